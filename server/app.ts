@@ -1,0 +1,113 @@
+/** createApp(deps): /api/v1, /survey (the respondent router), /healthz and the SPA. */
+import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
+import { serveStatic } from "hono/deno";
+import type { Deps } from "./deps.ts";
+import type { AppEnv } from "./http/context.ts";
+import { HttpError } from "./http/errors.ts";
+import { Api } from "./http/api.ts";
+import { MSG } from "../shared/messages.ts";
+import { registerRoutes } from "./routes/index.ts";
+
+export type AppOptions = {
+  /** Folder of the built SPA (web/dist); without it only the API is served. */
+  webRoot?: string;
+};
+
+/** SQLite constraint errors that slipped past a domain check are conflicts, not crashes. */
+function constraintMessage(err: unknown): string | null {
+  const code = (err as { code?: string })?.code ?? "";
+  const msg = err instanceof Error ? err.message : "";
+  if (/SQLITE_CONSTRAINT/.test(code) || /UNIQUE constraint failed/.test(msg)) {
+    return "This record already exists";
+  }
+  return null;
+}
+
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  const app = new Hono<AppEnv>();
+
+  app.use("*", async (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 64) || crypto.randomUUID();
+    c.set("requestId", requestId);
+    c.set("deps", deps);
+    const started = performance.now();
+    await next();
+    c.header("x-request-id", requestId);
+    if (!c.req.path.startsWith("/assets/")) {
+      deps.log.info("request", {
+        id: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  });
+  app.use(
+    "*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) {
+      return c.json({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) }, err.status);
+    }
+    const conflict = constraintMessage(err);
+    if (conflict) return c.json({ message: conflict }, 409);
+    const requestId = c.get("requestId");
+    deps.log.error("unhandled error", {
+      id: requestId,
+      path: c.req.path,
+      error: err instanceof Error ? `${err.message}\n${err.stack}` : String(err),
+    });
+    return c.json({ message: MSG.internal, requestId }, 500);
+  });
+
+  app.get("/healthz", async (c) => {
+    try {
+      await deps.db.selectFrom("settings").select("key").limit(1).execute();
+      return c.json({ status: "ok" });
+    } catch {
+      return c.json({ status: "database unavailable" }, 503);
+    }
+  });
+
+  const api = new Api();
+  registerRoutes(api);
+  api.app.notFound((c) => c.json({ message: MSG.notFound }, 404));
+  app.route("/api/v1", api.app);
+  app.all("/api/*", (c) => c.json({ message: MSG.notFound }, 404));
+
+  if (options.webRoot) {
+    const root = options.webRoot;
+    app.use(
+      "/assets/*",
+      serveStatic({
+        root,
+        onFound: (_path, c) => {
+          c.header("cache-control", "public, max-age=31536000, immutable");
+        },
+      }),
+    );
+    app.get("/assets/*", (c) => c.text("Not found", 404));
+    app.use("*", serveStatic({ root }));
+    // history fallback: any other GET is a client route
+    app.get(
+      "*",
+      serveStatic({ path: "index.html", root, onFound: (_p, c) => c.header("cache-control", "no-cache") }),
+    );
+  }
+  app.notFound((c) => c.json({ message: MSG.notFound }, 404));
+  return app;
+}

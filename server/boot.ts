@@ -1,0 +1,24 @@
+/** env -> deps: opens and migrates the database, loads the session key, makes the logger. */
+import { type DbHandle, openDatabase } from "./db/connection.ts";
+import { migrateToLatest } from "./db/migrate.ts";
+import type { Deps } from "./deps.ts";
+import type { Env } from "./env.ts";
+import { createLogger } from "./logger.ts";
+import { jwtKeyFor } from "./domain/settings/secret.ts";
+
+export async function buildDeps(
+  env: Env,
+  overrides: Partial<Deps> = {},
+): Promise<{ deps: Deps; handle: DbHandle }> {
+  const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  await migrateToLatest(handle.db);
+  const deps: Deps = {
+    db: handle.db,
+    env,
+    jwtKey: await jwtKeyFor(handle.db, env.JWT_SECRET),
+    log: createLogger(env.LOG_LEVEL),
+    now: () => Date.now(),
+    ...overrides,
+  };
+  return { deps, handle };
+}

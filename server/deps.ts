@@ -1,0 +1,14 @@
+/** What the app needs from outside, built once in main.ts (or by a test) and passed down. */
+import type { Db } from "./db/connection.ts";
+import type { Env } from "./env.ts";
+import type { Logger } from "./logger.ts";
+
+export interface Deps {
+  db: Db;
+  env: Env;
+  /** HS256 key for session tokens. */
+  jwtKey: Uint8Array;
+  log: Logger;
+  /** Milliseconds since epoch; tests may move time. */
+  now: () => number;
+}

@@ -1,0 +1,215 @@
+/** Staff and supplier users (part 2: Users). */
+import type { Kysely, Selectable } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { Database } from "../../db/types.ts";
+import type { UsersTable } from "../../db/tables/foundation.ts";
+import { newId } from "../../db/ids.ts";
+import { toApi } from "../../db/rows.ts";
+import type { AnyQB, ListSpec } from "../../db/list.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import type { Role } from "../../../shared/roles.ts";
+import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
+import { hashPassword } from "../auth/password.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+
+export type PublicUser = {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  phoneNumber: string;
+  role: Role;
+  supplierId: string | null;
+  isActive: boolean;
+  createdAt: string;
+};
+
+type UserRow = Pick<
+  Selectable<UsersTable>,
+  "id" | "firstName" | "lastName" | "email" | "phoneNumber" | "role" | "supplierId" | "isActive" | "createdAt"
+>;
+
+export function publicUser(u: UserRow): PublicUser {
+  return {
+    _id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    fullName: `${u.firstName} ${u.lastName}`.trim(),
+    email: u.email,
+    phoneNumber: u.phoneNumber,
+    role: u.role as Role,
+    supplierId: u.supplierId,
+    isActive: !!u.isActive,
+    createdAt: u.createdAt,
+  };
+}
+
+const PUBLIC_COLUMNS = [
+  "id",
+  "firstName",
+  "lastName",
+  "email",
+  "phoneNumber",
+  "role",
+  "supplierId",
+  "isActive",
+  "createdAt",
+] as const;
+
+/** The Users grids: managers (all staff roles) or suppliers (role SUPPLIER). */
+export function usersListQuery(db: Db, kind: "staff" | "supplier"): AnyQB {
+  const q = db.selectFrom("users").select(PUBLIC_COLUMNS).where("isDeleted", "=", 0);
+  return kind === "supplier" ? q.where("role", "=", "SUPPLIER") : q.where("role", "!=", "SUPPLIER");
+}
+
+export const usersListSpec: ListSpec = {
+  search: ["firstName", "lastName", "email", "phoneNumber"],
+  filters: {
+    role: (qb, val) => qb.where("role", "in", Array.isArray(val) ? val.map(String) : [String(val)]),
+    supplierId: (qb, val) => qb.where("supplierId", "=", String(val)),
+    isActive: (qb, val) => qb.where("isActive", "=", val === true || val === "true" || val === 1 ? 1 : 0),
+  },
+  status: (qb, val) => qb.where("isActive", "=", val === true || val === "true" || val === 1 ? 1 : 0),
+  sorts: { name: "firstName", email: "email", role: "role", createdAt: "createdAt" },
+  defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+};
+
+export async function getUser(db: Kysely<Database>, id: string): Promise<PublicUser> {
+  const u = await db.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id).where(
+    "isDeleted",
+    "=",
+    0,
+  ).executeTakeFirst();
+  if (!u) throw notFound("User");
+  return publicUser(u);
+}
+
+async function assertEmailFree(db: Kysely<Database>, email: string, exceptId?: string) {
+  let q = db.selectFrom("users").select("id").where("email", "=", email).where("isDeleted", "=", 0);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  if (await q.executeTakeFirst()) {
+    throw conflict(MSG.emailTaken, [{ path: "email", message: MSG.emailTaken }]);
+  }
+}
+
+/** Hook for areas that own suppliers: checks that a supplier exists (set by the suppliers area). */
+export type SupplierCheck = (db: Kysely<Database>, supplierId: string) => Promise<void>;
+
+export async function createUser(
+  db: Db,
+  actor: Actor,
+  input: UserCreate,
+  checkSupplier?: SupplierCheck,
+): Promise<PublicUser> {
+  const passwordHash = await hashPassword(input.password);
+  return await db.transaction().execute(async (trx) => {
+    await assertEmailFree(trx, input.email);
+    const supplierId = input.role === "SUPPLIER" ? input.supplierId ?? null : null;
+    if (supplierId && checkSupplier) await checkSupplier(trx, supplierId);
+    const now = new Date().toISOString();
+    const id = newId();
+    await trx.insertInto("users").values({
+      id,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      phoneNumber: input.phoneNumber ?? "",
+      role: input.role,
+      supplierId,
+      passwordHash,
+      isActive: input.isActive === false ? 0 : 1,
+      isDeleted: 0,
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    await writeLog(trx, actor, {
+      activity: `Created user ${input.email} (${input.role})`,
+      module: "Users",
+      recordId: id,
+    });
+    return getUser(trx, id);
+  });
+}
+
+export async function updateUser(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: UserUpdate,
+  checkSupplier?: SupplierCheck,
+): Promise<PublicUser> {
+  const passwordHash = "password" in input && input.password ? await hashPassword(input.password) : undefined;
+  return await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("users").select(["id", "email"]).where("id", "=", id).where(
+      "isDeleted",
+      "=",
+      0,
+    ).executeTakeFirst();
+    if (!existing) throw notFound("User");
+    const now = new Date().toISOString();
+    let activity: string;
+    if ("isDeleted" in input && Object.keys(input).length === 1) {
+      await trx.updateTable("users").set({ isDeleted: 1, isActive: 0, updatedAt: now }).where("id", "=", id)
+        .execute();
+      activity = `Deleted user ${existing.email}`;
+    } else if ("isActive" in input && Object.keys(input).length === 1) {
+      await trx.updateTable("users").set({ isActive: input.isActive ? 1 : 0, updatedAt: now }).where(
+        "id",
+        "=",
+        id,
+      ).execute();
+      activity = `${input.isActive ? "Activated" : "Deactivated"} user ${existing.email}`;
+    } else {
+      const u = input as Extract<UserUpdate, { firstName: string }>;
+      await assertEmailFree(trx, u.email, id);
+      const supplierId = u.role === "SUPPLIER" ? u.supplierId ?? null : null;
+      if (supplierId && checkSupplier) await checkSupplier(trx, supplierId);
+      await trx.updateTable("users").set({
+        firstName: u.firstName,
+        lastName: u.lastName,
+        email: u.email,
+        phoneNumber: u.phoneNumber ?? "",
+        role: u.role,
+        supplierId,
+        isActive: u.isActive === false ? 0 : 1,
+        ...(passwordHash ? { passwordHash } : {}),
+        updatedAt: now,
+      }).where("id", "=", id).execute();
+      activity = `Updated user ${u.email}${passwordHash ? " (password changed)" : ""}`;
+    }
+    await writeLog(trx, actor, { activity, module: "Users", recordId: id });
+    const row = await trx.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    return publicUser(row);
+  });
+}
+
+/** Sets a password by e-mail (CLI `user passwd`). */
+export async function setPassword(db: Db, actor: Actor, email: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    const u = await trx.selectFrom("users").select("id").where("email", "=", email.toLowerCase()).where(
+      "isDeleted",
+      "=",
+      0,
+    ).executeTakeFirst();
+    if (!u) throw notFound("User");
+    await trx.updateTable("users").set({ passwordHash, updatedAt: new Date().toISOString() }).where(
+      "id",
+      "=",
+      u.id,
+    ).execute();
+    await writeLog(trx, actor, { activity: `Changed password of ${email}`, module: "Users", recordId: u.id });
+  });
+}
+
+/** Active staff users for pickers: `{ _id, label, role }`, optionally one role only. */
+export async function userOptions(db: Db, role?: Role) {
+  let q = db.selectFrom("users").select(["id", "firstName", "lastName", "email", "role"])
+    .where("isDeleted", "=", 0).where("isActive", "=", 1).where("role", "!=", "SUPPLIER");
+  if (role) q = q.where("role", "=", role);
+  const rows = await q.orderBy("firstName").orderBy("lastName").execute();
+  return rows.map((r) => ({ ...toApi(r), label: `${r.firstName} ${r.lastName}`.trim(), value: r.id }));
+}

@@ -1,0 +1,73 @@
+/** Environment, validated once at start-up with clear messages (design.md section 3). */
+import * as v from "valibot";
+
+const PROVIDERS = ["PRECISION", "LOGIT", "TOLUNA", "CIRCLE", "MRKT"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+const urlLike = (name: string) =>
+  v.pipe(v.string(), v.check((s) => /^https?:\/\/[^\s]+$/.test(s), `${name} must be an http(s) URL`));
+
+const EnvSchema = v.pipe(
+  v.object({
+    DATABASE_URL: v.pipe(
+      v.optional(v.string(), "file:data/samplex.db"),
+      v.check(
+        (s) => s === ":memory:" || /^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/.test(s),
+        "DATABASE_URL must be file:PATH, :memory:, libsql://HOST or http(s)://HOST",
+      ),
+    ),
+    DATABASE_AUTH_TOKEN: v.optional(v.string()),
+    PORT: v.pipe(
+      v.optional(v.string(), "8000"),
+      v.check((s) => /^\d+$/.test(s) && +s > 0 && +s < 65536, "PORT must be a number from 1 to 65535"),
+      v.transform(Number),
+    ),
+    HOST: v.optional(v.string(), "0.0.0.0"),
+    PUBLIC_URL: v.optional(urlLike("PUBLIC_URL")),
+    JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, "JWT_SECRET must be at least 32 characters"))),
+    DENO_ENV: v.optional(
+      v.picklist(["production", "development", "test"], "DENO_ENV must be production, development or test"),
+      "development",
+    ),
+    SMTP_URL: v.optional(
+      v.pipe(
+        v.string(),
+        v.check((s) => /^smtps?:\/\/[^\s]+$/.test(s), "SMTP_URL must look like smtp://user:pass@host:port"),
+      ),
+    ),
+    SMTP_FROM: v.optional(v.string(), "Samplex <no-reply@samplex.local>"),
+    SEED: v.optional(v.picklist(["demo", "none"], "SEED must be demo or none"), "demo"),
+    LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"]), "info"),
+    ...Object.fromEntries(PROVIDERS.flatMap((p) => [
+      [`PROVIDER_${p}_URL`, v.optional(urlLike(`PROVIDER_${p}_URL`))],
+      [`PROVIDER_${p}_KEY`, v.optional(v.string())],
+    ])) as Record<string, v.OptionalSchema<v.GenericSchema<string>, undefined>>,
+    PROVIDER_TOLUNA_PANEL: v.optional(v.string()),
+    PROVIDER_TOLUNA_PARTNER_KEY: v.optional(v.string()),
+  }),
+  v.check(
+    (e) => e.DENO_ENV !== "production" || !!e.JWT_SECRET,
+    "JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
+  ),
+);
+export type Env = v.InferOutput<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+/** Reads and validates the environment. Throws EnvError listing every problem. */
+export function loadEnv(source: Record<string, string | undefined> = Deno.env.toObject()): Env {
+  const clean = Object.fromEntries(
+    Object.entries(source).filter(([, val]) => val !== undefined && val !== ""),
+  );
+  const r = v.safeParse(EnvSchema, clean);
+  if (!r.success) {
+    const lines = r.issues.map((i) => {
+      const key = v.getDotPath(i);
+      return key && !i.message.startsWith(key) ? `${key}: ${i.message}` : i.message;
+    });
+    throw new EnvError(`Invalid environment:\n  - ${lines.join("\n  - ")}`);
+  }
+  return r.output;
+}
+
+export const providerNames = PROVIDERS;

@@ -1,0 +1,72 @@
+/**
+ * The API registrar: every call is declared with its method and path, looked up in the shared
+ * permission table (a call without an entry fails at start-up), and guarded by authentication and
+ * the role check before its handler runs.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { apiRoles } from "../../shared/permissions.ts";
+import type { Role } from "../../shared/roles.ts";
+import { authenticate } from "../domain/auth/session.ts";
+import type { Actor } from "../domain/audit/log.ts";
+import { MSG } from "../../shared/messages.ts";
+import type { AppEnv, Ctx } from "./context.ts";
+import { forbidden, unauthorized } from "./errors.ts";
+import { requestInfo } from "./request-info.ts";
+
+type Handler = (c: Ctx) => Response | Promise<Response>;
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const header = c.req.header("authorization") ?? "";
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!m) throw unauthorized(MSG.unauthorized);
+  c.set("user", await authenticate(c.get("deps"), m[1]));
+  await next();
+};
+
+export function requireRoles(roles: readonly Role[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!roles.includes(c.get("user").role)) throw forbidden(MSG.forbidden);
+    await next();
+  };
+}
+
+export class Api {
+  readonly app = new Hono<AppEnv>();
+  readonly registered: string[] = [];
+
+  /** A call anyone may make (login only). */
+  public(method: Method, path: string, handler: Handler) {
+    this.app.on(method, path, handler);
+    this.registered.push(`${method} ${path}`);
+  }
+
+  #on(method: Method, path: string, handler: Handler) {
+    const roles = apiRoles(`${method} ${path}`);
+    this.app.on(method, path, requireSession, requireRoles(roles), handler);
+    this.registered.push(`${method} ${path}`);
+  }
+  get(path: string, handler: Handler) {
+    this.#on("GET", path, handler);
+  }
+  post(path: string, handler: Handler) {
+    this.#on("POST", path, handler);
+  }
+  put(path: string, handler: Handler) {
+    this.#on("PUT", path, handler);
+  }
+}
+
+/** The signed-in user as the audit log's actor, with where the request came from. */
+export function actorOf(c: Ctx): Actor {
+  const u = c.get("user");
+  const info = requestInfo(c);
+  return {
+    userId: u.id,
+    name: `${u.firstName} ${u.lastName}`.trim(),
+    ipAddress: info.ipAddress,
+    device: info.device,
+    city: info.city,
+    country: info.country,
+  };
+}

@@ -1,0 +1,45 @@
+import * as v from "valibot";
+import type { Context } from "hono";
+import { badRequest, type FieldError } from "./errors.ts";
+import { MSG } from "../../shared/messages.ts";
+
+/** Turns valibot issues into the `errors: [{path, message}]` of a 400 answer. */
+export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const i of issues) {
+    const path = v.getDotPath(i) ?? "";
+    if (seen.has(path)) continue; // first message per field, as a form shows it
+    seen.add(path);
+    out.push({ path, message: i.message });
+  }
+  return out;
+}
+
+/** Parses a value with a shared schema or throws a 400 whose message is the first field message. */
+export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const r = v.safeParse(schema, value);
+  if (r.success) return r.output;
+  const errors = issuesToErrors(r.issues);
+  throw badRequest(errors[0]?.message || MSG.invalidInput, errors);
+}
+
+/** Reads the JSON body (an empty body counts as {}) and validates it. */
+export async function body<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  const text = await c.req.text();
+  let json: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw badRequest("The request body is not valid JSON");
+    }
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw badRequest("The request body must be a JSON object");
+  }
+  return parseWith(schema, json);
+}
+
+/** Validates a route parameter as one of our 24-hex ids; a malformed id is simply not found. */
+export const IdParam = v.pipe(v.string(), v.regex(/^[0-9a-f]{24}$/));

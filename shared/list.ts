@@ -1,0 +1,32 @@
+/** The list contract shared by every grid: body of list calls and the metadata of their answers. */
+import * as v from "valibot";
+
+export const PAGE_SIZES = [5, 10, 20] as const;
+export const MAX_LIMIT = 100;
+export const MAX_EXPORT_LIMIT = 1000;
+
+/** Filter values a grid may send: strings, numbers, booleans, lists of those, or null (= not set). */
+const FilterValue = v.union([
+  v.string(),
+  v.number(),
+  v.boolean(),
+  v.null(),
+  v.array(v.union([v.string(), v.number()])),
+]);
+
+export const ListBody = v.object({
+  filter: v.optional(v.record(v.string(), FilterValue), {}),
+  search: v.optional(v.string(), ""),
+  pageNo: v.optional(v.pipe(v.number("pageNo must be a number"), v.integer(), v.minValue(1)), 1),
+  limit: v.optional(
+    v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(MAX_EXPORT_LIMIT)),
+    10,
+  ),
+  status: v.optional(v.union([v.string(), v.number(), v.boolean(), v.null()])),
+  sortBy: v.optional(v.string()),
+  sortDir: v.optional(v.picklist(["asc", "desc"])),
+});
+export type ListBody = v.InferOutput<typeof ListBody>;
+
+export type ListMetadata = { total: number; limit: number; pageNo: number };
+export type ListResult<T> = { data: T[]; metadata: ListMetadata };

@@ -1,0 +1,79 @@
+/**
+ * User-visible strings of the spec, verbatim (double spaces and spelling included): users and their
+ * documentation know them. Server and web both import from here.
+ */
+export const MSG = {
+  notFoundTitle: "Sorry, page not found!",
+  notFoundText:
+    "Sorry, we couldn't find the page you're looking for. Perhaps you've mistyped the URL? Be sure to check your spelling.",
+  signIn: "Sign in",
+  signInSubtitle: "Enter your details below.",
+  emailInvalid: "Email must be valid",
+  passwordShort: "Password must be more than 6 character",
+  logoutOk: "Logout Successfully",
+  logoutFailed: "Can not logout now!",
+  areYouSure: "Are you sure?",
+  doYouSure: "Do you sure?",
+  createProjectConfirm: "This action will create a new project",
+  noRows: "No Rows",
+  invalidUrl: "Invalid Url",
+  onlyDigits: "Only digits are allowed for this field ",
+  bodyRequired: "Body is required",
+  // clients
+  clientNameRequired: "Client name  is required",
+  countryRequired: "Country is required",
+  // suppliers
+  supplierTypeRequired: "Supplier type  is required",
+  shortcodeRequired: "Shortcode  is required",
+  supplierCountryRequired: "Country  is required",
+  supplierNameRequired: "Supplier name  is required",
+  supplierEmailRequired: "Supplier email  is required",
+  supplierRuleRequired: "Supplier rule   is required",
+  // projects
+  poNumberRequired: "PO Number is required",
+  clientRequired: "Client is required",
+  managerRequired: "Project Manager is required",
+  projectNameRequired: "Project name  is required",
+  projectCodeRequired: "Project code  is required",
+  projectStatusRequired: "Project Status  is required",
+  cloneCountryRequired: "Country   is required",
+  languageRequired: "Language  is required",
+  // supplier map
+  mapSupplierRequired: "Supplier  is required",
+  mapCpiRequired: "Supplier CPI is required",
+  mapQuotaRequired: "Supplier Quota is required",
+  mapClickQuotaRequired: "Supplier Click Quota is required",
+  // accounts
+  referenceRequired: "Reference is required",
+  receivedDateRequired: "Recieved Date  is required",
+  // support
+  jobProjectCodeRequired: "Project Code  is required",
+  jobIntervalRequired: "Interval  is required",
+  // library
+  minCpiRequired: "Minimun CPI  is required",
+  maxCpiRequired: "Maximum CPI  is required",
+  questionNameRequired: "question name  is required",
+  questionTypeRequired: "question Type  is required",
+  optionRequired: "option is required",
+  categoryTitleRequired: "Category title  is required",
+  categoryDescRequired: "Category Description  is required",
+  projectRequired: "Project is required",
+  // users
+  firstNameRequired: "First name  is required",
+  lastNameRequired: "Last name is required",
+  emailRequired: "Email is required",
+  supplierRequired: "Supplier is required",
+  // server (ours)
+  invalidCredentials: "Invalid email or password",
+  tooManyAttempts: "Too many failed sign-in attempts. Try again in a few minutes.",
+  unauthorized: "Your session has ended. Please sign in again.",
+  forbidden: "You do not have permission to do this.",
+  notFound: "Not found",
+  internal: "Internal error",
+  invalidInput: "Invalid input",
+  emailTaken: "A user with this email already exists",
+  loginOk: "Login Successfully",
+} as const;
+
+/** '<Field>  is required', the spec's generic shape for required child-project fields. */
+export const requiredMsg = (field: string) => `${field}  is required`;

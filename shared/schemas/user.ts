@@ -1,0 +1,78 @@
+import * as v from "valibot";
+import { MSG } from "../messages.ts";
+import { ROLES } from "../roles.ts";
+
+const phone = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(32, "Phone number is too long")), "");
+
+/** Fields of the user form (part 2: Users; section 5). */
+const userFields = {
+  firstName: v.pipe(v.string(MSG.firstNameRequired), v.trim(), v.minLength(4, MSG.firstNameRequired)),
+  lastName: v.pipe(v.string(MSG.lastNameRequired), v.trim(), v.nonEmpty(MSG.lastNameRequired)),
+  email: v.pipe(
+    v.string(MSG.emailRequired),
+    v.trim(),
+    v.nonEmpty(MSG.emailRequired),
+    v.maxLength(255, MSG.emailRequired),
+    v.email(MSG.emailInvalid),
+    v.toLowerCase(),
+  ),
+  phoneNumber: phone,
+  // the spec's role message also reads 'Supplier is required'
+  role: v.picklist(ROLES, MSG.supplierRequired),
+  supplierId: v.optional(v.nullable(v.string())),
+  isActive: v.optional(v.boolean(), true),
+};
+
+export const UserCreate = v.pipe(
+  v.object({
+    ...userFields,
+    password: v.pipe(v.string(MSG.passwordShort), v.minLength(7, MSG.passwordShort)),
+  }),
+  // supplier is required when the role is SUPPLIER; the message lands on the supplier field
+  v.forward(
+    v.partialCheck(
+      [["role"], ["supplierId"]],
+      (u) => u.role !== "SUPPLIER" || !!u.supplierId,
+      MSG.supplierRequired,
+    ),
+    ["supplierId"],
+  ),
+);
+export type UserCreate = v.InferOutput<typeof UserCreate>;
+
+/** Edit: the empty password is dropped; other fields as on create. Also {isActive} or {isDeleted} alone. */
+export const UserUpdate = v.union([
+  v.strictObject({ isActive: v.boolean() }),
+  v.strictObject({ isDeleted: v.literal(true) }),
+  v.pipe(
+    v.object({
+      ...userFields,
+      password: v.optional(
+        v.union([v.literal(""), v.pipe(v.string(), v.minLength(7, MSG.passwordShort))]),
+      ),
+    }),
+    v.forward(
+      v.partialCheck(
+        [["role"], ["supplierId"]],
+        (u) => u.role !== "SUPPLIER" || !!u.supplierId,
+        MSG.supplierRequired,
+      ),
+      ["supplierId"],
+    ),
+  ),
+]);
+export type UserUpdate = v.InferOutput<typeof UserUpdate>;
+
+/** Ten random alphanumerics (the form's password generator). */
+export function generatePassword(
+  random: (n: number) => Uint8Array = (n) => crypto.getRandomValues(new Uint8Array(n)),
+): string {
+  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const out: string[] = [];
+  while (out.length < 10) {
+    for (const b of random(16)) {
+      if (b < 248 && out.length < 10) out.push(chars[b % 62]);
+    }
+  }
+  return out.join("");
+}

@@ -1,0 +1,169 @@
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { TEST_PASSWORD, testApp } from "../helpers/app.ts";
+import { MSG } from "../../shared/messages.ts";
+
+Deno.test("login: right password gives a token and the admin object; wrong one a 401", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ADMIN");
+    const good = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    assertEquals(good.status, 200);
+    assertEquals(good.json.result.admin.email, email);
+    assertEquals(good.json.result.admin.role, "ADMIN");
+    assert(!("passwordHash" in good.json.result.admin));
+    assertMatch(good.json.result.accessToken, /^ey/);
+    const bad = await t.call("POST", "/admin/login", { body: { email, password: "wrong-password" } });
+    assertEquals(bad.status, 401);
+    assertEquals(bad.json.message, MSG.invalidCredentials);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("login: malformed input answers 400 with the spec's messages, never 500", async () => {
+  const t = await testApp();
+  try {
+    const r = await t.call("POST", "/admin/login", { body: { email: "nope", password: "123" } });
+    assertEquals(r.status, 400);
+    assertEquals(r.json.errors, [
+      { path: "email", message: "Email must be valid" },
+      { path: "password", message: "Password must be more than 6 character" },
+    ]);
+    const junk = await t.call("POST", "/admin/login", { raw: "{not json" });
+    assertEquals(junk.status, 400);
+    const arr = await t.call("POST", "/admin/login", { raw: "[1,2]" });
+    assertEquals(arr.status, 400);
+    const types = await t.call("POST", "/admin/login", { body: { email: 5, password: null } });
+    assertEquals(types.status, 400);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("logout revokes the token: the same token then gets 401", async () => {
+  const t = await testApp();
+  try {
+    const { token } = await t.userWith("MANAGER");
+    assertEquals((await t.call("GET", "/admin/me", { token })).status, 200);
+    const out = await t.call("POST", "/admin/logout", { token });
+    assertEquals(out.status, 200);
+    assertEquals(out.json.message, "Logout Successfully");
+    assertEquals((await t.call("GET", "/admin/me", { token })).status, 401);
+    assertEquals((await t.call("POST", "/admin/logout", { token })).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("missing, malformed and forged tokens get 401", async () => {
+  const t = await testApp();
+  try {
+    assertEquals((await t.call("GET", "/admin/me")).status, 401);
+    assertEquals((await t.call("GET", "/admin/me", { token: "garbage" })).status, 401);
+    const { token } = await t.userWith("ADMIN");
+    const [h, p] = token.split(".");
+    assertEquals((await t.call("GET", "/admin/me", { token: `${h}.${p}.forgedsignature` })).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a deactivated or deleted user's token stops working at once", async () => {
+  const t = await testApp();
+  try {
+    const admin = await t.tokenFor("SUPERADMIN");
+    const m = await t.userWith("MANAGER");
+    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 200);
+    assertEquals(
+      (await t.call("PUT", `/admin/user/update/${m.id}`, { token: admin, body: { isActive: false } })).status,
+      200,
+    );
+    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 401);
+    const again = await t.call("POST", "/admin/login", { body: { email: m.email, password: TEST_PASSWORD } });
+    assertEquals(again.status, 401);
+
+    const s = await t.userWith("ACCOUNTANT");
+    assertEquals(
+      (await t.call("PUT", `/admin/user/update/${s.id}`, { token: admin, body: { isDeleted: true } })).status,
+      200,
+    );
+    assertEquals((await t.call("GET", "/admin/me", { token: s.token })).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("repeated failed logins are slowed with a 429 and a message, even for the right password", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ADMIN");
+    for (let i = 0; i < 5; i++) {
+      assertEquals(
+        (await t.call("POST", "/admin/login", { body: { email, password: "wrong-pass" } })).status,
+        401,
+      );
+    }
+    const locked = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    assertEquals(locked.status, 429);
+    assertEquals(locked.json.message, MSG.tooManyAttempts);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("lock expires: after the lock window the right password works again", async () => {
+  let now = Date.now();
+  const t = await testApp({}, { now: () => now });
+  try {
+    const { email } = await t.userWith("ADMIN");
+    for (let i = 0; i < 5; i++) {
+      await t.call("POST", "/admin/login", { body: { email, password: "wrong-pass" } });
+    }
+    assertEquals(
+      (await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } })).status,
+      429,
+    );
+    now += 16 * 60_000;
+    assertEquals(
+      (await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } })).status,
+      200,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("sign-in and sign-out are written to the system log with IP and device", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ADMIN");
+    const r = await t.call("POST", "/admin/login", {
+      body: { email, password: TEST_PASSWORD },
+      headers: {
+        "x-forwarded-for": "203.0.113.9",
+        "user-agent":
+          "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
+      },
+    });
+    await t.call("POST", "/admin/logout", { token: r.json.result.accessToken });
+    const logs = await t.deps.db.selectFrom("system_logs").selectAll().where("module", "=", "Session")
+      .orderBy("createdAt").execute();
+    const signIn = logs.find((l) => l.activity === "Signed in" && l.ipAddress === "203.0.113.9");
+    assert(signIn, "sign-in logged with the forwarded IP");
+    assertMatch(signIn.device, /Chrome 130 on Windows/);
+    assert(logs.some((l) => l.activity === "Signed out"));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("unknown API path is a JSON 404, with or without a token", async () => {
+  const t = await testApp();
+  try {
+    const r = await t.call("GET", "/admin/nothing-here");
+    assertEquals(r.status, 404);
+    assertEquals(r.json.message, "Not found");
+  } finally {
+    await t.close();
+  }
+});
