@@ -4,10 +4,9 @@
  */
 const BOOL = /^(is|allow|has)[A-Z]/;
 
-// deno-lint-ignore no-explicit-any
 export type ApiRecord<T> =
   & { _id: string }
-  & { [K in Exclude<keyof T, "id">]: T[K] extends number ? any : T[K] };
+  & { [K in Exclude<keyof T, "id">]: T[K] extends number ? number | boolean : T[K] };
 
 export function toApi<T extends Record<string, unknown>>(row: T): ApiRecord<T> {
   const out: Record<string, unknown> = {};
