@@ -13,6 +13,8 @@ type FilterValue = ListBody["filter"][string];
 export type ListSpec = {
   /** Columns searched with LIKE (ORed) by the free-text search. */
   search?: string[];
+  /** Custom free-text search (e.g. also matching child rows); gets the LIKE pattern. */
+  searchWhere?: (qb: AnyQB, pattern: string) => AnyQB;
   /** Multi-line search: one exact value per line, matched against these columns (ORed). */
   multiSearch?: string[];
   /** Allow-listed filters: key of `filter` -> how it narrows the query. */
@@ -37,7 +39,9 @@ export function escapeLike(s: string) {
 export function applyListFilters(base: AnyQB, body: ListBody, spec: ListSpec): AnyQB {
   let qb = base;
   const search = body.search?.trim();
-  if (search && spec.search?.length) {
+  if (search && spec.searchWhere) {
+    qb = spec.searchWhere(qb, `%${escapeLike(search)}%`);
+  } else if (search && spec.search?.length) {
     const pattern = `%${escapeLike(search)}%`;
     qb = qb.where((eb) =>
       eb.or(spec.search!.map((col) => eb(sql.ref(col), "like", sql`${pattern} escape '\\'`)))
@@ -71,12 +75,16 @@ export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec): AnyQB
   return out;
 }
 
+/** Per-page enrichment after mapping (figures from counter tables for one page of ids): no N+1. */
+export type Enrich<T> = (rows: T[]) => Promise<T[]>;
+
 /** One page plus `{ total, limit, pageNo }`. */
 export async function runList<T>(
   base: AnyQB,
   body: ListBody,
   spec: ListSpec,
   map: (row: never) => T,
+  enrich?: Enrich<T>,
 ): Promise<ListResult<T>> {
   const limit = Math.min(body.limit ?? 10, spec.maxLimit ?? MAX_LIMIT);
   const pageNo = body.pageNo ?? 1;
@@ -84,7 +92,8 @@ export async function runList<T>(
   const [{ total }] = await filtered.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as("total"))
     .execute();
   const rows = await applyListOrder(filtered, body, spec).limit(limit).offset((pageNo - 1) * limit).execute();
-  return { data: rows.map((r) => map(r as never)), metadata: { total: Number(total), limit, pageNo } };
+  const data = rows.map((r) => map(r as never));
+  return { data: enrich ? await enrich(data) : data, metadata: { total: Number(total), limit, pageNo } };
 }
 
 /** Every matching row, in pages, for exports. */
@@ -93,12 +102,16 @@ export async function* iterateList<T>(
   body: ListBody,
   spec: ListSpec,
   map: (row: never) => T,
+  enrich?: Enrich<T>,
   pageSize = 1000,
 ) {
   const ordered = applyListOrder(applyListFilters(base, body, spec), body, spec);
   for (let offset = 0;; offset += pageSize) {
     const rows = await ordered.limit(pageSize).offset(offset).execute();
-    if (rows.length) yield rows.map((r) => map(r as never));
+    if (rows.length) {
+      const data = rows.map((r) => map(r as never));
+      yield enrich ? await enrich(data) : data;
+    }
     if (rows.length < pageSize) return;
   }
 }

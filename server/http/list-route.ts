@@ -3,7 +3,7 @@
  * streamed CSV of all matching rows (same filters, same order).
  */
 import type { ListBody } from "../../shared/list.ts";
-import { type AnyQB, iterateList, type ListSpec, runList } from "../db/list.ts";
+import { type AnyQB, type Enrich, iterateList, type ListSpec, runList } from "../db/list.ts";
 import type { Ctx } from "./context.ts";
 import { type CsvColumn, csvResponse, csvStream } from "./csv.ts";
 import { ok } from "./respond.ts";
@@ -12,6 +12,8 @@ export type ListDefinition<T> = {
   query: AnyQB;
   spec: ListSpec;
   map: (row: never) => T;
+  /** Adds per-page figures (one query for the page's ids). */
+  enrich?: Enrich<T>;
   csv: { filename: string; columns: CsvColumn<T>[] };
 };
 
@@ -21,8 +23,8 @@ export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinitio
     return csvResponse(
       c,
       `${def.csv.filename}-${stamp}.csv`,
-      csvStream(def.csv.columns, iterateList(def.query, body, def.spec, def.map)),
+      csvStream(def.csv.columns, iterateList(def.query, body, def.spec, def.map, def.enrich)),
     );
   }
-  return ok(c, await runList(def.query, body, def.spec, def.map), message);
+  return ok(c, await runList(def.query, body, def.spec, def.map, def.enrich), message);
 }
