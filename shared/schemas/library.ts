@@ -60,10 +60,21 @@ const QuestionTitle = v.optional(
   "",
 );
 
+/** The titles as a map, from a string (the title in `languageId`) or a map; blank titles dropped. */
+function titleMap(title: unknown, languageId: string): Record<string, string> {
+  const raw = typeof title === "string" ? { [languageId]: title } : (title ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [lang, text] of Object.entries(raw)) {
+    const t = typeof text === "string" ? text.trim() : "";
+    if (t) out[lang.trim().toLowerCase()] = t;
+  }
+  return out;
+}
+
 export const QuestionForm = v.pipe(
   v.object({
     languageId: v.pipe(
-      v.optional(v.nullable(v.string("Language  is required")), DEFAULT_LANGUAGE),
+      v.optional(v.nullable(v.string(MSG.languageRequired)), DEFAULT_LANGUAGE),
       v.transform((s) => (s ?? "").trim().toLowerCase() || DEFAULT_LANGUAGE),
       v.regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, MSG.languageRequired),
     ),
@@ -74,39 +85,39 @@ export const QuestionForm = v.pipe(
     projectId: v.optional(v.nullable(v.string())),
     isActive: boolDefault(true),
   }),
-  // title: a map with the question's own language filled in (trimmed, at least 4 characters)
-  v.transform((q) => {
-    const raw = typeof q.questionTitle === "string" ? { [q.languageId]: q.questionTitle } : q.questionTitle;
-    const questionTitle: Record<string, string> = {};
-    for (const [lang, text] of Object.entries(raw)) {
-      const t = text.trim();
-      if (t) questionTitle[lang.trim().toLowerCase()] = t;
-    }
-    // a TEXT question has no options; MAP takes one option per line of its text
-    const options = q.questionType === "TEXT" ? [] : (q.questionOption ?? []);
-    return { ...q, questionTitle, questionOption: options };
-  }),
+  // Cross-field rules run even when another field failed, so the form shows every message at once:
+  // the title in the question's language (en by default) trimmed, at least 4 characters; for
+  // non-TEXT types every option titled and at least two options.
   v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const q = dataset.value;
-    const title = q.questionTitle[q.languageId] ?? "";
+    const q = dataset.value as Partial<Record<string, unknown>>;
+    if (!q || typeof q !== "object") return;
+    const lang = typeof q.languageId === "string" ? q.languageId : DEFAULT_LANGUAGE;
+    const title = titleMap(q.questionTitle, lang)[lang] ?? "";
     if (title.length < QUESTION_TITLE_MIN) {
       addIssue({
         message: MSG.questionNameRequired,
-        path: issuePath({ questionTitle: { [q.languageId]: title } }, ["questionTitle", q.languageId]),
+        path: issuePath({ questionTitle: { [lang]: title } }, ["questionTitle", lang]),
       });
     }
-    if (q.questionType !== "TEXT") {
-      q.questionOption.forEach((o, i) => {
-        if (!o.title) {
-          addIssue({ message: MSG.optionRequired, path: issuePath(q, ["questionOption", i, "title"]) });
-        }
-      });
-      if (q.questionOption.length < MIN_OPTIONS) {
-        addIssue({ message: MSG.optionsTooFew, path: issuePath(q, ["questionOption"]) });
+    // null means no options; anything else that is not a list already failed on its own
+    const options = q.questionOption ?? [];
+    if (typeof q.questionType !== "string" || q.questionType === "TEXT" || !Array.isArray(options)) return;
+    if (!(QUESTION_TYPES as readonly string[]).includes(q.questionType)) return;
+    options.forEach((o: { title?: unknown }, i) => {
+      if (typeof o?.title !== "string" || !o.title.trim()) {
+        addIssue({ message: MSG.optionRequired, path: issuePath(q, ["questionOption", i, "title"]) });
       }
+    });
+    if (options.length < MIN_OPTIONS) {
+      addIssue({ message: MSG.optionsTooFew, path: issuePath(q, ["questionOption"]) });
     }
   }),
+  // normalized: the title map; a TEXT question has no options
+  v.transform((q) => ({
+    ...q,
+    questionTitle: titleMap(q.questionTitle, q.languageId),
+    questionOption: q.questionType === "TEXT" ? [] : (q.questionOption ?? []),
+  })),
 );
 export type QuestionForm = v.InferOutput<typeof QuestionForm>;
 
