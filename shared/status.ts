@@ -51,7 +51,8 @@ export const STATUS_TRANSITIONS: Record<number, number[]> = {
   5: [7],
   7: [],
 };
-export const canChangeStatus = (from: number, to: number) => from === to || (STATUS_TRANSITIONS[from] ?? []).includes(to);
+export const canChangeStatus = (from: number, to: number) =>
+  from === to || (STATUS_TRANSITIONS[from] ?? []).includes(to);
 /** Menu entries of the project list (part 1, section 4). */
 export const LIST_STATUS_MENU = [9, 1, 3, 8] as const;
 export const CHILD_STATUS_MENU = [1, 3] as const;

@@ -91,10 +91,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const k of COUNTERS) projects = projects.addColumn(k, "integer", (c) => c.notNull().defaultTo(0));
   await projects.execute();
   await sql`CREATE UNIQUE INDEX projects_code ON projects(projectCode)`.execute(db);
-  await db.schema.createIndex("projects_list").on("projects").columns(["projectType", "isDeleted", "createdAt"]).execute();
-  await db.schema.createIndex("projects_parent").on("projects").columns(["parentProjectId", "isDeleted"]).execute();
+  await db.schema.createIndex("projects_list").on("projects").columns([
+    "projectType",
+    "isDeleted",
+    "createdAt",
+  ]).execute();
+  await db.schema.createIndex("projects_parent").on("projects").columns(["parentProjectId", "isDeleted"])
+    .execute();
   await db.schema.createIndex("projects_client").on("projects").columns(["clientId", "isDeleted"]).execute();
-  await db.schema.createIndex("projects_status").on("projects").columns(["projectStatus", "isDeleted"]).execute();
+  await db.schema.createIndex("projects_status").on("projects").columns(["projectStatus", "isDeleted"])
+    .execute();
   await db.schema.createIndex("projects_manager").on("projects").columns(["userId", "isDeleted"]).execute();
 
   // client survey links of multi-link projects: each handed out once
@@ -104,7 +110,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("url", "text", (c) => c.notNull())
     .addColumn("usedBy", "text")
     .execute();
-  await db.schema.createIndex("project_links_free").on("project_links").columns(["projectId", "usedBy", "id"]).execute();
+  await db.schema.createIndex("project_links_free").on("project_links").columns(["projectId", "usedBy", "id"])
+    .execute();
 
   let maps = db.schema.createTable("supplier_maps")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -129,8 +136,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updatedAt", "text", (c) => c.notNull());
   for (const k of COUNTERS) maps = maps.addColumn(k, "integer", (c) => c.notNull().defaultTo(0));
   await maps.execute();
-  await sql`CREATE UNIQUE INDEX supplier_maps_live ON supplier_maps(projectId, supplierId) WHERE isDeleted = 0`.execute(db);
-  await db.schema.createIndex("supplier_maps_supplier").on("supplier_maps").columns(["supplierId", "isDeleted"]).execute();
+  await sql`CREATE UNIQUE INDEX supplier_maps_live ON supplier_maps(projectId, supplierId) WHERE isDeleted = 0`
+    .execute(db);
+  await db.schema.createIndex("supplier_maps_supplier").on("supplier_maps").columns([
+    "supplierId",
+    "isDeleted",
+  ]).execute();
 
   await db.schema.createTable("project_quotas")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -142,7 +153,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("createdAt", "text", (c) => c.notNull())
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();
-  await sql`CREATE UNIQUE INDEX project_quotas_live ON project_quotas(projectId, qualificationId) WHERE isDeleted = 0`.execute(db);
+  await sql`CREATE UNIQUE INDEX project_quotas_live ON project_quotas(projectId, qualificationId) WHERE isDeleted = 0`
+    .execute(db);
 
   await db.schema.createTable("project_exclusions")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -163,7 +175,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // deno-lint-ignore no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["project_exclusions", "project_quotas", "supplier_maps", "project_links", "projects", "sequences"]) {
+  for (
+    const t of [
+      "project_exclusions",
+      "project_quotas",
+      "supplier_maps",
+      "project_links",
+      "projects",
+      "sequences",
+    ]
+  ) {
     await db.schema.dropTable(t).execute();
   }
 }

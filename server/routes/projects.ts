@@ -6,7 +6,13 @@ import { ok } from "../http/respond.ts";
 import { listResponse } from "../http/list-route.ts";
 import type { Ctx } from "../http/context.ts";
 import { ListBody } from "../../shared/list.ts";
-import { ChildProject, CloneOptions, ClosePo, GroupProject, ProjectPatch } from "../../shared/schemas/project.ts";
+import {
+  ChildProject,
+  CloneOptions,
+  ClosePo,
+  GroupProject,
+  ProjectPatch,
+} from "../../shared/schemas/project.ts";
 import {
   type Caller,
   cloneProject,
@@ -16,11 +22,22 @@ import {
   getProject,
   updateProject,
 } from "../domain/projects/projects.ts";
-import { childListSpec, mapProject, parentFigures, parentListSpec, projectCsvColumns, projectsQuery } from "../domain/projects/lists.ts";
+import {
+  childListSpec,
+  mapProject,
+  parentFigures,
+  parentListSpec,
+  projectCsvColumns,
+  projectsQuery,
+} from "../domain/projects/lists.ts";
 
-export const callerOf = (c: Ctx): Caller => ({ actor: actorOf(c), userId: c.get("user").id, role: c.get("user").role });
+export const callerOf = (c: Ctx): Caller => ({
+  actor: actorOf(c),
+  userId: c.get("user").id,
+  role: c.get("user").role,
+});
 
-const projectId = (c: Ctx, name = "id") => idParam(c, name, "Project");
+const projectId = (c: Ctx, name = "id") => idParam(c, "Project", name);
 
 export function projectRoutes(api: Api) {
   api.post("/admin/projects", async (c) => {
@@ -37,12 +54,26 @@ export function projectRoutes(api: Api) {
   api.get("/admin/projects/all", async (c) => {
     const db = c.get("deps").db;
     const search = (c.req.query("search") ?? "").trim();
-    let q = db.selectFrom("projects").select(["id", "projectCode", "projectName", "projectType", "parentProjectId", "projectStatus"])
+    let q = db.selectFrom("projects").select([
+      "id",
+      "projectCode",
+      "projectName",
+      "projectType",
+      "parentProjectId",
+      "projectStatus",
+    ])
       .where("isDeleted", "=", 0);
     if (c.req.query("type")) q = q.where("projectType", "=", Number(c.req.query("type")));
-    if (search) q = q.where((eb) => eb.or([eb("projectCode", "like", `%${search}%`), eb("projectName", "like", `%${search}%`)]));
+    if (search) {
+      q = q.where((eb) =>
+        eb.or([eb("projectCode", "like", `%${search}%`), eb("projectName", "like", `%${search}%`)])
+      );
+    }
     const rows = await q.orderBy("createdAt", "desc").limit(500).execute();
-    return ok(c, rows.map((r) => ({ ...r, _id: r.id, label: `${r.projectCode} - ${r.projectName}`, value: r.id })));
+    return ok(
+      c,
+      rows.map((r) => ({ ...r, _id: r.id, label: `${r.projectCode} - ${r.projectName}`, value: r.id })),
+    );
   });
 
   api.post("/admin/project/childs/search/all", async (c) => {
@@ -100,7 +131,12 @@ export function projectRoutes(api: Api) {
 
   api.put("/admin/project/code/update/:projectCode", async (c) => {
     const { poNumber } = await body(c, ClosePo);
-    const project = await closeByCode(c.get("deps").db, callerOf(c), c.req.param("projectCode") ?? "", poNumber);
+    const project = await closeByCode(
+      c.get("deps").db,
+      callerOf(c),
+      c.req.param("projectCode") ?? "",
+      poNumber,
+    );
     return ok(c, project, "Project closed successfully");
   });
 

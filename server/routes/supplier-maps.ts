@@ -14,13 +14,20 @@ import {
 } from "../domain/projects/supplier-maps.ts";
 
 /** Base of respondent entry links: PUBLIC_URL, else the origin staff are using. */
-export const entryBaseOf = (c: Ctx) => (c.get("deps").env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/$/, "");
+export const entryBaseOf = (c: Ctx) =>
+  (c.get("deps").env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/$/, "");
 
-const mapId = (c: Ctx) => idParam(c, "id", "Supplier map");
+const mapId = (c: Ctx) => idParam(c, "Supplier map");
 
 export function supplierMapRoutes(api: Api) {
   api.post("/admin/supplierMaps", async (c) => {
-    const input = await body(c, v.object({ projectId: v.pipe(v.string("Project is required"), v.nonEmpty("Project is required")), search: v.optional(v.string(), "") }));
+    const input = await body(
+      c,
+      v.object({
+        projectId: v.pipe(v.string("Project is required"), v.nonEmpty("Project is required")),
+        search: v.optional(v.string(), ""),
+      }),
+    );
     return ok(c, await listSupplierMaps(c.get("deps").db, input.projectId, input.search, entryBaseOf(c)));
   });
 
@@ -33,10 +40,17 @@ export function supplierMapRoutes(api: Api) {
   api.put("/admin/supplierMap/update/:id", async (c) => {
     const patch = await body(c, SupplierMapToggle);
     const record = await updateSupplierMap(c.get("deps").db, actorOf(c), mapId(c), patch, entryBaseOf(c));
-    return ok(c, record, "isDeleted" in patch ? "Supplier removed from the project" : "Supplier map updated successfully");
+    return ok(
+      c,
+      record,
+      "isDeleted" in patch ? "Supplier removed from the project" : "Supplier map updated successfully",
+    );
   });
 
-  api.get("/admin/supplierMap/:id", async (c) => ok(c, await getSupplierMap(c.get("deps").db, mapId(c), entryBaseOf(c))));
+  api.get(
+    "/admin/supplierMap/:id",
+    async (c) => ok(c, await getSupplierMap(c.get("deps").db, mapId(c), entryBaseOf(c))),
+  );
 
   // "reset": the empty form with the spec's defaults
   api.get("/admin/supplierMap", (c) =>
@@ -57,6 +71,6 @@ export function supplierMapRoutes(api: Api) {
     }));
 
   api.post("/admin/project/supplier/stat/:projectId", async (c) => {
-    return ok(c, await supplierStats(c.get("deps").db, idParam(c, "projectId", "Project")));
+    return ok(c, await supplierStats(c.get("deps").db, idParam(c, "Project", "projectId")));
   });
 }

@@ -2,59 +2,82 @@
 import * as v from "valibot";
 import { MSG, requiredMsg } from "../messages.ts";
 import { PROJECT_STATUS_LIST } from "../status.ts";
-import { decimal, digits, id, idList, isoDate, optionalText, placeholderUrl, requiredText } from "./common.ts";
+import {
+  boolDefault,
+  digits,
+  isoDate,
+  numberish,
+  optionalEmail,
+  optionalText,
+  optionalUrl,
+  recordId,
+  requiredText,
+  SID_PLACEHOLDERS,
+  UID_PLACEHOLDERS,
+} from "./common.ts";
+import { emailBody } from "./email.ts";
+
+const id = (message: string) => recordId(message);
+const code = (message: string, max = 20) => requiredText(message, 1, max);
+const decimal = (message: string) => v.pipe(numberish(message), v.minValue(0, message));
+const placeholderUrl = (name: "sid" | "uid") =>
+  optionalUrl(name === "sid" ? SID_PLACEHOLDERS : UID_PLACEHOLDERS);
 
 const STATUS_VALUES = PROJECT_STATUS_LIST.map((s) => s.value);
 const status = v.pipe(
-  v.union([v.number(MSG.projectStatusRequired), v.string(MSG.projectStatusRequired)], MSG.projectStatusRequired),
+  v.union(
+    [v.number(MSG.projectStatusRequired), v.string(MSG.projectStatusRequired)],
+    MSG.projectStatusRequired,
+  ),
   v.transform(Number),
   v.check((n) => (STATUS_VALUES as number[]).includes(n), MSG.projectStatusRequired),
 );
-const email = v.optional(
-  v.pipe(v.string(), v.trim(), v.check((s) => s === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), MSG.emailInvalid)),
-  "",
-);
-/** PO number is required when the status is Closed (6). */
-const needsPo = (p: { projectStatus: number; poNumber: string }) => p.projectStatus !== 6 || p.poNumber !== "";
 
 export const groupProjectEntries = {
-  projectName: requiredText(MSG.projectNameRequired, 4),
-  projectDescription: optionalText(),
-  notes: optionalText(),
+  projectName: requiredText(MSG.projectNameRequired, 4, 200),
+  projectDescription: optionalText(5000),
+  notes: optionalText(5000),
   clientId: id(MSG.clientRequired),
   userId: id(MSG.managerRequired),
-  isDynamicThanksUrl: v.optional(v.boolean(), true),
+  isDynamicThanksUrl: boolDefault(true),
   projectStatus: v.optional(status, 2),
   poNumber: optionalText(100),
   averageLOI: digits(requiredMsg("Average LOI")),
   ir: digits(requiredMsg("IR")),
-  clientEmail: email,
+  clientEmail: optionalEmail,
   projectSpecs: optionalText(200_000),
 };
 export const GroupProject = v.pipe(
   v.object(groupProjectEntries),
-  v.forward(v.partialCheck([["projectStatus"], ["poNumber"]], needsPo, MSG.poNumberRequired), ["poNumber"]),
+  v.forward(
+    v.partialCheck(
+      [["projectStatus"], ["poNumber"]],
+      (p) => p.projectStatus !== 6 || p.poNumber !== "",
+      MSG.poNumberRequired,
+    ),
+    ["poNumber"],
+  ),
 );
 export type GroupProject = v.InferOutput<typeof GroupProject>;
 
 export const childProjectEntries = {
-  projectName: requiredText(MSG.projectNameRequired, 4),
-  projectDescription: optionalText(),
+  projectName: requiredText(MSG.projectNameRequired, 4, 200),
+  projectDescription: optionalText(5000),
   clientId: id(MSG.clientRequired),
   parentProjectId: id(requiredMsg("Parent project")),
   wid: optionalText(100),
-  categoryId: v.optional(v.nullable(v.string())),
-  countryId: id(requiredMsg("Country")),
-  regionId: idList,
-  cityId: idList,
+  categoryId: v.optional(v.nullable(v.string()), null),
+  countryId: code(requiredMsg("Country"), 8),
+  regionId: v.optional(v.array(v.string()), []),
+  cityId: v.optional(v.array(v.string()), []),
   zipCodeId: v.optional(v.array(v.pipe(v.string(), v.trim(), v.maxLength(20))), []),
-  languageId: v.optional(id(MSG.languageRequired), "en"),
+  languageId: v.optional(code(MSG.languageRequired, 8), "en"),
   averageLOI: digits(requiredMsg("Average LOI")),
   ir: digits(requiredMsg("IR")),
   sampleSize: digits(requiredMsg("Sample size")),
   respondentClickQuota: digits(requiredMsg("Respondent click quota")),
   respondentTestClickQuota: v.optional(digits(requiredMsg("Respondent test click quota")), 5),
-  currencyId: v.optional(id(requiredMsg("Currency")), "USD"),
+  currencyId: v.optional(code(requiredMsg("Currency"), 8), "USD"),
   cpi: decimal(requiredMsg("CPI")),
   startDate: isoDate(requiredMsg("Start date")),
   endDate: isoDate(requiredMsg("End date")),
@@ -64,10 +87,21 @@ export const childProjectEntries = {
 export const ChildProject = v.pipe(
   v.object(childProjectEntries),
   v.forward(
-    v.partialCheck([["startDate"], ["endDate"]], (p) => p.endDate >= p.startDate, "End date must not be before start date"),
+    v.partialCheck(
+      [["startDate"], ["endDate"]],
+      (p) => p.endDate >= p.startDate,
+      "End date must not be before start date",
+    ),
     ["endDate"],
   ),
-  v.forward(v.partialCheck([["projectStatus"], ["poNumber"]], needsPo, MSG.poNumberRequired), ["poNumber"]),
+  v.forward(
+    v.partialCheck(
+      [["projectStatus"], ["poNumber"]],
+      (p) => p.projectStatus !== 6 || p.poNumber !== "",
+      MSG.poNumberRequired,
+    ),
+    ["poNumber"],
+  ),
 );
 export type ChildProject = v.InferOutput<typeof ChildProject>;
 
@@ -124,8 +158,8 @@ export const CloneOptions = v.object({
   isSupplier: v.optional(v.boolean(), false),
   isLiveUrl: v.optional(v.boolean(), false),
   isQuota: v.optional(v.boolean(), false),
-  countryId: id(MSG.cloneCountryRequired),
-  languageId: id(MSG.languageRequired),
+  countryId: code(MSG.cloneCountryRequired, 8),
+  languageId: code(MSG.languageRequired, 8),
 });
 
 export const SupplierMapForm = v.object({
@@ -159,7 +193,7 @@ export const SupplierMapToggle = v.union([
 export const EmailForm = v.object({
   type: v.optional(v.string()),
   projectId: v.optional(v.string()),
-  emailBody: requiredText(MSG.bodyRequired),
+  emailBody,
 });
 
 export const ExclusionForm = v.object({

@@ -13,7 +13,11 @@ export async function nextParentCode(db: Kysely<Database>): Promise<string> {
   return `P${await nextSequence(db, "project", 10001)}`;
 }
 
-export async function nextChildCode(db: Kysely<Database>, parentCode: string, parentId: string): Promise<string> {
+export async function nextChildCode(
+  db: Kysely<Database>,
+  parentCode: string,
+  parentId: string,
+): Promise<string> {
   const n = await nextSequence(db, `child:${parentId}`, 1);
   return `${parentCode}-${String(n).padStart(2, "0")}`;
 }

@@ -15,7 +15,10 @@ export function projectsQuery(db: Db, projectType: 1 | 2): AnyQB {
     .leftJoin("clients", "clients.id", "projects.clientId")
     .leftJoin("users", "users.id", "projects.userId")
     .selectAll("projects")
-    .select(["clients.clientName as clientName", sql<string>`users.firstName || ' ' || users.lastName`.as("managerName")])
+    .select([
+      "clients.clientName as clientName",
+      sql<string>`users.firstName || ' ' || users.lastName`.as("managerName"),
+    ])
     .where("projects.projectType", "=", projectType)
     .where("projects.isDeleted", "=", 0);
 }
@@ -52,7 +55,8 @@ export const parentListSpec: ListSpec = {
         eb("projects.projectName", "like", sql<string>`${pattern} escape '\\'`),
         eb("clients.clientName", "like", sql<string>`${pattern} escape '\\'`),
         eb.exists(
-          eb.selectFrom("projects as c").select("c.id").whereRef("c.parentProjectId", "=", "projects.id").where("c.isDeleted", "=", 0)
+          eb.selectFrom("projects as c").select("c.id").whereRef("c.parentProjectId", "=", "projects.id")
+            .where("c.isDeleted", "=", 0)
             .where((e2) =>
               e2.or([
                 e2("c.projectCode", "like", sql<string>`${pattern} escape '\\'`),
@@ -65,7 +69,11 @@ export const parentListSpec: ListSpec = {
   multiSearch: ["projects.projectCode"],
   filters: commonFilters,
   status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
-  sorts: { projectCode: "projects.projectCode", projectName: "projects.projectName", createdAt: "projects.createdAt" },
+  sorts: {
+    projectCode: "projects.projectCode",
+    projectName: "projects.projectName",
+    createdAt: "projects.createdAt",
+  },
   defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
 };
 

@@ -24,7 +24,8 @@ const MODULE = "Projects";
 export type Caller = { actor: Actor; userId: string; role: Role };
 
 async function assertClient(db: Tx, clientId: string) {
-  const c = await db.selectFrom("clients").select("id").where("id", "=", clientId).where("isDeleted", "=", 0).executeTakeFirst();
+  const c = await db.selectFrom("clients").select("id").where("id", "=", clientId).where("isDeleted", "=", 0)
+    .executeTakeFirst();
   if (!c) throw badRequest(MSG.clientRequired, [{ path: "clientId", message: MSG.clientRequired }]);
 }
 
@@ -40,21 +41,38 @@ export async function getProject(db: Tx, id: string) {
     .leftJoin("clients", "clients.id", "projects.clientId")
     .leftJoin("users", "users.id", "projects.userId")
     .selectAll("projects")
-    .select(["clients.clientName as clientName", sql<string>`users.firstName || ' ' || users.lastName`.as("managerName")])
+    .select([
+      "clients.clientName as clientName",
+      sql<string>`users.firstName || ' ' || users.lastName`.as("managerName"),
+    ])
     .where("projects.id", "=", id).where("projects.isDeleted", "=", 0)
     .executeTakeFirst();
   if (!row) throw notFound("Project");
   const record = projectRecord(row);
   const [q, s] = await Promise.all([
-    db.selectFrom("questions").select(sql<number>`count(*)`.as("n")).where("projectId", "=", id).where("isDeleted", "=", 0)
+    db.selectFrom("questions").select(sql<number>`count(*)`.as("n")).where("projectId", "=", id).where(
+      "isDeleted",
+      "=",
+      0,
+    )
       .executeTakeFirst(),
-    db.selectFrom("supplier_maps").select(sql<number>`count(*)`.as("n")).where("projectId", "=", id).where("isDeleted", "=", 0)
+    db.selectFrom("supplier_maps").select(sql<number>`count(*)`.as("n")).where("projectId", "=", id).where(
+      "isDeleted",
+      "=",
+      0,
+    )
       .executeTakeFirst(),
   ]);
   const links = row.isMultiLinkUrl
-    ? await db.selectFrom("project_links").select(sql<number>`count(*)`.as("n")).where("projectId", "=", id).executeTakeFirst()
+    ? await db.selectFrom("project_links").select(sql<number>`count(*)`.as("n")).where("projectId", "=", id)
+      .executeTakeFirst()
     : null;
-  return { ...record, questionCount: Number(q?.n ?? 0), supplierCount: Number(s?.n ?? 0), multiLinkCount: Number(links?.n ?? 0) };
+  return {
+    ...record,
+    questionCount: Number(q?.n ?? 0),
+    supplierCount: Number(s?.n ?? 0),
+    multiLinkCount: Number(links?.n ?? 0),
+  };
 }
 
 export async function createGroupProject(db: Db, caller: Caller, input: GroupProject) {
@@ -88,7 +106,11 @@ export async function createGroupProject(db: Db, caller: Caller, input: GroupPro
       updatedAt: now,
       statusChangedAt: now,
     }).execute();
-    await writeLog(trx, caller.actor, { activity: `Created project ${projectCode}`, module: MODULE, recordId: id });
+    await writeLog(trx, caller.actor, {
+      activity: `Created project ${projectCode}`,
+      module: MODULE,
+      recordId: id,
+    });
     return getProject(trx, id);
   });
 }
@@ -97,7 +119,12 @@ export async function createChildProject(db: Db, caller: Caller, input: ChildPro
   return await db.transaction().execute(async (trx) => {
     const parent = await trx.selectFrom("projects").selectAll().where("id", "=", input.parentProjectId)
       .where("projectType", "=", 1).where("isDeleted", "=", 0).executeTakeFirst();
-    if (!parent) throw badRequest("Parent project not found", [{ path: "parentProjectId", message: "Parent project not found" }]);
+    if (!parent) {
+      throw badRequest("Parent project not found", [{
+        path: "parentProjectId",
+        message: "Parent project not found",
+      }]);
+    }
     const now = new Date().toISOString();
     const id = newId();
     const projectCode = await nextChildCode(trx, parent.projectCode, parent.id);
@@ -135,25 +162,50 @@ export async function createChildProject(db: Db, caller: Caller, input: ChildPro
       updatedAt: now,
       statusChangedAt: now,
     }).execute();
-    await writeLog(trx, caller.actor, { activity: `Created child project ${projectCode}`, module: MODULE, recordId: id });
-    await writeLog(trx, caller.actor, { activity: `Added child project ${projectCode}`, module: MODULE, recordId: parent.id });
+    await writeLog(trx, caller.actor, {
+      activity: `Created child project ${projectCode}`,
+      module: MODULE,
+      recordId: id,
+    });
+    await writeLog(trx, caller.actor, {
+      activity: `Added child project ${projectCode}`,
+      module: MODULE,
+      recordId: parent.id,
+    });
     return getProject(trx, id);
   });
 }
 
 /** Changes the status, enforcing the transition table and the PO number rule; logs it. */
-async function applyStatus(trx: Tx, actor: Actor, project: { id: string; projectCode: string; projectStatus: number; poNumber: string }, to: number, poNumber?: string) {
+async function applyStatus(
+  trx: Tx,
+  actor: Actor,
+  project: { id: string; projectCode: string; projectStatus: number; poNumber: string },
+  to: number,
+  poNumber?: string,
+) {
   if (!canChangeStatus(project.projectStatus, to)) {
-    throw conflict(`A project cannot go from ${projectStatusLabel(project.projectStatus)} to ${projectStatusLabel(to)}`);
+    throw conflict(
+      `A project cannot go from ${projectStatusLabel(project.projectStatus)} to ${projectStatusLabel(to)}`,
+    );
   }
   const po = (poNumber ?? project.poNumber).trim();
-  if (to === 6 && !po) throw badRequest(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
+  if (to === 6 && !po) {
+    throw badRequest(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
+  }
   if (to === project.projectStatus && po === project.poNumber) return false;
   const now = new Date().toISOString();
-  await trx.updateTable("projects").set({ projectStatus: to, poNumber: po, updatedAt: now, statusChangedAt: now })
+  await trx.updateTable("projects").set({
+    projectStatus: to,
+    poNumber: po,
+    updatedAt: now,
+    statusChangedAt: now,
+  })
     .where("id", "=", project.id).execute();
   await writeLog(trx, actor, {
-    activity: `Status of ${project.projectCode} changed from ${projectStatusLabel(project.projectStatus)} to ${projectStatusLabel(to)}`,
+    activity: `Status of ${project.projectCode} changed from ${
+      projectStatusLabel(project.projectStatus)
+    } to ${projectStatusLabel(to)}`,
     module: MODULE,
     recordId: project.id,
   });
@@ -161,23 +213,63 @@ async function applyStatus(trx: Tx, actor: Actor, project: { id: string; project
 }
 
 const PATCH_COLUMNS = [
-  "projectName", "projectDescription", "notes", "clientEmail", "projectSpecs", "projectQuestionaire", "averageLOI", "ir",
-  "wid", "categoryId", "countryId", "languageId", "currencyId", "cpi", "sampleSize", "sampleSizeInc", "respondentClickQuota",
-  "respondentTestClickQuota", "startDate", "endDate", "isMultiLinkUrl", "singleLinkUrl", "singleLinkUrlTest", "isDynamicThanksUrl",
-  "isGeoLocation", "isClientUrlProtection", "isPreScreen", "isExclude", "isMobile", "isDesktop", "isTablet", "isSpeeder", "isProxyVpn",
-  "isUniqueIp", "isPii", "isRDLow", "isRDMedium", "isRDHigh", "maxIPCount", "speedTime",
+  "projectName",
+  "projectDescription",
+  "notes",
+  "clientEmail",
+  "projectSpecs",
+  "projectQuestionaire",
+  "averageLOI",
+  "ir",
+  "wid",
+  "categoryId",
+  "countryId",
+  "languageId",
+  "currencyId",
+  "cpi",
+  "sampleSize",
+  "sampleSizeInc",
+  "respondentClickQuota",
+  "respondentTestClickQuota",
+  "startDate",
+  "endDate",
+  "isMultiLinkUrl",
+  "singleLinkUrl",
+  "singleLinkUrlTest",
+  "isDynamicThanksUrl",
+  "isGeoLocation",
+  "isClientUrlProtection",
+  "isPreScreen",
+  "isExclude",
+  "isMobile",
+  "isDesktop",
+  "isTablet",
+  "isSpeeder",
+  "isProxyVpn",
+  "isUniqueIp",
+  "isPii",
+  "isRDLow",
+  "isRDMedium",
+  "isRDHigh",
+  "maxIPCount",
+  "speedTime",
 ] as const;
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
 export async function updateProject(db: Db, caller: Caller, id: string, patch: ProjectPatch) {
   return await db.transaction().execute(async (trx) => {
-    const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
+    const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
+      .executeTakeFirst();
     if (!p) throw notFound("Project");
     const now = new Date().toISOString();
     if (patch.isDeleted) {
       await trx.updateTable("projects").set({ isDeleted: 1, updatedAt: now })
         .where((eb) => eb.or([eb("id", "=", id), eb("parentProjectId", "=", id)])).execute();
-      await writeLog(trx, caller.actor, { activity: `Deleted project ${p.projectCode}`, module: MODULE, recordId: id });
+      await writeLog(trx, caller.actor, {
+        activity: `Deleted project ${p.projectCode}`,
+        module: MODULE,
+        recordId: id,
+      });
       return { ...projectRecord({ ...p, isDeleted: 1 }), isDeleted: true };
     }
     if (patch.clientId && patch.clientId !== p.clientId) {
@@ -189,13 +281,23 @@ export async function updateProject(db: Db, caller: Caller, id: string, patch: P
       await assertManager(trx, patch.userId);
     }
     if (patch.languageId && patch.languageId !== p.languageId && p.projectType === 2) {
-      throw badRequest("The language of an existing child project cannot change", [{ path: "languageId", message: "Language cannot change" }]);
+      throw badRequest("The language of an existing child project cannot change", [{
+        path: "languageId",
+        message: "Language cannot change",
+      }]);
     }
     const start = patch.startDate ?? p.startDate, end = patch.endDate ?? p.endDate;
-    if (start && end && end < start) throw badRequest("End date must not be before start date", [{ path: "endDate", message: "End date must not be before start date" }]);
+    if (start && end && end < start) {
+      throw badRequest("End date must not be before start date", [{
+        path: "endDate",
+        message: "End date must not be before start date",
+      }]);
+    }
 
     const set: Record<string, unknown> = {};
-    for (const k of PATCH_COLUMNS) if (patch[k as keyof ProjectPatch] !== undefined) set[k] = patch[k as keyof ProjectPatch];
+    for (const k of PATCH_COLUMNS) {
+      if (patch[k as keyof ProjectPatch] !== undefined) set[k] = patch[k as keyof ProjectPatch];
+    }
     if (patch.clientId) set.clientId = patch.clientId;
     if (patch.userId) set.userId = patch.userId;
     if (patch.regionId) set.regionIds = JSON.stringify(patch.regionId);
@@ -207,7 +309,9 @@ export async function updateProject(db: Db, caller: Caller, id: string, patch: P
       await trx.updateTable("projects").set({ ...toRow(set), updatedAt: now }).where("id", "=", id).execute();
       // children follow their parent's client and manager
       if (p.projectType === 1 && (set.clientId || set.userId)) {
-        await trx.updateTable("projects").set(toRow({ clientId: set.clientId ?? p.clientId, userId: set.userId ?? p.userId }))
+        await trx.updateTable("projects").set(
+          toRow({ clientId: set.clientId ?? p.clientId, userId: set.userId ?? p.userId }),
+        )
           .where("parentProjectId", "=", id).execute();
       }
       await writeLog(trx, caller.actor, {
@@ -218,7 +322,13 @@ export async function updateProject(db: Db, caller: Caller, id: string, patch: P
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls);
     if (patch.projectStatus !== undefined) {
-      await applyStatus(trx, caller.actor, { ...p, poNumber: (set.poNumber as string) ?? p.poNumber }, patch.projectStatus, patch.poNumber);
+      await applyStatus(
+        trx,
+        caller.actor,
+        { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
+        patch.projectStatus,
+        patch.poNumber,
+      );
     }
     return getProject(trx, id);
   });
@@ -229,15 +339,25 @@ async function replaceLinks(trx: Tx, actor: Actor, p: { id: string; projectCode:
   await trx.deleteFrom("project_links").where("projectId", "=", p.id).where("usedBy", "is", null).execute();
   const unique = [...new Set(urls)];
   for (let i = 0; i < unique.length; i += 500) {
-    await trx.insertInto("project_links").values(unique.slice(i, i + 500).map((url) => ({ projectId: p.id, url, usedBy: null }))).execute();
+    await trx.insertInto("project_links").values(
+      unique.slice(i, i + 500).map((url) => ({ projectId: p.id, url, usedBy: null })),
+    ).execute();
   }
-  await writeLog(trx, actor, { activity: `Uploaded ${unique.length} survey links to ${p.projectCode}`, module: MODULE, recordId: p.id });
+  await writeLog(trx, actor, {
+    activity: `Uploaded ${unique.length} survey links to ${p.projectCode}`,
+    module: MODULE,
+    recordId: p.id,
+  });
 }
 
 /** PUT /admin/project/code/update/:projectCode {poNumber}: closes the project (status 6) with its PO number. */
 export async function closeByCode(db: Db, caller: Caller, projectCode: string, poNumber: string) {
   return await db.transaction().execute(async (trx) => {
-    const p = await trx.selectFrom("projects").selectAll().where("projectCode", "=", projectCode).where("isDeleted", "=", 0)
+    const p = await trx.selectFrom("projects").selectAll().where("projectCode", "=", projectCode).where(
+      "isDeleted",
+      "=",
+      0,
+    )
       .executeTakeFirst();
     if (!p) throw notFound("Project");
     await applyStatus(trx, caller.actor, p, 6, poNumber);
@@ -248,28 +368,47 @@ export async function closeByCode(db: Db, caller: Caller, projectCode: string, p
 /** Named status actions (Proceed to Invoice = 4, Archieve = 7, Revoke = back to Live). */
 export async function setStatus(db: Db, caller: Caller, id: string, to: number) {
   return await db.transaction().execute(async (trx) => {
-    const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
+    const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
+      .executeTakeFirst();
     if (!p) throw notFound("Project");
     await applyStatus(trx, caller.actor, p, to);
     return getProject(trx, id);
   });
 }
 
-export type CloneOptions = { isPreScreen: boolean; isSupplier: boolean; isLiveUrl: boolean; isQuota: boolean; countryId: string; languageId: string };
+export type CloneOptions = {
+  isPreScreen: boolean;
+  isSupplier: boolean;
+  isLiveUrl: boolean;
+  isQuota: boolean;
+  countryId: string;
+  languageId: string;
+};
 
 /**
  * Clones a project: a parent with all its children, or a child under a new parent. Counters start
  * at zero; options choose what else comes along. Returns the new parent's id.
  */
-export async function cloneProject(db: Db, caller: Caller, id: string, opts: CloneOptions): Promise<{ parentProjectId: string }> {
+export async function cloneProject(
+  db: Db,
+  caller: Caller,
+  id: string,
+  opts: CloneOptions,
+): Promise<{ parentProjectId: string }> {
   return await db.transaction().execute(async (trx) => {
-    const src = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
+    const src = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
+      .executeTakeFirst();
     if (!src) throw notFound("Project");
     const parent = src.projectType === 1
       ? src
-      : await trx.selectFrom("projects").selectAll().where("id", "=", src.parentProjectId!).executeTakeFirstOrThrow();
+      : await trx.selectFrom("projects").selectAll().where("id", "=", src.parentProjectId!)
+        .executeTakeFirstOrThrow();
     const children = src.projectType === 1
-      ? await trx.selectFrom("projects").selectAll().where("parentProjectId", "=", src.id).where("isDeleted", "=", 0).execute()
+      ? await trx.selectFrom("projects").selectAll().where("parentProjectId", "=", src.id).where(
+        "isDeleted",
+        "=",
+        0,
+      ).execute()
       : [src];
     const now = new Date().toISOString();
     const zero = Object.fromEntries(COUNTER_NAMES.map((k) => [k, 0]));
@@ -311,25 +450,49 @@ export async function cloneProject(db: Db, caller: Caller, id: string, opts: Clo
         statusChangedAt: now,
       }).execute();
       if (opts.isPreScreen) {
-        const qs = await trx.selectFrom("questions").selectAll().where("projectId", "=", child.id).where("isDeleted", "=", 0).execute();
-        for (const q of qs) await trx.insertInto("questions").values({ ...q, id: newId(), projectId: childId, createdAt: now, updatedAt: now }).execute();
+        const qs = await trx.selectFrom("questions").selectAll().where("projectId", "=", child.id).where(
+          "isDeleted",
+          "=",
+          0,
+        ).execute();
+        for (const q of qs) {
+          await trx.insertInto("questions").values({
+            ...q,
+            id: newId(),
+            projectId: childId,
+            createdAt: now,
+            updatedAt: now,
+          }).execute();
+        }
       }
       if (opts.isSupplier) {
-        const maps = await trx.selectFrom("supplier_maps").selectAll().where("projectId", "=", child.id).where("isDeleted", "=", 0).execute();
+        const maps = await trx.selectFrom("supplier_maps").selectAll().where("projectId", "=", child.id)
+          .where("isDeleted", "=", 0).execute();
         for (const m of maps) {
-          await trx.insertInto("supplier_maps").values({ ...m, ...zero, adminApproved: null, id: newId(), projectId: childId, createdAt: now, updatedAt: now })
+          await trx.insertInto("supplier_maps").values({
+            ...m,
+            ...zero,
+            adminApproved: null,
+            id: newId(),
+            projectId: childId,
+            createdAt: now,
+            updatedAt: now,
+          })
             .execute();
         }
       }
       if (opts.isQuota) {
-        const quotas = await trx.selectFrom("project_quotas").selectAll().where("projectId", "=", child.id).where("isDeleted", "=", 0).execute();
+        const quotas = await trx.selectFrom("project_quotas").selectAll().where("projectId", "=", child.id)
+          .where("isDeleted", "=", 0).execute();
         for (const q of quotas) {
           const values = JSON.parse(q.quotaValue) as { quotaOptionId: string; quotaSize: number }[];
           await trx.insertInto("project_quotas").values({
             ...q,
             id: newId(),
             projectId: childId,
-            quotaValue: JSON.stringify(values.map((x) => ({ quotaOptionId: x.quotaOptionId, quotaSize: x.quotaSize, completes: 0 }))),
+            quotaValue: JSON.stringify(
+              values.map((x) => ({ quotaOptionId: x.quotaOptionId, quotaSize: x.quotaSize, completes: 0 })),
+            ),
             createdAt: now,
             updatedAt: now,
           }).execute();
@@ -337,12 +500,26 @@ export async function cloneProject(db: Db, caller: Caller, id: string, opts: Clo
       }
       if (opts.isLiveUrl && child.isMultiLinkUrl) {
         await trx.insertInto("project_links").columns(["projectId", "url", "usedBy"])
-          .expression((eb) => eb.selectFrom("project_links").select([sql.lit(childId).as("projectId"), "url", sql.lit(null).as("usedBy")]).where("projectId", "=", child.id))
+          .expression((eb) =>
+            eb.selectFrom("project_links").select([
+              sql.lit(childId).as("projectId"),
+              "url",
+              sql.lit(null).as("usedBy"),
+            ]).where("projectId", "=", child.id)
+          )
           .execute();
       }
     }
-    await writeLog(trx, caller.actor, { activity: `Cloned ${src.projectCode} as ${parentCode}`, module: MODULE, recordId: src.id });
-    await writeLog(trx, caller.actor, { activity: `Created ${parentCode} as a clone of ${src.projectCode}`, module: MODULE, recordId: newParentId });
+    await writeLog(trx, caller.actor, {
+      activity: `Cloned ${src.projectCode} as ${parentCode}`,
+      module: MODULE,
+      recordId: src.id,
+    });
+    await writeLog(trx, caller.actor, {
+      activity: `Created ${parentCode} as a clone of ${src.projectCode}`,
+      module: MODULE,
+      recordId: newParentId,
+    });
     return { parentProjectId: newParentId };
   });
 }
@@ -350,6 +527,13 @@ export async function cloneProject(db: Db, caller: Caller, id: string, opts: Clo
 /** The Logs dialog: the project's own log rows, newest first. */
 export async function projectLogs(db: Db, projectId: string, limit = 200) {
   const rows = await db.selectFrom("system_logs").select(["id", "name", "activity", "createdAt", "module"])
-    .where("recordId", "=", projectId).orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit).execute();
-  return rows.map((r) => ({ _id: r.id, name: r.name, activity: r.activity, createdAt: r.createdAt, module: r.module }));
+    .where("recordId", "=", projectId).orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    _id: r.id,
+    name: r.name,
+    activity: r.activity,
+    createdAt: r.createdAt,
+    module: r.module,
+  }));
 }

@@ -15,7 +15,9 @@ const parseList = (s: string | null | undefined): string[] => {
 
 export type ProjectRecord = ReturnType<typeof projectRecord>;
 
-export function projectRecord(row: Selectable<ProjectsTable> & { clientName?: string | null; managerName?: string | null }) {
+export function projectRecord(
+  row: Selectable<ProjectsTable> & { clientName?: string | null; managerName?: string | null },
+) {
   const { regionIds, cityIds, zipCodes, clientName, managerName, ...rest } = row;
   const base = toApi(rest);
   return {

@@ -51,13 +51,23 @@ export async function listSupplierMaps(db: Db, projectId: string, search: string
 /** Adds a supplier to a project, or updates its map when the supplier is already mapped (the form is Add/Update). */
 export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapForm, entryBase: EntryBase) {
   const result = await db.transaction().execute(async (trx) => {
-    const project = await trx.selectFrom("projects").select(["id", "projectCode", "projectType"]).where("id", "=", input.projectId)
+    const project = await trx.selectFrom("projects").select(["id", "projectCode", "projectType"]).where(
+      "id",
+      "=",
+      input.projectId,
+    )
       .where("isDeleted", "=", 0).executeTakeFirst();
     if (!project) throw notFound("Project");
     if (project.projectType !== 2) throw badRequest("Suppliers are mapped to child projects");
-    const supplier = await trx.selectFrom("suppliers").select(["id", "supplierName", "isActive"]).where("id", "=", input.supplierId)
+    const supplier = await trx.selectFrom("suppliers").select(["id", "supplierName", "isActive"]).where(
+      "id",
+      "=",
+      input.supplierId,
+    )
       .where("isDeleted", "=", 0).executeTakeFirst();
-    if (!supplier) throw badRequest(MSG.mapSupplierRequired, [{ path: "supplierId", message: MSG.mapSupplierRequired }]);
+    if (!supplier) {
+      throw badRequest(MSG.mapSupplierRequired, [{ path: "supplierId", message: MSG.mapSupplierRequired }]);
+    }
     const now = new Date().toISOString();
     const fields = toRow({
       supplierCPI: input.supplierCPI,
@@ -74,13 +84,22 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
       redirectSurveyClose: input.redirectSurveyClose,
       questionnaire: input.questionnaire,
     });
-    const existing = await trx.selectFrom("supplier_maps").select("id").where("projectId", "=", input.projectId)
+    const existing = await trx.selectFrom("supplier_maps").select("id").where(
+      "projectId",
+      "=",
+      input.projectId,
+    )
       .where("supplierId", "=", input.supplierId).where("isDeleted", "=", 0).executeTakeFirst();
     let id: string;
     if (existing) {
       id = existing.id;
-      await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id).execute();
-      await writeLog(trx, actor, { activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`, module: "Projects", recordId: project.id });
+      await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id)
+        .execute();
+      await writeLog(trx, actor, {
+        activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      });
     } else {
       id = newId();
       await trx.insertInto("supplier_maps").values({
@@ -91,7 +110,11 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
         createdAt: now,
         updatedAt: now,
       } as never).execute();
-      await writeLog(trx, actor, { activity: `Mapped supplier ${supplier.supplierName} to ${project.projectCode}`, module: "Projects", recordId: project.id });
+      await writeLog(trx, actor, {
+        activity: `Mapped supplier ${supplier.supplierName} to ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      });
     }
     return { id, record: await getSupplierMap(trx, id, entryBase), created: !existing };
   });
@@ -100,13 +123,26 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
 }
 
 /** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded), the questionnaire, or {isDeleted: true}. */
-export async function updateSupplierMap(db: Db, actor: Actor, id: string, patch: Record<string, boolean | string>, entryBase: EntryBase) {
+export async function updateSupplierMap(
+  db: Db,
+  actor: Actor,
+  id: string,
+  patch: Record<string, boolean | string>,
+  entryBase: EntryBase,
+) {
   const record = await db.transaction().execute(async (trx) => {
     const m = await mapsQuery(trx).where("supplier_maps.id", "=", id).executeTakeFirst();
     if (!m) throw notFound("Supplier map");
-    const project = await trx.selectFrom("projects").select(["id", "projectCode"]).where("id", "=", m.projectId).executeTakeFirstOrThrow();
+    const project = await trx.selectFrom("projects").select(["id", "projectCode"]).where(
+      "id",
+      "=",
+      m.projectId,
+    ).executeTakeFirstOrThrow();
     const [key, value] = Object.entries(patch)[0];
-    await trx.updateTable("supplier_maps").set({ ...toRow({ [key]: value }), updatedAt: new Date().toISOString() })
+    await trx.updateTable("supplier_maps").set({
+      ...toRow({ [key]: value }),
+      updatedAt: new Date().toISOString(),
+    })
       .where("id", "=", id).execute();
     const what = key === "isDeleted"
       ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
