@@ -8,6 +8,7 @@ import { libraryRoutes } from "./library.ts";
 import { emailRoutes } from "./email.ts";
 import { projectRoutes } from "./projects.ts";
 import { supplierMapRoutes } from "./supplier-maps.ts";
+import { systemLogRoutes } from "./system-log.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -18,4 +19,5 @@ export function registerRoutes(api: Api) {
   emailRoutes(api);
   projectRoutes(api);
   supplierMapRoutes(api);
+  systemLogRoutes(api);
 }

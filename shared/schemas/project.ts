@@ -17,7 +17,9 @@ import {
 } from "./common.ts";
 import { emailBody } from "./email.ts";
 
-const id = (message: string) => recordId(message);
+/** A required record id: absent, blank or malformed all read `message`. */
+const id = (message: string) =>
+  v.pipe(v.optional(v.nullable(v.string(message)), ""), v.transform((s) => s ?? ""), recordId(message));
 const code = (message: string, max = 20) => requiredText(message, 1, max);
 const decimal = (message: string) => v.pipe(numberish(message), v.minValue(0, message));
 const placeholderUrl = (name: "sid" | "uid") =>
