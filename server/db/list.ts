@@ -2,7 +2,7 @@
  * The list query kit every grid uses: allow-listed filters and sorts, search over named columns,
  * count and page from the same `where`. Unknown filter keys are ignored, never interpolated.
  */
-import { type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type SelectQueryBuilder, sql } from "kysely";
 import type { ListBody, ListResult } from "../../shared/list.ts";
 import { MAX_LIMIT } from "../../shared/list.ts";
 
@@ -11,9 +11,9 @@ export type AnyQB = SelectQueryBuilder<any, any, any>;
 type FilterValue = ListBody["filter"][string];
 
 export type ListSpec = {
-  /** Columns searched with LIKE (ORed) by the free-text search. */
-  search?: string[];
-  /** Custom free-text search (e.g. also matching child rows); gets the LIKE pattern. */
+  /** Columns (or expressions, e.g. a number cast to text) searched with LIKE (ORed) by the free-text search. */
+  search?: (string | Expression<unknown>)[];
+  /** Custom free-text search (e.g. also matching child rows); gets the escaped LIKE pattern. */
   searchWhere?: (qb: AnyQB, pattern: string) => AnyQB;
   /** Multi-line search: one exact value per line, matched against these columns (ORed). */
   multiSearch?: string[];
@@ -31,6 +31,25 @@ export type ListSpec = {
 const isSet = (val: FilterValue): val is NonNullable<FilterValue> =>
   val !== null && val !== undefined && val !== "" && !(Array.isArray(val) && val.length === 0);
 
+/** true/"true"/1 means active, anything else inactive: the grids' status filter. */
+export function isTruthyFlag(val: unknown): boolean {
+  return val === true || val === "true" || val === 1 || val === "1";
+}
+
+/** The usual `status` of a grid: its active switch, on the given column. */
+export const activeStatus = (column = "isActive") => (qb: AnyQB, val: string | number | boolean) =>
+  qb.where(sql.ref(column), "=", isTruthyFlag(val) ? 1 : 0);
+
+/** A filter whose value is one code or a list of codes (countries, types), matched with IN. */
+export const inFilter = (column: string, normalize: (s: string) => string = (s) => s) =>
+(
+  qb: AnyQB,
+  val: NonNullable<FilterValue>,
+) => {
+  const list = (Array.isArray(val) ? val : [val]).map((x) => normalize(String(x))).filter(Boolean);
+  return list.length ? qb.where(sql.ref(column), "in", list) : qb;
+};
+
 export function escapeLike(s: string) {
   return s.replace(/[\\%_]/g, (m) => "\\" + m);
 }
@@ -44,7 +63,11 @@ export function applyListFilters(base: AnyQB, body: ListBody, spec: ListSpec): A
   } else if (search && spec.search?.length) {
     const pattern = `%${escapeLike(search)}%`;
     qb = qb.where((eb) =>
-      eb.or(spec.search!.map((col) => eb(sql.ref(col), "like", sql`${pattern} escape '\\'`)))
+      eb.or(
+        spec.search!.map((col) =>
+          eb(typeof col === "string" ? sql.ref(col) : col, "like", sql`${pattern} escape '\\'`)
+        ),
+      )
     );
   }
   for (const [key, val] of Object.entries(body.filter ?? {})) {
@@ -75,16 +98,12 @@ export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec): AnyQB
   return out;
 }
 
-/** Per-page enrichment after mapping (figures from counter tables for one page of ids): no N+1. */
-export type Enrich<T> = (rows: T[]) => Promise<T[]>;
-
 /** One page plus `{ total, limit, pageNo }`. */
 export async function runList<T>(
   base: AnyQB,
   body: ListBody,
   spec: ListSpec,
   map: (row: never) => T,
-  enrich?: Enrich<T>,
 ): Promise<ListResult<T>> {
   const limit = Math.min(body.limit ?? 10, spec.maxLimit ?? MAX_LIMIT);
   const pageNo = body.pageNo ?? 1;
@@ -92,8 +111,7 @@ export async function runList<T>(
   const [{ total }] = await filtered.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as("total"))
     .execute();
   const rows = await applyListOrder(filtered, body, spec).limit(limit).offset((pageNo - 1) * limit).execute();
-  const data = rows.map((r) => map(r as never));
-  return { data: enrich ? await enrich(data) : data, metadata: { total: Number(total), limit, pageNo } };
+  return { data: rows.map((r) => map(r as never)), metadata: { total: Number(total), limit, pageNo } };
 }
 
 /** Every matching row, in pages, for exports. */
@@ -102,16 +120,12 @@ export async function* iterateList<T>(
   body: ListBody,
   spec: ListSpec,
   map: (row: never) => T,
-  enrich?: Enrich<T>,
   pageSize = 1000,
 ) {
   const ordered = applyListOrder(applyListFilters(base, body, spec), body, spec);
   for (let offset = 0;; offset += pageSize) {
     const rows = await ordered.limit(pageSize).offset(offset).execute();
-    if (rows.length) {
-      const data = rows.map((r) => map(r as never));
-      yield enrich ? await enrich(data) : data;
-    }
+    if (rows.length) yield rows.map((r) => map(r as never));
     if (rows.length < pageSize) return;
   }
 }
