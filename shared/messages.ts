@@ -78,6 +78,8 @@ export const MSG = {
   supplierNetDaysInvalid: "Net days must be 30, 45 or 60",
   assignedToInvalid: "Assigned To must be an active BDE user",
   clientNotFound: "Client not found",
+  clientCodeInvalid: "Client code may use letters, digits, - and _ only",
+  clientCodeTaken: "This client code is already in use",
   supplierNotFound: "Supplier not found",
   shortcodeInvalid: "Shortcode may use letters, digits, - and _ only",
   shortcodeTaken: "This shortcode is already used by another supplier",
@@ -88,6 +90,7 @@ export const MSG = {
   maxCpiBelowMin: "Maximum CPI cannot be less than Minimun CPI",
   optionsTooFew: "At least two options are required",
   qualificationKeyTaken: "A qualification with this key already exists",
+  qualificationKeyInvalid: "Key may use letters, digits and _ only",
   questionOrderInvalid: "The order must list each question once",
   // e-mail (ours)
   noEmailRecipients: "No active supplier has e-mail notifications turned on",

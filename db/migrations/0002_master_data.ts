@@ -12,6 +12,13 @@ const text = (c: any) => c.notNull().defaultTo("");
 // deno-lint-ignore no-explicit-any
 const flag = (on: 0 | 1) => (c: any) => c.notNull().defaultTo(on);
 
+/** Indexes named `<table>_<name>`; grids order by (sort column, id), so id ends most of them. */
+async function indexes(db: AnyDb, table: string, list: Record<string, string[]>) {
+  for (const [name, columns] of Object.entries(list)) {
+    await db.schema.createIndex(`${table}_${name}`).on(table).columns(columns).execute();
+  }
+}
+
 export async function up(db: AnyDb): Promise<void> {
   // ------------------------------------------------------------ clients
   await db.schema.createTable("clients")
@@ -54,20 +61,15 @@ export async function up(db: AnyDb): Promise<void> {
   await sql`CREATE UNIQUE INDEX clients_code_live ON clients(clientCode COLLATE NOCASE) WHERE isDeleted = 0`
     .execute(db);
   await db.schema.createIndex("clients_api_key").unique().on("clients").column("clientApiKey").execute();
-  // list: live rows by status, newest first; country filter; pickers by name; API-integration picker
-  await db.schema.createIndex("clients_list").on("clients").columns(["isDeleted", "isActive", "createdAt"])
-    .execute();
-  await db.schema.createIndex("clients_country").on("clients").columns([
-    "isDeleted",
-    "countryId",
-    "createdAt",
-  ])
-    .execute();
-  await db.schema.createIndex("clients_name").on("clients").columns(["isDeleted", "isActive", "clientName"])
-    .execute();
-  await db.schema.createIndex("clients_api").on("clients").columns(["isDeleted", "isApiIntegration"])
-    .execute();
-  await db.schema.createIndex("clients_assigned").on("clients").column("assignedTo").execute();
+  await indexes(db, "clients", {
+    list: ["isDeleted", "createdAt", "id"], // the grid, newest first
+    status: ["isDeleted", "isActive", "createdAt", "id"], // status filter
+    country: ["isDeleted", "countryId", "createdAt", "id"], // countries filter
+    by_name: ["isDeleted", "clientName", "id"], // sort by name
+    picker: ["isDeleted", "isActive", "clientName", "id"], // /clients/all, /clients/invoice/all
+    api: ["isDeleted", "isApiIntegration", "isActive", "clientName"], // /clients/filter/all
+    assigned: ["assignedTo"],
+  });
 
   // ------------------------------------------------------------ suppliers
   await db.schema.createTable("suppliers")
@@ -116,25 +118,14 @@ export async function up(db: AnyDb): Promise<void> {
     WHERE isDeleted = 0`.execute(db);
   await db.schema.createIndex("suppliers_api_key").unique().on("suppliers").column("supplierApiKey")
     .execute();
-  await db.schema.createIndex("suppliers_list").on("suppliers").columns([
-    "isDeleted",
-    "isActive",
-    "createdAt",
-  ])
-    .execute();
-  await db.schema.createIndex("suppliers_country").on("suppliers").columns([
-    "isDeleted",
-    "countryId",
-    "createdAt",
-  ]).execute();
-  await db.schema.createIndex("suppliers_name").on("suppliers").columns([
-    "isDeleted",
-    "isActive",
-    "supplierName",
-  ])
-    .execute();
-  await db.schema.createIndex("suppliers_type").on("suppliers").columns(["isDeleted", "supplierType"])
-    .execute();
+  await indexes(db, "suppliers", {
+    list: ["isDeleted", "createdAt", "id"],
+    status: ["isDeleted", "isActive", "createdAt", "id"],
+    country: ["isDeleted", "countryId", "createdAt", "id"],
+    type: ["isDeleted", "supplierType", "createdAt", "id"],
+    by_name: ["isDeleted", "supplierName", "id"],
+    picker: ["isDeleted", "isActive", "supplierName", "id"], // /suppliers/all, bulk e-mail recipients
+  });
 
   // ------------------------------------------------------------ library: categories
   await db.schema.createTable("categories")
@@ -146,17 +137,12 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("createdAt", "text", (c) => c.notNull())
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("categories_list").on("categories").columns([
-    "isDeleted",
-    "isActive",
-    "createdAt",
-  ])
-    .execute();
-  await db.schema.createIndex("categories_title").on("categories").columns([
-    "isDeleted",
-    "isActive",
-    "categoryTitle",
-  ]).execute();
+  await indexes(db, "categories", {
+    list: ["isDeleted", "createdAt", "id"],
+    status: ["isDeleted", "isActive", "createdAt", "id"],
+    by_title: ["isDeleted", "categoryTitle", "id"],
+    picker: ["isDeleted", "isActive", "categoryTitle", "id"],
+  });
 
   // ------------------------------------------------------------ library: questions
   // Library (temporary) questions have no project; project pre-screen questions (a later migration
@@ -175,17 +161,10 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("createdAt", "text", (c) => c.notNull())
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("questions_temp").on("questions").columns([
-    "isTempQuestion",
-    "isDeleted",
-    "sortOrder",
-  ]).execute();
-  await db.schema.createIndex("questions_project").on("questions").columns([
-    "projectId",
-    "isDeleted",
-    "sortOrder",
-  ])
-    .execute();
+  await indexes(db, "questions", {
+    temp: ["isTempQuestion", "isDeleted", "sortOrder", "createdAt", "id"],
+    project: ["projectId", "isDeleted", "sortOrder", "createdAt", "id"],
+  });
 
   // ------------------------------------------------------------ library: qualifications
   await db.schema.createTable("qualifications")
@@ -200,10 +179,7 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await sql`CREATE UNIQUE INDEX qualifications_key_live ON qualifications(qualificationKey COLLATE NOCASE)
     WHERE isDeleted = 0`.execute(db);
-  await db.schema.createIndex("qualifications_list").on("qualifications").columns([
-    "isDeleted",
-    "qualificationName",
-  ]).execute();
+  await indexes(db, "qualifications", { list: ["isDeleted", "qualificationName", "id"] });
   // Options are rows (not JSON) so project quotas can point at one option by id; a removed option
   // is marked deleted, never erased, so quotas that used it still read.
   await db.schema.createTable("qualification_options")
@@ -219,11 +195,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("isDeleted", "integer", flag(0))
     .addColumn("sortOrder", "integer", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("qualification_options_parent").on("qualification_options").columns([
-    "qualificationId",
-    "isDeleted",
-    "sortOrder",
-  ]).execute();
+  await indexes(db, "qualification_options", { parent: ["qualificationId", "isDeleted", "sortOrder"] });
 
   // ------------------------------------------------------------ library: supplier rules
   await db.schema.createTable("supplier_rules")
@@ -236,11 +208,12 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("createdAt", "text", (c) => c.notNull())
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("supplier_rules_list").on("supplier_rules").columns([
-    "isDeleted",
-    "isActive",
-    "createdAt",
-  ]).execute();
+  await indexes(db, "supplier_rules", {
+    list: ["isDeleted", "createdAt", "id"],
+    status: ["isDeleted", "isActive", "createdAt", "id"],
+    min_cpi: ["isDeleted", "minSupplierCpi"],
+    max_cpi: ["isDeleted", "maxSupplierCpi"],
+  });
 
   // ------------------------------------------------------------ e-mail outbox
   await db.schema.createTable("email_outbox")
@@ -258,10 +231,10 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .addColumn("sentAt", "text")
     .execute();
-  await db.schema.createIndex("email_outbox_status").on("email_outbox").columns(["status", "createdAt"])
-    .execute();
-  await db.schema.createIndex("email_outbox_record").on("email_outbox").columns(["module", "recordId"])
-    .execute();
+  await indexes(db, "email_outbox", {
+    status: ["status", "createdAt", "id"], // the delivery run's queue
+    record: ["module", "recordId"],
+  });
 }
 
 export async function down(db: AnyDb): Promise<void> {

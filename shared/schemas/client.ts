@@ -23,7 +23,7 @@ export const ClientForm = v.object({
     optionalText(32),
     v.check(
       (s) => s === "" || /^[A-Za-z0-9_-]+$/.test(s),
-      "Client code may use letters, digits, - and _ only",
+      MSG.clientCodeInvalid,
     ),
   ),
   clientContactName: optionalText(),

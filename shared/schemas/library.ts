@@ -168,7 +168,7 @@ export const QualificationForm = v.pipe(
     qualificationName: requiredText(MSG.questionNameRequired),
     qualificationKey: v.pipe(
       optionalText(64),
-      v.check((s) => s === "" || /^[A-Za-z0-9_]+$/.test(s), "Key may use letters, digits and _ only"),
+      v.check((s) => s === "" || /^[A-Za-z0-9_]+$/.test(s), MSG.qualificationKeyInvalid),
     ),
     qualificationIcon: requiredText(MSG.questionNameRequired, 1, 2048),
     qualificationOptions: v.pipe(

@@ -139,8 +139,7 @@ async function assertCodeFree(trx: Trx, code: string, exceptId?: string) {
     .where("isDeleted", "=", 0);
   if (exceptId) q = q.where("id", "!=", exceptId);
   if (await q.executeTakeFirst()) {
-    const message = "This client code is already in use";
-    throw conflict(message, [{ path: "clientCode", message }]);
+    throw conflict(MSG.clientCodeTaken, [{ path: "clientCode", message: MSG.clientCodeTaken }]);
   }
 }
 
