@@ -386,3 +386,58 @@ Deno.test("system log: project timeline for project roles; the full log only for
     await t.close();
   }
 });
+
+Deno.test("client and supplier list figures come from project and supplier-map counters", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ACCOUNTANT");
+    const admin = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const a = await makeChild(t, parent, { cpi: 2 });
+    const b = await makeChild(t, parent, { cpi: 3 });
+    const supplier = await makeSupplier(t);
+    const map = (await t.call("POST", "/admin/supplierMap/add", {
+      token: admin,
+      body: { projectId: a._id, supplierId: supplier._id, supplierCPI: 1 },
+    })).json.result;
+    await t.deps.db.updateTable("projects").set({ complete: 10, clicked: 40, approved: 8 }).where(
+      "id",
+      "=",
+      a._id,
+    ).execute();
+    await t.deps.db.updateTable("projects").set({ complete: 5, clicked: 20 }).where("id", "=", b._id)
+      .execute();
+    await t.deps.db.updateTable("supplier_maps").set({ complete: 10, clicked: 40, approved: 8 }).where(
+      "id",
+      "=",
+      map._id,
+    ).execute();
+    await t.call("PUT", `/admin/project/update/${a._id}`, { token: admin, body: { projectStatus: 1 } });
+    const clients = await t.call("POST", "/admin/clients", { token, body: { search: parent.clienName } });
+    const c = clients.json.result.data[0];
+    assertEquals([c.totalProjects, c.activeProjects, c.responded, c.completed, c.approved], [
+      1,
+      1,
+      60,
+      15,
+      8,
+    ]);
+    assertEquals([c.expectedRevenue, c.actualRevenue], [35, 16]);
+    const suppliers = await t.call("POST", "/admin/suppliers", {
+      token,
+      body: { search: supplier.supplierName },
+    });
+    const s = suppliers.json.result.data[0];
+    assertEquals([
+      s.totalProjects,
+      s.activeProjects,
+      s.responded,
+      s.completed,
+      s.approved,
+      s.expectedExpense,
+      s.actualExpense,
+    ], [1, 1, 40, 10, 8, 10, 8]);
+  } finally {
+    await t.close();
+  }
+});
