@@ -9,6 +9,7 @@ import { emailRoutes } from "./email.ts";
 import { projectRoutes } from "./projects.ts";
 import { supplierMapRoutes } from "./supplier-maps.ts";
 import { systemLogRoutes } from "./system-log.ts";
+import { projectPartRoutes } from "./project-parts.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -20,4 +21,5 @@ export function registerRoutes(api: Api) {
   projectRoutes(api);
   supplierMapRoutes(api);
   systemLogRoutes(api);
+  projectPartRoutes(api);
 }
