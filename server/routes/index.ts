@@ -10,6 +10,7 @@ import { projectRoutes } from "./projects.ts";
 import { supplierMapRoutes } from "./supplier-maps.ts";
 import { systemLogRoutes } from "./system-log.ts";
 import { projectPartRoutes } from "./project-parts.ts";
+import { projectEmailRoutes } from "./project-emails.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -22,4 +23,5 @@ export function registerRoutes(api: Api) {
   supplierMapRoutes(api);
   systemLogRoutes(api);
   projectPartRoutes(api);
+  projectEmailRoutes(api);
 }
