@@ -1,9 +1,11 @@
 /** Every area's routes, registered on one Api (each call checked against shared/permissions.ts). */
 import type { Api } from "../http/api.ts";
+import { lookupRoutes } from "./lookups.ts";
 import { sessionRoutes } from "./session.ts";
 import { userRoutes } from "./users.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
   userRoutes(api);
+  lookupRoutes(api);
 }
