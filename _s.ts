@@ -7,9 +7,15 @@ const t = await testApp({ DATABASE_URL: s.url });
 console.log("app ready", performance.now() - t0);
 const admin = await t.tokenFor("SUPERADMIN");
 console.log("login ok", performance.now() - t0);
-const r = await t.call("POST", "/admin/user/add", { token: admin, body: { firstName: "Jonathan", lastName: "Smith", email: "j@x.com", password: "1234567", role: "ADMIN" } });
+const r = await t.call("POST", "/admin/user/add", {
+  token: admin,
+  body: { firstName: "Jonathan", lastName: "Smith", email: "j@x.com", password: "1234567", role: "ADMIN" },
+});
 console.log(r.status, r.text.slice(0, 200));
-const dup = await t.call("POST", "/admin/user/add", { token: admin, body: { firstName: "Jonathan", lastName: "Smith", email: "j@x.com", password: "1234567", role: "ADMIN" } });
+const dup = await t.call("POST", "/admin/user/add", {
+  token: admin,
+  body: { firstName: "Jonathan", lastName: "Smith", email: "j@x.com", password: "1234567", role: "ADMIN" },
+});
 console.log(dup.status, dup.text.slice(0, 200));
 const l = await t.call("POST", "/admin/users", { token: admin, body: { search: "jon" } });
 console.log(l.status, l.text.slice(0, 300));
