@@ -152,21 +152,46 @@ Deno.test("multi-line search: one exact value per line or comma, others ignored"
     assertEquals(names(r).sort(), ["Alice", "Carol"]);
   }));
 
-Deno.test("iterateList: every matching row, in pages, in order", () =>
-  withUsers(async (db) => {
-    const q = usersListQuery(db, "staff");
+Deno.test("iterateList: every matching row, in pages of 1000, in order, ignoring the grid's limit", async () => {
+  const handle = await openDatabase(":memory:");
+  try {
+    await migrateToLatest(handle.db);
+    const total = 2_345;
+    for (let start = 0; start < total; start += 500) {
+      await handle.db.insertInto("users").values(
+        Array.from({ length: Math.min(500, total - start) }, (_, k) => {
+          const i = start + k;
+          return {
+            id: i.toString(16).padStart(24, "0"),
+            firstName: `User${i}`,
+            lastName: "Export",
+            email: `u${i}@list.test`,
+            phoneNumber: "",
+            role: "MANAGER",
+            supplierId: null,
+            passwordHash: "x",
+            isActive: 1,
+            isDeleted: i % 100 === 0 ? 1 : 0,
+            createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+            updatedAt: "",
+          };
+        }),
+      ).execute();
+    }
     const pages: string[][] = [];
+    const q = usersListQuery(handle.db, "staff");
     for await (
-      const page of iterateList(
-        q,
-        body({ limit: 2 }),
-        usersListSpec,
-        (r: { firstName: string }) => r.firstName,
-        5,
-      )
+      const page of iterateList(q, body({ limit: 5 }), usersListSpec, (r: { email: string }) => r.email)
     ) {
       pages.push(page);
     }
-    assertEquals(pages.map((p) => p.length), [5, 5, 2], "page size of the export, not the grid's limit");
-    assertEquals(pages.flat(), [...NAMES].reverse());
-  }));
+    const live = total - Math.ceil(total / 100);
+    assertEquals(pages.map((p) => p.length), [1000, 1000, live - 2000]);
+    const flat = pages.flat();
+    assertEquals(new Set(flat).size, live, "no row twice, none missing");
+    assertEquals(flat[0], `u${total - 1}@list.test`, "newest first, as in the grid");
+    assert(!flat.includes("u100@list.test"), "deleted rows are not exported");
+  } finally {
+    await handle.close();
+  }
+});
