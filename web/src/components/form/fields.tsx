@@ -1,14 +1,14 @@
-/** Field components of the form kit; each reads and writes its value through the form context. */
+/**
+ * Field components of the form kit; each reads and writes its value through the form context.
+ * Radix-based fields live in their own modules (select-field.tsx, switch-field.tsx) so the sign-in
+ * page, which uses only these, does not load their vendor code.
+ */
 import * as React from "react";
-import { Controller, useFormContext } from "react-hook-form";
+import { useFormContext } from "react-hook-form";
 import { Eye, EyeOff } from "lucide-react";
 import { Input, Textarea } from "../ui/input.tsx";
-import { type Option, Select } from "../ui/select.tsx";
-import { Switch } from "../ui/switch.tsx";
-import { Checkbox } from "../ui/checkbox.tsx";
 import { Button } from "../ui/button.tsx";
 import { FieldShell } from "./form.tsx";
-import { cn } from "../../lib/utils.ts";
 
 type Common = {
   name: string;
@@ -110,80 +110,23 @@ export function PasswordField({
   );
 }
 
-export function SelectField({
-  name,
-  label,
-  hint,
-  required,
-  className,
-  options,
-  placeholder,
-  disabled,
-}: Common & { options: Option[]; placeholder?: string; disabled?: boolean }) {
-  const { control } = useFormContext();
-  return (
-    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
-      {({ id, invalid }) => (
-        <Controller
-          control={control}
-          name={name}
-          render={({ field }) => (
-            <Select
-              id={id}
-              name={field.name}
-              value={field.value == null ? "" : String(field.value)}
-              onValueChange={(val) => field.onChange(val)}
-              options={options}
-              placeholder={placeholder}
-              disabled={disabled}
-              invalid={invalid}
-            />
-          )}
-        />
-      )}
-    </FieldShell>
-  );
-}
-
-export function SwitchField({
-  name,
-  label,
-  description,
-  className,
-}: { name: string; label: React.ReactNode; description?: React.ReactNode; className?: string }) {
-  const { control } = useFormContext();
-  const id = `field-${name}`;
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <div className={cn("flex items-center justify-between gap-4 rounded-lg border p-3", className)}>
-          <div className="flex flex-col gap-0.5">
-            <label htmlFor={id} className="text-sm font-medium">{label}</label>
-            {description ? <p className="text-xs text-muted-foreground">{description}</p> : null}
-          </div>
-          <Switch id={id} checked={!!field.value} onCheckedChange={field.onChange} onBlur={field.onBlur} />
-        </div>
-      )}
-    />
-  );
-}
-
+/**
+ * A checkbox bound to the form. Native on purpose: it is on the sign-in page, which should not
+ * load the Radix checkbox machinery; it keeps the browser's keyboard and form behaviour.
+ */
 export function CheckboxField({ name, label }: { name: string; label: React.ReactNode }) {
-  const { control } = useFormContext();
+  const { register } = useFormContext();
   const id = `field-${name}`;
   return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <div className="flex items-center gap-2">
-          <Checkbox id={id} checked={!!field.value} onCheckedChange={(c) => field.onChange(c === true)} />
-          <label htmlFor={id} className="cursor-pointer text-sm">{label}</label>
-        </div>
-      )}
-    />
+    <div className="flex items-center gap-2">
+      <input
+        id={id}
+        type="checkbox"
+        className="size-4 cursor-pointer rounded-[4px] border-input accent-[var(--primary)] focus-visible:ring-2 focus-visible:ring-ring/40"
+        {...register(name)}
+      />
+      <label htmlFor={id} className="cursor-pointer select-none text-sm">{label}</label>
+    </div>
   );
 }
 
