@@ -286,7 +286,7 @@ export function DataGrid<T extends RowData>({
                         <td
                           key={cell.id}
                           className={cn(
-                            "h-12 px-4 py-2 align-middle",
+                            "h-12 whitespace-nowrap px-4 py-2 align-middle",
                             cellClass(cell.column.id),
                             byId.get(cell.column.id)?.className,
                           )}
