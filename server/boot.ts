@@ -5,6 +5,7 @@ import type { Deps } from "./deps.ts";
 import type { Env } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { jwtKeyFor } from "./domain/settings/secret.ts";
+import { createSmtpMailer } from "./domain/email/mailer.ts";
 
 export async function buildDeps(
   env: Env,
@@ -18,6 +19,7 @@ export async function buildDeps(
     jwtKey: await jwtKeyFor(handle.db, env.JWT_SECRET),
     log: createLogger(env.LOG_LEVEL),
     now: () => Date.now(),
+    mailer: env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.SMTP_FROM) : undefined,
     ...overrides,
   };
   return { deps, handle };

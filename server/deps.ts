@@ -2,6 +2,7 @@
 import type { Db } from "./db/connection.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
+import type { Mailer } from "./domain/email/mailer.ts";
 
 export interface Deps {
   db: Db;
@@ -11,4 +12,6 @@ export interface Deps {
   log: Logger;
   /** Milliseconds since epoch; tests may move time. */
   now: () => number;
+  /** SMTP transport when SMTP_URL is set; without it mail waits in the outbox. */
+  mailer?: Mailer;
 }

@@ -3,6 +3,10 @@ import { EnvError, loadEnv } from "./env.ts";
 import { buildDeps } from "./boot.ts";
 import { createApp } from "./app.ts";
 import { seedIfEmpty } from "./domain/seed/seed.ts";
+import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
+
+/** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
+const OUTBOX_INTERVAL_MS = 60_000;
 
 export async function serve(opts: { webRoot?: string } = {}) {
   let env;
@@ -19,6 +23,9 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const seeded = await seedIfEmpty(deps);
   if (seeded) deps.log.info("seeded demo data", seeded);
   const app = createApp(deps, { webRoot: opts.webRoot });
+  // mail queued before this start (or while no mail server was configured) goes out now
+  kickDelivery(deps);
+  const outboxTimer = deps.mailer ? setInterval(() => kickDelivery(deps), OUTBOX_INTERVAL_MS) : undefined;
   const ac = new AbortController();
   const server = Deno.serve({
     port: env.PORT,
@@ -38,6 +45,10 @@ export async function serve(opts: { webRoot?: string } = {}) {
     deps.log.info("shutting down", { signal });
     ac.abort(); // stop accepting; in-flight requests finish
     await server.finished;
+    clearInterval(outboxTimer);
+    // let a delivery run finish its current mail; what is left stays queued for the next start
+    await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);
+    deps.mailer?.close();
     await handle.close();
     Deno.exit(0);
   };

@@ -73,7 +73,36 @@ export const MSG = {
   invalidInput: "Invalid input",
   emailTaken: "A user with this email already exists",
   loginOk: "Login Successfully",
+  // master data (ours)
+  clientNetDaysInvalid: "Net days must be 30, 45, 60 or 90",
+  supplierNetDaysInvalid: "Net days must be 30, 45 or 60",
+  assignedToInvalid: "Assigned To must be an active BDE user",
+  clientNotFound: "Client not found",
+  clientCodeInvalid: "Client code may use letters, digits, - and _ only",
+  clientCodeTaken: "This client code is already in use",
+  supplierNotFound: "Supplier not found",
+  shortcodeInvalid: "Shortcode may use letters, digits, - and _ only",
+  shortcodeTaken: "This shortcode is already used by another supplier",
+  supplierRuleInvalid: "Supplier rule must be numbers separated by |, e.g. 2.5|3.4|4|6",
+  panelSizeInvalid: "Panel size must be a whole number",
+  // library (ours)
+  cpiNotNumber: "CPI must be a number of 0 or more",
+  maxCpiBelowMin: "Maximum CPI cannot be less than Minimun CPI",
+  optionsTooFew: "At least two options are required",
+  qualificationKeyTaken: "A qualification with this key already exists",
+  qualificationKeyInvalid: "Key may use letters, digits and _ only",
+  questionOrderInvalid: "The order must list each question once",
+  // e-mail (ours)
+  noEmailRecipients: "No active supplier has e-mail notifications turned on",
 } as const;
+
+/** The answer to a bulk e-mail: how many were queued, and whether they are on their way. */
+export function emailQueuedMsg(count: number, hasMailServer: boolean): string {
+  const who = `${count} supplier${count === 1 ? "" : "s"}`;
+  return hasMailServer
+    ? `E-mail queued for ${who} and being sent`
+    : `E-mail queued for ${who}: no mail server is configured, so it waits in the outbox`;
+}
 
 /** '<Field>  is required', the spec's generic shape for required child-project fields. */
 export const requiredMsg = (field: string) => `${field}  is required`;

@@ -2,7 +2,7 @@
  * The list query kit every grid uses: allow-listed filters and sorts, search over named columns,
  * count and page from the same `where`. Unknown filter keys are ignored, never interpolated.
  */
-import { type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type SelectQueryBuilder, sql } from "kysely";
 import type { ListBody, ListResult } from "../../shared/list.ts";
 import { MAX_LIMIT } from "../../shared/list.ts";
 
@@ -11,8 +11,10 @@ export type AnyQB = SelectQueryBuilder<any, any, any>;
 type FilterValue = ListBody["filter"][string];
 
 export type ListSpec = {
-  /** Columns searched with LIKE (ORed) by the free-text search. */
-  search?: string[];
+  /** Columns (or expressions, e.g. a number cast to text) searched with LIKE (ORed) by the free-text search. */
+  search?: (string | Expression<unknown>)[];
+  /** Custom free-text search (e.g. also matching child rows); gets the escaped LIKE pattern. */
+  searchWhere?: (qb: AnyQB, pattern: string) => AnyQB;
   /** Multi-line search: one exact value per line, matched against these columns (ORed). */
   multiSearch?: string[];
   /** Allow-listed filters: key of `filter` -> how it narrows the query. */
@@ -29,6 +31,25 @@ export type ListSpec = {
 const isSet = (val: FilterValue): val is NonNullable<FilterValue> =>
   val !== null && val !== undefined && val !== "" && !(Array.isArray(val) && val.length === 0);
 
+/** true/"true"/1 means active, anything else inactive: the grids' status filter. */
+export function isTruthyFlag(val: unknown): boolean {
+  return val === true || val === "true" || val === 1 || val === "1";
+}
+
+/** The usual `status` of a grid: its active switch, on the given column. */
+export const activeStatus = (column = "isActive") => (qb: AnyQB, val: string | number | boolean) =>
+  qb.where(sql.ref(column), "=", isTruthyFlag(val) ? 1 : 0);
+
+/** A filter whose value is one code or a list of codes (countries, types), matched with IN. */
+export const inFilter = (column: string, normalize: (s: string) => string = (s) => s) =>
+(
+  qb: AnyQB,
+  val: NonNullable<FilterValue>,
+) => {
+  const list = (Array.isArray(val) ? val : [val]).map((x) => normalize(String(x))).filter(Boolean);
+  return list.length ? qb.where(sql.ref(column), "in", list) : qb;
+};
+
 export function escapeLike(s: string) {
   return s.replace(/[\\%_]/g, (m) => "\\" + m);
 }
@@ -37,10 +58,16 @@ export function escapeLike(s: string) {
 export function applyListFilters(base: AnyQB, body: ListBody, spec: ListSpec): AnyQB {
   let qb = base;
   const search = body.search?.trim();
-  if (search && spec.search?.length) {
+  if (search && spec.searchWhere) {
+    qb = spec.searchWhere(qb, `%${escapeLike(search)}%`);
+  } else if (search && spec.search?.length) {
     const pattern = `%${escapeLike(search)}%`;
     qb = qb.where((eb) =>
-      eb.or(spec.search!.map((col) => eb(sql.ref(col), "like", sql`${pattern} escape '\\'`)))
+      eb.or(
+        spec.search!.map((col) =>
+          eb(typeof col === "string" ? sql.ref(col) : col, "like", sql`${pattern} escape '\\'`)
+        ),
+      )
     );
   }
   for (const [key, val] of Object.entries(body.filter ?? {})) {

@@ -1,4 +1,5 @@
 /** The typed Database: one interface per area in ./tables, joined here. */
 import type { FoundationTables } from "./tables/foundation.ts";
+import type { MasterTables } from "./tables/master.ts";
 
-export interface Database extends FoundationTables {}
+export interface Database extends FoundationTables, MasterTables {}

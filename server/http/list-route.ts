@@ -12,8 +12,17 @@ export type ListDefinition<T> = {
   query: AnyQB;
   spec: ListSpec;
   map: (row: never) => T;
+  /**
+   * Adds per-row data that lives elsewhere (figures, names) to one page at a time, with one query
+   * per page rather than per row; used for the JSON page and for every page of the CSV.
+   */
+  enrich?: (rows: T[]) => Promise<T[]>;
   csv: { filename: string; columns: CsvColumn<T>[] };
 };
+
+async function* enriched<T>(pages: AsyncIterable<T[]>, enrich?: (rows: T[]) => Promise<T[]>) {
+  for await (const page of pages) yield enrich ? await enrich(page) : page;
+}
 
 export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinition<T>, message = "Success") {
   if (c.req.query("format") === "csv") {
@@ -21,8 +30,10 @@ export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinitio
     return csvResponse(
       c,
       `${def.csv.filename}-${stamp}.csv`,
-      csvStream(def.csv.columns, iterateList(def.query, body, def.spec, def.map)),
+      csvStream(def.csv.columns, enriched(iterateList(def.query, body, def.spec, def.map), def.enrich)),
     );
   }
-  return ok(c, await runList(def.query, body, def.spec, def.map), message);
+  const page = await runList(def.query, body, def.spec, def.map);
+  if (def.enrich && page.data.length) page.data = await def.enrich(page.data);
+  return ok(c, page, message);
 }

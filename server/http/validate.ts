@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { Context } from "hono";
-import { badRequest, type FieldError } from "./errors.ts";
+import { badRequest, type FieldError, notFound } from "./errors.ts";
 import { MSG } from "../../shared/messages.ts";
 
 /** Turns valibot issues into the `errors: [{path, message}]` of a 400 answer. */
@@ -43,3 +43,10 @@ export async function body<S extends v.GenericSchema>(c: Context, schema: S): Pr
 
 /** Validates a route parameter as one of our 24-hex ids; a malformed id is simply not found. */
 export const IdParam = v.pipe(v.string(), v.regex(/^[0-9a-f]{24}$/));
+
+/** The `:id` (or another) route parameter as a record id; anything else is that record not found. */
+export function idParam(c: Context, what: string, name = "id"): string {
+  const r = v.safeParse(IdParam, c.req.param(name));
+  if (!r.success) throw notFound(what);
+  return r.output;
+}

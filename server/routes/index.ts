@@ -2,8 +2,16 @@
 import type { Api } from "../http/api.ts";
 import { sessionRoutes } from "./session.ts";
 import { userRoutes } from "./users.ts";
+import { clientRoutes } from "./clients.ts";
+import { supplierRoutes } from "./suppliers.ts";
+import { libraryRoutes } from "./library.ts";
+import { emailRoutes } from "./email.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
   userRoutes(api);
+  clientRoutes(api);
+  libraryRoutes(api);
+  supplierRoutes(api);
+  emailRoutes(api);
 }

@@ -89,6 +89,7 @@ export async function expectGuarded(
   wrongRole: Role,
   body: unknown = {},
 ) {
+  if (method === "GET" || method === "HEAD") body = undefined; // a GET carries no body
   const none = await t.call(method, path, { body });
   if (none.status !== 401) {
     throw new Error(`${method} ${path} without token gave ${none.status}, expected 401`);

@@ -213,3 +213,30 @@ export async function userOptions(db: Db, role?: Role) {
   const rows = await q.orderBy("firstName").orderBy("lastName").execute();
   return rows.map((r) => ({ ...toApi(r), label: `${r.firstName} ${r.lastName}`.trim(), value: r.id }));
 }
+
+/** Whether `id` is an active, not deleted user with `role` (e.g. a client's Assigned To must be a BDE). */
+export async function isActiveUserWithRole(db: Kysely<Database>, id: string, role: Role): Promise<boolean> {
+  const u = await db.selectFrom("users").select("id").where("id", "=", id).where("role", "=", role)
+    .where("isActive", "=", 1).where("isDeleted", "=", 0).executeTakeFirst();
+  return !!u;
+}
+
+/** Full names of users by id, for lists that show who a record is assigned to (one query per page). */
+export async function userNames(db: Kysely<Database>, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids.filter(Boolean))];
+  if (!unique.length) return new Map();
+  const rows = await db.selectFrom("users").select(["id", "firstName", "lastName"]).where("id", "in", unique)
+    .execute();
+  return new Map(rows.map((r) => [r.id, `${r.firstName} ${r.lastName}`.trim()]));
+}
+
+/** When a supplier is deleted its portal users can no longer sign in. Returns how many were deactivated. */
+export async function deactivateSupplierUsers(db: Kysely<Database>, supplierId: string, now: string) {
+  const r = await db.updateTable("users").set({ isActive: 0, updatedAt: now }).where(
+    "supplierId",
+    "=",
+    supplierId,
+  )
+    .where("role", "=", "SUPPLIER").where("isDeleted", "=", 0).where("isActive", "=", 1).executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}

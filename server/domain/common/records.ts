@@ -1,0 +1,142 @@
+/**
+ * Pieces every master-data area shares: the `{isActive} | {isDeleted: true} | form` update run in
+ * one transaction with its audit row, generated keys, country fields, JSON list columns.
+ */
+import type { Kysely } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { Database } from "../../db/types.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import { isStatusPatch, type StatusPatch } from "../../../shared/schemas/common.ts";
+import { countryByCode } from "../lookups/geo.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+
+/** Tables with an active switch and a soft delete. */
+export type SwitchableTable =
+  | "clients"
+  | "suppliers"
+  | "categories"
+  | "qualifications"
+  | "supplier_rules"
+  | "questions";
+
+export type Trx = Kysely<Database>;
+
+/** A random key for API access (hex, 48 characters by default); never taken from input. */
+export function randomKey(bytes = 24): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+/** What a record shows of its country: the code is the id; name, code and flag for display. */
+export function countryFields(code: string) {
+  const c = countryByCode(code);
+  return {
+    countryId: code,
+    countryName: c?.label ?? code,
+    countryCode: c?.code ?? code,
+    flag: c?.flag ?? "",
+  };
+}
+
+/** The shared schemas check the shape of a country code; this checks it names a country. */
+export function requireCountry(code: string, message: string, path = "countryId") {
+  if (!countryByCode(code)) throw badRequest(message, [{ path, message }]);
+}
+
+export function parseJsonList<T = string>(text: string | null | undefined): T[] {
+  if (!text) return [];
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+export const nowIso = () => new Date().toISOString();
+
+/** The live (not deleted) row's id, or a 404 naming `what`. */
+export async function requireLive(
+  db: Trx,
+  table: SwitchableTable,
+  id: string,
+  what: string,
+): Promise<{ id: string }> {
+  // deno-lint-ignore no-explicit-any
+  const row = await (db as Kysely<any>).selectFrom(table as string).select("id").where("id", "=", id)
+    .where("isDeleted", "=", 0).executeTakeFirst();
+  if (!row) throw notFound(what);
+  return row as { id: string };
+}
+
+/** Sets the active switch or soft-deletes (a deleted record is also inactive). Returns the verb for the log. */
+export async function applyStatusPatch(
+  db: Trx,
+  table: SwitchableTable,
+  id: string,
+  patch: StatusPatch,
+  now = nowIso(),
+): Promise<"Deleted" | "Activated" | "Deactivated"> {
+  const deleting = "isDeleted" in patch;
+  const set = deleting ? { isDeleted: 1, isActive: 0 } : { isActive: patch.isActive ? 1 : 0 };
+  // deno-lint-ignore no-explicit-any
+  await (db as Kysely<any>).updateTable(table as string).set({ ...set, updatedAt: now }).where("id", "=", id)
+    .where("isDeleted", "=", 0).execute();
+  return deleting ? "Deleted" : patch.isActive ? "Activated" : "Deactivated";
+}
+
+export type UpdateOutcome = "deleted" | "status" | "form";
+
+/**
+ * Runs an update body in one transaction: `{isActive}` or `{isDeleted: true}` alone through
+ * applyStatusPatch, anything else through `saveForm`; writes one audit row either way.
+ * `label` names the record in the log ("client Acme Research").
+ */
+export async function runUpdate<F extends object, R>(
+  db: Db,
+  actor: Actor,
+  opts: {
+    table: SwitchableTable;
+    id: string;
+    what: string;
+    module: string;
+    input: StatusPatch | F;
+    label: (trx: Trx) => Promise<string>;
+    /** Saves the form and returns the log's activity. */
+    saveForm: (trx: Trx, form: F, now: string) => Promise<string>;
+    read: (trx: Trx) => Promise<R>;
+    /** Runs after a soft delete, in the same transaction (e.g. closing dependants). */
+    onDelete?: (trx: Trx, now: string) => Promise<string | void>;
+  },
+): Promise<{ record: R; outcome: UpdateOutcome }> {
+  return await db.transaction().execute(async (trx) => {
+    await requireLive(trx, opts.table, opts.id, opts.what);
+    const now = nowIso();
+    let activity: string;
+    let outcome: UpdateOutcome;
+    if (isStatusPatch(opts.input)) {
+      const label = await opts.label(trx);
+      const verb = await applyStatusPatch(trx, opts.table, opts.id, opts.input as StatusPatch, now);
+      activity = `${verb} ${label}`;
+      outcome = verb === "Deleted" ? "deleted" : "status";
+      if (outcome === "deleted" && opts.onDelete) {
+        const more = await opts.onDelete(trx, now);
+        if (more) activity += `; ${more}`;
+      }
+    } else {
+      activity = await opts.saveForm(trx, opts.input as F, now);
+      outcome = "form";
+    }
+    await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id });
+    return { record: await opts.read(trx), outcome };
+  });
+}
+
+/** The success message of an update call, by what it did. */
+export function updateMessage(what: string, outcome: UpdateOutcome): string {
+  return outcome === "deleted"
+    ? `${what} deleted successfully`
+    : outcome === "status"
+    ? `${what} status updated successfully`
+    : `${what} updated successfully`;
+}

@@ -1,0 +1,39 @@
+/** Bulk e-mail to suppliers (part 1, 7 "E-mail": POST /admin/email/supplier/bulk/send). */
+import type { Db } from "../../db/connection.ts";
+import { badRequest } from "../../http/errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import type { BulkSupplierEmail } from "../../../shared/schemas/email.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { notificationRecipients } from "../suppliers/suppliers.ts";
+import { enqueueMails } from "./outbox.ts";
+
+export const EMAIL_MODULE = "E-mail";
+
+/** Queues one mail to every active supplier with e-mail notifications on, and logs it. */
+export async function queueBulkSupplierEmail(
+  db: Db,
+  actor: Actor,
+  input: BulkSupplierEmail,
+): Promise<{ queued: number; ids: string[] }> {
+  return await db.transaction().execute(async (trx) => {
+    const recipients = await notificationRecipients(trx);
+    if (!recipients.length) throw badRequest(MSG.noEmailRecipients);
+    const ids = await enqueueMails(
+      trx,
+      recipients.map((s) => ({
+        to: s.supplierEmail,
+        subject: input.subject,
+        html: input.emailBody,
+        module: EMAIL_MODULE,
+        recordId: s.id,
+      })),
+    );
+    await writeLog(trx, actor, {
+      activity: `Queued bulk e-mail "${input.subject}" to ${ids.length} supplier${
+        ids.length === 1 ? "" : "s"
+      }`,
+      module: EMAIL_MODULE,
+    });
+    return { queued: ids.length, ids };
+  });
+}

@@ -1,0 +1,105 @@
+/** Library categories (part 2: Library > Categories; entity Category). */
+import type { Selectable } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { CategoriesTable } from "../../db/tables/master.ts";
+import { newId } from "../../db/ids.ts";
+import { toApi } from "../../db/rows.ts";
+import { activeStatus, type AnyQB, type ListSpec } from "../../db/list.ts";
+import { notFound } from "../../http/errors.ts";
+import type { CategoryForm, CategoryUpdate } from "../../../shared/schemas/library.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { nowIso, runUpdate, type Trx } from "../common/records.ts";
+
+const MODULE = "Categories";
+const COLUMNS = ["id", "categoryTitle", "categoryDesc", "isActive", "createdAt", "updatedAt"] as const;
+type CategoryRow = Pick<Selectable<CategoriesTable>, (typeof COLUMNS)[number]>;
+export type CategoryRecord = ReturnType<typeof toApi<CategoryRow>>;
+
+export const categoryRecord = (r: CategoryRow): CategoryRecord => toApi(r);
+
+export function categoriesListQuery(db: Db): AnyQB {
+  return db.selectFrom("categories").select(COLUMNS).where("isDeleted", "=", 0);
+}
+
+export const categoriesListSpec: ListSpec = {
+  search: ["categoryTitle", "categoryDesc"],
+  status: activeStatus(),
+  sorts: { categoryTitle: "categoryTitle", createdAt: "createdAt" },
+  defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+};
+
+export async function getCategory(db: Trx, id: string): Promise<CategoryRecord> {
+  const row = await db.selectFrom("categories").select(COLUMNS).where("id", "=", id).where(
+    "isDeleted",
+    "=",
+    0,
+  )
+    .executeTakeFirst();
+  if (!row) throw notFound("Category");
+  return categoryRecord(row);
+}
+
+/** Active categories for selects (child project form): `{_id, label, value, categoryTitle}`. */
+export async function categoryOptions(db: Db) {
+  const rows = await db.selectFrom("categories").select(["id", "categoryTitle", "categoryDesc"])
+    .where("isDeleted", "=", 0).where("isActive", "=", 1).orderBy("categoryTitle").orderBy("id").execute();
+  return rows.map((r) => ({
+    _id: r.id,
+    label: r.categoryTitle,
+    value: r.id,
+    categoryTitle: r.categoryTitle,
+    categoryDesc: r.categoryDesc,
+  }));
+}
+
+export async function createCategory(db: Db, actor: Actor, input: CategoryForm): Promise<CategoryRecord> {
+  return await db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const id = newId();
+    await trx.insertInto("categories").values({
+      id,
+      categoryTitle: input.categoryTitle,
+      categoryDesc: input.categoryDesc,
+      isActive: input.isActive ? 1 : 0,
+      isDeleted: 0,
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    await writeLog(trx, actor, {
+      activity: `Created category ${input.categoryTitle}`,
+      module: MODULE,
+      recordId: id,
+    });
+    return getCategory(trx, id);
+  });
+}
+
+export async function updateCategory(db: Db, actor: Actor, id: string, input: CategoryUpdate) {
+  return await runUpdate<CategoryForm, CategoryRecord | { _id: string; isDeleted: true }>(db, actor, {
+    table: "categories",
+    id,
+    what: "Category",
+    module: MODULE,
+    input,
+    label: async (trx) =>
+      `category ${
+        (await trx.selectFrom("categories").select("categoryTitle").where("id", "=", id)
+          .executeTakeFirstOrThrow())
+          .categoryTitle
+      }`,
+    saveForm: async (trx, form, now) => {
+      await trx.updateTable("categories").set({
+        categoryTitle: form.categoryTitle,
+        categoryDesc: form.categoryDesc,
+        isActive: form.isActive ? 1 : 0,
+        updatedAt: now,
+      }).where("id", "=", id).execute();
+      return `Updated category ${form.categoryTitle}`;
+    },
+    read: async (trx) => {
+      const r = await trx.selectFrom("categories").select("isDeleted").where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      return r.isDeleted ? { _id: id, isDeleted: true as const } : await getCategory(trx, id);
+    },
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * Qualifications (part 2: entity Qualification): a named, keyed profiling attribute with ordered
+ * options. Options are rows with stable ids so project quotas can point at one option; an option
+ * removed from the form is marked deleted, never erased.
+ */
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { QualificationOptionsTable, QualificationsTable } from "../../db/tables/master.ts";
+import { newId } from "../../db/ids.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import type { QualificationForm, QualificationUpdate } from "../../../shared/schemas/library.ts";
+import type { Actor } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
+import { nowIso, runUpdate, type Trx } from "../common/records.ts";
+
+const MODULE = "Qualifications";
+type QualificationRow = Selectable<QualificationsTable>;
+type OptionRow = Selectable<QualificationOptionsTable>;
+
+export type QualificationOptionRecord = { _id: string; text: string; subText: string; isActive: boolean };
+export type QualificationRecord = {
+  _id: string;
+  label: string;
+  value: string;
+  qualificationName: string;
+  qualificationKey: string;
+  qualificationIcon: string;
+  qualificationOptions: QualificationOptionRecord[];
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+function record(q: QualificationRow, options: OptionRow[]): QualificationRecord {
+  return {
+    _id: q.id,
+    label: q.qualificationName,
+    value: q.id,
+    qualificationName: q.qualificationName,
+    qualificationKey: q.qualificationKey,
+    qualificationIcon: q.qualificationIcon,
+    qualificationOptions: options.map((o) => ({
+      _id: o.id,
+      text: o.text,
+      subText: o.subText,
+      isActive: o.isActive === 1,
+    })),
+    isActive: q.isActive === 1,
+    createdAt: q.createdAt,
+    updatedAt: q.updatedAt,
+  };
+}
+
+async function withOptions(db: Trx, rows: QualificationRow[]): Promise<QualificationRecord[]> {
+  if (!rows.length) return [];
+  const options = await db.selectFrom("qualification_options").selectAll()
+    .where("qualificationId", "in", rows.map((r) => r.id)).where("isDeleted", "=", 0)
+    .orderBy("qualificationId").orderBy("sortOrder").execute();
+  const by = Map.groupBy(options, (o) => o.qualificationId);
+  return rows.map((r) => record(r, by.get(r.id) ?? []));
+}
+
+/** Live qualifications with their options in order (library list and the quota picker). */
+export async function listQualifications(db: Trx): Promise<QualificationRecord[]> {
+  const rows = await db.selectFrom("qualifications").selectAll().where("isDeleted", "=", 0)
+    .orderBy("qualificationName").orderBy("id").execute();
+  return await withOptions(db, rows);
+}
+
+export async function getQualification(db: Trx, id: string): Promise<QualificationRecord> {
+  const row = await db.selectFrom("qualifications").selectAll().where("id", "=", id).where(
+    "isDeleted",
+    "=",
+    0,
+  )
+    .executeTakeFirst();
+  if (!row) throw notFound("Qualification");
+  return (await withOptions(db, [row]))[0];
+}
+
+async function assertKeyFree(trx: Trx, key: string, exceptId?: string) {
+  let q = trx.selectFrom("qualifications").select("id").where(
+    sql<boolean>`qualificationKey = ${key} COLLATE NOCASE`,
+  )
+    .where("isDeleted", "=", 0);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  if (await q.executeTakeFirst()) {
+    throw conflict(MSG.qualificationKeyTaken, [{
+      path: "qualificationKey",
+      message: MSG.qualificationKeyTaken,
+    }]);
+  }
+}
+
+/** Writes the options in the form's order: known ids are updated, new ones added, missing ones marked deleted. */
+async function saveOptions(
+  trx: Trx,
+  qualificationId: string,
+  options: QualificationForm["qualificationOptions"],
+) {
+  const existing = await trx.selectFrom("qualification_options").select("id")
+    .where("qualificationId", "=", qualificationId).where("isDeleted", "=", 0).execute();
+  const known = new Set(existing.map((o) => o.id));
+  const kept = new Set<string>();
+  for (const [i, o] of options.entries()) {
+    const values = { text: o.text, subText: o.subText, isActive: o.isActive ? 1 : 0, sortOrder: i + 1 };
+    if (o._id && known.has(o._id) && !kept.has(o._id)) {
+      kept.add(o._id);
+      await trx.updateTable("qualification_options").set(values).where("id", "=", o._id).execute();
+    } else {
+      await trx.insertInto("qualification_options").values({
+        id: newId(),
+        qualificationId,
+        isDeleted: 0,
+        ...values,
+      })
+        .execute();
+    }
+  }
+  const gone = [...known].filter((id) => !kept.has(id));
+  if (gone.length) {
+    await trx.updateTable("qualification_options").set({ isDeleted: 1 }).where("id", "in", gone).execute();
+  }
+}
+
+export async function createQualification(db: Db, actor: Actor, input: QualificationForm) {
+  return await db.transaction().execute(async (trx) => {
+    await assertKeyFree(trx, input.qualificationKey);
+    const now = nowIso();
+    const id = newId();
+    await trx.insertInto("qualifications").values({
+      id,
+      qualificationName: input.qualificationName,
+      qualificationKey: input.qualificationKey,
+      qualificationIcon: input.qualificationIcon,
+      isActive: input.isActive ? 1 : 0,
+      isDeleted: 0,
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    await saveOptions(trx, id, input.qualificationOptions);
+    await writeLog(trx, actor, {
+      activity:
+        `Created qualification ${input.qualificationName} (${input.qualificationOptions.length} options)`,
+      module: MODULE,
+      recordId: id,
+    });
+    return getQualification(trx, id);
+  });
+}
+
+export async function updateQualification(db: Db, actor: Actor, id: string, input: QualificationUpdate) {
+  return await runUpdate<QualificationForm, QualificationRecord | { _id: string; isDeleted: true }>(
+    db,
+    actor,
+    {
+      table: "qualifications",
+      id,
+      what: "Qualification",
+      module: MODULE,
+      input,
+      label: async (trx) =>
+        `qualification ${
+          (await trx.selectFrom("qualifications").select("qualificationName").where("id", "=", id)
+            .executeTakeFirstOrThrow()).qualificationName
+        }`,
+      saveForm: async (trx, form, now) => {
+        await assertKeyFree(trx, form.qualificationKey, id);
+        await trx.updateTable("qualifications").set({
+          qualificationName: form.qualificationName,
+          qualificationKey: form.qualificationKey,
+          qualificationIcon: form.qualificationIcon,
+          isActive: form.isActive ? 1 : 0,
+          updatedAt: now,
+        }).where("id", "=", id).execute();
+        await saveOptions(trx, id, form.qualificationOptions);
+        return `Updated qualification ${form.qualificationName} (${form.qualificationOptions.length} options)`;
+      },
+      read: async (trx) => {
+        const r = await trx.selectFrom("qualifications").select("isDeleted").where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        return r.isDeleted ? { _id: id, isDeleted: true as const } : await getQualification(trx, id);
+      },
+    },
+  );
+}

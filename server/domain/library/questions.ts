@@ -1,0 +1,210 @@
+/**
+ * Questions (part 2: entity Question). Library (temporary) questions live here now; a project's
+ * pre-screen questions are the same rows with a projectId, so every function takes a scope:
+ * `{ kind: "temp" }` for the library, `{ kind: "project", projectId }` for a project (later issue).
+ */
+import type { Selectable } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { QuestionsTable } from "../../db/tables/master.ts";
+import { newId } from "../../db/ids.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import type {
+  QuestionForm,
+  QuestionOption,
+  QuestionType,
+  QuestionUpdate,
+} from "../../../shared/schemas/library.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { nowIso, type Trx } from "../common/records.ts";
+
+const MODULE = "Questions";
+
+export type QuestionScope = { kind: "temp" } | { kind: "project"; projectId: string };
+export const TEMP: QuestionScope = { kind: "temp" };
+
+type QuestionRow = Selectable<QuestionsTable>;
+export type StoredOption = QuestionOption & { _id: string };
+
+export type QuestionRecord = {
+  _id: string;
+  projectId: string | null;
+  isTempQuestion: boolean;
+  languageId: string;
+  questionTitle: Record<string, string>;
+  /** The title in the question's language (for lists and pickers). */
+  title: string;
+  questionType: QuestionType;
+  questionOption: StoredOption[];
+  sortOrder: number;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+function parse<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function questionRecord(r: QuestionRow): QuestionRecord {
+  const questionTitle = parse<Record<string, string>>(r.questionTitle, {});
+  return {
+    _id: r.id,
+    projectId: r.projectId,
+    isTempQuestion: r.isTempQuestion === 1,
+    languageId: r.languageId,
+    questionTitle,
+    title: questionTitle[r.languageId] ?? Object.values(questionTitle)[0] ?? "",
+    questionType: r.questionType as QuestionType,
+    questionOption: parse<StoredOption[]>(r.questionOption, []),
+    sortOrder: r.sortOrder,
+    isActive: r.isActive === 1,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+function scoped(db: Trx, scope: QuestionScope) {
+  const q = db.selectFrom("questions").where("isDeleted", "=", 0);
+  return scope.kind === "temp"
+    ? q.where("isTempQuestion", "=", 1)
+    : q.where("projectId", "=", scope.projectId).where("isTempQuestion", "=", 0);
+}
+
+/** The scope's live questions in their order. */
+export async function listQuestions(db: Trx, scope: QuestionScope): Promise<QuestionRecord[]> {
+  const rows = await scoped(db, scope).selectAll().orderBy("sortOrder").orderBy("createdAt").orderBy("id")
+    .execute();
+  return rows.map(questionRecord);
+}
+
+export async function getQuestion(db: Trx, scope: QuestionScope, id: string): Promise<QuestionRecord> {
+  const row = await scoped(db, scope).selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw notFound("Question");
+  return questionRecord(row);
+}
+
+/** Options keep their `_id` across edits (new ones get one), so answers can point at them. */
+function storedOptions(options: QuestionOption[]): StoredOption[] {
+  const seen = new Set<string>();
+  return options.map((o) => {
+    const keep = o._id && /^[0-9a-f]{24}$/.test(o._id) && !seen.has(o._id) ? o._id : newId();
+    seen.add(keep);
+    return { ...o, _id: keep };
+  });
+}
+
+const titleOf = (q: QuestionForm) => q.questionTitle[q.languageId];
+
+export async function createQuestion(
+  db: Db,
+  actor: Actor,
+  scope: QuestionScope,
+  input: QuestionForm,
+): Promise<QuestionRecord> {
+  return await db.transaction().execute(async (trx) => {
+    const last = await scoped(trx, scope).select((eb) => eb.fn.max("sortOrder").as("n")).executeTakeFirst();
+    const now = nowIso();
+    const id = newId();
+    await trx.insertInto("questions").values({
+      id,
+      projectId: scope.kind === "project" ? scope.projectId : null,
+      isTempQuestion: scope.kind === "temp" ? 1 : 0,
+      languageId: input.languageId,
+      questionTitle: JSON.stringify(input.questionTitle),
+      questionType: input.questionType,
+      questionOption: JSON.stringify(storedOptions(input.questionOption)),
+      sortOrder: (Number(last?.n) || 0) + 1,
+      isActive: input.isActive ? 1 : 0,
+      isDeleted: 0,
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    await writeLog(trx, actor, {
+      activity: `Created ${scope.kind === "temp" ? "library " : ""}question "${
+        titleOf(input)
+      }" (${input.questionType})`,
+      module: MODULE,
+      recordId: id,
+    });
+    return getQuestion(trx, scope, id);
+  });
+}
+
+/** The form, or `{isDeleted: true}` (soft delete). */
+export async function updateQuestion(
+  db: Db,
+  actor: Actor,
+  scope: QuestionScope,
+  id: string,
+  input: QuestionUpdate,
+): Promise<{ record: QuestionRecord | { _id: string; isDeleted: true }; deleted: boolean }> {
+  return await db.transaction().execute(async (trx) => {
+    const existing = await getQuestion(trx, scope, id);
+    const now = nowIso();
+    if ("isDeleted" in input && Object.keys(input).length === 1) {
+      await trx.updateTable("questions").set({ isDeleted: 1, updatedAt: now }).where("id", "=", id).execute();
+      await writeLog(trx, actor, {
+        activity: `Deleted question "${existing.title}"`,
+        module: MODULE,
+        recordId: id,
+      });
+      return { record: { _id: id, isDeleted: true as const }, deleted: true };
+    }
+    const form = input as QuestionForm;
+    await trx.updateTable("questions").set({
+      languageId: form.languageId,
+      questionTitle: JSON.stringify(form.questionTitle),
+      questionType: form.questionType,
+      questionOption: JSON.stringify(storedOptions(form.questionOption)),
+      isActive: form.isActive ? 1 : 0,
+      updatedAt: now,
+    }).where("id", "=", id).execute();
+    await writeLog(trx, actor, {
+      activity: `Updated question "${titleOf(form)}" (${form.questionType})`,
+      module: MODULE,
+      recordId: id,
+    });
+    return { record: await getQuestion(trx, scope, id), deleted: false };
+  });
+}
+
+/**
+ * New order: the given ids first, in the given order, then any the caller did not list (added
+ * meanwhile by someone else) in their current order. Every id must be a live question of the scope.
+ */
+export async function reorderQuestions(
+  db: Db,
+  actor: Actor,
+  scope: QuestionScope,
+  ids: string[],
+): Promise<QuestionRecord[]> {
+  return await db.transaction().execute(async (trx) => {
+    const current = await listQuestions(trx, scope);
+    const known = new Set(current.map((q) => q._id));
+    const bad = ids.findIndex((id) => !known.has(id));
+    if (bad >= 0) {
+      throw badRequest(MSG.questionOrderInvalid, [{ path: `ids.${bad}`, message: MSG.questionOrderInvalid }]);
+    }
+    const listed = new Set(ids);
+    const order = [...ids, ...current.filter((q) => !listed.has(q._id)).map((q) => q._id)];
+    const now = nowIso();
+    for (const [i, id] of order.entries()) {
+      const q = current.find((c) => c._id === id)!;
+      if (q.sortOrder !== i + 1) {
+        await trx.updateTable("questions").set({ sortOrder: i + 1, updatedAt: now }).where("id", "=", id)
+          .execute();
+      }
+    }
+    await writeLog(trx, actor, {
+      activity: `Reordered ${scope.kind === "temp" ? "library" : "project"} questions`,
+      module: MODULE,
+      recordId: scope.kind === "project" ? scope.projectId : null,
+    });
+    return await listQuestions(trx, scope);
+  });
+}

@@ -1,0 +1,111 @@
+/** Supplier rules (part 2: Library > Supplier Rules): the CPI band a supplier is paid within. */
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { SupplierRulesTable } from "../../db/tables/master.ts";
+import { newId } from "../../db/ids.ts";
+import { toApi } from "../../db/rows.ts";
+import { activeStatus, type AnyQB, type ListSpec } from "../../db/list.ts";
+import { notFound } from "../../http/errors.ts";
+import type { SupplierRuleForm, SupplierRuleUpdate } from "../../../shared/schemas/library.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { nowIso, runUpdate, type Trx } from "../common/records.ts";
+
+const MODULE = "Supplier Rules";
+const COLUMNS = [
+  "id",
+  "minSupplierCpi",
+  "maxSupplierCpi",
+  "categoryTitle",
+  "isActive",
+  "createdAt",
+  "updatedAt",
+] as const;
+type RuleRow = Pick<Selectable<SupplierRulesTable>, (typeof COLUMNS)[number]>;
+export type SupplierRuleRecord = ReturnType<typeof toApi<RuleRow>>;
+export const supplierRuleRecord = (r: RuleRow): SupplierRuleRecord => toApi(r);
+
+export function supplierRulesListQuery(db: Db): AnyQB {
+  return db.selectFrom("supplier_rules").select(COLUMNS).where("isDeleted", "=", 0);
+}
+
+export const supplierRulesListSpec: ListSpec = {
+  // "2.5" finds rules whose minimum or maximum reads 2.5
+  search: ["categoryTitle", sql`cast(minSupplierCpi as text)`, sql`cast(maxSupplierCpi as text)`],
+  status: activeStatus(),
+  sorts: { minSupplierCpi: "minSupplierCpi", maxSupplierCpi: "maxSupplierCpi", createdAt: "createdAt" },
+  defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+};
+
+export async function getSupplierRule(db: Trx, id: string): Promise<SupplierRuleRecord> {
+  const row = await db.selectFrom("supplier_rules").select(COLUMNS).where("id", "=", id).where(
+    "isDeleted",
+    "=",
+    0,
+  )
+    .executeTakeFirst();
+  if (!row) throw notFound("Supplier rule");
+  return supplierRuleRecord(row);
+}
+
+const band = (r: SupplierRuleForm) => `${r.minSupplierCpi}-${r.maxSupplierCpi}`;
+
+export async function createSupplierRule(
+  db: Db,
+  actor: Actor,
+  input: SupplierRuleForm,
+): Promise<SupplierRuleRecord> {
+  return await db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const id = newId();
+    await trx.insertInto("supplier_rules").values({
+      id,
+      minSupplierCpi: input.minSupplierCpi,
+      maxSupplierCpi: input.maxSupplierCpi,
+      categoryTitle: input.categoryTitle,
+      isActive: input.isActive ? 1 : 0,
+      isDeleted: 0,
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    await writeLog(trx, actor, {
+      activity: `Created supplier rule CPI ${band(input)}`,
+      module: MODULE,
+      recordId: id,
+    });
+    return getSupplierRule(trx, id);
+  });
+}
+
+export async function updateSupplierRule(db: Db, actor: Actor, id: string, input: SupplierRuleUpdate) {
+  return await runUpdate<SupplierRuleForm, SupplierRuleRecord | { _id: string; isDeleted: true }>(db, actor, {
+    table: "supplier_rules",
+    id,
+    what: "Supplier rule",
+    module: MODULE,
+    input,
+    label: async (trx) => {
+      const r = await trx.selectFrom("supplier_rules").select(["minSupplierCpi", "maxSupplierCpi"]).where(
+        "id",
+        "=",
+        id,
+      )
+        .executeTakeFirstOrThrow();
+      return `supplier rule CPI ${r.minSupplierCpi}-${r.maxSupplierCpi}`;
+    },
+    saveForm: async (trx, form, now) => {
+      await trx.updateTable("supplier_rules").set({
+        minSupplierCpi: form.minSupplierCpi,
+        maxSupplierCpi: form.maxSupplierCpi,
+        categoryTitle: form.categoryTitle,
+        isActive: form.isActive ? 1 : 0,
+        updatedAt: now,
+      }).where("id", "=", id).execute();
+      return `Updated supplier rule CPI ${band(form)}`;
+    },
+    read: async (trx) => {
+      const r = await trx.selectFrom("supplier_rules").select("isDeleted").where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      return r.isDeleted ? { _id: id, isDeleted: true as const } : await getSupplierRule(trx, id);
+    },
+  });
+}

@@ -1,0 +1,247 @@
+/** Suppliers: panels and traffic providers (part 1: 2.8, entity Supplier, sections 5 and 7). */
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { SuppliersTable } from "../../db/tables/master.ts";
+import { newId } from "../../db/ids.ts";
+import { toApi } from "../../db/rows.ts";
+import {
+  activeStatus,
+  type AnyQB,
+  escapeLike,
+  inFilter,
+  isTruthyFlag,
+  type ListSpec,
+} from "../../db/list.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import { SUPPLIER_TYPES, type SupplierForm, type SupplierUpdate } from "../../../shared/schemas/supplier.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { deactivateSupplierUsers } from "../users/users.ts";
+import { keepKnownClients } from "../clients/lookup.ts";
+import {
+  countryFields,
+  nowIso,
+  parseJsonList,
+  randomKey,
+  requireCountry,
+  runUpdate,
+  type Trx,
+  type UpdateOutcome,
+} from "../common/records.ts";
+import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
+
+const MODULE = "Suppliers";
+type SupplierRow = Selectable<SuppliersTable>;
+
+export const supplierTypeLabel = (t: number) => SUPPLIER_TYPES.find((s) => s.value === t)?.label ?? String(t);
+
+const LIST_COLUMNS = [
+  "id",
+  "supplierType",
+  "supplierName",
+  "supplierShortCode",
+  "supplierEmail",
+  "supplierPhoneNumber",
+  "countryId",
+  "company",
+  "netDays",
+  "isEmailNotification",
+  "isPreScreen",
+  "isActive",
+  "createdAt",
+] as const satisfies readonly (keyof SupplierRow)[];
+type SupplierListRow = Pick<SupplierRow, (typeof LIST_COLUMNS)[number]>;
+
+export type SupplierListItem =
+  & ReturnType<typeof toApi<SupplierListRow>>
+  & ReturnType<typeof countryFields>
+  & SupplierFigures
+  & { supplierTypeLabel: string };
+
+export type SupplierRecord =
+  & Omit<ReturnType<typeof toApi<SupplierRow>>, "clientIds">
+  & ReturnType<typeof countryFields>
+  & SupplierFigures
+  & { clientId: string[]; supplierTypeLabel: string };
+
+export function supplierListMap(row: SupplierListRow): SupplierListItem {
+  return {
+    ...toApi(row),
+    ...countryFields(row.countryId),
+    ...ZERO_SUPPLIER_FIGURES,
+    supplierTypeLabel: supplierTypeLabel(row.supplierType),
+  };
+}
+
+/** Adds the figures to one page of suppliers (one query per page). */
+export async function enrichSuppliers<T extends { _id: string }>(
+  db: Trx,
+  rows: T[],
+): Promise<(T & SupplierFigures)[]> {
+  const figures = await supplierFigures(db, rows.map((r) => r._id));
+  return rows.map((r) => ({ ...r, ...(figures.get(r._id) ?? ZERO_SUPPLIER_FIGURES) }));
+}
+
+// ---------------------------------------------------------------- list
+
+export function suppliersListQuery(db: Db): AnyQB {
+  return db.selectFrom("suppliers").select(LIST_COLUMNS).where("isDeleted", "=", 0);
+}
+
+const upper = (s: string) => s.trim().toUpperCase();
+
+export const suppliersListSpec: ListSpec = {
+  search: ["supplierName", "supplierShortCode", "supplierEmail", "company"],
+  filters: {
+    countries: inFilter("countryId", upper),
+    countryId: inFilter("countryId", upper),
+    supplierType: inFilter("supplierType", (s) => String(Number(s) || "")),
+    isActive: (qb, val) => qb.where("isActive", "=", isTruthyFlag(val) ? 1 : 0),
+  },
+  status: activeStatus(),
+  sorts: {
+    supplierName: "supplierName",
+    supplierShortCode: "supplierShortCode",
+    countryId: "countryId",
+    createdAt: "createdAt",
+  },
+  defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+};
+
+// ---------------------------------------------------------------- read
+
+export async function getSupplier(db: Trx, id: string): Promise<SupplierRecord> {
+  const row = await db.selectFrom("suppliers").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
+    .executeTakeFirst();
+  if (!row) throw notFound("Supplier");
+  const { clientIds, ...rest } = toApi(row);
+  const [withFigures] = await enrichSuppliers(db, [{
+    ...rest,
+    ...countryFields(row.countryId),
+    supplierTypeLabel: supplierTypeLabel(row.supplierType),
+  }]);
+  return { ...withFigures, clientId: parseJsonList(clientIds) };
+}
+
+// ---------------------------------------------------------------- write
+
+async function assertShortCodeFree(trx: Trx, code: string, exceptId?: string) {
+  let q = trx.selectFrom("suppliers").select("id").where(
+    sql<boolean>`supplierShortCode = ${code} COLLATE NOCASE`,
+  )
+    .where("isDeleted", "=", 0);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  if (await q.executeTakeFirst()) {
+    throw conflict(MSG.shortcodeTaken, [{ path: "supplierShortCode", message: MSG.shortcodeTaken }]);
+  }
+}
+
+async function checkedColumns(trx: Trx, input: SupplierForm) {
+  requireCountry(input.countryId, MSG.supplierCountryRequired);
+  const clientIds = await keepKnownClients(trx, input.clientId, "clientId");
+  const { clientId: _ids, isEmailNotification, isPreScreen, isActive, ...plain } = input;
+  return {
+    ...plain,
+    clientIds: JSON.stringify(clientIds),
+    isEmailNotification: isEmailNotification ? 1 : 0,
+    isPreScreen: isPreScreen ? 1 : 0,
+    isActive: isActive ? 1 : 0,
+  };
+}
+
+export async function createSupplier(db: Db, actor: Actor, input: SupplierForm): Promise<SupplierRecord> {
+  return await db.transaction().execute(async (trx) => {
+    const columns = await checkedColumns(trx, input);
+    await assertShortCodeFree(trx, input.supplierShortCode);
+    const now = nowIso();
+    const id = newId();
+    await trx.insertInto("suppliers").values({
+      ...columns,
+      id,
+      supplierApiKey: randomKey(),
+      isDeleted: 0,
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    await writeLog(trx, actor, {
+      activity: `Created supplier ${input.supplierName} (${input.supplierShortCode})`,
+      module: MODULE,
+      recordId: id,
+    });
+    return getSupplier(trx, id);
+  });
+}
+
+/** The form, `{isActive}` or `{isDeleted: true}`; deleting also signs out the supplier's portal users. */
+export async function updateSupplier(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: SupplierUpdate,
+): Promise<{ record: SupplierRecord | { _id: string; isDeleted: true }; outcome: UpdateOutcome }> {
+  return await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
+    table: "suppliers",
+    id,
+    what: "Supplier",
+    module: MODULE,
+    input,
+    label: async (trx) => {
+      const r = await trx.selectFrom("suppliers").select(["supplierName", "supplierShortCode"]).where(
+        "id",
+        "=",
+        id,
+      )
+        .executeTakeFirstOrThrow();
+      return `supplier ${r.supplierName} (${r.supplierShortCode})`;
+    },
+    saveForm: async (trx, form, now) => {
+      const columns = await checkedColumns(trx, form);
+      await assertShortCodeFree(trx, form.supplierShortCode, id);
+      await trx.updateTable("suppliers").set({ ...columns, updatedAt: now }).where("id", "=", id).execute();
+      return `Updated supplier ${form.supplierName} (${form.supplierShortCode})`;
+    },
+    onDelete: async (trx, now) => {
+      const n = await deactivateSupplierUsers(trx, id, now);
+      return n ? `deactivated ${n} portal user${n === 1 ? "" : "s"}` : undefined;
+    },
+    read: async (trx) => {
+      const r = await trx.selectFrom("suppliers").select("isDeleted").where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      return r.isDeleted ? { _id: id, isDeleted: true as const } : await getSupplier(trx, id);
+    },
+  });
+}
+
+// ---------------------------------------------------------------- pickers and recipients
+
+/** Active suppliers for selects: `{_id, label, value, supplierName, supplierShortCode}`, by name. */
+export async function supplierOptions(db: Db, search?: string) {
+  let q = db.selectFrom("suppliers").select(["id", "supplierName", "supplierShortCode", "supplierType"])
+    .where("isDeleted", "=", 0).where("isActive", "=", 1);
+  const s = search?.trim();
+  if (s) {
+    const pattern = `%${escapeLike(s)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb("supplierName", "like", sql<string>`${pattern} escape '\\'`),
+        eb("supplierShortCode", "like", sql<string>`${pattern} escape '\\'`),
+      ])
+    );
+  }
+  const rows = await q.orderBy("supplierName").orderBy("id").limit(1000).execute();
+  return rows.map((r) => ({
+    _id: r.id,
+    label: r.supplierName,
+    value: r.id,
+    supplierName: r.supplierName,
+    supplierShortCode: r.supplierShortCode,
+    supplierType: r.supplierType,
+  }));
+}
+
+/** Who gets a bulk e-mail: active, live suppliers with e-mail notifications on. */
+export async function notificationRecipients(db: Trx) {
+  return await db.selectFrom("suppliers").select(["id", "supplierName", "supplierEmail"])
+    .where("isDeleted", "=", 0).where("isActive", "=", 1).where("isEmailNotification", "=", 1)
+    .where("supplierEmail", "!=", "").orderBy("supplierName").execute();
+}

@@ -1,0 +1,87 @@
+/** The supplier form (part 1: 2.8, entity Supplier, rules in section 5). */
+import * as v from "valibot";
+import { MSG } from "../messages.ts";
+import {
+  boolDefault,
+  countryCode,
+  idList,
+  numberChoice,
+  optionalBlock,
+  optionalPhone,
+  optionalText,
+  optionalUrl,
+  requiredEmail,
+  requiredText,
+  SID_PLACEHOLDERS,
+  withStatusPatch,
+} from "./common.ts";
+
+export const SUPPLIER_TYPES = [
+  { value: 1, label: "DIY" },
+  { value: 2, label: "Local" },
+] as const;
+export const SUPPLIER_NET_DAYS = [30, 45, 60] as const;
+
+/** 'a|b|c': numbers separated by |, e.g. 2.5|3.4|4|6. */
+export const SUPPLIER_RULE_CPI = /^\s*\d+(\.\d+)?(\s*\|\s*\d+(\.\d+)?)*\s*$/;
+
+/** A redirect back to the supplier: blank, or a URL carrying its respondent id placeholder ([sid]). */
+export const supplierRedirect = optionalUrl(SID_PLACEHOLDERS);
+
+export const SupplierForm = v.object({
+  supplierType: numberChoice([1, 2] as const, MSG.supplierTypeRequired),
+  supplierName: requiredText(MSG.supplierNameRequired, 4),
+  supplierShortCode: v.pipe(
+    requiredText(MSG.shortcodeRequired, 1, 16),
+    v.regex(/^[A-Za-z0-9_-]+$/, MSG.shortcodeInvalid),
+  ),
+  supplierPhoneNumber: optionalPhone,
+  supplierEmail: requiredEmail(MSG.supplierEmailRequired),
+  supplierWebsite: optionalText(2048),
+  countryId: countryCode(MSG.supplierCountryRequired),
+  city: optionalText(),
+  state: optionalText(),
+  company: optionalText(),
+  address1: optionalText(),
+  address2: optionalText(),
+  zipCode: optionalText(32),
+  netDays: numberChoice(SUPPLIER_NET_DAYS, MSG.supplierNetDaysInvalid, 30),
+  apiClientId: optionalText(),
+  hashKey: optionalText(512),
+  supplierPanelSize: v.pipe(
+    v.optional(v.nullable(v.union([v.number(), v.string()], MSG.panelSizeInvalid)), null),
+    v.transform((x) => (x === null || (typeof x === "string" && x.trim() === "") ? null : Number(x))),
+    v.check((n) => n === null || (Number.isInteger(n) && n >= 0), MSG.panelSizeInvalid),
+  ),
+  supplierRuleCPI: v.pipe(
+    requiredText(MSG.supplierRuleRequired, 1, 255),
+    v.regex(SUPPLIER_RULE_CPI, MSG.supplierRuleInvalid),
+    v.transform((s) => s.split("|").map((x) => x.trim()).join("|")),
+  ),
+  apiBody: optionalBlock(),
+  /** Labelled 'Secret key' on the form. */
+  apiKey: optionalText(1024),
+  apiUrl: optionalText(2048),
+  apiHeader: optionalBlock(),
+  variableMapping: optionalBlock(),
+  identifierMapping: optionalBlock(),
+  redirectComplete: supplierRedirect,
+  redirectQuotaFull: supplierRedirect,
+  redirectTerminate: supplierRedirect,
+  redirectQualityTerm: supplierRedirect,
+  redirectSurveyClose: supplierRedirect,
+  clientId: idList(MSG.clientNotFound),
+  isEmailNotification: boolDefault(true),
+  isPreScreen: boolDefault(false),
+  supplierApprovedHook: optionalUrl(),
+  isActive: boolDefault(true),
+});
+export type SupplierForm = v.InferOutput<typeof SupplierForm>;
+
+export const SupplierUpdate = withStatusPatch(SupplierForm);
+export type SupplierUpdate = v.InferOutput<typeof SupplierUpdate>;
+
+/** The parsed supplierRuleCPI: the CPI steps a supplier accepts. */
+export function parseSupplierRuleCpi(rule: string): number[] {
+  return rule.split("|").map((x) => Number(x.trim())).filter((n) => Number.isFinite(n));
+}

@@ -1,0 +1,491 @@
+import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
+import { expectGuarded, testApp } from "../helpers/app.ts";
+import { auditOf, clientBody, created, parseCsv, supplierBody } from "../helpers/master.ts";
+import { MSG } from "../../shared/messages.ts";
+
+Deno.test("clients: an accountant adds a client; every field round-trips, the API key is generated, never taken", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ACCOUNTANT");
+    const bde = await t.userWith("BDE");
+    const supplier = await created(t, token, "/admin/supplier/add", supplierBody());
+    const body = clientBody({
+      clientName: "  Northbridge Insights  ",
+      clientCode: "",
+      clientContactName: "Laura Bennett",
+      clientPhoneNumber: "+1 312 555 0148",
+      clientEmail: "Projects@Northbridge.example",
+      clientWebsite: "https://northbridge.example",
+      countryId: "ca",
+      city: "Toronto",
+      state: "Ontario",
+      company: "Northbridge Insights Inc.",
+      address1: "100 King St W",
+      address2: "Floor 21",
+      zipCode: "M5X 1A9",
+      netDays: "45",
+      wolfAccount: "wcanada",
+      isApiIntegration: true,
+      isScreenUrlIntegration: true,
+      apiUrl: "https://api.northbridge.example/v2",
+      apiKey: "secret",
+      apiHeader: '{"Accept":"application/json"}',
+      apiFunctionHeader: "x-fn: list",
+      apiBody: '{"status":"live"}',
+      apiResponseVar: "data.surveys",
+      apiFunction: "listSurveys",
+      apiParams: "country=CA",
+      variableMapping: "uid=[uid]",
+      identifierMapping: "rid=[sid]",
+      supplierId: [supplier._id],
+      assignedTo: bde.id,
+      clientApiKey: "attacker-chosen",
+      totalProjects: 99,
+    });
+    const r = await t.call("POST", "/admin/client/add", { token, body });
+    assertEquals(r.status, 200);
+    assertEquals(r.json.message, "Client added successfully");
+    const c = r.json.result;
+    assertMatch(c._id, /^[0-9a-f]{24}$/);
+    assertEquals(c.clientName, "Northbridge Insights");
+    assertEquals(c.clientCode, "CL0001");
+    assertEquals(c.clientEmail, "projects@northbridge.example");
+    assertEquals([c.countryId, c.countryCode, c.countryName], ["CA", "CA", "Canada"]);
+    assertEquals(c.flag, "🇨🇦");
+    assertEquals(c.netDays, 45);
+    assertEquals(c.wolfAccount, "wcanada");
+    assertEquals([c.isApiIntegration, c.isScreenUrlIntegration, c.isActive], [true, true, true]);
+    assertEquals(c.supplierId, [supplier._id]);
+    assertEquals(c.assignedTo, bde.id);
+    assertEquals(c.assignedToName, "TestBDE User");
+    assertEquals(c.apiResponseVar, "data.surveys");
+    assertNotEquals(c.clientApiKey, "attacker-chosen");
+    assertMatch(c.clientApiKey, /^[0-9a-f]{48}$/);
+    assertEquals(c.totalProjects, 0, "figures come from projects, not from input");
+
+    const got = await t.call("GET", `/admin/client/${c._id}`, { token });
+    assertEquals(got.status, 200);
+    assertEquals(got.json.result, c);
+
+    // an update cannot change the API key either
+    const upd = await t.call("PUT", `/admin/client/update/${c._id}`, {
+      token,
+      body: { ...body, clientName: "Northbridge Insights Ltd", clientApiKey: "again" },
+    });
+    assertEquals(upd.status, 200);
+    assertEquals(upd.json.message, "Client updated successfully");
+    assertEquals(upd.json.result.clientName, "Northbridge Insights Ltd");
+    assertEquals(upd.json.result.clientApiKey, c.clientApiKey);
+    assertEquals(upd.json.result.clientCode, "CL0001", "a blank code keeps the current one");
+
+    const log = await auditOf(t, c._id);
+    assertEquals(log.map((l) => [l.module, l.activity]), [
+      ["Clients", "Created client Northbridge Insights (CL0001)"],
+      ["Clients", "Updated client Northbridge Insights Ltd (CL0001)"],
+    ]);
+    assertEquals(log[0].name, "TestACCOUNTANT User");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: malformed input answers 400 with the spec's messages, never 500", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const admin = await t.userWith("ADMIN");
+    const empty = await t.call("POST", "/admin/client/add", { token, body: {} });
+    assertEquals(empty.status, 400);
+    assertEquals(empty.json.message, "Client name  is required");
+    assertEquals(empty.json.errors, [
+      { path: "clientName", message: "Client name  is required" },
+      { path: "countryId", message: "Country is required" },
+    ]);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ clientName: "  abc  " }, "clientName", "Client name  is required"],
+      [{ clientName: null }, "clientName", "Client name  is required"],
+      [{ clientName: 12345 }, "clientName", "Client name  is required"],
+      [{ countryId: "" }, "countryId", "Country is required"],
+      [{ countryId: "XX" }, "countryId", "Country is required"],
+      [{ countryId: "Narnia" }, "countryId", "Country is required"],
+      [{ netDays: 31 }, "netDays", MSG.clientNetDaysInvalid],
+      [{ netDays: "abc" }, "netDays", MSG.clientNetDaysInvalid],
+      [{ clientEmail: "not-an-email" }, "clientEmail", "Email must be valid"],
+      [{ assignedTo: admin.id }, "assignedTo", MSG.assignedToInvalid],
+      [{ assignedTo: "nope" }, "assignedTo", MSG.assignedToInvalid],
+      [{ supplierId: ["0123456789abcdef01234567"] }, "supplierId.0", MSG.supplierNotFound],
+      [{ supplierId: "x" }, "supplierId", MSG.supplierNotFound],
+      [{ isApiIntegration: "yes" }, "isApiIntegration", "Must be true or false"],
+    ];
+    for (const [patch, path, message] of cases) {
+      const r = await t.call("POST", "/admin/client/add", { token, body: clientBody(patch) });
+      assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
+      assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
+    }
+    for (const raw of ["{not json", "[1,2]", "null", '"text"']) {
+      assertEquals((await t.call("POST", "/admin/client/add", { token, raw })).status, 400, raw);
+    }
+    const c = await created(t, token, "/admin/client/add", clientBody());
+    const putEmpty = await t.call("PUT", `/admin/client/update/${c._id}`, { token, body: {} });
+    assertEquals(putEmpty.status, 400);
+    assertEquals(putEmpty.json.message, "Client name  is required");
+    const badSwitch = await t.call("PUT", `/admin/client/update/${c._id}`, {
+      token,
+      body: { isActive: "on" },
+    });
+    assertEquals(badSwitch.status, 400);
+    const undelete = await t.call("PUT", `/admin/client/update/${c._id}`, {
+      token,
+      body: { isDeleted: false },
+    });
+    assertEquals(undelete.status, 400);
+    assertEquals(
+      (await t.call("PUT", `/admin/client/update/nope`, { token, body: { isActive: true } })).status,
+      404,
+    );
+    assertEquals((await t.call("GET", `/admin/client/0123456789abcdef01234567`, { token })).status, 404);
+    assertEquals((await t.call("POST", "/admin/clients", { token, body: { pageNo: 0 } })).status, 400);
+    assertEquals((await t.call("POST", "/admin/clients", { token, body: { limit: "ten" } })).status, 400);
+    assertEquals(
+      (await t.call("POST", "/admin/clients/filter/all", { token, body: { isApiIntegration: "y" } })).status,
+      400,
+    );
+    // nothing half-written
+    const count = await t.deps.db.selectFrom("clients").select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    assertEquals(Number(count.n), 1);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: generated codes count up; a code in use by a live client is a 409 on clientCode", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("SUPERADMIN");
+    const a = await created(t, token, "/admin/client/add", clientBody());
+    const b = await created(t, token, "/admin/client/add", clientBody({ clientCode: "ACME-UK" }));
+    const c = await created(t, token, "/admin/client/add", clientBody());
+    assertEquals([a.clientCode, b.clientCode, c.clientCode], ["CL0001", "ACME-UK", "CL0002"]);
+    const dup = await t.call("POST", "/admin/client/add", {
+      token,
+      body: clientBody({ clientCode: "acme-uk" }),
+    });
+    assertEquals(dup.status, 409);
+    assertEquals(dup.json.errors, [{ path: "clientCode", message: "This client code is already in use" }]);
+    const dupEdit = await t.call("PUT", `/admin/client/update/${a._id}`, {
+      token,
+      body: clientBody({ clientCode: "CL0002" }),
+    });
+    assertEquals(dupEdit.status, 409);
+    // deleting frees the code
+    await t.call("PUT", `/admin/client/update/${b._id}`, { token, body: { isDeleted: true } });
+    assertEquals(
+      (await t.call("POST", "/admin/client/add", { token, body: clientBody({ clientCode: "ACME-UK" }) }))
+        .status,
+      200,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: the switch and soft delete; deleted clients leave lists, pickers and reads; both are logged", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const keep = await created(t, token, "/admin/client/add", clientBody({ clientName: "Keep Research" }));
+    const gone = await created(t, token, "/admin/client/add", clientBody({ clientName: "Gone Research" }));
+
+    const off = await t.call("PUT", `/admin/client/update/${keep._id}`, { token, body: { isActive: false } });
+    assertEquals(off.status, 200);
+    assertEquals(off.json.message, "Client status updated successfully");
+    assertEquals(off.json.result.isActive, false);
+    assertEquals(off.json.result.clientName, "Keep Research", "the switch leaves the rest alone");
+    // inactive clients stay in the grid but leave the pickers
+    const names = async (path: string) =>
+      (await t.call("GET", path, { token })).json.result.map((c: { clientName: string }) => c.clientName);
+    assertEquals(await names("/admin/clients/all"), ["Gone Research"]);
+
+    const del = await t.call("PUT", `/admin/client/update/${gone._id}`, { token, body: { isDeleted: true } });
+    assertEquals(del.status, 200);
+    assertEquals(del.json.message, "Client deleted successfully");
+    assertEquals(del.json.result, { _id: gone._id, isDeleted: true });
+
+    const list = await t.call("POST", "/admin/clients", { token, body: {} });
+    assertEquals(list.json.result.data.map((c: { clientName: string }) => c.clientName), ["Keep Research"]);
+    assertEquals(list.json.result.metadata.total, 1);
+    assertEquals(await names("/admin/clients/all"), []);
+    assertEquals(await names("/admin/clients/invoice/all"), []);
+    assertEquals((await t.call("GET", `/admin/client/${gone._id}`, { token })).status, 404);
+    assertEquals(
+      (await t.call("PUT", `/admin/client/update/${gone._id}`, { token, body: { isActive: true } })).status,
+      404,
+    );
+    // the row stays for reports and the audit log
+    const row = await t.deps.db.selectFrom("clients").select(["isDeleted", "isActive"]).where(
+      "id",
+      "=",
+      gone._id,
+    )
+      .executeTakeFirstOrThrow();
+    assertEquals(row, { isDeleted: 1, isActive: 0 });
+    assertEquals((await auditOf(t, keep._id)).map((l) => l.activity), [
+      "Created client Keep Research (CL0001)",
+      "Deactivated client Keep Research",
+    ]);
+    assertEquals((await auditOf(t, gone._id)).at(-1)?.activity, "Deleted client Gone Research");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: list filters (countries, status, search), paging metadata and figures per row", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const countries = ["US", "US", "GB", "DE", "US", "FR", "GB", "US", "JP", "US", "IN", "US"];
+    for (const [i, countryId] of countries.entries()) {
+      await created(
+        t,
+        token,
+        "/admin/client/add",
+        clientBody({
+          clientName: `Buyer ${String(i).padStart(2, "0")} Co`,
+          countryId,
+          isActive: i % 4 !== 0,
+        }),
+      );
+    }
+    const page = async (body: Record<string, unknown>) =>
+      (await t.call("POST", "/admin/clients", { token, body })).json.result;
+    const p3 = await page({ pageNo: 3, limit: 5 });
+    assertEquals(p3.metadata, { total: 12, limit: 5, pageNo: 3 });
+    assertEquals(p3.data.length, 2);
+    // newest first by default
+    assertEquals((await page({ limit: 1 })).data[0].clientName, "Buyer 11 Co");
+    const row = (await page({ limit: 1 })).data[0];
+    for (
+      const k of [
+        "totalProjects",
+        "activeProjects",
+        "responded",
+        "completed",
+        "approved",
+        "actualRevenue",
+        "expectedRevenue",
+      ]
+    ) {
+      assertEquals(row[k], 0, k);
+    }
+    assertEquals(row.countryName, "United States");
+    assert(!("apiKey" in row), "list rows carry no API secrets");
+
+    assertEquals((await page({ filter: { countries: ["GB", "de"] } })).metadata.total, 3);
+    assertEquals((await page({ filter: { countries: "JP" } })).metadata.total, 1);
+    assertEquals((await page({ status: false })).metadata.total, 3);
+    assertEquals((await page({ status: "true" })).metadata.total, 9);
+    assertEquals((await page({ status: "any" })).metadata.total, 12);
+    assertEquals((await page({ search: "Buyer 0" })).metadata.total, 10);
+    assertEquals((await page({ search: "buyer 1", filter: { countries: ["US"] } })).metadata.total, 1);
+    assertEquals((await page({ search: "100%_" })).metadata.total, 0, "LIKE wildcards are literal");
+    assertEquals((await page({ filter: { unknown: "x; DROP TABLE clients" } })).metadata.total, 12);
+    assertEquals((await page({ limit: 1000 })).metadata.limit, 100, "limit is capped");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: CSV export streams every matching row with the grid's columns and defuses formulas", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ACCOUNTANT");
+    await created(
+      t,
+      token,
+      "/admin/client/add",
+      clientBody({ clientName: '=HYPERLINK("http://evil")', countryId: "US" }),
+    );
+    await created(
+      t,
+      token,
+      "/admin/client/add",
+      clientBody({ clientName: "+Plus Research", countryId: "US" }),
+    );
+    await created(
+      t,
+      token,
+      "/admin/client/add",
+      clientBody({ clientName: "Other Country Co", countryId: "GB" }),
+    );
+    await created(
+      t,
+      token,
+      "/admin/client/add",
+      clientBody({ clientName: 'Quiet, "Inactive" Co', countryId: "US", isActive: false }),
+    );
+    const r = await t.call("POST", "/admin/clients?format=csv", {
+      token,
+      body: { filter: { countries: ["US"] }, status: true, pageNo: 1, limit: 1 },
+    });
+    assertEquals(r.status, 200);
+    assertMatch(r.headers.get("content-type") ?? "", /^text\/csv/);
+    assertMatch(
+      r.headers.get("content-disposition") ?? "",
+      /attachment; filename="clients-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    const rows = parseCsv(r.text);
+    assertEquals(rows[0], [
+      "Client name",
+      "Client code",
+      "Region",
+      "Country code",
+      "Total projects",
+      "Active projects",
+      "Traffic",
+      "Complete",
+      "Approved",
+      "Actual revenue ($)",
+      "Expected revenue ($)",
+      "Email",
+      "Assigned to",
+      "Status",
+    ]);
+    // all pages (not just `limit`), only active US clients, formula cells prefixed with a quote
+    assertEquals(rows.slice(1).map((x) => x[0]).sort(), ["'+Plus Research", '\'=HYPERLINK("http://evil")']);
+    assertEquals(rows[1].slice(2, 11), ["United States", "US", "0", "0", "0", "0", "0", "0.00", "0.00"]);
+    const all = parseCsv(
+      (await t.call("POST", "/admin/clients?format=csv", { token, body: { search: "inactive" } })).text,
+    );
+    assertEquals(all[1][0], 'Quiet, "Inactive" Co');
+    assertEquals(all[1].at(-1), "Inactive");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: pickers for selects, invoices and API-integrated work", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("SUPERADMIN");
+    const a = await created(
+      t,
+      token,
+      "/admin/client/add",
+      clientBody({
+        clientName: "Maple Leaf Research",
+        countryId: "CA",
+        company: "Maple Leaf Research Inc.",
+        address1: "100 King St W",
+        city: "Toronto",
+        zipCode: "M5X 1A9",
+        netDays: 60,
+        wolfAccount: "wcanada",
+        clientEmail: "ap@maple.example",
+        clientPhoneNumber: "+1 416 555 0190",
+      }),
+    );
+    await created(
+      t,
+      token,
+      "/admin/client/add",
+      clientBody({ clientName: "Albion Analytics", isApiIntegration: true }),
+    );
+
+    const bde = await t.tokenFor("BDE");
+    const all = await t.call("GET", "/admin/clients/all", { token: bde });
+    assertEquals(all.status, 200);
+    assertEquals(all.json.result.map((c: { label: string }) => c.label), [
+      "Albion Analytics",
+      "Maple Leaf Research",
+    ]);
+    const maple = all.json.result[1];
+    assertEquals([maple._id, maple.value, maple.clientName, maple.clientEmail], [
+      a._id,
+      a._id,
+      "Maple Leaf Research",
+      "ap@maple.example",
+    ]);
+    const searched = await t.call("GET", "/admin/clients/all?search=maple", { token: bde });
+    assertEquals(searched.json.result.length, 1);
+
+    const inv = await t.call("GET", "/admin/clients/invoice/all?search=Maple", {
+      token: await t.tokenFor("ACCOUNTANT"),
+    });
+    assertEquals(inv.status, 200);
+    const row = inv.json.result[0];
+    assertEquals(row.countryId, { _id: "CA", name: "Canada", code: "CA", flag: "🇨🇦" });
+    assertEquals(
+      [
+        row.label,
+        row.address1,
+        row.city,
+        row.zipCode,
+        row.netDays,
+        row.wolfAccount,
+        row.clientPhoneNumber,
+        row.company,
+      ],
+      [
+        "Maple Leaf Research",
+        "100 King St W",
+        "Toronto",
+        "M5X 1A9",
+        60,
+        "wcanada",
+        "+1 416 555 0190",
+        "Maple Leaf Research Inc.",
+      ],
+    );
+
+    const api = await t.call("POST", "/admin/clients/filter/all", {
+      token: bde,
+      body: { isApiIntegration: true },
+    });
+    assertEquals(api.json.result.map((c: { label: string }) => c.label), ["Albion Analytics"]);
+    const notApi = await t.call("POST", "/admin/clients/filter/all", {
+      token: bde,
+      body: { isApiIntegration: false },
+    });
+    assertEquals(notApi.json.result.map((c: { label: string }) => c.label), ["Maple Leaf Research"]);
+    const any = await t.call("POST", "/admin/clients/filter/all", { token: bde });
+    assertEquals(any.json.result.length, 2);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("clients: every call refuses a missing token (401) and a wrong role (403); accountants may manage", async () => {
+  const t = await testApp();
+  try {
+    const admin = await t.tokenFor("ADMIN");
+    const c = await created(t, admin, "/admin/client/add", clientBody());
+    const calls: [string, string, "MANAGER" | "SUPPLIER", unknown?][] = [
+      ["POST", "/admin/clients", "MANAGER"],
+      ["GET", "/admin/clients/all", "SUPPLIER"],
+      ["GET", "/admin/clients/invoice/all", "MANAGER"],
+      ["POST", "/admin/clients/filter/all", "SUPPLIER"],
+      ["POST", "/admin/client/add", "MANAGER", clientBody()],
+      ["PUT", `/admin/client/update/${c._id}`, "MANAGER", { isActive: true }],
+      ["GET", `/admin/client/${c._id}`, "MANAGER"],
+    ];
+    const accountant = await t.tokenFor("ACCOUNTANT");
+    for (const [method, path, wrong, body] of calls) {
+      await expectGuarded(t, method, path, wrong, method === "GET" ? undefined : body ?? {});
+      const r = await t.call(method, path, {
+        token: accountant,
+        body: method === "GET" ? undefined : body ?? {},
+      });
+      assertEquals(r.status, 200, `${method} ${path} as ACCOUNTANT: ${r.text}`);
+    }
+    for (const role of ["SUBSCRIBER", "BDE", "APIMANAGER"] as const) {
+      assertEquals(
+        (await t.call("POST", "/admin/client/add", { token: await t.tokenFor(role), body: clientBody() }))
+          .status,
+        403,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -1,0 +1,204 @@
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { expectGuarded, testApp } from "../helpers/app.ts";
+import { created, supplierBody } from "../helpers/master.ts";
+import { closedPort, decodeQp, startSmtp } from "../helpers/smtp.ts";
+import { MSG } from "../../shared/messages.ts";
+import { createSmtpMailer } from "../../server/domain/email/mailer.ts";
+import { deliverPending, deliveryIdle } from "../../server/domain/email/deliver.ts";
+import { enqueueMails } from "../../server/domain/email/outbox.ts";
+import type { TestApp } from "../helpers/app.ts";
+
+/** Four suppliers; only the first two should get a bulk mail. */
+async function suppliers(t: TestApp, token: string) {
+  const a = await created(
+    t,
+    token,
+    "/admin/supplier/add",
+    supplierBody({ supplierEmail: "alpha@panel.example" }),
+  );
+  const b = await created(
+    t,
+    token,
+    "/admin/supplier/add",
+    supplierBody({ supplierEmail: "beta@panel.example" }),
+  );
+  await created(
+    t,
+    token,
+    "/admin/supplier/add",
+    supplierBody({ supplierEmail: "quiet@panel.example", isEmailNotification: false }),
+  );
+  await created(
+    t,
+    token,
+    "/admin/supplier/add",
+    supplierBody({ supplierEmail: "off@panel.example", isActive: false }),
+  );
+  const gone = await created(
+    t,
+    token,
+    "/admin/supplier/add",
+    supplierBody({ supplierEmail: "gone@panel.example" }),
+  );
+  await t.call("PUT", `/admin/supplier/update/${gone._id}`, { token, body: { isDeleted: true } });
+  return [a, b];
+}
+
+const outbox = (t: TestApp) =>
+  t.deps.db.selectFrom("email_outbox").selectAll().orderBy("toAddress").execute();
+
+Deno.test("bulk e-mail without a mail server: one mail per notified supplier waits in the outbox, and says so", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const [a, b] = await suppliers(t, token);
+    const r = await t.call("POST", "/admin/email/supplier/bulk/send", {
+      token,
+      body: { emailBody: "<p>New <b>healthcare</b> projects open on Monday.</p><script>alert(1)</script>" },
+    });
+    assertEquals(r.status, 200, r.text);
+    assertEquals(
+      r.json.message,
+      "E-mail queued for 2 suppliers: no mail server is configured, so it waits in the outbox",
+    );
+    assertEquals(r.json.result, { queued: 2, mailServer: false });
+    const rows = await outbox(t);
+    assertEquals(rows.map((m) => [m.toAddress, m.status, m.attempts, m.module, m.recordId]), [
+      ["alpha@panel.example", "queued", 0, "E-mail", a._id],
+      ["beta@panel.example", "queued", 0, "E-mail", b._id],
+    ]);
+    assertEquals(rows[0].subject, "A message from Samplex");
+    assertEquals(
+      rows[0].bodyHtml,
+      "<p>New <b>healthcare</b> projects open on Monday.</p>",
+      "scripts are dropped",
+    );
+    assertEquals(rows[0].bodyText, "New healthcare projects open on Monday.");
+    const log = await t.deps.db.selectFrom("system_logs").selectAll().where("module", "=", "E-mail")
+      .execute();
+    assertEquals(log.map((l) => l.activity), ['Queued bulk e-mail "A message from Samplex" to 2 suppliers']);
+    // with no mailer a delivery run leaves the mail alone
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: true });
+    assertEquals((await outbox(t)).map((m) => m.status), ["queued", "queued"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("bulk e-mail: 'Body is required' for a missing, blank or empty rich-text body; no recipients is a clear 400", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ACCOUNTANT");
+    for (
+      const body of [{}, { emailBody: "" }, { emailBody: "   " }, { emailBody: "<p><br></p>" }, {
+        emailBody: null,
+      }, { emailBody: 5 }]
+    ) {
+      const r = await t.call("POST", "/admin/email/supplier/bulk/send", { token, body });
+      assertEquals(r.status, 400, JSON.stringify(body));
+      assertEquals(r.json.message, "Body is required");
+      assertEquals(r.json.errors, [{ path: "emailBody", message: "Body is required" }]);
+    }
+    assertEquals(
+      (await t.call("POST", "/admin/email/supplier/bulk/send", { token, raw: "{oops" })).status,
+      400,
+    );
+    const none = await t.call("POST", "/admin/email/supplier/bulk/send", {
+      token,
+      body: { emailBody: "Hello" },
+    });
+    assertEquals(none.status, 400);
+    assertEquals(none.json.message, MSG.noEmailRecipients);
+    assertEquals((await outbox(t)).length, 0);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("bulk e-mail with SMTP_URL: delivered after the answer to a real SMTP server, to each supplier", async () => {
+  const smtp = await startSmtp();
+  const t = await testApp({ SMTP_URL: smtp.url, SMTP_FROM: "Samplex Ops <ops@samplex.test>" });
+  try {
+    const token = await t.tokenFor("SUPERADMIN");
+    await suppliers(t, token);
+    const r = await t.call("POST", "/admin/email/supplier/bulk/send", {
+      token,
+      body: {
+        emailBody: "<p>Hello partners, <em>new</em> surveys are live.</p>",
+        subject: "Weekly supply update",
+      },
+    });
+    assertEquals(r.status, 200, r.text);
+    assertEquals(r.json.message, "E-mail queued for 2 suppliers and being sent");
+    await deliveryIdle(t.deps);
+    assertEquals(smtp.messages.map((m) => m.to).sort(), [["alpha@panel.example"], ["beta@panel.example"]]);
+    for (const m of smtp.messages) {
+      assertEquals(m.from, "ops@samplex.test");
+      assertMatch(m.raw, /^Subject: Weekly supply update\r?$/m);
+      const body = decodeQp(m.raw);
+      assert(body.includes("<p>Hello partners, <em>new</em> surveys are live.</p>"), "HTML part");
+      assert(body.includes("Hello partners, new surveys are live."), "text part");
+    }
+    const rows = await outbox(t);
+    assertEquals(rows.map((m) => [m.status, m.attempts, m.lastError]), [["sent", 1, ""], ["sent", 1, ""]]);
+    assert(rows.every((m) => m.sentAt));
+  } finally {
+    await deliveryIdle(t.deps);
+    await t.close();
+    await smtp.close();
+  }
+});
+
+Deno.test("delivery retries: a temporary SMTP failure is retried and the mail is sent on the second attempt", async () => {
+  const smtp = await startSmtp({ failFirst: 1 });
+  const mailer = createSmtpMailer(smtp.url, "ops@samplex.test", { retryDelaysMs: [0, 0] });
+  const t = await testApp({}, { mailer });
+  try {
+    await enqueueMails(t.deps.db, [{
+      to: "retry@panel.example",
+      subject: "Hi",
+      html: "<p>Body</p>",
+      module: "Test",
+    }]);
+    assertEquals(await deliverPending(t.deps), { sent: 1, failed: 0, skipped: false });
+    const [row] = await outbox(t);
+    assertEquals([row.status, row.attempts, row.lastError], ["sent", 2, ""]);
+    assertEquals(smtp.messages.length, 1);
+  } finally {
+    mailer.close();
+    await t.close();
+    await smtp.close();
+  }
+});
+
+Deno.test("delivery to a refused connection: every attempt is counted, the last error kept, the mail marked failed", async () => {
+  const mailer = createSmtpMailer(`smtp://127.0.0.1:${closedPort()}`, "ops@samplex.test", {
+    retryDelaysMs: [0, 0],
+  });
+  const t = await testApp({}, { mailer });
+  try {
+    const [id] = await enqueueMails(t.deps.db, [
+      { to: "nobody@panel.example", subject: "Hi", html: "<p>Body</p>", module: "Test", recordId: null },
+    ]);
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    const row = await t.deps.db.selectFrom("email_outbox").selectAll().where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    assertEquals([row.status, row.attempts, row.sentAt], ["failed", 3, null]);
+    assertMatch(row.lastError, /ECONNREFUSED/);
+    // a failed mail is not picked up again by the next run
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: false });
+  } finally {
+    mailer.close();
+    await t.close();
+  }
+});
+
+Deno.test("bulk e-mail: a missing token is 401, a manager 403", async () => {
+  const t = await testApp();
+  try {
+    await expectGuarded(t, "POST", "/admin/email/supplier/bulk/send", "MANAGER", { emailBody: "Hello" });
+    await expectGuarded(t, "POST", "/admin/email/supplier/bulk/send", "SUPPLIER", { emailBody: "Hello" });
+  } finally {
+    await t.close();
+  }
+});
