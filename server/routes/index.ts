@@ -1,5 +1,6 @@
 /** Every area's routes, registered on one Api (each call checked against shared/permissions.ts). */
 import type { Api } from "../http/api.ts";
+import { lookupRoutes } from "./lookups.ts";
 import { sessionRoutes } from "./session.ts";
 import { userRoutes } from "./users.ts";
 import { clientRoutes } from "./clients.ts";
@@ -14,4 +15,5 @@ export function registerRoutes(api: Api) {
   libraryRoutes(api);
   supplierRoutes(api);
   emailRoutes(api);
+  lookupRoutes(api);
 }
