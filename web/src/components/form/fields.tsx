@@ -7,6 +7,8 @@ import { type Option, Select } from "../ui/select.tsx";
 import { Switch } from "../ui/switch.tsx";
 import { Checkbox } from "../ui/checkbox.tsx";
 import { Button } from "../ui/button.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
+import { MultiSelect } from "../filters/MultiSelect.tsx";
 import { FieldShell } from "./form.tsx";
 import { cn } from "../../lib/utils.ts";
 
@@ -138,6 +140,106 @@ export function SelectField({
               disabled={disabled}
               invalid={invalid}
             />
+          )}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+/** Several choices (ids) with 'Select All'; the value is a string list. */
+export function MultiSelectField({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  options,
+  placeholder,
+  loading,
+  disabled,
+}: Common & {
+  label: string;
+  options: Option[];
+  placeholder?: string;
+  loading?: boolean;
+  disabled?: boolean;
+}) {
+  const { control } = useFormContext();
+  return (
+    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+      {({ id, invalid }) => (
+        <Controller
+          control={control}
+          name={name}
+          render={({ field }) => (
+            <MultiSelect
+              id={id}
+              label={label}
+              options={options}
+              value={Array.isArray(field.value) ? field.value.map(String) : []}
+              onChange={(next) => field.onChange(next)}
+              loading={loading}
+              placeholder={placeholder}
+              disabled={disabled}
+              invalid={invalid}
+              className="w-full max-w-none"
+            />
+          )}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+const RichTextEditor = React.lazy(() => import("./RichTextEditor.tsx"));
+
+/**
+ * Rich text (HTML) with a formatting toolbar. The editor is loaded on first use, so pages without
+ * one, the sign-in page above all, never download it.
+ */
+export function RichTextField({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  placeholder,
+  minHeight = 200,
+}: Common & { placeholder?: string; minHeight?: number }) {
+  const { control } = useFormContext();
+  return (
+    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+      {({ id, describedBy, invalid }) => (
+        <Controller
+          control={control}
+          name={name}
+          render={({ field, formState }) => (
+            <React.Suspense
+              fallback={
+                <div className="rounded-md border border-input" aria-busy="true" aria-label="Loading editor">
+                  <div className="border-b bg-muted/40 px-2 py-1.5">
+                    <Skeleton className="h-6 w-64" />
+                  </div>
+                  <div className="p-3" style={{ minHeight }}>
+                    <Skeleton className="h-4 w-2/3" />
+                  </div>
+                </div>
+              }
+            >
+              <RichTextEditor
+                id={id}
+                value={typeof field.value === "string" ? field.value : ""}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                placeholder={placeholder}
+                minHeight={minHeight}
+                invalid={invalid}
+                describedBy={describedBy}
+                ariaLabel={typeof label === "string" ? label : undefined}
+                disabled={formState.isSubmitting}
+              />
+            </React.Suspense>
           )}
         />
       )}
