@@ -11,6 +11,8 @@ export type ScreenDef = { title: string; area: string; load?: Loader };
 
 const usersList: Loader = () => import("../features/users/UsersListPage.tsx");
 const userForm: Loader = () => import("../features/users/UserFormPage.tsx");
+const clientsList: Loader = () => import("../features/clients/ClientsListPage.tsx");
+const clientForm: Loader = () => import("../features/clients/ClientFormPage.tsx");
 
 export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/dashboard": {
@@ -34,9 +36,9 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/api/circle": { title: "Circle", area: "Api Projects" },
   "/admin/api/mrkt": { title: "UniMrkt", area: "Api Projects" },
   // clients, suppliers
-  "/admin/client": { title: "Clients", area: "Clients" },
-  "/admin/client/add": { title: "Add Client", area: "Clients" },
-  "/admin/client/:id/edit": { title: "Edit Client", area: "Clients" },
+  "/admin/client": { title: "Clients", area: "Clients", load: clientsList },
+  "/admin/client/add": { title: "Add Client", area: "Clients", load: clientForm },
+  "/admin/client/:id/edit": { title: "Edit Client", area: "Clients", load: clientForm },
   "/admin/supplier": { title: "Suppliers", area: "Suppliers" },
   "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers" },
   "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers" },
