@@ -26,6 +26,8 @@ import type { ClientRecord } from "./clients.ts";
 
 const LIST = "/admin/client";
 
+const MAPPING_EXAMPLE = ["uid=[uid]", "sid=[sid]"].join("\n");
+
 const NET_DAYS = CLIENT_NET_DAYS.map((d) => ({ value: String(d), label: `${d} days` }));
 
 /** The form's keys with what a new client starts from. */
@@ -201,7 +203,7 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
           rows={10}
           spellCheck={false}
           className="sm:col-span-2"
-          placeholder={"uid=[uid]\nsid=[sid]"}
+          placeholder={MAPPING_EXAMPLE}
         />
         <TextareaField
           name="identifierMapping"
