@@ -13,6 +13,8 @@ const usersList: Loader = () => import("../features/users/UsersListPage.tsx");
 const userForm: Loader = () => import("../features/users/UserFormPage.tsx");
 const clientsList: Loader = () => import("../features/clients/ClientsListPage.tsx");
 const clientForm: Loader = () => import("../features/clients/ClientFormPage.tsx");
+const suppliersList: Loader = () => import("../features/suppliers/SuppliersListPage.tsx");
+const supplierForm: Loader = () => import("../features/suppliers/SupplierFormPage.tsx");
 
 export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/dashboard": {
@@ -39,9 +41,9 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/client": { title: "Clients", area: "Clients", load: clientsList },
   "/admin/client/add": { title: "Add Client", area: "Clients", load: clientForm },
   "/admin/client/:id/edit": { title: "Edit Client", area: "Clients", load: clientForm },
-  "/admin/supplier": { title: "Suppliers", area: "Suppliers" },
-  "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers" },
-  "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers" },
+  "/admin/supplier": { title: "Suppliers", area: "Suppliers", load: suppliersList },
+  "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers", load: supplierForm },
+  "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers", load: supplierForm },
   // reports, reconcile
   "/admin/report": { title: "Reports", area: "Reports" },
   "/admin/reconcile": { title: "Reconcile", area: "Reconciles" },

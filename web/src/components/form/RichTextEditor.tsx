@@ -100,7 +100,8 @@ export default function RichTextEditor({
   // keep the ARIA state of the writing area in step with validation
   React.useEffect(() => {
     if (!editor) return;
-    editor.setEditable(!disabled);
+    // setEditable emits an update by default, which would count as typing
+    if (editor.isEditable === !!disabled) editor.setEditable(!disabled, false);
     const dom = editor.view.dom;
     if (invalid) dom.setAttribute("aria-invalid", "true");
     else dom.removeAttribute("aria-invalid");
