@@ -4,6 +4,49 @@ import tailwindcss from "@tailwindcss/vite";
 
 const webDir = new URL(".", import.meta.url).pathname;
 
+/** Matches modules of the named npm packages (Deno's node_modules/.deno layout included). */
+function nm(...packages: string[]): RegExp {
+  const names = packages.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("/", "[\\\\/]"));
+  return new RegExp(`node_modules[\\\\/](?:.*[\\\\/])?(?:${names.join("|")})[\\\\/]`);
+}
+
+/** Radix pieces only menus, dialogs, popovers and selects need (not the sign-in page). */
+const OVERLAY = [
+  ...[
+    "dialog",
+    "alert-dialog",
+    "dropdown-menu",
+    "menu",
+    "popover",
+    "popper",
+    "select",
+    "focus-scope",
+    "focus-guards",
+    "dismissable-layer",
+    "portal",
+    "roving-focus",
+    "collection",
+    "arrow",
+    "visually-hidden",
+  ].map((n) => `@radix-ui/react-${n}`),
+  "@radix-ui/number",
+  "@floating-ui/core",
+  "@floating-ui/dom",
+  "@floating-ui/react-dom",
+  "@floating-ui/utils",
+  "react-remove-scroll",
+  "react-remove-scroll-bar",
+  "aria-hidden",
+  "use-sidecar",
+  "use-callback-ref",
+  "react-style-singleton",
+  "get-nonce",
+  "detect-node-es",
+  "tslib",
+];
+const overlay = nm(...OVERLAY);
+const slot = nm("@radix-ui/react-slot", "@radix-ui/react-compose-refs");
+
 export default defineConfig({
   root: webDir,
   base: "/",
@@ -24,16 +67,31 @@ export default defineConfig({
         // dialogs need (see tests/bench/web_size.ts).
         codeSplitting: {
           groups: [
-            { name: "vendor-query", test: /node_modules[\\/].*@tanstack[\\/](query-core|react-query)/ },
+            // first the code every screen shares, so no purpose group below swallows it
+            { name: "vendor-react", priority: 40, test: nm("react", "react-dom", "scheduler") },
+            // Slot (buttons rendered as links) is needed everywhere, the rest of Radix is not
+            { name: "vendor-slot", priority: 39, test: slot },
+            {
+              name: "vendor-radix",
+              priority: 38,
+              test: (id: string) => /[\\/]@radix-ui[\\/]/.test(id) && !overlay.test(id),
+            },
+            { name: "vendor-overlay", priority: 35, test: overlay },
+            { name: "vendor-query", priority: 20, test: nm("@tanstack/query-core", "@tanstack/react-query") },
             {
               name: "vendor-table",
-              test: /node_modules[\\/].*@tanstack[\\/](table-core|react-table|store|react-store)[\\/]/,
+              priority: 20,
+              test: nm(
+                "@tanstack/table-core",
+                "@tanstack/react-table",
+                "@tanstack/store",
+                "@tanstack/react-store",
+              ),
             },
-            { name: "vendor-form", test: /node_modules[\\/].*(react-hook-form|@hookform|valibot)[\\/]/ },
             {
-              name: "vendor-overlay",
-              test:
-                /node_modules[\\/].*(@radix-ui[\\/]react-(dialog|alert-dialog|dropdown-menu|menu|popover|popper|select|focus-scope|focus-guards|dismissable-layer|portal|roving-focus|collection|arrow|visually-hidden|use-size|use-previous|number)|@floating-ui|react-remove-scroll|aria-hidden|use-sidecar|use-callback-ref|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/,
+              name: "vendor-form",
+              priority: 20,
+              test: nm("react-hook-form", "@hookform/resolvers", "valibot"),
             },
           ],
         },

@@ -5,10 +5,12 @@ import type { ListController } from "./useList.ts";
 
 /** Rows per page (5/10/20), the range shown and page buttons. */
 export function Pagination<T>({ list }: { list: ListController<T> }) {
-  const { total, pageNo, limit } = list;
+  const { total, pageNo, limit, metadata } = list;
   const pages = Math.max(1, Math.ceil(total / limit));
-  const from = total === 0 ? 0 : (pageNo - 1) * limit + 1;
-  const to = Math.min(total, pageNo * limit);
+  // the range describes the rows on screen (the previous page stays shown while the next loads)
+  const shown = list.rows?.length ?? 0;
+  const from = metadata && shown ? (metadata.pageNo - 1) * metadata.limit + 1 : 0;
+  const to = from ? from + shown - 1 : 0;
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 px-1 text-sm text-muted-foreground">
       <div className="flex items-center gap-2">

@@ -22,7 +22,7 @@ export function Notifications() {
   }, [notice]);
 
   return (
-    <div className="pointer-events-none fixed right-4 top-4 z-[100] flex w-[min(24rem,calc(100vw-2rem))] flex-col">
+    <div className="pointer-events-none fixed right-4 top-[4.25rem] z-[100] flex w-[min(24rem,calc(100vw-2rem))] flex-col">
       <div aria-live="polite" role="status" className="sr-only">
         {notice && notice.kind !== "error" ? notice.message : ""}
       </div>

@@ -70,12 +70,15 @@ export function ConfirmDialog({
     <A.Root open={open} onOpenChange={onOpenChange}>
       <A.Portal>
         <A.Overlay className={overlay} />
-        <A.Content className={cn(panel, "max-w-md")}>
+        <A.Content
+          className={cn(panel, "max-w-md")}
+          {...(description ? {} : { "aria-describedby": undefined })}
+        >
           <div className="flex flex-col gap-1.5">
             <A.Title className="text-lg font-semibold">{title}</A.Title>
-            <A.Description className={cn("text-sm text-muted-foreground", !description && "sr-only")}>
-              {description ?? title}
-            </A.Description>
+            {description
+              ? <A.Description className="text-sm text-muted-foreground">{description}</A.Description>
+              : null}
           </div>
           <div className="flex justify-end gap-2">
             <A.Cancel className={buttonVariants({ variant: "outline" })} disabled={busy}>

@@ -11,7 +11,9 @@ import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
-import { SelectField, SwitchField, TextareaField, TextField } from "../../components/form/fields.tsx";
+import { TextareaField, TextField } from "../../components/form/fields.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
 import {
   BackLink,
   CopyField,

@@ -1,7 +1,8 @@
 /** Form fields of the master-data screens that pick from a lookup (built on the form kit). */
 import { Controller, useFormContext } from "react-hook-form";
 import { FieldShell } from "../../components/form/form.tsx";
-import { MultiSelectField, SelectField } from "../../components/form/fields.tsx";
+import { MultiSelectField } from "../../components/form/multi-select-field.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import type { OptionsSource } from "../../components/data-grid/types.ts";
 import { Select } from "../../components/ui/select.tsx";

@@ -8,7 +8,8 @@ import { BulkSupplierEmail, DEFAULT_BULK_SUBJECT } from "../../../../shared/sche
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
-import { RichTextField, SubmitButton, TextField } from "../../components/form/fields.tsx";
+import { SubmitButton, TextField } from "../../components/form/fields.tsx";
+import { RichTextField } from "../../components/form/rich-text-field.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import {
   Dialog,

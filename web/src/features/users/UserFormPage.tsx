@@ -14,13 +14,9 @@ import { copyText } from "../../lib/clipboard.ts";
 import { TIMING } from "../../lib/timing.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
-import {
-  PasswordField,
-  SelectField,
-  SubmitButton,
-  SwitchField,
-  TextField,
-} from "../../components/form/fields.tsx";
+import { PasswordField, SubmitButton, TextField } from "../../components/form/fields.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
