@@ -7,7 +7,11 @@ const webDir = new URL(".", import.meta.url).pathname;
 /** Matches modules of the named npm packages (Deno's node_modules/.deno layout included). */
 function nm(...packages: string[]): RegExp {
   const names = packages.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("/", "[\\\\/]"));
-  return new RegExp(`node_modules[\\\\/](?:.*[\\\\/])?(?:${names.join("|")})[\\\\/]`);
+  // the package folder sits right under node_modules/ (npm) or under node_modules/.deno/<pkg@ver>/
+  // node_modules/ (Deno); "any folder" there would also take @tiptap/react for react
+  return new RegExp(
+    `node_modules[\\\\/](?:\\.deno[\\\\/][^\\\\/]+[\\\\/]node_modules[\\\\/])?(?:${names.join("|")})[\\\\/]`,
+  );
 }
 
 /** Radix pieces only menus, dialogs, popovers and selects need (not the sign-in page). */
