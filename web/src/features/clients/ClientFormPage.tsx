@@ -177,7 +177,7 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
         <SelectField name="netDays" label="Net days" options={NET_DAYS} />
         <TextField
           name="wolfAccount"
-          label="Account"
+          label="Invoicing account"
           autoComplete="off"
           hint="wcanada invoices from the Canadian entity."
         />
