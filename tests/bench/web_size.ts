@@ -13,7 +13,7 @@ import { ensureWebBuild } from "../../server/web-build.ts";
 const TARGET_KB = 150;
 const CHROMIUM = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 
-async function gzipSize(bytes: Uint8Array): Promise<number> {
+async function gzipSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
   return (await new Response(stream).arrayBuffer()).byteLength;
 }

@@ -128,7 +128,10 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
 
     await t.step("a 401 on any call ends the session and goes to /login", async () => {
       const { context, page } = await newPage(browser, server.url);
+      // the shell re-reads /admin/me once; let that finish so the 401 comes from the list call
+      const me = page.waitForResponse((r) => r.url().endsWith("/api/v1/admin/me"));
       await signIn(page, admin.email);
+      assertEquals((await me).status(), 200);
       // the token is revoked behind the app's back
       const token = await page.evaluate(() => localStorage.getItem("accessToken"));
       const res = await fetch(`${server.url}/api/v1/admin/logout`, {

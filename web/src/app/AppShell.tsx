@@ -1,13 +1,13 @@
 /** The signed-in frame: top bar with logo, role-based navigation and the avatar menu (part 1, 2.2). */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useNavigate } from "react-router";
-import { QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { queryClient } from "../lib/query.ts";
 import { House, LogOut, Settings, UserRound } from "lucide-react";
 import { navigationFor } from "../../../shared/permissions.ts";
-import { ROLE_LABELS } from "../../../shared/roles.ts";
-import { homePathFor } from "../../../shared/roles.ts";
-import { initialsOf, useAuth } from "../lib/auth.ts";
+import { homePathFor, type Role, ROLE_LABELS } from "../../../shared/roles.ts";
+import { api } from "../lib/api.ts";
+import { type Admin, initialsOf, useAuth } from "../lib/auth.ts";
 import { signOut } from "../lib/session.ts";
 import { sleep } from "../lib/utils.ts";
 import { TIMING } from "../lib/timing.ts";
@@ -29,13 +29,35 @@ export function AppShell() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <Frame nav={nav} />
+      <Frame nav={nav} role={admin.role} />
     </QueryClientProvider>
   );
 }
 
+/**
+ * Re-reads the signed-in user once per visit, so a stored admin whose name or role changed (or
+ * whose session ended) is brought up to date; a 401 here ends the session like any other call.
+ */
+function useFreshAdmin() {
+  const setAdmin = useAuth((s) => s.setAdmin);
+  const me = useQuery({
+    queryKey: ["me"],
+    staleTime: Infinity,
+    queryFn: async ({ signal }) =>
+      (await api.get<Admin>("/admin/me", { signal, quiet: (e) => e.status !== 401 })).result,
+  });
+  useEffect(() => {
+    const current = useAuth.getState().admin;
+    if (me.data && current && me.data._id === current._id) {
+      const { _id, firstName, lastName, fullName, email, role, supplierId, isActive } = me.data;
+      setAdmin({ _id, firstName, lastName, fullName, email, role, supplierId, isActive });
+    }
+  }, [me.data, setAdmin]);
+}
+
 /** The signed-in frame; the query cache lives here, so the sign-in page does not load it. */
-function Frame({ nav }: { nav: ReturnType<typeof navigationFor> }) {
+function Frame({ nav, role }: { nav: ReturnType<typeof navigationFor>; role: Role }) {
+  useFreshAdmin();
   return (
     <div className="flex min-h-svh flex-col">
       <a
@@ -46,8 +68,9 @@ function Frame({ nav }: { nav: ReturnType<typeof navigationFor> }) {
       </a>
       <header className="sticky top-0 z-40 border-b bg-card/95 backdrop-blur supports-[backdrop-filter]:bg-card/80">
         <div className="mx-auto flex h-14 max-w-[1440px] items-center gap-4 px-4 lg:px-6">
+          {/* the spec's logo link is /admin/dashboard; suppliers, who may not open it, go home */}
           <Link
-            to="/admin/dashboard"
+            to={homePathFor(role)}
             className="shrink-0 rounded-md focus-visible:ring-2 focus-visible:ring-ring/40"
             aria-label="Samplex home"
           >

@@ -58,7 +58,10 @@ export type DataGridProps<T> = {
   columns: GridColumn<T>[];
   rowActions?: RowAction<T>[];
   warnRow?: (row: T) => boolean;
-  /** Row selection by checkbox; the bar renders when at least one row is selected. */
+  /**
+   * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a bar that
+   * sticks to the bottom of the screen while at least one row is selected (the projects drawer).
+   */
   selectable?: boolean;
   selectionBar?: (rows: T[], clear: () => void) => React.ReactNode;
   emptyText?: string;
@@ -286,7 +289,7 @@ export function DataGrid<T extends RowData>({
                         <td
                           key={cell.id}
                           className={cn(
-                            "h-12 px-4 py-2 align-middle",
+                            "h-12 whitespace-nowrap px-4 py-2 align-middle",
                             cellClass(cell.column.id),
                             byId.get(cell.column.id)?.className,
                           )}
@@ -315,7 +318,15 @@ export function DataGrid<T extends RowData>({
       {hidePagination ? null : <Pagination list={list} />}
 
       {selectable && selectionBar && Object.keys(rowSelection).length > 0
-        ? selectionBar([...selectedRows.current.values()], clearSelection)
+        ? (
+          <div
+            role="region"
+            aria-label="Selected rows"
+            className="sticky bottom-0 z-20 -mx-1 rounded-t-xl border bg-card px-4 py-3 shadow-[0_-4px_16px_-8px_rgb(0_0_0/0.2)]"
+          >
+            {selectionBar([...selectedRows.current.values()], clearSelection)}
+          </div>
+        )
         : null}
 
       <ConfirmDialog

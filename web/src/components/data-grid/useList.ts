@@ -6,98 +6,30 @@
 import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { PAGE_SIZES } from "../../../../shared/list.ts";
 import type { ListBody, ListResult } from "../../../../shared/list.ts";
 import { api, requestBlob } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
-import type { FilterDecl, FilterValue, ListDecl } from "./types.ts";
+import type { ListDecl } from "./types.ts";
+import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
 
-export const SEARCH_PARAM = "q";
-export const LINES_PARAM = "lines";
-export const STATUS_PARAM = "status";
-export const SIZE_PARAM = "size";
-
-export type StatusValue = "any" | "true" | "false";
+export { dateKeys, LINES_PARAM, SEARCH_PARAM, SIZE_PARAM, STATUS_PARAM } from "./list-params.ts";
+export type { StatusValue } from "./list-params.ts";
 
 export type ListMeta = ListResult<unknown>["metadata"] & Record<string, unknown>;
 type Page<T> = { data: T[]; metadata: ListMeta };
-
-function sortKey(f: Extract<FilterDecl, { kind: "sortBy" }>) {
-  return f.key ?? "sortDate";
-}
-export function dateKeys(f: Extract<FilterDecl, { kind: "dateRange" }>) {
-  return { min: f.minKey ?? "minDate", max: f.maxKey ?? "maxDate" };
-}
-
-/** Every URL parameter the declaration owns (the page parameter aside). */
-function ownedParams(filters: FilterDecl[]): string[] {
-  return filters.flatMap((f) => {
-    switch (f.kind) {
-      case "search":
-        return [SEARCH_PARAM];
-      case "multiSearch":
-        return [LINES_PARAM];
-      case "select":
-        return [f.key];
-      case "status":
-        return [STATUS_PARAM];
-      case "sortBy":
-        return [sortKey(f)];
-      case "dateRange": {
-        const k = dateKeys(f);
-        return [k.min, k.max];
-      }
-      default:
-        return [];
-    }
-  });
-}
 
 export function useList<T>(decl: ListDecl<T>) {
   const [params, setParams] = useSearchParams();
   const qc = useQueryClient();
   const filters = useMemo(() => decl.filters ?? [], [decl.filters]);
-  const pageSizes = decl.pageSizes ?? PAGE_SIZES;
-  const defaultSize = decl.defaultPageSize ?? 10;
-  const pageParam = decl.pageParam ?? "page";
-
-  // ---- state read from the URL
-  const pageNo = Math.max(1, Math.floor(Number(params.get(pageParam)) || 1));
-  const sizeRaw = Number(params.get(SIZE_PARAM));
-  const limit = pageSizes.includes(sizeRaw) ? sizeRaw : defaultSize;
-  const search = params.get(SEARCH_PARAM) ?? "";
-  const statusRaw = params.get(STATUS_PARAM);
-  const status: StatusValue = statusRaw === "true" || statusRaw === "false" ? statusRaw : "any";
+  const { pageNo, limit, search, status, pageSizes, defaultSize, pageParam } = readListState(params, decl);
   const paramsKey = params.toString();
-
-  const body: ListBody = useMemo(() => {
-    const p = new URLSearchParams(paramsKey);
-    const filter: Record<string, FilterValue> = { ...decl.fixedFilter };
-    for (const f of filters) {
-      if (f.kind === "select") {
-        const values = p.getAll(f.key).filter(Boolean);
-        const typed = f.numeric ? values.map(Number).filter(Number.isFinite) : values;
-        if (f.multiple) {
-          if (typed.length) filter[f.key] = typed;
-        } else if (typed.length) filter[f.key] = typed[0];
-      } else if (f.kind === "sortBy") {
-        const val = Number(p.get(sortKey(f)));
-        if ([1, 2, 3].includes(val)) filter[sortKey(f)] = val;
-      } else if (f.kind === "dateRange") {
-        const k = dateKeys(f);
-        const min = p.get(k.min), max = p.get(k.max);
-        if (min) filter[k.min] = min;
-        if (max) filter[k.max] = max;
-      } else if (f.kind === "multiSearch") {
-        const lines = p.get(LINES_PARAM);
-        if (lines?.trim()) filter.multiSearch = lines;
-      }
-    }
-    const b: ListBody = { filter, search, pageNo, limit };
-    if (status !== "any") b.status = status === "true";
-    return b;
-  }, [paramsKey, filters, decl.fixedFilter, search, pageNo, limit, status]);
+  // rebuilt only when the URL changes, so the query key stays stable between renders
+  const body: ListBody = useMemo(() => buildListBody(new URLSearchParams(paramsKey), decl), [
+    paramsKey,
+    decl,
+  ]);
 
   const queryKey = useMemo(() => ["list", decl.path, body] as const, [decl.path, body]);
 

@@ -130,7 +130,7 @@ function SelectFilter<T>(
       className="w-auto min-w-36 max-w-60"
       value={values[0] ?? ALL}
       onValueChange={(v) => list.setParam(decl.key, v === ALL ? null : v)}
-      options={[{ value: ALL, label: `All ${decl.label.toLowerCase()}` }, ...options]}
+      options={[{ value: ALL, label: `${decl.label}: All` }, ...options]}
       placeholder={decl.label}
     />
   );

@@ -34,7 +34,7 @@ export function SearchInput({
   }, [text, onSearch]);
 
   return (
-    <div className="relative w-full sm:w-64">
+    <div className="relative w-full sm:w-72">
       <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
       <Input
         type="search"

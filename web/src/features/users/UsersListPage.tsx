@@ -35,6 +35,8 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
     onMutate: ({ user, isActive }) => list.patchRow(user._id, { isActive }),
     onSuccess: (res) => notify.success(res.message),
     onError: (_e, { user }) => list.patchRow(user._id, { isActive: user.isActive }),
+    // a status filter may no longer match the row: let the server say what the page holds now
+    onSettled: () => void list.invalidate(),
   });
 
   const columns = useMemo<GridColumn<UserRow>[]>(() => [
@@ -53,7 +55,7 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
         </div>
       ),
     },
-    { id: "email", header: "Email", cell: (u) => <span className="break-all">{u.email}</span> },
+    { id: "email", header: "Email", cell: (u) => u.email },
     {
       id: "phoneNumber",
       header: "Phone number",
