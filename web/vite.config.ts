@@ -97,6 +97,15 @@ export default defineConfig({
               priority: 20,
               test: nm("react-hook-form", "@hookform/resolvers", "valibot"),
             },
+            // the rich-text editor, loaded only where a form has one: ProseMirror and TipTap apart,
+            // so neither chunk crosses the size warning
+            {
+              name: "vendor-prosemirror",
+              priority: 10,
+              test:
+                /node_modules[\\/](?:.*[\\/])?(?:prosemirror-[a-z-]+|orderedmap|rope-sequence|w3c-keyname|linkifyjs)[\\/]/,
+            },
+            { name: "vendor-tiptap", priority: 10, test: nm("@tiptap/core", "@tiptap/react", "@tiptap/pm") },
           ],
         },
       },
