@@ -71,8 +71,12 @@ export default function QualificationsPage() {
   function edit(q: QualificationRecord) {
     setEditing(q);
     requestAnimationFrame(() => {
-      formRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
-      formRef.current?.querySelector<HTMLInputElement>("input")?.focus();
+      const panel = formRef.current;
+      if (!panel) return;
+      // bring the panel's title into view below the top bar, then put the cursor in its first field
+      const top = panel.getBoundingClientRect().top + globalThis.scrollY - 80;
+      if (top < globalThis.scrollY) globalThis.scrollTo({ top, behavior: "smooth" });
+      panel.querySelector<HTMLInputElement>("input")?.focus({ preventScroll: true });
     });
   }
 
