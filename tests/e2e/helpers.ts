@@ -77,17 +77,21 @@ export type E2eServer = {
   close: () => Promise<void>;
 };
 
-/** The real server, in-process, with the built SPA: `createApp(deps, { webRoot })`. */
-export async function startServer(): Promise<E2eServer> {
+/**
+ * The real server, in-process, with the built SPA: `createApp(deps, { webRoot })`. `env` adds or
+ * overrides variables (SMTP_URL pointing at a loopback mail server, say).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<E2eServer> {
   const webRoot = await ensureWebBuild();
-  const env = loadEnv({
+  const parsed = loadEnv({
     DATABASE_URL: ":memory:",
     SEED: "none",
     LOG_LEVEL: "silent",
     JWT_SECRET: "e2e-secret-e2e-secret-e2e-secret-42",
     DENO_ENV: "test",
+    ...env,
   });
-  const { deps, handle } = await buildDeps(env);
+  const { deps, handle } = await buildDeps(parsed);
   const app = createApp(deps, { webRoot });
   const ac = new AbortController();
   const server = Deno.serve(

@@ -11,6 +11,16 @@ export type ScreenDef = { title: string; area: string; load?: Loader };
 
 const usersList: Loader = () => import("../features/users/UsersListPage.tsx");
 const userForm: Loader = () => import("../features/users/UserFormPage.tsx");
+const clientsList: Loader = () => import("../features/clients/ClientsListPage.tsx");
+const clientForm: Loader = () => import("../features/clients/ClientFormPage.tsx");
+const suppliersList: Loader = () => import("../features/suppliers/SuppliersListPage.tsx");
+const supplierForm: Loader = () => import("../features/suppliers/SupplierFormPage.tsx");
+const categoriesList: Loader = () => import("../features/library/CategoriesListPage.tsx");
+const categoryForm: Loader = () => import("../features/library/CategoryFormPage.tsx");
+const questionsPage: Loader = () => import("../features/library/QuestionsPage.tsx");
+const questionForm: Loader = () => import("../features/library/QuestionFormPage.tsx");
+const rulesList: Loader = () => import("../features/library/RulesListPage.tsx");
+const ruleForm: Loader = () => import("../features/library/RuleFormPage.tsx");
 
 export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/dashboard": {
@@ -34,12 +44,12 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/api/circle": { title: "Circle", area: "Api Projects" },
   "/admin/api/mrkt": { title: "UniMrkt", area: "Api Projects" },
   // clients, suppliers
-  "/admin/client": { title: "Clients", area: "Clients" },
-  "/admin/client/add": { title: "Add Client", area: "Clients" },
-  "/admin/client/:id/edit": { title: "Edit Client", area: "Clients" },
-  "/admin/supplier": { title: "Suppliers", area: "Suppliers" },
-  "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers" },
-  "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers" },
+  "/admin/client": { title: "Clients", area: "Clients", load: clientsList },
+  "/admin/client/add": { title: "Add Client", area: "Clients", load: clientForm },
+  "/admin/client/:id/edit": { title: "Edit Client", area: "Clients", load: clientForm },
+  "/admin/supplier": { title: "Suppliers", area: "Suppliers", load: suppliersList },
+  "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers", load: supplierForm },
+  "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers", load: supplierForm },
   // reports, reconcile
   "/admin/report": { title: "Reports", area: "Reports" },
   "/admin/reconcile": { title: "Reconcile", area: "Reconciles" },
@@ -65,17 +75,21 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/user/add": { title: "Add User", area: "Users", load: userForm },
   "/admin/user/:id/edit": { title: "Edit User", area: "Users", load: userForm },
   // library
-  "/admin/library": { title: "Categories", area: "Library" },
-  "/admin/library/category/add": { title: "Add Category", area: "Library" },
-  "/admin/library/category/:catid/edit": { title: "Edit Category", area: "Library" },
-  "/admin/support/category/:id/edit": { title: "Edit Category", area: "Library" },
-  "/admin/library/question": { title: "Questions", area: "Library" },
-  "/admin/library/question/add": { title: "Add Question", area: "Library" },
-  "/admin/library/question/:questionid/edit": { title: "Edit Question", area: "Library" },
-  "/admin/library/rule": { title: "Supplier Rules", area: "Library" },
-  "/admin/library/rule/add": { title: "Add Supplier Rule", area: "Library" },
-  "/admin/library/rule/:ruleid/edit": { title: "Edit Supplier Rule", area: "Library" },
-  "/admin/library/qualification": { title: "Qualfications", area: "Library" },
+  "/admin/library": { title: "Categories", area: "Library", load: categoriesList },
+  "/admin/library/category/add": { title: "Add Category", area: "Library", load: categoryForm },
+  "/admin/library/category/:catid/edit": { title: "Edit Category", area: "Library", load: categoryForm },
+  "/admin/support/category/:id/edit": { title: "Edit Category", area: "Library", load: categoryForm },
+  "/admin/library/question": { title: "Questions", area: "Library", load: questionsPage },
+  "/admin/library/question/add": { title: "Add Question", area: "Library", load: questionForm },
+  "/admin/library/question/:questionid/edit": { title: "Edit Question", area: "Library", load: questionForm },
+  "/admin/library/rule": { title: "Supplier Rules", area: "Library", load: rulesList },
+  "/admin/library/rule/add": { title: "Add Supplier Rule", area: "Library", load: ruleForm },
+  "/admin/library/rule/:ruleid/edit": { title: "Edit Supplier Rule", area: "Library", load: ruleForm },
+  "/admin/library/qualification": {
+    title: "Qualfications",
+    area: "Library",
+    load: () => import("../features/library/QualificationsPage.tsx"),
+  },
   // support
   "/admin/support": { title: "Identifiers", area: "Support" },
   "/admin/support/shortcode": { title: "ShortCodes", area: "Support" },

@@ -15,6 +15,10 @@ export function MultiSelect({
   onChange,
   loading,
   className,
+  id,
+  placeholder,
+  disabled,
+  invalid,
 }: {
   label: string;
   options: Option[];
@@ -22,6 +26,11 @@ export function MultiSelect({
   onChange: (value: string[]) => void;
   loading?: boolean;
   className?: string;
+  /** For a form field: the trigger's id (its label points at it), the empty text, states. */
+  id?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  invalid?: boolean;
 }) {
   const [filter, setFilter] = React.useState("");
   const chosen = new Set(value);
@@ -31,7 +40,7 @@ export function MultiSelect({
     ? options.filter((o) => o.label.toLowerCase().includes(filter.trim().toLowerCase()))
     : options;
   const summary = value.length === 0
-    ? label
+    ? placeholder ?? label
     : value.length === 1
     ? options.find((o) => o.value === value[0])?.label ?? label
     : `${label}: ${value.length}`;
@@ -43,6 +52,9 @@ export function MultiSelect({
   return (
     <Popover onOpenChange={(open) => !open && setFilter("")}>
       <PopoverTrigger
+        id={id}
+        disabled={disabled}
+        aria-invalid={invalid || undefined}
         className={cn(
           inputClass,
           "w-auto min-w-36 max-w-60 cursor-pointer items-center justify-between gap-2",

@@ -35,6 +35,10 @@ export function useSchemaForm<S extends AnySchema>(
   return useForm<v.InferInput<S>, unknown, v.InferOutput<S>>({
     resolver: valibotResolver(schema),
     mode: "onChange",
+    // "all" makes the resolver run every pipe step, so a schema's cross-field checks (a question's
+    // title beside its type, say) report together with the field errors; each field still shows
+    // its first message
+    criteriaMode: "all",
     defaultValues: defaultValues as DefaultValues<v.InferInput<S>>,
   });
 }

@@ -1,0 +1,282 @@
+/**
+ * /admin/client/add and /admin/client/:id/edit (part 1, 2.7 and 5): every Client field in sections,
+ * validated by the shared ClientForm schema ('Client name  is required', 'Country is required');
+ * after a save the list opens with the server's message.
+ */
+import { useNavigate, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useWatch } from "react-hook-form";
+import { CLIENT_NET_DAYS, ClientForm } from "../../../../shared/schemas/client.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { TextareaField, TextField } from "../../components/form/fields.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
+import {
+  BackLink,
+  CopyField,
+  FormActions,
+  FormSection,
+  FormSkeleton,
+  LoadFailed,
+} from "../common/FormParts.tsx";
+import { CountryField, LookupMultiField, LookupSelectField } from "../common/fields.tsx";
+import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
+import type { ClientRecord } from "./clients.ts";
+
+const LIST = "/admin/client";
+
+const MAPPING_EXAMPLE = ["uid=[uid]", "sid=[sid]"].join("\n");
+
+const NET_DAYS = CLIENT_NET_DAYS.map((d) => ({ value: String(d), label: `${d} days` }));
+
+/** The form's keys with what a new client starts from. */
+const EMPTY = {
+  clientName: "",
+  clientCode: "",
+  clientContactName: "",
+  clientPhoneNumber: "",
+  clientEmail: "",
+  clientWebsite: "",
+  countryId: "",
+  city: "",
+  state: "",
+  company: "",
+  address1: "",
+  address2: "",
+  zipCode: "",
+  netDays: "30" as string | number,
+  wolfAccount: "",
+  isApiIntegration: false,
+  isScreenUrlIntegration: false,
+  apiUrl: "",
+  apiKey: "",
+  apiHeader: "",
+  apiFunctionHeader: "",
+  apiBody: "",
+  apiResponseVar: "",
+  apiFunction: "",
+  apiParams: "",
+  variableMapping: "",
+  identifierMapping: "",
+  supplierId: [] as string[],
+  assignedTo: "" as string | null,
+  isActive: true,
+};
+type Values = typeof EMPTY;
+
+function valuesOf(c: ClientRecord): Values {
+  const out = { ...EMPTY } as Record<string, unknown>;
+  for (const key of Object.keys(EMPTY)) {
+    const v = (c as unknown as Record<string, unknown>)[key];
+    if (v !== undefined && v !== null) out[key] = v;
+  }
+  out.netDays = String(c.netDays ?? 30);
+  out.assignedTo = c.assignedTo ?? "";
+  return out as Values;
+}
+
+export default function ClientFormPage() {
+  const { id } = useParams();
+  const client = useQuery({
+    queryKey: ["client", id],
+    enabled: !!id,
+    queryFn: async ({ signal }) => (await api.get<ClientRecord>(`/admin/client/${id}`, { signal })).result,
+  });
+  return (
+    <>
+      <PageHeader
+        title={id ? "Edit Client" : "Add Client"}
+        description={id
+          ? client.data ? `${client.data.clientName} · ${client.data.clientCode}` : "Loading the client…"
+          : "A buyer of completes: contact, address, billing terms and integration."}
+        back={<BackLink to={LIST}>Clients</BackLink>}
+      />
+      {!id
+        ? <ClientEditor />
+        : client.isPending
+        ? <FormSkeleton label="Loading client" className="max-w-4xl" />
+        : client.isError
+        ? (
+          <LoadFailed
+            what="client"
+            error={client.error}
+            onRetry={() => void client.refetch()}
+            className="max-w-4xl"
+          />
+        )
+        : <ClientEditor client={client.data} />}
+    </>
+  );
+}
+
+function ClientEditor({ client }: { client?: ClientRecord }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const form = useSchemaForm(ClientForm, client ? valuesOf(client) : EMPTY);
+
+  async function submit(values: ClientForm) {
+    const res = client
+      ? await api.put<ClientRecord>(`/admin/client/update/${client._id}`, values)
+      : await api.post<ClientRecord>("/admin/client/add", values);
+    await qc.invalidateQueries({ queryKey: ["list"] });
+    qc.removeQueries({ queryKey: ["client", client?._id] });
+    qc.removeQueries({ queryKey: ["options", "/admin/clients/all"] });
+    notify.success(res.message);
+    navigate(LIST);
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+      <FormSection title="Client" description="Fields marked * are required.">
+        <TextField name="clientName" label="Client name" required autoComplete="off" />
+        <TextField
+          name="clientCode"
+          label="Client code"
+          autoComplete="off"
+          hint={client ? undefined : "Leave empty to get the next code (CL0001, CL0002, …)."}
+        />
+        <TextField name="clientContactName" label="Contact name" autoComplete="off" />
+        <TextField name="company" label="Company" autoComplete="off" />
+        <TextField name="clientEmail" label="Email" type="email" autoComplete="off" />
+        <TextField name="clientPhoneNumber" label="Phone number" type="tel" autoComplete="off" />
+        <TextField
+          name="clientWebsite"
+          label="Website"
+          type="url"
+          placeholder="https://"
+          autoComplete="off"
+        />
+        <LookupSelectField
+          name="assignedTo"
+          label="Assigned To"
+          source={BDE_USERS}
+          noneLabel="Not assigned"
+          hint="A business development user."
+        />
+        <SwitchField
+          name="isActive"
+          label="Active"
+          description="Inactive clients are left out of pickers for new work."
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <FormSection title="Address">
+        <CountryField />
+        <TextField name="state" label="State" autoComplete="off" />
+        <TextField name="city" label="City" autoComplete="off" />
+        <TextField name="zipCode" label="Zip code" autoComplete="off" />
+        <TextField name="address1" label="Address line 1" autoComplete="off" />
+        <TextField name="address2" label="Address line 2" autoComplete="off" />
+      </FormSection>
+
+      <FormSection title="Billing" description="How invoices to this client are issued.">
+        <SelectField name="netDays" label="Net days" options={NET_DAYS} />
+        <TextField
+          name="wolfAccount"
+          label="Invoicing account"
+          autoComplete="off"
+          hint="wcanada invoices from the Canadian entity."
+        />
+      </FormSection>
+
+      <FormSection title="Suppliers" description="Suppliers that may work on this client's projects.">
+        <LookupMultiField
+          name="supplierId"
+          label="Suppliers"
+          source={SUPPLIERS}
+          placeholder="Select suppliers"
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <ApiSection clientApiKey={client?.clientApiKey ?? ""} />
+
+      <FormSection
+        title="Mappings"
+        description="How this client's variables and respondent identifiers map to ours, one per line."
+      >
+        <TextareaField
+          name="variableMapping"
+          label="Variable mapping"
+          rows={10}
+          spellCheck={false}
+          className="sm:col-span-2"
+          placeholder={MAPPING_EXAMPLE}
+        />
+        <TextareaField
+          name="identifierMapping"
+          label="Identifier mapping"
+          rows={10}
+          spellCheck={false}
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <FormActions cancelTo={LIST} submitLabel={client ? "Save changes" : "Create client"} />
+    </Form>
+  );
+}
+
+/** The client's API key, and the integration fields when the integration is on. */
+function ApiSection({ clientApiKey }: { clientApiKey: string }) {
+  const on = useWatch({ name: "isApiIntegration" }) as boolean;
+  return (
+    <FormSection
+      title="API integration"
+      description="Connect the client's system: where to call it and how to read its answers."
+    >
+      <CopyField
+        label="Client API key"
+        value={clientApiKey}
+        className="sm:col-span-2"
+        hint="Read-only: the key this client uses to call us."
+      />
+      <SwitchField
+        name="isApiIntegration"
+        label="API integration"
+        description="Projects come through the API."
+      />
+      <SwitchField
+        name="isScreenUrlIntegration"
+        label="Screen URL integration"
+        description="Respondents are screened through the client's URL."
+      />
+      {on
+        ? (
+          <>
+            <TextField
+              name="apiUrl"
+              label="API URL"
+              type="url"
+              placeholder="https://"
+              autoComplete="off"
+              className="sm:col-span-2"
+            />
+            <TextField name="apiKey" label="API key" autoComplete="off" spellCheck={false} />
+            <TextField name="apiFunction" label="API function" autoComplete="off" />
+            <TextField name="apiResponseVar" label="Response variable" autoComplete="off" />
+            <TextField name="apiParams" label="Parameters" autoComplete="off" spellCheck={false} />
+            <TextareaField name="apiHeader" label="Headers" rows={4} spellCheck={false} />
+            <TextareaField
+              name="apiFunctionHeader"
+              label="Function headers"
+              rows={4}
+              spellCheck={false}
+            />
+            <TextareaField
+              name="apiBody"
+              label="Body"
+              rows={6}
+              spellCheck={false}
+              className="sm:col-span-2"
+            />
+          </>
+        )
+        : null}
+    </FormSection>
+  );
+}

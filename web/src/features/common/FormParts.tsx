@@ -1,0 +1,158 @@
+/**
+ * Pieces every master-data form page shares, in the look of the Users form: the back link, the
+ * loading and failure states of a record, titled sections, the action bar and a read-only key with
+ * a copy button.
+ */
+import * as React from "react";
+import { Link } from "react-router";
+import { ArrowLeft, Check, Copy } from "lucide-react";
+import { copyText } from "../../lib/clipboard.ts";
+import { notify } from "../../lib/notify.ts";
+import { TIMING } from "../../lib/timing.ts";
+import { cn } from "../../lib/utils.ts";
+import { SubmitButton } from "../../components/form/fields.tsx";
+import { Button, buttonVariants } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Input } from "../../components/ui/input.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+
+export function BackLink({ to, children }: { to: string; children: React.ReactNode }) {
+  return (
+    <Link
+      to={to}
+      className="inline-flex w-fit items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/40"
+    >
+      <ArrowLeft className="size-4" /> {children}
+    </Link>
+  );
+}
+
+/** A titled card of fields, two columns from the small breakpoint up. */
+export function FormSection({
+  title,
+  description,
+  children,
+  className,
+  contentClassName,
+  aside,
+}: {
+  title: string;
+  description?: React.ReactNode;
+  children: React.ReactNode;
+  className?: string;
+  contentClassName?: string;
+  /** Rendered at the right of the title (a switch that opens the section, say). */
+  aside?: React.ReactNode;
+}) {
+  const id = React.useId();
+  return (
+    <Card className={className} role="group" aria-labelledby={id}>
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <CardTitle id={id}>{title}</CardTitle>
+          {description ? <CardDescription>{description}</CardDescription> : null}
+        </div>
+        {aside}
+      </CardHeader>
+      <CardContent className={cn("grid gap-5 sm:grid-cols-2", contentClassName)}>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** Cancel and submit, kept in view at the bottom of long forms. */
+export function FormActions({ cancelTo, submitLabel }: { cancelTo: string; submitLabel: string }) {
+  return (
+    <div className="sticky bottom-0 z-10 -mx-1 flex justify-end gap-2 border-t bg-background/95 px-1 py-4 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+      <Link to={cancelTo} className={buttonVariants({ variant: "outline" })}>Cancel</Link>
+      <SubmitButton>{submitLabel}</SubmitButton>
+    </div>
+  );
+}
+
+export function FormSkeleton({ label, className }: { label: string; className?: string }) {
+  return (
+    <div className={cn("flex flex-col gap-5", className)} aria-busy="true" aria-label={label}>
+      {[6, 4].map((n, s) => (
+        <Card key={s} className="p-5">
+          <Skeleton className="mb-5 h-5 w-40" />
+          <div className="grid gap-5 sm:grid-cols-2">
+            {Array.from({ length: n }, (_, i) => (
+              <div key={i} className="flex flex-col gap-2">
+                <Skeleton className="h-4 w-24" />
+                <Skeleton className="h-9 w-full" />
+              </div>
+            ))}
+          </div>
+        </Card>
+      ))}
+    </div>
+  );
+}
+
+export function LoadFailed(
+  { what, error, onRetry, className }: {
+    what: string;
+    error: Error;
+    onRetry: () => void;
+    className?: string;
+  },
+) {
+  return (
+    <Card className={cn("p-6", className)} role="alert">
+      <p className="font-medium">This {what} could not be loaded.</p>
+      <p className="mt-1 text-muted-foreground">{error.message}</p>
+      <Button className="mt-4" variant="outline" onClick={onRetry}>Retry</Button>
+    </Card>
+  );
+}
+
+/** A read-only value (an API key) with a copy button; the copied mark clears after 1000 ms. */
+export function CopyField({
+  label,
+  value,
+  hint,
+  className,
+}: { label: string; value: string; hint?: React.ReactNode; className?: string }) {
+  const id = React.useId();
+  const [copied, setCopied] = React.useState(false);
+  React.useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
+    return () => clearTimeout(t);
+  }, [copied]);
+  return (
+    <div className={cn("flex flex-col gap-1.5", className)}>
+      <label htmlFor={id} className="text-sm font-medium">{label}</label>
+      <div className="flex gap-2">
+        <Input
+          id={id}
+          readOnly
+          value={value}
+          placeholder="Generated when saved"
+          className="bg-muted/50 font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <Button
+          type="button"
+          variant="outline"
+          size="icon"
+          disabled={!value}
+          aria-label={copied ? "Copied" : `Copy ${label}`}
+          title={copied ? "Copied" : `Copy ${label}`}
+          onClick={async () => {
+            if (await copyText(value)) setCopied(true);
+            else notify.error("Could not copy to the clipboard");
+          }}
+        >
+          {copied ? <Check className="text-success" /> : <Copy />}
+        </Button>
+      </div>
+      {hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null}
+    </div>
+  );
+}
+
+/** A number cell: right-aligned, tabular figures. */
+export function Num({ children }: { children: React.ReactNode }) {
+  return <span className="tabular-nums">{children}</span>;
+}

@@ -1,0 +1,93 @@
+/** /admin/library (part 2, Library > Categories): title, description, active toggle, edit, delete. */
+import { useMemo } from "react";
+import { Link, useNavigate } from "react-router";
+import { useMutation } from "@tanstack/react-query";
+import { Pencil, Trash2 } from "lucide-react";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
+import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
+import { NewButton } from "../../components/data-grid/NewButton.tsx";
+import { useList } from "../../components/data-grid/useList.ts";
+import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
+import { Switch } from "../../components/ui/switch.tsx";
+import { categoriesList, type CategoryRow, LIBRARY_DESCRIPTION, useLibraryTabs } from "./library.ts";
+
+export default function CategoriesListPage() {
+  const list = useList<CategoryRow>(categoriesList);
+  const navigate = useNavigate();
+  const canEdit = useCanEdit();
+  const tabs = useLibraryTabs();
+
+  const toggleActive = useMutation({
+    mutationFn: ({ row, isActive }: { row: CategoryRow; isActive: boolean }) =>
+      api.put<CategoryRow>(`/admin/category/update/${row._id}`, { isActive }),
+    onMutate: ({ row, isActive }) => list.patchRow(row._id, { isActive }),
+    onSuccess: (res) => notify.success(res.message),
+    onError: (_e, { row }) => list.patchRow(row._id, { isActive: row.isActive }),
+  });
+
+  const columns = useMemo<GridColumn<CategoryRow>[]>(() => [
+    {
+      id: "categoryTitle",
+      header: "Title",
+      className: "min-w-48",
+      cell: (c) => (
+        <Link
+          to={`/admin/library/category/${c._id}/edit`}
+          className="rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+        >
+          {c.categoryTitle}
+        </Link>
+      ),
+    },
+    {
+      id: "categoryDesc",
+      header: "Description",
+      className: "max-w-xl",
+      cell: (c) => <span className="line-clamp-2 text-muted-foreground">{c.categoryDesc}</span>,
+    },
+    {
+      id: "isActive",
+      header: "Active",
+      cell: (c) => (
+        <div className="flex items-center gap-2">
+          <Switch
+            checked={c.isActive}
+            disabled={!canEdit}
+            aria-label={`${c.isActive ? "Deactivate" : "Activate"} ${c.categoryTitle}`}
+            onCheckedChange={(isActive) => toggleActive.mutate({ row: c, isActive })}
+          />
+          <span className="text-xs text-muted-foreground">{c.isActive ? "Active" : "Inactive"}</span>
+        </div>
+      ),
+    },
+  ], [canEdit, toggleActive.mutate]);
+
+  const actions = useMemo<RowAction<CategoryRow>[]>(() => [
+    { label: "Edit", icon: Pencil, onSelect: (c) => navigate(`/admin/library/category/${c._id}/edit`) },
+    {
+      label: "Delete",
+      icon: Trash2,
+      destructive: true,
+      confirm: true,
+      onSelect: async (c) => {
+        const res = await api.put(`/admin/category/update/${c._id}`, { isDeleted: true });
+        list.removeRow(c._id);
+        notify.success(res.message);
+      },
+    },
+  ], [navigate, list.removeRow]);
+
+  return (
+    <>
+      <PageHeader title="Library" description={LIBRARY_DESCRIPTION} tabs={tabs} />
+      <FilterToolbar
+        list={list}
+        actions={<NewButton to="/admin/library/category/add">New Category</NewButton>}
+      />
+      <DataGrid list={list} columns={columns} rowActions={actions} caption="Categories" />
+    </>
+  );
+}

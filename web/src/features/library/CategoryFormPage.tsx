@@ -1,0 +1,93 @@
+/**
+ * /admin/library/category/add and /admin/library/category/:catid/edit (part 2, Library): title and
+ * description are required ('Category title  is required', 'Category Description  is required');
+ * after a save the categories list opens with the server's message.
+ */
+import { useNavigate, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { CategoryForm } from "../../../../shared/schemas/library.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { TextareaField, TextField } from "../../components/form/fields.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
+import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import type { CategoryRow } from "./library.ts";
+
+const LIST = "/admin/library";
+
+export default function CategoryFormPage() {
+  const { catid, id: supportId } = useParams();
+  const id = catid ?? supportId;
+  const category = useQuery({
+    queryKey: ["category", id],
+    enabled: !!id,
+    queryFn: async ({ signal }) => (await api.get<CategoryRow>(`/admin/category/${id}`, { signal })).result,
+  });
+  return (
+    <>
+      <PageHeader
+        title={id ? "Edit Category" : "Add Category"}
+        description={id
+          ? "Change the category's title, description or status."
+          : "A subject area projects are filed under."}
+        back={<BackLink to={LIST}>Categories</BackLink>}
+      />
+      {!id
+        ? <CategoryEditor />
+        : category.isPending
+        ? <FormSkeleton label="Loading category" className="max-w-3xl" />
+        : category.isError
+        ? (
+          <LoadFailed
+            what="category"
+            error={category.error}
+            onRetry={() => void category.refetch()}
+            className="max-w-3xl"
+          />
+        )
+        : <CategoryEditor category={category.data} />}
+    </>
+  );
+}
+
+function CategoryEditor({ category }: { category?: CategoryRow }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const form = useSchemaForm(CategoryForm, {
+    categoryTitle: category?.categoryTitle ?? "",
+    categoryDesc: category?.categoryDesc ?? "",
+    isActive: category?.isActive ?? true,
+  });
+
+  async function submit(values: CategoryForm) {
+    const res = category
+      ? await api.put<CategoryRow>(`/admin/category/update/${category._id}`, values)
+      : await api.post<CategoryRow>("/admin/category/add", values);
+    await qc.invalidateQueries({ queryKey: ["list"] });
+    qc.removeQueries({ queryKey: ["category", category?._id] });
+    qc.removeQueries({ queryKey: ["options", "/admin/categories/all"] });
+    notify.success(res.message);
+    navigate(LIST);
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-w-3xl flex-col gap-5">
+      <FormSection
+        title="Category"
+        description="Fields marked * are required."
+        contentClassName="sm:grid-cols-1"
+      >
+        <TextField name="categoryTitle" label="Title" required autoComplete="off" />
+        <TextareaField name="categoryDesc" label="Description" required rows={4} />
+        <SwitchField
+          name="isActive"
+          label="Active"
+          description="Inactive categories cannot be picked for new projects."
+        />
+      </FormSection>
+      <FormActions cancelTo={LIST} submitLabel={category ? "Save changes" : "Create category"} />
+    </Form>
+  );
+}

@@ -1,0 +1,444 @@
+/**
+ * /admin/library/qualification (part 2, Library > Qualfications): the qualifications with edit and
+ * delete, beside the Add Qualification form (name, key, icon, options). Options start with two, one
+ * can be removed only while there are 3 or more, and they can be reordered. Edit loads the row into
+ * the same panel; saving or cancelling returns it to Add.
+ */
+import * as React from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { Inbox, Pencil, Plus, RotateCw, Trash2 } from "lucide-react";
+import { MSG } from "../../../../shared/messages.ts";
+import { QualificationForm, qualificationKeyOf } from "../../../../shared/schemas/library.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { cn } from "../../lib/utils.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { useCanEdit } from "../../components/data-grid/DataGrid.tsx";
+import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
+import { SubmitButton, TextField } from "../../components/form/fields.tsx";
+import { SortableList } from "../../components/sortable/SortableList.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Checkbox } from "../../components/ui/checkbox.tsx";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
+import { Input } from "../../components/ui/input.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import {
+  LIBRARY_DESCRIPTION,
+  type QualificationOptionRecord,
+  type QualificationRecord,
+  useLibraryTabs,
+} from "./library.ts";
+import { ICON_NAMES, QualificationIcon } from "./qualification-icons.tsx";
+
+const KEY = ["qualifications", "all"] as const;
+const MIN_KEEP = 3;
+
+const newOption = (): QualificationOptionRecord => ({ text: "", subText: "", isActive: true });
+
+export default function QualificationsPage() {
+  const tabs = useLibraryTabs();
+  const qc = useQueryClient();
+  const canEdit = useCanEdit();
+  const [editing, setEditing] = React.useState<QualificationRecord | null>(null);
+  const [pendingDelete, setPendingDelete] = React.useState<QualificationRecord | null>(null);
+  const [deleting, setDeleting] = React.useState(false);
+  const formRef = React.useRef<HTMLDivElement>(null);
+
+  const list = useQuery({
+    queryKey: KEY,
+    queryFn: async ({ signal }) =>
+      (await api.get<QualificationRecord[]>("/admin/qualifications/all", { signal })).result,
+  });
+
+  async function remove(q: QualificationRecord) {
+    setDeleting(true);
+    try {
+      const res = await api.put(`/admin/qualification/update/${q._id}`, { isDeleted: true });
+      qc.setQueryData<QualificationRecord[]>(KEY, (old) => old?.filter((x) => x._id !== q._id));
+      if (editing?._id === q._id) setEditing(null);
+      notify.success(res.message);
+    } catch {
+      // the API client has shown the reason
+    } finally {
+      setDeleting(false);
+      setPendingDelete(null);
+    }
+  }
+
+  function edit(q: QualificationRecord) {
+    setEditing(q);
+    requestAnimationFrame(() => {
+      const panel = formRef.current;
+      if (!panel) return;
+      // bring the panel's title into view below the top bar, then put the cursor in its first field
+      const top = panel.getBoundingClientRect().top + globalThis.scrollY - 80;
+      if (top < globalThis.scrollY) globalThis.scrollTo({ top, behavior: "smooth" });
+      panel.querySelector<HTMLInputElement>("input")?.focus({ preventScroll: true });
+    });
+  }
+
+  const rows = list.data ?? [];
+
+  return (
+    <>
+      <PageHeader title="Library" description={LIBRARY_DESCRIPTION} tabs={tabs} />
+      <div className="grid items-start gap-5 xl:grid-cols-[minmax(0,1fr)_30rem]">
+        <section aria-label="Qualifications" className="overflow-hidden rounded-xl border bg-card shadow-xs">
+          <div className="overflow-x-auto">
+            <table className="w-full border-collapse text-sm" data-testid="qualifications">
+              <caption className="sr-only">Qualifications</caption>
+              <thead className="bg-muted/60">
+                <tr className="border-b">
+                  {["Qualification", "Key", "Options"].map((h) => (
+                    <th
+                      key={h}
+                      scope="col"
+                      className="h-10 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground"
+                    >
+                      {h}
+                    </th>
+                  ))}
+                  <th scope="col" className="w-24 px-4">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.isPending
+                  ? Array.from({ length: 5 }, (_, i) => (
+                    <tr key={i} className="border-b last:border-0">
+                      {Array.from({ length: 4 }, (_, j) => (
+                        <td key={j} className="h-12 px-4">
+                          <Skeleton className="h-4 w-full max-w-40" />
+                        </td>
+                      ))}
+                    </tr>
+                  ))
+                  : list.isError
+                  ? (
+                    <tr>
+                      <td colSpan={4} className="px-4 py-14">
+                        <div className="flex flex-col items-center gap-3 text-center" role="alert">
+                          <p className="font-medium">The qualifications could not be loaded.</p>
+                          <p className="text-muted-foreground">{list.error.message}</p>
+                          <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
+                            <RotateCw /> Retry
+                          </Button>
+                        </div>
+                      </td>
+                    </tr>
+                  )
+                  : rows.length === 0
+                  ? (
+                    <tr>
+                      <td colSpan={4} className="px-4 py-14">
+                        <div className="flex flex-col items-center gap-2 text-muted-foreground">
+                          <Inbox className="size-8" aria-hidden="true" />
+                          <p className="font-medium">{MSG.noRows}</p>
+                        </div>
+                      </td>
+                    </tr>
+                  )
+                  : rows.map((q) => (
+                    <tr
+                      key={q._id}
+                      data-row-id={q._id}
+                      className={cn(
+                        "border-b transition-colors last:border-0 hover:bg-muted/40",
+                        editing?._id === q._id && "bg-accent/60 hover:bg-accent/70",
+                      )}
+                    >
+                      <td className="px-4 py-2.5 align-middle">
+                        <div className="flex items-center gap-3">
+                          <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-accent text-accent-foreground">
+                            <QualificationIcon name={q.qualificationIcon} className="size-4" />
+                          </span>
+                          <span className="font-medium">{q.qualificationName}</span>
+                        </div>
+                      </td>
+                      <td className="px-4 py-2.5 align-middle">
+                        <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{q.qualificationKey}</code>
+                      </td>
+                      <td className="px-4 py-2.5 align-middle">
+                        <div className="flex max-w-md flex-wrap gap-1">
+                          {q.qualificationOptions.slice(0, 5).map((o) => (
+                            <Badge key={o._id ?? o.text} tone={o.isActive ? "neutral" : "zinc"}>
+                              {o.text}
+                            </Badge>
+                          ))}
+                          {q.qualificationOptions.length > 5
+                            ? <Badge tone="primary">+{q.qualificationOptions.length - 5}</Badge>
+                            : null}
+                        </div>
+                      </td>
+                      <td className="px-4 py-2.5 text-right align-middle">
+                        <div className="flex justify-end gap-1">
+                          <Button
+                            variant="ghost"
+                            size="icon-sm"
+                            aria-label={`Edit ${q.qualificationName}`}
+                            title="Edit"
+                            disabled={!canEdit}
+                            onClick={() => edit(q)}
+                          >
+                            <Pencil />
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="icon-sm"
+                            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                            aria-label={`Delete ${q.qualificationName}`}
+                            title="Delete"
+                            disabled={!canEdit}
+                            onClick={() => setPendingDelete(q)}
+                          >
+                            <Trash2 />
+                          </Button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+
+        <div ref={formRef} className="xl:sticky xl:top-20">
+          <QualificationEditor
+            key={editing?._id ?? "new"}
+            qualification={editing}
+            disabled={!canEdit}
+            onDone={() => setEditing(null)}
+          />
+        </div>
+      </div>
+
+      <ConfirmDialog
+        open={!!pendingDelete}
+        onOpenChange={(open) => {
+          if (!open && !deleting) setPendingDelete(null);
+        }}
+        title={MSG.areYouSure}
+        busy={deleting}
+        onConfirm={() => pendingDelete ? remove(pendingDelete) : undefined}
+      />
+    </>
+  );
+}
+
+function valuesOf(q: QualificationRecord | null) {
+  return {
+    qualificationName: q?.qualificationName ?? "",
+    qualificationKey: q?.qualificationKey ?? "",
+    qualificationIcon: q?.qualificationIcon ?? "",
+    qualificationOptions: q?.qualificationOptions.length
+      ? q.qualificationOptions.map((o) => ({ ...o }))
+      : [newOption(), newOption()],
+    isActive: q?.isActive ?? true,
+  };
+}
+
+function QualificationEditor({
+  qualification,
+  disabled,
+  onDone,
+}: {
+  qualification: QualificationRecord | null;
+  disabled: boolean;
+  onDone: () => void;
+}) {
+  const qc = useQueryClient();
+  const form = useSchemaForm(QualificationForm, valuesOf(qualification));
+
+  async function submit(values: QualificationForm) {
+    const res = qualification
+      ? await api.put<QualificationRecord>(`/admin/qualification/update/${qualification._id}`, values)
+      : await api.post<QualificationRecord>("/admin/qualification/add", values);
+    await qc.invalidateQueries({ queryKey: KEY });
+    notify.success(res.message);
+    if (qualification) onDone();
+    else form.reset(valuesOf(null));
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{qualification ? "Edit Qualification" : "Add Qualification"}</CardTitle>
+        <CardDescription>
+          {qualification
+            ? `Changing ${qualification.qualificationName}.`
+            : "A profiling attribute projects set quotas on. Fields marked * are required."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-5" aria-label="Qualification">
+          <fieldset disabled={disabled} className="contents">
+            <TextField name="qualificationName" label="Name" required autoComplete="off" />
+            <KeyField />
+            <IconField />
+            <QualificationOptions />
+            <div className="flex justify-end gap-2 border-t pt-4">
+              {qualification
+                ? <Button type="button" variant="outline" onClick={onDone}>Cancel</Button>
+                : (
+                  <Button type="button" variant="outline" onClick={() => form.reset(valuesOf(null))}>
+                    Clear
+                  </Button>
+                )}
+              <SubmitButton>{qualification ? "Save changes" : "Add Qualification"}</SubmitButton>
+            </div>
+          </fieldset>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The key, suggested from the name while left empty. */
+function KeyField() {
+  const name = useWatch({ name: "qualificationName" }) as string;
+  const suggestion = qualificationKeyOf(name ?? "");
+  return (
+    <TextField
+      name="qualificationKey"
+      label="Key"
+      autoComplete="off"
+      spellCheck={false}
+      placeholder={suggestion || "household_income"}
+      hint="Letters, digits and _. Left empty, it is made from the name."
+    />
+  );
+}
+
+function IconField() {
+  const icon = (useWatch({ name: "qualificationIcon" }) as string) ?? "";
+  return (
+    <div className="flex items-end gap-3">
+      <TextField
+        name="qualificationIcon"
+        label="Icon"
+        required
+        autoComplete="off"
+        spellCheck={false}
+        list="qualification-icons"
+        placeholder="users"
+        className="flex-1"
+      />
+      <span
+        className="mb-0.5 grid size-9 shrink-0 place-items-center self-start rounded-lg border bg-accent text-accent-foreground"
+        style={{ marginTop: "1.625rem" }}
+        title={icon ? `Preview of ${icon}` : "Preview"}
+      >
+        <QualificationIcon name={icon} className="size-4" />
+      </span>
+      <datalist id="qualification-icons">
+        {ICON_NAMES.map((n) => <option key={n} value={n} />)}
+      </datalist>
+    </div>
+  );
+}
+
+function QualificationOptions() {
+  const { control, register } = useFormContext();
+  const { fields, append, remove, move } = useFieldArray({ control, name: "qualificationOptions" });
+  const rootError = useFieldError("qualificationOptions");
+  const canRemove = fields.length >= MIN_KEEP;
+  return (
+    <div className="flex flex-col gap-2" role="group" aria-labelledby="qualification-options-label">
+      <div className="flex items-center justify-between gap-2">
+        <span id="qualification-options-label" className="text-sm font-medium">
+          Options<span className="ml-0.5 text-destructive" aria-hidden="true">*</span>
+        </span>
+        <Button type="button" variant="outline" size="sm" onClick={() => append(newOption())}>
+          <Plus /> Add option
+        </Button>
+      </div>
+      <SortableList
+        items={fields}
+        getId={(f) => f.id}
+        itemLabel={(_f, i) => `option ${i + 1}`}
+        onMove={move}
+        ariaLabel="Options"
+        renderItem={(f, row) => (
+          <div
+            className={cn(
+              "flex items-start gap-1.5 rounded-lg border bg-card p-2",
+              row.dragging && "bg-accent/40",
+            )}
+          >
+            {row.handle}
+            <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+              <OptionInput index={row.index} register={register} />
+              <Input
+                placeholder="Sub text (optional)"
+                aria-label={`Sub text of option ${row.index + 1}`}
+                autoComplete="off"
+                className="h-8 text-xs"
+                {...register(`qualificationOptions.${row.index}.subText`)}
+              />
+              <OptionActive index={row.index} id={`qopt-${f.id}-active`} />
+            </div>
+            <div className="flex flex-col items-center">
+              {row.moveButtons}
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon-sm"
+                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                disabled={!canRemove}
+                aria-label={`Remove option ${row.index + 1}`}
+                title={canRemove ? "Remove" : `At least ${MIN_KEEP} options are needed to remove one`}
+                onClick={() => remove(row.index)}
+              >
+                <Trash2 />
+              </Button>
+            </div>
+          </div>
+        )}
+      />
+      {rootError ? <FieldMessage id="qualification-options-message" message={rootError} /> : null}
+    </div>
+  );
+}
+
+function OptionInput(
+  { index, register }: { index: number; register: ReturnType<typeof useFormContext>["register"] },
+) {
+  const name = `qualificationOptions.${index}.text`;
+  const error = useFieldError(name);
+  const id = `qopt-text-${index}`;
+  return (
+    <div className="flex flex-col gap-1">
+      <Input
+        id={id}
+        placeholder={`Option ${index + 1}`}
+        aria-label={`Option ${index + 1}`}
+        aria-invalid={!!error || undefined}
+        aria-describedby={error ? `${id}-message` : undefined}
+        autoComplete="off"
+        className="h-8"
+        {...register(name)}
+      />
+      <FieldMessage id={`${id}-message`} message={error} />
+    </div>
+  );
+}
+
+function OptionActive({ index, id }: { index: number; id: string }) {
+  const { setValue } = useFormContext();
+  const checked = useWatch({ name: `qualificationOptions.${index}.isActive` }) as boolean;
+  return (
+    <span className="flex items-center gap-1.5">
+      <Checkbox
+        id={id}
+        checked={!!checked}
+        onCheckedChange={(c) =>
+          setValue(`qualificationOptions.${index}.isActive`, c === true, { shouldDirty: true })}
+      />
+      <label htmlFor={id} className="cursor-pointer text-xs text-muted-foreground">Active</label>
+    </span>
+  );
+}

@@ -1,0 +1,308 @@
+/**
+ * /admin/library/question/add and /admin/library/question/:questionid/edit (part 2, Library and 5):
+ * title ('question name  is required', at least 4), type TEXT/RADIO/DROPDOWN/CHECKBOX/MAP ('question
+ * Type  is required'), options with their flags ('option is required'). A new question starts with two
+ * empty options and an option can be removed only while there are 3 or more; MAP questions take one
+ * option per line in a text box.
+ */
+import * as React from "react";
+import { useNavigate, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Controller, useFieldArray, useFormContext, useWatch } from "react-hook-form";
+import { Plus, Trash2 } from "lucide-react";
+import {
+  DEFAULT_LANGUAGE,
+  optionsFromLines,
+  QUESTION_TYPES,
+  QuestionForm,
+} from "../../../../shared/schemas/library.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
+import { TextField } from "../../components/form/fields.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
+import { SortableList } from "../../components/sortable/SortableList.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Checkbox } from "../../components/ui/checkbox.tsx";
+import { Input, Textarea } from "../../components/ui/input.tsx";
+import { cn } from "../../lib/utils.ts";
+import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import {
+  QUESTION_TYPE_LABELS,
+  type QuestionOptionRecord,
+  type QuestionRecord,
+  TEMP_QUESTIONS_KEY,
+} from "./library.ts";
+
+const LIST = "/admin/library/question";
+const MIN_KEEP = 3; // an option can be removed only while there are at least this many
+
+const MAP_EXAMPLE = ["North", "South", "East", "West"].join("\n");
+
+const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
+
+const newOption = (): QuestionOptionRecord => ({
+  title: "",
+  enable: true,
+  formvalidate: true,
+  diy: true,
+  local: true,
+  quota: 0,
+});
+
+const FLAGS = [
+  { key: "enable", label: "Enabled" },
+  { key: "formvalidate", label: "Validate" },
+  { key: "diy", label: "DIY" },
+  { key: "local", label: "Local" },
+] as const;
+
+export default function QuestionFormPage() {
+  const { questionid: id } = useParams();
+  const question = useQuery({
+    queryKey: ["question", id],
+    enabled: !!id,
+    queryFn: async ({ signal }) =>
+      (await api.get<QuestionRecord>(`/admin/question/temp/${id}`, { signal })).result,
+  });
+  return (
+    <>
+      <PageHeader
+        title={id ? "Edit Question" : "Add Question"}
+        description="A library question projects can copy into their pre-screen."
+        back={<BackLink to={LIST}>Questions</BackLink>}
+      />
+      {!id
+        ? <QuestionEditor />
+        : question.isPending
+        ? <FormSkeleton label="Loading question" className="max-w-4xl" />
+        : question.isError
+        ? (
+          <LoadFailed
+            what="question"
+            error={question.error}
+            onRetry={() => void question.refetch()}
+            className="max-w-4xl"
+          />
+        )
+        : <QuestionEditor question={question.data} />}
+    </>
+  );
+}
+
+function QuestionEditor({ question }: { question?: QuestionRecord }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const lang = question?.languageId ?? DEFAULT_LANGUAGE;
+  const form = useSchemaForm(QuestionForm, {
+    languageId: lang,
+    questionTitle: { ...(question?.questionTitle ?? {}), [lang]: question?.questionTitle[lang] ?? "" },
+    questionType: question?.questionType ?? "",
+    questionOption: question?.questionOption.length ? question.questionOption : [newOption(), newOption()],
+    isActive: question?.isActive ?? true,
+  });
+
+  async function submit(values: QuestionForm) {
+    const res = question
+      ? await api.put<QuestionRecord>(`/admin/survey/question/temp/update/${question._id}`, values)
+      : await api.post<QuestionRecord>("/admin/question/temp/add", values);
+    await qc.invalidateQueries({ queryKey: TEMP_QUESTIONS_KEY });
+    qc.removeQueries({ queryKey: ["question", question?._id] });
+    notify.success(res.message);
+    navigate(LIST);
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+      <FormSection title="Question" description="Fields marked * are required.">
+        <TextField
+          name={`questionTitle.${lang}`}
+          label="Question"
+          required
+          autoComplete="off"
+          className="sm:col-span-2"
+          hint="At least 4 characters."
+        />
+        <SelectField
+          name="questionType"
+          label="Type"
+          required
+          options={TYPE_OPTIONS}
+          placeholder="Select a type"
+        />
+      </FormSection>
+      <OptionsSection />
+      <FormActions cancelTo={LIST} submitLabel={question ? "Save changes" : "Create question"} />
+    </Form>
+  );
+}
+
+/** Options for choice types, one per line for MAP, nothing for TEXT. */
+function OptionsSection() {
+  const type = useWatch({ name: "questionType" }) as string;
+  if (!type || type === "TEXT") return null;
+  if (type === "MAP") return <MapOptions />;
+  return <ListOptions />;
+}
+
+function MapOptions() {
+  const { getValues, setValue, formState } = useFormContext();
+  // options that already exist keep their id and flags when their line stays
+  const [known] = React.useState(() => (getValues("questionOption") ?? []) as QuestionOptionRecord[]);
+  const [text, setText] = React.useState(() => known.map((o) => o.title).filter(Boolean).join("\n"));
+  const rootError = useFieldError("questionOption");
+  const error = rootError ?? firstOptionError(formState.errors);
+  const fromLines = React.useCallback((lines: string) =>
+    optionsFromLines(lines).map((o) => {
+      const same = known.find((k) => k.title.trim() === o.title);
+      return same ? { ...same, title: o.title } : o;
+    }), [known]);
+  // the typed lines are the options (checked as the user types, not when the box appears)
+  React.useEffect(() => {
+    setValue("questionOption", fromLines(text), { shouldDirty: true });
+  }, []);
+  function onText(next: string) {
+    setText(next);
+    setValue("questionOption", fromLines(next), { shouldValidate: true, shouldDirty: true });
+  }
+  const count = optionsFromLines(text).length;
+  return (
+    <FormSection title="Options" description="One option per line." contentClassName="sm:grid-cols-1">
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="map-options" className="text-sm font-medium">
+          Options<span className="ml-0.5 text-destructive" aria-hidden="true">*</span>
+        </label>
+        <Textarea
+          id="map-options"
+          rows={10}
+          value={text}
+          onChange={(e) => onText(e.target.value)}
+          aria-invalid={!!error || undefined}
+          aria-describedby={error ? "map-options-message" : "map-options-hint"}
+          placeholder={MAP_EXAMPLE}
+        />
+        {error
+          ? <FieldMessage id="map-options-message" message={error} />
+          : (
+            <p id="map-options-hint" className="text-xs text-muted-foreground">
+              {count} option{count === 1 ? "" : "s"}
+            </p>
+          )}
+      </div>
+    </FormSection>
+  );
+}
+
+// deno-lint-ignore no-explicit-any
+function firstOptionError(errors: any): string | undefined {
+  const list = errors?.questionOption;
+  if (!Array.isArray(list)) return undefined;
+  for (const e of list) if (e?.title?.message) return String(e.title.message);
+  return undefined;
+}
+
+function ListOptions() {
+  const { control, register } = useFormContext();
+  const { fields, append, remove, move } = useFieldArray({ control, name: "questionOption" });
+  const rootError = useFieldError("questionOption");
+  const canRemove = fields.length >= MIN_KEEP;
+  return (
+    <FormSection
+      title="Options"
+      description={`Each option needs a text. Options can be removed while there are ${MIN_KEEP} or more.`}
+      contentClassName="sm:grid-cols-1"
+      aside={
+        <Button type="button" variant="outline" size="sm" onClick={() => append(newOption())}>
+          <Plus /> Add option
+        </Button>
+      }
+    >
+      <SortableList
+        items={fields}
+        getId={(f) => f.id}
+        itemLabel={(_f, i) => `option ${i + 1}`}
+        onMove={move}
+        ariaLabel="Options"
+        renderItem={(f, row) => (
+          <div
+            className={cn(
+              "flex flex-wrap items-start gap-2 rounded-lg border bg-card p-2",
+              row.dragging && "bg-accent/40",
+            )}
+          >
+            {row.handle}
+            <OptionTitle index={row.index} register={register} />
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pt-2">
+              {FLAGS.map((flag) => (
+                <Controller
+                  key={flag.key}
+                  control={control}
+                  name={`questionOption.${row.index}.${flag.key}`}
+                  render={({ field }) => {
+                    const cid = `option-${f.id}-${flag.key}`;
+                    return (
+                      <span className="flex items-center gap-1.5">
+                        <Checkbox
+                          id={cid}
+                          checked={!!field.value}
+                          onCheckedChange={(c) => field.onChange(c === true)}
+                        />
+                        <label htmlFor={cid} className="cursor-pointer text-xs">{flag.label}</label>
+                      </span>
+                    );
+                  }}
+                />
+              ))}
+            </div>
+            <label className="flex items-center gap-1.5 text-xs">
+              Quota
+              <Input
+                className="h-9 w-20"
+                inputMode="numeric"
+                aria-label={`Quota of option ${row.index + 1}`}
+                {...register(`questionOption.${row.index}.quota`)}
+              />
+            </label>
+            {row.moveButtons}
+            <Button
+              type="button"
+              variant="ghost"
+              size="icon"
+              className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+              disabled={!canRemove}
+              aria-label={`Remove option ${row.index + 1}`}
+              title={canRemove ? "Remove" : `At least ${MIN_KEEP} options are needed to remove one`}
+              onClick={() => remove(row.index)}
+            >
+              <Trash2 />
+            </Button>
+          </div>
+        )}
+      />
+      {rootError ? <FieldMessage id="options-message" message={rootError} /> : null}
+    </FormSection>
+  );
+}
+
+function OptionTitle(
+  { index, register }: { index: number; register: ReturnType<typeof useFormContext>["register"] },
+) {
+  const name = `questionOption.${index}.title`;
+  const error = useFieldError(name);
+  const id = `option-title-${index}`;
+  return (
+    <div className="flex min-w-48 flex-1 flex-col gap-1">
+      <Input
+        id={id}
+        placeholder={`Option ${index + 1}`}
+        aria-label={`Option ${index + 1}`}
+        aria-invalid={!!error || undefined}
+        aria-describedby={error ? `${id}-message` : undefined}
+        autoComplete="off"
+        {...register(name)}
+      />
+      <FieldMessage id={`${id}-message`} message={error} />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * /admin/library/rule/add and /admin/library/rule/:ruleid/edit (part 2, Library): a band of supplier
+ * CPI ('Minimun CPI  is required', 'Maximum CPI  is required'); the list opens after a save.
+ */
+import { useNavigate, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { SupplierRuleForm } from "../../../../shared/schemas/library.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { TextField } from "../../components/form/fields.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
+import { useOptions } from "../../components/filters/useOptions.ts";
+import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import type { SupplierRuleRow } from "./library.ts";
+
+const LIST = "/admin/library/rule";
+
+export default function RuleFormPage() {
+  const { ruleid: id } = useParams();
+  const rule = useQuery({
+    queryKey: ["supplier-rule", id],
+    enabled: !!id,
+    queryFn: async ({ signal }) =>
+      (await api.get<SupplierRuleRow>(`/admin/supplier/rule/${id}`, { signal })).result,
+  });
+  return (
+    <>
+      <PageHeader
+        title={id ? "Edit Supplier Rule" : "Add Supplier Rule"}
+        description="The CPI band a supplier is paid within."
+        back={<BackLink to={LIST}>Supplier Rules</BackLink>}
+      />
+      {!id
+        ? <RuleEditor />
+        : rule.isPending
+        ? <FormSkeleton label="Loading supplier rule" className="max-w-3xl" />
+        : rule.isError
+        ? (
+          <LoadFailed
+            what="rule"
+            error={rule.error}
+            onRetry={() => void rule.refetch()}
+            className="max-w-3xl"
+          />
+        )
+        : <RuleEditor rule={rule.data} />}
+    </>
+  );
+}
+
+function RuleEditor({ rule }: { rule?: SupplierRuleRow }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const form = useSchemaForm(SupplierRuleForm, {
+    minSupplierCpi: rule ? String(rule.minSupplierCpi) : "",
+    maxSupplierCpi: rule ? String(rule.maxSupplierCpi) : "",
+    categoryTitle: rule?.categoryTitle ?? "",
+    isActive: rule?.isActive ?? true,
+  });
+  const categories = useOptions({
+    path: "/admin/categories/all",
+    // deno-lint-ignore no-explicit-any
+    map: (c: any) => ({
+      value: String(c.categoryTitle ?? c.label ?? ""),
+      label: String(c.categoryTitle ?? c.label ?? ""),
+    }),
+  });
+
+  async function submit(values: SupplierRuleForm) {
+    const res = rule
+      ? await api.put<SupplierRuleRow>(`/admin/supplier/rule/update/${rule._id}`, values)
+      : await api.post<SupplierRuleRow>("/admin/supplier/rule/add", values);
+    await qc.invalidateQueries({ queryKey: ["list"] });
+    qc.removeQueries({ queryKey: ["supplier-rule", rule?._id] });
+    notify.success(res.message);
+    navigate(LIST);
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-w-3xl flex-col gap-5">
+      <FormSection title="Supplier rule" description="Fields marked * are required.">
+        <TextField
+          name="minSupplierCpi"
+          label="Minimum CPI ($)"
+          required
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0.00"
+        />
+        <TextField
+          name="maxSupplierCpi"
+          label="Maximum CPI ($)"
+          required
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0.00"
+        />
+        <TextField
+          name="categoryTitle"
+          label="Category"
+          list="rule-categories"
+          autoComplete="off"
+          hint="Optional: the kind of work this band applies to."
+          className="sm:col-span-2"
+        />
+        <datalist id="rule-categories">
+          {categories.options.map((o) => <option key={o.value} value={o.value} />)}
+        </datalist>
+        <SwitchField name="isActive" label="Active" className="sm:col-span-2" />
+      </FormSection>
+      <FormActions cancelTo={LIST} submitLabel={rule ? "Save changes" : "Create rule"} />
+    </Form>
+  );
+}

@@ -1,0 +1,98 @@
+/** /admin/library/rule (part 2, Library > Supplier Rules): the CPI band of a rule, edit and delete. */
+import { useMemo } from "react";
+import { Link, useNavigate } from "react-router";
+import { useMutation } from "@tanstack/react-query";
+import { Pencil, Trash2 } from "lucide-react";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { formatMoney } from "../../lib/format.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
+import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
+import { NewButton } from "../../components/data-grid/NewButton.tsx";
+import { useList } from "../../components/data-grid/useList.ts";
+import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
+import { Switch } from "../../components/ui/switch.tsx";
+import { LIBRARY_DESCRIPTION, type SupplierRuleRow, supplierRulesList, useLibraryTabs } from "./library.ts";
+
+export default function RulesListPage() {
+  const list = useList<SupplierRuleRow>(supplierRulesList);
+  const navigate = useNavigate();
+  const canEdit = useCanEdit();
+  const tabs = useLibraryTabs();
+
+  const toggleActive = useMutation({
+    mutationFn: ({ row, isActive }: { row: SupplierRuleRow; isActive: boolean }) =>
+      api.put<SupplierRuleRow>(`/admin/supplier/rule/update/${row._id}`, { isActive }),
+    onMutate: ({ row, isActive }) => list.patchRow(row._id, { isActive }),
+    onSuccess: (res) => notify.success(res.message),
+    onError: (_e, { row }) => list.patchRow(row._id, { isActive: row.isActive }),
+  });
+
+  const columns = useMemo<GridColumn<SupplierRuleRow>[]>(() => [
+    {
+      id: "minSupplierCpi",
+      header: "Minimum CPI",
+      className: "tabular-nums",
+      cell: (r) => (
+        <Link
+          to={`/admin/library/rule/${r._id}/edit`}
+          className="rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+        >
+          {formatMoney(r.minSupplierCpi)}
+        </Link>
+      ),
+    },
+    {
+      id: "maxSupplierCpi",
+      header: "Maximum CPI",
+      className: "tabular-nums",
+      cell: (r) => formatMoney(r.maxSupplierCpi),
+    },
+    {
+      id: "categoryTitle",
+      header: "Category",
+      cell: (r) => r.categoryTitle || <span className="text-muted-foreground">—</span>,
+    },
+    {
+      id: "isActive",
+      header: "Active",
+      cell: (r) => (
+        <div className="flex items-center gap-2">
+          <Switch
+            checked={r.isActive}
+            disabled={!canEdit}
+            aria-label={`${
+              r.isActive ? "Deactivate" : "Activate"
+            } rule ${r.minSupplierCpi}–${r.maxSupplierCpi}`}
+            onCheckedChange={(isActive) => toggleActive.mutate({ row: r, isActive })}
+          />
+          <span className="text-xs text-muted-foreground">{r.isActive ? "Active" : "Inactive"}</span>
+        </div>
+      ),
+    },
+  ], [canEdit, toggleActive.mutate]);
+
+  const actions = useMemo<RowAction<SupplierRuleRow>[]>(() => [
+    { label: "Edit", icon: Pencil, onSelect: (r) => navigate(`/admin/library/rule/${r._id}/edit`) },
+    {
+      label: "Delete",
+      icon: Trash2,
+      destructive: true,
+      confirm: true,
+      onSelect: async (r) => {
+        const res = await api.put(`/admin/supplier/rule/update/${r._id}`, { isDeleted: true });
+        list.removeRow(r._id);
+        notify.success(res.message);
+      },
+    },
+  ], [navigate, list.removeRow]);
+
+  return (
+    <>
+      <PageHeader title="Library" description={LIBRARY_DESCRIPTION} tabs={tabs} />
+      <FilterToolbar list={list} actions={<NewButton to="/admin/library/rule/add">New Rule</NewButton>} />
+      <DataGrid list={list} columns={columns} rowActions={actions} caption="Supplier rules" />
+    </>
+  );
+}

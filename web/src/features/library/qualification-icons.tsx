@@ -1,0 +1,71 @@
+/** Icons a qualification can name (lucide names, as the demo data uses), with a fallback. */
+import {
+  Baby,
+  Book,
+  Briefcase,
+  Building2,
+  Cake,
+  Car,
+  Coffee,
+  Dog,
+  Dumbbell,
+  Gamepad2,
+  Globe,
+  GraduationCap,
+  Heart,
+  Home,
+  Languages,
+  Laptop,
+  type LucideIcon,
+  Map as MapIcon,
+  Music,
+  Plane,
+  ShoppingCart,
+  Smartphone,
+  Stethoscope,
+  Tag,
+  Tv,
+  User,
+  Users,
+  Utensils,
+  Vote,
+  Wallet,
+} from "lucide-react";
+
+export const QUALIFICATION_ICONS: Record<string, LucideIcon> = {
+  baby: Baby,
+  book: Book,
+  briefcase: Briefcase,
+  building: Building2,
+  cake: Cake,
+  car: Car,
+  coffee: Coffee,
+  dog: Dog,
+  dumbbell: Dumbbell,
+  "gamepad-2": Gamepad2,
+  globe: Globe,
+  "graduation-cap": GraduationCap,
+  heart: Heart,
+  home: Home,
+  languages: Languages,
+  laptop: Laptop,
+  map: MapIcon,
+  music: Music,
+  plane: Plane,
+  "shopping-cart": ShoppingCart,
+  smartphone: Smartphone,
+  stethoscope: Stethoscope,
+  tv: Tv,
+  user: User,
+  users: Users,
+  utensils: Utensils,
+  vote: Vote,
+  wallet: Wallet,
+};
+
+export const ICON_NAMES = Object.keys(QUALIFICATION_ICONS);
+
+export function QualificationIcon({ name, className }: { name: string; className?: string }) {
+  const Icon = QUALIFICATION_ICONS[name.trim().toLowerCase()] ?? Tag;
+  return <Icon className={className} aria-hidden="true" />;
+}

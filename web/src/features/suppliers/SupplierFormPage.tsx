@@ -1,0 +1,313 @@
+/**
+ * /admin/supplier/add and /admin/supplier/:supplierid/edit (part 1, 2.8 and 5): every Supplier field
+ * in sections, validated by the shared SupplierForm schema (its required messages and 'Invalid Url'
+ * for a redirect without the [sid] placeholder). Edit loads the supplier by id and shows the form
+ * once loaded; after a save the list opens with the server's message.
+ */
+import { useNavigate, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { SUPPLIER_NET_DAYS, SUPPLIER_TYPES, SupplierForm } from "../../../../shared/schemas/supplier.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { TextareaField, TextField } from "../../components/form/fields.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
+import {
+  BackLink,
+  CopyField,
+  FormActions,
+  FormSection,
+  FormSkeleton,
+  LoadFailed,
+} from "../common/FormParts.tsx";
+import { CountryField, LookupMultiField } from "../common/fields.tsx";
+import { CLIENTS } from "../common/lookups.ts";
+import type { SupplierRecord } from "./suppliers.ts";
+
+const LIST = "/admin/supplier";
+
+const TYPES = SUPPLIER_TYPES.map((t) => ({ value: String(t.value), label: t.label }));
+const NET_DAYS = SUPPLIER_NET_DAYS.map((d) => ({ value: String(d), label: `${d} days` }));
+
+/** The five redirects back to the supplier, each with the shape a user can copy. */
+const REDIRECTS = [
+  { name: "redirectComplete", label: "Complete", example: "https://panel.example/complete?sid=[sid]" },
+  { name: "redirectTerminate", label: "Terminate", example: "https://panel.example/terminate?sid=[sid]" },
+  { name: "redirectQuotaFull", label: "Over Quota", example: "https://panel.example/quotafull?sid=[sid]" },
+  { name: "redirectQualityTerm", label: "Quality Term", example: "https://panel.example/quality?sid=[sid]" },
+  { name: "redirectSurveyClose", label: "Survey Close", example: "https://panel.example/closed?sid=[sid]" },
+] as const;
+
+const EMPTY = {
+  supplierType: "" as string | number,
+  supplierName: "",
+  supplierShortCode: "",
+  supplierPhoneNumber: "",
+  supplierEmail: "",
+  supplierWebsite: "",
+  countryId: "",
+  city: "",
+  state: "",
+  company: "",
+  address1: "",
+  address2: "",
+  zipCode: "",
+  netDays: "30" as string | number,
+  apiClientId: "",
+  hashKey: "",
+  supplierPanelSize: "" as string | number | null,
+  supplierRuleCPI: "",
+  apiBody: "",
+  apiKey: "",
+  apiUrl: "",
+  apiHeader: "",
+  variableMapping: "",
+  identifierMapping: "",
+  redirectComplete: "",
+  redirectQuotaFull: "",
+  redirectTerminate: "",
+  redirectQualityTerm: "",
+  redirectSurveyClose: "",
+  clientId: [] as string[],
+  isEmailNotification: true,
+  isPreScreen: false,
+  supplierApprovedHook: "",
+  isActive: true,
+};
+type Values = typeof EMPTY;
+
+function valuesOf(s: SupplierRecord): Values {
+  const out = { ...EMPTY } as Record<string, unknown>;
+  for (const key of Object.keys(EMPTY)) {
+    const v = (s as unknown as Record<string, unknown>)[key];
+    if (v !== undefined && v !== null) out[key] = v;
+  }
+  out.supplierType = String(s.supplierType ?? "");
+  out.netDays = String(s.netDays ?? 30);
+  out.supplierPanelSize = s.supplierPanelSize == null ? "" : String(s.supplierPanelSize);
+  return out as Values;
+}
+
+export default function SupplierFormPage() {
+  const { supplierid: id } = useParams();
+  const supplier = useQuery({
+    queryKey: ["supplier", id],
+    enabled: !!id,
+    queryFn: async ({ signal }) =>
+      (await api.post<SupplierRecord>(`/admin/supplier/${id}`, {}, { signal })).result,
+  });
+  return (
+    <>
+      <PageHeader
+        title={id ? "Edit Supplier" : "Add Supplier"}
+        description={id
+          ? supplier.data
+            ? `${supplier.data.supplierName} · ${supplier.data.supplierShortCode}`
+            : "Loading the supplier…"
+          : "A panel that sends respondents: contact, terms, where respondents return to."}
+        back={<BackLink to={LIST}>Suppliers</BackLink>}
+      />
+      {!id
+        ? <SupplierEditor />
+        : supplier.isPending
+        ? <FormSkeleton label="Loading supplier" className="max-w-4xl" />
+        : supplier.isError
+        ? (
+          <LoadFailed
+            what="supplier"
+            error={supplier.error}
+            onRetry={() => void supplier.refetch()}
+            className="max-w-4xl"
+          />
+        )
+        : <SupplierEditor supplier={supplier.data} />}
+    </>
+  );
+}
+
+function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const form = useSchemaForm(SupplierForm, supplier ? valuesOf(supplier) : EMPTY);
+
+  async function submit(values: SupplierForm) {
+    const res = supplier
+      ? await api.put<SupplierRecord>(`/admin/supplier/update/${supplier._id}`, values)
+      : await api.post<SupplierRecord>("/admin/supplier/add", values);
+    await qc.invalidateQueries({ queryKey: ["list"] });
+    qc.removeQueries({ queryKey: ["supplier", supplier?._id] });
+    qc.removeQueries({ queryKey: ["options", "/admin/suppliers/all"] });
+    notify.success(res.message);
+    navigate(LIST);
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+      <FormSection title="Supplier" description="Fields marked * are required.">
+        <SelectField
+          name="supplierType"
+          label="Supplier type"
+          required
+          options={TYPES}
+          placeholder="Select a type"
+        />
+        <TextField name="supplierName" label="Supplier name" required autoComplete="off" />
+        <TextField
+          name="supplierShortCode"
+          label="Short code"
+          required
+          autoComplete="off"
+          hint="Letters, digits, - and _; unique among suppliers."
+        />
+        <TextField name="supplierEmail" label="Email" type="email" required autoComplete="off" />
+        <TextField name="supplierPhoneNumber" label="Phone number" type="tel" autoComplete="off" />
+        <TextField
+          name="supplierWebsite"
+          label="Website"
+          type="url"
+          placeholder="https://"
+          autoComplete="off"
+        />
+        <TextField name="company" label="Company" autoComplete="off" />
+        <TextField
+          name="supplierPanelSize"
+          label="Panel size"
+          inputMode="numeric"
+          autoComplete="off"
+          hint="Members in the panel."
+        />
+        <SwitchField
+          name="isActive"
+          label="Active"
+          description="Inactive suppliers are left out of pickers and bulk e-mail."
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <FormSection title="Address">
+        <CountryField />
+        <TextField name="state" label="State" autoComplete="off" />
+        <TextField name="city" label="City" autoComplete="off" />
+        <TextField name="zipCode" label="Zip code" autoComplete="off" />
+        <TextField name="address1" label="Address line 1" autoComplete="off" />
+        <TextField name="address2" label="Address line 2" autoComplete="off" />
+      </FormSection>
+
+      <FormSection title="Terms" description="Payment terms and the CPI steps this supplier accepts.">
+        <SelectField name="netDays" label="Net days" options={NET_DAYS} />
+        <TextField
+          name="supplierRuleCPI"
+          label="Supplier rule CPI"
+          required
+          autoComplete="off"
+          placeholder="2.5|3.4|4|6"
+          hint="CPI values separated by |, for example 2.5|3.4|4|6."
+        />
+        <LookupMultiField
+          name="clientId"
+          label="Clients"
+          source={CLIENTS}
+          placeholder="Select clients"
+          hint="Clients whose projects this supplier may work on."
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <FormSection
+        title="Redirects"
+        description={
+          <>
+            Where respondents go back to after the survey. Each address must carry the supplier's respondent
+            id placeholder <code className="rounded bg-muted px-1">[sid]</code>, for example{" "}
+            <code className="rounded bg-muted px-1">https://panel.example/complete?sid=[sid]</code>.
+          </>
+        }
+      >
+        {REDIRECTS.map((r) => (
+          <TextField
+            key={r.name}
+            name={r.name}
+            label={r.label}
+            type="url"
+            placeholder={r.example}
+            autoComplete="off"
+            spellCheck={false}
+            className="sm:col-span-2"
+          />
+        ))}
+        <TextField
+          name="supplierApprovedHook"
+          label="Approved hook"
+          type="url"
+          placeholder="https://"
+          autoComplete="off"
+          spellCheck={false}
+          hint="Called when completes are approved."
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <FormSection title="Notifications and screening">
+        <SwitchField
+          name="isEmailNotification"
+          label="E-mail notifications"
+          description="Receives project and bulk e-mails."
+        />
+        <SwitchField
+          name="isPreScreen"
+          label="Pre-screen"
+          description="Respondents answer pre-screen questions."
+        />
+      </FormSection>
+
+      <FormSection title="API" description="How this supplier's system talks to ours.">
+        <CopyField
+          label="Supplier API key"
+          value={supplier?.supplierApiKey ?? ""}
+          className="sm:col-span-2"
+          hint="Read-only: the key this supplier uses to call us."
+        />
+        <TextField name="apiClientId" label="API client id" autoComplete="off" spellCheck={false} />
+        <TextField name="hashKey" label="Hash key" autoComplete="off" spellCheck={false} />
+        <TextField
+          name="apiUrl"
+          label="API URL"
+          type="url"
+          placeholder="https://"
+          autoComplete="off"
+          className="sm:col-span-2"
+        />
+        <TextField
+          name="apiKey"
+          label="Secret key"
+          autoComplete="off"
+          spellCheck={false}
+          className="sm:col-span-2"
+        />
+        <TextareaField name="apiHeader" label="Headers" rows={4} spellCheck={false} />
+        <TextareaField name="apiBody" label="Body" rows={4} spellCheck={false} />
+      </FormSection>
+
+      <FormSection title="Mappings" description="How this supplier's variables and identifiers map to ours.">
+        <TextareaField
+          name="variableMapping"
+          label="Variable mapping"
+          rows={10}
+          spellCheck={false}
+          className="sm:col-span-2"
+        />
+        <TextareaField
+          name="identifierMapping"
+          label="Identifier mapping"
+          rows={10}
+          spellCheck={false}
+          className="sm:col-span-2"
+        />
+      </FormSection>
+
+      <FormActions cancelTo={LIST} submitLabel={supplier ? "Save changes" : "Create supplier"} />
+    </Form>
+  );
+}

@@ -1,0 +1,120 @@
+/** /admin/supplier (part 1, 2.8): suppliers with their figures, active switch, edit and delete. */
+import { useMemo } from "react";
+import { Link, useNavigate } from "react-router";
+import { useMutation } from "@tanstack/react-query";
+import { Pencil, Trash2 } from "lucide-react";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
+import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
+import { NewButton } from "../../components/data-grid/NewButton.tsx";
+import { useList } from "../../components/data-grid/useList.ts";
+import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
+import { Switch } from "../../components/ui/switch.tsx";
+import { CountryFlag } from "../common/CountryFlag.tsx";
+import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { BulkEmailButton } from "./BulkEmailDialog.tsx";
+import { type SupplierRow, suppliersList } from "./suppliers.ts";
+
+export default function SuppliersListPage() {
+  const list = useList<SupplierRow>(suppliersList);
+  const navigate = useNavigate();
+  const canEdit = useCanEdit();
+
+  const toggleActive = useMutation({
+    mutationFn: ({ supplier, isActive }: { supplier: SupplierRow; isActive: boolean }) =>
+      api.put<SupplierRow>(`/admin/supplier/update/${supplier._id}`, { isActive }),
+    onMutate: ({ supplier, isActive }) => list.patchRow(supplier._id, { isActive }),
+    onSuccess: (res) => notify.success(res.message),
+    onError: (_e, { supplier }) => list.patchRow(supplier._id, { isActive: supplier.isActive }),
+  });
+
+  const columns = useMemo<GridColumn<SupplierRow>[]>(() => [
+    {
+      id: "supplierName",
+      header: "Supplier name",
+      className: "min-w-44",
+      cell: (s) => (
+        <div className="flex flex-col">
+          <Link
+            to={`/admin/supplier/${s._id}/edit`}
+            className="w-fit rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+          >
+            {s.supplierName}
+          </Link>
+          <span className="text-xs text-muted-foreground">
+            {s.supplierShortCode} · {s.supplierTypeLabel}
+          </span>
+        </div>
+      ),
+    },
+    {
+      id: "country",
+      header: "Country",
+      cell: (s) => (
+        <span className="inline-flex items-center gap-2 whitespace-nowrap">
+          <CountryFlag flag={s.flag} code={s.countryCode} />
+          <span className="flex flex-col">
+            <span>{s.countryName}</span>
+            <span className="text-xs text-muted-foreground">{s.countryCode}</span>
+          </span>
+        </span>
+      ),
+    },
+    countColumn<SupplierRow>("totalProjects", "Total projects", (s) => s.totalProjects),
+    countColumn<SupplierRow>("activeProjects", "Active projects", (s) => s.activeProjects),
+    countColumn<SupplierRow>("responded", "Traffic", (s) => s.responded),
+    countColumn<SupplierRow>("completed", "Completed", (s) => s.completed),
+    countColumn<SupplierRow>("approved", "Approved", (s) => s.approved),
+    moneyColumn<SupplierRow>("actualExpense", "Actual expense", (s) => s.actualExpense),
+    moneyColumn<SupplierRow>("expectedExpense", "Expected expense", (s) => s.expectedExpense),
+    {
+      id: "isActive",
+      header: "Active",
+      cell: (s) => (
+        <Switch
+          checked={s.isActive}
+          disabled={!canEdit}
+          title={s.isActive ? "Active" : "Inactive"}
+          aria-label={`${s.isActive ? "Deactivate" : "Activate"} ${s.supplierName}`}
+          onCheckedChange={(isActive) => toggleActive.mutate({ supplier: s, isActive })}
+        />
+      ),
+    },
+  ], [canEdit, toggleActive.mutate]);
+
+  const actions = useMemo<RowAction<SupplierRow>[]>(() => [
+    { label: "Edit", icon: Pencil, onSelect: (s) => navigate(`/admin/supplier/${s._id}/edit`) },
+    {
+      label: "Delete",
+      icon: Trash2,
+      destructive: true,
+      confirm: true,
+      onSelect: async (s) => {
+        const res = await api.put(`/admin/supplier/update/${s._id}`, { isDeleted: true });
+        list.removeRow(s._id);
+        notify.success(res.message);
+      },
+    },
+  ], [navigate, list.removeRow]);
+
+  return (
+    <>
+      <PageHeader
+        title="Suppliers"
+        description="Panels that send respondents: where they send them back, what they cost and how they perform."
+      />
+      <FilterToolbar
+        list={list}
+        actions={
+          <>
+            <BulkEmailButton disabled={!canEdit} />
+            <NewButton to="/admin/supplier/add">New Supplier</NewButton>
+          </>
+        }
+      />
+      <DataGrid list={list} columns={columns} rowActions={actions} caption="Suppliers" />
+    </>
+  );
+}
