@@ -8,6 +8,7 @@ import { HttpError } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { surveyRoutes } from "./router/routes.ts";
 
 export type AppOptions = {
   /** Folder of the built SPA (web/dist); without it only the API is served. */
@@ -82,6 +83,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       return c.json({ status: "database unavailable" }, 503);
     }
   });
+
+  // the respondent router; /survey/* paths it does not know fall through to the SPA's not-found page
+  app.route("/survey", surveyRoutes());
 
   const api = new Api();
   registerRoutes(api);
