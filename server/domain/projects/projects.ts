@@ -27,7 +27,9 @@ export function onProjectChange(fn: (projectId: string) => void) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
-const changed = (...ids: string[]) => ids.forEach((id) => listeners.forEach((fn) => fn(id)));
+/** Tells the router a project's settings changed (its quotas, questions and exclusions too). */
+export const projectChanged = (...ids: string[]) => ids.forEach((id) => listeners.forEach((fn) => fn(id)));
+const changed = projectChanged;
 
 export type Caller = { actor: Actor; userId: string; role: Role };
 

@@ -45,7 +45,8 @@ export type RouterOptions = {
 };
 
 export const UID_RE = /^[0-9a-f]{24}$/;
-export const SID_RE = /^[\x21-\x7e]{1,128}$/;
+/** A supplier respondent id: up to 128 characters, no control characters. */
+export const SID_RE = /^\P{Cc}{1,128}$/u;
 
 export type EntryRequest = {
   mapId: string;
@@ -94,7 +95,8 @@ export class Router {
 
   constructor(private readonly deps: Deps, opts: RouterOptions = {}) {
     const db = deps.db;
-    this.config = new RouterConfig(db, opts.configTtlMs ?? 5_000);
+    // under test every request reads fresh settings, so tests may edit tables directly
+    this.config = new RouterConfig(db, opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000));
     this.writer = new RouterWriter(db, {
       prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
       dropMinimumMinutes: opts.dropMinimumMinutes ?? 30,
