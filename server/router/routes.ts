@@ -3,7 +3,8 @@
  * the client's return link and its server-to-server post-back. Paths that do not match fall
  * through to the SPA (its not-found page).
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import type { Deps } from "../deps.ts";
 import type { AppEnv, Ctx } from "../http/context.ts";
 import { clientIp } from "../http/request-info.ts";
 import { type Routed, routerFor, SID_RE } from "../domain/router/router.ts";
@@ -13,6 +14,25 @@ import { askable } from "../domain/router/prescreen.ts";
 import { type MessageKind, messagePage, prescreenPage } from "./pages.tsx";
 
 const ID = "{[0-9a-f]{24}}";
+
+/** Our pages: no scripts, inline style only, never framed. */
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+
+/** Sets what the handlers need (deps, request id); security headers on the pages we render. */
+export function surveyMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("deps", deps);
+    c.set("requestId", c.req.header("x-request-id")?.slice(0, 64) || "");
+    await next();
+    if (c.res.headers.get("content-type")?.startsWith("text/html")) {
+      c.header("content-security-policy", PAGE_CSP);
+      c.header("x-content-type-options", "nosniff");
+      c.header("x-frame-options", "DENY");
+      c.header("referrer-policy", "no-referrer");
+    }
+  };
+}
 
 function html(c: Ctx, body: string, status = 200) {
   c.header("cache-control", "no-store");

@@ -13,6 +13,7 @@
  * (projectId, sid) stays the last word on duplicates; counters and sessions change in the same
  * transaction, so they agree after a crash.
  */
+import { setImmediate } from "node:timers";
 import { CompiledQuery, type Kysely } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { Database } from "../../db/types.ts";
@@ -236,7 +237,7 @@ export class RouterWriter {
     if (this.#scheduled || this.#running) return;
     this.#scheduled = true;
     // the next turn: whatever else this turn's requests submit goes into the same transaction
-    setTimeout(() => this.#drain(), 0);
+    setImmediate(() => this.#drain());
   }
 
   async #drain() {
