@@ -1,5 +1,6 @@
 /** Every area's routes, registered on one Api (each call checked against shared/permissions.ts). */
 import type { Api } from "../http/api.ts";
+import { lookupRoutes } from "./lookups.ts";
 import { sessionRoutes } from "./session.ts";
 import { userRoutes } from "./users.ts";
 import { clientRoutes } from "./clients.ts";
@@ -9,6 +10,8 @@ import { emailRoutes } from "./email.ts";
 import { projectRoutes } from "./projects.ts";
 import { supplierMapRoutes } from "./supplier-maps.ts";
 import { systemLogRoutes } from "./system-log.ts";
+import { projectPartRoutes } from "./project-parts.ts";
+import { projectEmailRoutes } from "./project-emails.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -17,7 +20,10 @@ export function registerRoutes(api: Api) {
   libraryRoutes(api);
   supplierRoutes(api);
   emailRoutes(api);
+  lookupRoutes(api);
   projectRoutes(api);
   supplierMapRoutes(api);
   systemLogRoutes(api);
+  projectPartRoutes(api);
+  projectEmailRoutes(api);
 }

@@ -207,3 +207,36 @@ export const ExclusionForm = v.object({
   overQuota: v.optional(v.boolean(), true),
   dropout: v.optional(v.boolean(), true),
 });
+
+/** Exclusion flags alone, or `{isDeleted: true}`. */
+export const ExclusionUpdate = v.union([
+  v.strictObject({ isDeleted: v.literal(true) }),
+  v.pipe(
+    v.strictObject({
+      isExcluded: v.optional(v.boolean()),
+      complete: v.optional(v.boolean()),
+      terminate: v.optional(v.boolean()),
+      overQuota: v.optional(v.boolean()),
+      dropout: v.optional(v.boolean()),
+    }),
+    v.check((o) => Object.keys(o).length > 0, "Nothing to change"),
+  ),
+], "Send flags (complete, terminate, overQuota, dropout, isExcluded) or isDeleted");
+
+export const QuotaAdd = v.object({ quotaId: id("Qualification is required") });
+export const QuotaUpdate = v.union([
+  v.strictObject({ isDeleted: v.literal(true) }),
+  v.strictObject({ quotaOptionId: v.array(v.string("Unknown option"), "Choose the quota's options") }),
+], "Send the chosen options (quotaOptionId) or isDeleted");
+export const QuotaSizes = v.object({
+  quotaValue: v.array(
+    v.object({ quotaOptionId: v.string("Unknown option"), quotaSize: digits("Quota size is required") }),
+    "Send the sizes as quotaValue",
+  ),
+});
+
+/** Project pre-screen question: the library question form plus its project (or a library question to copy). */
+export const ProjectQuestionCopy = v.object({
+  projectId: id(MSG.projectRequired),
+  questionId: id("Question is required"),
+});

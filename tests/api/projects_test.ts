@@ -441,3 +441,45 @@ Deno.test("client and supplier list figures come from project and supplier-map c
     await t.close();
   }
 });
+
+Deno.test("projects: Proceed to Invoice with sendEmail tells the mapped suppliers; without it nobody is mailed", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const child = await makeChild(t, parent);
+    const supplier = await makeSupplier(t);
+    await t.call("POST", "/admin/supplierMap/add", {
+      token,
+      body: { projectId: child._id, supplierId: supplier._id },
+    });
+    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+      token,
+      body: { poNumber: "PO-1" },
+    });
+    const r = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+      token,
+      body: { projectStatus: 4, sendEmail: true },
+    });
+    assertEquals(r.status, 200);
+    assertEquals(r.json.result.projectStatus, 4);
+    const mails = await t.deps.db.selectFrom("email_outbox").selectAll().execute();
+    assertEquals(mails.length, 1);
+    assertEquals(mails[0].toAddress, supplier.supplierEmail);
+    assertMatch(mails[0].subject, /is ready to invoice/);
+    const archived = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+      token,
+      body: { projectStatus: 7, sendEmail: false },
+    });
+    assertEquals(archived.json.result.projectStatus, 7);
+    assertEquals((await t.deps.db.selectFrom("email_outbox").selectAll().execute()).length, 1);
+    // nothing leaves the archive
+    assertEquals(
+      (await t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus: 1 } }))
+        .status,
+      409,
+    );
+  } finally {
+    await t.close();
+  }
+});

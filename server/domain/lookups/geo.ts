@@ -1,8 +1,19 @@
 /**
- * Reference geography from a well-kept data package, held in memory (read-only): countries by ISO
- * alpha-2 code with name, flag and dialling code. Country ids throughout the product are these codes.
+ * Reference geography from a well-kept data package (country-state-city), held in memory
+ * (read-only): countries by ISO alpha-2 code with name, flag and dialling code; regions ("US-CA")
+ * and cities ("US-CA:Los Angeles"). Country ids throughout the product are these codes.
+ *
+ * The package's entry point parses all of its data (8.6 MB of JSON, 148,000 cities) when imported,
+ * which would cost every process a second and 100 MB at start-up. So its data files are read on
+ * first use instead, each once, and a region's city list is built when that region is first asked.
  */
-import { Country } from "country-state-city";
+import { createRequire } from "node:module";
+import type { ICountry, IState } from "country-state-city";
+
+const require = createRequire(import.meta.url);
+const DATA = "country-state-city/lib/assets";
+/** city.json rows: [name, countryCode, stateCode, latitude, longitude]. */
+type RawCity = [string, string, string, string?, string?];
 
 export type CountryOption = {
   _id: string;
@@ -19,7 +30,7 @@ let byCode: Map<string, CountryOption> | null = null;
 
 export function countries(): CountryOption[] {
   if (!cache) {
-    cache = Country.getAllCountries()
+    cache = (require(`${DATA}/country.json`) as ICountry[])
       .map((c) => ({
         _id: c.isoCode,
         label: c.name,
@@ -43,3 +54,114 @@ export function countryByCode(code: string | null | undefined): CountryOption | 
 
 export const isCountryCode = (code: unknown): code is string =>
   typeof code === "string" && !!countryByCode(code);
+
+// ---------------------------------------------------------------- regions and cities
+
+export type RegionOption = { _id: string; label: string; value: string; code: string; countryCode: string };
+export type CityOption = { _id: string; label: string; value: string; regionId: string; countryCode: string };
+
+type CityEntry = CityOption & { key: string };
+
+let regionsByCountry: Map<string, RegionOption[]> | null = null;
+let regionIndex: Map<string, RegionOption> | null = null;
+let rawCitiesByRegion: Map<string, RawCity[]> | null = null;
+const citiesByRegion = new Map<string, CityEntry[]>();
+
+/** Folds case and accents so "sao" finds "São Paulo". */
+export const foldText = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+function loadRegions() {
+  if (regionsByCountry) return;
+  const byCountry = new Map<string, RegionOption[]>();
+  const byId = new Map<string, RegionOption>();
+  for (const s of require(`${DATA}/state.json`) as IState[]) {
+    const id = `${s.countryCode}-${s.isoCode}`.toUpperCase();
+    const r: RegionOption = {
+      _id: id,
+      label: s.name,
+      value: id,
+      code: s.isoCode,
+      countryCode: s.countryCode,
+    };
+    byId.set(id, r);
+    const list = byCountry.get(s.countryCode) ?? [];
+    list.push(r);
+    byCountry.set(s.countryCode, list);
+  }
+  for (const list of byCountry.values()) list.sort((a, b) => a.label.localeCompare(b.label));
+  regionsByCountry = byCountry;
+  regionIndex = byId;
+}
+
+/** The cities of one region, sorted by name, built on first use. */
+function citiesInRegion(regionId: string): CityEntry[] {
+  const built = citiesByRegion.get(regionId);
+  if (built) return built;
+  if (!rawCitiesByRegion) {
+    rawCitiesByRegion = new Map();
+    for (const row of require(`${DATA}/city.json`) as RawCity[]) {
+      const rid = `${row[1]}-${row[2]}`.toUpperCase();
+      const list = rawCitiesByRegion.get(rid);
+      if (list) list.push(row);
+      else rawCitiesByRegion.set(rid, [row]);
+    }
+  }
+  const list = (rawCitiesByRegion.get(regionId) ?? []).map(([name, countryCode]) => {
+    const id = `${regionId}:${name}`;
+    return { _id: id, label: name, value: id, regionId, countryCode, key: foldText(name) };
+  }).sort((a, b) => a.label.localeCompare(b.label));
+  citiesByRegion.set(regionId, list);
+  return list;
+}
+
+export function regionById(id: string | null | undefined): RegionOption | undefined {
+  if (!id) return undefined;
+  loadRegions();
+  return regionIndex!.get(id.toUpperCase());
+}
+
+/** Regions of one country, by name; [] for a country without regions (and for an unknown one). */
+export function regionsOf(countryCode: string): RegionOption[] {
+  loadRegions();
+  return regionsByCountry!.get(countryCode.toUpperCase()) ?? [];
+}
+
+/** Regions of several countries, country by country in the order asked. */
+export function regionsOfCountries(countryCodes: string[]): RegionOption[] {
+  return countryCodes.flatMap((c) => regionsOf(c));
+}
+
+export type CityQuery = { regionIds: string[]; countryIds?: string[]; search?: string; limit: number };
+
+/**
+ * Cities of the given regions (or of whole countries when no region is given), names containing
+ * `search` (case and accents ignored; names starting with it first), at most `limit`.
+ * `total` counts every match, so a picker can say "type to narrow".
+ */
+export function citiesOf(q: CityQuery): { cities: CityOption[]; total: number } {
+  const regionIds = q.regionIds.length
+    ? q.regionIds.map((r) => r.toUpperCase())
+    : (q.countryIds ?? []).flatMap((c) => regionsOf(c).map((r) => r._id));
+  const needle = foldText(q.search?.trim() ?? "");
+  const starts: CityEntry[] = [];
+  const contains: CityEntry[] = [];
+  for (const rid of regionIds) {
+    for (const c of citiesInRegion(rid)) {
+      if (!needle || c.key.startsWith(needle)) starts.push(c);
+      else if (c.key.includes(needle)) contains.push(c);
+    }
+  }
+  const all = starts.concat(contains);
+  const cities = all.slice(0, q.limit).map(({ key: _key, ...c }) => c);
+  return { cities, total: all.length };
+}
+
+/** The city of a stable id such as "US-CA:Los Angeles", if it exists. */
+export function cityById(id: string): CityOption | undefined {
+  const at = id.indexOf(":");
+  if (at < 0) return undefined;
+  const c = citiesInRegion(id.slice(0, at).toUpperCase()).find((x) => x._id === id);
+  if (!c) return undefined;
+  const { key: _key, ...rest } = c;
+  return rest;
+}

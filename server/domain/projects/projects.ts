@@ -15,6 +15,8 @@ import type { ChildProject, GroupProject, ProjectPatch } from "../../../shared/s
 import type { Role } from "../../../shared/roles.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { nextChildCode, nextParentCode } from "./codes.ts";
+import { enqueueMails } from "../email/outbox.ts";
+import { escapeHtml } from "../../../shared/html.ts";
 import { projectRecord } from "./serialize.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
 
@@ -340,15 +342,63 @@ async function updateProjectTx(db: Db, caller: Caller, id: string, patch: Projec
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls);
     if (patch.projectStatus !== undefined) {
-      await applyStatus(
+      const changedStatus = await applyStatus(
         trx,
         caller.actor,
         { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
         patch.projectStatus,
         patch.poNumber,
       );
+      // Proceed to Invoice and Archieve ask whether to tell the suppliers (sendEmail)
+      if (changedStatus && patch.sendEmail && (patch.projectStatus === 4 || patch.projectStatus === 7)) {
+        await notifySuppliersOfStatus(trx, caller.actor, p, patch.projectStatus);
+      }
     }
     return getProject(trx, id);
+  });
+}
+
+/** Tells every supplier mapped to the project (or its children) that it moved to invoicing or the archive. */
+async function notifySuppliersOfStatus(
+  trx: Tx,
+  actor: Actor,
+  p: { id: string; projectCode: string; projectName: string },
+  status: number,
+) {
+  const maps = await trx.selectFrom("supplier_maps as m")
+    .innerJoin("projects as c", "c.id", "m.projectId")
+    .innerJoin("suppliers as s", "s.id", "m.supplierId")
+    .select([
+      "s.id",
+      "s.supplierName",
+      "s.supplierEmail",
+      "c.projectCode",
+      "m.complete",
+      "m.approved",
+      "m.supplierCPI",
+    ])
+    .where((eb) => eb.or([eb("c.id", "=", p.id), eb("c.parentProjectId", "=", p.id)]))
+    .where("m.isDeleted", "=", 0).where("s.isDeleted", "=", 0).where("s.supplierEmail", "!=", "").execute();
+  if (!maps.length) return;
+  const what = status === 4 ? "is ready to invoice" : "has been archived";
+  await enqueueMails(
+    trx,
+    maps.map((m) => ({
+      to: m.supplierEmail,
+      subject: `${p.projectCode} ${what}`,
+      html:
+        `<p>Hello ${escapeHtml(m.supplierName)},</p><p>Project ${escapeHtml(m.projectCode)} (${
+          escapeHtml(p.projectName)
+        }) ${what}. ` +
+        `Completes: ${m.complete}; approved: ${m.approved}; CPI $${m.supplierCPI.toFixed(2)}.</p>`,
+      module: "E-mail",
+      recordId: p.id,
+    })),
+  );
+  await writeLog(trx, actor, {
+    activity: `E-mailed ${maps.length} supplier${maps.length === 1 ? "" : "s"} that ${p.projectCode} ${what}`,
+    module: MODULE,
+    recordId: p.id,
   });
 }
 
