@@ -823,3 +823,87 @@ Deno.test("router: clientReturnLinks lists the client's return links per status,
   assertEquals(secured.at(-1)!.url, "k3y");
   assert(CLIENT_URL.includes("[uid]"));
 });
+
+Deno.test("router: settings are cached, and a change by staff takes effect at once (map toggles, project status)", async () => {
+  const t = await testApp({}, { router: { configTtlMs: 10 * 60_000 } });
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const s = await liveProject(t);
+    assert((await enter(t, s.mapId, "k1")).location.startsWith("https://client.example"));
+    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: false } });
+    assertEquals((await enter(t, s.mapId, "k2")).location, `${PANEL}/closed?sid=k2`);
+    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: true } });
+    assert((await enter(t, s.mapId, "k3")).location.startsWith("https://client.example"));
+    await t.call("PUT", `/admin/project/update/${s.child._id}`, { token, body: { projectStatus: 3 } });
+    assertEquals((await enter(t, s.mapId, "k4")).location, `${PANEL}/closed?sid=k4`);
+    await t.call("PUT", `/admin/project/update/${s.child._id}`, {
+      token,
+      body: { projectStatus: 1, singleLinkUrl: "https://new.example/?u=[uid]" },
+    });
+    assert((await enter(t, s.mapId, "k5")).location.startsWith("https://new.example/?u="));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router: counts survive a restart: a new process on the same file finds sessions, duplicates and returns", async () => {
+  const dir = new URL("../.tmp/", import.meta.url).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  const file = `${dir}router-restart-${crypto.randomUUID()}.db`;
+  try {
+    const first = await testApp({ DATABASE_URL: `file:${file}` });
+    const s = await liveProject(first, { child: { sampleSize: 2 } });
+    const u1 = uidOf((await enter(first, s.mapId, "before-1")).location);
+    const u2 = uidOf((await enter(first, s.mapId, "before-2")).location);
+    const u3 = uidOf((await enter(first, s.mapId, "before-3")).location);
+    await back(first, u1, "c");
+    await first.close();
+
+    const second = await testApp({ DATABASE_URL: `file:${file}` });
+    try {
+      assert((await enter(second, s.mapId, "before-2")).location.includes("/quality"), "still a duplicate");
+      assert(
+        (await back(second, u2, "c")).location.startsWith(`${PANEL}/complete`),
+        "the return finds its session",
+      );
+      assertEquals(
+        (await back(second, u3, "c")).location,
+        `${PANEL}/quotafull?sid=before-3`,
+        "quota of 2 full",
+      );
+      assertEquals(
+        (await back(second, u1, "t")).location.split("?")[0],
+        `${PANEL}/complete`,
+        "first status kept",
+      );
+      const c = await counts(second, "projects", s.child._id);
+      assertEquals([c.clicked, c.complete, c.overQuota, c.security], [4, 2, 1, 1]);
+      await consistent(second);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(file + suffix).catch(() => {});
+  }
+});
+
+Deno.test("router: unknown /survey paths reach the SPA (its not-found page); our pages carry a strict CSP", async () => {
+  const root = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${root}/index.html`, "<!doctype html><title>Samplex SPA</title>");
+  const t = await testApp();
+  try {
+    const { createApp } = await import("../../server/app.ts");
+    const app = createApp(t.deps, { webRoot: root });
+    const spa = await app.request("/survey/whatever/else");
+    assertEquals(spa.status, 200);
+    assertMatch(await spa.text(), /Samplex SPA/);
+    const s = await liveProject(t, { project: { projectStatus: 3 }, map: { redirectSurveyClose: "" } });
+    const page = await app.request(`/survey/start/${s.mapId}?sid=z`);
+    assertEquals(page.status, 200);
+    assertMatch(page.headers.get("content-security-policy") ?? "", /default-src 'none'/);
+    assertEquals(page.headers.get("cache-control"), "no-store");
+  } finally {
+    await t.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
