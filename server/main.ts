@@ -5,6 +5,7 @@ import { createApp } from "./app.ts";
 import { seedIfEmpty } from "./domain/seed/seed.ts";
 import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
 import { closeRouter, routerFor } from "./domain/router/router.ts";
+import { warmSecurityData } from "./domain/router/security.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -37,6 +38,8 @@ export async function serve(opts: { webRoot?: string } = {}) {
       deps.log.error("drop sweep failed", { error: e instanceof Error ? e.message : String(e) })
     );
   sweep();
+  // the IP tables load once (a fraction of a second), before respondents arrive
+  await warmSecurityData().catch((e) => deps.log.warn("IP data not loaded", { error: String(e) }));
   const sweepTimer = setInterval(sweep, DROP_SWEEP_INTERVAL_MS);
   const ac = new AbortController();
   const server = Deno.serve({

@@ -274,4 +274,10 @@ export function requestSecurity(
   return null;
 }
 
+/** Loads the country and hosting-network tables now rather than on the first respondent. */
+export async function warmSecurityData() {
+  await geoLookup();
+  hostingNetwork("192.0.2.1");
+}
+
 export const needsRiskCheck = (p: ProjectConfig) => p.isProxyVpn || p.isRDLow || p.isRDMedium || p.isRDHigh;

@@ -507,7 +507,6 @@ export async function seedTraffic(
     }));
     await router.sweep(Math.min(now, dayStart + DAY));
   }
-  await router.sweep(now);
 
   // a tester's clicks on the project still in Testing
   const testing = children.find((c) => c.child.plan.status === 9);
@@ -525,6 +524,8 @@ export async function seedTraffic(
       counts.sessions++;
     }
   }
+
+  await router.sweep(now);
 
   // field work over: the status each project has today
   for (const { parentId, po, child } of children) {
