@@ -73,13 +73,15 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex("sessions_map_status").on("sessions").columns(["supplierMapId", "status"])
     .execute();
   await db.schema.createIndex("sessions_created").on("sessions").column("createdAt").execute();
-  // exclusions (same respondent in another project) and the identifier search
-  await db.schema.createIndex("sessions_sid").on("sessions").columns(["sid", "projectId"]).execute();
-  // unique-IP security
-  await sql`CREATE INDEX sessions_ip ON sessions(projectId, ip) WHERE isTest = 0`.execute(db);
   // the drop sweep
   await sql`CREATE INDEX sessions_due ON sessions(dropAt) WHERE status IN ('prescreen', 'redirected')`
     .execute(db);
+
+  // Unique-IP security: arrivals per address on projects that limit them. A table kept by the
+  // router only while a project has isUniqueIp on, rather than an index every session would pay for.
+  await sql`CREATE TABLE project_ip_counts (
+    projectId TEXT NOT NULL, ip TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (projectId, ip)
+  ) WITHOUT ROWID`.execute(db);
 
   await db.schema.createTable("prescreen_answers")
     .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
@@ -145,7 +147,16 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const t of ["router_hooks", "project_secrets", "router_daily", "prescreen_answers", "sessions"]) {
+  for (
+    const t of [
+      "router_hooks",
+      "project_secrets",
+      "router_daily",
+      "prescreen_answers",
+      "project_ip_counts",
+      "sessions",
+    ]
+  ) {
     await db.schema.dropTable(t).execute();
   }
 }

@@ -907,3 +907,23 @@ Deno.test("router: unknown /survey paths reach the SPA (its not-found page); our
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("router: a write that fails leaves nothing half done: the respondent may retry and nothing was counted", async () => {
+  const t = await testApp();
+  try {
+    const s = await liveProject(t);
+    const { sql } = await import("kysely");
+    await sql`CREATE TRIGGER boom BEFORE INSERT ON router_daily BEGIN SELECT RAISE(ABORT, 'disk full'); END`
+      .execute(t.deps.db);
+    const failed = await Promise.all([enter(t, s.mapId, "f1"), enter(t, s.mapId, "f2")]);
+    assertEquals(failed.map((r) => r.status), [503, 503]);
+    assertMatch(failed[0].text, /Please try again/);
+    assertEquals(await sessionsOf(t, s.child._id), [], "the session rows rolled back with the counters");
+    assertEquals((await counts(t, "projects", s.child._id)).clicked, 0);
+    await sql`DROP TRIGGER boom`.execute(t.deps.db);
+    assert((await enter(t, s.mapId, "f1")).location.startsWith("https://client.example"), "not a duplicate");
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});

@@ -50,6 +50,12 @@ export interface SessionsTable {
   seconds: D<number | null>;
 }
 
+export interface ProjectIpCountsTable {
+  projectId: string;
+  ip: string;
+  n: number;
+}
+
 export interface PrescreenAnswersTable {
   id: ColumnType<number, number | undefined, number>;
   sessionId: string;
@@ -117,6 +123,7 @@ export interface RouterHooksTable {
 export interface RouterTables {
   sessions: SessionsTable;
   prescreen_answers: PrescreenAnswersTable;
+  project_ip_counts: ProjectIpCountsTable;
   router_daily: RouterDailyTable;
   project_secrets: ProjectSecretsTable;
   router_hooks: RouterHooksTable;

@@ -253,12 +253,17 @@ export class RouterWriter {
     else this.#idle.splice(0).forEach((r) => r());
   }
 
-  async #flushSafe(batch: Pending[]) {
+  async #flushSafe(batch: Pending[], attempt = 0): Promise<void> {
     if (!batch.length) return;
     try {
       const outcomes = await this.#flush(batch.map((p) => p.event));
       batch.forEach((p, i) => p.resolve(outcomes[i]));
     } catch (err) {
+      // another writer (process or instance) holds the database: wait a little and try again
+      if (attempt < 5 && /SQLITE_BUSY|database is locked/i.test(String((err as Error)?.message ?? err))) {
+        await new Promise((r) => setTimeout(r, 10 * 2 ** attempt));
+        return await this.#flushSafe(batch, attempt + 1);
+      }
       if (batch.length === 1) {
         this.log.error("router write failed", { error: err instanceof Error ? err.message : String(err) });
         batch[0].reject(err);
@@ -300,6 +305,7 @@ class Flush {
   #rollup = new Map<string, RollupRow>();
   #dupes = new Set<string>();
   #ipCounts = new Map<string, number>();
+  #ipAdded = new Map<string, { projectId: string; ip: string; n: number }>();
   #priorSessions: PriorSession[] = [];
   #links = new Map<string, { id: number; url: string }[]>();
   #usedLinks: { id: number; uid: string }[] = [];
@@ -412,9 +418,8 @@ class Flush {
         const ips = [...new Set(ipEntries.map((e) => e.ip))];
         const counts = await run(
           trx,
-          `SELECT projectId, ip, count(*) AS n FROM sessions WHERE isTest = 0
-           AND status NOT IN ('closed', 'duplicate') AND projectId IN (${list(ipPids.length)})
-           AND ip IN (${list(ips.length)}) GROUP BY projectId, ip`,
+          `SELECT projectId, ip, n FROM project_ip_counts WHERE projectId IN (${list(ipPids.length)})
+           AND ip IN (${list(ips.length)})`,
           [...ipPids, ...ips],
         );
         for (const r of counts) this.#ipCounts.set(`${r.projectId}\u0000${r.ip}`, Number(r.n));
@@ -426,11 +431,13 @@ class Flush {
           ...new Set(ruled.flatMap((e) => e.project.exclusions.map((x) => x.excludedProjectId))),
         ];
         const rsids = [...new Set(ruled.map((e) => e.sid))];
+        // through the (projectId, sid) index of live arrivals: the outcomes that matter are all there
         this.#priorSessions = await run(
           trx,
           `SELECT projectId, sid, supplierId, status FROM sessions WHERE isTest = 0
-           AND sid IN (${list(rsids.length)}) AND projectId IN (${list(other.length)})`,
-          [...rsids, ...other],
+           AND status NOT IN ('closed', 'duplicate')
+           AND projectId IN (${list(other.length)}) AND sid IN (${list(rsids.length)})`,
+          [...other, ...rsids],
         ) as PriorSession[];
       }
     }
@@ -700,7 +707,12 @@ class Flush {
     if (s.status !== "closed") {
       if (!e.isTest && s.status !== "duplicate") {
         this.#dupes.add(dupKey);
-        if (e.ip) this.#ipCounts.set(ipKey, (this.#ipCounts.get(ipKey) ?? 0) + 1);
+        if (e.ip && p.isUniqueIp) {
+          this.#ipCounts.set(ipKey, (this.#ipCounts.get(ipKey) ?? 0) + 1);
+          const added = this.#ipAdded.get(ipKey) ?? { projectId: p.id, ip: e.ip, n: 0 };
+          added.n++;
+          this.#ipAdded.set(ipKey, added);
+        }
       }
       this.#bump(s, "clicked", 1, e.now);
       this.#countStatus(s, s.status, 1, e.now);
@@ -937,6 +949,16 @@ class Flush {
           ]),
         );
       }
+    }
+    const ipRows = [...this.#ipAdded.values()];
+    for (let i = 0; i < ipRows.length; i += 300) {
+      const chunk = ipRows.slice(i, i + 300);
+      await run(
+        trx,
+        `INSERT INTO project_ip_counts (projectId, ip, n) VALUES ${placeholders(chunk.length, 3)}
+         ON CONFLICT(projectId, ip) DO UPDATE SET n = n + excluded.n`,
+        chunk.flatMap((r) => [r.projectId, r.ip, r.n]),
+      );
     }
     for (const l of this.#usedLinks) {
       await run(trx, `UPDATE project_links SET usedBy = ? WHERE id = ? AND usedBy IS NULL`, [l.uid, l.id]);
