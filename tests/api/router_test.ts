@@ -587,12 +587,6 @@ Deno.test("router: test links use the test URL and test click quota and never to
   const t = await testApp();
   try {
     const s = await liveProject(t, { child: { respondentTestClickQuota: 2 }, project: { projectStatus: 9 } });
-    const off = await enterTest(t, s.mapId, "t0");
-    assertEquals(off.location, `${PANEL}/closed?sid=t0`, "the map's test link is off");
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, {
-      token: await t.tokenFor("ADMIN"),
-      body: { isTestLink: true },
-    });
     const r = await enterTest(t, s.mapId, "t1");
     assert(r.location.startsWith("https://client.example/test?uid="));
     const uid = uidOf(r.location);
@@ -613,12 +607,13 @@ Deno.test("router: test links use the test URL and test click quota and never to
     assertEquals([m.testClicked, m.clicked, m.complete], [2, 0, 0]);
     assertEquals(await t.deps.db.selectFrom("router_daily").selectAll().execute(), []);
     const rows = await sessionsOf(t, s.child._id);
-    assertEquals(rows.filter((r) => r.isTest).map((r) => r.status), [
-      "closed",
-      "complete",
-      "redirected",
-      "closed",
-    ]);
+    assertEquals(rows.filter((r) => r.isTest).map((r) => r.status), ["complete", "redirected", "closed"]);
+    // a removed supplier's test link is closed too
+    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, {
+      token: await t.tokenFor("ADMIN"),
+      body: { isDeleted: true },
+    });
+    assertEquals((await enterTest(t, s.mapId, "t4")).location, `${PANEL}/closed?sid=t4`);
     await consistent(t);
   } finally {
     await t.close();

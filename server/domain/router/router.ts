@@ -134,7 +134,9 @@ export class Router {
       if (p.isDeleted || [4, 5, 6, 7].includes(p.projectStatus)) {
         return { reason: REASON.projectNotLive, detail: `project is ${projectStatusLabel(p.projectStatus)}` };
       }
-      if (m.isDeleted || !m.isTestLink) return { reason: REASON.testLinkOff, detail: "test link is off" };
+      // test traffic counts nothing live, so only a removed supplier closes it (isTestLink is the
+      // admin's note that the supplier was given the test link)
+      if (m.isDeleted) return { reason: REASON.testLinkOff, detail: "supplier removed from the project" };
       return null;
     }
     if (p.isDeleted || p.projectStatus !== 1) {
