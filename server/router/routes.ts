@@ -4,6 +4,7 @@
  * through to the SPA (its not-found page).
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import type { AppEnv, Ctx } from "../http/context.ts";
 import { clientIp } from "../http/request-info.ts";
@@ -129,11 +130,11 @@ export function surveyRoutes() {
       );
     }));
 
-  r.post(`/prescreen/:uid${ID}`, (c) =>
+  // answers and post-backs are small; anything bigger is refused before it is read
+  const small = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text("Payload too large", 413) });
+
+  r.post(`/prescreen/:uid${ID}`, small, (c) =>
     guarded(c, async () => {
-      if (Number(c.req.header("content-length") ?? 0) > 64 * 1024) {
-        return html(c, messagePage("invalid"), 413);
-      }
       let body: Record<string, unknown> = {};
       try {
         body = await c.req.parseBody({ all: true });
@@ -179,7 +180,7 @@ export function surveyRoutes() {
     }));
 
   // server to server: the client's system reports the outcome; the answer is JSON
-  r.on(["GET", "POST"], "/postback", async (c) => {
+  r.on(["GET", "POST"], "/postback", small, async (c) => {
     let params: Record<string, unknown> = Object.fromEntries(new URL(c.req.url).searchParams);
     if (c.req.method === "POST") {
       try {

@@ -922,3 +922,23 @@ Deno.test("router: a write that fails leaves nothing half done: the respondent m
     await t.close();
   }
 });
+
+Deno.test("router: oversized answers and post-backs are refused before they are read", async () => {
+  const t = await testApp();
+  try {
+    const big = "x".repeat(100 * 1024);
+    const post = await t.app.request("/survey/postback", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uid: "0123456789abcdef01234567", status: "c", junk: big }),
+    });
+    assertEquals(post.status, 413);
+    const answers = await t.app.request("/survey/prescreen/0123456789abcdef01234567", {
+      method: "POST",
+      body: new URLSearchParams({ q_x: big }),
+    });
+    assertEquals(answers.status, 413);
+  } finally {
+    await t.close();
+  }
+});
