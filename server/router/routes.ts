@@ -82,6 +82,8 @@ async function guarded(c: Ctx, fn: () => Promise<Response>): Promise<Response> {
 }
 
 async function entry(c: Ctx, isTest: boolean) {
+  // link checkers and previews ask with HEAD: they must not take the respondent's place
+  if (c.req.method === "HEAD") return c.body(null, 200, { "cache-control": "no-store" });
   const sid = (c.req.query("sid") ?? "").trim();
   if (!SID_RE.test(sid)) return html(c, messagePage("missingSid"), 400);
   return await guarded(c, async () => {

@@ -39,6 +39,8 @@ Deno.test("router: a passing respondent gets a uid and goes to the client's live
     const s = await liveProject(t, {
       project: { singleLinkUrl: "https://client.example/s?id=[uid]&again={uid}" },
     });
+    const head = await t.app.request(`/survey/start/${s.mapId}?sid=resp-001`, { method: "HEAD" });
+    assertEquals(head.status, 200, "a link checker's HEAD takes nobody's place");
     const r = await enter(t, s.mapId, "resp-001", {
       "user-agent": IPHONE,
       "x-forwarded-for": "81.2.69.160",
