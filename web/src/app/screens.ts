@@ -1,0 +1,98 @@
+/**
+ * Every screen route of the permission table (shared/permissions.ts SCREENS) with its title and the
+ * lazy module that renders it. Screens of later releases share one honest placeholder, so routing,
+ * guards and navigation work for the whole product today.
+ */
+import type { ComponentType } from "react";
+import { SCREENS } from "../../../shared/permissions.ts";
+
+type Loader = () => Promise<{ default: ComponentType }>;
+export type ScreenDef = { title: string; area: string; load?: Loader };
+
+const usersList: Loader = () => import("../features/users/UsersListPage.tsx");
+const userForm: Loader = () => import("../features/users/UserFormPage.tsx");
+
+export const SCREEN_DEFS: Record<string, ScreenDef> = {
+  "/admin/dashboard": {
+    title: "Dashboard",
+    area: "Dashboard",
+    load: () => import("../features/dashboard/DashboardPage.tsx"),
+  },
+  // projects
+  "/admin/project": { title: "Projects", area: "Projects" },
+  "/admin/project/fetch": { title: "Projects External", area: "Projects" },
+  "/admin/project/add": { title: "Add Project", area: "Projects" },
+  "/admin/project/:projectid/edit": { title: "Edit Project", area: "Projects" },
+  "/admin/project/:projectid/childs": { title: "Child Projects", area: "Projects" },
+  "/admin/project/child/add": { title: "Add Child Project", area: "Projects" },
+  "/admin/project/child/:projectid/add": { title: "Add Child Project", area: "Projects" },
+  "/admin/project/child/:id/edit": { title: "Edit Child Project", area: "Projects" },
+  // api import
+  "/admin/api": { title: "Precision", area: "Api Projects" },
+  "/admin/api/logit": { title: "Logit", area: "Api Projects" },
+  "/admin/api/toluna": { title: "Toulna", area: "Api Projects" },
+  "/admin/api/circle": { title: "Circle", area: "Api Projects" },
+  "/admin/api/mrkt": { title: "UniMrkt", area: "Api Projects" },
+  // clients, suppliers
+  "/admin/client": { title: "Clients", area: "Clients" },
+  "/admin/client/add": { title: "Add Client", area: "Clients" },
+  "/admin/client/:id/edit": { title: "Edit Client", area: "Clients" },
+  "/admin/supplier": { title: "Suppliers", area: "Suppliers" },
+  "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers" },
+  "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers" },
+  // reports, reconcile
+  "/admin/report": { title: "Reports", area: "Reports" },
+  "/admin/reconcile": { title: "Reconcile", area: "Reconciles" },
+  "/admin/reconcile/add": { title: "Add Reconcile", area: "Reconciles" },
+  "/admin/reconcile/:reconcileid/edit": { title: "Edit Reconcile", area: "Reconciles" },
+  // accounts
+  "/admin/invoice": { title: "Ready To Invoice", area: "Accounts" },
+  "/admin/invoice/archieved": { title: "Archieved", area: "Accounts" },
+  "/admin/invoice/list": { title: "Invoices", area: "Accounts" },
+  "/admin/invoice/supplier": { title: "Finances", area: "Accounts" },
+  "/admin/invoice/supplier/list": { title: "Purchase Order", area: "Accounts" },
+  "/admin/invoice/supplier/:supplierid/list": { title: "Supplier Projects", area: "Accounts" },
+  "/admin/invoice/generate": { title: "Generate Invoice", area: "Accounts" },
+  "/admin/invoice/generate/manual": { title: "Generate Invoice Manual", area: "Accounts" },
+  "/admin/invoice/generate/:id/edit": { title: "Edit Invoice", area: "Accounts" },
+  "/admin/invoice/add": { title: "Add Invoice", area: "Accounts" },
+  "/admin/invoice/:projectid/edit": { title: "Edit Invoice", area: "Accounts" },
+  "/admin/invoice/view/:invoiceid": { title: "Invoice", area: "Accounts" },
+  "/admin/invoice/status/:invoiceid/edit": { title: "Edit Invoice", area: "Accounts" },
+  // users
+  "/admin/user": { title: "Users", area: "Users", load: usersList },
+  "/admin/user/supplier": { title: "Users", area: "Users", load: usersList },
+  "/admin/user/add": { title: "Add User", area: "Users", load: userForm },
+  "/admin/user/:id/edit": { title: "Edit User", area: "Users", load: userForm },
+  // library
+  "/admin/library": { title: "Categories", area: "Library" },
+  "/admin/library/category/add": { title: "Add Category", area: "Library" },
+  "/admin/library/category/:catid/edit": { title: "Edit Category", area: "Library" },
+  "/admin/support/category/:id/edit": { title: "Edit Category", area: "Library" },
+  "/admin/library/question": { title: "Questions", area: "Library" },
+  "/admin/library/question/add": { title: "Add Question", area: "Library" },
+  "/admin/library/question/:questionid/edit": { title: "Edit Question", area: "Library" },
+  "/admin/library/rule": { title: "Supplier Rules", area: "Library" },
+  "/admin/library/rule/add": { title: "Add Supplier Rule", area: "Library" },
+  "/admin/library/rule/:ruleid/edit": { title: "Edit Supplier Rule", area: "Library" },
+  "/admin/library/qualification": { title: "Qualfications", area: "Library" },
+  // support
+  "/admin/support": { title: "Identifiers", area: "Support" },
+  "/admin/support/shortcode": { title: "ShortCodes", area: "Support" },
+  "/admin/support/log": { title: "System Logs", area: "Support" },
+  "/admin/support/job": { title: "Scheduled Jobs", area: "Support" },
+  "/admin/support/job/add": { title: "Add Schedule Job", area: "Support" },
+  "/admin/support/job/:jobid/edit": { title: "Edit Schedule Job", area: "Support" },
+  "/admin/support/job/:jobid": { title: "Schedule Job", area: "Support" },
+  // supplier portal
+  "/supplier/project": { title: "Projects", area: "Supplier portal" },
+  "/supplier/inventory": { title: "Inventory", area: "Supplier portal" },
+};
+
+/** The screens of one area ("/admin" or "/supplier"), each with its definition. */
+export function screensUnder(prefix: "/admin" | "/supplier") {
+  return SCREENS.filter((s) => s.path.startsWith(prefix + "/")).map((s) => ({
+    ...s,
+    def: SCREEN_DEFS[s.path] ?? { title: "Samplex", area: "" },
+  }));
+}

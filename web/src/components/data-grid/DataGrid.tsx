@@ -1,0 +1,398 @@
+/**
+ * The one data grid (part 1, 2.4): server paging through `useList`, 'No Rows', loading and error
+ * states, a row action menu (disabled for SUBSCRIBER and BDE) with 'Are you sure?' confirmation,
+ * a warning style for rows that reached their sample size, and optional row selection.
+ * Rendering goes through TanStack Table 9 (`useTable`) with manual pagination.
+ */
+import * as React from "react";
+import {
+  type ColumnDef,
+  functionalUpdate,
+  type PaginationState,
+  type RowData,
+  rowPaginationFeature,
+  rowSelectionFeature,
+  type RowSelectionState,
+  tableFeatures,
+  type Updater,
+  useTable,
+} from "@tanstack/react-table";
+import { EllipsisVertical, Inbox, RotateCw, TriangleAlert } from "lucide-react";
+import { MSG } from "../../../../shared/messages.ts";
+import { READ_ONLY_ROLES } from "../../../../shared/roles.ts";
+import { useAuth } from "../../lib/auth.ts";
+import { cn } from "../../lib/utils.ts";
+import { Button } from "../ui/button.tsx";
+import { Checkbox } from "../ui/checkbox.tsx";
+import { ConfirmDialog } from "../ui/dialog.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "../ui/dropdown-menu.tsx";
+import { Pagination } from "./Pagination.tsx";
+import type { ConfirmSpec, GridColumn, RowAction } from "./types.ts";
+import type { ListController } from "./useList.ts";
+
+const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
+type Features = typeof features;
+
+/** Rows whose complete count reached the sample size get the warning style (part 1, 2.4). */
+export function completeReached(row: { complete?: number | null; sampleSize?: number | null }): boolean {
+  const sample = Number(row.sampleSize ?? 0);
+  return sample > 0 && Number(row.complete ?? 0) >= sample;
+}
+
+/** Whether the signed-in role may use row menus and New buttons. */
+export function useCanEdit(): boolean {
+  const role = useAuth((s) => s.admin?.role);
+  return !!role && !READ_ONLY_ROLES.includes(role);
+}
+
+const EMPTY: never[] = [];
+
+export type DataGridProps<T> = {
+  list: ListController<T>;
+  columns: GridColumn<T>[];
+  rowActions?: RowAction<T>[];
+  warnRow?: (row: T) => boolean;
+  /**
+   * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a bar that
+   * sticks to the bottom of the screen while at least one row is selected (the projects drawer).
+   */
+  selectable?: boolean;
+  selectionBar?: (rows: T[], clear: () => void) => React.ReactNode;
+  emptyText?: string;
+  hidePagination?: boolean;
+  caption?: string;
+};
+
+export function DataGrid<T extends RowData>({
+  list,
+  columns,
+  rowActions,
+  warnRow,
+  selectable = false,
+  selectionBar,
+  emptyText = MSG.noRows,
+  hidePagination = false,
+  caption,
+}: DataGridProps<T>) {
+  const canEdit = useCanEdit();
+  const [rowSelection, setRowSelection] = React.useState<RowSelectionState>({});
+  const selectedRows = React.useRef(new Map<string, T>());
+  const [pending, setPending] = React.useState<{ action: RowAction<T>; row: T } | null>(null);
+  const [busy, setBusy] = React.useState(false);
+  const { query, rowId } = { query: list.query, rowId: list.decl.rowId };
+
+  const byId = React.useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
+
+  const tableColumns = React.useMemo<ColumnDef<Features, T>[]>(() => {
+    const defs: ColumnDef<Features, T>[] = [];
+    if (selectable) {
+      defs.push({
+        id: "__select",
+        header: ({ table }) => (
+          <Checkbox
+            aria-label="Select all rows on this page"
+            checked={table.getIsAllPageRowsSelected()
+              ? true
+              : table.getIsSomePageRowsSelected()
+              ? "indeterminate"
+              : false}
+            onCheckedChange={(c) => table.toggleAllPageRowsSelected(c === true)}
+          />
+        ),
+        cell: ({ row }) => (
+          <Checkbox
+            aria-label="Select row"
+            checked={row.getIsSelected()}
+            onCheckedChange={(c) => row.toggleSelected(c === true)}
+          />
+        ),
+      });
+    }
+    for (const col of columns) {
+      defs.push({ id: col.id, header: () => col.header, cell: ({ row }) => col.cell(row.original) });
+    }
+    if (rowActions?.length) {
+      defs.push({
+        id: "__actions",
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row }) => (
+          <RowMenu
+            row={row.original}
+            actions={rowActions}
+            disabled={!canEdit}
+            onPick={(action) => {
+              if (action.confirm) setPending({ action, row: row.original });
+              else void action.onSelect(row.original);
+            }}
+          />
+        ),
+      });
+    }
+    return defs;
+  }, [columns, rowActions, selectable, canEdit]);
+
+  const pagination: PaginationState = { pageIndex: list.pageNo - 1, pageSize: list.limit };
+
+  const table = useTable({
+    features,
+    columns: tableColumns,
+    data: list.rows ?? EMPTY,
+    getRowId: (row: T) => rowId(row),
+    manualPagination: true,
+    rowCount: list.total,
+    enableRowSelection: selectable,
+    state: { pagination, rowSelection },
+    onPaginationChange: (updater: Updater<PaginationState>) => {
+      const next = functionalUpdate(updater, pagination);
+      if (next.pageSize !== pagination.pageSize) list.setPageSize(next.pageSize);
+      else if (next.pageIndex !== pagination.pageIndex) list.setPage(next.pageIndex + 1);
+    },
+    onRowSelectionChange: (updater: Updater<RowSelectionState>) => {
+      setRowSelection((prev) => {
+        const next = functionalUpdate(updater, prev);
+        for (const r of list.rows ?? []) {
+          const id = rowId(r);
+          if (next[id]) selectedRows.current.set(id, r);
+          else selectedRows.current.delete(id);
+        }
+        for (const id of [...selectedRows.current.keys()]) if (!next[id]) selectedRows.current.delete(id);
+        return next;
+      });
+    },
+  });
+
+  const clearSelection = React.useCallback(() => {
+    selectedRows.current.clear();
+    setRowSelection({});
+  }, []);
+
+  const headers = table.getHeaderGroups();
+  const rows = table.getRowModel().rows;
+  const colCount = tableColumns.length;
+  const initialLoading = query.isPending;
+  const refreshing = query.isFetching && !query.isPending;
+  const failedEmpty = query.isError && !list.rows;
+
+  const confirm: ConfirmSpec = typeof pending?.action.confirm === "object" ? pending.action.confirm : {};
+
+  function cellClass(id: string) {
+    const col = byId.get(id);
+    return cn(
+      col?.align === "right" && "text-right",
+      col?.align === "center" && "text-center",
+      id === "__select" && "w-10",
+      id === "__actions" && "w-12 text-right",
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="relative overflow-hidden rounded-xl border bg-card shadow-xs">
+        <div
+          className={cn(
+            "absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden transition-opacity",
+            refreshing ? "opacity-100" : "opacity-0",
+          )}
+          aria-hidden="true"
+        >
+          <div className="h-full w-1/3 animate-[grid-progress_1s_ease-in-out_infinite] bg-primary" />
+        </div>
+        <div className="overflow-x-auto">
+          <table
+            className="w-full caption-bottom border-collapse text-sm"
+            aria-busy={query.isFetching || undefined}
+            data-testid="data-grid"
+          >
+            {caption ? <caption className="sr-only">{caption}</caption> : null}
+            <thead className="bg-muted/60">
+              {headers.map((group) => (
+                <tr key={group.id} className="border-b">
+                  {group.headers.map((header) => (
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className={cn(
+                        "h-10 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground",
+                        cellClass(header.column.id),
+                        byId.get(header.column.id)?.headerClassName,
+                      )}
+                    >
+                      {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody className={cn(refreshing && "opacity-70 transition-opacity")}>
+              {initialLoading
+                ? Array.from(
+                  { length: Math.min(list.limit, 8) },
+                  (_, i) => (
+                    <tr key={i} className="border-b last:border-0">
+                      {Array.from({ length: colCount }, (_, j) => (
+                        <td key={j} className="h-12 px-4">
+                          <Skeleton className="h-4 w-full max-w-40" />
+                        </td>
+                      ))}
+                    </tr>
+                  ),
+                )
+                : failedEmpty
+                ? (
+                  <tr>
+                    <td colSpan={colCount} className="px-4 py-14">
+                      <div className="flex flex-col items-center gap-3 text-center" role="alert">
+                        <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
+                        <div className="flex flex-col gap-1">
+                          <p className="font-medium">The list could not be loaded.</p>
+                          <p className="text-muted-foreground">{query.error?.message}</p>
+                        </div>
+                        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+                          <RotateCw /> Retry
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                )
+                : rows.length === 0
+                ? (
+                  <tr>
+                    <td colSpan={colCount} className="px-4 py-14">
+                      <div className="flex flex-col items-center gap-2 text-muted-foreground">
+                        <Inbox className="size-8" aria-hidden="true" />
+                        <p className="font-medium">{emptyText}</p>
+                      </div>
+                    </td>
+                  </tr>
+                )
+                : rows.map((row) => {
+                  const warn = warnRow?.(row.original) ?? false;
+                  return (
+                    <tr
+                      key={row.id}
+                      data-row-id={row.id}
+                      data-warning={warn || undefined}
+                      aria-selected={selectable ? row.getIsSelected() : undefined}
+                      className={cn(
+                        "border-b transition-colors last:border-0 hover:bg-muted/40",
+                        row.getIsSelected() && "bg-accent/60 hover:bg-accent/70",
+                        warn && "bg-warning text-warning-foreground hover:bg-warning/80",
+                      )}
+                    >
+                      {row.getAllCells().map((cell) => (
+                        <td
+                          key={cell.id}
+                          className={cn(
+                            "h-12 whitespace-nowrap px-4 py-2 align-middle",
+                            cellClass(cell.column.id),
+                            byId.get(cell.column.id)?.className,
+                          )}
+                        >
+                          <table.FlexRender cell={cell} />
+                        </td>
+                      ))}
+                    </tr>
+                  );
+                })}
+            </tbody>
+          </table>
+        </div>
+        {query.isError && list.rows
+          ? (
+            <div className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive">
+              <span>The latest page could not be loaded; the rows shown are from before.</span>
+              <Button variant="ghost" size="sm" onClick={() => void query.refetch()}>
+                <RotateCw /> Retry
+              </Button>
+            </div>
+          )
+          : null}
+      </div>
+
+      {hidePagination ? null : <Pagination list={list} />}
+
+      {selectable && selectionBar && Object.keys(rowSelection).length > 0
+        ? (
+          <div
+            role="region"
+            aria-label="Selected rows"
+            className="sticky bottom-0 z-20 -mx-1 rounded-t-xl border bg-card px-4 py-3 shadow-[0_-4px_16px_-8px_rgb(0_0_0/0.2)]"
+          >
+            {selectionBar([...selectedRows.current.values()], clearSelection)}
+          </div>
+        )
+        : null}
+
+      <ConfirmDialog
+        open={!!pending}
+        onOpenChange={(open) => {
+          if (!open && !busy) setPending(null);
+        }}
+        title={confirm.title ?? MSG.areYouSure}
+        description={confirm.description}
+        cancelLabel={confirm.cancelLabel}
+        confirmLabel={confirm.confirmLabel}
+        destructive={pending?.action.destructive ?? true}
+        busy={busy}
+        onConfirm={async () => {
+          if (!pending) return;
+          setBusy(true);
+          try {
+            await pending.action.onSelect(pending.row);
+          } catch {
+            // the API client has shown the reason
+          } finally {
+            setBusy(false);
+            setPending(null);
+          }
+        }}
+      />
+    </div>
+  );
+}
+
+function RowMenu<T>({
+  row,
+  actions,
+  disabled,
+  onPick,
+}: {
+  row: T;
+  actions: RowAction<T>[];
+  disabled: boolean;
+  onPick: (action: RowAction<T>) => void;
+}) {
+  const visible = actions.filter((a) => !a.hidden?.(row));
+  if (!visible.length) return null;
+  return (
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger asChild disabled={disabled}>
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          aria-label="Row actions"
+          title={disabled ? "Your role cannot change records" : "Row actions"}
+        >
+          <EllipsisVertical />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        {visible.map((a) => {
+          const Icon = a.icon;
+          return (
+            <DropdownMenuItem key={a.label} destructive={a.destructive} onSelect={() => onPick(a)}>
+              {Icon ? <Icon /> : null}
+              {a.label}
+            </DropdownMenuItem>
+          );
+        })}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,85 @@
+/** Declarations of the list kit: a list is its API path, its filters and its columns. */
+import type { ReactNode } from "react";
+import type { LucideIcon } from "lucide-react";
+import type { Option } from "../ui/select.tsx";
+
+export type FilterValue = string | number | boolean | null | (string | number)[];
+
+/** Where a select's options come from: a GET (or POST) lookup; a 404 means "none yet". */
+export type OptionsSource = {
+  path: string;
+  method?: "GET" | "POST";
+  body?: unknown;
+  // deno-lint-ignore no-explicit-any
+  map?: (raw: any) => Option;
+};
+
+/** Every filter kind of the shared toolbar (part 1, 2.5). */
+export type FilterDecl =
+  /** Free text, debounced 500 ms, resets the page. URL `q`. */
+  | { kind: "search"; placeholder?: string }
+  /** One value per line, sent as filter.multiSearch. URL `lines`. */
+  | { kind: "multiSearch"; label?: string; placeholder?: string }
+  /** Single or multiple choice sent as filter[key]; multi-selects have 'Select All'. */
+  | {
+    kind: "select";
+    key: string;
+    label: string;
+    multiple?: boolean;
+    options?: Option[];
+    source?: OptionsSource;
+    /** Send values as numbers (status codes, sort keys). */
+    numeric?: boolean;
+  }
+  /** Active flag: any / true / false, sent as body.status. URL `status`. */
+  | { kind: "status"; label?: string }
+  /** Today=1, Last 7 Days=2, This Month=3, sent as filter[key] (default sortDate). */
+  | { kind: "sortBy"; key?: string; label?: string }
+  /** Min and max date (dd/MM/yyyy on screen, yyyy-MM-dd in the body); max never before min. */
+  | { kind: "dateRange"; minKey?: string; maxKey?: string }
+  /** CSV of all matching rows: the same body POSTed to `<path>?format=csv`. */
+  | { kind: "export"; label?: string }
+  /** Redirect URLs from the list metadata (post-back, notify). */
+  | { kind: "links"; metadataKey: string; label: string };
+
+export type ListDecl<T> = {
+  /** Names the list in caches and the exported file. */
+  id: string;
+  /** POST endpoint answering `{ data, metadata }`. */
+  path: string;
+  rowId: (row: T) => string;
+  defaultPageSize?: number;
+  pageSizes?: readonly number[];
+  /** URL parameter of the page number (external offers use `p`). */
+  pageParam?: string;
+  filters?: FilterDecl[];
+  /** Filter values always sent (for example a parent project id). */
+  fixedFilter?: Record<string, FilterValue>;
+  exportName?: string;
+};
+
+export type GridColumn<T> = {
+  id: string;
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  className?: string;
+  headerClassName?: string;
+  align?: "left" | "right" | "center";
+};
+
+export type ConfirmSpec = {
+  title?: string;
+  description?: ReactNode;
+  confirmLabel?: string;
+  cancelLabel?: string;
+};
+
+export type RowAction<T> = {
+  label: string;
+  icon?: LucideIcon;
+  onSelect: (row: T) => unknown | Promise<unknown>;
+  /** Ask first ('Are you sure?' with No / Yes unless told otherwise). */
+  confirm?: boolean | ConfirmSpec;
+  destructive?: boolean;
+  hidden?: (row: T) => boolean;
+};

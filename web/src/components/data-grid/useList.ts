@@ -1,0 +1,151 @@
+/**
+ * One hook per list: page, page size, search and filters live in the URL (shareable, survive a
+ * reload); the body is built from them; TanStack Query fetches the page and keeps the previous page
+ * on screen while the next one loads. Row helpers keep the cache in step after a change.
+ */
+import { useCallback, useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ListBody, ListResult } from "../../../../shared/list.ts";
+import { api, requestBlob } from "../../lib/api.ts";
+import { saveBlob } from "../../lib/download.ts";
+import { notify } from "../../lib/notify.ts";
+import type { ListDecl } from "./types.ts";
+import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
+
+export { dateKeys, LINES_PARAM, SEARCH_PARAM, SIZE_PARAM, STATUS_PARAM } from "./list-params.ts";
+export type { StatusValue } from "./list-params.ts";
+
+export type ListMeta = ListResult<unknown>["metadata"] & Record<string, unknown>;
+type Page<T> = { data: T[]; metadata: ListMeta };
+
+export function useList<T>(decl: ListDecl<T>) {
+  const [params, setParams] = useSearchParams();
+  const qc = useQueryClient();
+  const filters = useMemo(() => decl.filters ?? [], [decl.filters]);
+  const { pageNo, limit, search, status, pageSizes, defaultSize, pageParam } = readListState(params, decl);
+  const paramsKey = params.toString();
+  // rebuilt only when the URL changes, so the query key stays stable between renders
+  const body: ListBody = useMemo(() => buildListBody(new URLSearchParams(paramsKey), decl), [
+    paramsKey,
+    decl,
+  ]);
+
+  const queryKey = useMemo(() => ["list", decl.path, body] as const, [decl.path, body]);
+
+  const query = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => (await api.post<Page<T>>(decl.path, body, { signal })).result,
+    placeholderData: keepPreviousData,
+  });
+
+  // ---- URL writers
+  const update = useCallback((mutate: (p: URLSearchParams) => void, resetPage = true) => {
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      mutate(next);
+      if (resetPage) next.delete(pageParam);
+      return next;
+    }, { replace: true });
+  }, [setParams, pageParam]);
+
+  const setPage = useCallback((n: number) => {
+    update((p) => (n <= 1 ? p.delete(pageParam) : p.set(pageParam, String(n))), false);
+  }, [update, pageParam]);
+
+  const setPageSize = useCallback((n: number) => {
+    update((p) => (n === defaultSize ? p.delete(SIZE_PARAM) : p.set(SIZE_PARAM, String(n))));
+  }, [update, defaultSize]);
+
+  const setParam = useCallback((key: string, value: string | string[] | null) => {
+    update((p) => {
+      p.delete(key);
+      const values = value === null ? [] : Array.isArray(value) ? value : [value];
+      for (const val of values) if (val !== "") p.append(key, val);
+    });
+  }, [update]);
+
+  const resetFilters = useCallback(() => {
+    update((p) => {
+      for (const key of ownedParams(filters)) p.delete(key);
+    });
+  }, [update, filters]);
+
+  const hasActiveFilters = ownedParams(filters).some((k) => params.has(k));
+
+  // ---- cache helpers after a change
+  const patchRow = useCallback((id: string, patch: Partial<T>) => {
+    qc.setQueryData<Page<T>>(
+      queryKey,
+      (old) => old && { ...old, data: old.data.map((r) => (decl.rowId(r) === id ? { ...r, ...patch } : r)) },
+    );
+  }, [qc, queryKey, decl]);
+
+  /** Removes the row and lowers the total at once, then refreshes the page in the background. */
+  const removeRow = useCallback((id: string) => {
+    const old = qc.getQueryData<Page<T>>(queryKey);
+    if (old) {
+      const data = old.data.filter((r) => decl.rowId(r) !== id);
+      const removed = old.data.length - data.length;
+      qc.setQueryData<Page<T>>(queryKey, {
+        ...old,
+        data,
+        metadata: { ...old.metadata, total: Math.max(0, old.metadata.total - removed) },
+      });
+      if (data.length === 0 && pageNo > 1) setPage(pageNo - 1);
+    }
+    void qc.invalidateQueries({ queryKey: ["list", decl.path], refetchType: "active" });
+  }, [qc, queryKey, decl, pageNo, setPage]);
+
+  const invalidate = useCallback(
+    () => qc.invalidateQueries({ queryKey: ["list", decl.path] }),
+    [qc, decl.path],
+  );
+
+  // ---- export of all matching rows
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = useCallback(async () => {
+    setExporting(true);
+    try {
+      const { blob, filename } = await requestBlob("POST", decl.path, {
+        body: { ...body, pageNo: 1 },
+        query: { format: "csv" },
+      });
+      saveBlob(blob, filename ?? `${decl.exportName ?? decl.id}.csv`);
+      notify.success("Export ready");
+    } catch {
+      // the API client has shown the reason
+    } finally {
+      setExporting(false);
+    }
+  }, [body, decl]);
+
+  const data = query.data;
+  return {
+    decl,
+    params,
+    body,
+    queryKey,
+    query,
+    rows: data?.data,
+    metadata: data?.metadata,
+    total: data?.metadata.total ?? 0,
+    pageNo,
+    limit,
+    pageSizes,
+    search,
+    status,
+    setPage,
+    setPageSize,
+    setParam,
+    resetFilters,
+    hasActiveFilters,
+    patchRow,
+    removeRow,
+    invalidate,
+    exportCsv,
+    exporting,
+  };
+}
+
+export type ListController<T> = ReturnType<typeof useList<T>>;

@@ -1,0 +1,36 @@
+/** Options of a select filter or field: static, or loaded once from a lookup call (404 = none yet). */
+import { useQuery } from "@tanstack/react-query";
+import { api, ApiError } from "../../lib/api.ts";
+import type { Option } from "../ui/select.tsx";
+import type { OptionsSource } from "../data-grid/types.ts";
+
+// deno-lint-ignore no-explicit-any
+const defaultMap = (r: any): Option => ({
+  value: String(r?._id ?? r?.value ?? ""),
+  label: String(r?.label ?? r?.name ?? r?._id ?? ""),
+});
+
+export function useOptions(source: OptionsSource | undefined, fixed: Option[] = []) {
+  const q = useQuery({
+    queryKey: ["options", source?.path, source?.body ?? null],
+    enabled: !!source,
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }) => {
+      try {
+        const res = source!.method === "POST"
+          ? await api.post<unknown[]>(source!.path, source!.body, { signal, quiet: (e) => e.status === 404 })
+          : await api.get<unknown[]>(source!.path, { signal, quiet: (e) => e.status === 404 });
+        const list = Array.isArray(res.result) ? res.result : [];
+        return list.map(source!.map ?? defaultMap).filter((o) => o.value !== "");
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) return [] as Option[];
+        throw e;
+      }
+    },
+  });
+  return {
+    options: source ? q.data ?? [] : fixed,
+    loading: !!source && q.isPending,
+    error: q.isError,
+  };
+}

@@ -1,0 +1,15 @@
+import * as React from "react";
+import { Label as LabelPrimitive } from "radix-ui";
+import { cn } from "../../lib/utils.ts";
+
+export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
+  return (
+    <LabelPrimitive.Root
+      className={cn(
+        "text-sm font-medium leading-none text-foreground select-none peer-disabled:cursor-not-allowed peer-disabled:opacity-60",
+        className,
+      )}
+      {...props}
+    />
+  );
+}

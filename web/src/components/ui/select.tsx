@@ -1,0 +1,71 @@
+import { Select as S } from "radix-ui";
+import { Check, ChevronDown } from "lucide-react";
+import { cn } from "../../lib/utils.ts";
+import { inputClass } from "./input.tsx";
+
+export type Option = { value: string; label: string };
+
+/** A single-choice select. Radix forbids "" as an item value, so `value=""` means "nothing chosen". */
+export function Select({
+  value,
+  onValueChange,
+  options,
+  placeholder = "Select",
+  disabled,
+  className,
+  id,
+  name,
+  invalid,
+  ariaLabel,
+}: {
+  value: string;
+  onValueChange: (value: string) => void;
+  options: Option[];
+  placeholder?: string;
+  disabled?: boolean;
+  className?: string;
+  id?: string;
+  name?: string;
+  invalid?: boolean;
+  ariaLabel?: string;
+}) {
+  return (
+    <S.Root value={value || undefined} onValueChange={onValueChange} disabled={disabled} name={name}>
+      <S.Trigger
+        id={id}
+        aria-label={ariaLabel}
+        aria-invalid={invalid || undefined}
+        className={cn(inputClass, "cursor-pointer items-center justify-between gap-2 text-left", className)}
+      >
+        <span className={cn("truncate", !value && "text-muted-foreground")}>
+          <S.Value placeholder={placeholder} />
+        </span>
+        <S.Icon>
+          <ChevronDown className="size-4 opacity-60" />
+        </S.Icon>
+      </S.Trigger>
+      <S.Portal>
+        <S.Content
+          position="popper"
+          sideOffset={4}
+          className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md border bg-popover text-popover-foreground shadow-lg"
+        >
+          <S.Viewport className="p-1">
+            {options.map((o) => (
+              <S.Item
+                key={o.value}
+                value={o.value}
+                className="relative flex cursor-pointer select-none items-center rounded-sm py-1.5 pl-8 pr-2 text-sm outline-none data-[disabled]:opacity-50 data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground"
+              >
+                <S.ItemIndicator className="absolute left-2 inline-flex">
+                  <Check className="size-4" />
+                </S.ItemIndicator>
+                <S.ItemText>{o.label}</S.ItemText>
+              </S.Item>
+            ))}
+          </S.Viewport>
+        </S.Content>
+      </S.Portal>
+    </S.Root>
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * /admin/user/add and /admin/user/:id/edit (part 2, Users): the shared user schemas drive the
+ * messages; an empty password is dropped on edit; supplierId is sent only for SUPPLIER users.
+ */
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useFormContext, useWatch } from "react-hook-form";
+import { ArrowLeft, Check, Copy, KeyRound } from "lucide-react";
+import { generatePassword, UserCreate, UserUpdate } from "../../../../shared/schemas/user.ts";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { copyText } from "../../lib/clipboard.ts";
+import { TIMING } from "../../lib/timing.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { PasswordField, SubmitButton, TextField } from "../../components/form/fields.tsx";
+import { SwitchField } from "../../components/form/switch-field.tsx";
+import { SelectField } from "../../components/form/select-field.tsx";
+import { useOptions } from "../../components/filters/useOptions.ts";
+import { Button, buttonVariants } from "../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { roleOptions, type UserRow } from "./users.ts";
+
+/** The full-form member of UserUpdate (the others are {isActive} and {isDeleted} alone). */
+const UserEdit = UserUpdate.options[2];
+
+type FormValues = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: string;
+  role: string;
+  supplierId: string;
+  password: string;
+  isActive: boolean;
+};
+
+const EMPTY: FormValues = {
+  firstName: "",
+  lastName: "",
+  email: "",
+  phoneNumber: "",
+  role: "",
+  supplierId: "",
+  password: "",
+  isActive: true,
+};
+
+export default function UserFormPage() {
+  const { id } = useParams();
+  const user = useQuery({
+    queryKey: ["user", id],
+    enabled: !!id,
+    queryFn: async ({ signal }) => (await api.get<UserRow>(`/admin/user/${id}`, { signal })).result,
+  });
+  const back = (
+    <Link
+      to="/admin/user"
+      className="inline-flex w-fit items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/40"
+    >
+      <ArrowLeft className="size-4" /> Users
+    </Link>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={id ? "Edit User" : "Add User"}
+        description={id
+          ? "Change the account's details, role or password."
+          : "Create a staff or supplier login."}
+        back={back}
+      />
+      {!id ? <UserForm /> : user.isPending ? <FormSkeleton /> : user.isError
+        ? (
+          <Card className="max-w-3xl p-6">
+            <p className="font-medium">This user could not be loaded.</p>
+            <p className="mt-1 text-muted-foreground">{user.error.message}</p>
+            <Button className="mt-4" variant="outline" onClick={() => void user.refetch()}>Retry</Button>
+          </Card>
+        )
+        : <UserForm user={user.data} />}
+    </>
+  );
+}
+
+function UserForm({ user }: { user?: UserRow }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const editing = !!user;
+  // one form for both: the edit schema differs only in its optional password
+  const form = useSchemaForm(
+    (editing ? UserEdit : UserCreate) as typeof UserCreate,
+    user
+      ? {
+        firstName: user.firstName,
+        lastName: user.lastName,
+        email: user.email,
+        phoneNumber: user.phoneNumber ?? "",
+        role: user.role,
+        supplierId: user.supplierId ?? "",
+        password: "",
+        isActive: user.isActive,
+      }
+      : EMPTY,
+  );
+
+  async function submit(values: Record<string, unknown>) {
+    const payload: Record<string, unknown> = { ...values };
+    if (!payload.password) delete payload.password;
+    if (payload.role !== "SUPPLIER") delete payload.supplierId;
+    const res = editing
+      ? await api.put<UserRow>(`/admin/user/update/${user._id}`, payload)
+      : await api.post<UserRow>("/admin/user/add", payload);
+    await qc.invalidateQueries({ queryKey: ["list"] });
+    qc.removeQueries({ queryKey: ["user", user?._id] });
+    notify.success(res.message);
+    navigate("/admin/user");
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="max-w-3xl">
+      <Card>
+        <CardHeader>
+          <CardTitle>Account</CardTitle>
+          <CardDescription>Fields marked * are required.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5 sm:grid-cols-2">
+          <TextField name="firstName" label="First name" required autoComplete="off" />
+          <TextField name="lastName" label="Last name" required autoComplete="off" />
+          <TextField name="email" label="Email" type="email" required autoComplete="off" />
+          <TextField name="phoneNumber" label="Phone number" type="tel" autoComplete="off" />
+          <SelectField name="role" label="Role" required options={roleOptions} placeholder="Select a role" />
+          <SupplierField />
+          <PasswordField
+            name="password"
+            label="Password"
+            required={!editing}
+            autoComplete="new-password"
+            hint={editing ? "Leave empty to keep the current password." : "At least 7 characters."}
+            className="sm:col-span-2"
+            addon={<PasswordTools />}
+          />
+          <SwitchField
+            name="isActive"
+            label="Active"
+            description="Inactive users cannot sign in."
+            className="sm:col-span-2"
+          />
+        </CardContent>
+        <div className="flex justify-end gap-2 border-t px-5 py-4">
+          <Link to="/admin/user" className={buttonVariants({ variant: "outline" })}>Cancel</Link>
+          <SubmitButton>{editing ? "Save changes" : "Create user"}</SubmitButton>
+        </div>
+      </Card>
+    </Form>
+  );
+}
+
+/** The supplier picker, shown (and required) only for role SUPPLIER. */
+function SupplierField() {
+  const role = useWatch({ name: "role" });
+  const { trigger, getValues } = useFormContext();
+  const { options, loading } = useOptions(
+    role === "SUPPLIER"
+      ? {
+        path: "/admin/suppliers/all",
+        // deno-lint-ignore no-explicit-any
+        map: (s: any) => ({
+          value: String(s._id ?? s.value),
+          label: String(s.supplierName ?? s.label ?? s._id),
+        }),
+      }
+      : undefined,
+  );
+  useEffect(() => {
+    // re-check the supplier rule when the role changes, once the field has a value or was submitted
+    if (getValues("supplierId")) void trigger("supplierId");
+  }, [role, trigger, getValues]);
+  if (role !== "SUPPLIER") return null;
+  return (
+    <SelectField
+      name="supplierId"
+      label="Supplier"
+      required
+      options={options}
+      placeholder={loading ? "Loading suppliers…" : options.length ? "Select a supplier" : "No suppliers yet"}
+      disabled={!loading && options.length === 0}
+      hint={!loading && options.length === 0
+        ? "Suppliers can be picked once the suppliers area is live."
+        : undefined}
+    />
+  );
+}
+
+/** Generate a 10-character password and copy it; the copied mark clears after 1000 ms. */
+function PasswordTools() {
+  const { setValue, getValues } = useFormContext();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
+    return () => clearTimeout(t);
+  }, [copied]);
+  return (
+    <>
+      <Button
+        type="button"
+        variant="outline"
+        onClick={() => setValue("password", generatePassword(), { shouldValidate: true, shouldDirty: true })}
+      >
+        <KeyRound /> Generate
+      </Button>
+      <Button
+        type="button"
+        variant="outline"
+        size="icon"
+        aria-label={copied ? "Copied" : "Copy password"}
+        title={copied ? "Copied" : "Copy password"}
+        onClick={async () => {
+          const value = String(getValues("password") ?? "");
+          if (!value) return notify.info("Nothing to copy yet");
+          if (await copyText(value)) setCopied(true);
+        }}
+      >
+        {copied ? <Check className="text-success" /> : <Copy />}
+      </Button>
+    </>
+  );
+}
+
+function FormSkeleton() {
+  return (
+    <Card className="max-w-3xl p-5" aria-busy="true" aria-label="Loading user">
+      <div className="grid gap-5 sm:grid-cols-2">
+        {Array.from({ length: 6 }, (_, i) => (
+          <div key={i} className="flex flex-col gap-2">
+            <Skeleton className="h-4 w-24" />
+            <Skeleton className="h-9 w-full" />
+          </div>
+        ))}
+      </div>
+    </Card>
+  );
+}

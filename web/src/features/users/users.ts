@@ -1,0 +1,62 @@
+/** Users area: the two lists (managers, suppliers) and the labels and colours of roles. */
+import { type Role, ROLE_LABELS } from "../../../../shared/roles.ts";
+import type { ListDecl } from "../../components/data-grid/types.ts";
+import type { BadgeTone } from "../../components/ui/badge.tsx";
+
+export type UserRow = {
+  _id: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  phoneNumber: string;
+  role: Role;
+  supplierId: string | null;
+  isActive: boolean;
+  createdAt: string;
+};
+
+const filters = [
+  { kind: "search", placeholder: "Search name, email or phone" },
+  { kind: "status" },
+  { kind: "export" },
+] as const satisfies ListDecl<UserRow>["filters"];
+
+export const managersList: ListDecl<UserRow> = {
+  id: "users",
+  path: "/admin/users",
+  rowId: (u) => u._id,
+  defaultPageSize: 10,
+  filters: [...filters],
+  exportName: "users",
+};
+
+export const supplierUsersList: ListDecl<UserRow> = {
+  id: "supplier-users",
+  path: "/admin/users/supplier",
+  rowId: (u) => u._id,
+  defaultPageSize: 10,
+  filters: [...filters],
+  exportName: "supplier-users",
+};
+
+export const ROLE_TONES: Record<Role, BadgeTone> = {
+  SUPERADMIN: "violet",
+  ADMIN: "primary",
+  MANAGER: "blue",
+  ACCOUNTANT: "green",
+  SUBSCRIBER: "slate",
+  APIMANAGER: "cyan",
+  SUPPLIER: "orange",
+  BDE: "pink",
+};
+
+export const roleOptions = (Object.keys(ROLE_LABELS) as Role[]).map((r) => ({
+  value: r,
+  label: ROLE_LABELS[r],
+}));
+
+export const USER_TABS = [
+  { label: "Managers", to: "/admin/user" },
+  { label: "Suppliers", to: "/admin/user/supplier" },
+];

@@ -1,0 +1,130 @@
+/**
+ * The API client: fetch against /api/v1 with a 20 s time-out, the stored token on every call but
+ * login, the server's `message` as an error notice on failure (the network error text when there is
+ * no answer), and on any 401 the session is cleared and the app goes to /login (part 1, 7 and 8).
+ */
+import { MSG } from "../../../shared/messages.ts";
+import { clearSession, getToken, useAuth } from "./auth.ts";
+import { navigateTo } from "./navigation.ts";
+import { notify } from "./notify.ts";
+import { emitSessionEnd } from "./session-events.ts";
+import { TIMING } from "./timing.ts";
+
+export const API_BASE = "/api/v1";
+
+export type FieldError = { path: string; message: string };
+export type Envelope<T> = { result: T; message: string };
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+  /** No answer from the server (network failure or time-out). */
+  get isNetwork() {
+    return this.status === 0;
+  }
+}
+
+export type RequestOptions = {
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Do not raise an error notice (the caller handles it), for all failures or those it accepts. */
+  quiet?: boolean | ((e: ApiError) => boolean);
+  /** Query string parameters. */
+  query?: Record<string, string>;
+};
+
+/** What happens on a 401 to a signed-in call: the session ends; a failure here is recorded. */
+export function endSessionAfter401() {
+  try {
+    clearSession();
+    emitSessionEnd();
+    navigateTo("/login", { replace: true });
+  } catch (e) {
+    useAuth.getState().setSessionError(MSG.logoutFailed);
+    console.error(MSG.logoutFailed, e);
+  }
+}
+
+async function send(method: string, path: string, opts: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  const qs = opts.query ? `?${new URLSearchParams(opts.query)}` : "";
+  const timeout = AbortSignal.timeout(TIMING.apiTimeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  try {
+    return await fetch(`${API_BASE}${path}${qs}`, {
+      method,
+      headers,
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      signal,
+    });
+  } catch (e) {
+    if (opts.signal?.aborted) throw e; // the caller cancelled: not an error to show
+    const err = timeout.aborted
+      ? new ApiError(`timeout of ${TIMING.apiTimeoutMs}ms exceeded`, 0)
+      : new ApiError(e instanceof Error && e.message ? `Network Error: ${e.message}` : "Network Error", 0);
+    report(err, opts);
+    throw err;
+  }
+}
+
+function report(err: ApiError, opts: RequestOptions) {
+  const quiet = typeof opts.quiet === "function" ? opts.quiet(err) : !!opts.quiet;
+  if (!quiet) notify.error(err.message);
+}
+
+async function failure(res: Response, hadToken: boolean, opts: RequestOptions): Promise<never> {
+  let message = res.statusText || `Request failed (${res.status})`;
+  let errors: FieldError[] = [];
+  try {
+    const json = await res.json();
+    if (json && typeof json.message === "string" && json.message) message = json.message;
+    if (json && Array.isArray(json.errors)) errors = json.errors;
+  } catch { /* not JSON */ }
+  const err = new ApiError(message, res.status, errors);
+  report(err, opts);
+  if (res.status === 401 && hadToken) endSessionAfter401();
+  throw err;
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<Envelope<T>> {
+  const hadToken = !!getToken();
+  const res = await send(method, path, opts);
+  if (!res.ok) return await failure(res, hadToken, opts);
+  if (res.status === 204) return { result: null as T, message: "" };
+  return await res.json() as Envelope<T>;
+}
+
+export const api = {
+  get: <T>(path: string, opts?: RequestOptions) => request<T>("GET", path, opts),
+  post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    request<T>("POST", path, { ...opts, body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    request<T>("PUT", path, { ...opts, body: body ?? {} }),
+};
+
+/** A file answer (CSV, PDF): the blob and the file name the server proposed. */
+export async function requestBlob(
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<{ blob: Blob; filename: string | null }> {
+  const hadToken = !!getToken();
+  const res = await send(method, path, opts);
+  if (!res.ok) return await failure(res, hadToken, opts);
+  const disposition = res.headers.get("content-disposition") ?? "";
+  const m = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  return { blob: await res.blob(), filename: m ? decodeURIComponent(m[1]) : null };
+}
