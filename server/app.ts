@@ -8,6 +8,7 @@ import { HttpError } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { surveyMiddleware, surveyRoutes } from "./router/routes.ts";
 
 export type AppOptions = {
   /** Folder of the built SPA (web/dist); without it only the API is served. */
@@ -26,6 +27,12 @@ function constraintMessage(err: unknown): string | null {
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
+
+  // The respondent router is the hot path: mounted ahead of the per-request log and the generic
+  // header middleware (each respondent's journey is kept in the sessions table instead), with its
+  // own headers on the pages it renders. Paths it does not know fall through to the SPA.
+  app.use("/survey/*", surveyMiddleware(deps));
+  app.route("/survey", surveyRoutes());
 
   app.use("*", async (c, next) => {
     const requestId = c.req.header("x-request-id")?.slice(0, 64) || crypto.randomUUID();

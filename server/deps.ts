@@ -3,6 +3,7 @@ import type { Db } from "./db/connection.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import type { Mailer } from "./domain/email/mailer.ts";
+import type { RouterOptions } from "./domain/router/router.ts";
 
 export interface Deps {
   db: Db;
@@ -14,4 +15,6 @@ export interface Deps {
   now: () => number;
   /** SMTP transport when SMTP_URL is set; without it mail waits in the outbox. */
   mailer?: Mailer;
+  /** Respondent router settings: risk checker, thresholds, trusted headers, hook fetch, timeouts. */
+  router?: RouterOptions;
 }

@@ -4,9 +4,13 @@ import { buildDeps } from "./boot.ts";
 import { createApp } from "./app.ts";
 import { seedIfEmpty } from "./domain/seed/seed.ts";
 import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
+import { closeRouter, routerFor } from "./domain/router/router.ts";
+import { warmSecurityData } from "./domain/router/security.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
+/** How often sessions past their time-out are counted as drops. */
+const DROP_SWEEP_INTERVAL_MS = 60_000;
 
 export async function serve(opts: { webRoot?: string } = {}) {
   let env;
@@ -26,6 +30,17 @@ export async function serve(opts: { webRoot?: string } = {}) {
   // mail queued before this start (or while no mail server was configured) goes out now
   kickDelivery(deps);
   const outboxTimer = deps.mailer ? setInterval(() => kickDelivery(deps), OUTBOX_INTERVAL_MS) : undefined;
+  // respondents who never came back become drops; approved hooks queued before a restart go out
+  const router = routerFor(deps);
+  router.hooks.kick();
+  const sweep = () =>
+    router.sweep().then((n) => n && deps.log.info("drops counted", { sessions: n })).catch((e) =>
+      deps.log.error("drop sweep failed", { error: e instanceof Error ? e.message : String(e) })
+    );
+  sweep();
+  // the IP tables load once (a fraction of a second), before respondents arrive
+  await warmSecurityData().catch((e) => deps.log.warn("IP data not loaded", { error: String(e) }));
+  const sweepTimer = setInterval(sweep, DROP_SWEEP_INTERVAL_MS);
   const ac = new AbortController();
   const server = Deno.serve({
     port: env.PORT,
@@ -46,6 +61,8 @@ export async function serve(opts: { webRoot?: string } = {}) {
     ac.abort(); // stop accepting; in-flight requests finish
     await server.finished;
     clearInterval(outboxTimer);
+    clearInterval(sweepTimer);
+    await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start
     await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);
     deps.mailer?.close();

@@ -2,5 +2,6 @@
 import type { FoundationTables } from "./tables/foundation.ts";
 import type { MasterTables } from "./tables/master.ts";
 import type { ProjectTables } from "./tables/projects.ts";
+import type { RouterTables } from "./tables/router.ts";
 
-export interface Database extends FoundationTables, MasterTables, ProjectTables {}
+export interface Database extends FoundationTables, MasterTables, ProjectTables, RouterTables {}

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD, seedDemo, seedIfEmpty } from "../../server/domain/seed/seed.ts";
+import { counterMismatches } from "../../server/domain/router/recount.ts";
 
 Deno.test("demo data: master data through the domain, and a supplier login tied to a panel", async () => {
   const t = await testApp();
@@ -14,7 +15,15 @@ Deno.test("demo data: master data through the domain, and a supplier login tied 
       questions: 7,
       qualifications: 6,
       supplierRules: 4,
+      projects: 6,
+      childProjects: 8,
+      supplierMaps: 13,
+      sessions: counts.sessions,
     });
+    assert(
+      counts.sessions > 2_000 && counts.sessions < 6_000,
+      `a few thousand sessions (${counts.sessions})`,
+    );
     assertEquals(
       await seedIfEmpty({ ...t.deps, env: { ...t.deps.env, SEED: "demo" } }),
       null,
@@ -76,6 +85,62 @@ Deno.test("demo data: master data through the domain, and a supplier login tied 
       body: { emailBody: "Hi" },
     });
     assertEquals(mail.json.result.queued, 7, "active suppliers with notifications on");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("demo data: projects across statuses with 90 days of traffic sent through the router; counts agree", async () => {
+  const t = await testApp();
+  try {
+    const now = Date.parse("2026-11-20T12:00:00Z");
+    await seedDemo(t.deps, { now });
+    assertEquals(await counterMismatches(t.deps.db), [], "counters, rollups and sessions agree");
+    const children = await t.deps.db.selectFrom("projects").select([
+      "projectStatus",
+      "clicked",
+      "complete",
+      "sampleSize",
+    ])
+      .where("projectType", "=", 2).execute();
+    assertEquals(new Set(children.map((c) => c.projectStatus)), new Set([1, 3, 5, 6, 9]));
+    assert(children.every((c) => c.complete <= c.sampleSize), "completes never pass the sample size");
+    assert(children.filter((c) => c.clicked > 0).length >= 6);
+    const statuses = new Set(
+      (await t.deps.db.selectFrom("sessions").select("status").distinct().execute()).map((r) => r.status),
+    );
+    for (
+      const s of [
+        "complete",
+        "terminate",
+        "overQuota",
+        "qualityTerm",
+        "drop",
+        "security",
+        "duplicate",
+        "preScreenTerminate",
+        "preScreenDrop",
+      ]
+    ) {
+      assert(statuses.has(s as never), `some sessions end as ${s}`);
+    }
+    const span = await t.deps.db.selectFrom("router_daily").select((eb) => [
+      eb.fn.min("date").as("first"),
+      eb.fn.max("date").as("last"),
+      eb.fn.sum<number>("revenue").as("revenue"),
+    ]).executeTakeFirstOrThrow();
+    assert(
+      span.first! >= "2026-08-22" && span.first! <= "2026-08-30",
+      `traffic starts about 90 days back (${span.first})`,
+    );
+    assertEquals(span.last, "2026-11-20");
+    assert(Number(span.revenue) > 0);
+    // the admin lists read the router's counters
+    const admin = (await t.call("POST", "/admin/login", {
+      body: { email: "admin@samplex.demo", password: DEMO_PASSWORD },
+    })).json.result.accessToken;
+    const list = await t.call("POST", "/admin/projects", { token: admin, body: { limit: 20 } });
+    assertEquals(list.json.result.metadata.total, 6);
   } finally {
     await t.close();
   }

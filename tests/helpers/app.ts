@@ -6,6 +6,7 @@ import { createUser } from "../../server/domain/users/users.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import type { Deps } from "../../server/deps.ts";
+import { closeRouter } from "../../server/domain/router/router.ts";
 
 export const TEST_PASSWORD = "Passw0rd!";
 
@@ -77,7 +78,11 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     return tokens.get(role)!;
   }
 
-  return { app, deps, call, userWith, tokenFor, close: () => handle.close() };
+  const close = async () => {
+    await closeRouter(deps);
+    await handle.close();
+  };
+  return { app, deps, call, userWith, tokenFor, close };
 }
 export type TestApp = Awaited<ReturnType<typeof testApp>>;
 

@@ -23,6 +23,16 @@ import { COUNTER_NAMES } from "../../db/tables/projects.ts";
 type Tx = Kysely<Database>;
 const MODULE = "Projects";
 
+/** Invalidation hook for the router's in-memory project cache (set by the router). */
+const listeners = new Set<(projectId: string) => void>();
+export function onProjectChange(fn: (projectId: string) => void) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+/** Tells the router a project's settings changed (its quotas, questions and exclusions too). */
+export const projectChanged = (...ids: string[]) => ids.forEach((id) => listeners.forEach((fn) => fn(id)));
+const changed = projectChanged;
+
 export type Caller = { actor: Actor; userId: string; role: Role };
 
 async function assertClient(db: Tx, clientId: string) {
@@ -259,6 +269,14 @@ const PATCH_COLUMNS = [
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
 export async function updateProject(db: Db, caller: Caller, id: string, patch: ProjectPatch) {
+  try {
+    return await updateProjectTx(db, caller, id, patch);
+  } finally {
+    changed(id);
+  }
+}
+
+async function updateProjectTx(db: Db, caller: Caller, id: string, patch: ProjectPatch) {
   return await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
       .executeTakeFirst();
@@ -402,7 +420,7 @@ async function replaceLinks(trx: Tx, actor: Actor, p: { id: string; projectCode:
 
 /** PUT /admin/project/code/update/:projectCode {poNumber}: closes the project (status 6) with its PO number. */
 export async function closeByCode(db: Db, caller: Caller, projectCode: string, poNumber: string) {
-  return await db.transaction().execute(async (trx) => {
+  const project = await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("projectCode", "=", projectCode).where(
       "isDeleted",
       "=",
@@ -413,17 +431,21 @@ export async function closeByCode(db: Db, caller: Caller, projectCode: string, p
     await applyStatus(trx, caller.actor, p, 6, poNumber);
     return getProject(trx, p.id);
   });
+  changed(project._id);
+  return project;
 }
 
 /** Named status actions (Proceed to Invoice = 4, Archieve = 7, Revoke = back to Live). */
 export async function setStatus(db: Db, caller: Caller, id: string, to: number) {
-  return await db.transaction().execute(async (trx) => {
+  const project = await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
       .executeTakeFirst();
     if (!p) throw notFound("Project");
     await applyStatus(trx, caller.actor, p, to);
     return getProject(trx, id);
   });
+  changed(id);
+  return project;
 }
 
 export type CloneOptions = {

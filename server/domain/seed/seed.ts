@@ -20,6 +20,7 @@ import { createCategory } from "../library/categories.ts";
 import { createQuestion, TEMP } from "../library/questions.ts";
 import { createQualification } from "../library/qualifications.ts";
 import { createSupplierRule } from "../library/supplier-rules.ts";
+import { seedTraffic } from "./traffic.ts";
 
 export const DEMO_PASSWORD = "Samplex@2026";
 
@@ -337,7 +338,7 @@ const DEMO_RULES: [number, number, string][] = [
   [6, 15, "B2B / healthcare professionals"],
 ];
 
-export async function seedDemo(deps: Deps): Promise<Record<string, number>> {
+export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise<Record<string, number>> {
   const { db } = deps;
   const counts: Record<string, number> = {
     users: 0,
@@ -370,6 +371,7 @@ export async function seedDemo(deps: Deps): Promise<Record<string, number>> {
   }
   for (const u of DEMO_USERS.filter((u) => u.role === "SUPPLIER")) await addUser(u, supplierIds[0]);
 
+  const clientIds: string[] = [];
   for (const [i, c] of DEMO_CLIENTS.entries()) {
     const form = v.parse(ClientForm, {
       ...c,
@@ -377,7 +379,7 @@ export async function seedDemo(deps: Deps): Promise<Record<string, number>> {
       // API-integrated clients take sample from two panels
       supplierId: c.isApiIntegration ? [supplierIds[i % 3], supplierIds[3]] : [],
     });
-    await createClient(db, SYSTEM_ACTOR, form);
+    clientIds.push((await createClient(db, SYSTEM_ACTOR, form))._id);
     counts.clients++;
   }
 
@@ -411,6 +413,11 @@ export async function seedDemo(deps: Deps): Promise<Record<string, number>> {
     );
     counts.supplierRules++;
   }
+  // projects across statuses with 90 days of respondent traffic through the router
+  Object.assign(
+    counts,
+    await seedTraffic(deps, { clientIds, supplierIds, managerId: ids.get("MANAGER")!, now: opts.now }),
+  );
   return counts;
 }
 

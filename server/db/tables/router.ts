@@ -1,0 +1,130 @@
+/** Row types of the respondent router's tables (migration 0004). */
+import type { ColumnType } from "kysely";
+
+/** A column with a database default: optional on insert. */
+type D<T> = ColumnType<T, T | undefined, T>;
+
+/** Where a respondent's session stands. */
+export type SessionStatus =
+  | "prescreen"
+  | "redirected"
+  | "complete"
+  | "terminate"
+  | "overQuota"
+  | "qualityTerm"
+  | "drop"
+  | "security"
+  | "preScreenTerminate"
+  | "preScreenDrop"
+  | "closed"
+  | "duplicate";
+
+export interface SessionsTable {
+  /** The respondent's uid. */
+  id: string;
+  projectId: string;
+  parentProjectId: string | null;
+  clientId: string;
+  supplierMapId: string;
+  supplierId: string;
+  sid: string;
+  status: SessionStatus;
+  reason: D<string>;
+  detail: D<string>;
+  isTest: D<number>;
+  ip: D<string>;
+  country: D<string>;
+  deviceType: D<string>;
+  browser: D<string>;
+  userAgent: D<string>;
+  rdScore: D<number | null>;
+  clientUrl: D<string>;
+  quotaCells: D<string>;
+  rawStatus: D<string>;
+  returnedBy: D<string>;
+  createdAt: string;
+  updatedAt: string;
+  redirectedAt: D<string | null>;
+  endedAt: D<string | null>;
+  dropAt: D<string | null>;
+  seconds: D<number | null>;
+}
+
+export interface ProjectIpCountsTable {
+  projectId: string;
+  ip: string;
+  n: number;
+}
+
+export interface PrescreenAnswersTable {
+  id: ColumnType<number, number | undefined, number>;
+  sessionId: string;
+  projectId: string;
+  supplierId: string;
+  questionId: string;
+  answer: string;
+  answerText: string;
+  passed: number;
+  createdAt: string;
+}
+
+export const ROLLUP_COUNTERS = [
+  "clicked",
+  "complete",
+  "terminate",
+  "overQuota",
+  "qualityTerm",
+  "drop",
+  "security",
+  "preScreenTerminate",
+  "preScreenDrop",
+  "secDuplicate",
+  "secIp",
+  "secDevice",
+  "secGeo",
+  "secProxy",
+  "secRd",
+  "speeder",
+] as const;
+export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
+
+export type RouterDailyTable =
+  & {
+    date: string;
+    projectId: string;
+    supplierId: string;
+    supplierMapId: string;
+    parentProjectId: string | null;
+    clientId: string;
+    revenue: D<number>;
+    cost: D<number>;
+  }
+  & { [K in RollupCounter]: D<number> };
+
+export interface ProjectSecretsTable {
+  projectId: string;
+  secret: string;
+  createdAt: string;
+}
+
+export interface RouterHooksTable {
+  id: ColumnType<number, number | undefined, number>;
+  sessionId: string;
+  supplierId: string;
+  url: string;
+  status: D<"queued" | "sent" | "failed">;
+  attempts: D<number>;
+  lastError: D<string>;
+  nextAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RouterTables {
+  sessions: SessionsTable;
+  prescreen_answers: PrescreenAnswersTable;
+  project_ip_counts: ProjectIpCountsTable;
+  router_daily: RouterDailyTable;
+  project_secrets: ProjectSecretsTable;
+  router_hooks: RouterHooksTable;
+}

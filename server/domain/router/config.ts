@@ -1,0 +1,346 @@
+/**
+ * What the router needs to know about a supplier map and its project, read once and kept in memory:
+ * the hot path reads no configuration from the database. Entries are dropped when the admin
+ * changes a map (onSupplierMapChange) or a project (onProjectChange), and expire after `ttlMs` so
+ * edits made elsewhere (another app instance, the quota, question and exclusion tabs) are seen soon.
+ *
+ * Nothing here holds a count: decisions that depend on counts are made by the writer inside its
+ * write transaction.
+ */
+import type { Db } from "../../db/connection.ts";
+import { onSupplierMapChange } from "../projects/supplier-maps.ts";
+import { onProjectChange } from "../projects/projects.ts";
+import { parseJsonList, randomKey } from "../common/records.ts";
+
+export type Redirects = {
+  complete: string;
+  terminate: string;
+  quotaFull: string;
+  qualityTerm: string;
+  surveyClose: string;
+};
+
+export type MapConfig = {
+  id: string;
+  projectId: string;
+  supplierId: string;
+  supplierName: string;
+  /** 1 DIY, 2 Local: pre-screen options can be shown to one kind only. */
+  supplierType: number;
+  supplierCPI: number;
+  isPreScreen: boolean;
+  isTestLink: boolean;
+  allowTraffic: boolean;
+  isBoarded: boolean;
+  isDeleted: boolean;
+  redirects: Redirects;
+  /** The supplier's approved hook (blank: none). */
+  approvedHook: string;
+};
+
+export type PrescreenOption = {
+  _id: string;
+  title: string;
+  enable: boolean;
+  /** false: choosing this option disqualifies (PT). */
+  formvalidate: boolean;
+  diy: boolean;
+  local: boolean;
+};
+
+export type PrescreenQuestion = {
+  id: string;
+  type: "TEXT" | "RADIO" | "DROPDOWN" | "CHECKBOX" | "MAP";
+  title: Record<string, string>;
+  languageId: string;
+  options: PrescreenOption[];
+};
+
+export type ExclusionRule = {
+  excludedProjectId: string;
+  /** true: respondents of that project are refused; false: only they are let in. */
+  isExcluded: boolean;
+  complete: boolean;
+  terminate: boolean;
+  overQuota: boolean;
+  dropout: boolean;
+};
+
+/** One project quota: the qualification's chosen options, matched to answers by option text. */
+export type QuotaDef = {
+  id: string;
+  qualificationId: string;
+  /** Option text (trimmed, lower case) -> quotaOptionId, for the options chosen in the quota. */
+  byText: Map<string, string>;
+};
+
+export type ProjectConfig = {
+  id: string;
+  projectType: number;
+  parentProjectId: string | null;
+  projectCode: string;
+  projectName: string;
+  clientId: string;
+  projectStatus: number;
+  isDeleted: boolean;
+  cpi: number;
+  averageLOI: number;
+  languageId: string;
+  countryId: string | null;
+  isMultiLinkUrl: boolean;
+  singleLinkUrl: string;
+  singleLinkUrlTest: string;
+  isDynamicThanksUrl: boolean;
+  isGeoLocation: boolean;
+  isPreScreen: boolean;
+  isExclude: boolean;
+  isMobile: boolean;
+  isDesktop: boolean;
+  isTablet: boolean;
+  isSpeeder: boolean;
+  isProxyVpn: boolean;
+  isUniqueIp: boolean;
+  isRDLow: boolean;
+  isRDMedium: boolean;
+  isRDHigh: boolean;
+  maxIPCount: number;
+  speedTime: number;
+  /** Key of the signed return links (HMAC-SHA256). */
+  secret: string;
+  questions: PrescreenQuestion[];
+  exclusions: ExclusionRule[];
+  quotas: QuotaDef[];
+};
+
+type Entry<T> = { value: T; at: number };
+
+export class RouterConfig {
+  #maps = new Map<string, Entry<MapConfig | null>>();
+  #projects = new Map<string, Entry<ProjectConfig | null>>();
+  #loading = new Map<string, Promise<unknown>>();
+  #unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly db: Db, private readonly ttlMs = 5_000) {
+    this.#unsubscribe.push(onSupplierMapChange((id) => this.#maps.delete(id)));
+    this.#unsubscribe.push(onProjectChange((id) => this.invalidateProject(id)));
+  }
+
+  /** Forgets a project (and, for a parent, nothing else is cached: children carry their own rows). */
+  invalidateProject(id: string) {
+    this.#projects.delete(id);
+  }
+
+  /** Forgets everything (tests, after direct table edits). */
+  clear() {
+    this.#maps.clear();
+    this.#projects.clear();
+  }
+
+  close() {
+    this.#unsubscribe.forEach((f) => f());
+  }
+
+  /** The map (deleted ones too: their respondents still return), or null when there is none. */
+  map(id: string, now = Date.now()): MapConfig | null | Promise<MapConfig | null> {
+    const hit = this.#maps.get(id);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    return this.#once(`m:${id}`, async () => {
+      const value = await this.#loadMap(id);
+      this.#maps.set(id, { value, at: Date.now() });
+      return value;
+    });
+  }
+
+  project(id: string, now = Date.now()): ProjectConfig | null | Promise<ProjectConfig | null> {
+    const hit = this.#projects.get(id);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    return this.#once(`p:${id}`, async () => {
+      const value = await this.#loadProject(id);
+      this.#projects.set(id, { value, at: Date.now() });
+      return value;
+    });
+  }
+
+  #once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const pending = this.#loading.get(key);
+    if (pending) return pending as Promise<T>;
+    const p = load().finally(() => this.#loading.delete(key));
+    this.#loading.set(key, p);
+    return p;
+  }
+
+  async #loadMap(id: string): Promise<MapConfig | null> {
+    const r = await this.db.selectFrom("supplier_maps")
+      .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")
+      .select([
+        "supplier_maps.id",
+        "supplier_maps.projectId",
+        "supplier_maps.supplierId",
+        "supplier_maps.supplierCPI",
+        "supplier_maps.isPreScreen",
+        "supplier_maps.isTestLink",
+        "supplier_maps.allowTraffic",
+        "supplier_maps.isBoarded",
+        "supplier_maps.isDeleted",
+        "supplier_maps.redirectComplete",
+        "supplier_maps.redirectTerminate",
+        "supplier_maps.redirectQuotaFull",
+        "supplier_maps.redirectQualityTerm",
+        "supplier_maps.redirectSurveyClose",
+        "suppliers.supplierName",
+        "suppliers.supplierType",
+        "suppliers.supplierApprovedHook",
+      ])
+      .where("supplier_maps.id", "=", id).executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: r.id,
+      projectId: r.projectId,
+      supplierId: r.supplierId,
+      supplierName: r.supplierName ?? "",
+      supplierType: r.supplierType ?? 1,
+      supplierCPI: r.supplierCPI,
+      isPreScreen: r.isPreScreen === 1,
+      isTestLink: r.isTestLink === 1,
+      allowTraffic: r.allowTraffic === 1,
+      isBoarded: r.isBoarded === 1,
+      isDeleted: r.isDeleted === 1,
+      redirects: {
+        complete: r.redirectComplete,
+        terminate: r.redirectTerminate,
+        quotaFull: r.redirectQuotaFull,
+        qualityTerm: r.redirectQualityTerm,
+        surveyClose: r.redirectSurveyClose,
+      },
+      approvedHook: (r.supplierApprovedHook ?? "").trim(),
+    };
+  }
+
+  async #loadProject(id: string): Promise<ProjectConfig | null> {
+    const p = await this.db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!p) return null;
+    const [questions, exclusions, quotas, secret] = await Promise.all([
+      this.db.selectFrom("questions").select([
+        "id",
+        "questionType",
+        "questionTitle",
+        "questionOption",
+        "languageId",
+      ])
+        .where("projectId", "=", id).where("isTempQuestion", "=", 0).where("isDeleted", "=", 0)
+        .where("isActive", "=", 1).orderBy("sortOrder").orderBy("createdAt").orderBy("id").execute(),
+      this.db.selectFrom("project_exclusions").selectAll().where("projectId", "=", id)
+        .where("isDeleted", "=", 0).execute(),
+      this.#loadQuotas(id),
+      projectSecret(this.db, id),
+    ]);
+    return {
+      id: p.id,
+      projectType: p.projectType,
+      parentProjectId: p.parentProjectId,
+      projectCode: p.projectCode,
+      projectName: p.projectName,
+      clientId: p.clientId,
+      projectStatus: p.projectStatus,
+      isDeleted: p.isDeleted === 1,
+      cpi: p.cpi,
+      averageLOI: p.averageLOI,
+      languageId: (p.languageId || "en").toLowerCase(),
+      countryId: p.countryId ? p.countryId.toUpperCase() : null,
+      isMultiLinkUrl: p.isMultiLinkUrl === 1,
+      singleLinkUrl: p.singleLinkUrl,
+      singleLinkUrlTest: p.singleLinkUrlTest,
+      isDynamicThanksUrl: p.isDynamicThanksUrl === 1,
+      isGeoLocation: p.isGeoLocation === 1,
+      isPreScreen: p.isPreScreen === 1,
+      isExclude: p.isExclude === 1,
+      isMobile: p.isMobile === 1,
+      isDesktop: p.isDesktop === 1,
+      isTablet: p.isTablet === 1,
+      isSpeeder: p.isSpeeder === 1,
+      isProxyVpn: p.isProxyVpn === 1,
+      isUniqueIp: p.isUniqueIp === 1,
+      isRDLow: p.isRDLow === 1,
+      isRDMedium: p.isRDMedium === 1,
+      isRDHigh: p.isRDHigh === 1,
+      maxIPCount: p.maxIPCount,
+      speedTime: p.speedTime,
+      secret,
+      questions: questions.map((q) => ({
+        id: q.id,
+        type: q.questionType as PrescreenQuestion["type"],
+        title: parseTitle(q.questionTitle),
+        languageId: q.languageId,
+        options: parseJsonList<Partial<PrescreenOption>>(q.questionOption).map((o, i) => ({
+          _id: String(o._id ?? i),
+          title: String(o.title ?? ""),
+          enable: o.enable !== false,
+          formvalidate: o.formvalidate !== false,
+          diy: o.diy !== false,
+          local: o.local !== false,
+        })),
+      })),
+      exclusions: exclusions.map((e) => ({
+        excludedProjectId: e.excludedProjectId,
+        isExcluded: e.isExcluded === 1,
+        complete: e.complete === 1,
+        terminate: e.terminate === 1,
+        overQuota: e.overQuota === 1,
+        dropout: e.dropout === 1,
+      })),
+      quotas,
+    };
+  }
+
+  async #loadQuotas(projectId: string): Promise<QuotaDef[]> {
+    const rows = await this.db.selectFrom("project_quotas").select(["id", "qualificationId", "quotaValue"])
+      .where("projectId", "=", projectId).where("isDeleted", "=", 0).execute();
+    if (!rows.length) return [];
+    const options = await this.db.selectFrom("qualification_options").select([
+      "id",
+      "qualificationId",
+      "text",
+    ])
+      .where("qualificationId", "in", rows.map((r) => r.qualificationId)).execute();
+    return rows.map((r) => {
+      const chosen = new Set(
+        parseJsonList<{ quotaOptionId: string }>(r.quotaValue).map((c) => c.quotaOptionId),
+      );
+      const byText = new Map<string, string>();
+      for (const o of options) {
+        if (o.qualificationId === r.qualificationId && chosen.has(o.id)) byText.set(normText(o.text), o.id);
+      }
+      return { id: r.id, qualificationId: r.qualificationId, byText };
+    });
+  }
+}
+
+export const normText = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
+
+function parseTitle(text: string): Record<string, string> {
+  try {
+    const v = JSON.parse(text);
+    if (typeof v === "string") return { en: v };
+    return v && typeof v === "object" ? v as Record<string, string> : {};
+  } catch {
+    return { en: text };
+  }
+}
+
+/**
+ * The key clients sign return links with (hex HMAC-SHA256 of uid + status): one per project,
+ * made on first use and kept in project_secrets (never in the projects table, which many screens read).
+ */
+export async function projectSecret(db: Db, projectId: string): Promise<string> {
+  const row = await db.selectFrom("project_secrets").select("secret").where("projectId", "=", projectId)
+    .executeTakeFirst();
+  if (row) return row.secret;
+  await db.insertInto("project_secrets").values({
+    projectId,
+    secret: randomKey(32),
+    createdAt: new Date().toISOString(),
+  }).onConflict((oc) => oc.doNothing()).execute();
+  const kept = await db.selectFrom("project_secrets").select("secret").where("projectId", "=", projectId)
+    .executeTakeFirstOrThrow();
+  return kept.secret;
+}

@@ -1,0 +1,166 @@
+/**
+ * The router's vocabulary: session statuses, the counter each one bumps, the reasons recorded with
+ * them, which supplier redirect each one goes to, and link placeholders.
+ *
+ * Counting rules (what a recount from the sessions table must reproduce):
+ * - clicked: every live session except `closed` (a refused arrival: survey not live, traffic off,
+ *   click quota reached, no client link left). Duplicates and exclusions did click, so they count.
+ * - complete, terminate, overQuota, qualityTerm, drop, security, preScreenTerminate, preScreenDrop:
+ *   the sessions in that status; `duplicate` sessions count as security.
+ * - testClicked: test sessions except `closed`; test sessions never touch any other counter.
+ * - prescreen / redirected sessions are in progress: clicked only, until they end or drop.
+ */
+import type { SessionStatus } from "../../db/tables/router.ts";
+import type { Redirects } from "./config.ts";
+
+export type FinalStatus = "complete" | "terminate" | "overQuota" | "qualityTerm";
+
+/** The counter a status bumps on the project, its supplier map and the daily rollup. */
+export const STATUS_COUNTER: Partial<Record<SessionStatus, CounterName>> = {
+  complete: "complete",
+  terminate: "terminate",
+  overQuota: "overQuota",
+  qualityTerm: "qualityTerm",
+  drop: "drop",
+  security: "security",
+  duplicate: "security",
+  preScreenTerminate: "preScreenTerminate",
+  preScreenDrop: "preScreenDrop",
+};
+
+export type CounterName =
+  | "clicked"
+  | "complete"
+  | "terminate"
+  | "overQuota"
+  | "qualityTerm"
+  | "drop"
+  | "security"
+  | "preScreenTerminate"
+  | "preScreenDrop"
+  | "testClicked";
+
+export const LIVE_COUNTERS: CounterName[] = [
+  "clicked",
+  "complete",
+  "terminate",
+  "overQuota",
+  "qualityTerm",
+  "drop",
+  "security",
+  "preScreenTerminate",
+  "preScreenDrop",
+  "testClicked",
+];
+
+/** Still in progress: a return (or the drop sweep) can end it. */
+export const OPEN_STATUSES: SessionStatus[] = ["prescreen", "redirected"];
+
+/** Reason codes kept in sessions.reason (detail carries the specifics). */
+export const REASON = {
+  projectNotLive: "project-not-live",
+  trafficOff: "traffic-off",
+  notBoarded: "not-boarded",
+  testLinkOff: "test-link-off",
+  projectClickQuota: "project-click-quota",
+  supplierClickQuota: "supplier-click-quota",
+  testClickQuota: "test-click-quota",
+  noClientLink: "no-client-link",
+  duplicate: "duplicate-sid",
+  excluded: "excluded",
+  notIncluded: "not-included",
+  sampleFull: "sample-size-full",
+  supplierQuotaFull: "supplier-quota-full",
+  quotaOptionFull: "quota-option-full",
+  ipLimit: "ip-limit",
+  device: "device",
+  geo: "geo",
+  proxy: "proxy",
+  rdScore: "rd-score",
+  prescreen: "prescreen-answer",
+  speeder: "speeder",
+  client: "client",
+  timeout: "timeout",
+} as const;
+
+/** Security reasons -> the rollup column that breaks the security count down. */
+export const SECURITY_COLUMN: Record<
+  string,
+  "secDuplicate" | "secIp" | "secDevice" | "secGeo" | "secProxy" | "secRd"
+> = {
+  [REASON.duplicate]: "secDuplicate",
+  [REASON.ipLimit]: "secIp",
+  [REASON.device]: "secDevice",
+  [REASON.geo]: "secGeo",
+  [REASON.proxy]: "secProxy",
+  [REASON.rdScore]: "secRd",
+};
+
+/** The client's return codes: c, t, q (also qf), f. */
+export function parseReturnStatus(raw: string | undefined | null): FinalStatus | null {
+  switch ((raw ?? "").trim().toLowerCase()) {
+    case "c":
+      return "complete";
+    case "t":
+      return "terminate";
+    case "q":
+    case "qf":
+      return "overQuota";
+    case "f":
+      return "qualityTerm";
+    default:
+      return null;
+  }
+}
+
+export const STATUS_LETTER: Record<FinalStatus, string> = {
+  complete: "c",
+  terminate: "t",
+  overQuota: "q",
+  qualityTerm: "f",
+};
+
+/** Which of the supplier map's redirects a status sends the respondent to. */
+export function redirectKind(status: SessionStatus): keyof Redirects {
+  switch (status) {
+    case "complete":
+      return "complete";
+    case "terminate":
+    case "preScreenTerminate":
+      return "terminate";
+    case "overQuota":
+      return "quotaFull";
+    case "qualityTerm":
+    case "security":
+    case "duplicate":
+      return "qualityTerm";
+    default:
+      return "surveyClose";
+  }
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `[name]`, `{name}`, their URL-encoded forms, `<name>` and `##name##`, any case. */
+function placeholderRe(name: string) {
+  const n = escapeRe(name);
+  return new RegExp(`\\[${n}\\]|\\{${n}\\}|%5b${n}%5d|%7b${n}%7d|<${n}>|##${n}##`, "gi");
+}
+const RE_CACHE = new Map<string, RegExp>();
+
+/** Replaces each named placeholder with its URL-encoded value. */
+export function fillPlaceholders(url: string, values: Record<string, string>): string {
+  let out = url;
+  for (const [name, value] of Object.entries(values)) {
+    if (!out.includes(name) && !out.toLowerCase().includes(name.toLowerCase())) continue;
+    let re = RE_CACHE.get(name);
+    if (!re) RE_CACHE.set(name, re = placeholderRe(name));
+    re.lastIndex = 0;
+    const encoded = encodeURIComponent(value);
+    out = out.replace(re, () => encoded);
+  }
+  return out;
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,0 +1,88 @@
+/**
+ * Counters recomputed from the session rows (outcomes.ts states the rules), compared with the
+ * stored counters of projects and supplier maps and with the daily rollup. Tests and the benchmark
+ * use it to prove the writer exact; `repairCounters` rewrites stored counters from sessions after
+ * a manual database edit.
+ */
+import { sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import { type CounterName, LIVE_COUNTERS, STATUS_COUNTER } from "./outcomes.ts";
+import type { SessionStatus } from "../../db/tables/router.ts";
+
+export type CounterSet = Record<CounterName, number>;
+const zero = (): CounterSet => Object.fromEntries(LIVE_COUNTERS.map((k) => [k, 0])) as CounterSet;
+
+export async function recountFromSessions(db: Db, projectIds?: string[]) {
+  let q = db.selectFrom("sessions")
+    .select(["projectId", "supplierMapId", "isTest", "status", sql<number>`count(*)`.as("n")])
+    .groupBy(["projectId", "supplierMapId", "isTest", "status"]);
+  if (projectIds) q = q.where("projectId", "in", projectIds.length ? projectIds : [""]);
+  const rows = await q.execute();
+  const projects = new Map<string, CounterSet>(), maps = new Map<string, CounterSet>();
+  for (const r of rows) {
+    const n = Number(r.n);
+    for (const [m, id] of [[projects, r.projectId], [maps, r.supplierMapId]] as const) {
+      const c = m.get(id) ?? zero();
+      m.set(id, c);
+      if (r.status === "closed") continue;
+      if (r.isTest) {
+        c.testClicked += n;
+        continue;
+      }
+      c.clicked += n;
+      const k = STATUS_COUNTER[r.status as SessionStatus];
+      if (k) c[k] += n;
+    }
+  }
+  return { projects, maps };
+}
+
+/** Every difference between stored counters, the recount and the rollup; empty when all agree. */
+export async function counterMismatches(db: Db, projectIds?: string[]): Promise<string[]> {
+  const { projects, maps } = await recountFromSessions(db, projectIds);
+  const out: string[] = [];
+  let pq = db.selectFrom("projects").select(["id", ...LIVE_COUNTERS]).where("projectType", "=", 2);
+  let mq = db.selectFrom("supplier_maps").select(["id", ...LIVE_COUNTERS]);
+  if (projectIds) {
+    pq = pq.where("id", "in", projectIds.length ? projectIds : [""]);
+    mq = mq.where("projectId", "in", projectIds.length ? projectIds : [""]);
+  }
+  const [pRows, mRows] = await Promise.all([pq.execute(), mq.execute()]);
+  for (const [label, rows, recount] of [["project", pRows, projects], ["map", mRows, maps]] as const) {
+    for (const r of rows) {
+      const want = recount.get(String(r.id)) ?? zero();
+      for (const k of LIVE_COUNTERS) {
+        if (r[k] !== want[k]) out.push(`${label} ${r.id} ${k}: stored ${r[k]}, sessions ${want[k]}`);
+      }
+    }
+  }
+  // the rollup adds up to the live counters
+  const rollCols = LIVE_COUNTERS.filter((c) => c !== "testClicked");
+  const roll = await db.selectFrom("router_daily")
+    .select(["projectId", ...rollCols.map((c) => sql<number>`sum(${sql.ref(c)})`.as(c))])
+    .groupBy("projectId").execute();
+  for (const r of roll) {
+    if (projectIds && !projectIds.includes(r.projectId)) continue;
+    const want = projects.get(r.projectId) ?? zero();
+    for (const k of rollCols) {
+      const got = Number((r as Record<string, unknown>)[k]);
+      if (got !== want[k]) out.push(`rollup ${r.projectId} ${k}: ${got}, sessions ${want[k]}`);
+    }
+  }
+  return out;
+}
+
+/** Sets project and map counters (not approved/rejected) to the recount from sessions. */
+export async function repairCounters(db: Db): Promise<number> {
+  const { projects, maps } = await recountFromSessions(db);
+  let changed = 0;
+  await db.transaction().execute(async (trx) => {
+    for (const [table, m] of [["projects", projects], ["supplier_maps", maps]] as const) {
+      for (const [id, c] of m) {
+        const r = await trx.updateTable(table).set(c).where("id", "=", id).executeTakeFirst();
+        changed += Number(r.numUpdatedRows ?? 0);
+      }
+    }
+  });
+  return changed;
+}

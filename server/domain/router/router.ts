@@ -1,0 +1,325 @@
+/**
+ * The respondent router as plain functions over deps: entry (live and test), pre-screen answers,
+ * client returns and post-backs, the drop sweep. The HTTP layer (server/router) only turns their
+ * results into redirects and pages; the demo seed drives the same functions with its own clock.
+ *
+ * One Router per database handle (routerFor): it owns the configuration cache, the single writer
+ * that batches each event-loop turn's writes, and the approved-hook sender.
+ */
+import type { Deps } from "../../deps.ts";
+import type { Db } from "../../db/connection.ts";
+import { type MapConfig, type ProjectConfig, RouterConfig } from "./config.ts";
+import { DEFAULT_HOOK_RETRIES, HookSender } from "./hooks.ts";
+import { verifyReturnSignature } from "./links.ts";
+import { type FinalStatus, parseReturnStatus, REASON } from "./outcomes.ts";
+import { askable, evaluate } from "./prescreen.ts";
+import {
+  countryOf,
+  DEFAULT_RD_THRESHOLDS,
+  defaultRiskChecker,
+  deviceOf,
+  needsRiskCheck,
+  type RdThresholds,
+  requestSecurity,
+  type RiskChecker,
+  type RiskVerdict,
+} from "./security.ts";
+import { type Outcome, RouterWriter, type SessionRow } from "./writer.ts";
+import { projectStatusLabel } from "../../../shared/status.ts";
+
+/** What a deployment or a test can change about the router (deps.router). */
+export type RouterOptions = {
+  /** Proxy/VPN and fraud-score checker; the default flags hosting networks. */
+  risk?: RiskChecker;
+  rdThresholds?: RdThresholds;
+  /** Edge headers trusted for the respondent's country, in order (default cf-ipcountry). */
+  countryHeaders?: string[];
+  /** How the approved hooks are fetched (tests pass a fake). */
+  fetch?: typeof fetch;
+  hookRetryDelaysMs?: number[];
+  /** How long map and project settings are cached (changes made here invalidate at once). */
+  configTtlMs?: number;
+  prescreenTimeoutMinutes?: number;
+  dropMinimumMinutes?: number;
+  maxBatch?: number;
+};
+
+export const UID_RE = /^[0-9a-f]{24}$/;
+/** A supplier respondent id: up to 128 characters, no control characters. */
+export const SID_RE = /^\P{Cc}{1,128}$/u;
+
+export type EntryRequest = {
+  mapId: string;
+  sid: string;
+  isTest: boolean;
+  ip: string;
+  userAgent: string;
+  headers: Headers;
+  now?: number;
+};
+
+export type Routed = { session: SessionRow; project: ProjectConfig; map: MapConfig };
+
+export type EntryResult = { kind: "invalid" } | ({ kind: "routed" } & Routed);
+
+export type FinishRequest = {
+  uid: string;
+  status: string;
+  sig?: string | null;
+  via: "redirect" | "postback";
+  now?: number;
+};
+export type FinishResult =
+  | { kind: "bad-status" }
+  | { kind: "unknown" }
+  | { kind: "forged"; project: ProjectConfig; map: MapConfig }
+  | ({ kind: "done"; counted: boolean } & Routed);
+
+export type PrescreenResult =
+  | { kind: "unknown" }
+  | ({ kind: "ask"; missing: string[] } & Routed)
+  | ({ kind: "done"; counted: boolean } & Routed);
+
+/** A session's project and map ids, remembered for the return without a read. */
+type Ref = { projectId: string; supplierMapId: string };
+const REF_CACHE_MAX = 200_000;
+
+export class Router {
+  readonly config: RouterConfig;
+  readonly writer: RouterWriter;
+  readonly hooks: HookSender;
+  readonly risk: RiskChecker;
+  readonly rd: RdThresholds;
+  readonly countryHeaders: string[];
+  #refs = new Map<string, Ref>();
+
+  constructor(private readonly deps: Deps, opts: RouterOptions = {}) {
+    const db = deps.db;
+    // under test every request reads fresh settings, so tests may edit tables directly
+    this.config = new RouterConfig(db, opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000));
+    this.writer = new RouterWriter(db, {
+      prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
+      dropMinimumMinutes: opts.dropMinimumMinutes ?? 30,
+      maxBatch: opts.maxBatch ?? 2_000,
+    }, deps.log);
+    this.hooks = new HookSender(db, {
+      fetch: opts.fetch ?? fetch,
+      retryDelaysMs: opts.hookRetryDelaysMs ?? DEFAULT_HOOK_RETRIES,
+      timeoutMs: 10_000,
+    }, deps.log);
+    this.risk = opts.risk ?? defaultRiskChecker();
+    this.rd = opts.rdThresholds ?? DEFAULT_RD_THRESHOLDS;
+    this.countryHeaders = opts.countryHeaders ?? ["cf-ipcountry"];
+    this.writer.onCommit = (sessions, hooks) => {
+      for (const s of sessions) this.#remember(s);
+      if (hooks) this.hooks.kick();
+    };
+  }
+
+  #remember(s: SessionRow) {
+    if (this.#refs.has(s.id)) return;
+    if (this.#refs.size >= REF_CACHE_MAX) this.#refs.delete(this.#refs.keys().next().value!);
+    this.#refs.set(s.id, { projectId: s.projectId, supplierMapId: s.supplierMapId });
+  }
+
+  #now(now?: number) {
+    return now ?? this.deps.now();
+  }
+
+  // ------------------------------------------------------------ entry
+
+  /** Why an arrival is refused before anything is counted, or null. */
+  closedReason(p: ProjectConfig, m: MapConfig, isTest: boolean): { reason: string; detail: string } | null {
+    if (isTest) {
+      if (p.isDeleted || [4, 5, 6, 7].includes(p.projectStatus)) {
+        return { reason: REASON.projectNotLive, detail: `project is ${projectStatusLabel(p.projectStatus)}` };
+      }
+      // test traffic counts nothing live, so only a removed supplier closes it (isTestLink is the
+      // admin's note that the supplier was given the test link)
+      if (m.isDeleted) return { reason: REASON.testLinkOff, detail: "supplier removed from the project" };
+      return null;
+    }
+    if (p.isDeleted || p.projectStatus !== 1) {
+      return {
+        reason: REASON.projectNotLive,
+        detail: p.isDeleted ? "project deleted" : `project is ${projectStatusLabel(p.projectStatus)}`,
+      };
+    }
+    if (m.isDeleted) return { reason: REASON.trafficOff, detail: "supplier removed from the project" };
+    if (!m.allowTraffic) return { reason: REASON.trafficOff, detail: "traffic not allowed" };
+    if (!m.isBoarded) return { reason: REASON.notBoarded, detail: "supplier not boarded" };
+    return null;
+  }
+
+  async enter(req: EntryRequest): Promise<EntryResult> {
+    const now = this.#now(req.now);
+    const map = await this.config.map(req.mapId);
+    const project = map ? await this.config.project(map.projectId) : null;
+    if (!map || !project || project.projectType !== 2) return { kind: "invalid" };
+    const closed = this.closedReason(project, map, req.isTest);
+    const device = deviceOf(req.userAgent);
+    const country = await countryOf(req.headers, req.ip, this.countryHeaders);
+    let risk: RiskVerdict | null = null;
+    let security = null;
+    if (!closed) {
+      if (needsRiskCheck(project)) {
+        try {
+          risk = await this.risk.check({
+            ip: req.ip,
+            userAgent: req.userAgent,
+            headers: req.headers,
+            sid: req.sid,
+          });
+        } catch (e) {
+          // an unavailable checker does not turn respondents away; say so in the log
+          this.deps.log.warn("risk checker failed", { error: e instanceof Error ? e.message : String(e) });
+        }
+      }
+      security = requestSecurity(project, { deviceType: device.deviceType, country, risk }, this.rd);
+    }
+    const out = await this.writer.submit({
+      kind: "entry",
+      now,
+      isTest: req.isTest,
+      project,
+      map,
+      sid: req.sid,
+      ip: req.ip.slice(0, 64),
+      country,
+      deviceType: device.deviceType,
+      browser: device.browser,
+      userAgent: req.userAgent.slice(0, 500),
+      rdScore: risk?.rdScore ?? null,
+      closed,
+      security,
+      prescreen: project.isPreScreen && map.isPreScreen &&
+        askable(project.questions, map.supplierType).length > 0,
+    });
+    return { kind: "routed", session: out.session!, project, map };
+  }
+
+  // ------------------------------------------------------------ sessions by uid
+
+  async #ref(uid: string): Promise<Ref | null> {
+    if (!UID_RE.test(uid)) return null;
+    const hit = this.#refs.get(uid);
+    if (hit) return hit;
+    const row = await this.deps.db.selectFrom("sessions").select(["projectId", "supplierMapId"])
+      .where("id", "=", uid).executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** The session with its project and map (for the pre-screen page). */
+  async session(uid: string): Promise<Routed | null> {
+    if (!UID_RE.test(uid)) return null;
+    const s = await this.deps.db.selectFrom("sessions").selectAll().where("id", "=", uid).executeTakeFirst();
+    if (!s) return null;
+    const project = await this.config.project(s.projectId);
+    const map = await this.config.map(s.supplierMapId);
+    if (!project || !map) return null;
+    return { session: s as SessionRow, project, map };
+  }
+
+  // ------------------------------------------------------------ pre-screen
+
+  async answer(uid: string, form: (name: string) => string[], now?: number): Promise<PrescreenResult> {
+    const routed = await this.session(uid);
+    if (!routed) return { kind: "unknown" };
+    const { session, project, map } = routed;
+    if (session.status !== "prescreen") return { kind: "done", counted: false, ...routed };
+    const ev = evaluate(project.questions, map.supplierType, project.quotas, form, project.languageId);
+    if (!ev.complete) return { kind: "ask", missing: ev.missing, ...routed };
+    const out = await this.writer.submit({
+      kind: "prescreen",
+      now: this.#now(now),
+      uid,
+      project,
+      map,
+      passed: ev.passed,
+      detail: ev.detail,
+      answers: ev.rows,
+      quotaCells: ev.quotaCells,
+    });
+    if (!out.session) return { kind: "unknown" };
+    return { kind: "done", counted: out.counted, session: out.session, project, map };
+  }
+
+  // ------------------------------------------------------------ return
+
+  async finish(req: FinishRequest): Promise<FinishResult> {
+    const status: FinalStatus | null = parseReturnStatus(req.status);
+    if (!status) return { kind: "bad-status" };
+    const ref = await this.#ref(req.uid);
+    if (!ref) return { kind: "unknown" };
+    const project = await this.config.project(ref.projectId);
+    const map = await this.config.map(ref.supplierMapId);
+    if (!project || !map) return { kind: "unknown" };
+    if (
+      project.isDynamicThanksUrl &&
+      !verifyReturnSignature(project.secret, req.uid, status, req.status, req.sig)
+    ) {
+      return { kind: "forged", project, map };
+    }
+    const out: Outcome = await this.writer.submit({
+      kind: "return",
+      now: this.#now(req.now),
+      uid: req.uid,
+      project,
+      map,
+      status,
+      raw: req.status,
+      via: req.via,
+    });
+    if (!out.session) return { kind: "unknown" };
+    return { kind: "done", counted: out.counted, session: out.session, project, map };
+  }
+
+  // ------------------------------------------------------------ drops
+
+  /**
+   * Sessions past their time-out become drops (pre-screen drops when the questions went
+   * unanswered). Returns how many; loops in batches so one call clears the backlog.
+   */
+  async sweep(now?: number, batch = 2_000): Promise<number> {
+    const at = this.#now(now);
+    let total = 0;
+    for (;;) {
+      const out = await this.writer.submit({ kind: "sweep", now: at, limit: batch });
+      total += out.swept ?? 0;
+      if ((out.swept ?? 0) < batch) return total;
+    }
+  }
+
+  /** Every queued write committed and every due hook attempted. */
+  async idle() {
+    await this.writer.idle();
+    await this.hooks.idle();
+  }
+
+  async close() {
+    await this.writer.idle();
+    this.hooks.close();
+    await this.hooks.idle();
+    this.config.close();
+  }
+}
+
+const routers = new WeakMap<Db, Router>();
+
+/** The router of this database handle, made on first use with deps.router's options. */
+export function routerFor(deps: Deps): Router {
+  let r = routers.get(deps.db);
+  if (!r) {
+    r = new Router(deps, deps.router);
+    routers.set(deps.db, r);
+  }
+  return r;
+}
+
+/** Stops the handle's router (hook timers, cache listeners); the next routerFor makes a new one. */
+export async function closeRouter(deps: Pick<Deps, "db">) {
+  const r = routers.get(deps.db);
+  if (!r) return;
+  routers.delete(deps.db);
+  await r.close();
+}

@@ -1,0 +1,548 @@
+/**
+ * Demo projects and 90 days of respondent traffic. Projects, children and supplier maps are made
+ * by the projects domain; every click, pre-screen answer, return and drop goes through the real
+ * router functions with an injected clock, so counters, daily rollups and sessions agree exactly
+ * as they would in production. Random choices come from a seeded generator: the demo is the same
+ * on every machine.
+ */
+import * as v from "valibot";
+import type { Deps } from "../../deps.ts";
+import { SYSTEM_ACTOR } from "../audit/log.ts";
+import {
+  ChildProject,
+  GroupProject,
+  ProjectPatch,
+  SupplierMapForm,
+} from "../../../shared/schemas/project.ts";
+import { QuestionForm } from "../../../shared/schemas/library.ts";
+import { type Caller, createChildProject, createGroupProject, updateProject } from "../projects/projects.ts";
+import { saveSupplierMap } from "../projects/supplier-maps.ts";
+import { createQuestion } from "../library/questions.ts";
+import { Router } from "../router/router.ts";
+import { projectSecret } from "../router/config.ts";
+import { returnSignature } from "../router/links.ts";
+import { STATUS_LETTER } from "../router/outcomes.ts";
+
+const DAY = 86_400_000;
+
+/** mulberry32: small, fast, good enough for demo data. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const AGENTS = {
+  desktop:
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  mac:
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Safari/605.1.15",
+  mobile:
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1",
+  android:
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+  tablet:
+    "Mozilla/5.0 (iPad; CPU OS 17_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1",
+};
+
+type ChildPlan = {
+  name: string;
+  country: string;
+  language?: string;
+  loi: number;
+  ir: number;
+  cpi: number;
+  sampleSize: number;
+  /** Days ago the field work started and ended (0 = still running). */
+  from: number;
+  to: number;
+  perDay: number;
+  /** Final status after the field work. */
+  status: number;
+  suppliers: number[];
+  security?: Record<string, unknown>;
+  prescreen?: boolean;
+  /** Share of those sent to the survey who complete. */
+  completeRate: number;
+};
+
+type ParentPlan = {
+  name: string;
+  client: number;
+  loi: number;
+  ir: number;
+  po?: string;
+  children: ChildPlan[];
+};
+
+const PLANS: ParentPlan[] = [
+  {
+    name: "Brand Health Tracker 2026",
+    client: 0,
+    loi: 15,
+    ir: 45,
+    children: [
+      {
+        name: "Brand Health US",
+        country: "US",
+        loi: 15,
+        ir: 45,
+        cpi: 3.5,
+        sampleSize: 500,
+        from: 88,
+        to: 0,
+        perDay: 14,
+        status: 1,
+        suppliers: [0, 3],
+        security: { isUniqueIp: true, maxIPCount: 2, isSpeeder: true, speedTime: 180 },
+        completeRate: 0.4,
+      },
+      {
+        name: "Brand Health Canada",
+        country: "CA",
+        loi: 15,
+        ir: 40,
+        cpi: 3.8,
+        sampleSize: 200,
+        from: 80,
+        to: 0,
+        perDay: 6,
+        status: 1,
+        suppliers: [2],
+        security: { isGeoLocation: true },
+        completeRate: 0.38,
+      },
+    ],
+  },
+  {
+    name: "Streaming Habits Study",
+    client: 2,
+    loi: 12,
+    ir: 60,
+    po: "PO-ALB-4471",
+    children: [
+      {
+        name: "Streaming Habits UK",
+        country: "GB",
+        loi: 12,
+        ir: 60,
+        cpi: 2.9,
+        sampleSize: 150,
+        from: 85,
+        to: 48,
+        perDay: 12,
+        status: 6,
+        suppliers: [1, 5],
+        security: { isGeoLocation: true, isProxyVpn: true },
+        completeRate: 0.45,
+      },
+    ],
+  },
+  {
+    name: "EV Purchase Intent",
+    client: 3,
+    loi: 20,
+    ir: 25,
+    po: "PO-RW-2026-118",
+    children: [
+      {
+        name: "EV Intent Germany",
+        country: "DE",
+        language: "de",
+        loi: 20,
+        ir: 25,
+        cpi: 6.5,
+        sampleSize: 80,
+        from: 70,
+        to: 30,
+        perDay: 9,
+        status: 5,
+        suppliers: [3, 5],
+        prescreen: true,
+        completeRate: 0.3,
+      },
+    ],
+  },
+  {
+    name: "Snack Concept Test",
+    client: 1,
+    loi: 10,
+    ir: 55,
+    children: [
+      {
+        name: "Snack Concept Canada",
+        country: "CA",
+        loi: 10,
+        ir: 55,
+        cpi: 2.4,
+        sampleSize: 60,
+        from: 40,
+        to: 12,
+        perDay: 10,
+        status: 3,
+        suppliers: [2, 0],
+        security: { isMobile: false },
+        completeRate: 0.5,
+      },
+    ],
+  },
+  {
+    name: "Mobile Banking Experience",
+    client: 7,
+    loi: 18,
+    ir: 35,
+    children: [
+      {
+        name: "Mobile Banking India",
+        country: "IN",
+        loi: 18,
+        ir: 35,
+        cpi: 1.6,
+        sampleSize: 250,
+        from: 30,
+        to: 0,
+        perDay: 16,
+        status: 1,
+        suppliers: [4, 6],
+        security: { isTablet: false, isUniqueIp: true, maxIPCount: 1 },
+        completeRate: 0.42,
+      },
+      {
+        name: "Mobile Banking Singapore",
+        country: "SG",
+        loi: 18,
+        ir: 30,
+        cpi: 4.2,
+        sampleSize: 50,
+        from: 25,
+        to: 0,
+        perDay: 4,
+        status: 1,
+        suppliers: [6],
+        completeRate: 0.35,
+      },
+    ],
+  },
+  {
+    name: "Travel Intentions Winter",
+    client: 6,
+    loi: 14,
+    ir: 50,
+    children: [
+      {
+        name: "Travel Intentions Australia",
+        country: "AU",
+        loi: 14,
+        ir: 50,
+        cpi: 4.8,
+        sampleSize: 100,
+        from: 0,
+        to: 0,
+        perDay: 0,
+        status: 9,
+        suppliers: [7],
+        completeRate: 0.4,
+      },
+    ],
+  },
+];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoDay = (ms: number) => iso(ms).slice(0, 10);
+
+export async function seedTraffic(
+  deps: Deps,
+  ctx: { clientIds: string[]; supplierIds: string[]; managerId: string; now?: number },
+): Promise<{ projects: number; childProjects: number; supplierMaps: number; sessions: number }> {
+  const { db } = deps;
+  const now = ctx.now ?? deps.now();
+  const rand = prng(20261121);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const caller: Caller = { actor: SYSTEM_ACTOR, userId: ctx.managerId, role: "SUPERADMIN" };
+  const entryBase = (deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`).replace(/\/$/, "");
+  // its own router, with settings cached for the run (changes made here invalidate them)
+  const router = new Router(deps, {
+    ...deps.router,
+    configTtlMs: 10 * 60_000,
+    fetch: (() => Promise.reject(new Error("no approved hooks while seeding"))) as typeof fetch,
+  });
+  const counts = { projects: 0, childProjects: 0, supplierMaps: 0, sessions: 0 };
+
+  const suppliers = await db.selectFrom("suppliers").selectAll().where("id", "in", ctx.supplierIds).execute();
+  const supplierById = new Map(suppliers.map((s) => [s.id, s]));
+
+  type Child = {
+    id: string;
+    plan: ChildPlan;
+    maps: string[];
+    secret: string;
+    questions: { id: string; ok: string[]; bad: string[] }[];
+  };
+  const children: { parentId: string; po?: string; child: Child }[] = [];
+
+  for (const p of PLANS) {
+    const start = now - Math.max(...p.children.map((c) => c.from), 1) * DAY;
+    const parent = await createGroupProject(
+      db,
+      caller,
+      v.parse(GroupProject, {
+        projectName: p.name,
+        clientId: ctx.clientIds[p.client],
+        userId: ctx.managerId,
+        averageLOI: p.loi,
+        ir: p.ir,
+        projectDescription: `${p.name}: online quantitative study`,
+        clientEmail: "fieldwork@example.com",
+      }),
+    );
+    counts.projects++;
+    for (const c of p.children) {
+      const child = await createChildProject(
+        db,
+        caller,
+        v.parse(ChildProject, {
+          projectName: c.name,
+          parentProjectId: parent._id,
+          clientId: ctx.clientIds[p.client],
+          countryId: c.country,
+          languageId: c.language ?? "en",
+          averageLOI: c.loi,
+          ir: c.ir,
+          sampleSize: c.sampleSize,
+          respondentClickQuota: 0,
+          cpi: c.cpi,
+          startDate: isoDay(now - c.from * DAY),
+          endDate: isoDay(now + 30 * DAY),
+        }),
+      );
+      counts.childProjects++;
+      const code = child.projectCode as string;
+      await updateProject(
+        db,
+        caller,
+        child._id,
+        v.parse(ProjectPatch, {
+          singleLinkUrl: `https://surveys.client.example/${code.toLowerCase()}?rid=[uid]`,
+          singleLinkUrlTest: `https://surveys.client.example/${code.toLowerCase()}/test?rid=[uid]`,
+          isPreScreen: !!c.prescreen,
+          ...c.security,
+          projectStatus: c.status === 9 ? 9 : 1,
+        }),
+      );
+      const maps: string[] = [];
+      for (const si of c.suppliers) {
+        const s = supplierById.get(ctx.supplierIds[si])!;
+        const rules = s.supplierRuleCPI.split("|").map(Number).filter((n) => n > 0);
+        const { id } = await saveSupplierMap(
+          db,
+          SYSTEM_ACTOR,
+          v.parse(SupplierMapForm, {
+            projectId: child._id,
+            supplierId: s.id,
+            supplierCPI: Math.min(c.cpi * 0.6, rules[0] ?? c.cpi * 0.6).toFixed(2),
+            supplierQuota: Math.ceil(c.sampleSize / c.suppliers.length) + 10,
+            isPreScreen: !!c.prescreen,
+            isTestLink: true,
+            redirectComplete: s.redirectComplete,
+            redirectTerminate: s.redirectTerminate,
+            redirectQuotaFull: s.redirectQuotaFull,
+            redirectQualityTerm: s.redirectQualityTerm,
+            redirectSurveyClose: s.redirectSurveyClose,
+          }),
+          entryBase,
+        );
+        maps.push(id);
+        counts.supplierMaps++;
+      }
+      const questions: Child["questions"] = [];
+      if (c.prescreen) {
+        const lang = c.language ?? "en";
+        for (
+          const [title, options, bad] of [
+            [{ en: "How old are you?", de: "Wie alt sind Sie?" }, [
+              "Under 18",
+              "18-34",
+              "35-54",
+              "55 or older",
+            ], [
+              "Under 18",
+            ]],
+            [{ en: "Do you hold a driving licence?", de: "Haben Sie einen Führerschein?" }, ["Yes", "No"], [
+              "No",
+            ]],
+          ] as [Record<string, string>, string[], string[]][]
+        ) {
+          const q = await createQuestion(
+            db,
+            SYSTEM_ACTOR,
+            { kind: "project", projectId: child._id },
+            v.parse(QuestionForm, {
+              languageId: lang,
+              questionTitle: title,
+              questionType: "RADIO",
+              questionOption: options.map((o) => ({ title: o, formvalidate: !bad.includes(o) })),
+            }),
+          );
+          questions.push({
+            id: q._id,
+            ok: q.questionOption.filter((o) => !bad.includes(o.title)).map((o) => o._id),
+            bad: q.questionOption.filter((o) => bad.includes(o.title)).map((o) => o._id),
+          });
+        }
+      }
+      children.push({
+        parentId: parent._id,
+        po: p.po,
+        child: { id: child._id, plan: c, maps, secret: await projectSecret(db, child._id), questions },
+      });
+      // the project was set up when its field work began
+      await db.updateTable("projects").set({ createdAt: iso(start), statusChangedAt: iso(start) })
+        .where("id", "in", [parent._id, child._id]).execute();
+    }
+  }
+
+  // -------------------------------------------------------------- the traffic, day by day
+  const firstDay = Math.max(...children.map((c) => c.child.plan.from));
+  const sids = new Map<string, string[]>();
+  for (let daysAgo = firstDay; daysAgo >= 0; daysAgo--) {
+    const dayStart = now - daysAgo * DAY - (now % DAY);
+    type Arrival = {
+      c: Child;
+      t: number;
+      sid: string;
+      mapId: string;
+      ua: string;
+      ip: string;
+      country: string;
+    };
+    const arrivals: Arrival[] = [];
+    for (const { child: c } of children) {
+      const plan = c.plan;
+      if (!plan.perDay || daysAgo > plan.from || daysAgo < plan.to) continue;
+      const n = Math.max(0, Math.round(plan.perDay * (0.6 + rand() * 0.8)));
+      for (let i = 0; i < n; i++) {
+        const t = dayStart + Math.floor((6 + rand() * 17) * 3_600_000);
+        if (t > now - 3_600_000) continue;
+        const mapId = pick(c.maps);
+        const used = sids.get(c.id) ?? [];
+        sids.set(c.id, used);
+        // now and then a panel sends the same respondent again
+        const sid = used.length && rand() < 0.02 ? pick(used) : `R${Math.floor(rand() * 1e9).toString(36)}`;
+        used.push(sid);
+        const r = rand();
+        const ua = r < 0.5
+          ? AGENTS.desktop
+          : r < 0.62
+          ? AGENTS.mac
+          : r < 0.8
+          ? AGENTS.mobile
+          : r < 0.93
+          ? AGENTS.android
+          : AGENTS.tablet;
+        // a few respondents share an address; a few connect from abroad
+        const ip = rand() < 0.03
+          ? "203.0.113.7"
+          : `${pick([24, 49, 73, 81, 98, 109, 122, 151, 186])}.${Math.floor(rand() * 250)}.${
+            Math.floor(rand() * 250)
+          }.${1 + Math.floor(rand() * 250)}`;
+        const country = rand() < 0.04 ? pick(["NG", "VN", "RU", "BR"]) : plan.country;
+        arrivals.push({ c, t, sid, mapId, ua, ip, country });
+      }
+    }
+    arrivals.sort((a, b) => a.t - b.t);
+    const routed = await Promise.all(arrivals.map((a) =>
+      router.enter({
+        mapId: a.mapId,
+        sid: a.sid,
+        isTest: false,
+        ip: a.ip,
+        userAgent: a.ua,
+        headers: new Headers({ "cf-ipcountry": a.country }),
+        now: a.t,
+      }).then((r) => ({ a, r }))
+    ));
+    counts.sessions += arrivals.length;
+
+    // pre-screen answers a minute or two later (some never answer: pre-screen drops)
+    const answered = await Promise.all(routed.map(async ({ a, r }) => {
+      if (r.kind !== "routed" || r.session.status !== "prescreen") return { a, r };
+      if (rand() < 0.06) return { a, r: null };
+      const fail = rand() < 0.12;
+      const values = new Map(
+        a.c.questions.map((q, i) => [`q_${q.id}`, [fail && i === 0 ? pick(q.bad) : pick(q.ok)]]),
+      );
+      const out = await router.answer(r.session.id, (name) => values.get(name) ?? [], a.t + 90_000);
+      return { a, r: out.kind === "done" ? { ...r, session: out.session } : r };
+    }));
+
+    // returns from the client's survey
+    await Promise.all(answered.map(async ({ a, r }) => {
+      if (!r || r.kind !== "routed" || r.session.status !== "redirected") return;
+      const plan = a.c.plan;
+      const x = rand();
+      if (x < 0.1) return; // never comes back: a drop after the time-out
+      const status = x < 0.1 + plan.completeRate * 0.9
+        ? "complete"
+        : x < 0.9
+        ? "terminate"
+        : x < 0.95
+        ? "overQuota"
+        : "qualityTerm";
+      const minutes = status === "complete"
+        ? (rand() < 0.04 ? 1 + rand() : plan.loi * (0.6 + rand() * 0.9))
+        : 1 + rand() * plan.loi * 0.4;
+      const letter = STATUS_LETTER[status];
+      await router.finish({
+        uid: r.session.id,
+        status: letter,
+        sig: returnSignature(a.c.secret, r.session.id, letter),
+        via: rand() < 0.2 ? "postback" : "redirect",
+        now: r.session.redirectedAt ? Date.parse(r.session.redirectedAt) + Math.round(minutes * 60_000) : a.t,
+      });
+    }));
+    await router.sweep(Math.min(now, dayStart + DAY));
+  }
+
+  // a tester's clicks on the project still in Testing
+  const testing = children.find((c) => c.child.plan.status === 9);
+  if (testing) {
+    for (let i = 0; i < 3; i++) {
+      await router.enter({
+        mapId: testing.child.maps[0],
+        sid: `TEST${i + 1}`,
+        isTest: true,
+        ip: "198.51.100.20",
+        userAgent: AGENTS.desktop,
+        headers: new Headers({ "cf-ipcountry": testing.child.plan.country }),
+        now: now - (3 - i) * 3_600_000,
+      });
+      counts.sessions++;
+    }
+  }
+
+  await router.sweep(now);
+
+  // field work over: the status each project has today
+  for (const { parentId, po, child } of children) {
+    const to = child.plan.status;
+    if (to === 1 || to === 9) continue;
+    if (to === 3) await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 3 }));
+    if (to >= 4 && to <= 6) {
+      // closed with the client's PO, then on to invoicing (6 -> 4 -> 5)
+      const close = v.parse(ProjectPatch, { projectStatus: 6, poNumber: po ?? "PO-DEMO" });
+      await updateProject(db, caller, child.id, close);
+      await updateProject(db, caller, parentId, close);
+      if (to === 4 || to === 5) {
+        await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 4 }));
+      }
+      if (to === 5) await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 5 }));
+    }
+  }
+  await router.close();
+  return counts;
+}

@@ -1,0 +1,218 @@
+/**
+ * /survey/*: the respondent router's HTTP face. Entry links (live and test), the pre-screen page,
+ * the client's return link and its server-to-server post-back. Paths that do not match fall
+ * through to the SPA (its not-found page).
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Deps } from "../deps.ts";
+import type { AppEnv, Ctx } from "../http/context.ts";
+import { clientIp } from "../http/request-info.ts";
+import { type Routed, routerFor, SID_RE } from "../domain/router/router.ts";
+import { fillPlaceholders, redirectKind } from "../domain/router/outcomes.ts";
+import type { SessionStatus } from "../db/tables/router.ts";
+import { askable } from "../domain/router/prescreen.ts";
+import { type MessageKind, messagePage, prescreenPage } from "./pages.tsx";
+
+const ID = "{[0-9a-f]{24}}";
+
+/** Our pages: no scripts, inline style only, never framed. */
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+
+/** Sets what the handlers need (deps, request id); security headers on the pages we render. */
+export function surveyMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set("deps", deps);
+    c.set("requestId", c.req.header("x-request-id")?.slice(0, 64) || "");
+    await next();
+    if (c.res.headers.get("content-type")?.startsWith("text/html")) {
+      c.header("content-security-policy", PAGE_CSP);
+      c.header("x-content-type-options", "nosniff");
+      c.header("x-frame-options", "DENY");
+      c.header("referrer-policy", "no-referrer");
+    }
+  };
+}
+
+function html(c: Ctx, body: string, status = 200) {
+  c.header("cache-control", "no-store");
+  return c.html(body, status as 200);
+}
+
+function go(c: Ctx, url: string) {
+  c.header("cache-control", "no-store");
+  c.header("referrer-policy", "no-referrer");
+  return c.redirect(url, 302);
+}
+
+const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
+  complete: "thanks",
+  terminate: "terminate",
+  preScreenTerminate: "terminate",
+  overQuota: "overQuota",
+  qualityTerm: "quality",
+  security: "quality",
+  duplicate: "quality",
+};
+
+/** Where a routed respondent goes now: the survey, the pre-screen, or back to their supplier. */
+function respond(c: Ctx, { session, project, map }: Routed) {
+  if (session.status === "redirected") return go(c, session.clientUrl);
+  if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
+  const target = map.redirects[redirectKind(session.status)];
+  if (target) {
+    return go(c, fillPlaceholders(target, { sid: session.sid, pid: project.projectCode, uid: session.id }));
+  }
+  return html(c, messagePage(PAGE_OF[session.status] ?? "closed", project.languageId));
+}
+
+/** A write that could not be committed: the respondent may try again; nothing was counted. */
+async function guarded(c: Ctx, fn: () => Promise<Response>): Promise<Response> {
+  try {
+    return await fn();
+  } catch (err) {
+    c.get("deps").log.error("router request failed", {
+      id: c.get("requestId"),
+      path: c.req.path,
+      error: err instanceof Error ? `${err.message}\n${err.stack}` : String(err),
+    });
+    return html(c, messagePage("busy"), 503);
+  }
+}
+
+async function entry(c: Ctx, isTest: boolean) {
+  // link checkers and previews ask with HEAD: they must not take the respondent's place
+  if (c.req.method === "HEAD") return c.body(null, 200, { "cache-control": "no-store" });
+  const sid = (c.req.query("sid") ?? "").trim();
+  if (!SID_RE.test(sid)) return html(c, messagePage("missingSid"), 400);
+  return await guarded(c, async () => {
+    const r = await routerFor(c.get("deps")).enter({
+      mapId: c.req.param("mapId")!,
+      sid,
+      isTest,
+      ip: clientIp(c),
+      userAgent: c.req.header("user-agent") ?? "",
+      headers: c.req.raw.headers,
+    });
+    if (r.kind === "invalid") return html(c, messagePage("invalid"), 404);
+    return respond(c, r);
+  });
+}
+
+/** Reads one form field as a list (checkboxes send several). */
+function formReader(body: Record<string, unknown>) {
+  return (name: string): string[] => {
+    const v = body[name] ?? body[`${name}[]`];
+    const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
+    return list.filter((x): x is string => typeof x === "string").map((s) => s.slice(0, 500));
+  };
+}
+
+export function surveyRoutes() {
+  const r = new Hono<AppEnv>();
+
+  r.get(`/start/:mapId${ID}`, (c) => entry(c, false));
+  r.get(`/test/:mapId${ID}`, (c) => entry(c, true));
+
+  r.get(`/prescreen/:uid${ID}`, (c) =>
+    guarded(c, async () => {
+      const routed = await routerFor(c.get("deps")).session(c.req.param("uid")!);
+      if (!routed) return html(c, messagePage("unknown"), 404);
+      const { session, project, map } = routed;
+      if (session.status !== "prescreen") return respond(c, routed);
+      return html(
+        c,
+        prescreenPage({
+          uid: session.id,
+          lang: project.languageId,
+          supplierType: map.supplierType,
+          questions: askable(project.questions, map.supplierType),
+        }),
+      );
+    }));
+
+  // answers and post-backs are small; anything bigger is refused before it is read
+  const small = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text("Payload too large", 413) });
+
+  r.post(`/prescreen/:uid${ID}`, small, (c) =>
+    guarded(c, async () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = await c.req.parseBody({ all: true });
+      } catch { /* an unreadable body answers nothing */ }
+      const form = formReader(body);
+      const out = await routerFor(c.get("deps")).answer(c.req.param("uid")!, form);
+      if (out.kind === "unknown") return html(c, messagePage("unknown"), 404);
+      if (out.kind === "ask") {
+        return html(
+          c,
+          prescreenPage({
+            uid: out.session.id,
+            lang: out.project.languageId,
+            supplierType: out.map.supplierType,
+            questions: askable(out.project.questions, out.map.supplierType),
+            missing: out.missing,
+            values: form,
+          }),
+          422,
+        );
+      }
+      return respond(c, out);
+    }));
+
+  r.get("/end", (c) =>
+    guarded(c, async () => {
+      const out = await routerFor(c.get("deps")).finish({
+        uid: (c.req.query("uid") ?? "").trim(),
+        status: c.req.query("status") ?? "",
+        sig: c.req.query("sig"),
+        via: "redirect",
+      });
+      if (out.kind === "bad-status") return html(c, messagePage("badStatus"), 400);
+      if (out.kind === "unknown") return html(c, messagePage("unknown"), 404);
+      if (out.kind === "forged") {
+        c.get("deps").log.warn("refused return link without a valid signature", {
+          uid: c.req.query("uid"),
+          project: out.project.projectCode,
+        });
+        return html(c, messagePage("forged", out.project.languageId), 403);
+      }
+      return respond(c, out);
+    }));
+
+  // server to server: the client's system reports the outcome; the answer is JSON
+  r.on(["GET", "POST"], "/postback", small, async (c) => {
+    let params: Record<string, unknown> = Object.fromEntries(new URL(c.req.url).searchParams);
+    if (c.req.method === "POST") {
+      try {
+        const type = c.req.header("content-type") ?? "";
+        const body = type.includes("application/json") ? await c.req.json() : await c.req.parseBody();
+        if (body && typeof body === "object") params = { ...params, ...body };
+      } catch { /* query parameters only */ }
+    }
+    const str = (k: string) => (typeof params[k] === "string" ? (params[k] as string).trim() : "");
+    try {
+      const out = await routerFor(c.get("deps")).finish({
+        uid: str("uid"),
+        status: str("status"),
+        sig: str("sig"),
+        via: "postback",
+      });
+      if (out.kind === "bad-status") return c.json({ message: "status must be c, t, q (qf) or f" }, 400);
+      if (out.kind === "unknown") return c.json({ message: "Unknown uid" }, 404);
+      if (out.kind === "forged") return c.json({ message: "Invalid signature" }, 403);
+      return c.json({
+        result: { uid: out.session.id, status: out.session.status, counted: out.counted },
+        message: out.counted ? "Recorded" : "Already recorded",
+      });
+    } catch (err) {
+      c.get("deps").log.error("router postback failed", {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return c.json({ message: "Try again later" }, 503);
+    }
+  });
+
+  return r;
+}

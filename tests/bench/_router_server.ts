@@ -1,0 +1,57 @@
+/**
+ * The server side of router_bench.ts, in its own process so the load generator does not share its
+ * core: `bare` serves a bare Hono 302 (the ceiling), `app` the whole app (router included) over the
+ * file database given. Prints `listening <port>`; on SIGTERM it finishes the router's writes, prints
+ * `stats <json>` and exits.
+ */
+import { Hono } from "hono";
+import { loadEnv } from "../../server/env.ts";
+import { buildDeps } from "../../server/boot.ts";
+import { createApp } from "../../server/app.ts";
+import { closeRouter, routerFor } from "../../server/domain/router/router.ts";
+
+const [mode, dbPath] = Deno.args;
+const ac = new AbortController();
+let fetchHandler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+let finish = (): Promise<Record<string, unknown>> => Promise.resolve({});
+
+if (mode === "bare") {
+  const app = new Hono();
+  app.get("/r", (c) => c.redirect("https://client.example/survey?uid=0123456789abcdef01234567", 302));
+  fetchHandler = (req) => app.fetch(req);
+} else {
+  const env = loadEnv({
+    DATABASE_URL: `file:${dbPath}`,
+    SEED: "none",
+    LOG_LEVEL: "silent",
+    JWT_SECRET: "bench-secret-bench-secret-bench-secret",
+    DENO_ENV: "development",
+  });
+  const { deps, handle } = await buildDeps(env);
+  const app = createApp(deps);
+  const router = routerFor(deps);
+  fetchHandler = (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr });
+  finish = async () => {
+    await router.idle();
+    const stats = { flushes: router.writer.flushes };
+    await closeRouter(deps);
+    await handle.close();
+    return stats;
+  };
+}
+
+const server = Deno.serve(
+  {
+    port: 0,
+    hostname: "127.0.0.1",
+    signal: ac.signal,
+    onListen: ({ port }) => console.log(`listening ${port}`),
+  },
+  fetchHandler,
+);
+Deno.addSignalListener("SIGTERM", async () => {
+  ac.abort();
+  await server.finished;
+  console.log(`stats ${JSON.stringify(await finish())}`);
+  Deno.exit(0);
+});

@@ -1,0 +1,290 @@
+/**
+ * The respondent router against a bare Hono 302, measured in the same run: 64 keep-alive
+ * connections on loopback, the server in its own process over a FILE database, requests written by
+ * a small HTTP/1.1 client of our own (cheap, so it does not cap the baseline). Phases: bare 302,
+ * entries (each a new respondent), entry-and-return pairs (a signed complete). Then every counter
+ * must equal a recount from the session rows and no request may have failed. Figures are printed,
+ * never asserted (design.md 8); the target is entries at 12% or more of the bare 302.
+ */
+import type { BenchRow } from "./_kit.ts";
+import { testApp } from "../helpers/app.ts";
+import { liveProject } from "../helpers/router.ts";
+import { projectSecret } from "../../server/domain/router/config.ts";
+import { returnSignature } from "../../server/domain/router/links.ts";
+import { counterMismatches } from "../../server/domain/router/recount.ts";
+
+const CONCURRENCY = 64;
+const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
+const ROUNDS = Number(Deno.env.get("ROUTER_BENCH_ROUNDS") ?? 3);
+const UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** One keep-alive HTTP/1.1 connection: GET a path, read status and Location, skip the body. */
+class Conn {
+  #buf = new Uint8Array(0);
+  #chunk = new Uint8Array(64 * 1024);
+  constructor(private readonly conn: Deno.TcpConn) {}
+
+  static async open(port: number) {
+    const c = await Deno.connect({ hostname: "127.0.0.1", port });
+    c.setNoDelay(true);
+    return new Conn(c);
+  }
+
+  async #more() {
+    const n = await this.conn.read(this.#chunk);
+    if (n === null) throw new Error("connection closed");
+    const next = new Uint8Array(this.#buf.length + n);
+    next.set(this.#buf);
+    next.set(this.#chunk.subarray(0, n), this.#buf.length);
+    this.#buf = next;
+  }
+
+  async get(path: string): Promise<{ status: number; location: string }> {
+    await this.conn.write(enc.encode(`GET ${path} HTTP/1.1\r\nHost: bench\r\nUser-Agent: ${UA}\r\n\r\n`));
+    let end: number;
+    for (;;) {
+      end = indexOfCrlf2(this.#buf);
+      if (end >= 0) break;
+      await this.#more();
+    }
+    const head = dec.decode(this.#buf.subarray(0, end));
+    this.#buf = this.#buf.subarray(end + 4);
+    const status = Number(head.slice(9, 12));
+    const location = /\r\nlocation: *([^\r\n]*)/i.exec(head)?.[1] ?? "";
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? "NaN");
+    if (Number.isFinite(length)) {
+      while (this.#buf.length < length) await this.#more();
+      this.#buf = this.#buf.subarray(length);
+    } else if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+      for (;;) {
+        let i = indexOfCrlf(this.#buf);
+        while (i < 0) {
+          await this.#more();
+          i = indexOfCrlf(this.#buf);
+        }
+        const size = parseInt(dec.decode(this.#buf.subarray(0, i)), 16);
+        while (this.#buf.length < i + 2 + size + 2) await this.#more();
+        this.#buf = this.#buf.subarray(i + 2 + size + 2);
+        if (size === 0) break;
+      }
+    }
+    return { status, location };
+  }
+
+  close() {
+    try {
+      this.conn.close();
+    } catch { /* already closed */ }
+  }
+}
+
+function indexOfCrlf2(b: Uint8Array) {
+  for (let i = 0; i + 3 < b.length; i++) {
+    if (b[i] === 13 && b[i + 1] === 10 && b[i + 2] === 13 && b[i + 3] === 10) return i;
+  }
+  return -1;
+}
+function indexOfCrlf(b: Uint8Array) {
+  for (let i = 0; i + 1 < b.length; i++) if (b[i] === 13 && b[i + 1] === 10) return i;
+  return -1;
+}
+
+type Phase = { done: number; failed: number; latencies: number[]; seconds: number };
+
+/** `CONCURRENCY` loops, each on its own connection, repeating `step` for `seconds`. */
+async function phase(
+  port: number,
+  seconds: number,
+  step: (c: Conn, n: number) => Promise<boolean>,
+): Promise<Phase> {
+  const conns = await Promise.all(Array.from({ length: CONCURRENCY }, () => Conn.open(port)));
+  let n = 0, done = 0, failed = 0;
+  const latencies: number[] = [];
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(conns.map(async (c) => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      let ok = false;
+      try {
+        ok = await step(c, n++);
+      } catch {
+        ok = false;
+      }
+      latencies.push(performance.now() - t0);
+      if (ok) done++;
+      else failed++;
+    }
+  }));
+  const elapsed = (performance.now() - started) / 1000;
+  conns.forEach((c) => c.close());
+  return { done, failed, latencies, seconds: elapsed };
+}
+
+function pct(xs: number[], q: number) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
+}
+
+async function startServer(mode: "bare" | "app", dbPath = "") {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./_router_server.ts", import.meta.url).pathname, mode, dbPath],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let port = 0;
+  while (!port) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`server (${mode}) did not start`);
+    text += value;
+    const m = /listening (\d+)/.exec(text);
+    if (m) port = Number(m[1]);
+  }
+  return {
+    port,
+    async stop(): Promise<Record<string, unknown>> {
+      child.kill("SIGTERM");
+      let rest = text;
+      for (;;) {
+        const { value, done } = await lines.read();
+        if (done) break;
+        rest += value;
+      }
+      await child.status;
+      const m = /stats (\{.*\})/.exec(rest);
+      return m ? JSON.parse(m[1]) : {};
+    },
+  };
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const dir = new URL("../.tmp/", import.meta.url).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  const dbPath = `${dir}router-bench-${Date.now()}.db`;
+
+  // a Live child project with a mapped supplier, made through the API; returns are signed
+  const t = await testApp({ DATABASE_URL: `file:${dbPath}` });
+  const setup = await liveProject(t, { child: { sampleSize: 0 }, project: { isDynamicThanksUrl: true } });
+  const secret = await projectSecret(t.deps.db, setup.child._id);
+  await t.close();
+
+  const rows: BenchRow[] = [];
+  const bare = await startServer("bare");
+  const app = await startServer("app", dbPath);
+  const path = `/survey/start/${setup.mapId}?sid=`;
+  let sid = 0;
+  const bareStep = async (c: Conn) => (await c.get("/r")).status === 302;
+  const entry = async (c: Conn) => {
+    const r = await c.get(`${path}b${sid++}`);
+    return r.status === 302 && r.location.startsWith("https://client.example/");
+  };
+  const pair = async (c: Conn) => {
+    const e = await c.get(`${path}c${sid++}`);
+    if (e.status !== 302) return false;
+    const uid = new URL(e.location).searchParams.get("uid")!;
+    const r = await c.get(`/survey/end?status=c&uid=${uid}&sig=${returnSignature(secret, uid, "c")}`);
+    return r.status === 302 && r.location.includes("/complete");
+  };
+  // warm both, then alternate the phases so a busy machine weighs on each alike
+  await phase(bare.port, 1, bareStep);
+  await phase(app.port, 1, entry);
+  const runs: { bare: Phase; entry: Phase; pairs: Phase }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.push({
+      bare: await phase(bare.port, SECONDS, bareStep),
+      entry: await phase(app.port, SECONDS, entry),
+      pairs: await phase(app.port, SECONDS, pair),
+    });
+  }
+  await bare.stop();
+  const stats = await app.stop();
+
+  const rps = (p: Phase) => p.done / p.seconds;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const pick = (key: "bare" | "entry" | "pairs") => {
+    const all = runs.map((r) => r[key]);
+    const lat = all.flatMap((p) => p.latencies);
+    return {
+      rps: median(all.map(rps)),
+      p50: Math.round(pct(lat, 0.5) * 100) / 100,
+      p99: Math.round(pct(lat, 0.99) * 100) / 100,
+      failed: all.reduce((n, p) => n + p.failed, 0),
+      ratio: median(runs.map((r) => rps(r[key]) / rps(r.bare))),
+    };
+  };
+  const b = pick("bare"), e = pick("entry"), p = pick("pairs");
+  rows.push({
+    measure: "bare Hono 302",
+    value: Math.round(b.rps),
+    median: b.p50,
+    p95: b.p99,
+    unit: "req/s",
+    ratio: 1,
+    note:
+      `${CONCURRENCY} connections, ${ROUNDS} rounds of ${SECONDS} s (medians); median/p95 columns are p50/p99 ms`,
+  });
+  rows.push({
+    measure: "router entry",
+    value: Math.round(e.rps),
+    median: e.p50,
+    p95: e.p99,
+    unit: "req/s",
+    ratio: e.ratio,
+    note: `a new respondent per request; target >= 0.12x the bare 302 (${
+      e.ratio >= 0.12 ? "met" : "NOT met"
+    })`,
+  });
+  rows.push({
+    measure: "router entry + signed return",
+    value: Math.round(p.rps * 2),
+    median: p.p50,
+    p95: p.p99,
+    unit: "req/s",
+    ratio: p.ratio * 2,
+    note: `${Math.round(p.rps)} pairs/s (${
+      (p.ratio * 100).toFixed(1)
+    }% of the bare 302 in pairs); p50/p99 per pair`,
+  });
+  // exactness: counters, sessions and rollup agree; nothing failed
+  const check = await testApp({ DATABASE_URL: `file:${dbPath}` });
+  const mismatches = await counterMismatches(check.deps.db);
+  const sessions = await check.deps.db.selectFrom("sessions").select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const counters = await check.deps.db.selectFrom("projects").select(["clicked", "complete"])
+    .where("id", "=", setup.child._id).executeTakeFirstOrThrow();
+  await check.close();
+  const failed = b.failed + e.failed + p.failed;
+  rows.push({
+    measure: "failed requests",
+    value: failed,
+    unit: "count",
+    note: failed ? "SOME REQUESTS FAILED" : "none",
+  });
+  rows.push({
+    measure: "counter mismatches vs recount",
+    value: mismatches.length,
+    unit: "count",
+    note: mismatches.length
+      ? mismatches.slice(0, 3).join("; ")
+      : `${Number(sessions.n)} sessions; clicked ${counters.clicked}, complete ${counters.complete} match`,
+  });
+  const events = Number(counters.clicked) + Number(counters.complete);
+  rows.push({
+    measure: "events per write transaction",
+    value: stats.flushes ? Math.round((events / Number(stats.flushes)) * 10) / 10 : undefined,
+    unit: "events",
+    note: `${stats.flushes ?? "?"} transactions`,
+  });
+  for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(dbPath + suffix).catch(() => {});
+  return rows;
+}
+
+if (import.meta.main) {
+  for (const r of await bench()) console.log(JSON.stringify(r));
+}
