@@ -26,17 +26,16 @@ export function surveyMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set("deps", deps);
     c.set("requestId", c.req.header("x-request-id")?.slice(0, 64) || "");
     await next();
-    if (c.res.headers.get("content-type")?.startsWith("text/html")) {
-      c.header("content-security-policy", PAGE_CSP);
-      c.header("x-content-type-options", "nosniff");
-      c.header("x-frame-options", "DENY");
-      c.header("referrer-policy", "no-referrer");
-    }
   };
 }
 
+/** Our own respondent pages carry a strict policy; paths we do not know fall through to the SPA untouched. */
 function html(c: Ctx, body: string, status = 200) {
   c.header("cache-control", "no-store");
+  c.header("content-security-policy", PAGE_CSP);
+  c.header("x-content-type-options", "nosniff");
+  c.header("x-frame-options", "DENY");
+  c.header("referrer-policy", "no-referrer");
   return c.html(body, status as 200);
 }
 

@@ -894,6 +894,11 @@ Deno.test("router: unknown /survey paths reach the SPA (its not-found page); our
     const spa = await app.request("/survey/whatever/else");
     assertEquals(spa.status, 200);
     assertMatch(await spa.text(), /Samplex SPA/);
+    // the SPA's own page must not get the respondent pages' script-blocking policy
+    assert(
+      !/default-src 'none'/.test(spa.headers.get("content-security-policy") ?? ""),
+      "SPA page keeps the app's CSP",
+    );
     const s = await liveProject(t, { project: { projectStatus: 3 }, map: { redirectSurveyClose: "" } });
     const page = await app.request(`/survey/start/${s.mapId}?sid=z`);
     assertEquals(page.status, 200);
