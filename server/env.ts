@@ -37,7 +37,13 @@ const EnvSchema = v.pipe(
     ),
     SMTP_FROM: v.optional(v.string(), "Samplex <no-reply@samplex.local>"),
     SEED: v.optional(v.picklist(["demo", "none"], "SEED must be demo or none"), "demo"),
-    LOG_LEVEL: v.optional(v.picklist(["debug", "info", "warn", "error", "silent"]), "info"),
+    LOG_LEVEL: v.optional(
+      v.picklist(
+        ["debug", "info", "warn", "error", "silent"],
+        "LOG_LEVEL must be debug, info, warn, error or silent",
+      ),
+      "info",
+    ),
     ...Object.fromEntries(PROVIDERS.flatMap((p) => [
       [`PROVIDER_${p}_URL`, v.optional(urlLike(`PROVIDER_${p}_URL`))],
       [`PROVIDER_${p}_KEY`, v.optional(v.string())],
@@ -45,9 +51,14 @@ const EnvSchema = v.pipe(
     PROVIDER_TOLUNA_PANEL: v.optional(v.string()),
     PROVIDER_TOLUNA_PARTNER_KEY: v.optional(v.string()),
   }),
-  v.check(
-    (e) => e.DENO_ENV !== "production" || !!e.JWT_SECRET,
-    "JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
+  // a partial check runs even when other variables are wrong, so every problem is listed at once
+  v.forward(
+    v.partialCheck(
+      [["DENO_ENV"], ["JWT_SECRET"]],
+      (e) => e.DENO_ENV !== "production" || !!e.JWT_SECRET,
+      "JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
+    ),
+    ["JWT_SECRET"],
   ),
 );
 export type Env = v.InferOutput<typeof EnvSchema>;

@@ -34,3 +34,25 @@ export const INVOICE_STATUS = [
   { value: 1, label: "Pending" },
   { value: 2, label: "Paid" },
 ] as const;
+
+/**
+ * Allowed status changes. The list menu offers Testing, Live, Paused, Waiting (other than the
+ * current) and Closed; Proceed to Invoice (4), Invoiced (5, by an invoice) and Archieve (7) follow
+ * closing; Revoke returns a closed project to Live.
+ */
+export const STATUS_TRANSITIONS: Record<number, number[]> = {
+  1: [3, 6, 8, 9],
+  2: [1, 3, 6, 8, 9],
+  3: [1, 6, 8, 9],
+  8: [1, 3, 6, 9],
+  9: [1, 3, 6, 8],
+  6: [1, 3, 4, 7],
+  4: [5, 6, 7],
+  5: [7],
+  7: [],
+};
+export const canChangeStatus = (from: number, to: number) =>
+  from === to || (STATUS_TRANSITIONS[from] ?? []).includes(to);
+/** Menu entries of the project list (part 1, section 4). */
+export const LIST_STATUS_MENU = [9, 1, 3, 8] as const;
+export const CHILD_STATUS_MENU = [1, 3] as const;

@@ -25,6 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // e-mail unique among users that are not deleted
   await sql`CREATE UNIQUE INDEX users_email_live ON users(email) WHERE isDeleted = 0`.execute(db);
   await db.schema.createIndex("users_role").on("users").columns(["isDeleted", "role", "createdAt"]).execute();
+  // the Users grids page in createdAt order: without this every page sorts all live rows
+  await db.schema.createIndex("users_list").on("users").columns(["isDeleted", "createdAt", "id"]).execute();
   await db.schema.createIndex("users_supplier").on("users").column("supplierId").execute();
 
   await db.schema.createTable("revoked_tokens")

@@ -7,8 +7,12 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
   const { error, results }: MigrationResultSet = await migrator.migrateToLatest();
   if (error) {
-    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
-    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    // no failing migration: the database could not even be read (unreachable, locked, not a database)
+    throw new Error(
+      failed ? `Migration ${failed} failed: ${reason}` : `Cannot migrate the database: ${reason}`,
+    );
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

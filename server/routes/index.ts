@@ -7,6 +7,11 @@ import { clientRoutes } from "./clients.ts";
 import { supplierRoutes } from "./suppliers.ts";
 import { libraryRoutes } from "./library.ts";
 import { emailRoutes } from "./email.ts";
+import { projectRoutes } from "./projects.ts";
+import { supplierMapRoutes } from "./supplier-maps.ts";
+import { systemLogRoutes } from "./system-log.ts";
+import { projectPartRoutes } from "./project-parts.ts";
+import { projectEmailRoutes } from "./project-emails.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -16,4 +21,9 @@ export function registerRoutes(api: Api) {
   supplierRoutes(api);
   emailRoutes(api);
   lookupRoutes(api);
+  projectRoutes(api);
+  supplierMapRoutes(api);
+  systemLogRoutes(api);
+  projectPartRoutes(api);
+  projectEmailRoutes(api);
 }

@@ -2,13 +2,14 @@ import * as v from "valibot";
 import { MSG } from "../messages.ts";
 
 export const LoginBody = v.object({
+  // a missing field reads as "" so the form's own message is given, not valibot's 'Invalid key'
   email: v.pipe(
-    v.string(MSG.emailInvalid),
+    v.optional(v.string(MSG.emailInvalid), ""),
     v.trim(),
     v.nonEmpty(MSG.emailInvalid),
     v.email(MSG.emailInvalid),
   ),
-  password: v.pipe(v.string(MSG.passwordShort), v.minLength(7, MSG.passwordShort)),
+  password: v.pipe(v.optional(v.string(MSG.passwordShort), ""), v.minLength(7, MSG.passwordShort)),
   rememberMe: v.optional(v.boolean()),
 });
 export type LoginBody = v.InferOutput<typeof LoginBody>;

@@ -198,3 +198,33 @@ export function issuePath(
   }
   return path as [v.IssuePathItem, ...v.IssuePathItem[]];
 }
+
+// ---------------------------------------------------------------- project forms
+
+/** A whole number typed as digits or sent as a number: blank is `message`, anything else 'Only digits are allowed for this field '. */
+export const digits = (message: string) =>
+  v.pipe(
+    v.optional(v.nullable(v.union([v.number(message), v.string(message)], message)), ""),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const raw = dataset.value;
+      const s = raw === null ? "" : typeof raw === "number" ? String(raw) : raw.trim();
+      if (s === "") {
+        addIssue({ message });
+        return NEVER;
+      }
+      if (!/^\d+$/.test(s)) {
+        addIssue({ message: MSG.onlyDigits });
+        return NEVER;
+      }
+      return Number(s);
+    }),
+  );
+
+/** A calendar date as ISO `yyyy-MM-dd` (the web shows dd/MM/yyyy); a longer ISO stamp is cut to its date. */
+export const isoDate = (message: string) =>
+  v.pipe(
+    requiredText(message, 1, 40),
+    v.regex(/^\d{4}-\d{2}-\d{2}/, message),
+    v.transform((s) => s.slice(0, 10)),
+    v.check((s) => !Number.isNaN(Date.parse(s)), message),
+  );

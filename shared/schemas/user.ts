@@ -4,12 +4,18 @@ import { ROLES } from "../roles.ts";
 
 const phone = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(32, "Phone number is too long")), "");
 
+/**
+ * A text field that may be absent: a missing key reads as "" so the field's own required message
+ * is given (valibot's generic 'Invalid key' text would otherwise reach the form).
+ */
+const text = (message: string) => v.optional(v.string(message), "");
+
 /** Fields of the user form (part 2: Users; section 5). */
 const userFields = {
-  firstName: v.pipe(v.string(MSG.firstNameRequired), v.trim(), v.minLength(4, MSG.firstNameRequired)),
-  lastName: v.pipe(v.string(MSG.lastNameRequired), v.trim(), v.nonEmpty(MSG.lastNameRequired)),
+  firstName: v.pipe(text(MSG.firstNameRequired), v.trim(), v.minLength(4, MSG.firstNameRequired)),
+  lastName: v.pipe(text(MSG.lastNameRequired), v.trim(), v.nonEmpty(MSG.lastNameRequired)),
   email: v.pipe(
-    v.string(MSG.emailRequired),
+    text(MSG.emailRequired),
     v.trim(),
     v.nonEmpty(MSG.emailRequired),
     v.maxLength(255, MSG.emailRequired),
@@ -18,7 +24,7 @@ const userFields = {
   ),
   phoneNumber: phone,
   // the spec's role message also reads 'Supplier is required'
-  role: v.picklist(ROLES, MSG.supplierRequired),
+  role: v.pipe(text(MSG.supplierRequired), v.picklist(ROLES, MSG.supplierRequired)),
   supplierId: v.optional(v.nullable(v.string())),
   isActive: v.optional(v.boolean(), true),
 };
@@ -26,7 +32,7 @@ const userFields = {
 export const UserCreate = v.pipe(
   v.object({
     ...userFields,
-    password: v.pipe(v.string(MSG.passwordShort), v.minLength(7, MSG.passwordShort)),
+    password: v.pipe(text(MSG.passwordShort), v.minLength(7, MSG.passwordShort)),
   }),
   // supplier is required when the role is SUPPLIER; the message lands on the supplier field
   v.forward(

@@ -35,6 +35,12 @@ Deno.test("login: malformed input answers 400 with the spec's messages, never 50
     assertEquals(arr.status, 400);
     const types = await t.call("POST", "/admin/login", { body: { email: 5, password: null } });
     assertEquals(types.status, 400);
+    const empty = await t.call("POST", "/admin/login", { body: {} });
+    assertEquals(empty.status, 400);
+    assertEquals(empty.json.errors, [
+      { path: "email", message: "Email must be valid" },
+      { path: "password", message: "Password must be more than 6 character" },
+    ]);
   } finally {
     await t.close();
   }

@@ -1,68 +1,83 @@
 /**
- * `deno task bench`: runs every tests/bench/*.ts (but this file) in its own process and prints a
- * table of the figures each reports on a final `BENCH {json}` line. Figures are never assertions.
+ * `deno task bench [name...]`: imports every module in tests/bench (except this one and files
+ * starting with `_`) that exports `bench()`, runs them one after another in this process and prints
+ * one table. Benchmarks report figures and ratios measured in the same run; nothing here asserts a
+ * time, so a slow machine never fails a build. Arguments narrow the run to modules whose file name
+ * contains one of them (`deno task bench list`).
  */
-const dir = new URL(".", import.meta.url).pathname;
-const root = new URL("../..", import.meta.url).pathname;
-const only = Deno.args;
 
-type Row = { file: string; name: string; value: string; unit: string; baseline: string; ratio: string };
-const rows: Row[] = [];
-let failed = 0;
+import type { BenchModule, BenchRow } from "./_kit.ts";
 
-const files = [...Deno.readDirSync(dir)]
-  .filter((e) => e.isFile && e.name.endsWith(".ts") && e.name !== "run.ts")
-  .map((e) => e.name)
-  .filter((n) => only.length === 0 || only.some((o) => n.includes(o)))
-  .sort();
+export type { BenchModule, BenchRow } from "./_kit.ts";
 
-for (const file of files) {
-  console.log(`\n== ${file}`);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${dir}${file}`],
-    cwd: root,
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  let out = "";
-  const dec = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    const text = dec.decode(chunk);
-    out += text;
-    await Deno.stdout.write(chunk);
-  }
-  const { code } = await child.status;
-  const reported = out.split("\n").filter((l) => l.startsWith("BENCH "));
-  if (code !== 0 || reported.length === 0) {
-    failed++;
-    rows.push({ file, name: "(failed)", value: "", unit: "", baseline: `exit ${code}`, ratio: "" });
-    continue;
-  }
-  for (const line of reported) {
-    const r = JSON.parse(line.slice(6));
-    rows.push({
-      file,
-      name: String(r.name ?? file),
-      value: String(r.value ?? ""),
-      unit: String(r.unit ?? ""),
-      baseline: String(r.baseline ?? ""),
-      ratio: r.ratio === undefined ? "" : String(r.ratio),
-    });
-  }
+const fmt = (n: number | undefined) => {
+  if (n === undefined || Number.isNaN(n)) return "";
+  const abs = Math.abs(n);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+};
+
+function table(rows: (BenchRow & { module: string })[]): string {
+  const cols: [string, (r: BenchRow & { module: string }) => string, "l" | "r"][] = [
+    ["bench", (r) => r.module, "l"],
+    ["measure", (r) => r.measure, "l"],
+    ["value", (r) => fmt(r.value), "r"],
+    ["median", (r) => fmt(r.median), "r"],
+    ["p95", (r) => fmt(r.p95), "r"],
+    ["unit", (r) => r.unit, "l"],
+    ["ratio", (r) => (r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`), "r"],
+    ["note", (r) => r.note ?? "", "l"],
+  ];
+  const used = cols.filter(([, get]) => rows.some((r) => get(r) !== ""));
+  const cells = rows.map((r) => used.map(([, get]) => get(r)));
+  const widths = used.map(([h], i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (vals: string[]) =>
+    vals.map((v, i) => (used[i][2] === "r" ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join("  ")
+      .trimEnd();
+  return [line(used.map(([h]) => h)), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 }
 
-const headers: Row = {
-  file: "file",
-  name: "benchmark",
-  value: "value",
-  unit: "unit",
-  baseline: "baseline",
-  ratio: "ratio",
-};
-const keys = Object.keys(headers) as (keyof Row)[];
-const widths = keys.map((k) => Math.max(headers[k].length, ...rows.map((r) => r[k].length)));
-const line = (r: Row) => keys.map((k, i) => r[k].padEnd(widths[i])).join("  ");
-console.log("\n" + line(headers));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
-for (const r of rows) console.log(line(r));
-Deno.exit(failed ? 1 : 0);
+async function main(filters: string[]) {
+  const dir = new URL(".", import.meta.url);
+  const files: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.isFile || !e.name.endsWith(".ts") || e.name === "run.ts" || e.name.startsWith("_")) continue;
+    if (filters.length && !filters.some((f) => e.name.includes(f))) continue;
+    files.push(e.name);
+  }
+  files.sort();
+  console.log(
+    `Samplex benchmarks: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} cores, ${Deno.build.target}, ${
+      new Date().toISOString().slice(0, 16)
+    }Z`,
+  );
+  const rows: (BenchRow & { module: string })[] = [];
+  let failed = 0;
+  for (const file of files) {
+    const mod = (await import(new URL(file, dir).href)) as BenchModule;
+    if (typeof mod.bench !== "function") continue;
+    const name = file.replace(/(_bench)?\.ts$/, "");
+    console.log(`running ${name}...`);
+    const t0 = performance.now();
+    try {
+      for (const r of await mod.bench()) rows.push({ ...r, module: name });
+    } catch (e) {
+      failed++;
+      rows.push({
+        module: name,
+        measure: "FAILED",
+        unit: "",
+        note: e instanceof Error ? e.message : String(e),
+      });
+    }
+    console.log(`  ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  if (!rows.length) {
+    console.log(filters.length ? `No benchmark matches ${filters.join(", ")}` : "No benchmarks found");
+    return 1;
+  }
+  console.log("\n" + table(rows));
+  return failed ? 1 : 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

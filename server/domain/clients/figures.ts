@@ -2,18 +2,10 @@
  * Client list figures (part 1, 2.7: total projects, active projects, traffic, complete, approved,
  * actual and expected revenue), for one page of clients at a time.
  *
- * Projects do not exist yet, so every client has zeros. The projects issue replaces the body of
- * `clientFigures` with ONE grouped query over the project counter tables (never a live aggregate
- * over sessions, see design.md 5a), e.g.:
- *
- *   SELECT clientId, count(*) totalProjects, sum(projectStatus = 1) activeProjects,
- *          sum(clicked) responded, sum(complete) completed, sum(approved) approved,
- *          sum(approved * cpi) actualRevenue, sum(complete * cpi) expectedRevenue
- *   FROM projects WHERE projectType = 2 AND isDeleted = 0 AND clientId IN (:ids) GROUP BY clientId
- *
- * Keep the signature: the clients list merges the map into each page (no query per row).
+ * One grouped query over the child projects' counters (kept by the respondent router), never a
+ * live aggregate over sessions (design.md 5a). A project counts once however many children it has.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/types.ts";
 
 export type ClientFigures = {
@@ -36,7 +28,38 @@ export const ZERO_CLIENT_FIGURES: Readonly<ClientFigures> = Object.freeze({
   expectedRevenue: 0,
 });
 
-/** Figures per client id; every id asked for is in the map. */
-export function clientFigures(_db: Kysely<Database>, ids: string[]): Promise<Map<string, ClientFigures>> {
-  return Promise.resolve(new Map(ids.map((id) => [id, { ...ZERO_CLIENT_FIGURES }])));
+/** Figures per client id, from child-project counters (one grouped query); every id asked for is in the map. */
+export async function clientFigures(
+  db: Kysely<Database>,
+  ids: string[],
+): Promise<Map<string, ClientFigures>> {
+  const out = new Map(ids.map((id) => [id, { ...ZERO_CLIENT_FIGURES }]));
+  if (!ids.length) return out;
+  const rows = await db.selectFrom("projects")
+    .select([
+      "clientId",
+      sql<number>`count(DISTINCT coalesce(parentProjectId, id))`.as("totalProjects"),
+      sql<number>`count(DISTINCT CASE WHEN projectStatus = 1 THEN coalesce(parentProjectId, id) END)`.as(
+        "activeProjects",
+      ),
+      sql<number>`sum(clicked)`.as("responded"),
+      sql<number>`sum(complete)`.as("completed"),
+      sql<number>`sum(approved)`.as("approved"),
+      sql<number>`sum(approved * cpi)`.as("actualRevenue"),
+      sql<number>`sum(complete * cpi)`.as("expectedRevenue"),
+    ])
+    .where("clientId", "in", ids).where("isDeleted", "=", 0)
+    .groupBy("clientId").execute();
+  for (const r of rows) {
+    out.set(r.clientId, {
+      totalProjects: Number(r.totalProjects),
+      activeProjects: Number(r.activeProjects),
+      responded: Number(r.responded ?? 0),
+      completed: Number(r.completed ?? 0),
+      approved: Number(r.approved ?? 0),
+      actualRevenue: Math.round(Number(r.actualRevenue ?? 0) * 100) / 100,
+      expectedRevenue: Math.round(Number(r.expectedRevenue ?? 0) * 100) / 100,
+    });
+  }
+  return out;
 }

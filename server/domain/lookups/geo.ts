@@ -1,9 +1,19 @@
 /**
- * Reference geography from a well-kept data package, held in memory (read-only): countries by ISO
- * alpha-2 code with name, flag and dialling code; regions ("US-CA") and cities ("US-CA:Los Angeles")
- * indexed on first use. Country ids throughout the product are these codes.
+ * Reference geography from a well-kept data package (country-state-city), held in memory
+ * (read-only): countries by ISO alpha-2 code with name, flag and dialling code; regions ("US-CA")
+ * and cities ("US-CA:Los Angeles"). Country ids throughout the product are these codes.
+ *
+ * The package's entry point parses all of its data (8.6 MB of JSON, 148,000 cities) when imported,
+ * which would cost every process a second and 100 MB at start-up. So its data files are read on
+ * first use instead, each once, and a region's city list is built when that region is first asked.
  */
-import { City, Country, State } from "country-state-city";
+import { createRequire } from "node:module";
+import type { ICountry, IState } from "country-state-city";
+
+const require = createRequire(import.meta.url);
+const DATA = "country-state-city/lib/assets";
+/** city.json rows: [name, countryCode, stateCode, latitude, longitude]. */
+type RawCity = [string, string, string, string?, string?];
 
 export type CountryOption = {
   _id: string;
@@ -20,7 +30,7 @@ let byCode: Map<string, CountryOption> | null = null;
 
 export function countries(): CountryOption[] {
   if (!cache) {
-    cache = Country.getAllCountries()
+    cache = (require(`${DATA}/country.json`) as ICountry[])
       .map((c) => ({
         _id: c.isoCode,
         label: c.name,
@@ -54,7 +64,8 @@ type CityEntry = CityOption & { key: string };
 
 let regionsByCountry: Map<string, RegionOption[]> | null = null;
 let regionIndex: Map<string, RegionOption> | null = null;
-let citiesByRegion: Map<string, CityEntry[]> | null = null;
+let rawCitiesByRegion: Map<string, RawCity[]> | null = null;
+const citiesByRegion = new Map<string, CityEntry[]>();
 
 /** Folds case and accents so "sao" finds "São Paulo". */
 export const foldText = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
@@ -63,7 +74,7 @@ function loadRegions() {
   if (regionsByCountry) return;
   const byCountry = new Map<string, RegionOption[]>();
   const byId = new Map<string, RegionOption>();
-  for (const s of State.getAllStates()) {
+  for (const s of require(`${DATA}/state.json`) as IState[]) {
     const id = `${s.countryCode}-${s.isoCode}`.toUpperCase();
     const r: RegionOption = {
       _id: id,
@@ -82,26 +93,25 @@ function loadRegions() {
   regionIndex = byId;
 }
 
-function loadCities() {
-  if (citiesByRegion) return;
-  loadRegions();
-  const byRegion = new Map<string, CityEntry[]>();
-  for (const c of City.getAllCities()) {
-    const regionId = `${c.countryCode}-${c.stateCode}`.toUpperCase();
-    const id = `${regionId}:${c.name}`;
-    const list = byRegion.get(regionId) ?? [];
-    list.push({
-      _id: id,
-      label: c.name,
-      value: id,
-      regionId,
-      countryCode: c.countryCode,
-      key: foldText(c.name),
-    });
-    byRegion.set(regionId, list);
+/** The cities of one region, sorted by name, built on first use. */
+function citiesInRegion(regionId: string): CityEntry[] {
+  const built = citiesByRegion.get(regionId);
+  if (built) return built;
+  if (!rawCitiesByRegion) {
+    rawCitiesByRegion = new Map();
+    for (const row of require(`${DATA}/city.json`) as RawCity[]) {
+      const rid = `${row[1]}-${row[2]}`.toUpperCase();
+      const list = rawCitiesByRegion.get(rid);
+      if (list) list.push(row);
+      else rawCitiesByRegion.set(rid, [row]);
+    }
   }
-  for (const list of byRegion.values()) list.sort((a, b) => a.label.localeCompare(b.label));
-  citiesByRegion = byRegion;
+  const list = (rawCitiesByRegion.get(regionId) ?? []).map(([name, countryCode]) => {
+    const id = `${regionId}:${name}`;
+    return { _id: id, label: name, value: id, regionId, countryCode, key: foldText(name) };
+  }).sort((a, b) => a.label.localeCompare(b.label));
+  citiesByRegion.set(regionId, list);
+  return list;
 }
 
 export function regionById(id: string | null | undefined): RegionOption | undefined {
@@ -129,7 +139,6 @@ export type CityQuery = { regionIds: string[]; countryIds?: string[]; search?: s
  * `total` counts every match, so a picker can say "type to narrow".
  */
 export function citiesOf(q: CityQuery): { cities: CityOption[]; total: number } {
-  loadCities();
   const regionIds = q.regionIds.length
     ? q.regionIds.map((r) => r.toUpperCase())
     : (q.countryIds ?? []).flatMap((c) => regionsOf(c).map((r) => r._id));
@@ -137,9 +146,8 @@ export function citiesOf(q: CityQuery): { cities: CityOption[]; total: number } 
   const starts: CityEntry[] = [];
   const contains: CityEntry[] = [];
   for (const rid of regionIds) {
-    for (const c of citiesByRegion!.get(rid) ?? []) {
-      if (!needle) starts.push(c);
-      else if (c.key.startsWith(needle)) starts.push(c);
+    for (const c of citiesInRegion(rid)) {
+      if (!needle || c.key.startsWith(needle)) starts.push(c);
       else if (c.key.includes(needle)) contains.push(c);
     }
   }
@@ -152,8 +160,7 @@ export function citiesOf(q: CityQuery): { cities: CityOption[]; total: number } 
 export function cityById(id: string): CityOption | undefined {
   const at = id.indexOf(":");
   if (at < 0) return undefined;
-  loadCities();
-  const c = citiesByRegion!.get(id.slice(0, at).toUpperCase())?.find((x) => x._id === id);
+  const c = citiesInRegion(id.slice(0, at).toUpperCase()).find((x) => x._id === id);
   if (!c) return undefined;
   const { key: _key, ...rest } = c;
   return rest;

@@ -2,19 +2,10 @@
  * Supplier list figures (part 1, 2.8: total projects, active projects, traffic, completed,
  * approved, actual and expected expense), for one page of suppliers at a time.
  *
- * Supplier maps do not exist yet, so every supplier has zeros. The projects issue replaces the body
- * of `supplierFigures` with ONE grouped query over the supplier-map counters, e.g.:
- *
- *   SELECT m.supplierId, count(DISTINCT m.projectId) totalProjects,
- *          count(DISTINCT CASE WHEN p.projectStatus = 1 THEN m.projectId END) activeProjects,
- *          sum(m.totalResponded) responded, sum(m.complete) completed, sum(m.approved) approved,
- *          sum(m.approved * m.supplierCPI) actualExpense, sum(m.complete * m.supplierCPI) expectedExpense
- *   FROM supplier_maps m JOIN projects p ON p.id = m.projectId
- *   WHERE m.isDeleted = 0 AND m.supplierId IN (:ids) GROUP BY m.supplierId
- *
- * Keep the signature: the suppliers list merges the map into each page (no query per row).
+ * One grouped query over the supplier-map counters (kept by the respondent router), never a live
+ * aggregate over sessions (design.md 5a).
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/types.ts";
 
 export type SupplierFigures = {
@@ -37,7 +28,37 @@ export const ZERO_SUPPLIER_FIGURES: Readonly<SupplierFigures> = Object.freeze({
   expectedExpense: 0,
 });
 
-/** Figures per supplier id; every id asked for is in the map. */
-export function supplierFigures(_db: Kysely<Database>, ids: string[]): Promise<Map<string, SupplierFigures>> {
-  return Promise.resolve(new Map(ids.map((id) => [id, { ...ZERO_SUPPLIER_FIGURES }])));
+/** Figures per supplier id, from supplier-map counters (one grouped query); every id asked for is in the map. */
+export async function supplierFigures(
+  db: Kysely<Database>,
+  ids: string[],
+): Promise<Map<string, SupplierFigures>> {
+  const out = new Map(ids.map((id) => [id, { ...ZERO_SUPPLIER_FIGURES }]));
+  if (!ids.length) return out;
+  const rows = await db.selectFrom("supplier_maps as m")
+    .innerJoin("projects as p", "p.id", "m.projectId")
+    .select([
+      "m.supplierId",
+      sql<number>`count(DISTINCT m.projectId)`.as("totalProjects"),
+      sql<number>`count(DISTINCT CASE WHEN p.projectStatus = 1 THEN m.projectId END)`.as("activeProjects"),
+      sql<number>`sum(m.clicked)`.as("responded"),
+      sql<number>`sum(m.complete)`.as("completed"),
+      sql<number>`sum(m.approved)`.as("approved"),
+      sql<number>`sum(m.approved * m.supplierCPI)`.as("actualExpense"),
+      sql<number>`sum(m.complete * m.supplierCPI)`.as("expectedExpense"),
+    ])
+    .where("m.supplierId", "in", ids).where("m.isDeleted", "=", 0).where("p.isDeleted", "=", 0)
+    .groupBy("m.supplierId").execute();
+  for (const r of rows) {
+    out.set(r.supplierId, {
+      totalProjects: Number(r.totalProjects),
+      activeProjects: Number(r.activeProjects),
+      responded: Number(r.responded ?? 0),
+      completed: Number(r.completed ?? 0),
+      approved: Number(r.approved ?? 0),
+      actualExpense: Math.round(Number(r.actualExpense ?? 0) * 100) / 100,
+      expectedExpense: Math.round(Number(r.expectedExpense ?? 0) * 100) / 100,
+    });
+  }
+  return out;
 }

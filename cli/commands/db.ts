@@ -1,0 +1,50 @@
+/** `db migrate`, `db seed --demo`: the same migrator and seed the server runs at start-up. */
+import type { Command } from "commander";
+import { openDatabase } from "../../server/db/connection.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { migrations } from "../../db/migrations/index.ts";
+import { DEMO_PASSWORD, demoEmail, seedDemo } from "../../server/domain/seed/seed.ts";
+import { cliEnv, CliError, say, withDeps } from "../context.ts";
+
+export function registerDbCommands(program: Command) {
+  const db = program.command("db").description("database: migrations and demo data");
+
+  db.command("migrate")
+    .description("apply every pending migration to DATABASE_URL")
+    .action(async () => {
+      const env = cliEnv();
+      const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+      try {
+        const applied = await migrateToLatest(handle.db);
+        const total = Object.keys(migrations).length;
+        say(
+          applied.length
+            ? `Applied ${applied.length} migration${applied.length === 1 ? "" : "s"}: ${applied.join(", ")}`
+            : `Database is up to date (${total} migration${total === 1 ? "" : "s"})`,
+        );
+      } finally {
+        await handle.close();
+      }
+    });
+
+  db.command("seed")
+    .description("seed demo data (one login per role) into a database that has no users yet")
+    .option("--demo", "the demo data set (the only one so far)")
+    .action(async (opts: { demo?: boolean }) => {
+      if (!opts.demo) throw new CliError("Say which data to seed: --demo");
+      await withDeps(async (deps) => {
+        const existing = await deps.db.selectFrom("users").select(({ fn }) => fn.countAll<number>().as("n"))
+          .where("isDeleted", "=", 0).executeTakeFirstOrThrow();
+        if (Number(existing.n) > 0) {
+          throw new CliError(
+            `The database already has ${existing.n} user${
+              Number(existing.n) === 1 ? "" : "s"
+            }: demo data is only seeded into an empty database`,
+          );
+        }
+        const counts = await seedDemo(deps);
+        const what = Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(", ");
+        say(`Seeded demo data (${what}); sign in as ${demoEmail("SUPERADMIN")} with ${DEMO_PASSWORD}`);
+      });
+    });
+}

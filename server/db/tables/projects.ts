@@ -1,0 +1,162 @@
+/** Row types of projects, supplier maps, quotas, exclusions and survey links (migration 0003). */
+import type { ColumnType } from "kysely";
+
+/** A column with a database default: optional on insert. */
+type D<T> = ColumnType<T, T | undefined, T>;
+export type Counters = {
+  clicked: D<number>;
+  complete: D<number>;
+  terminate: D<number>;
+  overQuota: D<number>;
+  qualityTerm: D<number>;
+  drop: D<number>;
+  security: D<number>;
+  preScreenTerminate: D<number>;
+  preScreenDrop: D<number>;
+  testClicked: D<number>;
+  approved: D<number>;
+  rejected: D<number>;
+};
+export const COUNTER_NAMES: (keyof Counters)[] = [
+  "clicked",
+  "complete",
+  "terminate",
+  "overQuota",
+  "qualityTerm",
+  "drop",
+  "security",
+  "preScreenTerminate",
+  "preScreenDrop",
+  "testClicked",
+  "approved",
+  "rejected",
+];
+
+export interface ProjectsTable extends Counters {
+  id: string;
+  projectType: number;
+  parentProjectId: D<string | null>;
+  projectCode: string;
+  projectName: string;
+  projectDescription: D<string>;
+  notes: D<string>;
+  clientId: string;
+  userId: D<string | null>;
+  projectStatus: number;
+  poNumber: D<string>;
+  clientEmail: D<string>;
+  projectSpecs: D<string>;
+  projectQuestionaire: D<string>;
+  averageLOI: D<number>;
+  ir: D<number>;
+  wid: D<string>;
+  categoryId: D<string | null>;
+  countryId: D<string | null>;
+  regionIds: D<string>;
+  cityIds: D<string>;
+  zipCodes: D<string>;
+  languageId: D<string>;
+  currencyId: D<string>;
+  cpi: D<number>;
+  sampleSize: D<number>;
+  sampleSizeInc: D<number>;
+  respondentClickQuota: D<number>;
+  respondentTestClickQuota: D<number>;
+  startDate: D<string | null>;
+  endDate: D<string | null>;
+  isMultiLinkUrl: D<number>;
+  singleLinkUrl: D<string>;
+  singleLinkUrlTest: D<string>;
+  isDynamicThanksUrl: D<number>;
+  isGeoLocation: D<number>;
+  isClientUrlProtection: D<number>;
+  isPreScreen: D<number>;
+  isExclude: D<number>;
+  isMobile: D<number>;
+  isDesktop: D<number>;
+  isTablet: D<number>;
+  isSpeeder: D<number>;
+  isProxyVpn: D<number>;
+  isUniqueIp: D<number>;
+  isPii: D<number>;
+  isRDLow: D<number>;
+  isRDMedium: D<number>;
+  isRDHigh: D<number>;
+  maxIPCount: D<number>;
+  speedTime: D<number>;
+  provider: D<string | null>;
+  providerSurveyId: D<string | null>;
+  isDeleted: D<number>;
+  createdBy: D<string | null>;
+  createdAt: string;
+  updatedAt: string;
+  statusChangedAt: string;
+}
+
+export interface ProjectLinksTable {
+  id: ColumnType<number, number | undefined, number>;
+  projectId: string;
+  url: string;
+  usedBy: string | null;
+}
+
+export interface SupplierMapsTable extends Counters {
+  id: string;
+  projectId: string;
+  supplierId: string;
+  supplierCPI: D<number>;
+  supplierQuota: D<number>;
+  supplierClickQuota: D<number>;
+  isPreScreen: D<number>;
+  isTestLink: D<number>;
+  allowTraffic: D<number>;
+  isBoarded: D<number>;
+  redirectComplete: D<string>;
+  redirectTerminate: D<string>;
+  redirectQuotaFull: D<string>;
+  redirectQualityTerm: D<string>;
+  redirectSurveyClose: D<string>;
+  questionnaire: D<string>;
+  adminApproved: D<number | null>;
+  isDeleted: D<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProjectQuotasTable {
+  id: string;
+  projectId: string;
+  qualificationId: string;
+  quotaValue: D<string>;
+  isDeleted: D<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProjectExclusionsTable {
+  id: string;
+  projectId: string;
+  excludedProjectId: string;
+  isExcluded: D<number>;
+  complete: D<number>;
+  terminate: D<number>;
+  overQuota: D<number>;
+  dropout: D<number>;
+  isDeleted: D<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SequencesTable {
+  name: string;
+  value: number;
+}
+
+export interface ProjectTables {
+  sequences: SequencesTable;
+  projects: ProjectsTable;
+  project_links: ProjectLinksTable;
+  supplier_maps: SupplierMapsTable;
+  project_quotas: ProjectQuotasTable;
+  project_exclusions: ProjectExclusionsTable;
+}

@@ -1,0 +1,141 @@
+/**
+ * The project grids. Parents are paged on their own indexed columns; the figures of one page come
+ * from one GROUP BY over that page's children's counters (never an OFFSET into an aggregated join).
+ */
+import { sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { AnyQB, ListSpec } from "../../db/list.ts";
+import { COUNTER_NAMES } from "../../db/tables/projects.ts";
+import { type ProjectRecord, projectRecord } from "./serialize.ts";
+
+const inList = (val: unknown) => (Array.isArray(val) ? val.map(String) : [String(val)]);
+
+export function projectsQuery(db: Db, projectType: 1 | 2): AnyQB {
+  return db.selectFrom("projects")
+    .leftJoin("clients", "clients.id", "projects.clientId")
+    .leftJoin("users", "users.id", "projects.userId")
+    .selectAll("projects")
+    .select([
+      "clients.clientName as clientName",
+      sql<string>`users.firstName || ' ' || users.lastName`.as("managerName"),
+    ])
+    .where("projects.projectType", "=", projectType)
+    .where("projects.isDeleted", "=", 0);
+}
+
+/** Date windows of the "sort by" filter: Today=1, Last 7 Days=2, This Month=3 (on creation date). */
+export function sinceFor(sortDate: number, now = new Date()): string | null {
+  const d = new Date(now);
+  if (sortDate === 1) d.setUTCHours(0, 0, 0, 0);
+  else if (sortDate === 2) d.setUTCDate(d.getUTCDate() - 7);
+  else if (sortDate === 3) d.setUTCDate(1), d.setUTCHours(0, 0, 0, 0);
+  else return null;
+  return d.toISOString();
+}
+
+const commonFilters: ListSpec["filters"] = {
+  clientId: (qb, val) => qb.where("projects.clientId", "in", inList(val)),
+  userId: (qb, val) => qb.where("projects.userId", "in", inList(val)),
+  projectStatus: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  countryId: (qb, val) => qb.where("projects.countryId", "in", inList(val)),
+  parentProjectId: (qb, val) => qb.where("projects.parentProjectId", "=", String(val)),
+  sortDate: (qb, val) => {
+    const since = sinceFor(Number(val));
+    return since ? qb.where("projects.createdAt", ">=", since) : qb;
+  },
+  minDate: (qb, val) => qb.where("projects.createdAt", ">=", String(val)),
+  maxDate: (qb, val) => qb.where("projects.createdAt", "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
+};
+
+export const parentListSpec: ListSpec = {
+  searchWhere: (qb, pattern) =>
+    qb.where((eb) =>
+      eb.or([
+        eb("projects.projectCode", "like", sql<string>`${pattern} escape '\\'`),
+        eb("projects.projectName", "like", sql<string>`${pattern} escape '\\'`),
+        eb("clients.clientName", "like", sql<string>`${pattern} escape '\\'`),
+        eb.exists(
+          eb.selectFrom("projects as c").select("c.id").whereRef("c.parentProjectId", "=", "projects.id")
+            .where("c.isDeleted", "=", 0)
+            .where((e2) =>
+              e2.or([
+                e2("c.projectCode", "like", sql<string>`${pattern} escape '\\'`),
+                e2("c.projectName", "like", sql<string>`${pattern} escape '\\'`),
+              ])
+            ),
+        ),
+      ])
+    ),
+  multiSearch: ["projects.projectCode"],
+  filters: commonFilters,
+  status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  sorts: {
+    projectCode: "projects.projectCode",
+    projectName: "projects.projectName",
+    createdAt: "projects.createdAt",
+  },
+  defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
+};
+
+export const childListSpec: ListSpec = {
+  search: ["projects.projectCode", "projects.projectName"],
+  multiSearch: ["projects.projectCode"],
+  filters: commonFilters,
+  status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
+  defaultSort: [["projects.projectCode", "asc"]],
+};
+
+export const mapProject = (row: never) => projectRecord(row);
+
+/** A parent's figures are the sums of its children's counters, sample sizes and revenue. */
+export function parentFigures(db: Db) {
+  return async (rows: ProjectRecord[]): Promise<ProjectRecord[]> => {
+    if (!rows.length) return rows;
+    const ids = rows.map((r) => r._id);
+    const sums = await db.selectFrom("projects")
+      .select([
+        "parentProjectId",
+        sql<number>`count(*)`.as("childCount"),
+        sql<number>`sum(sampleSize)`.as("sampleSize"),
+        sql<number>`sum(complete * cpi)`.as("eRevenue"),
+        sql<number>`max(cpi)`.as("cpi"),
+        ...COUNTER_NAMES.map((k) => sql<number>`sum(${sql.ref(k)})`.as(k)),
+      ])
+      .where("parentProjectId", "in", ids).where("isDeleted", "=", 0)
+      .groupBy("parentProjectId").execute();
+    const byParent = new Map(sums.map((s) => [s.parentProjectId, s]));
+    return rows.map((r) => {
+      const s = byParent.get(r._id) as Record<string, number> | undefined;
+      const figures = Object.fromEntries(COUNTER_NAMES.map((k) => [k, Number(s?.[k] ?? 0)]));
+      return {
+        ...r,
+        ...figures,
+        childCount: Number(s?.childCount ?? 0),
+        sampleSize: Number(s?.sampleSize ?? 0),
+        cpi: Number(s?.cpi ?? r.cpi),
+        totalDisqualified: Number(s?.security ?? 0),
+        eRevenue: Math.round(Number(s?.eRevenue ?? 0) * 100) / 100,
+      } as ProjectRecord;
+    });
+  };
+}
+
+export const projectCsvColumns = [
+  { header: "Project code", value: (p: ProjectRecord) => p.projectCode },
+  { header: "Project name", value: (p: ProjectRecord) => p.projectName },
+  { header: "Client", value: (p: ProjectRecord) => p.clienName },
+  { header: "Manager", value: (p: ProjectRecord) => p.managerName },
+  { header: "Status", value: (p: ProjectRecord) => p.projectStatusLabel },
+  { header: "Complete", value: (p: ProjectRecord) => p.complete },
+  { header: "Sample size", value: (p: ProjectRecord) => p.sampleSize },
+  { header: "Terminate (ST)", value: (p: ProjectRecord) => p.terminate },
+  { header: "Over quota (OQ)", value: (p: ProjectRecord) => p.overQuota },
+  { header: "Quality term (QT)", value: (p: ProjectRecord) => p.qualityTerm },
+  { header: "Drop (DO)", value: (p: ProjectRecord) => p.drop },
+  { header: "Security", value: (p: ProjectRecord) => p.totalDisqualified },
+  { header: "Clicked", value: (p: ProjectRecord) => p.clicked },
+  { header: "CPI", value: (p: ProjectRecord) => p.cpi },
+  { header: "PO number", value: (p: ProjectRecord) => p.poNumber },
+  { header: "Created", value: (p: ProjectRecord) => p.createdAt },
+];

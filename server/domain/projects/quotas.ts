@@ -1,0 +1,211 @@
+/**
+ * Project quotas (child edit, Project Quota tab): a qualification added to the project, the options
+ * chosen from it, and a sample size per option. `completes` per option is kept by the router.
+ */
+import type { Kysely } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { Database } from "../../db/types.ts";
+import { newId } from "../../db/ids.ts";
+import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { getQualification } from "../library/qualifications.ts";
+
+type Tx = Kysely<Database>;
+export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
+
+async function projectOf(db: Tx, projectId: string) {
+  const p = await db.selectFrom("projects").select(["id", "projectCode", "sampleSize", "projectType"]).where(
+    "id",
+    "=",
+    projectId,
+  )
+    .where("isDeleted", "=", 0).executeTakeFirst();
+  if (!p) throw notFound("Project");
+  return p;
+}
+
+const parseCells = (s: string): QuotaCell[] => {
+  try {
+    const v = JSON.parse(s);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+};
+
+/** Quotas of a project with the qualification's name and options, each with size, percent and completes. */
+export async function listQuotas(db: Tx, projectId: string) {
+  const project = await projectOf(db, projectId);
+  const rows = await db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId).where(
+    "isDeleted",
+    "=",
+    0,
+  )
+    .orderBy("createdAt").execute();
+  const out = [];
+  for (const q of rows) {
+    const qual = await getQualification(db, q.qualificationId).catch(() => null);
+    const cells = parseCells(q.quotaValue);
+    const options = (qual?.qualificationOptions ?? []).map((o) => {
+      const cell = cells.find((c) => c.quotaOptionId === o._id);
+      return {
+        quotaOptionId: o._id,
+        text: o.text,
+        selected: !!cell,
+        quotaSize: cell?.quotaSize ?? 0,
+        completes: cell?.completes ?? 0,
+        percent: project.sampleSize
+          ? Math.round(((cell?.quotaSize ?? 0) / project.sampleSize) * 10_000) / 100
+          : 0,
+      };
+    });
+    const total = cells.reduce((s, c) => s + c.quotaSize, 0);
+    out.push({
+      _id: q.id,
+      projectId,
+      quotaId: {
+        _id: q.qualificationId,
+        qualificationName: qual?.qualificationName ?? "(deleted qualification)",
+        qualificationOptions: qual?.qualificationOptions ?? [],
+      },
+      quotaValue: cells,
+      options,
+      total,
+      sampleSize: project.sampleSize,
+      totalMatchesSampleSize: total === project.sampleSize,
+    });
+  }
+  return out;
+}
+
+export async function addQuota(db: Db, actor: Actor, projectId: string, qualificationId: string) {
+  await db.transaction().execute(async (trx) => {
+    const project = await projectOf(trx, projectId);
+    if (project.projectType !== 2) throw badRequest("Quotas are set on child projects");
+    const qual = await getQualification(trx, qualificationId).catch(() => null);
+    if (!qual) {
+      throw badRequest("Qualification not found", [{ path: "quotaId", message: "Qualification not found" }]);
+    }
+    const dup = await trx.selectFrom("project_quotas").select("id").where("projectId", "=", projectId).where(
+      "qualificationId",
+      "=",
+      qualificationId,
+    )
+      .where("isDeleted", "=", 0).executeTakeFirst();
+    if (dup) throw conflict("This qualification already has a quota on the project");
+    const now = new Date().toISOString();
+    await trx.insertInto("project_quotas").values({
+      id: newId(),
+      projectId,
+      qualificationId,
+      quotaValue: "[]",
+      createdAt: now,
+      updatedAt: now,
+    })
+      .execute();
+    await writeLog(trx, actor, {
+      activity: `Added quota ${qual.qualificationName} to ${project.projectCode}`,
+      module: "Projects",
+      recordId: projectId,
+    });
+  });
+  return listQuotas(db, projectId);
+}
+
+async function quotaOf(trx: Tx, quotaId: string, projectId: string) {
+  const q = await trx.selectFrom("project_quotas").selectAll().where("id", "=", quotaId).where(
+    "projectId",
+    "=",
+    projectId,
+  )
+    .where("isDeleted", "=", 0).executeTakeFirst();
+  if (!q) throw notFound("Quota");
+  return q;
+}
+
+/** Chooses the options of a quota ({quotaOptionId: [...]}), keeping sizes of options still chosen; or deletes it. */
+export async function updateQuota(
+  db: Db,
+  actor: Actor,
+  quotaId: string,
+  projectId: string,
+  patch: { quotaOptionId?: string[]; isDeleted?: true },
+) {
+  await db.transaction().execute(async (trx) => {
+    const project = await projectOf(trx, projectId);
+    const q = await quotaOf(trx, quotaId, projectId);
+    const now = new Date().toISOString();
+    if (patch.isDeleted) {
+      await trx.updateTable("project_quotas").set({ isDeleted: 1, updatedAt: now }).where("id", "=", quotaId)
+        .execute();
+      await writeLog(trx, actor, {
+        activity: `Removed a quota from ${project.projectCode}`,
+        module: "Projects",
+        recordId: projectId,
+      });
+      return;
+    }
+    const qual = await getQualification(trx, q.qualificationId);
+    const valid = new Set(qual.qualificationOptions.map((o) => o._id));
+    const chosen = [...new Set(patch.quotaOptionId ?? [])];
+    const bad = chosen.find((id) => !valid.has(id));
+    if (bad) {
+      throw badRequest("Unknown option for this qualification", [{
+        path: "quotaOptionId",
+        message: "Unknown option for this qualification",
+      }]);
+    }
+    const cells = parseCells(q.quotaValue);
+    const next = chosen.map((id) =>
+      cells.find((c) => c.quotaOptionId === id) ?? { quotaOptionId: id, quotaSize: 0, completes: 0 }
+    );
+    await trx.updateTable("project_quotas").set({ quotaValue: JSON.stringify(next), updatedAt: now }).where(
+      "id",
+      "=",
+      quotaId,
+    ).execute();
+    await writeLog(trx, actor, {
+      activity: `Chose ${next.length} options for quota ${qual.qualificationName} on ${project.projectCode}`,
+      module: "Projects",
+      recordId: projectId,
+    });
+  });
+  return listQuotas(db, projectId);
+}
+
+/** Sets the sample size per chosen option ({quotaValue: [{quotaOptionId, quotaSize}]}). */
+export async function updateQuotaSizes(
+  db: Db,
+  actor: Actor,
+  quotaId: string,
+  projectId: string,
+  values: { quotaOptionId: string; quotaSize: number }[],
+) {
+  await db.transaction().execute(async (trx) => {
+    const project = await projectOf(trx, projectId);
+    const q = await quotaOf(trx, quotaId, projectId);
+    const cells = parseCells(q.quotaValue);
+    for (const v of values) {
+      const cell = cells.find((c) => c.quotaOptionId === v.quotaOptionId);
+      if (!cell) {
+        throw badRequest("Choose the option before giving it a size", [{
+          path: "quotaValue",
+          message: "Choose the option before giving it a size",
+        }]);
+      }
+      cell.quotaSize = v.quotaSize;
+    }
+    await trx.updateTable("project_quotas").set({
+      quotaValue: JSON.stringify(cells),
+      updatedAt: new Date().toISOString(),
+    }).where("id", "=", quotaId)
+      .execute();
+    const total = cells.reduce((s, c) => s + c.quotaSize, 0);
+    await writeLog(trx, actor, {
+      activity: `Set quota sizes on ${project.projectCode} (total ${total} of ${project.sampleSize})`,
+      module: "Projects",
+      recordId: projectId,
+    });
+  });
+  return listQuotas(db, projectId);
+}

@@ -1,0 +1,191 @@
+/**
+ * Supplier maps: a supplier attached to a child project, with its CPI, quotas, redirects and toggles.
+ * The map id is the supplier's entry link: /survey/start/{mapId}?sid=[sid].
+ */
+import { sql } from "kysely";
+import type { Kysely } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { Database } from "../../db/types.ts";
+import { newId } from "../../db/ids.ts";
+import { toRow } from "../../db/rows.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import type { SupplierMapForm } from "../../../shared/schemas/project.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { supplierMapRecord } from "./serialize.ts";
+
+type Tx = Kysely<Database>;
+
+/** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
+export type EntryBase = string;
+
+/** Invalidation hook for the router's in-memory map cache (set by the router). */
+const listeners = new Set<(mapId: string) => void>();
+export function onSupplierMapChange(fn: (mapId: string) => void) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+const changed = (mapId: string) => listeners.forEach((fn) => fn(mapId));
+
+function mapsQuery(db: Tx) {
+  return db.selectFrom("supplier_maps")
+    .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")
+    .selectAll("supplier_maps")
+    .select("suppliers.supplierName as supplierName")
+    .where("supplier_maps.isDeleted", "=", 0);
+}
+
+export async function getSupplierMap(db: Tx, id: string, entryBase: EntryBase) {
+  const row = await mapsQuery(db).where("supplier_maps.id", "=", id).executeTakeFirst();
+  if (!row) throw notFound("Supplier map");
+  return supplierMapRecord(row, entryBase);
+}
+
+export async function listSupplierMaps(db: Db, projectId: string, search: string, entryBase: EntryBase) {
+  let q = mapsQuery(db).where("supplier_maps.projectId", "=", projectId);
+  if (search.trim()) q = q.where("suppliers.supplierName", "like", `%${search.trim()}%`);
+  const rows = await q.orderBy("supplier_maps.createdAt").execute();
+  return rows.map((r) => supplierMapRecord(r, entryBase));
+}
+
+/** Adds a supplier to a project, or updates its map when the supplier is already mapped (the form is Add/Update). */
+export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapForm, entryBase: EntryBase) {
+  const result = await db.transaction().execute(async (trx) => {
+    const project = await trx.selectFrom("projects").select(["id", "projectCode", "projectType"]).where(
+      "id",
+      "=",
+      input.projectId,
+    )
+      .where("isDeleted", "=", 0).executeTakeFirst();
+    if (!project) throw notFound("Project");
+    if (project.projectType !== 2) throw badRequest("Suppliers are mapped to child projects");
+    const supplier = await trx.selectFrom("suppliers").select(["id", "supplierName", "isActive"]).where(
+      "id",
+      "=",
+      input.supplierId,
+    )
+      .where("isDeleted", "=", 0).executeTakeFirst();
+    if (!supplier) {
+      throw badRequest(MSG.mapSupplierRequired, [{ path: "supplierId", message: MSG.mapSupplierRequired }]);
+    }
+    const now = new Date().toISOString();
+    const fields = toRow({
+      supplierCPI: input.supplierCPI,
+      supplierQuota: input.supplierQuota,
+      supplierClickQuota: input.supplierClickQuota,
+      isPreScreen: input.isPreScreen,
+      isTestLink: input.isTestLink,
+      allowTraffic: input.allowTraffic,
+      isBoarded: input.isBoarded,
+      redirectComplete: input.redirectComplete,
+      redirectTerminate: input.redirectTerminate,
+      redirectQuotaFull: input.redirectQuotaFull,
+      redirectQualityTerm: input.redirectQualityTerm,
+      redirectSurveyClose: input.redirectSurveyClose,
+      questionnaire: input.questionnaire,
+    });
+    const existing = await trx.selectFrom("supplier_maps").select("id").where(
+      "projectId",
+      "=",
+      input.projectId,
+    )
+      .where("supplierId", "=", input.supplierId).where("isDeleted", "=", 0).executeTakeFirst();
+    let id: string;
+    if (existing) {
+      id = existing.id;
+      await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id)
+        .execute();
+      await writeLog(trx, actor, {
+        activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      });
+    } else {
+      id = newId();
+      await trx.insertInto("supplier_maps").values({
+        id,
+        projectId: input.projectId,
+        supplierId: input.supplierId,
+        ...(fields as object),
+        createdAt: now,
+        updatedAt: now,
+      } as never).execute();
+      await writeLog(trx, actor, {
+        activity: `Mapped supplier ${supplier.supplierName} to ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      });
+    }
+    return { id, record: await getSupplierMap(trx, id, entryBase), created: !existing };
+  });
+  changed(result.id);
+  return result;
+}
+
+/** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded), the questionnaire, or {isDeleted: true}. */
+export async function updateSupplierMap(
+  db: Db,
+  actor: Actor,
+  id: string,
+  patch: Record<string, boolean | string>,
+  entryBase: EntryBase,
+) {
+  const record = await db.transaction().execute(async (trx) => {
+    const m = await mapsQuery(trx).where("supplier_maps.id", "=", id).executeTakeFirst();
+    if (!m) throw notFound("Supplier map");
+    const project = await trx.selectFrom("projects").select(["id", "projectCode"]).where(
+      "id",
+      "=",
+      m.projectId,
+    ).executeTakeFirstOrThrow();
+    const [key, value] = Object.entries(patch)[0];
+    await trx.updateTable("supplier_maps").set({
+      ...toRow({ [key]: value }),
+      updatedAt: new Date().toISOString(),
+    })
+      .where("id", "=", id).execute();
+    const what = key === "isDeleted"
+      ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
+      : key === "questionnaire"
+      ? `Updated the questionnaire of ${m.supplierName} on ${project.projectCode}`
+      : `Set ${key} of ${m.supplierName} on ${project.projectCode} to ${value ? "Active" : "InActive"}`;
+    await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id });
+    if (key === "isDeleted") return null;
+    return getSupplierMap(trx, id, entryBase);
+  });
+  changed(id);
+  return record;
+}
+
+/** Supplier Stats dialog: completes, terminates and over quota per supplier of a project (child or parent). */
+export async function supplierStats(db: Db, projectId: string) {
+  const rows = await db.selectFrom("supplier_maps")
+    .innerJoin("projects", "projects.id", "supplier_maps.projectId")
+    .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")
+    .select([
+      "supplier_maps.supplierId",
+      "suppliers.supplierName",
+      sql<number>`sum(supplier_maps.complete)`.as("complete"),
+      sql<number>`sum(supplier_maps.terminate)`.as("terminate"),
+      sql<number>`sum(supplier_maps.overQuota)`.as("overQuota"),
+      sql<number>`sum(supplier_maps.qualityTerm)`.as("qualityTerm"),
+      sql<number>`sum(supplier_maps."drop")`.as("drop"),
+      sql<number>`sum(supplier_maps.clicked)`.as("clicked"),
+      sql<number>`sum(supplier_maps.security)`.as("security"),
+    ])
+    .where((eb) => eb.or([eb("projects.id", "=", projectId), eb("projects.parentProjectId", "=", projectId)]))
+    .where("supplier_maps.isDeleted", "=", 0)
+    .groupBy(["supplier_maps.supplierId", "suppliers.supplierName"])
+    .orderBy("suppliers.supplierName").execute();
+  return rows.map((r) => ({
+    supplierId: r.supplierId,
+    supplierName: r.supplierName ?? "",
+    complete: Number(r.complete),
+    terminate: Number(r.terminate),
+    overQuota: Number(r.overQuota),
+    qualityTerm: Number(r.qualityTerm),
+    drop: Number(r.drop),
+    clicked: Number(r.clicked),
+    security: Number(r.security),
+  }));
+}

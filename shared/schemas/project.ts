@@ -1,0 +1,242 @@
+/** Project forms (part 1 sections 3 and 5): group (parent) project, child project, tabs, actions. */
+import * as v from "valibot";
+import { MSG, requiredMsg } from "../messages.ts";
+import { PROJECT_STATUS_LIST } from "../status.ts";
+import {
+  boolDefault,
+  digits,
+  isoDate,
+  numberish,
+  optionalEmail,
+  optionalText,
+  optionalUrl,
+  recordId,
+  requiredText,
+  SID_PLACEHOLDERS,
+  UID_PLACEHOLDERS,
+} from "./common.ts";
+import { emailBody } from "./email.ts";
+
+/** A required record id: absent, blank or malformed all read `message`. */
+const id = (message: string) =>
+  v.pipe(v.optional(v.nullable(v.string(message)), ""), v.transform((s) => s ?? ""), recordId(message));
+const code = (message: string, max = 20) => requiredText(message, 1, max);
+const decimal = (message: string) => v.pipe(numberish(message), v.minValue(0, message));
+const placeholderUrl = (name: "sid" | "uid") =>
+  optionalUrl(name === "sid" ? SID_PLACEHOLDERS : UID_PLACEHOLDERS);
+
+const STATUS_VALUES = PROJECT_STATUS_LIST.map((s) => s.value);
+const status = v.pipe(
+  v.union(
+    [v.number(MSG.projectStatusRequired), v.string(MSG.projectStatusRequired)],
+    MSG.projectStatusRequired,
+  ),
+  v.transform(Number),
+  v.check((n) => (STATUS_VALUES as number[]).includes(n), MSG.projectStatusRequired),
+);
+
+export const groupProjectEntries = {
+  projectName: requiredText(MSG.projectNameRequired, 4, 200),
+  projectDescription: optionalText(5000),
+  notes: optionalText(5000),
+  clientId: id(MSG.clientRequired),
+  userId: id(MSG.managerRequired),
+  isDynamicThanksUrl: boolDefault(true),
+  projectStatus: v.optional(status, 2),
+  poNumber: optionalText(100),
+  averageLOI: digits(requiredMsg("Average LOI")),
+  ir: digits(requiredMsg("IR")),
+  clientEmail: optionalEmail,
+  projectSpecs: optionalText(200_000),
+};
+export const GroupProject = v.pipe(
+  v.object(groupProjectEntries),
+  v.forward(
+    v.partialCheck(
+      [["projectStatus"], ["poNumber"]],
+      (p) => p.projectStatus !== 6 || p.poNumber !== "",
+      MSG.poNumberRequired,
+    ),
+    ["poNumber"],
+  ),
+);
+export type GroupProject = v.InferOutput<typeof GroupProject>;
+
+export const childProjectEntries = {
+  projectName: requiredText(MSG.projectNameRequired, 4, 200),
+  projectDescription: optionalText(5000),
+  clientId: id(MSG.clientRequired),
+  parentProjectId: id(requiredMsg("Parent project")),
+  wid: optionalText(100),
+  categoryId: v.optional(v.nullable(v.string()), null),
+  countryId: code(requiredMsg("Country"), 8),
+  regionId: v.optional(v.array(v.string()), []),
+  cityId: v.optional(v.array(v.string()), []),
+  zipCodeId: v.optional(v.array(v.pipe(v.string(), v.trim(), v.maxLength(20))), []),
+  languageId: v.optional(code(MSG.languageRequired, 8), "en"),
+  averageLOI: digits(requiredMsg("Average LOI")),
+  ir: digits(requiredMsg("IR")),
+  sampleSize: digits(requiredMsg("Sample size")),
+  respondentClickQuota: digits(requiredMsg("Respondent click quota")),
+  respondentTestClickQuota: v.optional(digits(requiredMsg("Respondent test click quota")), 5),
+  currencyId: v.optional(code(requiredMsg("Currency"), 8), "USD"),
+  cpi: decimal(requiredMsg("CPI")),
+  startDate: isoDate(requiredMsg("Start date")),
+  endDate: isoDate(requiredMsg("End date")),
+  projectStatus: v.optional(status, 2),
+  poNumber: optionalText(100),
+};
+export const ChildProject = v.pipe(
+  v.object(childProjectEntries),
+  v.forward(
+    v.partialCheck(
+      [["startDate"], ["endDate"]],
+      (p) => p.endDate >= p.startDate,
+      "End date must not be before start date",
+    ),
+    ["endDate"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["projectStatus"], ["poNumber"]],
+      (p) => p.projectStatus !== 6 || p.poNumber !== "",
+      MSG.poNumberRequired,
+    ),
+    ["poNumber"],
+  ),
+);
+export type ChildProject = v.InferOutput<typeof ChildProject>;
+
+export const projectSecurityEntries = {
+  isMultiLinkUrl: v.optional(v.boolean()),
+  isDynamicThanksUrl: v.optional(v.boolean()),
+  isGeoLocation: v.optional(v.boolean()),
+  isClientUrlProtection: v.optional(v.boolean()),
+  isPreScreen: v.optional(v.boolean()),
+  isExclude: v.optional(v.boolean()),
+  isMobile: v.optional(v.boolean()),
+  isDesktop: v.optional(v.boolean()),
+  isTablet: v.optional(v.boolean()),
+  isSpeeder: v.optional(v.boolean()),
+  isProxyVpn: v.optional(v.boolean()),
+  isUniqueIp: v.optional(v.boolean()),
+  isPii: v.optional(v.boolean()),
+  isRDLow: v.optional(v.boolean()),
+  isRDMedium: v.optional(v.boolean()),
+  isRDHigh: v.optional(v.boolean()),
+  maxIPCount: v.optional(digits("Max IP count must be a number")),
+  speedTime: v.optional(digits("Speed time must be a number")),
+};
+export const ProjectSecurity = v.object(projectSecurityEntries);
+
+export const ProjectUrls = v.object({
+  isMultiLinkUrl: v.optional(v.boolean()),
+  singleLinkUrl: placeholderUrl("uid"),
+  singleLinkUrlTest: placeholderUrl("uid"),
+  multiLinkUrls: v.optional(v.array(v.pipe(v.string(), v.trim(), v.url(MSG.invalidUrl)))),
+});
+
+/**
+ * PUT /admin/project/update/:id takes any tab's fields: every field optional but validated as on
+ * its form; the server checks the combined rules (PO number for Closed, dates) on the merged record.
+ */
+export const ProjectPatch = v.object({
+  ...v.partial(v.object({ ...groupProjectEntries, ...childProjectEntries })).entries,
+  ...projectSecurityEntries,
+  singleLinkUrl: v.optional(placeholderUrl("uid")),
+  singleLinkUrlTest: v.optional(placeholderUrl("uid")),
+  multiLinkUrls: v.optional(v.array(v.pipe(v.string(), v.trim(), v.url(MSG.invalidUrl)))),
+  projectQuestionaire: v.optional(v.pipe(v.string(), v.maxLength(200_000))),
+  sampleSizeInc: v.optional(digits("Sample size increment must be a number")),
+  isDeleted: v.optional(v.literal(true)),
+  sendEmail: v.optional(v.boolean()),
+});
+export type ProjectPatch = v.InferOutput<typeof ProjectPatch>;
+
+export const ClosePo = v.object({ poNumber: requiredText(MSG.poNumberRequired) });
+
+export const CloneOptions = v.object({
+  isPreScreen: v.optional(v.boolean(), false),
+  isSupplier: v.optional(v.boolean(), false),
+  isLiveUrl: v.optional(v.boolean(), false),
+  isQuota: v.optional(v.boolean(), false),
+  countryId: code(MSG.cloneCountryRequired, 8),
+  languageId: code(MSG.languageRequired, 8),
+});
+
+export const SupplierMapForm = v.object({
+  projectId: id(MSG.projectRequired),
+  supplierId: id(MSG.mapSupplierRequired),
+  supplierCPI: v.optional(decimal(MSG.mapCpiRequired), 0),
+  supplierQuota: v.optional(digits(MSG.mapQuotaRequired), 0),
+  supplierClickQuota: v.optional(decimal(MSG.mapClickQuotaRequired), 0),
+  isPreScreen: v.optional(v.boolean(), false),
+  isTestLink: v.optional(v.boolean(), false),
+  allowTraffic: v.optional(v.boolean(), true),
+  isBoarded: v.optional(v.boolean(), true),
+  redirectComplete: placeholderUrl("sid"),
+  redirectTerminate: placeholderUrl("sid"),
+  redirectQuotaFull: placeholderUrl("sid"),
+  redirectQualityTerm: placeholderUrl("sid"),
+  redirectSurveyClose: placeholderUrl("sid"),
+  questionnaire: v.optional(v.pipe(v.string(), v.maxLength(200_000))),
+});
+export type SupplierMapForm = v.InferOutput<typeof SupplierMapForm>;
+
+export const SupplierMapToggle = v.union([
+  v.strictObject({ allowTraffic: v.boolean() }),
+  v.strictObject({ isTestLink: v.boolean() }),
+  v.strictObject({ isPreScreen: v.boolean() }),
+  v.strictObject({ isBoarded: v.boolean() }),
+  v.strictObject({ isDeleted: v.literal(true) }),
+  v.strictObject({ questionnaire: v.pipe(v.string(), v.maxLength(200_000)) }),
+]);
+
+export const EmailForm = v.object({
+  type: v.optional(v.string()),
+  projectId: v.optional(v.string()),
+  emailBody,
+});
+
+export const ExclusionForm = v.object({
+  projectId: id(MSG.projectRequired),
+  excludedProjectId: id(MSG.projectRequired),
+  isExcluded: v.optional(v.boolean(), true),
+  complete: v.optional(v.boolean(), true),
+  terminate: v.optional(v.boolean(), true),
+  overQuota: v.optional(v.boolean(), true),
+  dropout: v.optional(v.boolean(), true),
+});
+
+/** Exclusion flags alone, or `{isDeleted: true}`. */
+export const ExclusionUpdate = v.union([
+  v.strictObject({ isDeleted: v.literal(true) }),
+  v.pipe(
+    v.strictObject({
+      isExcluded: v.optional(v.boolean()),
+      complete: v.optional(v.boolean()),
+      terminate: v.optional(v.boolean()),
+      overQuota: v.optional(v.boolean()),
+      dropout: v.optional(v.boolean()),
+    }),
+    v.check((o) => Object.keys(o).length > 0, "Nothing to change"),
+  ),
+], "Send flags (complete, terminate, overQuota, dropout, isExcluded) or isDeleted");
+
+export const QuotaAdd = v.object({ quotaId: id("Qualification is required") });
+export const QuotaUpdate = v.union([
+  v.strictObject({ isDeleted: v.literal(true) }),
+  v.strictObject({ quotaOptionId: v.array(v.string("Unknown option"), "Choose the quota's options") }),
+], "Send the chosen options (quotaOptionId) or isDeleted");
+export const QuotaSizes = v.object({
+  quotaValue: v.array(
+    v.object({ quotaOptionId: v.string("Unknown option"), quotaSize: digits("Quota size is required") }),
+    "Send the sizes as quotaValue",
+  ),
+});
+
+/** Project pre-screen question: the library question form plus its project (or a library question to copy). */
+export const ProjectQuestionCopy = v.object({
+  projectId: id(MSG.projectRequired),
+  questionId: id("Question is required"),
+});

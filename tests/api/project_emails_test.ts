@@ -1,0 +1,97 @@
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { expectGuarded, testApp } from "../helpers/app.ts";
+import { makeChild, makeParent, makeSupplier } from "../helpers/fixtures.ts";
+
+async function setup() {
+  const t = await testApp({ PUBLIC_URL: "https://go.samplex.test" });
+  const token = await t.tokenFor("ADMIN");
+  const parent = await makeParent(t, { clientEmail: "pm@buyer.example" });
+  const child = await makeChild(t, parent);
+  const s1 = await makeSupplier(t, { isEmailNotification: true });
+  const s2 = await makeSupplier(t, { isEmailNotification: false });
+  for (const s of [s1, s2]) {
+    await t.call("POST", "/admin/supplierMap/add", {
+      token,
+      body: { projectId: child._id, supplierId: s._id, supplierCPI: 1.25 },
+    });
+  }
+  const outbox = () => t.deps.db.selectFrom("email_outbox").selectAll().orderBy("createdAt").execute();
+  return { t, token, parent, child, s1, s2, outbox };
+}
+
+Deno.test("project e-mail: goes to every mapped supplier; 'Body is required' when blank", async () => {
+  const { t, token, parent, s1, s2, outbox } = await setup();
+  try {
+    const blank = await t.call("POST", "/admin/email/send", {
+      token,
+      body: { type: "project", projectId: parent._id, emailBody: "<p><br></p>" },
+    });
+    assertEquals(blank.status, 400);
+    assertEquals(blank.json.message, "Body is required");
+    const r = await t.call("POST", "/admin/email/send", {
+      token,
+      body: { type: "project", projectId: parent._id, emailBody: "<p>Field starts Monday</p>" },
+    });
+    assertEquals(r.status, 200);
+    assertMatch(r.json.message, /2 e-mails queued in the outbox/);
+    const mails = await outbox();
+    assertEquals(mails.map((m) => m.toAddress).sort(), [s1.supplierEmail, s2.supplierEmail].sort());
+    assertMatch(mails[0].bodyHtml, /Field starts Monday/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("supplier links e-mail carries each supplier's own entry link; client report goes to the client", async () => {
+  const { t, token, parent, outbox } = await setup();
+  try {
+    assertEquals(
+      (await t.call("POST", "/admin/email/send/map", { token, body: { projectId: parent._id } })).status,
+      200,
+    );
+    const links = await outbox();
+    assertEquals(links.length, 2);
+    assert(
+      links.every((m) =>
+        /https:\/\/go\.samplex\.test\/survey\/start\/[0-9a-f]{24}\?sid=\[sid\]/.test(m.bodyHtml)
+      ),
+    );
+    assertEquals(
+      (await t.call("POST", "/admin/email/send/report", { token, body: { projectId: parent._id } })).status,
+      200,
+    );
+    const report = (await outbox()).find((m) => m.toAddress === "pm@buyer.example");
+    assert(report);
+    assertMatch(report.subject, /Progress report/);
+    const rfq = await t.call("POST", "/admin/email/send/quota", { token, body: { projectId: parent._id } });
+    assertEquals(rfq.status, 200);
+    assertEquals(rfq.json.result.queued, 1);
+    assertEquals((await t.call("POST", "/admin/email/send/map", { token, body: {} })).status, 400);
+    await expectGuarded(t, "POST", "/admin/email/send/report", "SUBSCRIBER");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("group and supplier-map reports stream CSV with the project's rows", async () => {
+  const { t, token, parent, child } = await setup();
+  try {
+    await t.deps.db.updateTable("projects").set({ complete: 4, terminate: 6 }).where("id", "=", child._id)
+      .execute();
+    const g = await t.call("POST", "/admin/project/group/report", { token, body: { projectId: parent._id } });
+    assertEquals(g.status, 200);
+    assertMatch(g.headers.get("content-type") ?? "", /text\/csv/);
+    const lines = g.text.trim().split("\r\n");
+    assertEquals(lines.length, 2);
+    assertMatch(lines[1], new RegExp(`^${child.projectCode},`));
+    assertMatch(lines[1], /40%$/);
+    const m = await t.call("POST", "/admin/project/suppliermap/report", {
+      token,
+      body: { projectId: parent._id },
+    });
+    assertEquals(m.text.trim().split("\r\n").length, 3);
+    assertMatch(m.text, /https:\/\/go\.samplex\.test\/survey\/start\//);
+  } finally {
+    await t.close();
+  }
+});

