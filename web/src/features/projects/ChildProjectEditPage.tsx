@@ -78,7 +78,8 @@ export default function ChildProjectEditPage() {
           ? (
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
               <span>{p.projectName}</span>
-              <span>· {p.clienName}</span>
+              <span aria-hidden="true">·</span>
+              <span>{p.clienName}</span>
               <StatusBadge status={p.projectStatus} label={p.projectStatusLabel} />
             </span>
           )

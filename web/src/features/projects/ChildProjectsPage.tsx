@@ -54,6 +54,8 @@ export default function ChildProjectsPage() {
     {
       id: "projectCode",
       header: "Code",
+      headerClassName: "pr-2",
+      className: "pr-2",
       cell: (p) => (
         <Link
           to={`/admin/project/child/${p._id}/edit`}
@@ -66,28 +68,29 @@ export default function ChildProjectsPage() {
     {
       id: "projectName",
       header: "Project",
-      className: "min-w-44 max-w-64",
+      className: "min-w-28 max-w-44",
       cell: (p) => <span className="line-clamp-2 font-medium">{p.projectName}</span>,
     },
     {
       id: "countryName",
       header: "Country",
-      className: "whitespace-nowrap",
+      className: "max-w-28",
       cell: (p) => (p.countryId ? countryName.get(p.countryId) ?? p.countryId : "–"),
     },
     completeColumn,
     {
       id: "sampleSizeInc",
-      header: "Sample inc.",
+      header: <abbr title="Sample size increment" className="no-underline">Inc.</abbr>,
       align: "right",
-      headerClassName: "whitespace-normal leading-tight min-w-16",
-      className: "tabular-nums",
+      headerClassName: "whitespace-normal leading-tight min-w-12 px-2",
+      className: "tabular-nums px-2",
       cell: (p) => formatCount(p.sampleSizeInc),
     },
     {
       id: "respondentClickQuota",
       header: "Click quota",
-      headerClassName: "whitespace-normal leading-tight",
+      headerClassName: "whitespace-normal leading-tight px-2",
+      className: "px-2",
       cell: (p) => (
         <ClickQuotaInput
           project={p}
@@ -103,6 +106,8 @@ export default function ChildProjectsPage() {
     {
       id: "projectStatus",
       header: "Status",
+      headerClassName: "px-2",
+      className: "px-2",
       cell: (p) => (
         <ProjectStatusMenu
           project={p}
@@ -133,8 +138,10 @@ export default function ChildProjectsPage() {
           ? (
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
               <span className="font-medium text-foreground">{p.projectCode}</span>
-              <span>· {p.projectName}</span>
-              <span>· {p.clienName}</span>
+              <span aria-hidden="true">·</span>
+              <span>{p.projectName}</span>
+              <span aria-hidden="true">·</span>
+              <span>{p.clienName}</span>
               <StatusBadge status={p.projectStatus} label={p.projectStatusLabel} />
             </span>
           )
@@ -215,7 +222,7 @@ function ClickQuotaInput({
       inputMode="numeric"
       aria-label={`Respondent click quota of ${project.projectCode}`}
       aria-invalid={bad || undefined}
-      className={cn("h-8 w-24 text-right tabular-nums", busy && "opacity-60")}
+      className={cn("h-8 w-16 px-2 text-right tabular-nums", busy && "opacity-60")}
       onChange={(e) => setText(e.target.value)}
       onBlur={() => void commit()}
       onKeyDown={(e) => {

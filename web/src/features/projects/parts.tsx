@@ -66,7 +66,7 @@ export function SimpleTable({
   className?: string;
 }) {
   return (
-    <div className={cn("overflow-x-auto rounded-lg border", className)}>
+    <div className={cn("relative overflow-x-auto rounded-lg border", className)}>
       <table className="w-full border-collapse text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-muted/60">

@@ -119,7 +119,7 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
         : list.length === 0
         ? <EmptyState text={search ? MSG.noRows : "No projects excluded or included yet"} />
         : (
-          <div className="overflow-x-auto rounded-xl border bg-card shadow-xs">
+          <div className="relative overflow-x-auto rounded-xl border bg-card shadow-xs">
             <table className="w-full border-collapse text-sm" data-testid="exclusions">
               <caption className="sr-only">Excluded and included projects</caption>
               <thead className="bg-muted/60">

@@ -55,6 +55,8 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
       (await api.get<QuestionRecord[]>("/admin/questions/temp", { signal })).result,
   });
   const [pick, setPick] = React.useState("");
+  // remounts the picker after an add, so it shows its placeholder again
+  const [pickKey, setPickKey] = React.useState(0);
   const [copying, setCopying] = React.useState(false);
   const [editing, setEditing] = React.useState<QuestionRecord | "new" | null>(null);
   const [removing, setRemoving] = React.useState<QuestionRecord | null>(null);
@@ -85,6 +87,7 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
         questionId: pick,
       });
       setPick("");
+      setPickKey((k) => k + 1);
       await qc.invalidateQueries({ queryKey: key });
       refreshCount();
       notify.success(res.message);
@@ -128,6 +131,7 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
         </CardHeader>
         <CardContent className="flex flex-wrap items-center gap-2">
           <Select
+            key={pickKey}
             ariaLabel="Library question"
             className="w-96 max-w-full"
             value={pick}

@@ -60,6 +60,8 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
       (await api.get<Qualification[]>("/admin/qualifications/all", { signal })).result,
   });
   const [pick, setPick] = React.useState("");
+  // remounts the picker after an add, so it shows its placeholder again
+  const [pickKey, setPickKey] = React.useState(0);
   const [adding, setAdding] = React.useState(false);
   const [removing, setRemoving] = React.useState<Quota | null>(null);
   const [busyRemove, setBusyRemove] = React.useState(false);
@@ -79,6 +81,7 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
       const res = await api.post<Quota[]>(`/admin/quota/add/${project._id}`, { quotaId: pick });
       setList(res.result);
       setPick("");
+      setPickKey((k) => k + 1);
       notify.success(res.message);
     } catch {
       // shown by the API client
@@ -113,6 +116,7 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
         </CardHeader>
         <CardContent className="flex flex-wrap items-center gap-2">
           <Select
+            key={pickKey}
             ariaLabel="Qualification"
             className="w-72"
             value={pick}
@@ -264,7 +268,7 @@ function QuotaCard({
 
         {selected.length
           ? (
-            <div className="overflow-x-auto rounded-lg border">
+            <div className="relative overflow-x-auto rounded-lg border">
               <table className="w-full border-collapse text-sm">
                 <caption className="sr-only">Sizes of {quota.quotaId.qualificationName}</caption>
                 <thead className="bg-muted/60">

@@ -233,16 +233,15 @@ function MapsTable({
   onRemove: (m: SupplierMapRow) => void;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card shadow-xs">
+    <div className="relative overflow-x-auto rounded-xl border bg-card shadow-xs">
       <table className="w-full border-collapse text-sm" data-testid="supplier-maps">
         <caption className="sr-only">Mapped suppliers</caption>
         <thead className="bg-muted/60">
           <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-10 [&>th]:whitespace-nowrap [&>th]:px-3">
-            <th>Supplier</th>
-            <th>Entry link</th>
+            <th>Supplier and entry link</th>
             <th className="text-right">CPI</th>
             <th className="text-right">Quota</th>
-            <th className="text-right">Click quota</th>
+            <th className="text-right leading-tight whitespace-normal!">Click quota</th>
             <th className="text-right" title="Complete / Terminate / Over quota / Quality term / Drop">
               C / ST / OQ / QT / DO
             </th>
@@ -260,11 +259,17 @@ function MapsTable({
               data-map-id={m._id}
               className="border-b last:border-0 hover:bg-muted/40 [&>td]:px-3 [&>td]:py-2"
             >
-              <td className="whitespace-nowrap font-medium">{m.supplierName}</td>
-              <td>
+              <td className="min-w-52">
+                <span className="block font-medium">{m.supplierName}</span>
                 <span className="flex items-center gap-1">
-                  <code className="max-w-56 truncate text-xs" title={m.redirectUrl}>{m.redirectUrl}</code>
-                  <CopyButton text={m.redirectUrl} label={`entry link of ${m.supplierName}`} />
+                  <code className="max-w-60 truncate text-xs text-muted-foreground" title={m.redirectUrl}>
+                    {m.redirectUrl}
+                  </code>
+                  <CopyButton
+                    text={m.redirectUrl}
+                    label={`entry link of ${m.supplierName}`}
+                    className="size-7"
+                  />
                 </span>
               </td>
               <td className="text-right tabular-nums">{formatMoney(m.supplierCPI)}</td>
@@ -276,7 +281,7 @@ function MapsTable({
               <td className="text-right tabular-nums">{formatCount(m.clicked)}</td>
               {TOGGLES.map((t) => (
                 <td key={t.key}>
-                  <label className="flex items-center gap-2 whitespace-nowrap text-xs">
+                  <label className="flex flex-col items-start gap-1 whitespace-nowrap text-xs">
                     <Switch
                       checked={m[t.key]}
                       disabled={disabled}
