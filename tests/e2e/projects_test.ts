@@ -26,6 +26,19 @@ const csv = (name: string, lines: string[]) => ({
   buffer: Buffer.from(lines.join("\n") + "\n"),
 });
 
+/** Retries an assertion until it holds (mail and saves land in the background). */
+async function eventually(check: () => Promise<void>, timeoutMs = 5_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() > until) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 Deno.test(e2e("projects: group and child projects, every child tab, clone, close and logs", async (t) => {
   const server = await startServer();
   const browser = await launchBrowser();
@@ -457,6 +470,24 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       await first.getByText(`Status of ${p.projectCode} changed from Live to Closed`).waitFor();
       assertMatch(await first.innerText(), /\d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2} · by E2eSuperadmin Tester/);
       await page.keyboard.press("Escape");
+      await timeline.waitFor({ state: "detached" });
+
+      // Proceed to Invoice: 'Are you sure?', then whether to e-mail the suppliers (sendEmail)
+      await row.getByRole("button", { name: "Row actions" }).click();
+      await page.getByRole("menuitem", { name: "Proceed to Invoice" }).click();
+      await page.getByRole("alertdialog").getByRole("heading", { name: MSG.areYouSure }).waitFor();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Yes" }).click();
+      const ask = page.getByRole("dialog", { name: "E-mail the suppliers?" });
+      await noticeAfter(
+        () => ask.getByRole("button", { name: "Proceed to Invoice and e-mail" }).click(),
+        "Project updated successfully",
+      );
+      await row.getByText("Ready To Invoice").waitFor();
+      await eventually(async () => {
+        const mails = await db.selectFrom("email_outbox").select("subject")
+          .where("toAddress", "=", "ops@bees.example").execute();
+        assert(mails.some((m) => m.subject.includes("ready to invoice")));
+      });
     });
 
     await t.step("the dashboard's search text filters the list", async () => {

@@ -423,10 +423,12 @@ const EMPTY_EMAIL = { type: "project", projectId: "", emailBody: "" };
  */
 export function ProjectEmailDialog({
   projects,
+  title = "Send Bulk Email",
   onClose,
   onSent,
 }: {
   projects: Pick<ProjectRow, "_id" | "projectCode" | "projectName">[];
+  title?: string;
   onClose: () => void;
   onSent?: () => void;
 }) {
@@ -438,6 +440,7 @@ export function ProjectEmailDialog({
           ? (
             <EmailFormBody
               projects={projects}
+              title={title}
               onSent={() => {
                 onClose();
                 onSent?.();
@@ -452,36 +455,50 @@ export function ProjectEmailDialog({
 
 function EmailFormBody({
   projects,
+  title,
   onSent,
 }: {
   projects: Pick<ProjectRow, "_id" | "projectCode" | "projectName">[];
+  title: string;
   onSent: () => void;
 }) {
   const form = useSchemaForm(EmailForm, EMPTY_EMAIL);
   async function submit(values: { emailBody: string }) {
-    let queued = 0;
-    let last = "";
-    for (const p of projects) {
-      const res = await api.post<{ queued: number }>("/admin/email/send", {
-        type: "project",
-        projectId: p._id,
-        emailBody: values.emailBody,
-      });
-      queued += res.result?.queued ?? 0;
-      last = res.message;
+    const body = (p: { _id: string }) => ({ type: "project", projectId: p._id, emailBody: values.emailBody });
+    if (projects.length === 1) {
+      const res = await api.post<{ queued: number }>("/admin/email/send", body(projects[0]));
+      notify.success(res.message);
+      onSent();
+      return;
     }
-    notify.success(
-      projects.length === 1
-        ? last
-        : `${queued} e-mail${queued === 1 ? "" : "s"} queued for ${projects.length} projects`,
-    );
+    // several projects: each gets its own message; one without recipients does not stop the others
+    let queued = 0;
+    const failed: string[] = [];
+    for (const p of projects) {
+      try {
+        const res = await api.post<{ queued: number }>("/admin/email/send", body(p), { quiet: true });
+        queued += res.result?.queued ?? 0;
+      } catch (e) {
+        failed.push(`${p.projectCode} (${e instanceof Error ? e.message : "failed"})`);
+      }
+    }
+    const sent = projects.length - failed.length;
+    if (sent === 0) {
+      notify.error(`No e-mail sent: ${failed.join("; ")}`);
+      return;
+    }
+    const summary = `${queued} e-mail${queued === 1 ? "" : "s"} queued for ${sent} project${
+      sent === 1 ? "" : "s"
+    }`;
+    if (failed.length) notify.warning(`${summary}; not sent for ${failed.join("; ")}`);
+    else notify.success(summary);
     onSent();
   }
   const one = projects.length === 1 ? projects[0] : null;
   return (
     <Form form={form} onSubmit={submit} className="flex flex-col gap-4">
       <DialogHeader>
-        <DialogTitle>Send Bulk Email</DialogTitle>
+        <DialogTitle>{title}</DialogTitle>
         <DialogDescription>
           {one
             ? `${one.projectCode} · ${one.projectName}: goes to every supplier mapped to the project.`

@@ -16,7 +16,9 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover.tsx";
+import { canOpenScreen } from "../../../../shared/permissions.ts";
 import { projectStatusLabel } from "../../../../shared/status.ts";
+import { useAuth } from "../../lib/auth.ts";
 import { useProjectActions, useStatusChange } from "./actions.tsx";
 import { completeColumn, cpiColumn, fieldStatsColumn, outcomeColumns, redirectsColumn } from "./columns.tsx";
 import { LinkList } from "./parts.tsx";
@@ -40,6 +42,9 @@ export default function ProjectsListPage() {
   const tabs = useProjectTabs();
   const list = useList<ProjectRow>(projectsList);
   const canEdit = useCanEdit();
+  const role = useAuth((st) => st.admin?.role);
+  // SUBSCRIBER and BDE see the list but not the child screens
+  const canOpenChilds = !!role && canOpenScreen(role, "/admin/project/x/childs");
   const qc = useQueryClient();
   const [dialog, setDialog] = React.useState<OpenDialog>(null);
   const changeStatus = useStatusChange(list);
@@ -52,12 +57,16 @@ export default function ProjectsListPage() {
       header: "Code",
       cell: (p) => (
         <div className="flex flex-col">
-          <Link
-            to={`/admin/project/${p._id}/childs`}
-            className="w-fit whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
-          >
-            {p.projectCode}
-          </Link>
+          {canOpenChilds
+            ? (
+              <Link
+                to={`/admin/project/${p._id}/childs`}
+                className="w-fit whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+              >
+                {p.projectCode}
+              </Link>
+            )
+            : <span className="whitespace-nowrap font-medium">{p.projectCode}</span>}
           <span className="whitespace-nowrap text-xs text-muted-foreground">
             {p.childCount ?? 0} child{(p.childCount ?? 0) === 1 ? "" : "ren"}
           </span>
@@ -96,7 +105,7 @@ export default function ProjectsListPage() {
         />
       ),
     },
-  ], [canEdit, changeStatus]);
+  ], [canEdit, canOpenChilds, changeStatus]);
 
   const onChanged = React.useCallback((p?: ProjectRow) => {
     if (p && p.projectType === 1) {
@@ -146,7 +155,7 @@ export default function ProjectsListPage() {
         columns={columns}
         rowActions={actions}
         warnRow={completeReached}
-        selectable
+        selectable={canEdit}
         selectionBar={(rows, clear) => <SelectionDrawer projects={rows} onClear={clear} />}
         caption="Projects"
       />

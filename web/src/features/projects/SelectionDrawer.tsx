@@ -120,7 +120,7 @@ export function SelectionDrawer({ projects, onClear }: { projects: ProjectRow[];
               </div>
             )}
         </div>
-        <ProjectEmailDialog projects={sending} onClose={() => setSending([])} />
+        <ProjectEmailDialog projects={sending} title="Send Email" onClose={() => setSending([])} />
       </section>
     </>
   );
