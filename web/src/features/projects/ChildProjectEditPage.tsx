@@ -224,7 +224,7 @@ function TabStrip(
                   aria-label={`${count} ${t.id === "questions" ? "questions" : "suppliers"}`}
                   data-testid={`${t.id}-count`}
                 >
-                  {Math.min(count, 100_000)}
+                  {count > 100_000 ? "100000+" : count}
                 </span>
               )
               : null}

@@ -69,7 +69,7 @@ export default function ChildProjectsPage() {
       id: "projectName",
       header: "Project",
       className: "min-w-28 max-w-44",
-      cell: (p) => <span className="line-clamp-2 font-medium">{p.projectName}</span>,
+      cell: (p) => <span className="line-clamp-2 font-medium" title={p.projectName}>{p.projectName}</span>,
     },
     {
       id: "countryName",

@@ -65,6 +65,15 @@ const DEFAULTS = {
   redirectSurveyClose: "",
 };
 
+/** The server's empty map as form values (numbers as the text fields hold them). */
+function formDefaults(server: Partial<typeof DEFAULTS> | undefined): typeof DEFAULTS {
+  if (!server) return DEFAULTS;
+  const out = { ...DEFAULTS } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(server)) if (k in DEFAULTS && v !== null && v !== undefined) out[k] = v;
+  for (const k of ["supplierCPI", "supplierQuota", "supplierClickQuota"]) out[k] = String(out[k]);
+  return out as typeof DEFAULTS;
+}
+
 function valuesOf(m: SupplierMapRow) {
   return {
     supplierId: m.supplierId,
@@ -94,6 +103,13 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
         signal,
       }))
         .result,
+  });
+  // the empty form as the server defines it (GET /admin/supplierMap), the spec's defaults until it answers
+  const defaults = useQuery({
+    queryKey: ["supplier-map-defaults"],
+    staleTime: Infinity,
+    queryFn: async ({ signal }) =>
+      (await api.get<Partial<typeof DEFAULTS>>("/admin/supplierMap", { signal })).result,
   });
   const [formOpen, setFormOpen] = React.useState(false);
   const [editing, setEditing] = React.useState<SupplierMapRow | null>(null);
@@ -189,6 +205,7 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
                   projectId={project._id}
                   maps={list}
                   initial={editing}
+                  empty={formDefaults(defaults.data)}
                   disabled={!canEdit}
                   onSaved={async () => {
                     setEditing(null);
@@ -331,6 +348,7 @@ function SupplierMapEditor({
   projectId,
   maps,
   initial,
+  empty,
   disabled,
   onSaved,
   onCancel,
@@ -338,17 +356,18 @@ function SupplierMapEditor({
   projectId: string;
   maps: SupplierMapRow[];
   initial: SupplierMapRow | null;
+  empty: typeof DEFAULTS;
   disabled: boolean;
   onSaved: () => Promise<void>;
   onCancel: () => void;
 }) {
-  const start = { projectId, ...(initial ? valuesOf(initial) : DEFAULTS) };
+  const start = { projectId, ...(initial ? valuesOf(initial) : empty) };
   const form = useSchemaForm(SupplierMapForm, start);
 
   async function submit(values: SupplierMapForm) {
     const res = await api.post<SupplierMapRow>("/admin/supplierMap/add", { ...values, projectId });
     notify.success(res.message);
-    form.reset({ projectId, ...DEFAULTS });
+    form.reset({ projectId, ...empty });
     await onSaved();
   }
 
