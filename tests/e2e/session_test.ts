@@ -104,7 +104,7 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       await page.waitForURL("**/404");
       await page.getByRole("heading", { name: MSG.notFoundTitle }).waitFor();
       // screens of later releases are routed and guarded already
-      await page.goto("/admin/project");
+      await page.goto("/admin/report");
       await page.getByText("This screen arrives in a later release").waitFor();
       await context.close();
     });

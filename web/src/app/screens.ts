@@ -19,6 +19,12 @@ const categoriesList: Loader = () => import("../features/library/CategoriesListP
 const categoryForm: Loader = () => import("../features/library/CategoryFormPage.tsx");
 const questionsPage: Loader = () => import("../features/library/QuestionsPage.tsx");
 const questionForm: Loader = () => import("../features/library/QuestionFormPage.tsx");
+const projectsList: Loader = () => import("../features/projects/ProjectsListPage.tsx");
+const externalProjects: Loader = () => import("../features/projects/ExternalProjectsPage.tsx");
+const groupProjectForm: Loader = () => import("../features/projects/GroupProjectFormPage.tsx");
+const childProjects: Loader = () => import("../features/projects/ChildProjectsPage.tsx");
+const childProjectAdd: Loader = () => import("../features/projects/ChildProjectAddPage.tsx");
+const childProjectEdit: Loader = () => import("../features/projects/ChildProjectEditPage.tsx");
 const rulesList: Loader = () => import("../features/library/RulesListPage.tsx");
 const ruleForm: Loader = () => import("../features/library/RuleFormPage.tsx");
 
@@ -29,14 +35,18 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
     load: () => import("../features/dashboard/DashboardPage.tsx"),
   },
   // projects
-  "/admin/project": { title: "Projects", area: "Projects" },
-  "/admin/project/fetch": { title: "Projects External", area: "Projects" },
-  "/admin/project/add": { title: "Add Project", area: "Projects" },
-  "/admin/project/:projectid/edit": { title: "Edit Project", area: "Projects" },
-  "/admin/project/:projectid/childs": { title: "Child Projects", area: "Projects" },
-  "/admin/project/child/add": { title: "Add Child Project", area: "Projects" },
-  "/admin/project/child/:projectid/add": { title: "Add Child Project", area: "Projects" },
-  "/admin/project/child/:id/edit": { title: "Edit Child Project", area: "Projects" },
+  "/admin/project": { title: "Projects", area: "Projects", load: projectsList },
+  "/admin/project/fetch": { title: "Projects External", area: "Projects", load: externalProjects },
+  "/admin/project/add": { title: "Add Project", area: "Projects", load: groupProjectForm },
+  "/admin/project/:projectid/edit": { title: "Edit Project", area: "Projects", load: groupProjectForm },
+  "/admin/project/:projectid/childs": { title: "Child Projects", area: "Projects", load: childProjects },
+  "/admin/project/child/add": { title: "Add Child Project", area: "Projects", load: childProjectAdd },
+  "/admin/project/child/:projectid/add": {
+    title: "Add Child Project",
+    area: "Projects",
+    load: childProjectAdd,
+  },
+  "/admin/project/child/:id/edit": { title: "Edit Child Project", area: "Projects", load: childProjectEdit },
   // api import
   "/admin/api": { title: "Precision", area: "Api Projects" },
   "/admin/api/logit": { title: "Logit", area: "Api Projects" },

@@ -89,9 +89,11 @@ export default function RichTextEditor({
     onBlur: () => onBlurRef.current?.(),
   });
 
-  // the form may reset the value (a record loaded, a dialog reopened): follow it
+  // the form may reset the value (a record loaded, a dialog reopened): follow it. TipTap destroys an
+  // editor that is not mounted within 1 ms of its creation (a slow, time-sliced first render) and
+  // hands out a new one on the next render: skip the destroyed one.
   React.useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     const current = editor.getHTML();
     const normalized = EMPTY_DOC.test(current) ? "" : current;
     if ((value || "") !== normalized) editor.commands.setContent(value || "", { emitUpdate: false });
@@ -99,7 +101,7 @@ export default function RichTextEditor({
 
   // keep the ARIA state of the writing area in step with validation
   React.useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     // setEditable emits an update by default, which would count as typing
     if (editor.isEditable === !!disabled) editor.setEditable(!disabled, false);
     const dom = editor.view.dom;

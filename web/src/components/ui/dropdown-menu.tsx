@@ -7,14 +7,15 @@ export const DropdownMenuTrigger = Menu.Trigger;
 export const DropdownMenuGroup = Menu.Group;
 
 export function DropdownMenuContent(
-  { className, sideOffset = 4, ...props }: React.ComponentProps<typeof Menu.Content>,
+  { className, sideOffset = 4, collisionPadding = 8, ...props }: React.ComponentProps<typeof Menu.Content>,
 ) {
   return (
     <Menu.Portal>
       <Menu.Content
         sideOffset={sideOffset}
+        collisionPadding={collisionPadding}
         className={cn(
-          "z-50 min-w-44 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-lg",
+          "z-50 max-h-[var(--radix-dropdown-menu-content-available-height)] min-w-44 overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-lg",
           className,
         )}
         {...props}

@@ -139,7 +139,7 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
 }
 
 /** Options for choice types, one per line for MAP, nothing for TEXT. */
-function OptionsSection() {
+export function OptionsSection() {
   const type = useWatch({ name: "questionType" }) as string;
   if (!type || type === "TEXT") return null;
   if (type === "MAP") return <MapOptions />;

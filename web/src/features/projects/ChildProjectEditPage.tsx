@@ -1,0 +1,236 @@
+/**
+ * /admin/project/child/:id/edit (part 1, 2.6): Edit Child Project. The header switches between the
+ * sibling child projects by code (replacing history); seven tabs: Project Information, Project Quota,
+ * Project URLs, Project Securities, Pre Questionaire and Suppliers (with count badges) and
+ * Exclude/Include. The tab lives in the address (?tab=) so a reload or a shared link keeps it.
+ */
+import * as React from "react";
+import { useNavigate, useParams, useSearchParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../lib/api.ts";
+import { cn } from "../../lib/utils.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Select } from "../../components/ui/select.tsx";
+import { BackLink, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import { ChildProjectForm } from "./ChildProjectForm.tsx";
+import { type ChildOption, childrenKey, projectKey, type ProjectRecord } from "./projects.ts";
+import { StatusBadge } from "./StatusMenu.tsx";
+import { QuotaTab } from "./tabs/QuotaTab.tsx";
+import { UrlsTab } from "./tabs/UrlsTab.tsx";
+import { SecurityTab } from "./tabs/SecurityTab.tsx";
+import { QuestionsTab } from "./tabs/QuestionsTab.tsx";
+import { SuppliersTab } from "./tabs/SuppliersTab.tsx";
+import { ExclusionsTab } from "./tabs/ExclusionsTab.tsx";
+
+const TABS = [
+  { id: "info", label: "Project Information" },
+  { id: "quota", label: "Project Quota" },
+  { id: "urls", label: "Project URLs" },
+  { id: "security", label: "Project Securities" },
+  { id: "questions", label: "Pre Questionaire" },
+  { id: "suppliers", label: "Suppliers" },
+  { id: "exclude", label: "Exclude/Include" },
+] as const;
+type TabId = (typeof TABS)[number]["id"];
+
+export default function ChildProjectEditPage() {
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const raw = params.get("tab");
+  const tab: TabId = TABS.some((t) => t.id === raw) ? raw as TabId : "info";
+
+  const project = useQuery({
+    queryKey: projectKey(id),
+    queryFn: async ({ signal }) => (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal })).result,
+  });
+  const parentId = project.data?.parentProjectId;
+  const siblings = useQuery({
+    queryKey: childrenKey(parentId),
+    enabled: !!parentId,
+    queryFn: async ({ signal }) =>
+      (await api.get<ChildOption[]>(`/admin/project/child/all/${parentId}`, { signal })).result,
+  });
+
+  function setTab(next: TabId) {
+    setParams((prev) => {
+      const p = new URLSearchParams(prev);
+      if (next === "info") p.delete("tab");
+      else p.set("tab", next);
+      return p;
+    }, { replace: true });
+  }
+
+  const p = project.data;
+  const siblingOptions = (siblings.data ?? []).map((s) => ({ value: s._id, label: s.projectCode }));
+  if (p && !siblingOptions.some((o) => o.value === p._id)) {
+    siblingOptions.unshift({ value: p._id, label: p.projectCode });
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Edit Child Project"
+        back={parentId
+          ? <BackLink to={`/admin/project/${parentId}/childs`}>Child projects</BackLink>
+          : <BackLink to="/admin/project">Projects</BackLink>}
+        description={p
+          ? (
+            <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <span>{p.projectName}</span>
+              <span aria-hidden="true">·</span>
+              <span>{p.clienName}</span>
+              <StatusBadge status={p.projectStatus} label={p.projectStatusLabel} />
+            </span>
+          )
+          : project.isPending
+          ? "Loading the project…"
+          : undefined}
+        actions={p
+          ? (
+            <label className="flex items-center gap-2 text-sm text-muted-foreground">
+              Child project
+              <Select
+                ariaLabel="Switch child project"
+                className="w-40 font-medium text-foreground"
+                value={p._id}
+                options={siblingOptions}
+                onValueChange={(v) => {
+                  if (v !== p._id) {
+                    navigate(`/admin/project/child/${v}/edit${tab === "info" ? "" : `?tab=${tab}`}`, {
+                      replace: true,
+                    });
+                  }
+                }}
+              />
+            </label>
+          )
+          : null}
+      />
+      {project.isPending
+        ? <FormSkeleton label="Loading child project" className="max-w-4xl" />
+        : project.isError
+        ? (
+          <LoadFailed
+            what="child project"
+            error={project.error}
+            onRetry={() => void project.refetch()}
+            className="max-w-4xl"
+          />
+        )
+        : project.data.projectType !== 2
+        ? (
+          <LoadFailed
+            what="child project"
+            error={new Error(`${project.data.projectCode} is a group project.`)}
+            onRetry={() => navigate(`/admin/project/${project.data._id}/edit`)}
+            className="max-w-4xl"
+          />
+        )
+        : (
+          <>
+            <TabStrip tab={tab} onTab={setTab} project={project.data} />
+            <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="pt-5">
+              <TabContent key={`${project.data._id}-${tab}`} tab={tab} project={project.data} />
+            </div>
+          </>
+        )}
+    </>
+  );
+}
+
+function TabContent({ tab, project }: { tab: TabId; project: ProjectRecord }) {
+  switch (tab) {
+    case "info":
+      return <ChildProjectForm project={project} />;
+    case "quota":
+      return <QuotaTab project={project} />;
+    case "urls":
+      return <UrlsTab project={project} />;
+    case "security":
+      return <SecurityTab project={project} />;
+    case "questions":
+      return <QuestionsTab project={project} />;
+    case "suppliers":
+      return <SuppliersTab project={project} />;
+    case "exclude":
+      return <ExclusionsTab project={project} />;
+  }
+}
+
+/** The seven tabs as an ARIA tab list: arrow keys, Home and End move between them. */
+function TabStrip(
+  { tab, onTab, project }: { tab: TabId; onTab: (t: TabId) => void; project: ProjectRecord },
+) {
+  const refs = React.useRef<Record<string, HTMLButtonElement | null>>({});
+  const counts: Partial<Record<TabId, number>> = {
+    questions: project.questionCount,
+    suppliers: project.supplierCount,
+  };
+  function onKey(e: React.KeyboardEvent) {
+    const i = TABS.findIndex((t) => t.id === tab);
+    const next = e.key === "ArrowRight"
+      ? (i + 1) % TABS.length
+      : e.key === "ArrowLeft"
+      ? (i - 1 + TABS.length) % TABS.length
+      : e.key === "Home"
+      ? 0
+      : e.key === "End"
+      ? TABS.length - 1
+      : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    onTab(TABS[next].id);
+    refs.current[TABS[next].id]?.focus();
+  }
+  return (
+    <div
+      role="tablist"
+      aria-label="Child project sections"
+      className="flex gap-1 overflow-x-auto border-b"
+      onKeyDown={onKey}
+    >
+      {TABS.map((t) => {
+        const active = t.id === tab;
+        const count = counts[t.id];
+        return (
+          <button
+            key={t.id}
+            ref={(el) => {
+              refs.current[t.id] = el;
+            }}
+            id={`tab-${t.id}`}
+            type="button"
+            role="tab"
+            aria-selected={active}
+            aria-controls={`panel-${t.id}`}
+            tabIndex={active ? 0 : -1}
+            onClick={() => onTab(t.id)}
+            className={cn(
+              "-mb-px flex cursor-pointer items-center gap-2 whitespace-nowrap rounded-t-md border-b-2 px-3 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40",
+              active
+                ? "border-primary text-primary"
+                : "border-transparent text-muted-foreground hover:border-border hover:text-foreground",
+            )}
+          >
+            {t.label}
+            {count !== undefined
+              ? (
+                <span
+                  className={cn(
+                    "min-w-5 rounded-full px-1.5 text-center text-xs tabular-nums",
+                    active ? "bg-primary text-primary-foreground" : "bg-muted text-muted-foreground",
+                  )}
+                  aria-label={`${count} ${t.id === "questions" ? "questions" : "suppliers"}`}
+                  data-testid={`${t.id}-count`}
+                >
+                  {count > 100_000 ? "100000+" : count}
+                </span>
+              )
+              : null}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

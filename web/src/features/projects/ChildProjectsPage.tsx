@@ -1,0 +1,239 @@
+/**
+ * /admin/project/:projectid/childs (part 1, 2.6): the child projects of a group project, with their
+ * country, sample size and increment, a respondent click quota edited in place (saved on blur or
+ * Enter), the counts, and a status menu of Live and Paused. Button New Child Project.
+ */
+import * as React from "react";
+import { Link, useParams } from "react-router";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Pencil } from "lucide-react";
+import { api } from "../../lib/api.ts";
+import { notify } from "../../lib/notify.ts";
+import { formatCount } from "../../lib/format.ts";
+import { cn } from "../../lib/utils.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { completeReached, DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
+import { NewButton } from "../../components/data-grid/NewButton.tsx";
+import type { GridColumn } from "../../components/data-grid/types.ts";
+import { useList } from "../../components/data-grid/useList.ts";
+import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
+import { useOptions } from "../../components/filters/useOptions.ts";
+import { buttonVariants } from "../../components/ui/button.tsx";
+import { Input } from "../../components/ui/input.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { BackLink } from "../common/FormParts.tsx";
+import { COUNTRIES } from "../common/lookups.ts";
+import { useProjectActions, useStatusChange } from "./actions.tsx";
+import { completeColumn, cpiColumn, fieldStatsColumn, outcomeColumns, redirectsColumn } from "./columns.tsx";
+import { type OpenDialog, ProjectDialogs } from "./ProjectDialogs.tsx";
+import { childrenKey, childsList, projectKey, type ProjectRecord, type ProjectRow } from "./projects.ts";
+import { ProjectStatusMenu, StatusBadge } from "./StatusMenu.tsx";
+
+export default function ChildProjectsPage() {
+  const { projectid: parentId = "" } = useParams();
+  const parent = useQuery({
+    queryKey: projectKey(parentId),
+    queryFn: async ({ signal }) =>
+      (await api.get<ProjectRecord>(`/admin/project/${parentId}`, { signal })).result,
+  });
+  const decl = React.useMemo(() => childsList(parentId), [parentId]);
+  const list = useList<ProjectRow>(decl);
+  const canEdit = useCanEdit();
+  const qc = useQueryClient();
+  const [dialog, setDialog] = React.useState<OpenDialog>(null);
+  const changeStatus = useStatusChange(list);
+  const actions = useProjectActions({ list, open: setDialog, kind: "child" });
+  const countries = useOptions(COUNTRIES);
+  const countryName = React.useMemo(
+    () => new Map(countries.options.map((o) => [o.value, o.label])),
+    [countries.options],
+  );
+  const { patchRow, invalidate } = list;
+
+  const columns = React.useMemo<GridColumn<ProjectRow>[]>(() => [
+    {
+      id: "projectCode",
+      header: "Code",
+      headerClassName: "pr-2",
+      className: "pr-2",
+      cell: (p) => (
+        <Link
+          to={`/admin/project/child/${p._id}/edit`}
+          className="whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+        >
+          {p.projectCode}
+        </Link>
+      ),
+    },
+    {
+      id: "projectName",
+      header: "Project",
+      className: "min-w-28 max-w-44",
+      cell: (p) => <span className="line-clamp-2 font-medium" title={p.projectName}>{p.projectName}</span>,
+    },
+    {
+      id: "countryName",
+      header: "Country",
+      className: "max-w-28",
+      cell: (p) => (p.countryId ? countryName.get(p.countryId) ?? p.countryId : "–"),
+    },
+    completeColumn,
+    {
+      id: "sampleSizeInc",
+      header: <abbr title="Sample size increment" className="no-underline">Inc.</abbr>,
+      align: "right",
+      headerClassName: "whitespace-normal leading-tight min-w-12 px-2",
+      className: "tabular-nums px-2",
+      cell: (p) => formatCount(p.sampleSizeInc),
+    },
+    {
+      id: "respondentClickQuota",
+      header: "Click quota",
+      headerClassName: "whitespace-normal leading-tight px-2",
+      className: "px-2",
+      cell: (p) => (
+        <ClickQuotaInput
+          project={p}
+          disabled={!canEdit}
+          onSaved={(n) => patchRow(p._id, { respondentClickQuota: n })}
+        />
+      ),
+    },
+    ...outcomeColumns,
+    cpiColumn,
+    fieldStatsColumn,
+    redirectsColumn((p) => setDialog({ kind: "redirects", project: p })),
+    {
+      id: "projectStatus",
+      header: "Status",
+      headerClassName: "px-2",
+      className: "px-2",
+      cell: (p) => (
+        <ProjectStatusMenu
+          project={p}
+          variant="child"
+          disabled={!canEdit}
+          onChange={(s) => void changeStatus(p, s)}
+        />
+      ),
+    },
+  ], [canEdit, changeStatus, countryName, patchRow]);
+
+  const onChanged = React.useCallback((p?: ProjectRow) => {
+    void invalidate();
+    void qc.invalidateQueries({ queryKey: projectKey(parentId) });
+    void qc.invalidateQueries({ queryKey: childrenKey(parentId) });
+    if (p) void qc.invalidateQueries({ queryKey: projectKey(p._id) });
+  }, [invalidate, qc, parentId]);
+
+  const p = parent.data;
+  return (
+    <>
+      <PageHeader
+        title="Child Projects"
+        back={<BackLink to="/admin/project">Projects</BackLink>}
+        description={parent.isPending
+          ? <Skeleton className="h-5 w-80" />
+          : p
+          ? (
+            <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <span className="font-medium text-foreground">{p.projectCode}</span>
+              <span aria-hidden="true">·</span>
+              <span>{p.projectName}</span>
+              <span aria-hidden="true">·</span>
+              <span>{p.clienName}</span>
+              <StatusBadge status={p.projectStatus} label={p.projectStatusLabel} />
+            </span>
+          )
+          : "The group project could not be loaded."}
+        actions={
+          <>
+            {canEdit
+              ? (
+                <Link
+                  to={`/admin/project/${parentId}/edit`}
+                  className={buttonVariants({ variant: "outline" })}
+                >
+                  <Pencil /> Edit group project
+                </Link>
+              )
+              : null}
+            <NewButton to={`/admin/project/child/${parentId}/add`}>New Child Project</NewButton>
+          </>
+        }
+      />
+      <FilterToolbar list={list} />
+      <DataGrid
+        list={list}
+        columns={columns}
+        rowActions={actions}
+        warnRow={completeReached}
+        caption="Child projects"
+        emptyText="No child projects yet"
+      />
+      <ProjectDialogs open={dialog} onOpenChange={setDialog} onChanged={onChanged} />
+    </>
+  );
+}
+
+/** The respondent click quota, edited in the grid: saved on blur or Enter, Escape puts it back. */
+function ClickQuotaInput({
+  project,
+  disabled,
+  onSaved,
+}: {
+  project: ProjectRow;
+  disabled: boolean;
+  onSaved: (n: number) => void;
+}) {
+  const saved = String(project.respondentClickQuota ?? 0);
+  const [text, setText] = React.useState(saved);
+  const [busy, setBusy] = React.useState(false);
+  const [bad, setBad] = React.useState(false);
+  React.useEffect(() => setText(saved), [saved]);
+
+  async function commit() {
+    const value = text.trim();
+    if (value === saved) return setBad(false);
+    if (!/^\d+$/.test(value)) {
+      setBad(true);
+      notify.error("Only digits are allowed for this field ");
+      return;
+    }
+    setBad(false);
+    setBusy(true);
+    try {
+      const res = await api.put<ProjectRow>(`/admin/project/update/${project._id}`, {
+        respondentClickQuota: Number(value),
+      });
+      onSaved(Number(value));
+      notify.success(res.message);
+    } catch {
+      setText(saved);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Input
+      value={text}
+      disabled={disabled || busy}
+      inputMode="numeric"
+      aria-label={`Respondent click quota of ${project.projectCode}`}
+      aria-invalid={bad || undefined}
+      className={cn("h-8 w-16 px-2 text-right tabular-nums", busy && "opacity-60")}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={() => void commit()}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") {
+          e.preventDefault();
+          e.currentTarget.blur();
+        } else if (e.key === "Escape") {
+          setText(saved);
+          setBad(false);
+        }
+      }}
+    />
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * What a project row can do, shared by the group list and the child list: status changes, the row
+ * action menu (each item only where it applies) and the dialog the menu opens.
+ */
+import * as React from "react";
+import { useNavigate } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
+import {
+  Archive,
+  BarChart3,
+  ClipboardList,
+  Copy,
+  FileDown,
+  FilePlus2,
+  FileText,
+  FolderTree,
+  History,
+  Link2,
+  Mail,
+  Pencil,
+  Receipt,
+  Send,
+  ShieldCheck,
+  Trash2,
+  Truck,
+} from "lucide-react";
+import { canChangeStatus, projectStatusLabel } from "../../../../shared/status.ts";
+import { api, requestBlob } from "../../lib/api.ts";
+import { saveBlob } from "../../lib/download.ts";
+import { notify } from "../../lib/notify.ts";
+import type { RowAction } from "../../components/data-grid/types.ts";
+import type { ListController } from "../../components/data-grid/useList.ts";
+import type { OpenDialog } from "./ProjectDialogs.tsx";
+import type { ProjectRow } from "./projects.ts";
+
+/** Status change from a grid's menu: PUT /admin/project/update/:id {projectStatus}. */
+export function useStatusChange(list: ListController<ProjectRow>) {
+  const qc = useQueryClient();
+  const { patchRow } = list;
+  return React.useCallback(async (p: ProjectRow, projectStatus: number) => {
+    const before = { projectStatus: p.projectStatus, projectStatusLabel: p.projectStatusLabel };
+    patchRow(p._id, { projectStatus, projectStatusLabel: projectStatusLabel(projectStatus) });
+    try {
+      const res = await api.put<ProjectRow>(`/admin/project/update/${p._id}`, { projectStatus });
+      notify.success(res.message);
+      void qc.invalidateQueries({ queryKey: ["project", p._id] });
+    } catch {
+      patchRow(p._id, before);
+    }
+  }, [patchRow, qc]);
+}
+
+/** Confirms, then posts one of the project e-mails (RFQ, progress report, supplier data). */
+function emailAction(label: string, icon: RowAction<ProjectRow>["icon"], path: string, what: string) {
+  return {
+    label,
+    icon,
+    destructive: false,
+    confirm: { description: what, confirmLabel: "Yes, send" },
+    onSelect: async (p: ProjectRow) => {
+      const res = await api.post(path, { projectId: p._id });
+      notify.success(res.message);
+    },
+  } satisfies RowAction<ProjectRow>;
+}
+
+async function downloadGroupReport(p: ProjectRow) {
+  try {
+    const { blob, filename } = await requestBlob("POST", "/admin/project/group/report", {
+      body: { projectId: p._id },
+    });
+    saveBlob(blob, filename ?? `${p.projectCode}-projects.csv`);
+    notify.success("Export ready");
+  } catch {
+    // the API client has shown the reason
+  }
+}
+
+export function useProjectActions({
+  list,
+  open,
+  kind,
+}: {
+  list: ListController<ProjectRow>;
+  open: (d: OpenDialog) => void;
+  kind: "group" | "child";
+}): RowAction<ProjectRow>[] {
+  const navigate = useNavigate();
+  const { removeRow } = list;
+  return React.useMemo<RowAction<ProjectRow>[]>(() => {
+    const dialog = (k: NonNullable<OpenDialog>["kind"]) => (p: ProjectRow) => open({ kind: k, project: p });
+    const noChildren = (p: ProjectRow) => kind === "group" && (p.childCount ?? 0) === 0;
+    const editTo = (p: ProjectRow) =>
+      p.projectType === 2 ? `/admin/project/child/${p._id}/edit` : `/admin/project/${p._id}/edit`;
+    const groupOnly: RowAction<ProjectRow>[] = kind === "group"
+      ? [
+        { label: "Child", icon: FolderTree, onSelect: (p) => navigate(`/admin/project/${p._id}/childs`) },
+        {
+          label: "Add Project",
+          icon: FilePlus2,
+          onSelect: (p) => navigate(`/admin/project/child/${p._id}/add`),
+        },
+      ]
+      : [];
+    return [
+      ...groupOnly,
+      { label: "Edit", icon: Pencil, onSelect: (p) => navigate(editTo(p)) },
+      { label: "Clone", icon: Copy, onSelect: dialog("clone") },
+      { label: "Logs", icon: History, onSelect: dialog("logs") },
+      { label: "Security", icon: ShieldCheck, onSelect: dialog("security"), hidden: noChildren },
+      { label: "Supplier Stats", icon: BarChart3, onSelect: dialog("supplierStats"), hidden: noChildren },
+      { label: "Redirects", icon: Link2, onSelect: dialog("redirects") },
+      { label: "Supplier Mapped", icon: Truck, onSelect: dialog("supplierMapped"), hidden: noChildren },
+      { label: "Send Bulk Email", icon: Mail, onSelect: dialog("email"), hidden: noChildren },
+      {
+        ...emailAction(
+          "RFQ Email",
+          Send,
+          "/admin/email/send/quota",
+          "A request for quote goes to every active supplier with e-mail notifications on.",
+        ),
+        hidden: noChildren,
+      },
+      {
+        ...emailAction(
+          "Progress Report",
+          FileText,
+          "/admin/email/send/report",
+          "The client gets the project's progress by e-mail.",
+        ),
+        hidden: noChildren,
+      },
+      {
+        ...emailAction(
+          "Supplier Data",
+          ClipboardList,
+          "/admin/email/send/map",
+          "Each mapped supplier gets its entry links and figures by e-mail.",
+        ),
+        hidden: noChildren,
+      },
+      {
+        label: "Export Data",
+        icon: FileDown,
+        onSelect: (p) => downloadGroupReport(p),
+        hidden: (p) => kind === "child" || noChildren(p),
+      },
+      {
+        label: "Proceed to Invoice",
+        icon: Receipt,
+        destructive: false,
+        confirm: { description: "The project moves to Ready To Invoice." },
+        onSelect: dialog("invoice"),
+        hidden: (p) => kind === "child" || !canChangeStatus(p.projectStatus, 4) || p.projectStatus === 4,
+      },
+      {
+        label: "Archieve",
+        icon: Archive,
+        destructive: false,
+        confirm: { description: "The project moves to Archieved." },
+        onSelect: dialog("archive"),
+        hidden: (p) => kind === "child" || !canChangeStatus(p.projectStatus, 7) || p.projectStatus === 7,
+      },
+      {
+        label: "Delete",
+        icon: Trash2,
+        destructive: true,
+        confirm: true,
+        onSelect: async (p) => {
+          const res = await api.put(`/admin/project/update/${p._id}`, { isDeleted: true });
+          removeRow(p._id);
+          notify.success(res.message);
+        },
+      },
+    ];
+  }, [navigate, open, kind, removeRow]);
+}

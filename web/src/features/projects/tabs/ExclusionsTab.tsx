@@ -1,0 +1,328 @@
+/**
+ * Exclude/Include (part 2, 5 "Exclusion"): other projects whose respondents are kept out (Exclude)
+ * or are the only ones let in (Include), by their outcome there: complete, terminate, over quota,
+ * dropout. 'Project is required'; new rows default to Exclude with every flag on. Flags toggle in
+ * place; a row can be removed.
+ */
+import * as React from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useFormContext, useWatch } from "react-hook-form";
+import { Plus, Trash2 } from "lucide-react";
+import { MSG } from "../../../../../shared/messages.ts";
+import { ExclusionForm } from "../../../../../shared/schemas/project.ts";
+import { api } from "../../../lib/api.ts";
+import { notify } from "../../../lib/notify.ts";
+import { formatDate } from "../../../lib/format.ts";
+import { cn } from "../../../lib/utils.ts";
+import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { FieldShell, Form, useSchemaForm } from "../../../components/form/form.tsx";
+import { SubmitButton } from "../../../components/form/fields.tsx";
+import { SelectField } from "../../../components/form/select-field.tsx";
+import { Badge } from "../../../components/ui/badge.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { Checkbox } from "../../../components/ui/checkbox.tsx";
+import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
+import { SearchInput } from "../../../components/filters/SearchInput.tsx";
+import type { ProjectRecord } from "../projects.ts";
+import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+
+type Exclusion = {
+  _id: string;
+  excludedProjectId: string;
+  projectCode: string;
+  projectName: string;
+  isExcluded: boolean;
+  complete: boolean;
+  terminate: boolean;
+  overQuota: boolean;
+  dropout: boolean;
+  createdAt: string;
+};
+type Flag = "complete" | "terminate" | "overQuota" | "dropout";
+const FLAGS: { key: Flag; label: string }[] = [
+  { key: "complete", label: "Complete" },
+  { key: "terminate", label: "Terminate" },
+  { key: "overQuota", label: "Over Quota" },
+  { key: "dropout", label: "Dropout" },
+];
+type ProjectOption = { _id: string; projectCode: string; projectName: string };
+
+export function ExclusionsTab({ project }: { project: ProjectRecord }) {
+  const qc = useQueryClient();
+  const canEdit = useCanEdit();
+  const [search, setSearch] = React.useState("");
+  const key = ["exclusions", project._id, search];
+  const rows = useQuery({
+    queryKey: key,
+    placeholderData: keepPreviousData,
+    queryFn: async ({ signal }) =>
+      (await api.post<Exclusion[]>(`/admin/project/excluded/${project._id}`, { search }, { signal })).result,
+  });
+  const [removing, setRemoving] = React.useState<Exclusion | null>(null);
+  const [busyRemove, setBusyRemove] = React.useState(false);
+  const setAll = (list: Exclusion[]) => {
+    void qc.invalidateQueries({ queryKey: ["exclusions", project._id] });
+    qc.setQueryData(["exclusions", project._id, ""], list);
+  };
+  const patch = (id: string, p: Partial<Exclusion>) =>
+    qc.setQueryData<Exclusion[]>(key, (old) => old?.map((e) => (e._id === id ? { ...e, ...p } : e)));
+
+  async function setFlag(e: Exclusion, k: Flag | "isExcluded", on: boolean) {
+    patch(e._id, { [k]: on });
+    try {
+      const res = await api.put(`/admin/project/exclude/update/${e._id}`, { [k]: on });
+      notify.success(res.message);
+    } catch {
+      patch(e._id, { [k]: e[k] });
+    }
+  }
+
+  async function remove(e: Exclusion) {
+    setBusyRemove(true);
+    try {
+      const res = await api.put(`/admin/project/exclude/update/${e._id}`, { isDeleted: true });
+      qc.setQueryData<Exclusion[]>(key, (old) => old?.filter((x) => x._id !== e._id));
+      void qc.invalidateQueries({ queryKey: ["exclusions", project._id] });
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setBusyRemove(false);
+      setRemoving(null);
+    }
+  }
+
+  const list = rows.data ?? [];
+  return (
+    <div className="flex max-w-5xl flex-col gap-5">
+      <AddExclusion
+        project={project}
+        taken={new Set(list.map((e) => e.excludedProjectId))}
+        disabled={!canEdit}
+        onAdded={setAll}
+      />
+      <div className="flex flex-wrap items-center gap-2">
+        <SearchInput value={search} onSearch={setSearch} placeholder="Search excluded projects" />
+        {!project.isExclude
+          ? (
+            <p className="text-sm text-muted-foreground">
+              Exclusions apply once Exclusions is on in Project Securities.
+            </p>
+          )
+          : null}
+      </div>
+      {rows.isPending
+        ? <LoadingRows label="Loading exclusions" />
+        : rows.isError
+        ? <ErrorState what="exclusions" error={rows.error} onRetry={() => void rows.refetch()} />
+        : list.length === 0
+        ? <EmptyState text={search ? MSG.noRows : "No projects excluded or included yet"} />
+        : (
+          <div className="relative overflow-x-auto rounded-xl border bg-card shadow-xs">
+            <table className="w-full border-collapse text-sm" data-testid="exclusions">
+              <caption className="sr-only">Excluded and included projects</caption>
+              <thead className="bg-muted/60">
+                <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-10 [&>th]:whitespace-nowrap [&>th]:px-3">
+                  <th>Project</th>
+                  <th>Type</th>
+                  {FLAGS.map((f) => <th key={f.key} className="text-center">{f.label}</th>)}
+                  <th>Added</th>
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((e) => (
+                  <tr
+                    key={e._id}
+                    data-exclusion={e.projectCode}
+                    className="border-b last:border-0 hover:bg-muted/40 [&>td]:px-3 [&>td]:py-2"
+                  >
+                    <td>
+                      <span className="font-medium">{e.projectCode}</span>{" "}
+                      <span className="text-muted-foreground">{e.projectName}</span>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        disabled={!canEdit}
+                        onClick={() => void setFlag(e, "isExcluded", !e.isExcluded)}
+                        className="cursor-pointer rounded-full focus-visible:ring-2 focus-visible:ring-ring/40 disabled:cursor-default"
+                        aria-label={`${e.projectCode}: ${e.isExcluded ? "Exclude" : "Include"}. Switch`}
+                        title="Switch between Exclude and Include"
+                      >
+                        <Badge tone={e.isExcluded ? "red" : "green"}>
+                          {e.isExcluded ? "Exclude" : "Include"}
+                        </Badge>
+                      </button>
+                    </td>
+                    {FLAGS.map((f) => (
+                      <td key={f.key} className="text-center">
+                        <Checkbox
+                          checked={e[f.key]}
+                          disabled={!canEdit}
+                          aria-label={`${f.label} of ${e.projectCode}`}
+                          onCheckedChange={(c) => void setFlag(e, f.key, c === true)}
+                        />
+                      </td>
+                    ))}
+                    <td className="whitespace-nowrap text-muted-foreground">{formatDate(e.createdAt)}</td>
+                    <td className="text-right">
+                      <Button
+                        variant="ghost"
+                        size="icon-sm"
+                        className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                        aria-label={`Remove ${e.projectCode}`}
+                        title="Remove"
+                        disabled={!canEdit}
+                        onClick={() => setRemoving(e)}
+                      >
+                        <Trash2 />
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      <ConfirmDialog
+        open={!!removing}
+        onOpenChange={(o) => !o && !busyRemove && setRemoving(null)}
+        title={MSG.areYouSure}
+        description={removing ? `${removing.projectCode} leaves the list.` : undefined}
+        busy={busyRemove}
+        onConfirm={() => (removing ? remove(removing) : undefined)}
+      />
+    </div>
+  );
+}
+
+function AddExclusion({
+  project,
+  taken,
+  disabled,
+  onAdded,
+}: {
+  project: ProjectRecord;
+  taken: Set<string>;
+  disabled: boolean;
+  onAdded: (list: Exclusion[]) => void;
+}) {
+  const start = {
+    projectId: project._id,
+    excludedProjectId: "",
+    isExcluded: true,
+    complete: true,
+    terminate: true,
+    overQuota: true,
+    dropout: true,
+  };
+  const form = useSchemaForm(ExclusionForm, start);
+  const projects = useQuery({
+    queryKey: ["projects-all"],
+    staleTime: 60_000,
+    queryFn: async ({ signal }) => (await api.get<ProjectOption[]>("/admin/projects/all", { signal })).result,
+  });
+  const options = (projects.data ?? [])
+    .filter((p) => p._id !== project._id && !taken.has(p._id))
+    .map((p) => ({ value: p._id, label: `${p.projectCode} - ${p.projectName}` }));
+
+  async function submit(values: Record<string, unknown>) {
+    const res = await api.post<Exclusion[]>("/admin/project/exclude/add", values);
+    onAdded(res.result);
+    form.reset(start);
+    notify.success(res.message);
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Add a project</CardTitle>
+        <CardDescription>Respondents of the chosen project, by their outcome there.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-4">
+          <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+            <SelectField
+              name="excludedProjectId"
+              label="Project"
+              required
+              options={options}
+              placeholder={projects.isPending ? "Loading projects…" : "Select a project"}
+            />
+            <TypeField />
+          </div>
+          <FlagsField />
+          <div className="flex justify-end">
+            {disabled ? <Button disabled>Add</Button> : (
+              <SubmitButton>
+                <Plus /> Add
+              </SubmitButton>
+            )}
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function TypeField() {
+  const { setValue } = useFormContext();
+  const excluded = useWatch({ name: "isExcluded" }) as boolean;
+  return (
+    <FieldShell name="isExcluded" label="Type">
+      {({ id }) => (
+        <div
+          id={id}
+          role="radiogroup"
+          aria-label="Type"
+          className="inline-flex h-9 w-fit rounded-md border bg-muted/50 p-0.5"
+        >
+          {[true, false].map((val) => (
+            <button
+              key={String(val)}
+              type="button"
+              role="radio"
+              aria-checked={excluded === val}
+              onClick={() => setValue("isExcluded", val, { shouldDirty: true })}
+              className={cn(
+                "min-w-20 cursor-pointer rounded-[5px] px-3 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40",
+                excluded === val
+                  ? "bg-card text-foreground shadow-xs"
+                  : "text-muted-foreground hover:text-foreground",
+              )}
+            >
+              {val ? "Exclude" : "Include"}
+            </button>
+          ))}
+        </div>
+      )}
+    </FieldShell>
+  );
+}
+
+function FlagsField() {
+  const { setValue } = useFormContext();
+  const values = useWatch({ name: FLAGS.map((f) => f.key) }) as boolean[];
+  return (
+    <fieldset className="flex flex-wrap items-center gap-x-5 gap-y-2">
+      <legend className="mb-1.5 text-sm font-medium">Outcomes</legend>
+      {FLAGS.map((f, i) => {
+        const id = `new-exclusion-${f.key}`;
+        return (
+          <span key={f.key} className="flex items-center gap-1.5">
+            <Checkbox
+              id={id}
+              checked={!!values[i]}
+              onCheckedChange={(c) => setValue(f.key, c === true, { shouldDirty: true })}
+            />
+            <label htmlFor={id} className="cursor-pointer text-sm">{f.label}</label>
+          </span>
+        );
+      })}
+    </fieldset>
+  );
+}

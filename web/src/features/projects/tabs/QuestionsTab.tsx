@@ -1,0 +1,307 @@
+/**
+ * Pre Questionaire (part 1, 7; part 2, Library > Questions): the project's pre-screen questions in
+ * order. Add one from the library (a copy) or write a new one; edit, soft delete ('Are you sure?')
+ * and reorder by dragging, from the keyboard or with the arrows (each move saved at once).
+ */
+import * as React from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { BookOpen, Pencil, Plus, Trash2 } from "lucide-react";
+import { MSG } from "../../../../../shared/messages.ts";
+import { DEFAULT_LANGUAGE, QuestionForm } from "../../../../../shared/schemas/library.ts";
+import { QUESTION_TYPES } from "../../../../../shared/schemas/library.ts";
+import { api } from "../../../lib/api.ts";
+import { notify } from "../../../lib/notify.ts";
+import { cn } from "../../../lib/utils.ts";
+import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { Form, useSchemaForm } from "../../../components/form/form.tsx";
+import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
+import { SelectField } from "../../../components/form/select-field.tsx";
+import { arrayMove, SortableList } from "../../../components/sortable/SortableList.tsx";
+import { Badge } from "../../../components/ui/badge.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import {
+  ConfirmDialog,
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../../components/ui/dialog.tsx";
+import { Select } from "../../../components/ui/select.tsx";
+import { OptionsSection } from "../../library/QuestionFormPage.tsx";
+import { QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/library.ts";
+import { projectKey, type ProjectRecord } from "../projects.ts";
+import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+
+const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
+const newOption = () => ({ title: "", enable: true, formvalidate: true, diy: true, local: true, quota: 0 });
+
+export function QuestionsTab({ project }: { project: ProjectRecord }) {
+  const qc = useQueryClient();
+  const canEdit = useCanEdit();
+  const key = ["project-questions", project._id];
+  const questions = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) =>
+      (await api.get<QuestionRecord[]>(`/admin/project/questions/${project._id}`, { signal })).result,
+  });
+  const library = useQuery({
+    queryKey: ["questions", "temp"],
+    staleTime: 60_000,
+    queryFn: async ({ signal }) =>
+      (await api.get<QuestionRecord[]>("/admin/questions/temp", { signal })).result,
+  });
+  const [pick, setPick] = React.useState("");
+  // remounts the picker after an add, so it shows its placeholder again
+  const [pickKey, setPickKey] = React.useState(0);
+  const [copying, setCopying] = React.useState(false);
+  const [editing, setEditing] = React.useState<QuestionRecord | "new" | null>(null);
+  const [removing, setRemoving] = React.useState<QuestionRecord | null>(null);
+  const [busyRemove, setBusyRemove] = React.useState(false);
+
+  const refreshCount = () => void qc.invalidateQueries({ queryKey: projectKey(project._id) });
+
+  const reorder = useMutation({
+    mutationFn: (ids: string[]) => api.put(`/admin/survey/question/update/all/${project._id}`, { ids }),
+    onSuccess: (res) => notify.success(res.message),
+    onError: () => void qc.invalidateQueries({ queryKey: key }),
+  });
+
+  function move(from: number, to: number) {
+    const current = qc.getQueryData<QuestionRecord[]>(key);
+    if (!current || to < 0 || to >= current.length) return;
+    const next = arrayMove(current, from, to);
+    qc.setQueryData(key, next);
+    reorder.mutate(next.map((q) => q._id));
+  }
+
+  async function copy() {
+    if (!pick) return;
+    setCopying(true);
+    try {
+      const res = await api.post<QuestionRecord>("/admin/project/question/add", {
+        projectId: project._id,
+        questionId: pick,
+      });
+      setPick("");
+      setPickKey((k) => k + 1);
+      await qc.invalidateQueries({ queryKey: key });
+      refreshCount();
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setCopying(false);
+    }
+  }
+
+  async function remove(q: QuestionRecord) {
+    setBusyRemove(true);
+    try {
+      const res = await api.put(`/admin/survey/question/update/${q._id}`, { isDeleted: true });
+      qc.setQueryData<QuestionRecord[]>(key, (old) => old?.filter((x) => x._id !== q._id));
+      refreshCount();
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setBusyRemove(false);
+      setRemoving(null);
+    }
+  }
+
+  const list = questions.data ?? [];
+  return (
+    <div className="flex max-w-4xl flex-col gap-5">
+      <Card>
+        <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+          <div className="flex flex-col gap-1">
+            <CardTitle>Add a question</CardTitle>
+            <CardDescription>
+              Copy one from the library, or write one for this project. Respondents answer them when
+              Pre-screen is on (Project Securities).
+            </CardDescription>
+          </div>
+          <Button variant="outline" disabled={!canEdit} onClick={() => setEditing("new")}>
+            <Plus /> New question
+          </Button>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center gap-2">
+          <Select
+            key={pickKey}
+            ariaLabel="Library question"
+            className="w-96 max-w-full"
+            value={pick}
+            onValueChange={setPick}
+            disabled={!canEdit || library.isPending}
+            options={(library.data ?? []).map((q) => ({ value: q._id, label: q.title }))}
+            placeholder={library.isPending ? "Loading the library…" : "Select a library question"}
+          />
+          <Button onClick={() => void copy()} disabled={!pick || !canEdit} loading={copying}>
+            {copying ? null : <BookOpen />} Add from library
+          </Button>
+        </CardContent>
+      </Card>
+
+      {questions.isPending
+        ? <LoadingRows label="Loading questions" />
+        : questions.isError
+        ? <ErrorState what="questions" error={questions.error} onRetry={() => void questions.refetch()} />
+        : list.length === 0
+        ? <EmptyState text="No questions yet" />
+        : (
+          <SortableList
+            items={list}
+            getId={(q) => q._id}
+            itemLabel={(q) => `question ${q.title}`}
+            onMove={move}
+            disabled={!canEdit}
+            ariaLabel="Pre-screen questions in order"
+            renderItem={(q, row) => (
+              <Card
+                className={cn("flex items-center gap-3 px-3 py-2.5", row.dragging && "bg-accent/40")}
+                data-testid="project-question"
+              >
+                {row.handle}
+                <span className="w-6 shrink-0 text-right text-sm tabular-nums text-muted-foreground">
+                  {row.index + 1}.
+                </span>
+                <div className="flex min-w-0 flex-1 flex-col gap-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="truncate font-medium">{q.title}</span>
+                    <Badge tone="slate">{QUESTION_TYPE_LABELS[q.questionType]}</Badge>
+                  </div>
+                  <p className="truncate text-xs text-muted-foreground">
+                    {q.questionOption.length
+                      ? q.questionOption.slice(0, 6).map((o) => o.title).join(" · ") +
+                        (q.questionOption.length > 6 ? " · …" : "")
+                      : "Free text answer"}
+                  </p>
+                </div>
+                {row.moveButtons}
+                <Button
+                  variant="ghost"
+                  size="icon-sm"
+                  aria-label={`Edit ${q.title}`}
+                  title="Edit"
+                  disabled={!canEdit}
+                  onClick={() => setEditing(q)}
+                >
+                  <Pencil />
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="icon-sm"
+                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                  aria-label={`Delete ${q.title}`}
+                  title="Delete"
+                  disabled={!canEdit}
+                  onClick={() => setRemoving(q)}
+                >
+                  <Trash2 />
+                </Button>
+              </Card>
+            )}
+          />
+        )}
+
+      <Dialog open={!!editing} onOpenChange={(o) => !o && setEditing(null)}>
+        <DialogContent className="max-w-3xl" onInteractOutside={(e) => e.preventDefault()}>
+          {editing
+            ? (
+              <QuestionDialogForm
+                projectId={project._id}
+                question={editing === "new" ? undefined : editing}
+                onSaved={async () => {
+                  setEditing(null);
+                  await qc.invalidateQueries({ queryKey: key });
+                  refreshCount();
+                }}
+              />
+            )
+            : null}
+        </DialogContent>
+      </Dialog>
+
+      <ConfirmDialog
+        open={!!removing}
+        onOpenChange={(o) => !o && !busyRemove && setRemoving(null)}
+        title={MSG.areYouSure}
+        description={removing ? `"${removing.title}" is removed from the project.` : undefined}
+        busy={busyRemove}
+        onConfirm={() => (removing ? remove(removing) : undefined)}
+      />
+    </div>
+  );
+}
+
+function QuestionDialogForm({
+  projectId,
+  question,
+  onSaved,
+}: {
+  projectId: string;
+  question?: QuestionRecord;
+  onSaved: () => void | Promise<void>;
+}) {
+  const lang = question?.languageId ?? DEFAULT_LANGUAGE;
+  const initial = {
+    languageId: lang,
+    questionTitle: { ...(question?.questionTitle ?? {}), [lang]: question?.questionTitle[lang] ?? "" },
+    questionType: question?.questionType ?? "",
+    questionOption: question?.questionOption.length ? question.questionOption : [newOption(), newOption()],
+    isActive: question?.isActive ?? true,
+  };
+  const form = useSchemaForm(QuestionForm, initial);
+
+  async function submit(values: QuestionForm) {
+    try {
+      const res = question
+        ? await api.put(`/admin/survey/question/update/${question._id}`, { ...values, projectId })
+        : await api.post("/admin/project/question/add", { ...values, projectId });
+      notify.success(res.message);
+      await onSaved();
+    } catch (e) {
+      // a failed add starts the form again (part 1, 8); an edit keeps what was typed
+      if (!question) form.reset(initial);
+      throw e;
+    }
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-h-[85vh] flex-col gap-4">
+      <DialogHeader>
+        <DialogTitle>{question ? "Edit question" : "New question"}</DialogTitle>
+        <DialogDescription>Asked before the survey; answers decide who goes on.</DialogDescription>
+      </DialogHeader>
+      <div className="-mx-1 flex flex-col gap-4 overflow-y-auto px-1 pb-1">
+        <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+          <TextField
+            name={`questionTitle.${lang}`}
+            label="Question"
+            required
+            autoComplete="off"
+            hint="At least 4 characters."
+          />
+          <SelectField
+            name="questionType"
+            label="Type"
+            required
+            options={TYPE_OPTIONS}
+            placeholder="Select a type"
+          />
+        </div>
+        <OptionsSection />
+      </div>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button type="button" variant="outline">Cancel</Button>
+        </DialogClose>
+        <SubmitButton>{question ? "Save question" : "Add question"}</SubmitButton>
+      </DialogFooter>
+    </Form>
+  );
+}

@@ -1,0 +1,355 @@
+/**
+ * Project Quota (part 2, 5 "Quota sample table"): a quota per qualification, its chosen options and
+ * a size per option. Percent is size over the project's sample size to 2 decimals; the total shows
+ * in the error colour while it differs from the sample size.
+ */
+import * as React from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Plus, Save, Trash2 } from "lucide-react";
+import { api } from "../../../lib/api.ts";
+import { notify } from "../../../lib/notify.ts";
+import { formatCount } from "../../../lib/format.ts";
+import { cn } from "../../../lib/utils.ts";
+import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { Checkbox } from "../../../components/ui/checkbox.tsx";
+import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
+import { Input } from "../../../components/ui/input.tsx";
+import { Select } from "../../../components/ui/select.tsx";
+import { MSG } from "../../../../../shared/messages.ts";
+import type { ProjectRecord } from "../projects.ts";
+import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+
+type QuotaOption = {
+  quotaOptionId: string;
+  text: string;
+  selected: boolean;
+  quotaSize: number;
+  percent: number;
+  completes: number;
+};
+type Quota = {
+  _id: string;
+  quotaId: { _id: string; qualificationName: string };
+  options: QuotaOption[];
+  total: number;
+  sampleSize: number;
+  totalMatchesSampleSize: boolean;
+};
+type Qualification = { _id: string; qualificationName: string };
+
+/** size over sample size as a percent with 2 decimals. */
+export function quotaPercent(size: number, sampleSize: number): string {
+  return sampleSize > 0 ? ((size / sampleSize) * 100).toFixed(2) : "0.00";
+}
+
+export function QuotaTab({ project }: { project: ProjectRecord }) {
+  const qc = useQueryClient();
+  const canEdit = useCanEdit();
+  const key = ["quotas", project._id];
+  const quotas = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) =>
+      (await api.get<Quota[]>(`/admin/quotas/all/${project._id}`, { signal })).result,
+  });
+  const qualifications = useQuery({
+    queryKey: ["qualifications", "all"],
+    staleTime: 60_000,
+    queryFn: async ({ signal }) =>
+      (await api.get<Qualification[]>("/admin/qualifications/all", { signal })).result,
+  });
+  const [pick, setPick] = React.useState("");
+  // remounts the picker after an add, so it shows its placeholder again
+  const [pickKey, setPickKey] = React.useState(0);
+  const [adding, setAdding] = React.useState(false);
+  const [removing, setRemoving] = React.useState<Quota | null>(null);
+  const [busyRemove, setBusyRemove] = React.useState(false);
+
+  const used = new Set((quotas.data ?? []).map((q) => q.quotaId._id));
+  const choices = (qualifications.data ?? []).filter((q) => !used.has(q._id)).map((q) => ({
+    value: q._id,
+    label: q.qualificationName,
+  }));
+
+  const setList = (list: Quota[]) => qc.setQueryData(key, list);
+
+  async function add() {
+    if (!pick) return;
+    setAdding(true);
+    try {
+      const res = await api.post<Quota[]>(`/admin/quota/add/${project._id}`, { quotaId: pick });
+      setList(res.result);
+      setPick("");
+      setPickKey((k) => k + 1);
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setAdding(false);
+    }
+  }
+
+  async function remove(q: Quota) {
+    setBusyRemove(true);
+    try {
+      const res = await api.put<Quota[]>(`/admin/quota/update/${q._id}/${project._id}`, { isDeleted: true });
+      setList(res.result);
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setBusyRemove(false);
+      setRemoving(null);
+    }
+  }
+
+  return (
+    <div className="flex max-w-5xl flex-col gap-5">
+      <Card>
+        <CardHeader>
+          <CardTitle>Add quota</CardTitle>
+          <CardDescription>
+            Pick a qualification, then the options that count and how many completes each may have. Sample
+            size: <span className="font-medium text-foreground">{formatCount(project.sampleSize)}</span>.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center gap-2">
+          <Select
+            key={pickKey}
+            ariaLabel="Qualification"
+            className="w-72"
+            value={pick}
+            onValueChange={setPick}
+            options={choices}
+            disabled={!canEdit || qualifications.isPending}
+            placeholder={qualifications.isPending
+              ? "Loading qualifications…"
+              : choices.length
+              ? "Select a qualification"
+              : "Every qualification has a quota"}
+          />
+          <Button onClick={() => void add()} disabled={!pick || !canEdit} loading={adding}>
+            {adding ? null : <Plus />} Add quota
+          </Button>
+        </CardContent>
+      </Card>
+
+      {quotas.isPending
+        ? <LoadingRows label="Loading quotas" />
+        : quotas.isError
+        ? <ErrorState what="quotas" error={quotas.error} onRetry={() => void quotas.refetch()} />
+        : quotas.data.length === 0
+        ? <EmptyState text="No quotas yet" />
+        : quotas.data.map((q) => (
+          <QuotaCard
+            key={q._id}
+            quota={q}
+            projectId={project._id}
+            disabled={!canEdit}
+            onChange={setList}
+            onRemove={() => setRemoving(q)}
+          />
+        ))}
+
+      <ConfirmDialog
+        open={!!removing}
+        onOpenChange={(o) => !o && !busyRemove && setRemoving(null)}
+        title={MSG.areYouSure}
+        description={removing ? `The ${removing.quotaId.qualificationName} quota is removed.` : undefined}
+        busy={busyRemove}
+        onConfirm={() => (removing ? remove(removing) : undefined)}
+      />
+    </div>
+  );
+}
+
+function QuotaCard({
+  quota,
+  projectId,
+  disabled,
+  onChange,
+  onRemove,
+}: {
+  quota: Quota;
+  projectId: string;
+  disabled: boolean;
+  onChange: (list: Quota[]) => void;
+  onRemove: () => void;
+}) {
+  const selected = quota.options.filter((o) => o.selected);
+  const serverSizes = React.useMemo(
+    () => Object.fromEntries(quota.options.map((o) => [o.quotaOptionId, String(o.quotaSize)])),
+    [quota.options],
+  );
+  const [sizes, setSizes] = React.useState<Record<string, string>>(serverSizes);
+  const [choosing, setChoosing] = React.useState(false);
+  const [saving, setSaving] = React.useState(false);
+  React.useEffect(() => setSizes(serverSizes), [serverSizes]);
+
+  const bad = selected.filter((o) => !/^\d+$/.test((sizes[o.quotaOptionId] ?? "").trim()));
+  const total = selected.reduce((s, o) => s + (Number(sizes[o.quotaOptionId]) || 0), 0);
+  const matches = total === quota.sampleSize;
+  const dirty = selected.some((o) => (sizes[o.quotaOptionId] ?? "") !== serverSizes[o.quotaOptionId]);
+  const titleId = React.useId();
+
+  async function toggle(optionId: string, on: boolean) {
+    const ids = quota.options.filter((o) => (o.quotaOptionId === optionId ? on : o.selected)).map((o) =>
+      o.quotaOptionId
+    );
+    setChoosing(true);
+    try {
+      const res = await api.put<Quota[]>(`/admin/quota/update/${quota._id}/${projectId}`, {
+        quotaOptionId: ids,
+      });
+      onChange(res.result);
+    } catch {
+      // shown by the API client
+    } finally {
+      setChoosing(false);
+    }
+  }
+
+  async function save() {
+    setSaving(true);
+    try {
+      const res = await api.put<Quota[]>(`/admin/quota/sample/update/${quota._id}/${projectId}`, {
+        quotaValue: selected.map((o) => ({
+          quotaOptionId: o.quotaOptionId,
+          quotaSize: Number(sizes[o.quotaOptionId] ?? 0),
+        })),
+      });
+      onChange(res.result);
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card role="group" aria-labelledby={titleId} data-testid="quota-card">
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <CardTitle id={titleId}>{quota.quotaId.qualificationName}</CardTitle>
+          <CardDescription>
+            {selected.length} of {quota.options.length} options chosen
+          </CardDescription>
+        </div>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+          disabled={disabled}
+          onClick={onRemove}
+        >
+          <Trash2 /> Remove
+        </Button>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <fieldset className="flex flex-wrap gap-x-4 gap-y-2" disabled={disabled || choosing}>
+          <legend className="sr-only">Options of {quota.quotaId.qualificationName}</legend>
+          {quota.options.map((o) => {
+            const id = `q-${quota._id}-${o.quotaOptionId}`;
+            return (
+              <span key={o.quotaOptionId} className="flex items-center gap-1.5">
+                <Checkbox
+                  id={id}
+                  checked={o.selected}
+                  disabled={disabled || choosing}
+                  onCheckedChange={(c) => void toggle(o.quotaOptionId, c === true)}
+                />
+                <label htmlFor={id} className="cursor-pointer text-sm">{o.text}</label>
+              </span>
+            );
+          })}
+        </fieldset>
+
+        {selected.length
+          ? (
+            <div className="relative overflow-x-auto rounded-lg border">
+              <table className="w-full border-collapse text-sm">
+                <caption className="sr-only">Sizes of {quota.quotaId.qualificationName}</caption>
+                <thead className="bg-muted/60">
+                  <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-9 [&>th]:px-3">
+                    <th>Option</th>
+                    <th className="w-36">Quota size</th>
+                    <th className="w-28 text-right">Percent</th>
+                    <th className="w-28 text-right">Completes</th>
+                  </tr>
+                </thead>
+                <tbody className="[&>tr]:border-b [&_td]:px-3 [&_td]:py-1.5">
+                  {selected.map((o) => {
+                    const v = sizes[o.quotaOptionId] ?? "";
+                    const invalid = !/^\d+$/.test(v.trim());
+                    return (
+                      <tr key={o.quotaOptionId}>
+                        <td className="font-medium">{o.text}</td>
+                        <td>
+                          <Input
+                            value={v}
+                            inputMode="numeric"
+                            disabled={disabled}
+                            aria-label={`Quota size of ${o.text}`}
+                            aria-invalid={invalid || undefined}
+                            className="h-8 w-28 text-right tabular-nums"
+                            onChange={(e) => setSizes((s) => ({ ...s, [o.quotaOptionId]: e.target.value }))}
+                          />
+                        </td>
+                        <td className="text-right tabular-nums">
+                          {quotaPercent(Number(v) || 0, quota.sampleSize)}%
+                        </td>
+                        <td className="text-right tabular-nums">{formatCount(o.completes)}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+                <tfoot>
+                  <tr className="bg-muted/30 font-medium [&>td]:px-3 [&>td]:py-2">
+                    <td>Total</td>
+                    <td
+                      className={cn("tabular-nums", !matches && "text-destructive")}
+                      data-testid="quota-total"
+                      data-matches={matches}
+                    >
+                      {formatCount(total)} of {formatCount(quota.sampleSize)}
+                    </td>
+                    <td className={cn("text-right tabular-nums", !matches && "text-destructive")}>
+                      {quotaPercent(total, quota.sampleSize)}%
+                    </td>
+                    <td />
+                  </tr>
+                </tfoot>
+              </table>
+            </div>
+          )
+          : <p className="text-sm text-muted-foreground">Choose at least one option to give it a size.</p>}
+
+        {selected.length
+          ? (
+            <div className="flex flex-wrap items-center justify-end gap-3">
+              {bad.length
+                ? <p className="text-xs font-medium text-destructive" role="alert">{MSG.onlyDigits}</p>
+                : !matches
+                ? (
+                  <p className="text-xs text-destructive">
+                    The sizes add up to {formatCount(total)}, not the sample size of{" "}
+                    {formatCount(quota.sampleSize)}.
+                  </p>
+                )
+                : null}
+              <Button
+                onClick={() => void save()}
+                disabled={disabled || !dirty || bad.length > 0}
+                loading={saving}
+              >
+                {saving ? null : <Save />} Save sizes
+              </Button>
+            </div>
+          )
+          : null}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * Project Securities (part 1, 3 and 5): every check a respondent passes at entry. The most IPs per
+ * address shows only with Unique IP on, the speed limit only with Speeder on. Multi-link, also a
+ * flag of these settings, is switched on the Project URLs tab where its links are uploaded.
+ */
+import type * as React from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useWatch } from "react-hook-form";
+import { ProjectSecurity } from "../../../../../shared/schemas/project.ts";
+import { api } from "../../../lib/api.ts";
+import { notify } from "../../../lib/notify.ts";
+import { Form, useSchemaForm } from "../../../components/form/form.tsx";
+import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
+import { SwitchField } from "../../../components/form/switch-field.tsx";
+import { FormSection } from "../../common/FormParts.tsx";
+import { projectKey, type ProjectRecord } from "../projects.ts";
+
+const FLAGS = [
+  "isDynamicThanksUrl",
+  "isClientUrlProtection",
+  "isGeoLocation",
+  "isPreScreen",
+  "isExclude",
+  "isMobile",
+  "isDesktop",
+  "isTablet",
+  "isSpeeder",
+  "isProxyVpn",
+  "isUniqueIp",
+  "isPii",
+  "isRDLow",
+  "isRDMedium",
+  "isRDHigh",
+] as const;
+
+export function SecurityTab({ project }: { project: ProjectRecord }) {
+  const qc = useQueryClient();
+  const form = useSchemaForm(ProjectSecurity, {
+    ...Object.fromEntries(FLAGS.map((f) => [f, !!project[f]])),
+    maxIPCount: String(project.maxIPCount ?? 1),
+    speedTime: String(project.speedTime ?? 0),
+  });
+
+  async function submit(values: Record<string, unknown>) {
+    const res = await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, values);
+    qc.setQueryData(projectKey(project._id), res.result);
+    form.reset(form.getValues());
+    notify.success(res.message);
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+      <FormSection title="Links and returns" description="How the client's survey sends respondents back.">
+        <SwitchField
+          name="isDynamicThanksUrl"
+          label="Secured Url"
+          description="Return links must carry a valid signature."
+        />
+        <SwitchField
+          name="isClientUrlProtection"
+          label="Client URL protection"
+          description="Hide the client's survey address from respondents."
+        />
+      </FormSection>
+
+      <FormSection title="Respondents" description="Who may enter.">
+        <SwitchField name="isPreScreen" label="Pre-screen" description="Ask the Pre Questionaire first." />
+        <SwitchField
+          name="isExclude"
+          label="Exclusions"
+          description="Apply the Exclude/Include list of projects."
+        />
+        <SwitchField name="isPii" label="PII" description="The survey collects personal data." />
+        <SwitchField
+          name="isGeoLocation"
+          label="Geo location"
+          description="Respondent's country must match."
+        />
+      </FormSection>
+
+      <FormSection title="Devices" description="Devices allowed into the survey.">
+        <SwitchField name="isDesktop" label="Desktop" />
+        <SwitchField name="isMobile" label="Mobile" />
+        <SwitchField name="isTablet" label="Tablet" />
+      </FormSection>
+
+      <FormSection title="Fraud checks">
+        <SwitchField
+          name="isProxyVpn"
+          label="Proxy / VPN"
+          description="Refuse traffic through proxies and VPNs."
+        />
+        <div />
+        <SwitchField name="isUniqueIp" label="Unique IP" description="Limit respondents per IP address." />
+        <Conditional flag="isUniqueIp">
+          <TextField
+            name="maxIPCount"
+            label="Max IP count"
+            inputMode="numeric"
+            autoComplete="off"
+            hint="Most respondents from one IP address."
+          />
+        </Conditional>
+        <SwitchField
+          name="isSpeeder"
+          label="Speeder"
+          description="Too-fast completes become quality terms."
+        />
+        <Conditional flag="isSpeeder">
+          <TextField
+            name="speedTime"
+            label="Speed time"
+            inputMode="numeric"
+            autoComplete="off"
+            hint="Seconds; faster completes are speeders."
+          />
+        </Conditional>
+      </FormSection>
+
+      <FormSection title="Research Defender" description="Refuse respondents above the chosen risk levels.">
+        <SwitchField name="isRDLow" label="RD low" />
+        <SwitchField name="isRDMedium" label="RD medium" />
+        <SwitchField name="isRDHigh" label="RD high" />
+      </FormSection>
+
+      <div className="flex justify-end">
+        <SubmitButton>Save securities</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function Conditional({ flag, children }: { flag: string; children: React.ReactNode }) {
+  const on = useWatch({ name: flag }) as boolean;
+  return on ? <>{children}</> : <div aria-hidden="true" />;
+}

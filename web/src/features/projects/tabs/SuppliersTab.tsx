@@ -1,0 +1,545 @@
+/**
+ * Suppliers (part 1, 2.8 and 5 "Supplier map"): the suppliers mapped to this child project with
+ * their entry link (copy, indicator 1000 ms), CPI, quotas and counts, and four toggles shown as
+ * Active/InActive (allowTraffic, isTestLink, isPreScreen, isBoarded); a collapsible Add/Update
+ * Supplier form (defaults: traffic and boarded on, test link off, CPI and quotas 0; redirects must
+ * carry [sid]); and the 'Add Questionaire' panel saving a map's questionnaire.
+ */
+import * as React from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useFormContext, useWatch } from "react-hook-form";
+import * as v from "valibot";
+import { ChevronDown, Pencil, Plus, Trash2 } from "lucide-react";
+import { MSG } from "../../../../../shared/messages.ts";
+import { SupplierMapForm } from "../../../../../shared/schemas/project.ts";
+import { api } from "../../../lib/api.ts";
+import { notify } from "../../../lib/notify.ts";
+import { formatCount, formatMoney } from "../../../lib/format.ts";
+import { cn } from "../../../lib/utils.ts";
+import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { Form, useSchemaForm } from "../../../components/form/form.tsx";
+import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
+import { RichTextField } from "../../../components/form/rich-text-field.tsx";
+import { SwitchField } from "../../../components/form/switch-field.tsx";
+import { useOptions } from "../../../components/filters/useOptions.ts";
+import { SelectField } from "../../../components/form/select-field.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
+import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
+import { Select } from "../../../components/ui/select.tsx";
+import { Switch } from "../../../components/ui/switch.tsx";
+import { SUPPLIERS } from "../../common/lookups.ts";
+import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
+import { CopyButton, EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+
+const TOGGLES = [
+  { key: "allowTraffic", label: "Traffic" },
+  { key: "isTestLink", label: "Test link" },
+  { key: "isPreScreen", label: "Pre-screen" },
+  { key: "isBoarded", label: "Boarded" },
+] as const;
+type ToggleKey = (typeof TOGGLES)[number]["key"];
+
+const REDIRECTS = [
+  { name: "redirectComplete", label: "Complete", example: "https://panel.example/complete?sid=[sid]" },
+  { name: "redirectTerminate", label: "Terminate", example: "https://panel.example/terminate?sid=[sid]" },
+  { name: "redirectQuotaFull", label: "Over Quota", example: "https://panel.example/quotafull?sid=[sid]" },
+  { name: "redirectQualityTerm", label: "Quality Term", example: "https://panel.example/quality?sid=[sid]" },
+  { name: "redirectSurveyClose", label: "Survey Close", example: "https://panel.example/closed?sid=[sid]" },
+] as const;
+
+/** The spec's defaults (also what GET /admin/supplierMap answers). */
+const DEFAULTS = {
+  supplierId: "",
+  supplierCPI: "0",
+  supplierQuota: "0",
+  supplierClickQuota: "0",
+  allowTraffic: true,
+  isBoarded: true,
+  isTestLink: false,
+  isPreScreen: false,
+  redirectComplete: "",
+  redirectTerminate: "",
+  redirectQuotaFull: "",
+  redirectQualityTerm: "",
+  redirectSurveyClose: "",
+};
+
+/** The server's empty map as form values (numbers as the text fields hold them). */
+function formDefaults(server: Partial<typeof DEFAULTS> | undefined): typeof DEFAULTS {
+  if (!server) return DEFAULTS;
+  const out = { ...DEFAULTS } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(server)) if (k in DEFAULTS && v !== null && v !== undefined) out[k] = v;
+  for (const k of ["supplierCPI", "supplierQuota", "supplierClickQuota"]) out[k] = String(out[k]);
+  return out as typeof DEFAULTS;
+}
+
+function valuesOf(m: SupplierMapRow) {
+  return {
+    supplierId: m.supplierId,
+    supplierCPI: String(m.supplierCPI),
+    supplierQuota: String(m.supplierQuota),
+    supplierClickQuota: String(m.supplierClickQuota),
+    allowTraffic: m.allowTraffic,
+    isBoarded: m.isBoarded,
+    isTestLink: m.isTestLink,
+    isPreScreen: m.isPreScreen,
+    redirectComplete: m.redirectComplete,
+    redirectTerminate: m.redirectTerminate,
+    redirectQuotaFull: m.redirectQuotaFull,
+    redirectQualityTerm: m.redirectQualityTerm,
+    redirectSurveyClose: m.redirectSurveyClose,
+  };
+}
+
+export function SuppliersTab({ project }: { project: ProjectRecord }) {
+  const qc = useQueryClient();
+  const canEdit = useCanEdit();
+  const key = supplierMapsKey(project._id);
+  const maps = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) =>
+      (await api.post<SupplierMapRow[]>("/admin/supplierMaps", { projectId: project._id, search: "" }, {
+        signal,
+      }))
+        .result,
+  });
+  // the empty form as the server defines it (GET /admin/supplierMap), the spec's defaults until it answers
+  const defaults = useQuery({
+    queryKey: ["supplier-map-defaults"],
+    staleTime: Infinity,
+    queryFn: async ({ signal }) =>
+      (await api.get<Partial<typeof DEFAULTS>>("/admin/supplierMap", { signal })).result,
+  });
+  const [formOpen, setFormOpen] = React.useState(false);
+  const [editing, setEditing] = React.useState<SupplierMapRow | null>(null);
+  const [removing, setRemoving] = React.useState<SupplierMapRow | null>(null);
+  const [busyRemove, setBusyRemove] = React.useState(false);
+  const formCard = React.useRef<HTMLDivElement>(null);
+
+  const refresh = async () => {
+    await qc.invalidateQueries({ queryKey: key });
+    void qc.invalidateQueries({ queryKey: projectKey(project._id) });
+  };
+  const patch = (id: string, p: Partial<SupplierMapRow>) =>
+    qc.setQueryData<SupplierMapRow[]>(key, (old) => old?.map((m) => (m._id === id ? { ...m, ...p } : m)));
+
+  async function toggle(m: SupplierMapRow, k: ToggleKey, on: boolean) {
+    patch(m._id, { [k]: on });
+    try {
+      const res = await api.put<SupplierMapRow>(`/admin/supplierMap/update/${m._id}`, { [k]: on });
+      notify.success(res.message);
+    } catch {
+      patch(m._id, { [k]: m[k] });
+    }
+  }
+
+  async function remove(m: SupplierMapRow) {
+    setBusyRemove(true);
+    try {
+      const res = await api.put(`/admin/supplierMap/update/${m._id}`, { isDeleted: true });
+      qc.setQueryData<SupplierMapRow[]>(key, (old) => old?.filter((x) => x._id !== m._id));
+      void qc.invalidateQueries({ queryKey: projectKey(project._id) });
+      notify.success(res.message);
+    } catch {
+      // shown by the API client
+    } finally {
+      setBusyRemove(false);
+      setRemoving(null);
+    }
+  }
+
+  function edit(m: SupplierMapRow) {
+    setEditing(m);
+    setFormOpen(true);
+    requestAnimationFrame(() => formCard.current?.scrollIntoView({ behavior: "smooth", block: "start" }));
+  }
+
+  const list = maps.data ?? [];
+  return (
+    <div className="flex flex-col gap-5">
+      {maps.isPending
+        ? <LoadingRows label="Loading suppliers" />
+        : maps.isError
+        ? <ErrorState what="suppliers" error={maps.error} onRetry={() => void maps.refetch()} />
+        : list.length === 0
+        ? (
+          <EmptyState text="No suppliers mapped yet">
+            <Button variant="outline" size="sm" disabled={!canEdit} onClick={() => setFormOpen(true)}>
+              <Plus /> Add Supplier
+            </Button>
+          </EmptyState>
+        )
+        : (
+          <MapsTable
+            maps={list}
+            disabled={!canEdit}
+            onToggle={toggle}
+            onEdit={edit}
+            onRemove={setRemoving}
+          />
+        )}
+
+      <div ref={formCard} className="scroll-mt-20">
+        <Card>
+          <button
+            type="button"
+            className="flex w-full cursor-pointer items-center justify-between gap-3 rounded-xl p-5 text-left focus-visible:ring-2 focus-visible:ring-ring/40"
+            aria-expanded={formOpen}
+            aria-controls="supplier-map-form"
+            onClick={() => setFormOpen((o) => !o)}
+          >
+            <span className="flex flex-col gap-1">
+              <span className="text-base font-semibold">Add/Update Supplier</span>
+              <span className="text-sm text-muted-foreground">
+                Choose a supplier already on the list to update its settings.
+              </span>
+            </span>
+            <ChevronDown className={cn("size-5 shrink-0 transition-transform", formOpen && "rotate-180")} />
+          </button>
+          {formOpen
+            ? (
+              <CardContent id="supplier-map-form">
+                <SupplierMapEditor
+                  key={editing?._id ?? "new"}
+                  projectId={project._id}
+                  maps={list}
+                  initial={editing}
+                  empty={formDefaults(defaults.data)}
+                  disabled={!canEdit}
+                  onSaved={async () => {
+                    setEditing(null);
+                    await refresh();
+                  }}
+                  onCancel={() => {
+                    setEditing(null);
+                    setFormOpen(false);
+                  }}
+                />
+              </CardContent>
+            )
+            : null}
+        </Card>
+      </div>
+
+      <QuestionnairePanel maps={list} disabled={!canEdit} onSaved={(m) => patch(m._id, m)} />
+
+      <ConfirmDialog
+        open={!!removing}
+        onOpenChange={(o) => !o && !busyRemove && setRemoving(null)}
+        title={MSG.areYouSure}
+        description={removing ? `${removing.supplierName} is removed from the project.` : undefined}
+        busy={busyRemove}
+        onConfirm={() => (removing ? remove(removing) : undefined)}
+      />
+    </div>
+  );
+}
+
+function MapsTable({
+  maps,
+  disabled,
+  onToggle,
+  onEdit,
+  onRemove,
+}: {
+  maps: SupplierMapRow[];
+  disabled: boolean;
+  onToggle: (m: SupplierMapRow, k: ToggleKey, on: boolean) => void;
+  onEdit: (m: SupplierMapRow) => void;
+  onRemove: (m: SupplierMapRow) => void;
+}) {
+  return (
+    <div className="relative overflow-x-auto rounded-xl border bg-card shadow-xs">
+      <table className="w-full border-collapse text-sm" data-testid="supplier-maps">
+        <caption className="sr-only">Mapped suppliers</caption>
+        <thead className="bg-muted/60">
+          <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-10 [&>th]:whitespace-nowrap [&>th]:px-3">
+            <th>Supplier and entry link</th>
+            <th className="text-right">CPI</th>
+            <th className="text-right">Quota</th>
+            <th className="text-right leading-tight whitespace-normal!">Click quota</th>
+            <th className="text-right" title="Complete / Terminate / Over quota / Quality term / Drop">
+              C / ST / OQ / QT / DO
+            </th>
+            <th className="text-right">Clicked</th>
+            {TOGGLES.map((t) => <th key={t.key}>{t.label}</th>)}
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {maps.map((m) => (
+            <tr
+              key={m._id}
+              data-map-id={m._id}
+              className="border-b last:border-0 hover:bg-muted/40 [&>td]:px-3 [&>td]:py-2"
+            >
+              <td className="min-w-52">
+                <span className="block font-medium">{m.supplierName}</span>
+                <span className="flex items-center gap-1">
+                  <code className="max-w-60 truncate text-xs text-muted-foreground" title={m.redirectUrl}>
+                    {m.redirectUrl}
+                  </code>
+                  <CopyButton
+                    text={m.redirectUrl}
+                    label={`entry link of ${m.supplierName}`}
+                    className="size-7"
+                  />
+                </span>
+              </td>
+              <td className="text-right tabular-nums">{formatMoney(m.supplierCPI)}</td>
+              <td className="text-right tabular-nums">{formatCount(m.supplierQuota)}</td>
+              <td className="text-right tabular-nums">{formatCount(m.supplierClickQuota)}</td>
+              <td className="whitespace-nowrap text-right tabular-nums">
+                {[m.complete, m.terminate, m.overQuota, m.qualityTerm, m.drop].map(formatCount).join(" / ")}
+              </td>
+              <td className="text-right tabular-nums">{formatCount(m.clicked)}</td>
+              {TOGGLES.map((t) => (
+                <td key={t.key}>
+                  <label className="flex flex-col items-start gap-1 whitespace-nowrap text-xs">
+                    <Switch
+                      checked={m[t.key]}
+                      disabled={disabled}
+                      aria-label={`${t.label} of ${m.supplierName}`}
+                      onCheckedChange={(on) => onToggle(m, t.key, on)}
+                    />
+                    <span className={m[t.key] ? "text-foreground" : "text-muted-foreground"}>
+                      {m[t.key] ? "Active" : "InActive"}
+                    </span>
+                  </label>
+                </td>
+              ))}
+              <td>
+                <span className="flex justify-end gap-1">
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    aria-label={`Edit ${m.supplierName}`}
+                    title="Edit"
+                    disabled={disabled}
+                    onClick={() => onEdit(m)}
+                  >
+                    <Pencil />
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                    aria-label={`Remove ${m.supplierName}`}
+                    title="Remove"
+                    disabled={disabled}
+                    onClick={() => onRemove(m)}
+                  >
+                    <Trash2 />
+                  </Button>
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SupplierMapEditor({
+  projectId,
+  maps,
+  initial,
+  empty,
+  disabled,
+  onSaved,
+  onCancel,
+}: {
+  projectId: string;
+  maps: SupplierMapRow[];
+  initial: SupplierMapRow | null;
+  empty: typeof DEFAULTS;
+  disabled: boolean;
+  onSaved: () => Promise<void>;
+  onCancel: () => void;
+}) {
+  const start = { projectId, ...(initial ? valuesOf(initial) : empty) };
+  const form = useSchemaForm(SupplierMapForm, start);
+
+  async function submit(values: SupplierMapForm) {
+    const res = await api.post<SupplierMapRow>("/admin/supplierMap/add", { ...values, projectId });
+    notify.success(res.message);
+    form.reset({ projectId, ...empty });
+    await onSaved();
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} className="flex flex-col gap-5">
+      <FollowSupplier maps={maps} projectId={projectId} />
+      <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+        <SupplierSelect maps={maps} />
+        <TextField name="supplierCPI" label="Supplier CPI" required inputMode="decimal" autoComplete="off" />
+        <TextField
+          name="supplierQuota"
+          label="Supplier Quota"
+          required
+          inputMode="numeric"
+          autoComplete="off"
+        />
+        <TextField
+          name="supplierClickQuota"
+          label="Supplier Click Quota"
+          required
+          inputMode="numeric"
+          autoComplete="off"
+        />
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <SwitchField name="allowTraffic" label="Allow traffic" />
+        <SwitchField name="isBoarded" label="Boarded" />
+        <SwitchField name="isTestLink" label="Test link" />
+        <SwitchField name="isPreScreen" label="Pre-screen" />
+      </div>
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-1 text-sm font-medium">
+          Redirects back to the supplier{" "}
+          <span className="font-normal text-muted-foreground">
+            (each must carry <code className="rounded bg-muted px-1">[sid]</code>)
+          </span>
+        </legend>
+        <div className="grid gap-4 lg:grid-cols-2">
+          {REDIRECTS.map((r) => (
+            <TextField
+              key={r.name}
+              name={r.name}
+              label={r.label}
+              type="url"
+              placeholder={r.example}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="outline" onClick={onCancel}>Cancel</Button>
+        {disabled ? <Button disabled>Save supplier</Button> : <SaveLabel maps={maps} />}
+      </div>
+    </Form>
+  );
+}
+
+function SupplierSelect({ maps }: { maps: SupplierMapRow[] }) {
+  const { options, loading } = useOptions(SUPPLIERS);
+  const mapped = new Set(maps.map((m) => m.supplierId));
+  const labelled = options.map((o) => (mapped.has(o.value) ? { ...o, label: `${o.label} (mapped)` } : o));
+  return (
+    <SelectField
+      name="supplierId"
+      label="Supplier"
+      required
+      options={labelled}
+      placeholder={loading ? "Loading suppliers…" : "Select a supplier"}
+    />
+  );
+}
+
+/** Choosing a supplier that is already mapped loads its settings: the form becomes its Update. */
+function FollowSupplier({ maps, projectId }: { maps: SupplierMapRow[]; projectId: string }) {
+  const { reset } = useFormContext();
+  const supplierId = useWatch({ name: "supplierId" }) as string;
+  const last = React.useRef(supplierId);
+  React.useEffect(() => {
+    if (supplierId === last.current) return;
+    last.current = supplierId;
+    // a supplier not mapped yet keeps what was typed
+    const m = maps.find((x) => x.supplierId === supplierId);
+    if (m) reset({ projectId, ...valuesOf(m) });
+  }, [supplierId, maps, projectId, reset]);
+  return null;
+}
+
+function SaveLabel({ maps }: { maps: SupplierMapRow[] }) {
+  const supplierId = useWatch({ name: "supplierId" }) as string;
+  const update = maps.some((m) => m.supplierId === supplierId);
+  return <SubmitButton>{update ? "Update supplier" : "Add supplier"}</SubmitButton>;
+}
+
+// ---------------------------------------------------------------- Add Questionaire
+
+const QuestionnaireForm = v.object({ questionnaire: v.optional(SupplierMapForm.entries.questionnaire, "") });
+
+function QuestionnairePanel({
+  maps,
+  disabled,
+  onSaved,
+}: {
+  maps: SupplierMapRow[];
+  disabled: boolean;
+  onSaved: (m: SupplierMapRow) => void;
+}) {
+  const [mapId, setMapId] = React.useState("");
+  const chosen = maps.find((m) => m._id === mapId) ?? null;
+  React.useEffect(() => {
+    if (!chosen && maps.length) setMapId(maps[0]._id);
+  }, [chosen, maps]);
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="flex flex-col gap-1">
+          <CardTitle>Add Questionaire</CardTitle>
+          <CardDescription>
+            A questionnaire for one supplier of this project, shown to its respondents.
+          </CardDescription>
+        </div>
+        {maps.length
+          ? (
+            <Select
+              ariaLabel="Supplier of the questionnaire"
+              className="w-60"
+              value={mapId}
+              onValueChange={setMapId}
+              options={maps.map((m) => ({ value: m._id, label: m.supplierName }))}
+            />
+          )
+          : null}
+      </CardHeader>
+      <CardContent>
+        {chosen
+          ? <QuestionnaireEditor key={chosen._id} map={chosen} disabled={disabled} onSaved={onSaved} />
+          : <p className="text-sm text-muted-foreground">Map a supplier first.</p>}
+      </CardContent>
+    </Card>
+  );
+}
+
+function QuestionnaireEditor({
+  map,
+  disabled,
+  onSaved,
+}: {
+  map: SupplierMapRow;
+  disabled: boolean;
+  onSaved: (m: SupplierMapRow) => void;
+}) {
+  const form = useSchemaForm(QuestionnaireForm, { questionnaire: map.questionnaire ?? "" });
+  async function submit(values: v.InferOutput<typeof QuestionnaireForm>) {
+    const res = await api.put<SupplierMapRow>(`/admin/supplierMap/update/${map._id}`, {
+      questionnaire: values.questionnaire,
+    });
+    onSaved(res.result);
+    form.reset(values);
+    notify.success(res.message);
+  }
+  return (
+    <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
+      <RichTextField
+        name="questionnaire"
+        label={`Questionnaire of ${map.supplierName}`}
+        minHeight={500}
+        placeholder="Write the questionnaire…"
+      />
+      <div className="flex justify-end">
+        {disabled ? <Button disabled>Update</Button> : <SubmitButton>Update</SubmitButton>}
+      </div>
+    </Form>
+  );
+}
