@@ -2,11 +2,15 @@
 import assertNode from "node:assert/strict";
 
 export function assert(value: unknown, message?: string): asserts value {
-  assertNode.ok(value, message);
+  assertNode.ok(value, message as string);
 }
-export const assertEquals: <T>(actual: unknown, expected: T, message?: string) => asserts actual is T =
-  assertNode.deepStrictEqual;
-export const assertNotEquals = assertNode.notDeepStrictEqual;
-export const assertMatch = (actual: string, re: RegExp, message?: string) =>
-  assertNode.match(actual, re, message);
+export function assertEquals<T>(actual: unknown, expected: T, message?: string): asserts actual is T {
+  assertNode.deepStrictEqual(actual, expected, message as string);
+}
+export function assertNotEquals(actual: unknown, expected: unknown, message?: string): void {
+  assertNode.notDeepStrictEqual(actual, expected, message as string);
+}
+export function assertMatch(actual: string, re: RegExp, message?: string): void {
+  assertNode.match(actual, re, message as string);
+}
 export const assertRejects = assertNode.rejects;
