@@ -89,10 +89,11 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
     const { context, page, errors } = await newPage(browser, server.url);
     await signIn(page, admin.email);
     const grid = page.getByTestId("data-grid");
-    const notice = page.getByTestId("notice");
     /** Runs `act` and waits for the notice it causes: a new one (each notice is a new element). */
     const noticeAfter = async (act: () => Promise<unknown>, text: string) => {
-      const before = await notice.elementHandle({ timeout: 50 }).catch(() => null);
+      // the notice on screen now (or null), read at once: a timed lookup could miss it under load and
+      // let the previous save's notice pass for this one
+      const before = await page.evaluateHandle(() => document.querySelector("[data-testid=notice]"));
       await act();
       await page.waitForFunction(([old, want]) => {
         const el = document.querySelector("[data-testid=notice]");
