@@ -84,7 +84,13 @@ export default function ProjectsListPage() {
         </div>
       ),
     },
-    { id: "clienName", header: "Client", className: "min-w-28 max-w-44", cell: (p) => p.clienName },
+    {
+      id: "clienName",
+      header: "Client",
+      className: "min-w-28 max-w-44",
+      // long names wrap inside the column instead of running under the next one
+      cell: (p) => <span className="block max-w-44 whitespace-normal break-words">{p.clienName}</span>,
+    },
     completeColumn,
     ...outcomeColumns,
     cpiColumn,
