@@ -56,3 +56,27 @@ export const canChangeStatus = (from: number, to: number) =>
 /** Menu entries of the project list (part 1, section 4). */
 export const LIST_STATUS_MENU = [9, 1, 3, 8] as const;
 export const CHILD_STATUS_MENU = [1, 3] as const;
+
+/**
+ * Where a respondent's session stands (the router's session statuses), in the order reports list
+ * them: final outcomes first, then those still in progress, then refused arrivals.
+ */
+export const SESSION_STATUS_LIST = [
+  { value: "complete", label: "Complete" },
+  { value: "terminate", label: "Terminate" },
+  { value: "overQuota", label: "Over Quota" },
+  { value: "qualityTerm", label: "Quality Term" },
+  { value: "security", label: "Security Terminate" },
+  { value: "duplicate", label: "Duplicate" },
+  { value: "drop", label: "Drop" },
+  { value: "preScreenTerminate", label: "Prescreen Terminate" },
+  { value: "preScreenDrop", label: "Prescreen Drop" },
+  { value: "redirected", label: "In Survey" },
+  { value: "prescreen", label: "In Prescreen" },
+  { value: "closed", label: "Survey Closed" },
+] as const;
+export type SessionStatusValue = (typeof SESSION_STATUS_LIST)[number]["value"];
+
+export function sessionStatusLabel(value: string): string {
+  return SESSION_STATUS_LIST.find((s) => s.value === value)?.label ?? value;
+}
