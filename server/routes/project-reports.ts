@@ -73,10 +73,10 @@ export function projectReportRoutes(api: Api) {
   api.post("/admin/project/supplier/report", async (c) => {
     const { projectId, supplierMapId } = await body(c, SupplierReportRequest);
     const db = c.get("deps").db;
-    const { project, map } = await supplierReportMap(db, projectId, supplierMapId);
+    const { map } = await supplierReportMap(db, projectId, supplierMapId);
     return csvResponse(
       c,
-      `${project.projectCode}-${safe(map.supplierName) || "supplier"}-identifiers.csv`,
+      `${map.projectCode}-${safe(map.supplierName) || "supplier"}-identifiers.csv`,
       csvStream(identifierColumns, identifierPages(db, [map])),
     );
   });
