@@ -7,43 +7,7 @@ import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { REASON } from "../router/outcomes.ts";
 import { reportMaps, reportProjects } from "./identifiers-report.ts";
-
-/** The figures of one row: clicks and each reason respondents were stopped or screened out for. */
-export type SecurityFigures = {
-  clicked: number;
-  /** duplicate + ipAddress + geoLocation + device + proxyVpn + rd: the Security (ST) count. */
-  security: number;
-  duplicate: number;
-  ipAddress: number;
-  geoLocation: number;
-  device: number;
-  proxyVpn: number;
-  rd: number;
-  /** Quality terms for speed (faster than speedTime). */
-  speeder: number;
-  /** Quality terms the client reported. */
-  qualityTerm: number;
-  /** Refused by an exclusion or inclusion rule. */
-  excluded: number;
-  preScreenTerminate: number;
-  preScreenDrop: number;
-};
-
-export const SECURITY_FIGURES: (keyof SecurityFigures)[] = [
-  "clicked",
-  "security",
-  "duplicate",
-  "ipAddress",
-  "geoLocation",
-  "device",
-  "proxyVpn",
-  "rd",
-  "speeder",
-  "qualityTerm",
-  "excluded",
-  "preScreenTerminate",
-  "preScreenDrop",
-];
+import { SECURITY_FIGURES, type SecurityFigures } from "../../../shared/status.ts";
 
 const zero = (): SecurityFigures =>
   Object.fromEntries(SECURITY_FIGURES.map((k) => [k, 0])) as SecurityFigures;

@@ -8,7 +8,8 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { formatCount } from "../../lib/format.ts";
 import { Badge } from "../../components/ui/badge.tsx";
-import { type ProjectRow, SECURITY_REASONS, type SecurityStats } from "./projects.ts";
+import { SECURITY_REASONS } from "../../../../shared/status.ts";
+import type { ProjectRow, SecurityStats } from "./projects.ts";
 import { EmptyState, ErrorState, LoadingRows, pct, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
 
 const rate = (part: number, whole: number) => pct(whole ? Math.round((part / whole) * 1000) / 10 : null);

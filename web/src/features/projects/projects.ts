@@ -4,7 +4,7 @@
  * pre-screen choices the server answers with, and the lookups the forms pick from.
  */
 import { canOpenScreen } from "../../../../shared/permissions.ts";
-import { PROJECT_STATUS_LIST } from "../../../../shared/status.ts";
+import { PROJECT_STATUS_LIST, type SecurityFigures } from "../../../../shared/status.ts";
 import type { ListDecl, OptionsSource } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
@@ -243,22 +243,7 @@ export type ProjectRedirects = {
   signing: { required: boolean; method: string; keysShown: boolean; keys: SigningKey[] };
 };
 
-/** POST /admin/project/security/stat/:id figures, per reason. */
-export type SecurityFigures = {
-  clicked: number;
-  security: number;
-  duplicate: number;
-  ipAddress: number;
-  geoLocation: number;
-  device: number;
-  proxyVpn: number;
-  rd: number;
-  speeder: number;
-  qualityTerm: number;
-  excluded: number;
-  preScreenTerminate: number;
-  preScreenDrop: number;
-};
+/** POST /admin/project/security/stat/:id: the figures per reason, in total and per child and supplier. */
 export type SecurityStats = {
   total: SecurityFigures;
   rows: (SecurityFigures & {
@@ -269,52 +254,6 @@ export type SecurityStats = {
   })[];
   checks: { projectId: string; projectCode: string; checks: string[]; devices: string[] }[];
 };
-
-/** The reasons of the Security stats, in the order shown. */
-export const SECURITY_REASONS: { key: keyof SecurityFigures; label: string; short: string; hint: string }[] =
-  [
-    {
-      key: "duplicate",
-      label: "Duplicate",
-      short: "Dup",
-      hint: "The same respondent id again on the project",
-    },
-    {
-      key: "ipAddress",
-      label: "IP address",
-      short: "IP",
-      hint: "More arrivals from one address than Unique IP allows",
-    },
-    {
-      key: "geoLocation",
-      label: "Geo location",
-      short: "Geo",
-      hint: "Connecting from another country than the project's",
-    },
-    { key: "device", label: "Device", short: "Device", hint: "A device type the project does not take" },
-    { key: "proxyVpn", label: "Proxy/VPN", short: "VPN", hint: "A proxy, VPN or hosting network" },
-    { key: "rd", label: "RD", short: "RD", hint: "Research-defender score above the project's level" },
-    {
-      key: "speeder",
-      label: "Speeder",
-      short: "Speed",
-      hint: "Completed faster than the speed time: quality terminate",
-    },
-    {
-      key: "qualityTerm",
-      label: "Quality terminate",
-      short: "QT",
-      hint: "Flagged by the client's survey (status f)",
-    },
-    { key: "excluded", label: "Excluded", short: "Excl", hint: "Refused by the Exclude/Include rules" },
-    {
-      key: "preScreenTerminate",
-      label: "Prescreen terminate",
-      short: "PT",
-      hint: "Failed the pre-screen questions",
-    },
-    { key: "preScreenDrop", label: "Prescreen dropped", short: "PD", hint: "Left the pre-screen unanswered" },
-  ];
 
 /** GET /admin/project/questions/group/:id: the Prescreen Data question choices. */
 export type GroupQuestion = { value: string; label: string; projectId: string; projectCode: string };
