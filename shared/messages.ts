@@ -58,6 +58,11 @@ export const MSG = {
   categoryTitleRequired: "Category title  is required",
   categoryDescRequired: "Category Description  is required",
   projectRequired: "Project is required",
+  // project reports (ours)
+  supplierMapRequired: "Supplier map is required",
+  identifiersInvalid: "Not a hash identifier",
+  tooManyIdentifiers: "At most 10000 hash identifiers at a time",
+  questionIndexInvalid: "Choose questions from the list",
   // users
   firstNameRequired: "First name  is required",
   lastNameRequired: "Last name is required",

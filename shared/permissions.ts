@@ -201,6 +201,7 @@ export const API: Record<string, readonly Role[]> = {
   "PUT /admin/project/code/update/:projectCode": R.PROJECT_EDIT,
   "POST /admin/project/clone/:projectId": R.PROJECT_EDIT,
   "POST /admin/project/supplier/stat/:projectId": PROJECT_READ,
+  "POST /admin/project/security/stat/:projectId": PROJECT_READ,
   "POST /admin/system/log": [...new Set([...PROJECT_READ, ...R.SUPPORT_LOG])],
   "GET /admin/quotas/all/:projectId": R.PROJECT_EDIT,
   "POST /admin/quota/add/:projectId": R.PROJECT_EDIT,

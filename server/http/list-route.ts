@@ -18,6 +18,8 @@ export type ListDefinition<T> = {
    */
   enrich?: (rows: T[]) => Promise<T[]>;
   csv: { filename: string; columns: CsvColumn<T>[] };
+  /** More for the page's metadata beside `{ total, limit, pageNo }` (the projects' return links). */
+  metadata?: Record<string, unknown>;
 };
 
 async function* enriched<T>(pages: AsyncIterable<T[]>, enrich?: (rows: T[]) => Promise<T[]>) {
@@ -35,5 +37,5 @@ export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinitio
   }
   const page = await runList(def.query, body, def.spec, def.map);
   if (def.enrich && page.data.length) page.data = await def.enrich(page.data);
-  return ok(c, page, message);
+  return ok(c, def.metadata ? { ...page, metadata: { ...page.metadata, ...def.metadata } } : page, message);
 }

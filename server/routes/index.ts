@@ -12,6 +12,7 @@ import { supplierMapRoutes } from "./supplier-maps.ts";
 import { systemLogRoutes } from "./system-log.ts";
 import { projectPartRoutes } from "./project-parts.ts";
 import { projectEmailRoutes } from "./project-emails.ts";
+import { projectReportRoutes } from "./project-reports.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -26,4 +27,5 @@ export function registerRoutes(api: Api) {
   systemLogRoutes(api);
   projectPartRoutes(api);
   projectEmailRoutes(api);
+  projectReportRoutes(api);
 }

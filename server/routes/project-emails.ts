@@ -1,26 +1,14 @@
-/** Project e-mails and per-project CSV reports (part 1, 7 "Projects" reports and "E-mail"). */
+/** Project e-mails (part 1, 7 "E-mail"): free text to the suppliers, their links, the client report, RFQ. */
 import * as v from "valibot";
 import type { Api } from "../http/api.ts";
 import { actorOf } from "../http/api.ts";
 import { body } from "../http/validate.ts";
 import { ok } from "../http/respond.ts";
-import { csvResponse, csvStream } from "../http/csv.ts";
-import { EmailForm } from "../../shared/schemas/project.ts";
+import { EmailForm, ProjectRef } from "../../shared/schemas/project.ts";
 import { kickDelivery } from "../domain/email/deliver.ts";
 import { sendClientReport, sendProjectEmail, sendRfq, sendSupplierLinks } from "../domain/projects/emails.ts";
-import {
-  groupReportColumns,
-  groupReportPages,
-  supplierMapReportColumns,
-  supplierMapReportPages,
-} from "../domain/projects/reports.ts";
-import { getProject } from "../domain/projects/projects.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
 import type { Ctx } from "../http/context.ts";
-
-const ProjectRef = v.object({
-  projectId: v.pipe(v.optional(v.string(), ""), v.regex(/^[0-9a-f]{24}$/, "Project is required")),
-});
 
 function queued(c: Ctx, count: number) {
   const deps = c.get("deps");
@@ -49,26 +37,5 @@ export function projectEmailRoutes(api: Api) {
   api.post("/admin/email/send/quota", async (c) => {
     const { projectId } = await body(c, ProjectRef);
     return queued(c, await sendRfq(c.get("deps").db, actorOf(c), projectId));
-  });
-
-  api.post("/admin/project/group/report", async (c) => {
-    const { projectId } = await body(c, ProjectRef);
-    const db = c.get("deps").db;
-    const p = await getProject(db, projectId);
-    return csvResponse(
-      c,
-      `${p.projectCode}-projects.csv`,
-      csvStream(groupReportColumns, groupReportPages(db, p._id)),
-    );
-  });
-  api.post("/admin/project/suppliermap/report", async (c) => {
-    const { projectId } = await body(c, ProjectRef);
-    const db = c.get("deps").db;
-    const p = await getProject(db, projectId);
-    return csvResponse(
-      c,
-      `${p.projectCode}-suppliers.csv`,
-      csvStream(supplierMapReportColumns, supplierMapReportPages(db, p._id, entryBaseOf(c))),
-    );
   });
 }

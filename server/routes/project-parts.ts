@@ -27,6 +27,7 @@ import {
 import { addQuota, listQuotas, updateQuota, updateQuotaSizes } from "../domain/projects/quotas.ts";
 import { addExclusion, listExclusions, updateExclusion } from "../domain/projects/exclusions.ts";
 import { getProject } from "../domain/projects/projects.ts";
+import { groupQuestions } from "../domain/projects/prescreen-report.ts";
 
 const projectScope = async (c: Ctx, projectId: string): Promise<QuestionScope> => {
   await getProject(c.get("deps").db, projectId);
@@ -35,24 +36,19 @@ const projectScope = async (c: Ctx, projectId: string): Promise<QuestionScope> =
 
 export function projectPartRoutes(api: Api) {
   // ---- pre-screen questions
+  // the question choices of the Prescreen Data dialog (their values are the report's questionIndex)
   api.get("/admin/project/questions/group/:projectId", async (c) => {
-    const db = c.get("deps").db;
-    const projectId = idParam(c, "Project", "projectId");
-    const p = await getProject(db, projectId);
-    const ids = p.projectType === 1
-      ? (await db.selectFrom("projects").select("id").where("parentProjectId", "=", projectId).where(
-        "isDeleted",
-        "=",
-        0,
-      ).execute()).map((r) => r.id)
-      : [projectId];
-    const out: { value: string; label: string; projectId: string }[] = [];
-    for (const id of ids) {
-      for (const [i, q] of (await listQuestions(db, { kind: "project", projectId: id })).entries()) {
-        out.push({ value: String(out.length), label: `Q${i + 1}. ${q.title}`, projectId: id });
-      }
-    }
-    return ok(c, out);
+    const list = await groupQuestions(c.get("deps").db, idParam(c, "Project", "projectId"));
+    return ok(
+      c,
+      list.map(({ value, label, projectId, projectCode, questionId }) => ({
+        value,
+        label,
+        projectId,
+        projectCode,
+        questionId,
+      })),
+    );
   });
 
   api.get("/admin/project/questions/:projectId", async (c) => {

@@ -30,6 +30,10 @@ import {
   projectCsvColumns,
   projectsQuery,
 } from "../domain/projects/lists.ts";
+import { projectRedirects } from "../domain/projects/redirects.ts";
+import { returnLinkSets } from "../domain/router/links.ts";
+import { ROLE_GROUPS } from "../../shared/permissions.ts";
+import { entryBaseOf } from "./supplier-maps.ts";
 
 export const callerOf = (c: Ctx): Caller => ({
   actor: actorOf(c),
@@ -48,6 +52,8 @@ export function projectRoutes(api: Api) {
       map: mapProject,
       enrich: parentFigures(db),
       csv: { filename: "projects", columns: projectCsvColumns },
+      // the client return links of the toolbar's 'url' and 'notify' buttons
+      metadata: returnLinkSets(entryBaseOf(c)),
     });
   });
 
@@ -127,7 +133,13 @@ export function projectRoutes(api: Api) {
     return ok(c, project, patch.isDeleted ? "Project deleted successfully" : "Project updated successfully");
   });
 
-  api.get("/admin/project/:id", async (c) => ok(c, await getProject(c.get("deps").db, projectId(c))));
+  /** The project, with its Redirects: the return links and how (and, for editors, with what) to sign them. */
+  api.get("/admin/project/:id", async (c) => {
+    const db = c.get("deps").db;
+    const project = await getProject(db, projectId(c));
+    const mayEdit = (ROLE_GROUPS.PROJECT_EDIT as readonly string[]).includes(c.get("user").role);
+    return ok(c, { ...project, ...(await projectRedirects(db, project, entryBaseOf(c), mayEdit)) });
+  });
 
   api.put("/admin/project/code/update/:projectCode", async (c) => {
     const { poNumber } = await body(c, ClosePo);

@@ -240,3 +240,78 @@ export const ProjectQuestionCopy = v.object({
   projectId: id(MSG.projectRequired),
   questionId: id("Question is required"),
 });
+
+// ---------------------------------------------------------------- per-project reports
+
+/** `{projectId}` of the project calls (reports, e-mails, stats). */
+export const ProjectRef = v.object({ projectId: id(MSG.projectRequired) });
+
+/** POST /admin/project/supplier/report: one supplier map's respondents on the project. */
+export const SupplierReportRequest = v.object({
+  supplierMapId: id(MSG.supplierMapRequired),
+  projectId: id(MSG.projectRequired),
+});
+
+/** The most hash identifiers one prescreen download may name. */
+export const MAX_REPORT_IDENTIFIERS = 10_000;
+const UID_RE = /^[0-9a-f]{24}$/;
+
+/**
+ * Hash identifiers (respondent uids) pasted one per line or separated by commas, spaces or
+ * semicolons: trimmed, lower-cased, without duplicates, in the order given.
+ */
+export function parseIdentifiers(text: string): string[] {
+  return [...new Set(text.split(/[\s,;]+/).map((s) => s.trim().toLowerCase()).filter(Boolean))];
+}
+
+/** The entries of `parseIdentifiers(text)` that are not uids. */
+export function invalidIdentifiers(text: string): string[] {
+  return parseIdentifiers(text).filter((s) => !UID_RE.test(s));
+}
+
+/**
+ * Prescreen Data (part 1, 3 "Prescreen report form"): hash identifiers to limit the rows (blank:
+ * every respondent) and the questions to show (values of GET /admin/project/questions/group; none:
+ * every question).
+ */
+export const PrescreenReportForm = v.object({
+  projectId: id(MSG.projectRequired),
+  userIdentifier: v.pipe(
+    v.optional(v.nullable(v.string(MSG.identifiersInvalid)), ""),
+    v.transform((s) => s ?? ""),
+    v.maxLength(MAX_REPORT_IDENTIFIERS * 30, MSG.tooManyIdentifiers),
+    v.check((s) => parseIdentifiers(s).length <= MAX_REPORT_IDENTIFIERS, MSG.tooManyIdentifiers),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const bad = invalidIdentifiers(dataset.value);
+      if (bad.length) {
+        const shown = bad.slice(0, 3).map((s) => (s.length > 30 ? `${s.slice(0, 30)}…` : s)).join(", ");
+        addIssue({
+          message: `${MSG.identifiersInvalid}: ${shown}${
+            bad.length > 3 ? ` and ${bad.length - 3} more` : ""
+          }`,
+        });
+      }
+    }),
+  ),
+  questionIndex: v.pipe(
+    v.optional(
+      v.nullable(
+        v.array(
+          v.pipe(
+            v.union(
+              [v.string(MSG.questionIndexInvalid), v.number(MSG.questionIndexInvalid)],
+              MSG.questionIndexInvalid,
+            ),
+            v.transform(String),
+            v.regex(/^\d{1,5}$/, MSG.questionIndexInvalid),
+          ),
+          MSG.questionIndexInvalid,
+        ),
+      ),
+      [],
+    ),
+    v.transform((list) => [...new Set(list ?? [])]),
+  ),
+});
+export type PrescreenReportForm = v.InferOutput<typeof PrescreenReportForm>;

@@ -19,6 +19,7 @@ import {
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { clientReturnLinks } from "../../server/domain/router/links.ts";
 import { newId } from "../../server/db/ids.ts";
+import { onProjectChange } from "../../server/domain/projects/projects.ts";
 import type { RiskChecker } from "../../server/domain/router/security.ts";
 
 const IPHONE =
@@ -838,6 +839,85 @@ Deno.test("router: settings are cached, and a change by staff takes effect at on
       body: { projectStatus: 1, singleLinkUrl: "https://new.example/?u=[uid]" },
     });
     assert((await enter(t, s.mapId, "k5")).location.startsWith("https://new.example/?u="));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router: exclusions, questions and quotas changed through the API apply to the very next entry, despite the cache", async () => {
+  const t = await testApp({}, { router: { configTtlMs: 10 * 60_000 } });
+  try {
+    const token = await t.tokenFor("MANAGER");
+    const a = await liveProject(t);
+    const b = await liveProject(t, {
+      project: { isExclude: true, isPreScreen: true },
+      map: { isPreScreen: true },
+      supplierId: a.supplierId,
+    });
+    for (const sid of ["x1", "x2"]) await back(t, uidOf((await enter(t, a.mapId, sid)).location), "c");
+    // B's settings are read and cached: no exclusion, no question yet
+    assert((await enter(t, b.mapId, "warm")).location.startsWith("https://client.example"));
+
+    const added = await t.call("POST", "/admin/project/exclude/add", {
+      token,
+      body: { projectId: b.child._id, excludedProjectId: a.child._id },
+    });
+    assertEquals(added.status, 200);
+    assertEquals((await enter(t, b.mapId, "x1")).location, `${PANEL}/terminate?sid=x1`, "excluded at once");
+    await t.call("PUT", `/admin/project/exclude/update/${added.json.result[0]._id}`, {
+      token,
+      body: { isDeleted: true },
+    });
+    assert((await enter(t, b.mapId, "x2")).location.startsWith("https://client.example"), "let in at once");
+
+    const q = await t.call("POST", "/admin/project/question/add", {
+      token,
+      body: {
+        projectId: b.child._id,
+        questionTitle: { en: "Which city do you live in?" },
+        questionType: "TEXT",
+      },
+    });
+    assertEquals(q.status, 200);
+    assertMatch((await enter(t, b.mapId, "asked")).location, /^\/survey\/prescreen\/[0-9a-f]{24}$/);
+    await t.call("PUT", `/admin/survey/question/update/${q.json.result._id}`, {
+      token,
+      body: { isDeleted: true },
+    });
+    assert((await enter(t, b.mapId, "not-asked")).location.startsWith("https://client.example"));
+
+    // quotas: every change tells the router (it matches answers to the quota's chosen options)
+    const told: string[] = [];
+    const stop = onProjectChange((id) => told.push(id));
+    try {
+      const qual = (await t.call("POST", "/admin/qualification/add", {
+        token: await t.tokenFor("ADMIN"),
+        body: {
+          qualificationName: "Gender",
+          qualificationIcon: "user",
+          qualificationOptions: [{ text: "Male" }, { text: "Female" }],
+        },
+      })).json.result;
+      const quota =
+        (await t.call("POST", `/admin/quota/add/${b.child._id}`, { token, body: { quotaId: qual._id } }))
+          .json.result[0];
+      const male = qual.qualificationOptions[0]._id;
+      await t.call("PUT", `/admin/quota/update/${quota._id}/${b.child._id}`, {
+        token,
+        body: { quotaOptionId: [male] },
+      });
+      await t.call("PUT", `/admin/quota/sample/update/${quota._id}/${b.child._id}`, {
+        token,
+        body: { quotaValue: [{ quotaOptionId: male, quotaSize: 5 }] },
+      });
+      await t.call("PUT", `/admin/quota/update/${quota._id}/${b.child._id}`, {
+        token,
+        body: { isDeleted: true },
+      });
+    } finally {
+      stop();
+    }
+    assertEquals(told, Array(4).fill(b.child._id));
   } finally {
     await t.close();
   }

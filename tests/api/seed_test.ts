@@ -141,6 +141,68 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
     })).json.result.accessToken;
     const list = await t.call("POST", "/admin/projects", { token: admin, body: { limit: 20 } });
     assertEquals(list.json.result.metadata.total, 6);
+
+    // the child tabs have something to show: quotas on demo qualifications filled by the pre-screen
+    // answers, pre-screen questions, security settings and a multi-link project
+    const byName = async (name: string) =>
+      await t.deps.db.selectFrom("projects").selectAll().where("projectName", "=", name)
+        .executeTakeFirstOrThrow();
+    const us = await byName("Brand Health US");
+    const quotas = (await t.call("GET", `/admin/quotas/all/${us.id}`, { token: admin })).json.result;
+    assertEquals(quotas.map((q: { quotaId: { qualificationName: string } }) => q.quotaId.qualificationName), [
+      "Gender",
+      "Age",
+    ]);
+    assert(quotas.every((q: { totalMatchesSampleSize: boolean }) => q.totalMatchesSampleSize));
+    const gender = quotas[0].options.filter((o: { selected: boolean }) => o.selected);
+    assertEquals(gender.map((o: { text: string; quotaSize: number }) => [o.text, o.quotaSize]), [
+      ["Male", 240],
+      ["Female", 240],
+      ["Non-binary", 20],
+    ]);
+    assertEquals(
+      gender.reduce((n: number, o: { completes: number }) => n + o.completes, 0),
+      us.complete,
+      "every complete falls in one gender cell",
+    );
+    assert(gender[2].completes <= 20, "a full cell takes no more completes");
+    const quotaFull = await t.deps.db.selectFrom("sessions").select("id").where("projectId", "=", us.id)
+      .where("reason", "=", "quota-option-full").limit(1).executeTakeFirst();
+    assert(quotaFull, "some respondents met a full quota cell");
+    const prescreened = await t.deps.db.selectFrom("projects").select("projectName").where(
+      "isPreScreen",
+      "=",
+      1,
+    )
+      .orderBy("projectName").execute();
+    assertEquals(prescreened.map((p) => p.projectName), ["Brand Health US", "EV Intent Germany"]);
+    assertEquals(
+      (await t.call("GET", `/admin/project/${us.id}`, { token: admin })).json.result.questionCount,
+      2,
+    );
+    assert(us.isUniqueIp && us.isSpeeder && us.maxIPCount === 2);
+    const sg = await byName("Mobile Banking Singapore");
+    assertEquals(sg.isMultiLinkUrl, 1);
+    const links = await t.deps.db.selectFrom("project_links").select(["url", "usedBy"]).where(
+      "projectId",
+      "=",
+      sg.id,
+    )
+      .execute();
+    assertEquals(links.length, 150);
+    const used = links.filter((l) => l.usedBy);
+    assert(used.length > 20 && used.length <= sg.clicked, `links handed out once each (${used.length})`);
+    const sessions = await t.deps.db.selectFrom("sessions").select(["id", "clientUrl"]).where(
+      "projectId",
+      "=",
+      sg.id,
+    )
+      .where("clientUrl", "!=", "").execute();
+    assertEquals(
+      new Set(sessions.map((s) => s.clientUrl.split("?")[0])).size,
+      sessions.length,
+      "no two respondents got the same link",
+    );
   } finally {
     await t.close();
   }

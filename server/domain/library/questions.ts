@@ -17,6 +17,7 @@ import type {
 } from "../../../shared/schemas/library.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { nowIso, type Trx } from "../common/records.ts";
+import { projectChanged } from "../projects/projects.ts";
 
 const MODULE = "Questions";
 
@@ -100,13 +101,18 @@ function storedOptions(options: QuestionOption[]): StoredOption[] {
 
 const titleOf = (q: QuestionForm) => q.questionTitle[q.languageId];
 
+/** A project's questions changed: the router, which keeps them with the project's settings, must ask the new ones. */
+function touched(scope: QuestionScope) {
+  if (scope.kind === "project") projectChanged(scope.projectId);
+}
+
 export async function createQuestion(
   db: Db,
   actor: Actor,
   scope: QuestionScope,
   input: QuestionForm,
 ): Promise<QuestionRecord> {
-  return await db.transaction().execute(async (trx) => {
+  const record = await db.transaction().execute(async (trx) => {
     const last = await scoped(trx, scope).select((eb) => eb.fn.max("sortOrder").as("n")).executeTakeFirst();
     const now = nowIso();
     const id = newId();
@@ -133,6 +139,8 @@ export async function createQuestion(
     });
     return getQuestion(trx, scope, id);
   });
+  touched(scope);
+  return record;
 }
 
 /** The form, or `{isDeleted: true}` (soft delete). */
@@ -143,7 +151,7 @@ export async function updateQuestion(
   id: string,
   input: QuestionUpdate,
 ): Promise<{ record: QuestionRecord | { _id: string; isDeleted: true }; deleted: boolean }> {
-  return await db.transaction().execute(async (trx) => {
+  const out = await db.transaction().execute(async (trx) => {
     const existing = await getQuestion(trx, scope, id);
     const now = nowIso();
     if ("isDeleted" in input && Object.keys(input).length === 1) {
@@ -171,6 +179,8 @@ export async function updateQuestion(
     });
     return { record: await getQuestion(trx, scope, id), deleted: false };
   });
+  touched(scope);
+  return out;
 }
 
 /**
@@ -183,7 +193,7 @@ export async function reorderQuestions(
   scope: QuestionScope,
   ids: string[],
 ): Promise<QuestionRecord[]> {
-  return await db.transaction().execute(async (trx) => {
+  const list = await db.transaction().execute(async (trx) => {
     const current = await listQuestions(trx, scope);
     const known = new Set(current.map((q) => q._id));
     const bad = ids.findIndex((id) => !known.has(id));
@@ -207,4 +217,6 @@ export async function reorderQuestions(
     });
     return await listQuestions(trx, scope);
   });
+  touched(scope);
+  return list;
 }

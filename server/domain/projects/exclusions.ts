@@ -7,6 +7,7 @@ import { newId } from "../../db/ids.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import { toRow } from "../../db/rows.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { projectChanged } from "./projects.ts";
 
 const FLAGS = ["isExcluded", "complete", "terminate", "overQuota", "dropout"] as const;
 export type ExclusionFlags = Partial<Record<(typeof FLAGS)[number], boolean>>;
@@ -57,7 +58,7 @@ export async function addExclusion(
   actor: Actor,
   input: { projectId: string; excludedProjectId: string } & ExclusionFlags,
 ) {
-  return await db.transaction().execute(async (trx) => {
+  const id = await db.transaction().execute(async (trx) => {
     if (input.projectId === input.excludedProjectId) {
       throw badRequest("A project cannot exclude itself", [{
         path: "excludedProjectId",
@@ -106,6 +107,9 @@ export async function addExclusion(
     });
     return id;
   });
+  // the router applies exclusions from its cached settings: the next entry must see this one
+  projectChanged(input.projectId);
+  return id;
 }
 
 export async function updateExclusion(
@@ -114,7 +118,7 @@ export async function updateExclusion(
   id: string,
   patch: ExclusionFlags & { isDeleted?: true },
 ) {
-  await db.transaction().execute(async (trx) => {
+  const projectId = await db.transaction().execute(async (trx) => {
     const e = await trx.selectFrom("project_exclusions").selectAll().where("id", "=", id).where(
       "isDeleted",
       "=",
@@ -132,5 +136,7 @@ export async function updateExclusion(
       module: "Projects",
       recordId: e.projectId,
     });
+    return e.projectId;
   });
+  projectChanged(projectId);
 }

@@ -9,6 +9,7 @@ import { newId } from "../../db/ids.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
+import { projectChanged } from "./projects.ts";
 
 type Tx = Kysely<Database>;
 export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
@@ -109,6 +110,8 @@ export async function addQuota(db: Db, actor: Actor, projectId: string, qualific
       recordId: projectId,
     });
   });
+  // the router matches pre-screen answers to the quota's options: it must see the change now
+  projectChanged(projectId);
   return listQuotas(db, projectId);
 }
 
@@ -170,6 +173,7 @@ export async function updateQuota(
       recordId: projectId,
     });
   });
+  projectChanged(projectId);
   return listQuotas(db, projectId);
 }
 
@@ -207,5 +211,6 @@ export async function updateQuotaSizes(
       recordId: projectId,
     });
   });
+  projectChanged(projectId);
   return listQuotas(db, projectId);
 }

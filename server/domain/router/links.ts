@@ -59,3 +59,19 @@ export function clientReturnLinks(
   }
   return links;
 }
+
+/** How a signed return is made, in words for the people wiring a client's survey. */
+export const SIGNATURE_METHOD =
+  "sig = lower-case hex HMAC-SHA256 keyed with the project's key, of the uid followed by the status letter (c, t, q or f)";
+
+const isPostBack = (l: ReturnLink) => l.url.includes("/survey/postback?");
+
+/**
+ * The list-level links of the projects grid (its metadata): `postBacks` are the redirect form a
+ * client's survey ends on, one per status; `notifyUrls` the server-to-server post-back. Unsigned:
+ * a secured project adds `&sig=[sig]` (its Redirects show the exact links).
+ */
+export function returnLinkSets(baseUrl: string): { postBacks: ReturnLink[]; notifyUrls: ReturnLink[] } {
+  const links = clientReturnLinks({ isDynamicThanksUrl: false }, baseUrl);
+  return { postBacks: links.filter((l) => !isPostBack(l)), notifyUrls: links.filter(isPostBack) };
+}

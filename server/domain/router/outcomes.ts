@@ -83,6 +83,33 @@ export const REASON = {
   timeout: "timeout",
 } as const;
 
+/** What each reason means, for reports. */
+export const REASON_LABEL: Record<string, string> = {
+  [REASON.projectNotLive]: "Project not live",
+  [REASON.trafficOff]: "Supplier traffic off",
+  [REASON.notBoarded]: "Supplier not boarded",
+  [REASON.testLinkOff]: "Test link closed",
+  [REASON.projectClickQuota]: "Project click quota reached",
+  [REASON.supplierClickQuota]: "Supplier click quota reached",
+  [REASON.testClickQuota]: "Test click quota reached",
+  [REASON.noClientLink]: "No client link left",
+  [REASON.duplicate]: "Duplicate respondent",
+  [REASON.excluded]: "Excluded (took part in an excluded project)",
+  [REASON.notIncluded]: "Not among the included projects' respondents",
+  [REASON.sampleFull]: "Sample size reached",
+  [REASON.supplierQuotaFull]: "Supplier quota reached",
+  [REASON.quotaOptionFull]: "Quota option full",
+  [REASON.ipLimit]: "IP address limit",
+  [REASON.device]: "Device not allowed",
+  [REASON.geo]: "Geo location",
+  [REASON.proxy]: "Proxy/VPN",
+  [REASON.rdScore]: "RD score",
+  [REASON.prescreen]: "Prescreen answer",
+  [REASON.speeder]: "Speeder",
+  [REASON.client]: "Client return",
+  [REASON.timeout]: "Timed out",
+};
+
 /** Security reasons -> the rollup column that breaks the security count down. */
 export const SECURITY_COLUMN: Record<
   string,

@@ -396,13 +396,14 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
     await createQuestion(db, SYSTEM_ACTOR, TEMP, form);
     counts.questions++;
   }
+  const qualifications = new Map<string, Awaited<ReturnType<typeof createQualification>>>();
   for (const q of DEMO_QUALIFICATIONS) {
     const form = v.parse(QualificationForm, {
       qualificationName: q.name,
       qualificationIcon: q.icon,
       qualificationOptions: q.options.map(([text, subText]) => ({ text, subText: subText ?? "" })),
     });
-    await createQualification(db, SYSTEM_ACTOR, form);
+    qualifications.set(q.name, await createQualification(db, SYSTEM_ACTOR, form));
     counts.qualifications++;
   }
   for (const [minSupplierCpi, maxSupplierCpi, categoryTitle] of DEMO_RULES) {
@@ -416,7 +417,13 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
   // projects across statuses with 90 days of respondent traffic through the router
   Object.assign(
     counts,
-    await seedTraffic(deps, { clientIds, supplierIds, managerId: ids.get("MANAGER")!, now: opts.now }),
+    await seedTraffic(deps, {
+      clientIds,
+      supplierIds,
+      managerId: ids.get("MANAGER")!,
+      qualifications,
+      now: opts.now,
+    }),
   );
   return counts;
 }

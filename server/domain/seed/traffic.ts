@@ -1,6 +1,7 @@
 /**
- * Demo projects and 90 days of respondent traffic. Projects, children and supplier maps are made
- * by the projects domain; every click, pre-screen answer, return and drop goes through the real
+ * Demo projects and 90 days of respondent traffic. Projects, children, their pre-screen questions,
+ * quotas (on the demo qualifications), security settings, multi-link lists and supplier maps are
+ * made by the projects domain; every click, pre-screen answer, return and drop goes through the real
  * router functions with an injected clock, so counters, daily rollups and sessions agree exactly
  * as they would in production. Random choices come from a seeded generator: the demo is the same
  * on every machine.
@@ -17,6 +18,7 @@ import {
 import { QuestionForm } from "../../../shared/schemas/library.ts";
 import { type Caller, createChildProject, createGroupProject, updateProject } from "../projects/projects.ts";
 import { saveSupplierMap } from "../projects/supplier-maps.ts";
+import { addQuota, updateQuota, updateQuotaSizes } from "../projects/quotas.ts";
 import { createQuestion } from "../library/questions.ts";
 import { Router } from "../router/router.ts";
 import { projectSecret } from "../router/config.ts";
@@ -66,7 +68,12 @@ type ChildPlan = {
   status: number;
   suppliers: number[];
   security?: Record<string, unknown>;
-  prescreen?: boolean;
+  /** Pre-screen questions (the project then pre-screens): titles per language, options, disqualifying ones. */
+  questions?: { title: Record<string, string>; options: string[]; bad?: string[] }[];
+  /** Quotas on demo qualifications: the chosen options' sizes, by option text. */
+  quotas?: { qualification: string; sizes: Record<string, number> }[];
+  /** A multi-link project: this many client links, each handed to one respondent. */
+  multiLinks?: number;
   /** Share of those sent to the survey who complete. */
   completeRate: number;
 };
@@ -100,6 +107,22 @@ const PLANS: ParentPlan[] = [
         status: 1,
         suppliers: [0, 3],
         security: { isUniqueIp: true, maxIPCount: 2, isSpeeder: true, speedTime: 180 },
+        // answers fill the Gender and Age quotas (matched by option text)
+        questions: [
+          { title: { en: "What is your gender?" }, options: ["Male", "Female", "Non-binary"] },
+          {
+            title: { en: "What is your age?" },
+            options: ["Under 18", "18-24", "25-34", "35-44", "45-54", "55-64", "65+"],
+            bad: ["Under 18"],
+          },
+        ],
+        quotas: [
+          { qualification: "Gender", sizes: { Male: 240, Female: 240, "Non-binary": 20 } },
+          {
+            qualification: "Age",
+            sizes: { "18-24": 80, "25-34": 120, "35-44": 120, "45-54": 100, "55-64": 60, "65+": 20 },
+          },
+        ],
         completeRate: 0.4,
       },
       {
@@ -163,7 +186,18 @@ const PLANS: ParentPlan[] = [
         perDay: 9,
         status: 5,
         suppliers: [3, 5],
-        prescreen: true,
+        questions: [
+          {
+            title: { en: "How old are you?", de: "Wie alt sind Sie?" },
+            options: ["Under 18", "18-34", "35-54", "55 or older"],
+            bad: ["Under 18"],
+          },
+          {
+            title: { en: "Do you hold a driving licence?", de: "Haben Sie einen Führerschein?" },
+            options: ["Yes", "No"],
+            bad: ["No"],
+          },
+        ],
         completeRate: 0.3,
       },
     ],
@@ -224,6 +258,8 @@ const PLANS: ParentPlan[] = [
         perDay: 4,
         status: 1,
         suppliers: [6],
+        // the client sent a list of unique survey links
+        multiLinks: 150,
         completeRate: 0.35,
       },
     ],
@@ -257,7 +293,14 @@ const isoDay = (ms: number) => iso(ms).slice(0, 10);
 
 export async function seedTraffic(
   deps: Deps,
-  ctx: { clientIds: string[]; supplierIds: string[]; managerId: string; now?: number },
+  ctx: {
+    clientIds: string[];
+    supplierIds: string[];
+    managerId: string;
+    /** Demo qualifications by name, for the quotas. */
+    qualifications: Map<string, { _id: string; qualificationOptions: { _id: string; text: string }[] }>;
+    now?: number;
+  },
 ): Promise<{ projects: number; childProjects: number; supplierMaps: number; sessions: number }> {
   const { db } = deps;
   const now = ctx.now ?? deps.now();
@@ -321,19 +364,44 @@ export async function seedTraffic(
         }),
       );
       counts.childProjects++;
-      const code = child.projectCode as string;
+      const code = (child.projectCode as string).toLowerCase();
+      const prescreen = !!c.questions?.length;
       await updateProject(
         db,
         caller,
         child._id,
         v.parse(ProjectPatch, {
-          singleLinkUrl: `https://surveys.client.example/${code.toLowerCase()}?rid=[uid]`,
-          singleLinkUrlTest: `https://surveys.client.example/${code.toLowerCase()}/test?rid=[uid]`,
-          isPreScreen: !!c.prescreen,
+          singleLinkUrl: `https://surveys.client.example/${code}?rid=[uid]`,
+          singleLinkUrlTest: `https://surveys.client.example/${code}/test?rid=[uid]`,
+          ...(c.multiLinks
+            ? {
+              isMultiLinkUrl: true,
+              multiLinkUrls: Array.from(
+                { length: c.multiLinks },
+                (_, i) =>
+                  `https://surveys.client.example/${code}/l${String(i + 1).padStart(3, "0")}?rid=[uid]`,
+              ),
+            }
+            : {}),
+          isPreScreen: prescreen,
           ...c.security,
           projectStatus: c.status === 9 ? 9 : 1,
         }),
       );
+      for (const quota of c.quotas ?? []) {
+        const qual = ctx.qualifications.get(quota.qualification)!;
+        const chosen = qual.qualificationOptions.filter((o) => o.text in quota.sizes);
+        const [{ _id: quotaId }] = (await addQuota(db, SYSTEM_ACTOR, child._id, qual._id))
+          .filter((q) => q.quotaId._id === qual._id);
+        await updateQuota(db, SYSTEM_ACTOR, quotaId, child._id, { quotaOptionId: chosen.map((o) => o._id) });
+        await updateQuotaSizes(
+          db,
+          SYSTEM_ACTOR,
+          quotaId,
+          child._id,
+          chosen.map((o) => ({ quotaOptionId: o._id, quotaSize: quota.sizes[o.text] })),
+        );
+      }
       const maps: string[] = [];
       for (const si of c.suppliers) {
         const s = supplierById.get(ctx.supplierIds[si])!;
@@ -346,7 +414,7 @@ export async function seedTraffic(
             supplierId: s.id,
             supplierCPI: Math.min(c.cpi * 0.6, rules[0] ?? c.cpi * 0.6).toFixed(2),
             supplierQuota: Math.ceil(c.sampleSize / c.suppliers.length) + 10,
-            isPreScreen: !!c.prescreen,
+            isPreScreen: prescreen,
             isTestLink: true,
             redirectComplete: s.redirectComplete,
             redirectTerminate: s.redirectTerminate,
@@ -360,40 +428,24 @@ export async function seedTraffic(
         counts.supplierMaps++;
       }
       const questions: Child["questions"] = [];
-      if (c.prescreen) {
-        const lang = c.language ?? "en";
-        for (
-          const [title, options, bad] of [
-            [{ en: "How old are you?", de: "Wie alt sind Sie?" }, [
-              "Under 18",
-              "18-34",
-              "35-54",
-              "55 or older",
-            ], [
-              "Under 18",
-            ]],
-            [{ en: "Do you hold a driving licence?", de: "Haben Sie einen Führerschein?" }, ["Yes", "No"], [
-              "No",
-            ]],
-          ] as [Record<string, string>, string[], string[]][]
-        ) {
-          const q = await createQuestion(
-            db,
-            SYSTEM_ACTOR,
-            { kind: "project", projectId: child._id },
-            v.parse(QuestionForm, {
-              languageId: lang,
-              questionTitle: title,
-              questionType: "RADIO",
-              questionOption: options.map((o) => ({ title: o, formvalidate: !bad.includes(o) })),
-            }),
-          );
-          questions.push({
-            id: q._id,
-            ok: q.questionOption.filter((o) => !bad.includes(o.title)).map((o) => o._id),
-            bad: q.questionOption.filter((o) => bad.includes(o.title)).map((o) => o._id),
-          });
-        }
+      for (const q of c.questions ?? []) {
+        const bad = q.bad ?? [];
+        const made = await createQuestion(
+          db,
+          SYSTEM_ACTOR,
+          { kind: "project", projectId: child._id },
+          v.parse(QuestionForm, {
+            languageId: c.language ?? "en",
+            questionTitle: q.title,
+            questionType: "RADIO",
+            questionOption: q.options.map((o) => ({ title: o, formvalidate: !bad.includes(o) })),
+          }),
+        );
+        questions.push({
+          id: made._id,
+          ok: made.questionOption.filter((o) => !bad.includes(o.title)).map((o) => o._id),
+          bad: made.questionOption.filter((o) => bad.includes(o.title)).map((o) => o._id),
+        });
       }
       children.push({
         parentId: parent._id,
@@ -472,9 +524,10 @@ export async function seedTraffic(
     const answered = await Promise.all(routed.map(async ({ a, r }) => {
       if (r.kind !== "routed" || r.session.status !== "prescreen") return { a, r };
       if (rand() < 0.06) return { a, r: null };
-      const fail = rand() < 0.12;
+      // some fail the question that can disqualify
+      const failing = rand() < 0.12 ? a.c.questions.find((q) => q.bad.length) : undefined;
       const values = new Map(
-        a.c.questions.map((q, i) => [`q_${q.id}`, [fail && i === 0 ? pick(q.bad) : pick(q.ok)]]),
+        a.c.questions.map((q) => [`q_${q.id}`, [q === failing ? pick(q.bad) : pick(q.ok)]]),
       );
       const out = await router.answer(r.session.id, (name) => values.get(name) ?? [], a.t + 90_000);
       return { a, r: out.kind === "done" ? { ...r, session: out.session } : r };

@@ -1,6 +1,6 @@
 /**
  * The row dialogs of the project grids (part 1, 2.6), behind one switch: Logs (activity timeline),
- * Security stats, Supplier Stats, Redirects, Supplier Mapped, Send Bulk Email, Clone Criteria,
+ * Security stats, Supplier Stats, Redirects, Prescreen Data, Supplier Mapped, Send Bulk Email, Clone Criteria,
  * Close (PO number) and the second question of Proceed to Invoice and Archieve (e-mail the
  * suppliers?). Each loads what it shows when it opens.
  */
@@ -33,21 +33,32 @@ import {
 import { COUNTRIES } from "../common/lookups.ts";
 import {
   type ChildOption,
-  clientReturnLinks,
   LANGUAGES,
   type LogItem,
   type ProjectRow,
   type SupplierMapRow,
 } from "./projects.ts";
-import { CopyButton, EmptyState, ErrorState, LoadingRows, pct, SimpleTable } from "./parts.tsx";
+import {
+  CopyButton,
+  EmptyState,
+  ErrorState,
+  LoadingRows,
+  SimpleTable,
+  subtitle,
+  ViewDialog,
+} from "./parts.tsx";
 import { CloseProjectDialog } from "./StatusMenu.tsx";
 import { SupplierStatsDialog } from "./SupplierStatsDialog.tsx";
+import { SecurityStatsDialog } from "./SecurityStatsDialog.tsx";
+import { RedirectsDialog } from "./RedirectsDialog.tsx";
+import { PrescreenDataDialog } from "./PrescreenDataDialog.tsx";
 
 export type DialogKind =
   | "logs"
   | "security"
   | "supplierStats"
   | "redirects"
+  | "prescreen"
   | "supplierMapped"
   | "email"
   | "clone"
@@ -72,9 +83,10 @@ export function ProjectDialogs({
   return (
     <>
       <LogsDialog project={is("logs")} onClose={close} />
-      <SecurityDialog project={is("security")} onClose={close} />
+      <SecurityStatsDialog project={is("security")} onClose={close} />
       <SupplierStatsDialog project={is("supplierStats")} onClose={close} />
       <RedirectsDialog project={is("redirects")} onClose={close} />
+      <PrescreenDataDialog project={is("prescreen")} onClose={close} />
       <SupplierMappedDialog project={is("supplierMapped")} onClose={close} />
       <ProjectEmailDialog
         projects={is("email") ? [is("email")!] : []}
@@ -101,44 +113,6 @@ export function ProjectDialogs({
     </>
   );
 }
-
-/** A dialog shell for read-only views: title, description and a Close button. */
-function ViewDialog({
-  open,
-  onClose,
-  title,
-  description,
-  className,
-  children,
-}: {
-  open: boolean;
-  onClose: () => void;
-  title: React.ReactNode;
-  description?: React.ReactNode;
-  className?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className={className ?? "max-w-2xl"}>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          {description
-            ? <DialogDescription>{description}</DialogDescription>
-            : <DialogDescription className="sr-only">Details of the project</DialogDescription>}
-        </DialogHeader>
-        <div className="max-h-[65vh] overflow-y-auto">{children}</div>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Close</Button>
-          </DialogClose>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-const subtitle = (p: ProjectRow) => `${p.projectCode} · ${p.projectName}`;
 
 // ---------------------------------------------------------------- Logs
 
@@ -179,148 +153,6 @@ function LogsDialog({ project, onClose }: { project: ProjectRow | null; onClose:
             ))}
           </ol>
         )}
-    </ViewDialog>
-  );
-}
-
-// ---------------------------------------------------------------- Security stats
-
-const CHECKS: { key: keyof ProjectRow; label: string }[] = [
-  { key: "isUniqueIp", label: "Unique IP" },
-  { key: "isGeoLocation", label: "Geo location" },
-  { key: "isProxyVpn", label: "Proxy/VPN" },
-  { key: "isSpeeder", label: "Speeder" },
-  { key: "isPreScreen", label: "Pre-screen" },
-  { key: "isExclude", label: "Exclusions" },
-  { key: "isRDLow", label: "RD low" },
-  { key: "isRDMedium", label: "RD medium" },
-  { key: "isRDHigh", label: "RD high" },
-];
-
-/** The children of a parent (or the child itself), with their counters. */
-function useProjectsOf(project: ProjectRow | null) {
-  return useQuery({
-    queryKey: ["project-parts", project?._id],
-    enabled: !!project,
-    staleTime: 0,
-    queryFn: async ({ signal }) => {
-      if (project!.projectType === 2) {
-        return [(await api.get<ProjectRow>(`/admin/project/${project!._id}`, { signal })).result];
-      }
-      const res = await api.post<{ data: ProjectRow[] }>(
-        `/admin/project/childs/${project!._id}`,
-        { pageNo: 1, limit: 100 },
-        { signal },
-      );
-      return res.result.data;
-    },
-  });
-}
-
-function SecurityDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
-  const parts = useProjectsOf(project);
-  return (
-    <ViewDialog
-      open={!!project}
-      onClose={onClose}
-      className="max-w-4xl"
-      title="Security stats"
-      description={project
-        ? `${subtitle(project)}: respondents stopped by the security checks, and which checks are on.`
-        : undefined}
-    >
-      {parts.isPending
-        ? <LoadingRows label="Loading security stats" />
-        : parts.isError
-        ? <ErrorState what="security stats" error={parts.error} onRetry={() => void parts.refetch()} />
-        : parts.data.length === 0
-        ? <EmptyState text="No child projects yet" />
-        : (
-          <SimpleTable
-            caption="Security per child project"
-            head={
-              <>
-                <th>Project</th>
-                <th className="text-right">Clicked</th>
-                <th className="text-right">Security</th>
-                <th className="text-right">QT</th>
-                <th className="text-right">PT</th>
-                <th className="text-right">PD</th>
-                <th className="text-right">DO</th>
-                <th className="text-right">Rate</th>
-                <th>Checks on</th>
-              </>
-            }
-          >
-            {parts.data.map((c) => {
-              const on = CHECKS.filter((k) => !!c[k.key]);
-              return (
-                <tr key={c._id}>
-                  <td className="whitespace-nowrap font-medium">{c.projectCode}</td>
-                  <td className="text-right tabular-nums">{formatCount(c.clicked)}</td>
-                  <td className="text-right tabular-nums">{formatCount(c.security)}</td>
-                  <td className="text-right tabular-nums">{formatCount(c.qualityTerm)}</td>
-                  <td className="text-right tabular-nums">{formatCount(c.preScreenTerminate)}</td>
-                  <td className="text-right tabular-nums">{formatCount(c.preScreenDrop)}</td>
-                  <td className="text-right tabular-nums">{formatCount(c.drop)}</td>
-                  <td className="text-right tabular-nums">
-                    {pct(c.clicked ? Math.round((c.security / c.clicked) * 100) : null)}
-                  </td>
-                  <td>
-                    <div className="flex flex-wrap gap-1">
-                      {on.length
-                        ? on.map((k) => <Badge key={k.key} tone="slate">{k.label}</Badge>)
-                        : <span className="text-muted-foreground">None</span>}
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </SimpleTable>
-        )}
-    </ViewDialog>
-  );
-}
-
-// ---------------------------------------------------------------- Redirects
-
-function RedirectsDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
-  const links = project ? clientReturnLinks(globalThis.location.origin, project.isDynamicThanksUrl) : [];
-  return (
-    <ViewDialog
-      open={!!project}
-      onClose={onClose}
-      title="Redirects"
-      description={project
-        ? `${
-          subtitle(project)
-        }: the links the client's survey sends respondents back on. The client fills in [uid]${
-          project.isDynamicThanksUrl ? " and, with Secured Url on, the signature [sig]" : ""
-        }.`
-        : undefined}
-    >
-      <SimpleTable
-        caption="Client return links"
-        head={
-          <>
-            <th>Label</th>
-            <th>Url</th>
-            <th className="w-10" />
-          </>
-        }
-      >
-        {links.map((l) => (
-          <tr key={l.label}>
-            <td className="whitespace-nowrap font-medium">{l.label}</td>
-            <td>
-              <code className="break-all text-xs">{l.url}</code>
-            </td>
-            <td>
-              <CopyButton text={l.url} label={`${l.label} link`} />
-            </td>
-          </tr>
-        ))}
-      </SimpleTable>
     </ViewDialog>
   );
 }

@@ -24,10 +24,9 @@ import { completeColumn, cpiColumn, fieldStatsColumn, outcomeColumns, redirectsC
 import { LinkList } from "./parts.tsx";
 import { type OpenDialog, ProjectDialogs } from "./ProjectDialogs.tsx";
 import {
-  clientReturnLinks,
-  notifyLinks,
   type ProjectRow,
   projectsList,
+  type ProjectsListMeta,
   type ReturnLink,
   useProjectTabs,
 } from "./projects.ts";
@@ -125,7 +124,8 @@ export default function ProjectsListPage() {
     if (p) void qc.invalidateQueries({ queryKey: ["project", p._id] });
   }, [patchRow, invalidate, qc]);
 
-  const origin = globalThis.location.origin;
+  // the server builds the links (PUBLIC_URL, else this address) with the router's own builder
+  const meta = list.metadata as ProjectsListMeta | undefined;
 
   return (
     <>
@@ -138,7 +138,7 @@ export default function ProjectsListPage() {
               label="URL"
               icon={<Link2 />}
               title="Client return links"
-              links={clientReturnLinks(origin)}
+              links={meta?.postBacks}
             >
               Give these to the client for the end of its survey; it fills in [uid]. A project with Secured
               Url on also signs each link (&sig=[sig]): its Redirects show the exact links.
@@ -147,7 +147,7 @@ export default function ProjectsListPage() {
               label="Notify"
               icon={<BellRing />}
               title="Notify (post-back)"
-              links={notifyLinks(origin)}
+              links={meta?.notifyUrls}
             >
               For clients whose system reports each outcome server to server instead of redirecting; [status]
               is c (complete), t (terminate), q (over quota) or f (quality term).
@@ -195,7 +195,8 @@ function LinksButton({
   label: string;
   icon: React.ReactNode;
   title: string;
-  links: ReturnLink[];
+  /** Undefined until the list has answered. */
+  links: ReturnLink[] | undefined;
   children: React.ReactNode;
 }) {
   return (
@@ -208,7 +209,7 @@ function LinksButton({
       <PopoverContent align="end" className="flex w-[28rem] max-w-[calc(100vw-2rem)] flex-col gap-2">
         <p className="font-medium">{title}</p>
         <p className="text-xs text-muted-foreground">{children}</p>
-        <LinkList links={links} />
+        {links ? <LinkList links={links} /> : <p className="text-xs text-muted-foreground">Loading links…</p>}
       </PopoverContent>
     </Popover>
   );

@@ -12,14 +12,17 @@ import {
   Copy,
   FileDown,
   FilePlus2,
+  FileSpreadsheet,
   FileText,
   FolderTree,
   History,
   Link2,
+  ListChecks,
   Mail,
   Pencil,
   Receipt,
   Send,
+  Share2,
   ShieldCheck,
   Trash2,
   Truck,
@@ -64,16 +67,29 @@ function emailAction(label: string, icon: RowAction<ProjectRow>["icon"], path: s
   } satisfies RowAction<ProjectRow>;
 }
 
-async function downloadGroupReport(p: ProjectRow) {
+/** A per-project CSV report (POST {projectId}), streamed by the server, saved under its file name. */
+export async function downloadReport(path: string, body: Record<string, string>, fallbackName: string) {
   try {
-    const { blob, filename } = await requestBlob("POST", "/admin/project/group/report", {
-      body: { projectId: p._id },
-    });
-    saveBlob(blob, filename ?? `${p.projectCode}-projects.csv`);
+    const { blob, filename } = await requestBlob("POST", path, { body });
+    saveBlob(blob, filename ?? fallbackName);
     notify.success("Export ready");
   } catch {
     // the API client has shown the reason
   }
+}
+
+/** A row action that downloads one of the project's CSV reports. */
+function reportAction(
+  label: string,
+  icon: RowAction<ProjectRow>["icon"],
+  path: string,
+  suffix: string,
+): RowAction<ProjectRow> {
+  return {
+    label,
+    icon,
+    onSelect: (p) => downloadReport(path, { projectId: p._id }, `${p.projectCode}-${suffix}.csv`),
+  };
 }
 
 export function useProjectActions({
@@ -132,17 +148,25 @@ export function useProjectActions({
       },
       {
         ...emailAction(
-          "Supplier Data",
-          ClipboardList,
+          "Email Supplier Links",
+          Share2,
           "/admin/email/send/map",
           "Each mapped supplier gets its entry links and figures by e-mail.",
         ),
         hidden: noChildren,
       },
+      // the data exports of the row menu: respondents' identifiers, the suppliers, pre-screen answers
       {
-        label: "Export Data",
-        icon: FileDown,
-        onSelect: (p) => downloadGroupReport(p),
+        ...reportAction("Export Data", FileDown, "/admin/project/child/report", "identifiers"),
+        hidden: noChildren,
+      },
+      {
+        ...reportAction("Supplier Data", ClipboardList, "/admin/project/suppliermap/report", "suppliers"),
+        hidden: noChildren,
+      },
+      { label: "Prescreen Data", icon: ListChecks, onSelect: dialog("prescreen"), hidden: noChildren },
+      {
+        ...reportAction("Child Projects Report", FileSpreadsheet, "/admin/project/group/report", "projects"),
         hidden: (p) => kind === "child" || noChildren(p),
       },
       {

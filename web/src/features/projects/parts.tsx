@@ -8,6 +8,15 @@ import { TIMING } from "../../lib/timing.ts";
 import { cn } from "../../lib/utils.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog.tsx";
 import type { ReturnLink } from "./projects.ts";
 
 /** Copies `text`; the check mark shows for 1000 ms (part 1, section 9). */
@@ -122,3 +131,43 @@ export function ErrorState({ error, onRetry, what }: { error: Error; onRetry: ()
 export function pct(n: number | null): string {
   return n === null ? "–" : `${n}%`;
 }
+
+/** A dialog shell for read-only views: title, description and a Close button. */
+export function ViewDialog({
+  open,
+  onClose,
+  title,
+  description,
+  className,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: React.ReactNode;
+  description?: React.ReactNode;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent className={className ?? "max-w-2xl"}>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          {description
+            ? <DialogDescription>{description}</DialogDescription>
+            : <DialogDescription className="sr-only">Details of the project</DialogDescription>}
+        </DialogHeader>
+        <div className="max-h-[65vh] overflow-y-auto">{children}</div>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">Close</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** "P00012 · Brand tracker": how a dialog names its project. */
+export const subtitle = (p: { projectCode: string; projectName: string }) =>
+  `${p.projectCode} · ${p.projectName}`;

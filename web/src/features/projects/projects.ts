@@ -1,10 +1,10 @@
 /**
  * Projects area (part 1, 2.6 and 2.8): the record shapes the API answers with, the list
- * declarations, the tab strip, status helpers, the client return links and the lookups the forms
- * pick from.
+ * declarations, the tab strip, status helpers, the shapes of the return links, security stats and
+ * pre-screen choices the server answers with, and the lookups the forms pick from.
  */
 import { canOpenScreen } from "../../../../shared/permissions.ts";
-import { PROJECT_STATUS_LIST } from "../../../../shared/status.ts";
+import { PROJECT_STATUS_LIST, type SecurityFigures } from "../../../../shared/status.ts";
 import type { ListDecl, OptionsSource } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
@@ -92,8 +92,8 @@ export type ProjectRow = Counters & SecurityFlags & {
   childCount?: number;
 };
 
-/** GET /admin/project/:id adds the tab badges and the uploaded link count. */
-export type ProjectRecord = ProjectRow & {
+/** GET /admin/project/:id adds the tab badges, the uploaded link count and the Redirects. */
+export type ProjectRecord = ProjectRow & ProjectRedirects & {
   questionCount: number;
   supplierCount: number;
   multiLinkCount: number;
@@ -227,33 +227,36 @@ export function conversion(p: Pick<Counters, "complete" | "clicked">): number | 
   return p.clicked > 0 ? Math.round((p.complete / p.clicked) * 100) : null;
 }
 
-// ---------------------------------------------------------------- client return links
+// ---------------------------------------------------------------- return links, security, pre-screen
 
+/** A return link as the server builds it (the router's own builder). */
 export type ReturnLink = { label: string; url: string };
 
-/**
- * The links a project's client puts at the end of its survey, built from the address staff are
- * using: one per final status (c, t, q, f), `[uid]` filled by the client; a secured project
- * (Secured Url on) also signs each return (`&sig=[sig]`).
- */
-export function clientReturnLinks(origin: string, secured = false): ReturnLink[] {
-  const base = origin.replace(/\/+$/, "");
-  const sig = secured ? "&sig=[sig]" : "";
-  return [
-    { label: "Complete", url: `${base}/survey/end?status=c&uid=[uid]${sig}` },
-    { label: "Terminate", url: `${base}/survey/end?status=t&uid=[uid]${sig}` },
-    { label: "Over Quota", url: `${base}/survey/end?status=q&uid=[uid]${sig}` },
-    { label: "Quality Term", url: `${base}/survey/end?status=f&uid=[uid]${sig}` },
-  ];
-}
+/** The projects list metadata: the toolbar's 'url' and 'notify' links. */
+export type ProjectsListMeta = { postBacks?: ReturnLink[]; notifyUrls?: ReturnLink[] };
 
-/** The server-to-server notification the client's system may call instead of redirecting. */
-export function notifyLinks(origin: string): ReturnLink[] {
-  const base = origin.replace(/\/+$/, "");
-  return [
-    { label: "Post-back (server to server)", url: `${base}/survey/postback?status=[status]&uid=[uid]` },
-  ];
-}
+export type SigningKey = { projectId: string; projectCode: string; secured: boolean; key: string | null };
+
+/** GET /admin/project/:id: the Redirects grid and how a secured project's returns are signed. */
+export type ProjectRedirects = {
+  redirects: ReturnLink[];
+  signing: { required: boolean; method: string; keysShown: boolean; keys: SigningKey[] };
+};
+
+/** POST /admin/project/security/stat/:id: the figures per reason, in total and per child and supplier. */
+export type SecurityStats = {
+  total: SecurityFigures;
+  rows: (SecurityFigures & {
+    projectId: string;
+    projectCode: string;
+    supplierId: string;
+    supplierName: string;
+  })[];
+  checks: { projectId: string; projectCode: string; checks: string[]; devices: string[] }[];
+};
+
+/** GET /admin/project/questions/group/:id: the Prescreen Data question choices. */
+export type GroupQuestion = { value: string; label: string; projectId: string; projectCode: string };
 
 // ---------------------------------------------------------------- lookups of the forms
 

@@ -3,13 +3,14 @@
  * their entry link (copy, indicator 1000 ms), CPI, quotas and counts, and four toggles shown as
  * Active/InActive (allowTraffic, isTestLink, isPreScreen, isBoarded); a collapsible Add/Update
  * Supplier form (defaults: traffic and boarded on, test link off, CPI and quotas 0; redirects must
- * carry [sid]); and the 'Add Questionaire' panel saving a map's questionnaire.
+ * carry [sid]); the supplier report of each map (its respondents as CSV); and the 'Add Questionaire'
+ * panel saving a map's questionnaire.
  */
 import * as React from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";
 import * as v from "valibot";
-import { ChevronDown, Pencil, Plus, Trash2 } from "lucide-react";
+import { ChevronDown, Download, Pencil, Plus, Trash2 } from "lucide-react";
 import { MSG } from "../../../../../shared/messages.ts";
 import { SupplierMapForm } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
@@ -31,6 +32,7 @@ import { Switch } from "../../../components/ui/switch.tsx";
 import { SUPPLIERS } from "../../common/lookups.ts";
 import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
 import { CopyButton, EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+import { downloadReport } from "../actions.tsx";
 
 const TOGGLES = [
   { key: "allowTraffic", label: "Traffic" },
@@ -313,6 +315,20 @@ function MapsTable({
               ))}
               <td>
                 <span className="flex justify-end gap-1">
+                  <Button
+                    variant="ghost"
+                    size="icon-sm"
+                    aria-label={`Download respondents of ${m.supplierName}`}
+                    title="Supplier report: this supplier's respondents (CSV)"
+                    onClick={() =>
+                      downloadReport(
+                        "/admin/project/supplier/report",
+                        { supplierMapId: m._id, projectId: m.projectId },
+                        "supplier-identifiers.csv",
+                      )}
+                  >
+                    <Download />
+                  </Button>
                   <Button
                     variant="ghost"
                     size="icon-sm"

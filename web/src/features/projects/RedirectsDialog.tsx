@@ -1,0 +1,126 @@
+/**
+ * Redirects (part 1, 2.6): the grid of links (label, url) the client's survey sends respondents
+ * back on, as the server builds them with the router's own builder (GET /admin/project/:id). A
+ * secured project (Secured Url on) signs each return: the dialog says how, and shows the signing
+ * key of each child project to those who may edit projects.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { KeyRound, ShieldCheck } from "lucide-react";
+import { api } from "../../lib/api.ts";
+import { Badge } from "../../components/ui/badge.tsx";
+import { projectKey, type ProjectRecord, type ProjectRow } from "./projects.ts";
+import { CopyButton, ErrorState, LoadingRows, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
+
+export function RedirectsDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
+  const record = useQuery({
+    queryKey: projectKey(project?._id),
+    enabled: !!project,
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api.get<ProjectRecord>(`/admin/project/${project!._id}`, { signal })).result,
+  });
+  const p = record.data;
+  return (
+    <ViewDialog
+      open={!!project}
+      onClose={onClose}
+      className="max-w-3xl"
+      title="Redirects"
+      description={project
+        ? `${
+          subtitle(project)
+        }: the links the client's survey sends respondents back on. The client fills in [uid]${
+          project.isDynamicThanksUrl ? " and, with Secured Url on, the signature [sig]" : ""
+        }.`
+        : undefined}
+    >
+      {record.isPending
+        ? <LoadingRows label="Loading redirects" rows={5} />
+        : record.isError || !p?.redirects
+        ? (
+          <ErrorState
+            what="redirects"
+            error={record.error ?? new Error("No links in the answer")}
+            onRetry={() => void record.refetch()}
+          />
+        )
+        : (
+          <div className="flex flex-col gap-4">
+            <SimpleTable
+              caption="Client return links"
+              head={
+                <>
+                  <th>Label</th>
+                  <th>Url</th>
+                  <th className="w-10" />
+                </>
+              }
+            >
+              {p.redirects.map((l) => (
+                <tr key={l.label} data-testid="redirect-row">
+                  <td className="whitespace-nowrap font-medium">{l.label}</td>
+                  <td>
+                    <code className="break-all text-xs">{l.url}</code>
+                  </td>
+                  <td>
+                    <CopyButton text={l.url} label={`${l.label} link`} />
+                  </td>
+                </tr>
+              ))}
+            </SimpleTable>
+            <Signing signing={p.signing} />
+          </div>
+        )}
+    </ViewDialog>
+  );
+}
+
+function Signing({ signing }: { signing: ProjectRecord["signing"] }) {
+  const secured = signing.keys.filter((k) => k.secured);
+  if (!signing.required && secured.length === 0) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        Secured Url is off: returns are taken without a signature.
+      </p>
+    );
+  }
+  return (
+    <section
+      aria-labelledby="signing-title"
+      className="flex flex-col gap-3 rounded-lg border bg-muted/30 p-4"
+      data-testid="signing"
+    >
+      <h3 id="signing-title" className="flex items-center gap-2 font-medium">
+        <ShieldCheck className="size-4 text-primary" aria-hidden="true" /> Signed returns
+      </h3>
+      <p className="text-sm">
+        Returns without a valid signature are refused: {signing.method}. For example, the complete of uid{" "}
+        <code className="text-xs">65f0c2…e1a2</code> is signed over the text{" "}
+        <code className="text-xs">65f0c2…e1a2c</code>.
+      </p>
+      {signing.keys.length
+        ? (
+          <ul className="flex flex-col gap-2">
+            {signing.keys.map((k) => (
+              <li key={k.projectId} className="flex flex-wrap items-center gap-2 text-sm">
+                <span className="font-medium">{k.projectCode}</span>
+                {k.secured ? <Badge tone="green">Secured</Badge> : <Badge tone="zinc">Not secured</Badge>}
+                {k.secured && k.key
+                  ? (
+                    <span className="flex min-w-0 items-center gap-1">
+                      <KeyRound className="size-4 text-muted-foreground" aria-hidden="true" />
+                      <code className="break-all text-xs" data-testid="signing-key">{k.key}</code>
+                      <CopyButton text={k.key} label={`signing key of ${k.projectCode}`} />
+                    </span>
+                  )
+                  : k.secured
+                  ? <span className="text-muted-foreground">Key shown to project editors</span>
+                  : null}
+              </li>
+            ))}
+          </ul>
+        )
+        : <p className="text-sm text-muted-foreground">No child projects yet: each child has its own key.</p>}
+    </section>
+  );
+}

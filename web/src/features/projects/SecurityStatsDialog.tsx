@@ -1,0 +1,130 @@
+/**
+ * Security stats (part 1, 2.6): why the project's respondents were stopped, by reason (duplicate,
+ * IP address, geo location, device, proxy/VPN, RD, speeder, quality terminate, exclusions,
+ * prescreen), in total and per child project and supplier, from the project's own sessions
+ * (POST /admin/project/security/stat/:projectId); and which checks each child has on.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../../lib/api.ts";
+import { formatCount } from "../../lib/format.ts";
+import { Badge } from "../../components/ui/badge.tsx";
+import { SECURITY_REASONS } from "../../../../shared/status.ts";
+import type { ProjectRow, SecurityStats } from "./projects.ts";
+import { EmptyState, ErrorState, LoadingRows, pct, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
+
+const rate = (part: number, whole: number) => pct(whole ? Math.round((part / whole) * 1000) / 10 : null);
+
+export function SecurityStatsDialog(
+  { project, onClose }: { project: ProjectRow | null; onClose: () => void },
+) {
+  const stats = useQuery({
+    queryKey: ["security-stats", project?._id],
+    enabled: !!project,
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api.post<SecurityStats>(`/admin/project/security/stat/${project!._id}`, {}, { signal })).result,
+  });
+  const s = stats.data;
+  return (
+    <ViewDialog
+      open={!!project}
+      onClose={onClose}
+      className="max-w-5xl"
+      title="Security stats"
+      description={project
+        ? `${
+          subtitle(project)
+        }: respondents stopped by the security checks, by reason, and which checks are on.`
+        : undefined}
+    >
+      {stats.isPending
+        ? <LoadingRows label="Loading security stats" rows={4} />
+        : stats.isError
+        ? <ErrorState what="security stats" error={stats.error} onRetry={() => void stats.refetch()} />
+        : !s || s.rows.length === 0
+        ? <EmptyState text="No suppliers mapped yet" />
+        : (
+          <div className="flex flex-col gap-4">
+            <dl
+              className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7"
+              aria-label="Security totals"
+              data-testid="security-totals"
+            >
+              <Tile label="Clicked" value={formatCount(s.total.clicked)} />
+              <Tile
+                label="Security"
+                value={formatCount(s.total.security)}
+                note={`${rate(s.total.security, s.total.clicked)} of clicks`}
+                strong
+              />
+              {SECURITY_REASONS.map((r) => (
+                <Tile key={r.key} label={r.label} value={formatCount(s.total[r.key])} title={r.hint} />
+              ))}
+            </dl>
+            <SimpleTable
+              caption="Security per child project and supplier"
+              head={
+                <>
+                  <th>Project</th>
+                  <th>Supplier</th>
+                  <th className="text-right">Clicks</th>
+                  <th className="text-right">Security</th>
+                  {SECURITY_REASONS.map((r) => (
+                    <th key={r.key} className="px-2! text-right">
+                      <abbr title={`${r.label}: ${r.hint}`} className="no-underline">{r.short}</abbr>
+                    </th>
+                  ))}
+                  <th className="text-right">Rate</th>
+                </>
+              }
+            >
+              {s.rows.map((r) => (
+                <tr key={`${r.projectId}-${r.supplierId}`}>
+                  <td className="whitespace-nowrap font-medium">{r.projectCode}</td>
+                  <td className="whitespace-nowrap">{r.supplierName}</td>
+                  <td className="text-right tabular-nums">{formatCount(r.clicked)}</td>
+                  <td className="text-right font-medium tabular-nums">{formatCount(r.security)}</td>
+                  {SECURITY_REASONS.map((x) => (
+                    <td key={x.key} className="px-2! text-right tabular-nums">{formatCount(r[x.key])}</td>
+                  ))}
+                  <td className="text-right tabular-nums">{rate(r.security, r.clicked)}</td>
+                </tr>
+              ))}
+            </SimpleTable>
+            <div className="flex flex-col gap-2">
+              <h3 className="text-sm font-medium">Checks on</h3>
+              <ul className="flex flex-col gap-1.5">
+                {s.checks.map((c) => (
+                  <li key={c.projectId} className="flex flex-wrap items-center gap-1.5 text-sm">
+                    <span className="mr-1 font-medium">{c.projectCode}</span>
+                    {c.checks.length
+                      ? c.checks.map((k) => <Badge key={k} tone="slate">{k}</Badge>)
+                      : <span className="text-muted-foreground">No checks</span>}
+                    <span className="text-muted-foreground">· devices: {c.devices.join(", ") || "none"}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        )}
+    </ViewDialog>
+  );
+}
+
+function Tile(
+  { label, value, note, title, strong }: {
+    label: string;
+    value: string;
+    note?: string;
+    title?: string;
+    strong?: boolean;
+  },
+) {
+  return (
+    <div className="flex flex-col rounded-lg border px-3 py-2" title={title}>
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className={strong ? "text-lg font-semibold tabular-nums" : "text-lg tabular-nums"}>{value}</dd>
+      {note ? <dd className="text-xs text-muted-foreground">{note}</dd> : null}
+    </div>
+  );
+}
