@@ -106,6 +106,23 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
     assertEquals(new Set(children.map((c) => c.projectStatus)), new Set([1, 3, 5, 6, 9]));
     assert(children.every((c) => c.complete <= c.sampleSize), "completes never pass the sample size");
     assert(children.filter((c) => c.clicked > 0).length >= 6);
+    // a group project with a live child reads Live in the projects list, not Awarded
+    const liveParents = await t.deps.db.selectFrom("projects as p").select("p.projectStatus")
+      .where("p.projectType", "=", 1)
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom("projects as c").select("c.id").whereRef("c.parentProjectId", "=", "p.id").where(
+            "c.projectStatus",
+            "=",
+            1,
+          ),
+        )
+      )
+      .execute();
+    assert(
+      liveParents.length > 0 && liveParents.every((p) => p.projectStatus === 1),
+      "parents of live children are Live",
+    );
     const statuses = new Set(
       (await t.deps.db.selectFrom("sessions").select("status").distinct().execute()).map((r) => r.status),
     );

@@ -596,6 +596,17 @@ export async function seedTraffic(
       if (to === 5) await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 5 }));
     }
   }
+  // a group project that is not closed reads as its busiest child: Live, else Testing, else Paused
+  const byParent = new Map<string, number[]>();
+  for (const { parentId, child } of children) {
+    byParent.set(parentId, [...(byParent.get(parentId) ?? []), child.plan.status]);
+  }
+  for (const [parentId, statuses] of byParent) {
+    const to = [1, 9, 3].find((s) => statuses.includes(s));
+    if (to && !statuses.some((s) => s >= 4 && s <= 6)) {
+      await updateProject(db, caller, parentId, v.parse(ProjectPatch, { projectStatus: to }));
+    }
+  }
   await router.close();
   return counts;
 }
