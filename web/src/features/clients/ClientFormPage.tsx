@@ -14,14 +14,7 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import {
-  BackLink,
-  CopyField,
-  FormActions,
-  FormSection,
-  FormSkeleton,
-  LoadFailed,
-} from "../common/FormParts.tsx";
+import { BackLink, CopyField, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
 import { CountryField, LookupMultiField, LookupSelectField } from "../common/fields.tsx";
 import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
 import type { ClientRecord } from "./clients.ts";
@@ -94,20 +87,11 @@ export default function ClientFormPage() {
           : "A buyer of completes: contact, address, billing terms and integration."}
         back={<BackLink to={LIST}>Clients</BackLink>}
       />
-      {!id
-        ? <ClientEditor />
-        : client.isPending
-        ? <FormSkeleton label="Loading client" className="max-w-4xl" />
-        : client.isError
-        ? (
-          <LoadFailed
-            what="client"
-            error={client.error}
-            onRetry={() => void client.refetch()}
-            className="max-w-4xl"
-          />
-        )
-        : <ClientEditor client={client.data} />}
+      {!id ? <ClientEditor /> : (
+        <LoadedRecord query={client} what="client" className="max-w-4xl">
+          {(client) => <ClientEditor client={client} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }

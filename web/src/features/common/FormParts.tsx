@@ -5,6 +5,7 @@
  */
 import * as React from "react";
 import { Link } from "react-router";
+import type { UseQueryResult } from "@tanstack/react-query";
 import { ArrowLeft, Check, Copy } from "lucide-react";
 import { copyText } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
@@ -104,6 +105,33 @@ export function LoadFailed(
       <Button className="mt-4" variant="outline" onClick={onRetry}>Retry</Button>
     </Card>
   );
+}
+
+/**
+ * The record an edit form opens with: a skeleton while it loads, a retryable error if it cannot,
+ * else the form. `what` names it in both ("Loading client", "This client could not be loaded").
+ */
+export function LoadedRecord<T>({ query, what, loadingLabel, className, children }: {
+  query: UseQueryResult<T>;
+  what: string;
+  loadingLabel?: string;
+  className?: string;
+  children: (record: T) => React.ReactNode;
+}) {
+  if (query.isPending) {
+    return <FormSkeleton label={loadingLabel ?? `Loading ${what}`} className={className} />;
+  }
+  if (query.isError) {
+    return (
+      <LoadFailed
+        what={what}
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        className={className}
+      />
+    );
+  }
+  return <>{children(query.data)}</>;
 }
 
 /** A read-only value (an API key) with a copy button; the copied mark clears after 1000 ms. */

@@ -12,7 +12,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
 import type { CategoryRow } from "./library.ts";
 
 const LIST = "/admin/library";
@@ -34,20 +34,11 @@ export default function CategoryFormPage() {
           : "A subject area projects are filed under."}
         back={<BackLink to={LIST}>Categories</BackLink>}
       />
-      {!id
-        ? <CategoryEditor />
-        : category.isPending
-        ? <FormSkeleton label="Loading category" className="max-w-3xl" />
-        : category.isError
-        ? (
-          <LoadFailed
-            what="category"
-            error={category.error}
-            onRetry={() => void category.refetch()}
-            className="max-w-3xl"
-          />
-        )
-        : <CategoryEditor category={category.data} />}
+      {!id ? <CategoryEditor /> : (
+        <LoadedRecord query={category} what="category" className="max-w-3xl">
+          {(category) => <CategoryEditor category={category} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }

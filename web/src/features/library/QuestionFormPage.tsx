@@ -27,7 +27,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
 import { Input, Textarea } from "../../components/ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
-import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
 import {
   QUESTION_TYPE_LABELS,
   type QuestionOptionRecord,
@@ -73,20 +73,11 @@ export default function QuestionFormPage() {
         description="A library question projects can copy into their pre-screen."
         back={<BackLink to={LIST}>Questions</BackLink>}
       />
-      {!id
-        ? <QuestionEditor />
-        : question.isPending
-        ? <FormSkeleton label="Loading question" className="max-w-4xl" />
-        : question.isError
-        ? (
-          <LoadFailed
-            what="question"
-            error={question.error}
-            onRetry={() => void question.refetch()}
-            className="max-w-4xl"
-          />
-        )
-        : <QuestionEditor question={question.data} />}
+      {!id ? <QuestionEditor /> : (
+        <LoadedRecord query={question} what="question" className="max-w-4xl">
+          {(question) => <QuestionEditor question={question} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }

@@ -12,7 +12,7 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
-import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
 import type { SupplierRuleRow } from "./library.ts";
 
 const LIST = "/admin/library/rule";
@@ -34,18 +34,11 @@ export default function RuleFormPage() {
       />
       {!id
         ? <RuleEditor />
-        : rule.isPending
-        ? <FormSkeleton label="Loading supplier rule" className="max-w-3xl" />
-        : rule.isError
-        ? (
-          <LoadFailed
-            what="rule"
-            error={rule.error}
-            onRetry={() => void rule.refetch()}
-            className="max-w-3xl"
-          />
-        )
-        : <RuleEditor rule={rule.data} />}
+        : (
+          <LoadedRecord query={rule} what="rule" loadingLabel="Loading supplier rule" className="max-w-3xl">
+            {(rule) => <RuleEditor rule={rule} />}
+          </LoadedRecord>
+        )}
     </>
   );
 }

@@ -15,7 +15,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { RichTextField } from "../../components/form/rich-text-field.tsx";
-import { BackLink, FormActions, FormSection, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
 import { CLIENTS } from "../common/lookups.ts";
 import { LookupField, PoNumberField, StatusField, YesNoField } from "./fields.tsx";
 import { MANAGERS, projectKey, type ProjectRecord } from "./projects.ts";
@@ -40,20 +40,11 @@ export default function GroupProjectFormPage() {
           : "A group project for a client; its child projects carry the countries, quotas and suppliers."}
         back={<BackLink to={LIST}>Projects</BackLink>}
       />
-      {!id
-        ? <GroupProjectEditor />
-        : project.isPending
-        ? <FormSkeleton label="Loading project" className="max-w-4xl" />
-        : project.isError
-        ? (
-          <LoadFailed
-            what="project"
-            error={project.error}
-            onRetry={() => void project.refetch()}
-            className="max-w-4xl"
-          />
-        )
-        : <GroupProjectEditor project={project.data} />}
+      {!id ? <GroupProjectEditor /> : (
+        <LoadedRecord query={project} what="project" className="max-w-4xl">
+          {(project) => <GroupProjectEditor project={project} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }

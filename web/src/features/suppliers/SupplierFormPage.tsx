@@ -14,14 +14,7 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import {
-  BackLink,
-  CopyField,
-  FormActions,
-  FormSection,
-  FormSkeleton,
-  LoadFailed,
-} from "../common/FormParts.tsx";
+import { BackLink, CopyField, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
 import { CountryField, LookupMultiField } from "../common/fields.tsx";
 import { CLIENTS } from "../common/lookups.ts";
 import type { SupplierRecord } from "./suppliers.ts";
@@ -109,20 +102,11 @@ export default function SupplierFormPage() {
           : "A panel that sends respondents: contact, terms, where respondents return to."}
         back={<BackLink to={LIST}>Suppliers</BackLink>}
       />
-      {!id
-        ? <SupplierEditor />
-        : supplier.isPending
-        ? <FormSkeleton label="Loading supplier" className="max-w-4xl" />
-        : supplier.isError
-        ? (
-          <LoadFailed
-            what="supplier"
-            error={supplier.error}
-            onRetry={() => void supplier.refetch()}
-            className="max-w-4xl"
-          />
-        )
-        : <SupplierEditor supplier={supplier.data} />}
+      {!id ? <SupplierEditor /> : (
+        <LoadedRecord query={supplier} what="supplier" className="max-w-4xl">
+          {(supplier) => <SupplierEditor supplier={supplier} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }
