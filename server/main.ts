@@ -6,6 +6,7 @@ import { seedIfEmpty } from "./domain/seed/seed.ts";
 import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
 import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";
+import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -26,6 +27,15 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const { deps, handle } = await buildDeps(env);
   const seeded = await seedIfEmpty(deps);
   if (seeded) deps.log.info("seeded demo data", seeded);
+  // planner statistics: lists choose their search and filter indexes from them
+  const refreshStats = () =>
+    refreshPlannerStats(deps.db).catch((e) => {
+      deps.log.warn("statistics not refreshed", { error: e instanceof Error ? e.message : String(e) });
+      return true;
+    });
+  const statsTimer = (await refreshStats())
+    ? setInterval(refreshStats, STATS_INTERVAL_MS)
+    : (deps.log.info("planner statistics: not supported by this database server"), undefined);
   const app = createApp(deps, { webRoot: opts.webRoot });
   // mail queued before this start (or while no mail server was configured) goes out now
   kickDelivery(deps);
@@ -62,6 +72,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
     await server.finished;
     clearInterval(outboxTimer);
     clearInterval(sweepTimer);
+    clearInterval(statsTimer);
     await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start
     await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);

@@ -25,8 +25,14 @@ export const ListBody = v.object({
   status: v.optional(v.union([v.string(), v.number(), v.boolean(), v.null()])),
   sortBy: v.optional(v.string()),
   sortDir: v.optional(v.picklist(["asc", "desc"])),
+  /** "exact": answer only the exact number of matching rows (no rows); see ListMetadata.more. */
+  count: v.optional(v.picklist(["exact"], 'count must be "exact"')),
 });
 export type ListBody = v.InferOutput<typeof ListBody>;
 
-export type ListMetadata = { total: number; limit: number; pageNo: number };
+/**
+ * `total` is exact unless `more` is true: large results are counted up to a window past the page
+ * ("1,000+"), and the exact figure is asked for separately with `count: "exact"`.
+ */
+export type ListMetadata = { total: number; limit: number; pageNo: number; more?: boolean };
 export type ListResult<T> = { data: T[]; metadata: ListMetadata };

@@ -1,8 +1,12 @@
-/** `db migrate`, `db seed --demo`: the same migrator and seed the server runs at start-up. */
+/**
+ * `db migrate`, `db seed --demo`: the same migrator and seed the server runs at start-up;
+ * `db reindex`: rebuilds the search indexes and the planner's statistics.
+ */
 import type { Command } from "commander";
 import { openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { migrations } from "../../db/migrations/index.ts";
+import { rebuildSearchIndexes, refreshPlannerStats } from "../../server/db/maintenance.ts";
 import { DEMO_PASSWORD, demoEmail, seedDemo } from "../../server/domain/seed/seed.ts";
 import { cliEnv, CliError, say, withDeps } from "../context.ts";
 
@@ -16,6 +20,7 @@ export function registerDbCommands(program: Command) {
       const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
       try {
         const applied = await migrateToLatest(handle.db);
+        if (applied.length) await refreshPlannerStats(handle.db);
         const total = Object.keys(migrations).length;
         say(
           applied.length
@@ -43,8 +48,25 @@ export function registerDbCommands(program: Command) {
           );
         }
         const counts = await seedDemo(deps);
+        await refreshPlannerStats(deps.db);
         const what = Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(", ");
         say(`Seeded demo data (${what}); sign in as ${demoEmail("SUPERADMIN")} with ${DEMO_PASSWORD}`);
       });
+    });
+
+  db.command("reindex")
+    .description("rebuild the full-text search indexes from their tables and refresh planner statistics")
+    .action(async () => {
+      const env = cliEnv();
+      const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+      try {
+        const rebuilt = await rebuildSearchIndexes(handle.db);
+        await refreshPlannerStats(handle.db);
+        const what = Object.entries(rebuilt).map(([name, n]) => `${name} (${n} row${n === 1 ? "" : "s"})`)
+          .join(", ");
+        say(what ? `Rebuilt ${what}; statistics refreshed` : "No search indexes; statistics refreshed");
+      } finally {
+        await handle.close();
+      }
     });
 }

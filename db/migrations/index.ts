@@ -4,10 +4,12 @@ import * as m0001 from "./0001_foundation.ts";
 import * as m0002 from "./0002_master_data.ts";
 import * as m0003 from "./0003_projects.ts";
 import * as m0004 from "./0004_router.ts";
+import * as m0005 from "./0005_search.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
   "0002_master_data": m0002,
   "0003_projects": m0003,
   "0004_router": m0004,
+  "0005_search": m0005,
 };

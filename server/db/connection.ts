@@ -25,6 +25,10 @@ export async function openDatabase(url: string, authToken?: string): Promise<DbH
       await client.execute("PRAGMA synchronous = NORMAL");
     }
     await client.execute("PRAGMA busy_timeout = 5000");
+    // a page cache and memory map sized for list scans and sorts (SQLite's defaults are 2 MiB / off)
+    await client.execute("PRAGMA cache_size = -65536");
+    if (url !== ":memory:") await client.execute("PRAGMA mmap_size = 268435456");
+    await client.execute("PRAGMA temp_store = MEMORY");
     await client.execute("PRAGMA foreign_keys = ON");
   }
   const db = new Kysely<Database>({ dialect: new LibsqlDialect(client) });

@@ -1,8 +1,17 @@
 /**
  * The list query kit every grid uses: allow-listed filters and sorts, search over named columns,
  * count and page from the same `where`. Unknown filter keys are ignored, never interpolated.
+ *
+ * Built to stay fast on large tables:
+ * - Totals are counted exactly only up to a window past the page (`countWindow`, 1,000 rows by
+ *   default); beyond it the answer says `more: true` and `total` is a lower bound. The exact figure
+ *   is one more call away (`count: "exact"`), which the grid makes in the background, once per
+ *   filter set rather than once per page.
+ * - A list with a trigram index (`fts`) answers a search of 3+ characters from the index when the
+ *   term is rare, and with an early-stopping LIKE scan in the grid's order when the term is common
+ *   (the index would hand back most of the table to sort). Both find the same rows.
  */
-import { type Expression, type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import type { ListBody, ListResult } from "../../shared/list.ts";
 import { MAX_LIMIT } from "../../shared/list.ts";
 
@@ -23,10 +32,44 @@ export type ListSpec = {
   status?: (qb: AnyQB, value: string | number | boolean) => AnyQB;
   /** Allow-listed sorts: key -> column. */
   sorts?: Record<string, string>;
-  /** Default order; a unique column last keeps paging stable. */
+  /** Default order; a unique column last keeps paging stable (and lets deep pages be read from the end). */
   defaultSort: [string, "asc" | "desc"][];
   maxLimit?: number;
+  /** A trigram full-text index over exactly the `search` columns (a migration creates and maintains it). */
+  fts?: FtsIndex;
+  /** Totals are exact up to this many rows past the page, then a lower bound (default 1,000). */
+  countWindow?: number;
 };
+
+export type FtsIndex = {
+  /** The FTS5 table (tokenize='trigram', external content on the listed table). */
+  table: string;
+  /** The listed table's rowid, as the base query names it (e.g. "users.rowid"). */
+  rowid: string;
+  /** Under this many index matches a term is rare: its rows are looked up by rowid (1,000). */
+  rareBelow?: number;
+  /** At this many a term is common: a LIKE scan in order fills a page soonest (10,000). */
+  commonAt?: number;
+};
+
+/**
+ * How the free-text search runs: not at all, LIKE over the columns, through the trigram index, or
+ * over the rows a rare term's index probe already found (their rowids).
+ */
+export type SearchPlan =
+  | { kind: "none" }
+  | { kind: "like" }
+  | { kind: "fts" }
+  | { kind: "rows"; rowids: number[] };
+
+// deno-lint-ignore no-explicit-any
+type AnyDb = Kysely<any>;
+
+export const COUNT_WINDOW = 1_000;
+const RARE_BELOW = 1_000;
+const COMMON_AT = 10_000;
+/** Pages this deep read more rows through LIKE than the index would hand back: use the index. */
+const LIKE_MAX_OFFSET = 1_000;
 
 const isSet = (val: FilterValue): val is NonNullable<FilterValue> =>
   val !== null && val !== undefined && val !== "" && !(Array.isArray(val) && val.length === 0);
@@ -54,12 +97,65 @@ export function escapeLike(s: string) {
   return s.replace(/[\\%_]/g, (m) => "\\" + m);
 }
 
-/** The filtered query, without paging or order. */
-export function applyListFilters(base: AnyQB, body: ListBody, spec: ListSpec): AnyQB {
+/** The search term a trigram index can answer (3+ characters), else null. */
+function ftsTerm(search: string): string | null {
+  return [...search].length >= 3 ? `"${search.replaceAll('"', '""')}"` : null;
+}
+
+/**
+ * Decides how the search runs for a page starting at `offset`, from a bounded count of the term's
+ * matches in the trigram index (a few ms): a rare term runs over the rows the index found; a common
+ * one with a LIKE scan in the grid's order that stops once the page and its count window are full
+ * (unless the page is deep); anything between through the index.
+ */
+export async function planSearch(db: AnyDb, body: ListBody, spec: ListSpec, offset = 0): Promise<SearchPlan> {
+  const search = body.search?.trim();
+  if (!search) return { kind: "none" };
+  const term = ftsTerm(search);
+  if (spec.searchWhere || !spec.fts || !term) return { kind: "like" };
+  const rare = spec.fts.rareBelow ?? RARE_BELOW;
+  const common = spec.fts.commonAt ?? COMMON_AT;
+  const table = sql.table(spec.fts.table);
+  const { rows: [probe] } = await sql<
+    { n: number }
+  >`select count(*) as n from (select 1 from ${table} where ${table} match ${term} limit ${common})`
+    .execute(db);
+  const n = Number(probe?.n ?? 0);
+  if (n < rare) {
+    const { rows } = await sql<{ rowid: number }>`select rowid from ${table} where ${table} match ${term}`
+      .execute(db);
+    return { kind: "rows", rowids: rows.map((r) => Number(r.rowid)) };
+  }
+  // LIKE folds the case of ASCII letters only: a term with others stays with the index, which folds all
+  const ascii = /^[\x20-\x7e]*$/.test(search);
+  return n >= common && ascii && offset < LIKE_MAX_OFFSET ? { kind: "like" } : { kind: "fts" };
+}
+
+/** The filtered query, without paging or order. `plan` from planSearch (LIKE when not given). */
+export function applyListFilters(
+  base: AnyQB,
+  body: ListBody,
+  spec: ListSpec,
+  plan: SearchPlan = { kind: "like" },
+): AnyQB {
   let qb = base;
   const search = body.search?.trim();
+  const term = search && plan.kind === "fts" ? ftsTerm(search) : null;
   if (search && spec.searchWhere) {
     qb = spec.searchWhere(qb, `%${escapeLike(search)}%`);
+  } else if (search && spec.fts && plan.kind === "rows") {
+    qb = qb.where(
+      sql.ref(spec.fts.rowid),
+      "in",
+      sql`(select value from json_each(${JSON.stringify(plan.rowids)}))`,
+    );
+  } else if (term && spec.fts) {
+    const table = sql.table(spec.fts.table);
+    qb = qb.where(
+      sql.ref(spec.fts.rowid),
+      "in",
+      sql`(select rowid from ${table} where ${table} match ${term})`,
+    );
   } else if (search && spec.search?.length) {
     const pattern = `%${escapeLike(search)}%`;
     qb = qb.where((eb) =>
@@ -90,16 +186,32 @@ export function applyListFilters(base: AnyQB, body: ListBody, spec: ListSpec): A
   return qb;
 }
 
-export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec): AnyQB {
+/** The grid's order (`reverse`: exactly backwards, NULLs included, for reading a list from its end). */
+export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec, reverse = false): AnyQB {
   const col = body.sortBy ? spec.sorts?.[body.sortBy] : undefined;
+  const flip = (dir: "asc" | "desc") => (reverse ? (dir === "asc" ? "desc" : "asc") : dir);
   let out = qb;
-  if (col) out = out.orderBy(sql.ref(col), body.sortDir ?? "asc");
-  for (const [c, dir] of spec.defaultSort) out = out.orderBy(sql.ref(c), dir);
+  if (col) out = out.orderBy(sql.ref(col), flip(body.sortDir ?? "asc"));
+  for (const [c, dir] of spec.defaultSort) out = out.orderBy(sql.ref(c), flip(dir));
   return out;
 }
 
-/** One page plus `{ total, limit, pageNo }`. */
+/** Counts the filtered rows, stopping after `cap` when given (a capped count reads at most cap+1 rows). */
+async function countRows(db: AnyDb, filtered: AnyQB, cap?: number): Promise<number> {
+  let rows = filtered.clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
+  if (cap !== undefined) rows = rows.limit(cap + 1);
+  const r = await db.selectFrom(rows.as("matched")).select(sql<number>`count(*)`.as("total"))
+    .executeTakeFirst();
+  return Number(r?.total ?? 0);
+}
+
+/**
+ * One page plus `{ total, limit, pageNo }`, and `more: true` when there are more rows than
+ * counted (total is then a lower bound, a round multiple of the window). `count: "exact"` in the
+ * body answers the exact total alone, without rows.
+ */
 export async function runList<T>(
+  db: AnyDb,
   base: AnyQB,
   body: ListBody,
   spec: ListSpec,
@@ -107,22 +219,38 @@ export async function runList<T>(
 ): Promise<ListResult<T>> {
   const limit = Math.min(body.limit ?? 10, spec.maxLimit ?? MAX_LIMIT);
   const pageNo = body.pageNo ?? 1;
-  const filtered = applyListFilters(base, body, spec);
-  const [{ total }] = await filtered.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as("total"))
-    .execute();
-  const rows = await applyListOrder(filtered, body, spec).limit(limit).offset((pageNo - 1) * limit).execute();
-  return { data: rows.map((r) => map(r as never)), metadata: { total: Number(total), limit, pageNo } };
+  const offset = (pageNo - 1) * limit;
+  if (body.count === "exact") {
+    const filtered = applyListFilters(base, body, spec, await planSearch(db, body, spec, Infinity));
+    return { data: [], metadata: { total: await countRows(db, filtered), limit, pageNo } };
+  }
+  const filtered = applyListFilters(base, body, spec, await planSearch(db, body, spec, offset));
+  const window = spec.countWindow ?? COUNT_WINDOW;
+  // the window ends on a round figure past the page: "1,000+", then "2,000+" on deeper pages
+  const cap = (Math.floor((offset + limit) / window) + 1) * window;
+  const counted = await countRows(db, filtered, cap);
+  // a page in the second half of a fully counted list is read from the end: the offset stays small
+  const fromEnd = counted <= cap && offset < counted && offset * 2 > counted;
+  const rows = fromEnd
+    ? (await applyListOrder(filtered, body, spec, true).limit(Math.min(limit, counted - offset))
+      .offset(Math.max(0, counted - offset - limit)).execute()).reverse()
+    : await applyListOrder(filtered, body, spec).limit(limit).offset(offset).execute();
+  const metadata: ListResult<T>["metadata"] = { total: Math.min(counted, cap), limit, pageNo };
+  if (counted > cap) metadata.more = true;
+  return { data: rows.map((r) => map(r as never)), metadata };
 }
 
 /** Every matching row, in pages, for exports. */
 export async function* iterateList<T>(
+  db: AnyDb,
   base: AnyQB,
   body: ListBody,
   spec: ListSpec,
   map: (row: never) => T,
   pageSize = 1000,
 ) {
-  const ordered = applyListOrder(applyListFilters(base, body, spec), body, spec);
+  const plan = await planSearch(db, body, spec, Infinity);
+  const ordered = applyListOrder(applyListFilters(base, body, spec, plan), body, spec);
   for (let offset = 0;; offset += pageSize) {
     const rows = await ordered.limit(pageSize).offset(offset).execute();
     if (rows.length) yield rows.map((r) => map(r as never));

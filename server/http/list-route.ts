@@ -27,15 +27,16 @@ async function* enriched<T>(pages: AsyncIterable<T[]>, enrich?: (rows: T[]) => P
 }
 
 export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinition<T>, message = "Success") {
+  const db = c.get("deps").db;
   if (c.req.query("format") === "csv") {
     const stamp = new Date().toISOString().slice(0, 10);
     return csvResponse(
       c,
       `${def.csv.filename}-${stamp}.csv`,
-      csvStream(def.csv.columns, enriched(iterateList(def.query, body, def.spec, def.map), def.enrich)),
+      csvStream(def.csv.columns, enriched(iterateList(db, def.query, body, def.spec, def.map), def.enrich)),
     );
   }
-  const page = await runList(def.query, body, def.spec, def.map);
+  const page = await runList(db, def.query, body, def.spec, def.map);
   if (def.enrich && page.data.length) page.data = await def.enrich(page.data);
   return ok(c, def.metadata ? { ...page, metadata: { ...page.metadata, ...def.metadata } } : page, message);
 }

@@ -117,6 +117,14 @@ Deno.test("users list: paging metadata, default page size 10, capped limit, page
     // newest first: the SUPERADMIN was created before the others
     assertEquals(emails(first).slice(0, 2), ["pager11@samplex.test", "pager10@samplex.test"]);
     assertEquals(emails(third).at(-1), "superadmin@test.local");
+
+    // the exact count alone, with the same filters, for grids whose total was a lower bound
+    const exact = await t.call("POST", "/admin/users", {
+      token: admin,
+      body: { count: "exact", search: "pager1", pageNo: 4, limit: 5 },
+    });
+    assertEquals(exact.status, 200);
+    assertEquals(exact.json.result, { data: [], metadata: { total: 3, limit: 5, pageNo: 4 } });
   }));
 
 Deno.test("users list: malformed bodies are 400s, never 500", () =>
@@ -124,13 +132,15 @@ Deno.test("users list: malformed bodies are 400s, never 500", () =>
     for (
       const body of [{ pageNo: 0 }, { pageNo: "two" }, { limit: -1 }, { limit: 1.5 }, {
         filter: "role=ADMIN",
-      }]
+      }, { count: "approximate" }]
     ) {
       const r = await t.call("POST", "/admin/users", { token: admin, body });
       assertEquals(r.status, 400, JSON.stringify(body));
       assert(r.json.message && r.json.errors?.length, "says what is wrong");
     }
     assertEquals((await t.call("POST", "/admin/users", { token: admin, raw: "{" })).status, 400);
+    const count = await t.call("POST", "/admin/users", { token: admin, body: { count: true } });
+    assertEquals(count.json.message, 'count must be "exact"');
   }));
 
 Deno.test("users list: search over name, e-mail and phone; % and _ are literal", () =>

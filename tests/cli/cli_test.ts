@@ -67,6 +67,31 @@ Deno.test("cli db migrate: applies the migrations once, then says the database i
   );
 });
 
+Deno.test("cli db reindex: rebuilds each search index from its table, and search still finds users", async () => {
+  await using db = await tempDb();
+  assertEquals((await cli(["db", "migrate"], db.env)).code, 0);
+  const add = await cli(
+    ["user", "add", "--email", "reindex.me@cli.test", "--password", "long-enough", "--role", "ADMIN"],
+    db.env,
+  );
+  assertEquals(add.code, 0, add.stderr);
+  const r = await cli(["db", "reindex"], db.env);
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.stdout, "Rebuilt system_logs_fts (1 row), users_fts (1 row); statistics refreshed");
+  const t = await testApp(db.env);
+  try {
+    const found = await t.call("POST", "/admin/users", {
+      token: await t.tokenFor("SUPERADMIN"),
+      body: { search: "reindex.me" },
+    });
+    assertEquals(found.json.result.data.map((u: { email: string }) => u.email), ["reindex.me@cli.test"]);
+  } finally {
+    await t.close();
+  }
+  const broken = await cli(["db", "reindex"], { DATABASE_URL: "file:/proc/nope/samplex.db" });
+  assertFails(broken, /^error: /);
+});
+
 Deno.test("cli user add: the user can sign in through the API, and the CLI is in the audit log", async () => {
   await using db = await tempDb();
   const r = await cli(

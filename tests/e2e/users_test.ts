@@ -228,3 +228,83 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
     await server.close();
   }
 }));
+
+Deno.test(
+  e2e("users: a large result shows 1,000+ until the exact count arrives, then the last page", async () => {
+    const server = await startServer();
+    const browser = await launchBrowser();
+    const { db } = server.deps;
+    try {
+      const admin = await server.user("SUPERADMIN");
+      const BULK = 1_205;
+      for (let start = 0; start < BULK; start += 400) {
+        await db.insertInto("users").values(
+          Array.from({ length: Math.min(400, BULK - start) }, (_, k) => {
+            const i = start + k;
+            const at = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
+            return {
+              id: `b${i.toString(16).padStart(23, "0")}`,
+              firstName: `Bulk${i}`,
+              lastName: "Loaded",
+              email: `bulk${String(i).padStart(4, "0")}@e2e.test`,
+              phoneNumber: "",
+              role: "BDE",
+              supplierId: null,
+              passwordHash: "x",
+              isActive: 1,
+              isDeleted: 0,
+              createdAt: at,
+              updatedAt: at,
+            };
+          }),
+        ).execute();
+      }
+      const { context, page, errors } = await newPage(browser, server.url);
+      // hold the background count until the lower bound has been seen
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      const counts: string[] = [];
+      await page.route("**/api/v1/admin/users", async (route) => {
+        const body = route.request().postData() ?? "";
+        if (body.includes('"count":"exact"')) {
+          counts.push(body);
+          await held;
+        }
+        await route.continue();
+      });
+      await signIn(page, admin.email);
+      const range = page.getByTestId("grid-range");
+      const last = page.getByRole("button", { name: "Last page" });
+
+      await page.goto(`${server.url}/admin/user?q=bulk`);
+      await range.filter({ hasText: "1–10 of 1,000+" }).waitFor();
+      await page.getByText("Page 1 of 100+").waitFor();
+      assert(await last.isDisabled(), "no last page while only a lower bound is known");
+      await page.getByRole("button", { name: "Next page" }).click();
+      await range.filter({ hasText: "11–20 of 1,000+" }).waitFor();
+      assertEquals(counts.length, 1, "one count per filter set, not per page");
+      assert(!counts[0].includes('"sortBy"'), "the count ignores paging and order");
+
+      release();
+      await range.filter({ hasText: "11–20 of 1,205" }).waitFor();
+      await page.getByText("Page 2 of 121").waitFor();
+      await last.click();
+      await range.filter({ hasText: "1,201–1,205 of 1,205" }).waitFor();
+      assertEquals(new URL(page.url()).searchParams.get("page"), "121");
+      const emails = await page.getByTestId("data-grid").locator("tbody tr[data-row-id]").allTextContents();
+      assertEquals(emails.length, 5);
+      assert(emails[4].includes("bulk0000@e2e.test"), "the oldest user ends the list");
+      assert(emails[0].includes("bulk0004@e2e.test"));
+
+      // a narrower search is counted exactly at once
+      await page.getByRole("searchbox").fill("bulk011");
+      await range.filter({ hasText: "1–10 of 10" }).waitFor();
+      assertEquals(counts.length, 1, "no background count for an exact total");
+      assertEquals(errors, []);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }),
+);

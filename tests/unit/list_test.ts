@@ -1,4 +1,7 @@
-/** server/db/list.ts: allow-listed filters and sorts, literal search, counting and paging. */
+/**
+ * server/db/list.ts: allow-listed filters and sorts, literal search (LIKE and trigram index alike),
+ * bounded counting and paging.
+ */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
@@ -8,8 +11,12 @@ import {
   escapeLike,
   iterateList,
   type ListSpec,
+  planSearch,
   runList,
+  type SearchPlan,
 } from "../../server/db/list.ts";
+import { rebuildSearchIndexes, refreshPlannerStats } from "../../server/db/maintenance.ts";
+import { sql } from "kysely";
 import { usersListQuery, usersListSpec } from "../../server/domain/users/users.ts";
 import type { ListBody } from "../../shared/list.ts";
 
@@ -124,20 +131,168 @@ Deno.test("runList: total, limit and pageNo; the limit is capped; pages cover ev
   withUsers(async (db) => {
     const q = usersListQuery(db, "staff");
     const map = (r: { firstName: string }) => r.firstName;
-    const p1 = await runList(q, body({ limit: 5 }), usersListSpec, map);
+    const p1 = await runList(db, q, body({ limit: 5 }), usersListSpec, map);
     assertEquals(p1.metadata, { total: 12, limit: 5, pageNo: 1 });
-    const p2 = await runList(q, body({ limit: 5, pageNo: 2 }), usersListSpec, map);
-    const p3 = await runList(q, body({ limit: 5, pageNo: 3 }), usersListSpec, map);
+    const p2 = await runList(db, q, body({ limit: 5, pageNo: 2 }), usersListSpec, map);
+    const p3 = await runList(db, q, body({ limit: 5, pageNo: 3 }), usersListSpec, map);
     assertEquals(p3.data.length, 2);
     assertEquals([...p1.data, ...p2.data, ...p3.data], [...NAMES].reverse());
 
-    const filtered = await runList(q, body({ filter: { role: "BDE" }, limit: 2 }), usersListSpec, map);
+    const filtered = await runList(db, q, body({ filter: { role: "BDE" }, limit: 2 }), usersListSpec, map);
     assertEquals(filtered.metadata.total, 4, "the count uses the same filters as the page");
 
-    const capped = await runList(q, body({ limit: 1000 }), usersListSpec, map);
+    const capped = await runList(db, q, body({ limit: 1000 }), usersListSpec, map);
     assertEquals(capped.metadata.limit, 100);
     const small: ListSpec = { ...usersListSpec, maxLimit: 3 };
-    assertEquals((await runList(q, body({ limit: 50 }), small, map)).data.length, 3);
+    assertEquals((await runList(db, q, body({ limit: 50 }), small, map)).data.length, 3);
+  }));
+
+Deno.test("runList: totals past the count window are a round lower bound with more; count exact gives the figure", () =>
+  withUsers(async (db) => {
+    const q = usersListQuery(db, "staff");
+    const map = (r: { firstName: string }) => r.firstName;
+    const spec: ListSpec = { ...usersListSpec, countWindow: 5 };
+    const page = (pageNo: number, extra: Partial<ListBody> = {}) =>
+      runList(db, q, body({ limit: 2, pageNo, ...extra }), spec, map);
+
+    const p1 = await page(1);
+    assertEquals(p1.metadata, { total: 5, limit: 2, pageNo: 1, more: true }, "12 rows, counted to 5");
+    assertEquals(p1.data, ["Liam", "Ken"]);
+    const p3 = await page(3);
+    assertEquals(
+      p3.metadata,
+      { total: 10, limit: 2, pageNo: 3, more: true },
+      "the window moves with the page",
+    );
+    assertEquals(p3.data, ["Heidi", "Grace"]);
+    const p5 = await page(5);
+    assertEquals(p5.metadata, { total: 12, limit: 2, pageNo: 5 }, "the end is in the window: exact, no more");
+    const p7 = await page(7);
+    assertEquals([p7.data, p7.metadata.total, p7.metadata.more], [[], 12, undefined], "past the end");
+
+    const exact = await page(1, { count: "exact" });
+    assertEquals(exact, { data: [], metadata: { total: 12, limit: 2, pageNo: 1 } });
+    const exactBde = await page(1, { count: "exact", filter: { role: "BDE" } });
+    assertEquals(exactBde.metadata.total, 4, "the exact count uses the same filters");
+    const few = await page(1, { filter: { role: "BDE" } });
+    assertEquals(few.metadata, { total: 4, limit: 2, pageNo: 1 }, "within the window the total is exact");
+    const exactly5 = await runList(db, q, body({ limit: 2, status: true }), { ...spec, countWindow: 9 }, map);
+    assertEquals(
+      exactly5.metadata,
+      { total: 9, limit: 2, pageNo: 1 },
+      "9 active rows in a window of 9: exact",
+    );
+  }));
+
+const SEARCH_TERMS = [
+  "alice",
+  "ALICE",
+  "tester",
+  "list.test",
+  "b_s",
+  "100%",
+  "% d",
+  "eve\\b",
+  'a"b',
+  "ice@li",
+  "ra",
+  "x",
+  "nobody here",
+];
+
+Deno.test("search: the trigram index finds exactly what LIKE finds, for every kind of term", () =>
+  withUsers(async (db) => {
+    const q = usersListQuery(db, "staff");
+    const find = async (search: string, plan: SearchPlan) =>
+      names(
+        await applyListOrder(
+          applyListFilters(q, body({ search }), usersListSpec, plan),
+          body(),
+          usersListSpec,
+        )
+          .execute(),
+      );
+    for (const term of SEARCH_TERMS) {
+      const like = await find(term, { kind: "like" });
+      assertEquals(await find(term, { kind: "fts" }), like, `index, term ${JSON.stringify(term)}`);
+      const planned = await planSearch(db, body({ search: term }), usersListSpec);
+      assertEquals(await find(term, planned), like, `${planned.kind}, term ${JSON.stringify(term)}`);
+    }
+    assertEquals(
+      await find("tester", { kind: "fts" }),
+      [...NAMES].reverse(),
+      "a common term finds every row",
+    );
+    assertEquals(await find("ice@li", { kind: "fts" }), ["Alice"], "across the name of an address");
+    const sql = applyListFilters(q, body({ search: "alice" }), usersListSpec, { kind: "fts" }).compile().sql;
+    assert(sql.includes("users_fts"), "3+ characters use the index");
+    const short = applyListFilters(q, body({ search: "al" }), usersListSpec, { kind: "fts" }).compile().sql;
+    assert(!short.includes("users_fts") && short.includes("like"), "shorter terms fall back to LIKE");
+  }));
+
+Deno.test("planSearch: the index for rare terms and deep pages, LIKE for common terms and short ones", () =>
+  withUsers(async (db) => {
+    const spec: ListSpec = { ...usersListSpec, fts: { ...usersListSpec.fts!, rareBelow: 3, commonAt: 10 } };
+    const plan = async (search: string, offset = 0, s = spec) =>
+      (await planSearch(db, body({ search }), s, offset)).kind;
+    assertEquals(await plan(""), "none");
+    assertEquals(await plan("   "), "none");
+    assertEquals(await plan("al"), "like", "too short for trigrams");
+    assertEquals(await plan("alice"), "rows", "1 match: rare, the probe's rows are the answer");
+    const alice = await planSearch(db, body({ search: "alice" }), spec);
+    assertEquals(alice.kind === "rows" && alice.rowids.length, 1);
+    assertEquals(
+      await plan("list.t"),
+      "like",
+      "12 matches, 10 make a term common: scan in order and stop early",
+    );
+    assertEquals(await plan("list.t", 5_000), "fts", "a deep page would scan too far: the index");
+    assertEquals(await plan("ra"), "like");
+    assertEquals(await plan("ran"), "rows", "Frank: rare");
+    assertEquals(await plan("a"), "like");
+    assertEquals(await plan("n@l"), "fts", "dan, ivan, ken: neither rare nor common");
+    assertEquals(await plan("alice", 0, { ...spec, fts: undefined }), "like", "a list without an index");
+  }));
+
+Deno.test("search index: follows inserts, renames and deletes; a rebuild re-reads the table", () =>
+  withUsers(async (db) => {
+    const q = usersListQuery(db, "staff");
+    const find = async (search: string) =>
+      names(await applyListFilters(q, body({ search }), usersListSpec, { kind: "fts" }).execute());
+    await db.updateTable("users").set({ firstName: "Zebulon", email: "zeb@list.test" })
+      .where("firstName", "=", "Alice").execute();
+    assertEquals(await find("alice"), [], "the old name is gone from the index");
+    assertEquals(await find("zebul"), ["Zebulon"]);
+    await db.updateTable("users").set({ isActive: 0 }).where("firstName", "=", "Zebulon").execute();
+    assertEquals(await find("zebul"), ["Zebulon"], "other columns changing leaves the entry alone");
+    await db.deleteFrom("users").where("firstName", "=", "Zebulon").execute();
+    assertEquals(await find("zebul"), []);
+    await db.insertInto("users").values({
+      id: "f".repeat(24),
+      firstName: "Quentin",
+      lastName: "Newcomer",
+      email: "quentin@list.test",
+      phoneNumber: "+44 20 7946 0958",
+      role: "BDE",
+      supplierId: null,
+      passwordHash: "x",
+      isActive: 1,
+      isDeleted: 0,
+      createdAt: "2026-02-01T00:00:00.000Z",
+      updatedAt: "2026-02-01T00:00:00.000Z",
+    }).execute();
+    assertEquals(await find("7946 09"), ["Quentin"], "phone numbers are searched too");
+    await db.updateTable("users").set({ lastName: "Müller" }).where("firstName", "=", "Quentin").execute();
+    for (const term of ["MÜLLER", "müll", "Mül"]) {
+      const planned = await planSearch(db, body({ search: term }), usersListSpec);
+      const hits = names(await applyListFilters(q, body({ search: term }), usersListSpec, planned).execute());
+      assertEquals(hits, ["Quentin"], `${term}: any letter's case`);
+    }
+    assertEquals(await rebuildSearchIndexes(db), { system_logs_fts: 0, users_fts: NAMES.length });
+    assertEquals(await find("quent"), ["Quentin"], "the rebuilt index answers the same");
+    assertEquals(await refreshPlannerStats(db), true);
+    const stats = await sql<{ idx: string }>`select idx from sqlite_stat1 where tbl = 'users'`.execute(db);
+    assert(stats.rows.some((r) => r.idx === "users_list"), "statistics for the grid's index");
   }));
 
 Deno.test("multi-line search: one exact value per line or comma, others ignored", () =>
@@ -181,7 +336,13 @@ Deno.test("iterateList: every matching row, in pages of 1000, in order, ignoring
     const pages: string[][] = [];
     const q = usersListQuery(handle.db, "staff");
     for await (
-      const page of iterateList(q, body({ limit: 5 }), usersListSpec, (r: { email: string }) => r.email)
+      const page of iterateList(
+        handle.db,
+        q,
+        body({ limit: 5 }),
+        usersListSpec,
+        (r: { email: string }) => r.email,
+      )
     ) {
       pages.push(page);
     }

@@ -30,6 +30,7 @@ export function systemLogQuery(db: Db): AnyQB {
 
 export const systemLogListSpec: ListSpec = {
   search: ["name", "activity", "module", "ipAddress"],
+  fts: { table: "system_logs_fts", rowid: "system_logs.rowid" },
   filters: {
     module: (qb, val) => qb.where("module", "=", String(val)),
     minDate: (qb, val) => qb.where("createdAt", ">=", String(val)),

@@ -66,6 +66,7 @@ export function usersListQuery(db: Db, kind: "staff" | "supplier"): AnyQB {
 
 export const usersListSpec: ListSpec = {
   search: ["firstName", "lastName", "email", "phoneNumber"],
+  fts: { table: "users_fts", rowid: "users.rowid" },
   filters: {
     role: (qb, val) => qb.where("role", "in", Array.isArray(val) ? val.map(String) : [String(val)]),
     supplierId: (qb, val) => qb.where("supplierId", "=", String(val)),

@@ -1,12 +1,15 @@
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from "lucide-react";
 import { Button } from "../ui/button.tsx";
 import { Select } from "../ui/select.tsx";
+import { formatCount } from "../../lib/format.ts";
 import type { ListController } from "./useList.ts";
 
 /** Rows per page (5/10/20), the range shown and page buttons. */
 export function Pagination<T>({ list }: { list: ListController<T> }) {
-  const { total, pageNo, limit, metadata } = list;
+  const { total, pageNo, limit, metadata, totalIsLowerBound } = list;
   const pages = Math.max(1, Math.ceil(total / limit));
+  // while only a lower bound is known there are more pages than counted, and no known last one
+  const more = totalIsLowerBound;
   // the range describes the rows on screen (the previous page stays shown while the next loads)
   const shown = list.rows?.length ?? 0;
   const from = metadata && shown ? (metadata.pageNo - 1) * metadata.limit + 1 : 0;
@@ -24,8 +27,13 @@ export function Pagination<T>({ list }: { list: ListController<T> }) {
         />
       </div>
       <div className="flex items-center gap-3">
-        <span aria-live="polite" data-testid="grid-range">
-          {from}–{to} of {total}
+        <span
+          aria-live="polite"
+          data-testid="grid-range"
+          title={more ? "Counting all matching rows…" : undefined}
+        >
+          {formatCount(from)}–{formatCount(to)} of {formatCount(total)}
+          {more ? "+" : ""}
         </span>
         <div className="flex items-center gap-1">
           <Button
@@ -47,13 +55,14 @@ export function Pagination<T>({ list }: { list: ListController<T> }) {
             <ChevronLeft />
           </Button>
           <span className="min-w-20 text-center tabular-nums">
-            Page {Math.min(pageNo, pages)} of {pages}
+            Page {formatCount(more ? pageNo : Math.min(pageNo, pages))} of {formatCount(pages)}
+            {more ? "+" : ""}
           </span>
           <Button
             variant="outline"
             size="icon-sm"
             aria-label="Next page"
-            disabled={pageNo >= pages}
+            disabled={!more && pageNo >= pages}
             onClick={() => list.setPage(pageNo + 1)}
           >
             <ChevronRight />
@@ -62,7 +71,8 @@ export function Pagination<T>({ list }: { list: ListController<T> }) {
             variant="outline"
             size="icon-sm"
             aria-label="Last page"
-            disabled={pageNo >= pages}
+            title={more ? "Available once every matching row is counted" : undefined}
+            disabled={more || pageNo >= pages}
             onClick={() => list.setPage(pages)}
           >
             <ChevronsRight />

@@ -2,6 +2,9 @@
  * One hook per list: page, page size, search and filters live in the URL (shareable, survive a
  * reload); the body is built from them; TanStack Query fetches the page and keeps the previous page
  * on screen while the next one loads. Row helpers keep the cache in step after a change.
+ *
+ * A large result comes back with a lower-bound total (`metadata.more`, "1,000+"); the exact figure
+ * is then asked for in the background, once per set of filters (paging and sorting reuse it).
  */
 import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
@@ -37,6 +40,20 @@ export function useList<T>(decl: ListDecl<T>) {
     queryKey,
     queryFn: async ({ signal }) => (await api.post<Page<T>>(decl.path, body, { signal })).result,
     placeholderData: keepPreviousData,
+  });
+
+  // the exact total of a large result: what matches does not depend on the page, size or order
+  const countBody: ListBody = useMemo(() => {
+    const { pageNo: _p, limit: _l, sortBy: _s, sortDir: _d, ...rest } = body;
+    return { ...rest, pageNo: 1, limit: 1, count: "exact" };
+  }, [body]);
+  const countKey = useMemo(() => ["list", decl.path, countBody] as const, [decl.path, countBody]);
+  const pageMeta = query.isPlaceholderData ? undefined : query.data?.metadata;
+  const countQuery = useQuery({
+    queryKey: countKey,
+    queryFn: async ({ signal }) => (await api.post<Page<T>>(decl.path, countBody, { signal })).result,
+    enabled: !!pageMeta?.more,
+    staleTime: 30_000,
   });
 
   // ---- URL writers
@@ -92,10 +109,16 @@ export function useList<T>(decl: ListDecl<T>) {
         data,
         metadata: { ...old.metadata, total: Math.max(0, old.metadata.total - removed) },
       });
+      qc.setQueryData<Page<T>>(
+        countKey,
+        (exact) =>
+          exact &&
+          { ...exact, metadata: { ...exact.metadata, total: Math.max(0, exact.metadata.total - removed) } },
+      );
       if (data.length === 0 && pageNo > 1) setPage(pageNo - 1);
     }
     void qc.invalidateQueries({ queryKey: ["list", decl.path], refetchType: "active" });
-  }, [qc, queryKey, decl, pageNo, setPage]);
+  }, [qc, queryKey, countKey, decl, pageNo, setPage]);
 
   const invalidate = useCallback(
     () => qc.invalidateQueries({ queryKey: ["list", decl.path] }),
@@ -121,6 +144,8 @@ export function useList<T>(decl: ListDecl<T>) {
   }, [body, decl]);
 
   const data = query.data;
+  // exact when the page says so, or once the background count is in; else a lower bound
+  const exactTotal = data?.metadata.more ? countQuery.data?.metadata.total : data?.metadata.total;
   return {
     decl,
     params,
@@ -129,7 +154,9 @@ export function useList<T>(decl: ListDecl<T>) {
     query,
     rows: data?.data,
     metadata: data?.metadata,
-    total: data?.metadata.total ?? 0,
+    total: exactTotal ?? data?.metadata.total ?? 0,
+    /** The total is a lower bound ("1,000+") until the exact count arrives. */
+    totalIsLowerBound: !!data?.metadata.more && exactTotal === undefined,
     pageNo,
     limit,
     pageSizes,
