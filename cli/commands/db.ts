@@ -56,17 +56,13 @@ export function registerDbCommands(program: Command) {
 
   db.command("reindex")
     .description("rebuild the full-text search indexes from their tables and refresh planner statistics")
-    .action(async () => {
-      const env = cliEnv();
-      const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
-      try {
-        const rebuilt = await rebuildSearchIndexes(handle.db);
-        await refreshPlannerStats(handle.db);
+    .action(() =>
+      withDeps(async ({ db }) => {
+        const rebuilt = await rebuildSearchIndexes(db);
+        await refreshPlannerStats(db);
         const what = Object.entries(rebuilt).map(([name, n]) => `${name} (${n} row${n === 1 ? "" : "s"})`)
           .join(", ");
         say(what ? `Rebuilt ${what}; statistics refreshed` : "No search indexes; statistics refreshed");
-      } finally {
-        await handle.close();
-      }
-    });
+      })
+    );
 }
