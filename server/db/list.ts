@@ -35,6 +35,11 @@ export type ListSpec = {
   /** Default order; a unique column last keeps paging stable (and lets deep pages be read from the end). */
   defaultSort: [string, "asc" | "desc"][];
   maxLimit?: number;
+  /**
+   * The listed table's rowid as the base query names it (e.g. "users.rowid"): lets the search index
+   * and exports address rows directly. Required with `fts`.
+   */
+  rowid?: string;
   /** A trigram full-text index over exactly the `search` columns (a migration creates and maintains it). */
   fts?: FtsIndex;
   /** Totals are exact up to this many rows past the page, then a lower bound (default 1,000). */
@@ -42,10 +47,8 @@ export type ListSpec = {
 };
 
 export type FtsIndex = {
-  /** The FTS5 table (tokenize='trigram', external content on the listed table). */
+  /** The FTS5 table (tokenize='trigram', external content on the listed table, keyed by its rowid). */
   table: string;
-  /** The listed table's rowid, as the base query names it (e.g. "users.rowid"). */
-  rowid: string;
   /** Under this many index matches a term is rare: its rows are looked up by rowid (1,000). */
   rareBelow?: number;
   /** At this many a term is common: a LIKE scan in order fills a page soonest (10,000). */
@@ -112,7 +115,7 @@ export async function planSearch(db: AnyDb, body: ListBody, spec: ListSpec, offs
   const search = body.search?.trim();
   if (!search) return { kind: "none" };
   const term = ftsTerm(search);
-  if (spec.searchWhere || !spec.fts || !term) return { kind: "like" };
+  if (spec.searchWhere || !spec.fts || !spec.rowid || !term) return { kind: "like" };
   const rare = spec.fts.rareBelow ?? RARE_BELOW;
   const common = spec.fts.commonAt ?? COMMON_AT;
   const table = sql.table(spec.fts.table);
@@ -143,16 +146,16 @@ export function applyListFilters(
   const term = search && plan.kind === "fts" ? ftsTerm(search) : null;
   if (search && spec.searchWhere) {
     qb = spec.searchWhere(qb, `%${escapeLike(search)}%`);
-  } else if (search && spec.fts && plan.kind === "rows") {
+  } else if (search && spec.fts && spec.rowid && plan.kind === "rows") {
     qb = qb.where(
-      sql.ref(spec.fts.rowid),
+      sql.ref(spec.rowid),
       "in",
       sql`(select value from json_each(${JSON.stringify(plan.rowids)}))`,
     );
-  } else if (term && spec.fts) {
+  } else if (term && spec.fts && spec.rowid) {
     const table = sql.table(spec.fts.table);
     qb = qb.where(
-      sql.ref(spec.fts.rowid),
+      sql.ref(spec.rowid),
       "in",
       sql`(select rowid from ${table} where ${table} match ${term})`,
     );
@@ -240,7 +243,11 @@ export async function runList<T>(
   return { data: rows.map((r) => map(r as never)), metadata };
 }
 
-/** Every matching row, in pages, for exports. */
+/**
+ * Every matching row, in pages, for exports. With `spec.rowid` one query picks the matching rows in
+ * order (their rowids only), then each page is read by rowid: no OFFSET, so a million-row export
+ * costs the same per page at its end as at its start. Rows deleted meanwhile are skipped.
+ */
 export async function* iterateList<T>(
   db: AnyDb,
   base: AnyQB,
@@ -251,9 +258,30 @@ export async function* iterateList<T>(
 ) {
   const plan = await planSearch(db, body, spec, Infinity);
   const ordered = applyListOrder(applyListFilters(base, body, spec, plan), body, spec);
+  if (spec.rowid) {
+    const ref = sql.ref(spec.rowid);
+    const picked = await ordered.clearSelect().select(ref.as(ROWID)).execute();
+    const rowids = picked.map((r) => Number((r as Record<string, unknown>)[ROWID]));
+    for (let i = 0; i < rowids.length; i += pageSize) {
+      const chunk = rowids.slice(i, i + pageSize);
+      const rows = await base.select(ref.as(ROWID))
+        .where(ref, "in", sql`(select value from json_each(${JSON.stringify(chunk)}))`).execute();
+      const byRowid = new Map<number, Record<string, unknown>>();
+      for (const r of rows as Record<string, unknown>[]) {
+        const { [ROWID]: id, ...row } = r;
+        byRowid.set(Number(id), row);
+      }
+      const page = chunk.flatMap((id) => byRowid.get(id) ?? []);
+      if (page.length) yield page.map((r) => map(r as never));
+    }
+    return;
+  }
   for (let offset = 0;; offset += pageSize) {
     const rows = await ordered.limit(pageSize).offset(offset).execute();
     if (rows.length) yield rows.map((r) => map(r as never));
     if (rows.length < pageSize) return;
   }
 }
+
+/** The alias exports read the rowid under (not a column name of any table). */
+const ROWID = "__listRowid";

@@ -352,6 +352,26 @@ Deno.test("iterateList: every matching row, in pages of 1000, in order, ignoring
     assertEquals(new Set(flat).size, live, "no row twice, none missing");
     assertEquals(flat[0], `u${total - 1}@list.test`, "newest first, as in the grid");
     assert(!flat.includes("u100@list.test"), "deleted rows are not exported");
+
+    // the grid's order, search and filters hold across pages; the page's rows are the base query's
+    const collect = async (b: Partial<ListBody>, spec: ListSpec, size = 7) => {
+      const out: Record<string, unknown>[] = [];
+      for await (
+        const page of iterateList(handle.db, q, body(b), spec, (r: Record<string, unknown>) => r, size)
+      ) {
+        out.push(...page);
+      }
+      return out;
+    };
+    const byEmail = await collect({ sortBy: "email", sortDir: "desc", search: "User1" }, usersListSpec);
+    const expected = flat.filter((e) => e.startsWith("u1")).sort().reverse();
+    assertEquals(byEmail.map((r) => r.email), expected, "sorted, searched, in pages of 7");
+    assertEquals(Object.keys(byEmail[0]).sort(), Object.keys(await q.executeTakeFirstOrThrow()).sort());
+    const viaOffset = await collect(
+      { sortBy: "email", sortDir: "desc", search: "User1" },
+      { ...usersListSpec, rowid: undefined, fts: undefined },
+    );
+    assertEquals(viaOffset, byEmail, "the same rows as paging with OFFSET");
   } finally {
     await handle.close();
   }

@@ -30,7 +30,8 @@ export function systemLogQuery(db: Db): AnyQB {
 
 export const systemLogListSpec: ListSpec = {
   search: ["name", "activity", "module", "ipAddress"],
-  fts: { table: "system_logs_fts", rowid: "system_logs.rowid" },
+  rowid: "system_logs.rowid",
+  fts: { table: "system_logs_fts" },
   filters: {
     module: (qb, val) => qb.where("module", "=", String(val)),
     minDate: (qb, val) => qb.where("createdAt", ">=", String(val)),

@@ -109,6 +109,7 @@ export const clientsListSpec: ListSpec = {
     createdAt: "createdAt",
   },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+  rowid: "clients.rowid",
 };
 
 export const clientListMap = listItem;

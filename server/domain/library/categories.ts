@@ -26,6 +26,7 @@ export const categoriesListSpec: ListSpec = {
   status: activeStatus(),
   sorts: { categoryTitle: "categoryTitle", createdAt: "createdAt" },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+  rowid: "categories.rowid",
 };
 
 export async function getCategory(db: Trx, id: string): Promise<CategoryRecord> {

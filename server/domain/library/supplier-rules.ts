@@ -34,6 +34,7 @@ export const supplierRulesListSpec: ListSpec = {
   status: activeStatus(),
   sorts: { minSupplierCpi: "minSupplierCpi", maxSupplierCpi: "maxSupplierCpi", createdAt: "createdAt" },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+  rowid: "supplier_rules.rowid",
 };
 
 export async function getSupplierRule(db: Trx, id: string): Promise<SupplierRuleRecord> {

@@ -75,6 +75,7 @@ export const parentListSpec: ListSpec = {
     createdAt: "projects.createdAt",
   },
   defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
+  rowid: "projects.rowid",
 };
 
 export const childListSpec: ListSpec = {
@@ -84,6 +85,7 @@ export const childListSpec: ListSpec = {
   status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
   sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
   defaultSort: [["projects.projectCode", "asc"]],
+  rowid: "projects.rowid",
 };
 
 export const mapProject = (row: never) => projectRecord(row);

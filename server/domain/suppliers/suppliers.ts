@@ -106,6 +106,7 @@ export const suppliersListSpec: ListSpec = {
     createdAt: "createdAt",
   },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
+  rowid: "suppliers.rowid",
 };
 
 // ---------------------------------------------------------------- read

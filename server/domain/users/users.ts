@@ -66,7 +66,8 @@ export function usersListQuery(db: Db, kind: "staff" | "supplier"): AnyQB {
 
 export const usersListSpec: ListSpec = {
   search: ["firstName", "lastName", "email", "phoneNumber"],
-  fts: { table: "users_fts", rowid: "users.rowid" },
+  rowid: "users.rowid",
+  fts: { table: "users_fts" },
   filters: {
     role: (qb, val) => qb.where("role", "in", Array.isArray(val) ? val.map(String) : [String(val)]),
     supplierId: (qb, val) => qb.where("supplierId", "=", String(val)),
