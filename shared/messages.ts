@@ -63,6 +63,9 @@ export const MSG = {
   identifiersInvalid: "Not a hash identifier",
   tooManyIdentifiers: "At most 10000 hash identifiers at a time",
   questionIndexInvalid: "Choose questions from the list",
+  // project statuses (ours)
+  projectStatusNotEditable:
+    "Ready To Invoice and Invoiced are set by Proceed to Invoice and by invoicing: choose another status",
   // users
   firstNameRequired: "First name  is required",
   lastNameRequired: "Last name is required",

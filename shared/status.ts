@@ -1,4 +1,6 @@
-/** Project status codes (part 1, section 4) with labels and badge colours. */
+/** Project status codes (part 1, section 4) with labels and badge colours, and the rules between them. */
+import { MSG } from "./messages.ts";
+
 export const PROJECT_STATUS = {
   LIVE: 1,
   AWARDED: 2,
@@ -23,7 +25,7 @@ export const PROJECT_STATUS_LIST: { value: ProjectStatus; label: string; color: 
   { value: 8, label: "Waiting", color: "orange" },
   { value: 9, label: "Testing", color: "cyan" },
 ];
-/** The restricted list used when editing omits 4 and 5. */
+/** The restricted list of the add and edit forms omits 4 and 5: only their named actions set those. */
 export const EDITABLE_PROJECT_STATUSES = PROJECT_STATUS_LIST.filter((s) => s.value !== 4 && s.value !== 5);
 
 export function projectStatusLabel(value: number): string {
@@ -35,27 +37,70 @@ export const INVOICE_STATUS = [
   { value: 2, label: "Paid" },
 ] as const;
 
-/**
- * Allowed status changes. The list menu offers Testing, Live, Paused, Waiting (other than the
- * current) and Closed; Proceed to Invoice (4), Invoiced (5, by an invoice) and Archieve (7) follow
- * closing; Revoke returns a closed project to Live.
- */
-export const STATUS_TRANSITIONS: Record<number, number[]> = {
-  1: [3, 6, 8, 9],
-  2: [1, 3, 6, 8, 9],
-  3: [1, 6, 8, 9],
-  8: [1, 3, 6, 9],
-  9: [1, 3, 6, 8],
-  6: [1, 3, 4, 7],
-  4: [5, 6, 7],
-  5: [7],
-  7: [],
-};
-export const canChangeStatus = (from: number, to: number) =>
-  from === to || (STATUS_TRANSITIONS[from] ?? []).includes(to);
-/** Menu entries of the project list (part 1, section 4). */
+export const isEditableStatus = (status: number) => EDITABLE_PROJECT_STATUSES.some((s) => s.value === status);
+
+/** Menu entries of the project list and of a child project (part 1, section 4). */
 export const LIST_STATUS_MENU = [9, 1, 3, 8] as const;
 export const CHILD_STATUS_MENU = [1, 3] as const;
+
+/**
+ * What a project's status menu offers (part 1, 4): a group project any of Testing, Live, Paused and
+ * Waiting other than its current status, and always Closed (last; on a Closed project it asks the PO
+ * number again, to correct it); a child project Live or Paused other than its current status.
+ * The inline menu and the row action Edit Status both show exactly this.
+ */
+export function statusMenuChoices(current: number, projectType: number): number[] {
+  if (projectType === 2) return CHILD_STATUS_MENU.filter((s) => s !== current);
+  return [...LIST_STATUS_MENU.filter((s) => s !== current), PROJECT_STATUS.CLOSED];
+}
+
+/**
+ * The named status actions and the statuses they apply to (part 1, 4; part 2, 4): Proceed to
+ * Invoice (4) a Closed project; Archieve (7) a Closed, Ready To Invoice or Invoiced one; an invoice
+ * makes a Ready To Invoice project Invoiced (5). The spec leaves other transitions open.
+ */
+export const STATUS_ACTIONS = {
+  proceedToInvoice: { to: PROJECT_STATUS.READY_TO_INVOICE, from: [PROJECT_STATUS.CLOSED] },
+  archieve: {
+    to: PROJECT_STATUS.ARCHIEVED,
+    from: [PROJECT_STATUS.CLOSED, PROJECT_STATUS.READY_TO_INVOICE, PROJECT_STATUS.INVOICED],
+  },
+  invoice: { to: PROJECT_STATUS.INVOICED, from: [PROJECT_STATUS.READY_TO_INVOICE] },
+} as const satisfies Record<string, { to: ProjectStatus; from: readonly ProjectStatus[] }>;
+export type StatusAction = keyof typeof STATUS_ACTIONS;
+export const actionApplies = (action: StatusAction, current: number) =>
+  (STATUS_ACTIONS[action].from as readonly number[]).includes(current);
+
+/**
+ * Why the project update call (PUT /admin/project/update/:id: the edit forms, the status menus,
+ * Proceed to Invoice and Archieve) may not move a project from `from` to `to`, or null if it may.
+ * Keeping the current status is always fine; any status of the restricted list may be set; Ready To
+ * Invoice only by Proceed to Invoice on a Closed project (else a conflict); Invoiced never (an
+ * invoice sets it).
+ */
+export function statusChangeRefusal(
+  from: number,
+  to: number,
+): { kind: "invalid" | "conflict"; message: string } | null {
+  if (from === to || isEditableStatus(to)) return null;
+  if (to === STATUS_ACTIONS.proceedToInvoice.to) {
+    return actionApplies("proceedToInvoice", from) ? null : {
+      kind: "conflict",
+      message: `Proceed to Invoice needs a Closed project; this one is ${projectStatusLabel(from)}`,
+    };
+  }
+  return { kind: "invalid", message: MSG.projectStatusNotEditable };
+}
+
+/**
+ * How far along its life a status is. A group project's Paused, Closed, Ready To Invoice, Invoiced
+ * or Archieved reaches down to each child that is not as far along (so no child keeps taking
+ * respondents under a stopped group, and none is moved back); Live, Testing, Waiting and Awarded
+ * leave the children as they are.
+ */
+const STAGE: Record<number, number> = { 1: 0, 2: 0, 8: 0, 9: 0, 3: 1, 6: 2, 4: 3, 5: 4, 7: 5 };
+export const childFollowsGroup = (groupStatus: number, childStatus: number) =>
+  (STAGE[groupStatus] ?? 0) > 0 && (STAGE[childStatus] ?? 0) < STAGE[groupStatus];
 
 /**
  * Where a respondent's session stands (the router's session statuses), in the order reports list

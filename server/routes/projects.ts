@@ -23,6 +23,7 @@ import {
   updateProject,
 } from "../domain/projects/projects.ts";
 import {
+  childCsvColumns,
   childListSpec,
   mapProject,
   parentFigures,
@@ -89,7 +90,7 @@ export function projectRoutes(api: Api) {
       query: projectsQuery(db, 2),
       spec: childListSpec,
       map: mapProject,
-      csv: { filename: "child-projects", columns: projectCsvColumns },
+      csv: { filename: "child-projects", columns: childCsvColumns },
     });
   });
 
@@ -102,7 +103,7 @@ export function projectRoutes(api: Api) {
       query: projectsQuery(db, 2),
       spec: childListSpec,
       map: mapProject,
-      csv: { filename: "child-projects", columns: projectCsvColumns },
+      csv: { filename: "child-projects", columns: childCsvColumns },
     });
   });
 

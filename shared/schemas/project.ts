@@ -1,7 +1,7 @@
 /** Project forms (part 1 sections 3 and 5): group (parent) project, child project, tabs, actions. */
 import * as v from "valibot";
 import { MSG, requiredMsg } from "../messages.ts";
-import { PROJECT_STATUS_LIST } from "../status.ts";
+import { isEditableStatus, PROJECT_STATUS_LIST } from "../status.ts";
 import {
   boolDefault,
   digits,
@@ -34,6 +34,8 @@ const status = v.pipe(
   v.transform(Number),
   v.check((n) => (STATUS_VALUES as number[]).includes(n), MSG.projectStatusRequired),
 );
+/** The add forms take the restricted list (4 and 5 left out); the update call checks against the current status. */
+const editableStatus = v.pipe(status, v.check(isEditableStatus, MSG.projectStatusNotEditable));
 
 export const groupProjectEntries = {
   projectName: requiredText(MSG.projectNameRequired, 4, 200),
@@ -42,7 +44,7 @@ export const groupProjectEntries = {
   clientId: id(MSG.clientRequired),
   userId: id(MSG.managerRequired),
   isDynamicThanksUrl: boolDefault(true),
-  projectStatus: v.optional(status, 2),
+  projectStatus: v.optional(editableStatus, 2),
   poNumber: optionalText(100),
   averageLOI: digits(requiredMsg("Average LOI")),
   ir: digits(requiredMsg("IR")),
@@ -83,7 +85,7 @@ export const childProjectEntries = {
   cpi: decimal(requiredMsg("CPI")),
   startDate: isoDate(requiredMsg("Start date")),
   endDate: isoDate(requiredMsg("End date")),
-  projectStatus: v.optional(status, 2),
+  projectStatus: v.optional(editableStatus, 2),
   poNumber: optionalText(100),
 };
 export const ChildProject = v.pipe(
@@ -142,10 +144,13 @@ export const ProjectUrls = v.object({
  */
 export const ProjectPatch = v.object({
   ...v.partial(v.object({ ...groupProjectEntries, ...childProjectEntries })).entries,
+  // any code: keeping a Ready To Invoice or Invoiced status, and Proceed to Invoice, are fine here
+  projectStatus: v.optional(status),
   ...projectSecurityEntries,
   singleLinkUrl: v.optional(placeholderUrl("uid")),
   singleLinkUrlTest: v.optional(placeholderUrl("uid")),
   multiLinkUrls: v.optional(v.array(v.pipe(v.string(), v.trim(), v.url(MSG.invalidUrl)))),
+  /** The Suppliers tab's 'Add Questionaire' panel (rich text). */
   projectQuestionaire: v.optional(v.pipe(v.string(), v.maxLength(200_000))),
   sampleSizeInc: v.optional(digits("Sample size increment must be a number")),
   isDeleted: v.optional(v.literal(true)),
@@ -179,7 +184,6 @@ export const SupplierMapForm = v.object({
   redirectQuotaFull: placeholderUrl("sid"),
   redirectQualityTerm: placeholderUrl("sid"),
   redirectSurveyClose: placeholderUrl("sid"),
-  questionnaire: v.optional(v.pipe(v.string(), v.maxLength(200_000))),
 });
 export type SupplierMapForm = v.InferOutput<typeof SupplierMapForm>;
 
@@ -189,7 +193,6 @@ export const SupplierMapToggle = v.union([
   v.strictObject({ isPreScreen: v.boolean() }),
   v.strictObject({ isBoarded: v.boolean() }),
   v.strictObject({ isDeleted: v.literal(true) }),
-  v.strictObject({ questionnaire: v.pipe(v.string(), v.maxLength(200_000)) }),
 ]);
 
 export const EmailForm = v.object({

@@ -206,3 +206,52 @@ Deno.test("exclusions: add with default flags, no duplicates or self, change fla
     await t.close();
   }
 });
+
+Deno.test("pre-screen questions: adding, editing, reordering and deleting show in the project's Logs", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const child = await makeChild(t, parent);
+    const add = (title: string) =>
+      t.call("POST", "/admin/project/question/add", {
+        token,
+        body: { projectId: child._id, questionTitle: { en: title }, questionType: "TEXT" },
+      });
+    const a = (await add("Which city do you live in?")).json.result;
+    const b = (await add("How old are you?")).json.result;
+    assertEquals(
+      (await t.call("PUT", `/admin/survey/question/update/${a._id}`, {
+        token,
+        body: {
+          projectId: child._id,
+          questionTitle: { en: "Which town do you live in?" },
+          questionType: "TEXT",
+        },
+      })).status,
+      200,
+    );
+    await t.call("PUT", `/admin/survey/question/update/all/${child._id}`, {
+      token,
+      body: { ids: [b._id, a._id] },
+    });
+    await t.call("PUT", `/admin/survey/question/update/${b._id}`, {
+      token,
+      body: { projectId: child._id, isDeleted: true },
+    });
+    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: child._id } });
+    const activities = logs.json.result.map((l: { activity: string }) => l.activity);
+    // (rows written in the same millisecond have no set order)
+    for (
+      const want of [
+        'Created question "Which city do you live in?" (TEXT)',
+        'Created question "How old are you?" (TEXT)',
+        'Updated question "Which town do you live in?" (TEXT)',
+        "Reordered project questions",
+        'Deleted question "How old are you?"',
+      ]
+    ) assert(activities.includes(want), `${want} in ${activities.join(" | ")}`);
+  } finally {
+    await t.close();
+  }
+});

@@ -1,6 +1,9 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expectGuarded, testApp } from "../helpers/app.ts";
 import { makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
+import { enter, liveProject, PANEL } from "../helpers/router.ts";
+import { MSG } from "../../shared/messages.ts";
+import { onProjectChange } from "../../server/domain/projects/projects.ts";
 
 Deno.test("projects: a parent gets a code, appears in the list with its client, and its log records the creation", async () => {
   const t = await testApp();
@@ -152,7 +155,7 @@ Deno.test("projects: child validation messages and date order", async () => {
   }
 });
 
-Deno.test("projects: status rules — illegal change 409, Closed by code needs a PO number", async () => {
+Deno.test("projects: status rules — Ready To Invoice before closing 409, Closed by code needs a PO number", async () => {
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
@@ -163,11 +166,13 @@ Deno.test("projects: status rules — illegal change 409, Closed by code needs a
     });
     assertEquals(live.status, 200);
     assertEquals(live.json.result.projectStatus, 1);
-    const invoiced = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    // Ready To Invoice is Proceed to Invoice's, on a Closed project only
+    const early = await t.call("PUT", `/admin/project/update/${parent._id}`, {
       token,
-      body: { projectStatus: 5 },
+      body: { projectStatus: 4 },
     });
-    assertEquals(invoiced.status, 409);
+    assertEquals(early.status, 409);
+    assertEquals(early.json.message, "Proceed to Invoice needs a Closed project; this one is Live");
     const noPo = await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
       token,
       body: { poNumber: "  " },
@@ -473,12 +478,392 @@ Deno.test("projects: Proceed to Invoice with sendEmail tells the mapped supplier
     });
     assertEquals(archived.json.result.projectStatus, 7);
     assertEquals((await t.deps.db.selectFrom("email_outbox").selectAll().execute()).length, 1);
-    // nothing leaves the archive
+    // the status menu's Live is offered from the archive too (part 1, 4)
     assertEquals(
       (await t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus: 1 } }))
-        .status,
-      409,
+        .json.result.projectStatus,
+      1,
     );
+  } finally {
+    await t.close();
+  }
+});
+
+const statusOf = async (
+  t: Awaited<ReturnType<typeof testApp>>,
+  id: string,
+) => (await t.deps.db.selectFrom("projects").select(["projectStatus", "poNumber"]).where("id", "=", id)
+  .executeTakeFirstOrThrow());
+
+Deno.test("projects: the status menu rule — Testing, Live, Paused, Waiting from any status; Closed always, again to correct the PO", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const set = (projectStatus: number) =>
+      t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus } });
+    const close = (poNumber: string) =>
+      t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, { token, body: { poNumber } });
+    // from Closed, Ready To Invoice, Invoiced and Archieved every menu status may be chosen
+    for (const from of ["closed", "ready", "archived"] as const) {
+      for (const to of [9, 1, 3, 8]) {
+        assertEquals((await close("PO-1")).status, 200);
+        if (from !== "closed") assertEquals((await set(4)).status, 200);
+        if (from === "archived") assertEquals((await set(7)).status, 200);
+        const r = await set(to);
+        assertEquals(r.status, 200, `${from} -> ${to}: ${r.text}`);
+        assertEquals(r.json.result.projectStatus, to);
+      }
+    }
+    await t.deps.db.updateTable("projects").set({ projectStatus: 5 }).where("id", "=", parent._id).execute();
+    assertEquals((await set(8)).json.result.projectStatus, 8);
+    // Closed on a Closed project: the PO number is corrected
+    assertEquals((await close("PO-2")).json.result.poNumber, "PO-2");
+    const again = await close("PO-3");
+    assertEquals([again.status, again.json.result.projectStatus, again.json.result.poNumber], [
+      200,
+      6,
+      "PO-3",
+    ]);
+    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: parent._id } });
+    assert(logs.json.result.some((l: { activity: string }) => /from Archieved to Testing/.test(l.activity)));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("projects: add and edit set only the restricted statuses (not 4, 5); keeping the current one saves", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const client = await makeClient(t);
+    const m = await t.userWith("MANAGER");
+    const group = {
+      projectName: "Invoiced at once",
+      clientId: client._id,
+      userId: m.id,
+      averageLOI: 5,
+      ir: 5,
+    };
+    for (const projectStatus of [4, 5, "5"]) {
+      const r = await t.call("POST", "/admin/project/add", { token, body: { ...group, projectStatus } });
+      assertEquals(r.status, 400, `group ${projectStatus}`);
+      assertEquals(r.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
+    }
+    const parent = await makeParent(t, { clientId: client._id });
+    const child = await t.call("POST", "/admin/project/add", {
+      token,
+      body: { ...childBody(parent), projectStatus: 5 },
+    });
+    assertEquals(child.status, 400);
+    assertEquals(child.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
+    // every other status may be chosen on the add form
+    for (const projectStatus of [1, 2, 3, 7, 8, 9]) {
+      const r = await t.call("POST", "/admin/project/add", { token, body: { ...group, projectStatus } });
+      assertEquals(r.json.result?.projectStatus, projectStatus, r.text);
+    }
+
+    // editing: Invoiced is an invoice's doing, never an edit's
+    const edit = (body: Record<string, unknown>) =>
+      t.call("PUT", `/admin/project/update/${parent._id}`, { token, body });
+    const invoiced = await edit({ projectName: "Renamed", projectStatus: 5 });
+    assertEquals(invoiced.status, 400);
+    assertEquals(invoiced.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
+    assertEquals((await statusOf(t, parent._id)).projectStatus, 2);
+    // a Ready To Invoice project's edit form sends its status unchanged: it saves
+    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+      token,
+      body: { poNumber: "PO-9" },
+    });
+    assertEquals((await edit({ projectStatus: 4 })).status, 200);
+    const kept = await edit({ projectName: "Renamed at 4", projectStatus: 4, poNumber: "PO-9" });
+    assertEquals([kept.status, kept.json.result.projectName, kept.json.result.projectStatus], [
+      200,
+      "Renamed at 4",
+      4,
+    ]);
+    await t.deps.db.updateTable("projects").set({ projectStatus: 5 }).where("id", "=", parent._id).execute();
+    assertEquals((await edit({ projectName: "Renamed at 5", projectStatus: 5 })).status, 200);
+    assertEquals((await edit({ projectStatus: 4 })).status, 409);
+  } finally {
+    await t.close();
+  }
+});
+
+function childBody(parent: { _id: string; clientId: string }, extra: Record<string, unknown> = {}) {
+  return {
+    projectName: "Kids targeting",
+    parentProjectId: parent._id,
+    clientId: parent.clientId,
+    countryId: "US",
+    averageLOI: 12,
+    ir: 40,
+    sampleSize: 100,
+    respondentClickQuota: 1000,
+    cpi: "2.50",
+    startDate: "2026-11-01",
+    endDate: "2026-12-01",
+    ...extra,
+  };
+}
+
+Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved reach its children, logged, never moving one back", async () => {
+  const t = await testApp();
+  const seen: string[] = [];
+  const stop = onProjectChange((id) => seen.push(id));
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const live = await makeChild(t, parent, { projectStatus: 1 });
+    const testing = await makeChild(t, parent, { projectStatus: 9 });
+    const closed = await makeChild(t, parent, { projectStatus: 6, poNumber: "PO-OWN" });
+    const other = await makeChild(t, await makeParent(t), { projectStatus: 1 });
+    const set = (projectStatus: number) =>
+      t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus } });
+
+    // Live leaves the children alone
+    assertEquals((await set(1)).status, 200);
+    assertEquals((await statusOf(t, live._id)).projectStatus, 1);
+    seen.length = 0;
+    assertEquals((await set(3)).status, 200);
+    assertEquals((await statusOf(t, live._id)).projectStatus, 3);
+    assertEquals((await statusOf(t, testing._id)).projectStatus, 3);
+    assertEquals(await statusOf(t, closed._id), { projectStatus: 6, poNumber: "PO-OWN" });
+    assertEquals((await statusOf(t, other._id)).projectStatus, 1);
+    // the router forgets each child it had cached
+    assertEquals(new Set(seen), new Set([parent._id, live._id, testing._id]));
+    const childLog = await t.call("POST", "/admin/system/log", { token, body: { filter: live._id } });
+    const followed =
+      `Status of ${live.projectCode} changed from Live to Paused with its group ${parent.projectCode}`;
+    assert(childLog.json.result.some((l: { activity: string }) => l.activity === followed));
+    const parentLog = await t.call("POST", "/admin/system/log", { token, body: { filter: parent._id } });
+    assert(
+      parentLog.json.result.some((l: { activity: string }) =>
+        l.activity === `Status of ${parent.projectCode} changed from Live to Paused (and 2 child projects)`
+      ),
+    );
+
+    // closing by code: the children take the group's PO number unless they have their own
+    seen.length = 0;
+    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+      token,
+      body: { poNumber: "PO-G" },
+    });
+    assertEquals(await statusOf(t, live._id), { projectStatus: 6, poNumber: "PO-G" });
+    assertEquals(await statusOf(t, closed._id), { projectStatus: 6, poNumber: "PO-OWN" });
+    assertEquals(new Set(seen), new Set([parent._id, live._id, testing._id]));
+    // a group back at Live does not reopen them
+    await set(1);
+    assertEquals((await statusOf(t, live._id)).projectStatus, 6);
+    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+      token,
+      body: { poNumber: "PO-G" },
+    });
+    assertEquals((await set(4)).status, 200);
+    for (const c of [live, testing, closed]) assertEquals((await statusOf(t, c._id)).projectStatus, 4);
+    assertEquals((await set(7)).status, 200);
+    for (const c of [live, testing, closed]) assertEquals((await statusOf(t, c._id)).projectStatus, 7);
+    assertEquals((await statusOf(t, other._id)).projectStatus, 1);
+  } finally {
+    stop();
+    await t.close();
+  }
+});
+
+Deno.test("router: a Live child of a closed group project takes no more respondents", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const s = await liveProject(t);
+    // the first respondent gets in, and the router has the child cached
+    assertEquals((await enter(t, s.mapId, "before")).location.startsWith("https://client.example/"), true);
+    await t.call("PUT", `/admin/project/code/update/${s.parent.projectCode}`, {
+      token,
+      body: { poNumber: "PO-1" },
+    });
+    assertEquals((await enter(t, s.mapId, "after")).location, `${PANEL}/closed?sid=after`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("projects: a group's Secured Url (isDynamicThanksUrl) goes to its children", async () => {
+  const t = await testApp();
+  const seen: string[] = [];
+  const stop = onProjectChange((id) => seen.push(id));
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const a = await makeChild(t, parent);
+    const b = await makeChild(t, parent);
+    assertEquals(a.isDynamicThanksUrl, true);
+    seen.length = 0;
+    const r = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+      token,
+      body: { isDynamicThanksUrl: false },
+    });
+    assertEquals(r.status, 200);
+    for (const c of [a, b]) {
+      assertEquals(
+        (await t.call("GET", `/admin/project/${c._id}`, { token })).json.result.isDynamicThanksUrl,
+        false,
+      );
+    }
+    assertEquals(new Set(seen), new Set([parent._id, a._id, b._id]));
+    // a child may still differ from its group until the group's setting changes again (the group
+    // form sends it as it was with every save)
+    await t.call("PUT", `/admin/project/update/${a._id}`, { token, body: { isDynamicThanksUrl: true } });
+    await t.call("PUT", `/admin/project/update/${parent._id}`, {
+      token,
+      body: { projectName: "Renamed group", isDynamicThanksUrl: false },
+    });
+    assertEquals(
+      (await t.call("GET", `/admin/project/${a._id}`, { token })).json.result.isDynamicThanksUrl,
+      true,
+    );
+  } finally {
+    stop();
+    await t.close();
+  }
+});
+
+Deno.test("projects: clone to another country drops the regions, cities and zip codes; the same country keeps them", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    await makeChild(t, parent, {
+      regionId: ["US-CA"],
+      cityId: ["US-CA:Los Angeles"],
+      zipCodeId: ["90001", "90002"],
+    });
+    const copyIn = async (countryId: string) => {
+      const r = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+        token,
+        body: { countryId, languageId: "en" },
+      });
+      assertEquals(r.status, 200, r.text);
+      const kids = await t.call("POST", `/admin/project/childs/${r.json.result.parentProjectId}`, {
+        token,
+        body: {},
+      });
+      const k = kids.json.result.data[0];
+      return [k.countryId, k.regionId, k.cityId, k.zipCodeId];
+    };
+    assertEquals(await copyIn("GB"), ["GB", [], [], []]);
+    assertEquals(await copyIn("us"), ["US", ["US-CA"], ["US-CA:Los Angeles"], ["90001", "90002"]]);
+    const bad = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+      token,
+      body: { countryId: "XX", languageId: "zz" },
+    });
+    assertEquals(bad.status, 400);
+    assertEquals(bad.json.errors, [
+      { path: "countryId", message: "Country   is required" },
+      { path: "languageId", message: "Language  is required" },
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("projects: a child's country, language and currency must be lookup entries, on add and on edit", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const bad = await t.call("POST", "/admin/project/add", {
+      token,
+      body: childBody(parent, { countryId: "XX", languageId: "zz", currencyId: "ABC" }),
+    });
+    assertEquals(bad.status, 400);
+    assertEquals(bad.json.errors, [
+      { path: "countryId", message: "Country  is required" },
+      { path: "languageId", message: "Language  is required" },
+      { path: "currencyId", message: "Currency  is required" },
+    ]);
+    assertEquals(
+      (await t.call("POST", "/admin/projects", { token, body: {} })).json.result.data[0].childCount,
+      0,
+    );
+    // known codes in any case are kept as the lookups spell them
+    const ok = await t.call("POST", "/admin/project/add", {
+      token,
+      body: childBody(parent, { countryId: "gb", languageId: "EN", currencyId: "gbp" }),
+    });
+    assertEquals(ok.status, 200, ok.text);
+    assertEquals([ok.json.result.countryId, ok.json.result.languageId, ok.json.result.currencyId], [
+      "GB",
+      "en",
+      "GBP",
+    ]);
+    const edit = await t.call("PUT", `/admin/project/update/${ok.json.result._id}`, {
+      token,
+      body: { countryId: "ZZ", currencyId: "XYZ" },
+    });
+    assertEquals(edit.status, 400);
+    assertEquals(edit.json.errors, [
+      { path: "countryId", message: "Country  is required" },
+      { path: "currencyId", message: "Currency  is required" },
+    ]);
+    const moved = await t.call("PUT", `/admin/project/update/${ok.json.result._id}`, {
+      token,
+      body: { countryId: "de", currencyId: "eur" },
+    });
+    assertEquals([moved.json.result.countryId, moved.json.result.currencyId], ["DE", "EUR"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("projects: records carry countryName and countryCode; the child export has a Country column", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const child = await makeChild(t, parent, { countryId: "DE" });
+    assertEquals([child.countryName, child.countryCode], ["Germany", "DE"]);
+    const read = (await t.call("GET", `/admin/project/${child._id}`, { token })).json.result;
+    assertEquals([read.countryName, read.countryCode], ["Germany", "DE"]);
+    const row = (await t.call("POST", `/admin/project/childs/${parent._id}`, { token, body: {} })).json.result
+      .data[0];
+    assertEquals([row.countryName, row.countryCode], ["Germany", "DE"]);
+    const group = (await t.call("POST", "/admin/projects", { token, body: {} })).json.result.data[0];
+    assertEquals([group.countryName, group.countryCode], ["", ""]);
+    const csv = await t.call("POST", `/admin/project/childs/${parent._id}?format=csv`, { token, body: {} });
+    assertEquals(csv.status, 200);
+    const [header, first] = csv.text.trim().split(/\r?\n/);
+    assertEquals(header.split(",").slice(0, 3), ["Project code", "Project name", "Country"]);
+    assertEquals(first.split(",").slice(0, 3), [child.projectCode, child.projectName, "Germany"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("projects: 'Add Questionaire' is the project's projectQuestionaire; a supplier map takes only its toggles", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const child = await makeChild(t, parent);
+    const r = await t.call("PUT", `/admin/project/update/${child._id}`, {
+      token,
+      body: { projectQuestionaire: "<p>Car owners only</p>" },
+    });
+    assertEquals(r.status, 200);
+    assertEquals(
+      (await t.call("GET", `/admin/project/${child._id}`, { token })).json.result.projectQuestionaire,
+      "<p>Car owners only</p>",
+    );
+    const supplier = await makeSupplier(t);
+    const map = (await t.call("POST", "/admin/supplierMap/add", {
+      token,
+      body: { projectId: child._id, supplierId: supplier._id },
+    })).json.result;
+    const wrong = await t.call("PUT", `/admin/supplierMap/update/${map._id}`, {
+      token,
+      body: { questionnaire: "<p>x</p>" },
+    });
+    assertEquals(wrong.status, 400);
   } finally {
     await t.close();
   }

@@ -149,6 +149,10 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
     });
 
     await t.step("Add Project (child): defaults, zip codes from a CSV, then the child grid", async () => {
+      // a group without children: the grid's contract text
+      await page.goto(`/admin/project/${parentId}/childs`);
+      await grid.getByText(MSG.noRows).waitFor();
+      await page.goto("/admin/project");
       const row = grid.locator(`tr[data-row-id="${parentId}"]`);
       await row.getByRole("button", { name: "Row actions" }).click();
       await page.getByRole("menuitem", { name: "Add Project" }).click();
@@ -214,6 +218,19 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
         "Project updated successfully",
       );
       assertEquals((await project(c.projectCode)).projectStatus, 1);
+      // the row action Edit Status offers the same choice
+      await row2.getByRole("button", { name: "Row actions" }).click();
+      await page.getByRole("menuitem", { name: "Edit Status" }).click();
+      const choice = page.getByRole("dialog", { name: "Edit Status" }).getByRole("group", {
+        name: "New status",
+      });
+      assertEquals(await choice.getByRole("button").allTextContents(), ["Paused"]);
+      await noticeAfter(
+        () => choice.getByRole("button", { name: "Paused" }).click(),
+        "Project updated successfully",
+      );
+      assertEquals((await project(c.projectCode)).projectStatus, 3);
+      await row2.getByRole("button", { name: /Paused\. Change status/ }).waitFor();
     });
 
     await t.step("Edit Child Project: quota, URLs and securities tabs", async () => {
@@ -348,18 +365,15 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
         1,
       );
       await mapRow.getByText("Active", { exact: true }).first().waitFor();
-      const editor = page.getByRole("textbox", { name: "Questionnaire of Panel Bees" });
+      // 'Add Questionaire': the project's questionnaire
+      const editor = page.getByRole("textbox", { name: `Questionnaire of ${c.projectCode}` });
       await editor.click();
       await page.keyboard.type("Screen for car owners only.");
       await noticeAfter(
         () => page.getByRole("button", { name: "Update", exact: true }).click(),
-        "Supplier map updated successfully",
+        "Project updated successfully",
       );
-      assertMatch(
-        (await db.selectFrom("supplier_maps").select("questionnaire").where("id", "=", map.id)
-          .executeTakeFirstOrThrow()).questionnaire,
-        /Screen for car owners only\./,
-      );
+      assertMatch((await project(c.projectCode)).projectQuestionaire, /Screen for car owners only\./);
 
       // exclusions: 'Project is required', then the group project excluded, a flag toggled
       await page.getByRole("tab", { name: "Exclude/Include" }).click();
@@ -463,6 +477,17 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       const p = await db.selectFrom("projects").selectAll().where("id", "=", parentId)
         .executeTakeFirstOrThrow();
       assertEquals([p.projectStatus, p.poNumber], [6, "PO-7781"]);
+      // its children closed with it; Closed stays on offer, to correct the PO number
+      assertEquals((await project(`${p.projectCode}-01`)).projectStatus, 6);
+      await row.getByRole("button", { name: /Closed\. Change status/ }).click();
+      assertEquals(await page.getByRole("menuitem").allTextContents(), [
+        "Testing",
+        "Live",
+        "Paused",
+        "Waiting",
+        "Closed…",
+      ]);
+      await page.keyboard.press("Escape");
 
       await row.getByRole("button", { name: "Row actions" }).click();
       await page.getByRole("menuitem", { name: "Logs" }).click();

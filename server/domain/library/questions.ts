@@ -101,6 +101,10 @@ function storedOptions(options: QuestionOption[]): StoredOption[] {
 
 const titleOf = (q: QuestionForm) => q.questionTitle[q.languageId];
 
+/** Where a change is logged: a project's question on the project (its Logs show it), a library one on itself. */
+const logRecordOf = (scope: QuestionScope, questionId: string) =>
+  scope.kind === "project" ? scope.projectId : questionId;
+
 /** A project's questions changed: the router, which keeps them with the project's settings, must ask the new ones. */
 function touched(scope: QuestionScope) {
   if (scope.kind === "project") projectChanged(scope.projectId);
@@ -135,7 +139,7 @@ export async function createQuestion(
         titleOf(input)
       }" (${input.questionType})`,
       module: MODULE,
-      recordId: id,
+      recordId: logRecordOf(scope, id),
     });
     return getQuestion(trx, scope, id);
   });
@@ -159,7 +163,7 @@ export async function updateQuestion(
       await writeLog(trx, actor, {
         activity: `Deleted question "${existing.title}"`,
         module: MODULE,
-        recordId: id,
+        recordId: logRecordOf(scope, id),
       });
       return { record: { _id: id, isDeleted: true as const }, deleted: true };
     }
@@ -175,7 +179,7 @@ export async function updateQuestion(
     await writeLog(trx, actor, {
       activity: `Updated question "${titleOf(form)}" (${form.questionType})`,
       module: MODULE,
-      recordId: id,
+      recordId: logRecordOf(scope, id),
     });
     return { record: await getQuestion(trx, scope, id), deleted: false };
   });

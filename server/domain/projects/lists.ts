@@ -141,3 +141,10 @@ export const projectCsvColumns = [
   { header: "PO number", value: (p: ProjectRecord) => p.poNumber },
   { header: "Created", value: (p: ProjectRecord) => p.createdAt },
 ];
+
+/** The child grid's export: the project columns with each child's country after its name. */
+export const childCsvColumns = [
+  ...projectCsvColumns.slice(0, 2),
+  { header: "Country", value: (p: ProjectRecord) => p.countryName },
+  ...projectCsvColumns.slice(2),
+];

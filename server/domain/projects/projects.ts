@@ -9,8 +9,15 @@ import type { Database } from "../../db/types.ts";
 import { newId } from "../../db/ids.ts";
 import { toRow } from "../../db/rows.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
-import { MSG } from "../../../shared/messages.ts";
-import { canChangeStatus, projectStatusLabel } from "../../../shared/status.ts";
+import { MSG, requiredMsg } from "../../../shared/messages.ts";
+import {
+  actionApplies,
+  childFollowsGroup,
+  projectStatusLabel,
+  STATUS_ACTIONS,
+  type StatusAction,
+  statusChangeRefusal,
+} from "../../../shared/status.ts";
 import type { ChildProject, GroupProject, ProjectPatch } from "../../../shared/schemas/project.ts";
 import type { Role } from "../../../shared/roles.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -19,6 +26,9 @@ import { enqueueMails } from "../email/outbox.ts";
 import { escapeHtml } from "../../../shared/html.ts";
 import { projectRecord } from "./serialize.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
+import { countryByCode } from "../lookups/geo.ts";
+import { languageByCode } from "../lookups/languages.ts";
+import { currencyByCode } from "../lookups/currencies.ts";
 
 type Tx = Kysely<Database>;
 const MODULE = "Projects";
@@ -45,6 +55,37 @@ async function assertManager(db: Tx, userId: string) {
   const u = await db.selectFrom("users").select("id").where("id", "=", userId).where("isDeleted", "=", 0)
     .where("role", "!=", "SUPPLIER").executeTakeFirst();
   if (!u) throw badRequest(MSG.managerRequired, [{ path: "userId", message: MSG.managerRequired }]);
+}
+
+type Targeting = { countryId?: string; languageId?: string; currencyId?: string };
+const TARGETING_MESSAGES = {
+  countryId: requiredMsg("Country"),
+  languageId: MSG.languageRequired,
+  currencyId: requiredMsg("Currency"),
+};
+
+/**
+ * The country, language and currency given must be entries of their lookups (the schemas check only
+ * their shape); each unknown one is reported on its field, all at once. Returns the codes as the
+ * lookups spell them ("us" is US), leaving absent ones absent.
+ */
+export function checkTargeting<T extends Targeting>(input: T, messages = TARGETING_MESSAGES): T {
+  const lookups = {
+    countryId: (c: string) => countryByCode(c)?.code,
+    languageId: (c: string) => languageByCode(c)?._id,
+    currencyId: (c: string) => currencyByCode(c)?._id,
+  };
+  const out: T = { ...input };
+  const errors: { path: string; message: string }[] = [];
+  for (const key of ["countryId", "languageId", "currencyId"] as const) {
+    const given = input[key];
+    if (given === undefined) continue;
+    const known = lookups[key](given);
+    if (known) out[key] = known;
+    else errors.push({ path: key, message: messages[key] });
+  }
+  if (errors.length) throw badRequest(errors[0].message, errors);
+  return out;
 }
 
 /** The project with client and manager names; deleted projects are not found. */
@@ -127,7 +168,8 @@ export async function createGroupProject(db: Db, caller: Caller, input: GroupPro
   });
 }
 
-export async function createChildProject(db: Db, caller: Caller, input: ChildProject) {
+export async function createChildProject(db: Db, caller: Caller, form: ChildProject) {
+  const input = checkTargeting(form);
   return await db.transaction().execute(async (trx) => {
     const parent = await trx.selectFrom("projects").selectAll().where("id", "=", input.parentProjectId)
       .where("projectType", "=", 1).where("isDeleted", "=", 0).executeTakeFirst();
@@ -188,24 +230,34 @@ export async function createChildProject(db: Db, caller: Caller, input: ChildPro
   });
 }
 
-/** Changes the status, enforcing the transition table and the PO number rule; logs it. */
+type StatusTarget = {
+  id: string;
+  projectType: number;
+  projectCode: string;
+  projectStatus: number;
+  poNumber: string;
+};
+
+/**
+ * Sets the status with the PO number rule (Closed needs one) and logs it. A group project's
+ * Paused, Closed, Ready To Invoice, Invoiced or Archieved also goes to each child not as far along
+ * (`childFollowsGroup`), in the same transaction, with a log row on each child: the router checks a
+ * child's own status, so a stopped group must not leave a Live child taking respondents. Returns
+ * the ids whose status changed (the project first), or an empty list when nothing did. Callers
+ * check whether the change is allowed.
+ */
 async function applyStatus(
   trx: Tx,
   actor: Actor,
-  project: { id: string; projectCode: string; projectStatus: number; poNumber: string },
+  project: StatusTarget,
   to: number,
   poNumber?: string,
-) {
-  if (!canChangeStatus(project.projectStatus, to)) {
-    throw conflict(
-      `A project cannot go from ${projectStatusLabel(project.projectStatus)} to ${projectStatusLabel(to)}`,
-    );
-  }
+): Promise<string[]> {
   const po = (poNumber ?? project.poNumber).trim();
   if (to === 6 && !po) {
     throw badRequest(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
   }
-  if (to === project.projectStatus && po === project.poNumber) return false;
+  if (to === project.projectStatus && po === project.poNumber) return [];
   const now = new Date().toISOString();
   await trx.updateTable("projects").set({
     projectStatus: to,
@@ -214,14 +266,35 @@ async function applyStatus(
     statusChangedAt: now,
   })
     .where("id", "=", project.id).execute();
+  const children = project.projectType === 1 && to !== project.projectStatus
+    ? (await trx.selectFrom("projects").select(["id", "projectCode", "projectStatus", "poNumber"])
+      .where("parentProjectId", "=", project.id).where("isDeleted", "=", 0).orderBy("projectCode").execute())
+      .filter((c) => childFollowsGroup(to, c.projectStatus))
+    : [];
+  const change = (from: number) => `changed from ${projectStatusLabel(from)} to ${projectStatusLabel(to)}`;
+  const followed = children.length
+    ? ` (and ${children.length} child project${children.length === 1 ? "" : "s"})`
+    : "";
   await writeLog(trx, actor, {
-    activity: `Status of ${project.projectCode} changed from ${
-      projectStatusLabel(project.projectStatus)
-    } to ${projectStatusLabel(to)}`,
+    activity: `Status of ${project.projectCode} ${change(project.projectStatus)}${followed}`,
     module: MODULE,
     recordId: project.id,
   });
-  return true;
+  for (const c of children) {
+    await trx.updateTable("projects").set({
+      projectStatus: to,
+      // a child closed with its group carries the group's PO number unless it has its own
+      poNumber: c.poNumber || po,
+      updatedAt: now,
+      statusChangedAt: now,
+    }).where("id", "=", c.id).execute();
+    await writeLog(trx, actor, {
+      activity: `Status of ${c.projectCode} ${change(c.projectStatus)} with its group ${project.projectCode}`,
+      module: MODULE,
+      recordId: c.id,
+    });
+  }
+  return [project.id, ...children.map((c) => c.id)];
 }
 
 const PATCH_COLUMNS = [
@@ -269,20 +342,31 @@ const PATCH_COLUMNS = [
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
 export async function updateProject(db: Db, caller: Caller, id: string, patch: ProjectPatch) {
+  // the project and any children the change reached: the router forgets them all
+  const touched: string[] = [];
   try {
-    return await updateProjectTx(db, caller, id, patch);
+    return await updateProjectTx(db, caller, id, patch, touched);
   } finally {
-    changed(id);
+    changed(id, ...touched);
   }
 }
 
-async function updateProjectTx(db: Db, caller: Caller, id: string, patch: ProjectPatch) {
+async function updateProjectTx(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: ProjectPatch,
+  touched: string[],
+) {
+  const patch = checkTargeting(input);
   return await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
       .executeTakeFirst();
     if (!p) throw notFound("Project");
     const now = new Date().toISOString();
     if (patch.isDeleted) {
+      const kids = await trx.selectFrom("projects").select("id").where("parentProjectId", "=", id).execute();
+      touched.push(...kids.map((k) => k.id));
       await trx.updateTable("projects").set({ isDeleted: 1, updatedAt: now })
         .where((eb) => eb.or([eb("id", "=", id), eb("parentProjectId", "=", id)])).execute();
       await writeLog(trx, caller.actor, {
@@ -291,6 +375,11 @@ async function updateProjectTx(db: Db, caller: Caller, id: string, patch: Projec
         recordId: id,
       });
       return { ...projectRecord({ ...p, isDeleted: 1 }), isDeleted: true };
+    }
+    if (patch.projectStatus !== undefined) {
+      const refusal = statusChangeRefusal(p.projectStatus, patch.projectStatus);
+      if (refusal?.kind === "conflict") throw conflict(refusal.message);
+      if (refusal) throw badRequest(refusal.message, [{ path: "projectStatus", message: refusal.message }]);
     }
     if (patch.clientId && patch.clientId !== p.clientId) {
       if (p.projectType === 2) throw badRequest("The client of a child project is its parent's");
@@ -327,12 +416,23 @@ async function updateProjectTx(db: Db, caller: Caller, id: string, patch: Projec
     const changed = Object.keys(set);
     if (changed.length) {
       await trx.updateTable("projects").set({ ...toRow(set), updatedAt: now }).where("id", "=", id).execute();
-      // children follow their parent's client and manager
-      if (p.projectType === 1 && (set.clientId || set.userId)) {
-        await trx.updateTable("projects").set(
-          toRow({ clientId: set.clientId ?? p.clientId, userId: set.userId ?? p.userId }),
+      // children follow their parent's client, manager and Secured Url when the parent's change
+      // (a form saved with them as they were leaves a child's own Secured Url alone)
+      const row = toRow(set) as Record<string, unknown>;
+      const inherited = Object.fromEntries(
+        (["clientId", "userId", "isDynamicThanksUrl"] as const).filter((k) =>
+          row[k] !== undefined && row[k] !== p[k]
         )
-          .where("parentProjectId", "=", id).execute();
+          .map((k) => [k, row[k]]),
+      );
+      if (p.projectType === 1 && Object.keys(inherited).length) {
+        const kids = await trx.selectFrom("projects").select("id").where("parentProjectId", "=", id)
+          .where("isDeleted", "=", 0).execute();
+        if (kids.length) {
+          await trx.updateTable("projects").set({ ...inherited, updatedAt: now })
+            .where("parentProjectId", "=", id).execute();
+          touched.push(...kids.map((k) => k.id));
+        }
       }
       await writeLog(trx, caller.actor, {
         activity: `Updated ${p.projectCode}: ${changed.map((c) => c.replace(/Ids$/, "")).join(", ")}`,
@@ -342,15 +442,20 @@ async function updateProjectTx(db: Db, caller: Caller, id: string, patch: Projec
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls);
     if (patch.projectStatus !== undefined) {
-      const changedStatus = await applyStatus(
+      const statusChanged = await applyStatus(
         trx,
         caller.actor,
         { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
         patch.projectStatus,
         patch.poNumber,
       );
+      touched.push(...statusChanged);
       // Proceed to Invoice and Archieve ask whether to tell the suppliers (sendEmail)
-      if (changedStatus && patch.sendEmail && (patch.projectStatus === 4 || patch.projectStatus === 7)) {
+      if (
+        statusChanged.length && patch.sendEmail &&
+        (patch.projectStatus === STATUS_ACTIONS.proceedToInvoice.to ||
+          patch.projectStatus === STATUS_ACTIONS.archieve.to)
+      ) {
         await notifySuppliersOfStatus(trx, caller.actor, p, patch.projectStatus);
       }
     }
@@ -418,8 +523,13 @@ async function replaceLinks(trx: Tx, actor: Actor, p: { id: string; projectCode:
   });
 }
 
-/** PUT /admin/project/code/update/:projectCode {poNumber}: closes the project (status 6) with its PO number. */
+/**
+ * PUT /admin/project/code/update/:projectCode {poNumber}: closes the project (status 6) with its PO
+ * number. Closed is always offered, so this works from any status; on a Closed project it corrects
+ * the PO number.
+ */
 export async function closeByCode(db: Db, caller: Caller, projectCode: string, poNumber: string) {
+  const touched: string[] = [];
   const project = await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("projectCode", "=", projectCode).where(
       "isDeleted",
@@ -428,23 +538,33 @@ export async function closeByCode(db: Db, caller: Caller, projectCode: string, p
     )
       .executeTakeFirst();
     if (!p) throw notFound("Project");
-    await applyStatus(trx, caller.actor, p, 6, poNumber);
+    touched.push(...await applyStatus(trx, caller.actor, p, 6, poNumber));
     return getProject(trx, p.id);
   });
-  changed(project._id);
+  changed(project._id, ...touched);
   return project;
 }
 
-/** Named status actions (Proceed to Invoice = 4, Archieve = 7, Revoke = back to Live). */
-export async function setStatus(db: Db, caller: Caller, id: string, to: number) {
+/**
+ * A named status action (STATUS_ACTIONS): Proceed to Invoice, Archieve, or an invoice making the
+ * project Invoiced. Refused (409) where it does not apply; a project already there stays as it is.
+ */
+export async function setStatus(db: Db, caller: Caller, id: string, action: StatusAction) {
+  const { to } = STATUS_ACTIONS[action];
+  const touched: string[] = [];
   const project = await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
       .executeTakeFirst();
     if (!p) throw notFound("Project");
-    await applyStatus(trx, caller.actor, p, to);
+    if (p.projectStatus !== to && !actionApplies(action, p.projectStatus)) {
+      throw conflict(
+        `A project cannot go from ${projectStatusLabel(p.projectStatus)} to ${projectStatusLabel(to)}`,
+      );
+    }
+    touched.push(...await applyStatus(trx, caller.actor, p, to));
     return getProject(trx, id);
   });
-  changed(id);
+  changed(id, ...touched);
   return project;
 }
 
@@ -465,8 +585,12 @@ export async function cloneProject(
   db: Db,
   caller: Caller,
   id: string,
-  opts: CloneOptions,
+  options: CloneOptions,
 ): Promise<{ parentProjectId: string }> {
+  const opts = checkTargeting(options, {
+    ...TARGETING_MESSAGES,
+    countryId: MSG.cloneCountryRequired,
+  });
   return await db.transaction().execute(async (trx) => {
     const src = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
       .executeTakeFirst();
@@ -501,6 +625,8 @@ export async function cloneProject(
     }).execute();
     for (const child of children) {
       const childId = newId();
+      // regions, cities and zip codes belong to the old country: a new country starts without them
+      const sameCountry = (child.countryId ?? "").toUpperCase() === opts.countryId;
       const code = await nextChildCode(trx, parentCode, newParentId);
       await trx.insertInto("projects").values({
         ...child,
@@ -512,6 +638,9 @@ export async function cloneProject(
         poNumber: "",
         countryId: opts.countryId,
         languageId: opts.languageId,
+        regionIds: sameCountry ? child.regionIds : "[]",
+        cityIds: sameCountry ? child.cityIds : "[]",
+        zipCodes: sameCountry ? child.zipCodes : "[]",
         isPreScreen: opts.isPreScreen ? child.isPreScreen : 0,
         singleLinkUrl: opts.isLiveUrl ? child.singleLinkUrl : "",
         singleLinkUrlTest: opts.isLiveUrl ? child.singleLinkUrlTest : "",

@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { ProjectsTable, SupplierMapsTable } from "../../db/tables/projects.ts";
 import { toApi } from "../../db/rows.ts";
 import { projectStatusLabel } from "../../../shared/status.ts";
+import { countryFields } from "../common/records.ts";
 
 const parseList = (s: string | null | undefined): string[] => {
   try {
@@ -20,8 +21,12 @@ export function projectRecord(
 ) {
   const { regionIds, cityIds, zipCodes, clientName, managerName, ...rest } = row;
   const base = toApi(rest);
+  // a child's country by name and code, from the lookup (a group project has none)
+  const country = row.countryId ? countryFields(row.countryId) : { countryName: "", countryCode: "" };
   return {
     ...base,
+    countryName: country.countryName,
+    countryCode: country.countryCode,
     code: row.projectCode,
     label: `${row.projectCode} - ${row.projectName}`,
     value: row.id,

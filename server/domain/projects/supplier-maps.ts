@@ -82,7 +82,6 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
       redirectQuotaFull: input.redirectQuotaFull,
       redirectQualityTerm: input.redirectQualityTerm,
       redirectSurveyClose: input.redirectSurveyClose,
-      questionnaire: input.questionnaire,
     });
     const existing = await trx.selectFrom("supplier_maps").select("id").where(
       "projectId",
@@ -122,12 +121,12 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
   return result;
 }
 
-/** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded), the questionnaire, or {isDeleted: true}. */
+/** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded) or {isDeleted: true}. */
 export async function updateSupplierMap(
   db: Db,
   actor: Actor,
   id: string,
-  patch: Record<string, boolean | string>,
+  patch: Record<string, boolean>,
   entryBase: EntryBase,
 ) {
   const record = await db.transaction().execute(async (trx) => {
@@ -146,8 +145,6 @@ export async function updateSupplierMap(
       .where("id", "=", id).execute();
     const what = key === "isDeleted"
       ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
-      : key === "questionnaire"
-      ? `Updated the questionnaire of ${m.supplierName} on ${project.projectCode}`
       : `Set ${key} of ${m.supplierName} on ${project.projectCode} to ${value ? "Active" : "InActive"}`;
     await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id });
     if (key === "isDeleted") return null;

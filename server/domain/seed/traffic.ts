@@ -16,7 +16,13 @@ import {
   SupplierMapForm,
 } from "../../../shared/schemas/project.ts";
 import { QuestionForm } from "../../../shared/schemas/library.ts";
-import { type Caller, createChildProject, createGroupProject, updateProject } from "../projects/projects.ts";
+import {
+  type Caller,
+  createChildProject,
+  createGroupProject,
+  setStatus,
+  updateProject,
+} from "../projects/projects.ts";
 import { saveSupplierMap } from "../projects/supplier-maps.ts";
 import { addQuota, updateQuota, updateQuotaSizes } from "../projects/quotas.ts";
 import { createQuestion } from "../library/questions.ts";
@@ -590,10 +596,9 @@ export async function seedTraffic(
       const close = v.parse(ProjectPatch, { projectStatus: 6, poNumber: po ?? "PO-DEMO" });
       await updateProject(db, caller, child.id, close);
       await updateProject(db, caller, parentId, close);
-      if (to === 4 || to === 5) {
-        await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 4 }));
-      }
-      if (to === 5) await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 5 }));
+      if (to === 4 || to === 5) await setStatus(db, caller, child.id, "proceedToInvoice");
+      // Invoiced is an invoice's doing, not an edit's
+      if (to === 5) await setStatus(db, caller, child.id, "invoice");
     }
   }
   // a group project that is not closed reads as its busiest child: Live, else Testing, else Paused

@@ -17,12 +17,10 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import type { GridColumn } from "../../components/data-grid/types.ts";
 import { useList } from "../../components/data-grid/useList.ts";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
-import { useOptions } from "../../components/filters/useOptions.ts";
 import { buttonVariants } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { BackLink } from "../common/FormParts.tsx";
-import { COUNTRIES } from "../common/lookups.ts";
 import { useProjectActions, useStatusChange } from "./actions.tsx";
 import { completeColumn, cpiColumn, fieldStatsColumn, outcomeColumns, redirectsColumn } from "./columns.tsx";
 import { type OpenDialog, ProjectDialogs } from "./ProjectDialogs.tsx";
@@ -43,11 +41,6 @@ export default function ChildProjectsPage() {
   const [dialog, setDialog] = React.useState<OpenDialog>(null);
   const changeStatus = useStatusChange(list);
   const actions = useProjectActions({ list, open: setDialog, kind: "child" });
-  const countries = useOptions(COUNTRIES);
-  const countryName = React.useMemo(
-    () => new Map(countries.options.map((o) => [o.value, o.label])),
-    [countries.options],
-  );
   const { patchRow, invalidate } = list;
 
   const columns = React.useMemo<GridColumn<ProjectRow>[]>(() => [
@@ -75,7 +68,7 @@ export default function ChildProjectsPage() {
       id: "countryName",
       header: "Country",
       className: "max-w-28",
-      cell: (p) => (p.countryId ? countryName.get(p.countryId) ?? p.countryId : "–"),
+      cell: (p) => p.countryName || "–",
     },
     completeColumn,
     {
@@ -111,13 +104,12 @@ export default function ChildProjectsPage() {
       cell: (p) => (
         <ProjectStatusMenu
           project={p}
-          variant="child"
           disabled={!canEdit}
           onChange={(s) => void changeStatus(p, s)}
         />
       ),
     },
-  ], [canEdit, changeStatus, countryName, patchRow]);
+  ], [canEdit, changeStatus, patchRow]);
 
   const onChanged = React.useCallback((p?: ProjectRow) => {
     void invalidate();
@@ -169,9 +161,13 @@ export default function ChildProjectsPage() {
         rowActions={actions}
         warnRow={completeReached}
         caption="Child projects"
-        emptyText="No child projects yet"
       />
-      <ProjectDialogs open={dialog} onOpenChange={setDialog} onChanged={onChanged} />
+      <ProjectDialogs
+        open={dialog}
+        onOpenChange={setDialog}
+        onChanged={onChanged}
+        onStatusChange={(p, s) => void changeStatus(p, s)}
+      />
     </>
   );
 }

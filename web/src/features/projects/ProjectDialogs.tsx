@@ -1,8 +1,8 @@
 /**
  * The row dialogs of the project grids (part 1, 2.6), behind one switch: Logs (activity timeline),
  * Security stats, Supplier Stats, Redirects, Prescreen Data, Supplier Mapped, Send Bulk Email, Clone Criteria,
- * Close (PO number) and the second question of Proceed to Invoice and Archieve (e-mail the
- * suppliers?). Each loads what it shows when it opens.
+ * Edit Status, Close (PO number) and the second question of Proceed to Invoice and Archieve (e-mail
+ * the suppliers?). Each loads what it shows when it opens.
  */
 import * as React from "react";
 import { useNavigate } from "react-router";
@@ -47,7 +47,7 @@ import {
   subtitle,
   ViewDialog,
 } from "./parts.tsx";
-import { CloseProjectDialog } from "./StatusMenu.tsx";
+import { CloseProjectDialog, EditStatusDialog } from "./StatusMenu.tsx";
 import { SupplierStatsDialog } from "./SupplierStatsDialog.tsx";
 import { SecurityStatsDialog } from "./SecurityStatsDialog.tsx";
 import { RedirectsDialog } from "./RedirectsDialog.tsx";
@@ -62,6 +62,7 @@ export type DialogKind =
   | "supplierMapped"
   | "email"
   | "clone"
+  | "status"
   | "close"
   | "invoice"
   | "archive";
@@ -72,11 +73,14 @@ export function ProjectDialogs({
   open,
   onOpenChange,
   onChanged,
+  onStatusChange,
 }: {
   open: OpenDialog;
   onOpenChange: (open: OpenDialog) => void;
   /** A dialog changed the project (closed, invoiced, archived): refresh the grid. */
   onChanged: (project?: ProjectRow) => void;
+  /** Edit Status chose a status set at once: the same change as the grid's status menu. */
+  onStatusChange: (project: ProjectRow, status: number) => void;
 }) {
   const close = () => onOpenChange(null);
   const is = (k: DialogKind) => (open?.kind === k ? open.project : null);
@@ -93,6 +97,19 @@ export function ProjectDialogs({
         onClose={close}
       />
       <CloneDialog project={is("clone")} onClose={close} />
+      <EditStatusDialog
+        project={is("status")}
+        onOpenChange={(o) => !o && close()}
+        onChange={(status) => {
+          const p = is("status");
+          close();
+          if (p) onStatusChange(p, status);
+        }}
+        onClose={() => {
+          const p = is("status");
+          if (p) onOpenChange({ kind: "close", project: p });
+        }}
+      />
       <CloseProjectDialog
         project={is("close")}
         onOpenChange={(o) => !o && close()}

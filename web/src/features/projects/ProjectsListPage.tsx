@@ -103,7 +103,6 @@ export default function ProjectsListPage() {
       cell: (p) => (
         <ProjectStatusMenu
           project={p}
-          variant="group"
           disabled={!canEdit}
           onChange={(s) => void changeStatus(p, s)}
           onClose={() => setDialog({ kind: "close", project: p })}
@@ -165,7 +164,12 @@ export default function ProjectsListPage() {
         selectionBar={(rows, clear) => <SelectionDrawer projects={rows} onClear={clear} />}
         caption="Projects"
       />
-      <ProjectDialogs open={dialog} onOpenChange={setDialog} onChanged={onChanged} />
+      <ProjectDialogs
+        open={dialog}
+        onOpenChange={setDialog}
+        onChanged={onChanged}
+        onStatusChange={(p, s) => void changeStatus(p, s)}
+      />
     </>
   );
 }

@@ -1,8 +1,8 @@
 /**
- * The status of a project in a grid, as a menu (part 1, section 4). The group list offers Testing,
- * Live, Paused and Waiting other than the current status, and always Closed, which asks for a PO
- * number first; child projects offer only Live and Paused. Choices the server's transition table
- * refuses from the current status are shown disabled, with the reason.
+ * The status of a project in a grid, as a menu (part 1, section 4), and the same choice as the row
+ * action Edit Status opens it: a group project offers Testing, Live, Paused and Waiting other than
+ * its current status, and always Closed, which asks for a PO number first (on a Closed project, to
+ * correct it); child projects offer only Live and Paused (`statusMenuChoices`).
  */
 import type * as React from "react";
 import type * as v from "valibot";
@@ -10,13 +10,7 @@ import { ChevronDown } from "lucide-react";
 import { useWatch } from "react-hook-form";
 import { MSG } from "../../../../shared/messages.ts";
 import { ClosePo } from "../../../../shared/schemas/project.ts";
-import {
-  canChangeStatus,
-  CHILD_STATUS_MENU,
-  LIST_STATUS_MENU,
-  PROJECT_STATUS,
-  projectStatusLabel,
-} from "../../../../shared/status.ts";
+import { PROJECT_STATUS, projectStatusLabel, statusMenuChoices } from "../../../../shared/status.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../components/form/fields.tsx";
 import { Badge, badgeVariants } from "../../components/ui/badge.tsx";
@@ -47,23 +41,31 @@ export function StatusBadge({ status, label }: { status: number; label?: string 
   return <Badge tone={STATUS_TONES[status] ?? "neutral"}>{label ?? projectStatusLabel(status)}</Badge>;
 }
 
+type StatusProject = Pick<ProjectRow, "projectCode" | "projectStatus" | "projectStatusLabel" | "projectType">;
+
+/** The menu's entries: the statuses set at once, and Closed (group projects), which asks a PO number. */
+function choicesOf(project: StatusProject) {
+  const all = statusMenuChoices(project.projectStatus, project.projectType);
+  return {
+    direct: all.filter((s) => s !== PROJECT_STATUS.CLOSED),
+    closed: all.includes(PROJECT_STATUS.CLOSED),
+  };
+}
+
 export function ProjectStatusMenu({
   project,
-  variant,
   disabled,
   onChange,
   onClose,
 }: {
-  project: Pick<ProjectRow, "projectCode" | "projectStatus" | "projectStatusLabel">;
-  /** "group": Testing, Live, Paused, Waiting and Closed; "child": Live and Paused. */
-  variant: "group" | "child";
+  project: StatusProject;
   disabled?: boolean;
   onChange: (status: number) => void;
   /** Closed was chosen: ask for the PO number. */
   onClose?: () => void;
 }) {
   const current = project.projectStatus;
-  const menu = (variant === "group" ? LIST_STATUS_MENU : CHILD_STATUS_MENU).filter((s) => s !== current);
+  const { direct, closed } = choicesOf(project);
   const tone = STATUS_TONES[current] ?? "neutral";
   const label = project.projectStatusLabel || projectStatusLabel(current);
   if (disabled) return <StatusBadge status={current} label={label} />;
@@ -83,28 +85,17 @@ export function ProjectStatusMenu({
         <DropdownMenuLabel className="text-xs font-medium text-muted-foreground">
           Change status
         </DropdownMenuLabel>
-        {menu.map((s) => {
-          const allowed = canChangeStatus(current, s);
-          return (
-            <DropdownMenuItem
-              key={s}
-              disabled={!allowed}
-              title={allowed ? undefined : `Not possible from ${label}`}
-              onSelect={() => onChange(s)}
-            >
-              <StatusDot status={s} />
-              {projectStatusLabel(s)}
-            </DropdownMenuItem>
-          );
-        })}
-        {variant === "group" && onClose
+        {direct.map((s) => (
+          <DropdownMenuItem key={s} onSelect={() => onChange(s)}>
+            <StatusDot status={s} />
+            {projectStatusLabel(s)}
+          </DropdownMenuItem>
+        ))}
+        {closed && onClose
           ? (
             <>
               <DropdownMenuSeparator />
-              <DropdownMenuItem
-                disabled={!canChangeStatus(current, PROJECT_STATUS.CLOSED)}
-                onSelect={() => onClose()}
-              >
+              <DropdownMenuItem onSelect={() => onClose()}>
                 <StatusDot status={PROJECT_STATUS.CLOSED} />
                 {projectStatusLabel(PROJECT_STATUS.CLOSED)}…
               </DropdownMenuItem>
@@ -113,6 +104,70 @@ export function ProjectStatusMenu({
           : null}
       </DropdownMenuContent>
     </DropdownMenu>
+  );
+}
+
+/**
+ * Edit Status (the row action): the status menu's choices in a dialog, for keyboard and screen
+ * reader users who start from the row menu. Choosing Closed hands over to the PO number dialog.
+ */
+export function EditStatusDialog({
+  project,
+  onOpenChange,
+  onChange,
+  onClose,
+}: {
+  project: StatusProject | null;
+  onOpenChange: (open: boolean) => void;
+  onChange: (status: number) => void;
+  onClose: () => void;
+}) {
+  const choices = project ? choicesOf(project) : null;
+  return (
+    <Dialog open={!!project} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-sm">
+        {project && choices
+          ? (
+            <>
+              <DialogHeader>
+                <DialogTitle>Edit Status</DialogTitle>
+                <DialogDescription>
+                  {project.projectCode} is{" "}
+                  {project.projectStatusLabel || projectStatusLabel(project.projectStatus)}. Choose its new
+                  status.
+                </DialogDescription>
+              </DialogHeader>
+              <div className="flex flex-col gap-2" role="group" aria-label="New status">
+                {choices.direct.map((s) => (
+                  <Button
+                    key={s}
+                    variant="outline"
+                    className="justify-start"
+                    onClick={() => onChange(s)}
+                  >
+                    <StatusDot status={s} />
+                    {projectStatusLabel(s)}
+                  </Button>
+                ))}
+                {choices.closed
+                  ? (
+                    <Button variant="outline" className="justify-start" onClick={onClose}>
+                      <StatusDot status={PROJECT_STATUS.CLOSED} />
+                      {projectStatusLabel(PROJECT_STATUS.CLOSED)}…
+                    </Button>
+                  )
+                  : null}
+              </div>
+              <DialogFooter>
+                <DialogClose asChild>
+                  <Button type="button" variant="ghost">Cancel</Button>
+                </DialogClose>
+              </DialogFooter>
+            </>
+          )
+          : null}
+      </DialogContent>
+    </Dialog>
   );
 }
 

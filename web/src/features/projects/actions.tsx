@@ -8,6 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import {
   Archive,
   BarChart3,
+  CircleDot,
   ClipboardList,
   Copy,
   FileDown,
@@ -27,7 +28,7 @@ import {
   Trash2,
   Truck,
 } from "lucide-react";
-import { canChangeStatus, projectStatusLabel } from "../../../../shared/status.ts";
+import { actionApplies, projectStatusLabel } from "../../../../shared/status.ts";
 import { api, requestBlob } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
@@ -121,6 +122,7 @@ export function useProjectActions({
     return [
       ...groupOnly,
       { label: "Edit", icon: Pencil, onSelect: (p) => navigate(editTo(p)) },
+      { label: "Edit Status", icon: CircleDot, onSelect: dialog("status") },
       { label: "Clone", icon: Copy, onSelect: dialog("clone") },
       { label: "Logs", icon: History, onSelect: dialog("logs") },
       { label: "Security", icon: ShieldCheck, onSelect: dialog("security"), hidden: noChildren },
@@ -175,7 +177,7 @@ export function useProjectActions({
         destructive: false,
         confirm: { description: "The project moves to Ready To Invoice." },
         onSelect: dialog("invoice"),
-        hidden: (p) => kind === "child" || !canChangeStatus(p.projectStatus, 4) || p.projectStatus === 4,
+        hidden: (p) => kind === "child" || !actionApplies("proceedToInvoice", p.projectStatus),
       },
       {
         label: "Archieve",
@@ -183,7 +185,7 @@ export function useProjectActions({
         destructive: false,
         confirm: { description: "The project moves to Archieved." },
         onSelect: dialog("archive"),
-        hidden: (p) => kind === "child" || !canChangeStatus(p.projectStatus, 7) || p.projectStatus === 7,
+        hidden: (p) => kind === "child" || !actionApplies("archieve", p.projectStatus),
       },
       {
         label: "Delete",

@@ -69,6 +69,9 @@ export type ProjectRow = Counters & SecurityFlags & {
   wid: string;
   categoryId: string | null;
   countryId: string | null;
+  /** The child's country from the lookup ("" for a group project). */
+  countryName: string;
+  countryCode: string;
   regionId: string[];
   cityId: string[];
   zipCodeId: string[];
@@ -117,7 +120,6 @@ export type SupplierMapRow = Counters & {
   redirectQuotaFull: string;
   redirectQualityTerm: string;
   redirectSurveyClose: string;
-  questionnaire: string;
   /** The supplier's live entry link (`/survey/start/{mapId}?sid=[sid]`). */
   redirectUrl: string;
   testUrl: string;

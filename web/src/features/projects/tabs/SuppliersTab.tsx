@@ -4,7 +4,8 @@
  * Active/InActive (allowTraffic, isTestLink, isPreScreen, isBoarded); a collapsible Add/Update
  * Supplier form (defaults: traffic and boarded on, test link off, CPI and quotas 0; redirects must
  * carry [sid]); the supplier report of each map (its respondents as CSV); and the 'Add Questionaire'
- * panel saving a map's questionnaire.
+ * panel, the project's questionnaire (projectQuestionaire, part 1 section 3) saved with the project
+ * update call: the supplier map update call takes only its toggles.
  */
 import * as React from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -12,7 +13,7 @@ import { useFormContext, useWatch } from "react-hook-form";
 import * as v from "valibot";
 import { ChevronDown, Download, Pencil, Plus, Trash2 } from "lucide-react";
 import { MSG } from "../../../../../shared/messages.ts";
-import { SupplierMapForm } from "../../../../../shared/schemas/project.ts";
+import { ProjectPatch, SupplierMapForm } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
 import { notify } from "../../../lib/notify.ts";
 import { formatCount, formatMoney } from "../../../lib/format.ts";
@@ -27,7 +28,6 @@ import { SelectField } from "../../../components/form/select-field.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
-import { Select } from "../../../components/ui/select.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { SUPPLIERS } from "../../common/lookups.ts";
 import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
@@ -224,7 +224,7 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
         </Card>
       </div>
 
-      <QuestionnairePanel maps={list} disabled={!canEdit} onSaved={(m) => patch(m._id, m)} />
+      <QuestionnairePanel project={project} disabled={!canEdit} />
 
       <ConfirmDialog
         open={!!removing}
@@ -481,81 +481,39 @@ function SaveLabel({ maps }: { maps: SupplierMapRow[] }) {
 
 // ---------------------------------------------------------------- Add Questionaire
 
-const QuestionnaireForm = v.object({ questionnaire: v.optional(SupplierMapForm.entries.questionnaire, "") });
+const QuestionnaireForm = v.object({
+  projectQuestionaire: v.optional(ProjectPatch.entries.projectQuestionaire, ""),
+});
 
-function QuestionnairePanel({
-  maps,
-  disabled,
-  onSaved,
-}: {
-  maps: SupplierMapRow[];
-  disabled: boolean;
-  onSaved: (m: SupplierMapRow) => void;
-}) {
-  const [mapId, setMapId] = React.useState("");
-  const chosen = maps.find((m) => m._id === mapId) ?? null;
-  React.useEffect(() => {
-    if (!chosen && maps.length) setMapId(maps[0]._id);
-  }, [chosen, maps]);
-  return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="flex flex-col gap-1">
-          <CardTitle>Add Questionaire</CardTitle>
-          <CardDescription>
-            A questionnaire for one supplier of this project, shown to its respondents.
-          </CardDescription>
-        </div>
-        {maps.length
-          ? (
-            <Select
-              ariaLabel="Supplier of the questionnaire"
-              className="w-60"
-              value={mapId}
-              onValueChange={setMapId}
-              options={maps.map((m) => ({ value: m._id, label: m.supplierName }))}
-            />
-          )
-          : null}
-      </CardHeader>
-      <CardContent>
-        {chosen
-          ? <QuestionnaireEditor key={chosen._id} map={chosen} disabled={disabled} onSaved={onSaved} />
-          : <p className="text-sm text-muted-foreground">Map a supplier first.</p>}
-      </CardContent>
-    </Card>
-  );
-}
-
-function QuestionnaireEditor({
-  map,
-  disabled,
-  onSaved,
-}: {
-  map: SupplierMapRow;
-  disabled: boolean;
-  onSaved: (m: SupplierMapRow) => void;
-}) {
-  const form = useSchemaForm(QuestionnaireForm, { questionnaire: map.questionnaire ?? "" });
+/** 'Add Questionaire': the project's questionnaire in rich text, saved by Update. */
+function QuestionnairePanel({ project, disabled }: { project: ProjectRecord; disabled: boolean }) {
+  const qc = useQueryClient();
+  const form = useSchemaForm(QuestionnaireForm, { projectQuestionaire: project.projectQuestionaire ?? "" });
   async function submit(values: v.InferOutput<typeof QuestionnaireForm>) {
-    const res = await api.put<SupplierMapRow>(`/admin/supplierMap/update/${map._id}`, {
-      questionnaire: values.questionnaire,
-    });
-    onSaved(res.result);
+    const res = await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, values);
+    qc.setQueryData<ProjectRecord>(projectKey(project._id), (old) => (old ? { ...old, ...res.result } : old));
     form.reset(values);
     notify.success(res.message);
   }
   return (
-    <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
-      <RichTextField
-        name="questionnaire"
-        label={`Questionnaire of ${map.supplierName}`}
-        minHeight={500}
-        placeholder="Write the questionnaire…"
-      />
-      <div className="flex justify-end">
-        {disabled ? <Button disabled>Update</Button> : <SubmitButton>Update</SubmitButton>}
-      </div>
-    </Form>
+    <Card>
+      <CardHeader>
+        <CardTitle>Add Questionaire</CardTitle>
+        <CardDescription>The questionnaire of this project, for its suppliers.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
+          <RichTextField
+            name="projectQuestionaire"
+            label={`Questionnaire of ${project.projectCode}`}
+            minHeight={500}
+            placeholder="Write the questionnaire…"
+          />
+          <div className="flex justify-end">
+            {disabled ? <Button disabled>Update</Button> : <SubmitButton>Update</SubmitButton>}
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
   );
 }
