@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { EnvError, loadEnv } from "../server/env.ts";
 import { buildDeps } from "../server/boot.ts";
 import type { Deps } from "../server/deps.ts";
-import { HttpError } from "../server/http/errors.ts";
+import { constraintConflict, HttpError } from "../server/http/errors.ts";
 
 /** An expected failure: printed as `error: <message>` and exit status 1. */
 export class CliError extends Error {}
@@ -59,6 +59,8 @@ export function say(line: string) {
 /** The one-line reason for any failure; domain errors (HttpError) keep their user-facing message. */
 export function reasonOf(e: unknown): string {
   if (e instanceof CliError || e instanceof HttpError) return e.message;
+  const conflict = constraintConflict(e);
+  if (conflict) return conflict.message;
   const msg = e instanceof Error ? e.message : String(e);
   const line = msg.split("\n")[0];
   if (/ECONNREFUSED|Connection refused|fetch failed|error sending request/i.test(line)) {

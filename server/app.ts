@@ -4,7 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { serveStatic } from "hono/deno";
 import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/context.ts";
-import { HttpError } from "./http/errors.ts";
+import { constraintConflict, HttpError } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
@@ -14,16 +14,6 @@ export type AppOptions = {
   /** Folder of the built SPA (web/dist); without it only the API is served. */
   webRoot?: string;
 };
-
-/** SQLite constraint errors that slipped past a domain check are conflicts, not crashes. */
-function constraintMessage(err: unknown): string | null {
-  const code = (err as { code?: string })?.code ?? "";
-  const msg = err instanceof Error ? err.message : "";
-  if (/SQLITE_CONSTRAINT/.test(code) || /UNIQUE constraint failed/.test(msg)) {
-    return "This record already exists";
-  }
-  return null;
-}
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
@@ -67,11 +57,14 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   );
 
   app.onError((err, c) => {
-    if (err instanceof HttpError) {
-      return c.json({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) }, err.status);
+    // constraint errors that slipped past a domain check are conflicts, not crashes
+    const known = err instanceof HttpError ? err : constraintConflict(err);
+    if (known) {
+      return c.json(
+        { message: known.message, ...(known.errors ? { errors: known.errors } : {}) },
+        known.status,
+      );
     }
-    const conflict = constraintMessage(err);
-    if (conflict) return c.json({ message: conflict }, 409);
     const requestId = c.get("requestId");
     deps.log.error("unhandled error", {
       id: requestId,

@@ -71,6 +71,11 @@ export const MSG = {
   lastNameRequired: "Last name is required",
   emailRequired: "Email is required",
   supplierRequired: "Supplier is required",
+  // users: who may change whom (ours; the spec is silent)
+  cannotDeleteSelf: "You cannot delete your own account",
+  cannotDeactivateSelf: "You cannot deactivate your own account",
+  superadminOnly: "Only a Super Admin can add, change or remove a Super Admin",
+  lastSuperadmin: "The last active Super Admin cannot be deactivated, deleted or given another role",
   // server (ours)
   invalidCredentials: "Invalid email or password",
   tooManyAttempts: "Too many failed sign-in attempts. Try again in a few minutes.",
@@ -80,6 +85,7 @@ export const MSG = {
   internal: "Internal error",
   invalidInput: "Invalid input",
   emailTaken: "A user with this email already exists",
+  recordExists: "This record already exists",
   loginOk: "Login Successfully",
   // master data (ours)
   clientNetDaysInvalid: "Net days must be 30, 45, 60 or 90",

@@ -86,7 +86,12 @@ export function userRoutes(api: Api) {
     return ok(c, user, message);
   });
 
-  api.get("/admin/user/:id", async (c) => ok(c, await getUser(c.get("deps").db, idOf(c))));
+  // a supplier login reads with its supplier's name (the form shows it even if that supplier is inactive)
+  api.get("/admin/user/:id", async (c) => {
+    const db = c.get("deps").db;
+    const [user] = await withSupplierNames(db, [await getUser(db, idOf(c))]);
+    return ok(c, user);
+  });
 
   // pickers
   api.get("/admin/users/role/bde", async (c) => ok(c, await userOptions(c.get("deps").db, "BDE")));

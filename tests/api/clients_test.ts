@@ -159,6 +159,51 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
   }
 });
 
+Deno.test("clients: a client whose Assigned To has left stays editable; only a new Assigned To is checked", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ACCOUNTANT");
+    const bde = await t.userWith("BDE", { email: "leaving.bde@test.local" });
+    const other = await t.userWith("BDE", { email: "other.bde@test.local" });
+    const body = clientBody({ assignedTo: bde.id });
+    const c = await created(t, token, "/admin/client/add", body);
+    // the BDE is deactivated, then deleted: an unrelated edit still saves and keeps the assignee
+    const admin = await t.tokenFor("SUPERADMIN");
+    for (const patch of [{ isActive: false }, { isDeleted: true }]) {
+      assertEquals(
+        (await t.call("PUT", `/admin/user/update/${bde.id}`, { token: admin, body: patch })).status,
+        200,
+      );
+      const edit = await t.call("PUT", `/admin/client/update/${c._id}`, {
+        token,
+        body: { ...body, city: `Salem ${JSON.stringify(patch)}` },
+      });
+      assertEquals(edit.status, 200, edit.text);
+      assertEquals(edit.json.result.assignedTo, bde.id);
+      // the read names the old assignee, so the form can show "(inactive)"
+      assertEquals(edit.json.result.assignedToName, "TestBDE User");
+    }
+    // clearing it, or picking another active BDE, saves
+    const moved = await t.call("PUT", `/admin/client/update/${c._id}`, {
+      token,
+      body: { ...body, assignedTo: other.id },
+    });
+    assertEquals(moved.status, 200, moved.text);
+    // ... but picking the departed one again is checked like any new choice
+    const back = await t.call("PUT", `/admin/client/update/${c._id}`, { token, body });
+    assertEquals(back.status, 400);
+    assertEquals(back.json.errors, [{ path: "assignedTo", message: MSG.assignedToInvalid }]);
+    const cleared = await t.call("PUT", `/admin/client/update/${c._id}`, {
+      token,
+      body: { ...body, assignedTo: null },
+    });
+    assertEquals(cleared.status, 200, cleared.text);
+    assertEquals(cleared.json.result.assignedTo, null);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("clients: generated codes count up; a code in use by a live client is a 409 on clientCode", async () => {
   const t = await testApp();
   try {

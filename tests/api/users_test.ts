@@ -1,10 +1,13 @@
 /** The Users screens' API (part 2: Users): grids, CSV export, add/edit/delete, validation, roles. */
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { expectGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
-import { createUser } from "../../server/domain/users/users.ts";
+import { createUser, updateUser } from "../../server/domain/users/users.ts";
+import { HttpError } from "../../server/http/errors.ts";
+import { MSG } from "../../shared/messages.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import { sql } from "kysely";
+import { supplierBody } from "../helpers/master.ts";
 
 async function withApp(fn: (t: TestApp, admin: string) => Promise<void>) {
   const t = await testApp();
@@ -474,4 +477,159 @@ Deno.test("user pickers: BDE list for Assigned To, staff lists without suppliers
       assertEquals((await t.call("GET", path)).status, 401);
       assertEquals((await t.call("GET", path, { token: await t.tokenFor("SUPPLIER") })).status, 403);
     }
+  }));
+
+Deno.test("users: nobody deletes or deactivates their own account (403); editing one's own details works", () =>
+  withApp(async (t) => {
+    for (const role of ["SUPERADMIN", "ADMIN"] as const) {
+      const me = await t.userWith(role);
+      const self = `/admin/user/update/${me.id}`;
+      const off = await t.call("PUT", self, { token: me.token, body: { isActive: false } });
+      assertEquals(off.status, 403, `${role}: ${off.text}`);
+      assertEquals(off.json.message, MSG.cannotDeactivateSelf);
+      const del = await t.call("PUT", self, { token: me.token, body: { isDeleted: true } });
+      assertEquals(del.status, 403);
+      assertEquals(del.json.message, MSG.cannotDeleteSelf);
+      const form = valid({ email: me.email, role, firstName: "Myself", isActive: false });
+      const viaForm = await t.call("PUT", self, { token: me.token, body: form });
+      assertEquals(viaForm.status, 403);
+      assertEquals(viaForm.json.errors, [{ path: "isActive", message: MSG.cannotDeactivateSelf }]);
+      const row = await t.deps.db.selectFrom("users").select(["isActive", "isDeleted", "firstName"])
+        .where("id", "=", me.id).executeTakeFirstOrThrow();
+      assertEquals([row.isActive, row.isDeleted, row.firstName], [1, 0, `Test${role}`]);
+      // the same form, still active, saves
+      const ok = await t.call("PUT", self, { token: me.token, body: { ...form, isActive: true } });
+      assertEquals(ok.status, 200, ok.text);
+      assertEquals(ok.json.result.firstName, "Myself");
+    }
+  }));
+
+Deno.test("users: only a SUPERADMIN adds, edits, switches off or deletes a SUPERADMIN, or gives the role (403)", () =>
+  withApp(async (t, superadmin) => {
+    const admin = await t.tokenFor("ADMIN");
+    const [sa, manager] = await seed(t, [
+      { first: "Second", email: "second.sa@samplex.test", role: "SUPERADMIN" },
+      { first: "Plain", email: "plain@samplex.test", role: "MANAGER" },
+    ]);
+    const refused = async (method: string, path: string, body: unknown, field?: string) => {
+      const r = await t.call(method, path, { token: admin, body });
+      assertEquals(r.status, 403, `${path} ${JSON.stringify(body)}: ${r.text}`);
+      assertEquals(r.json.message, MSG.superadminOnly);
+      if (field) assertEquals(r.json.errors, [{ path: field, message: MSG.superadminOnly }]);
+    };
+    await refused("POST", "/admin/user/add", valid({ role: "SUPERADMIN" }), "role");
+    await refused(
+      "PUT",
+      `/admin/user/update/${manager}`,
+      valid({ email: "plain@samplex.test", role: "SUPERADMIN" }),
+      "role",
+    );
+    await refused(
+      "PUT",
+      `/admin/user/update/${sa}`,
+      valid({ email: "second.sa@samplex.test", role: "SUPERADMIN" }),
+    );
+    await refused("PUT", `/admin/user/update/${sa}`, { isActive: false });
+    await refused("PUT", `/admin/user/update/${sa}`, { isDeleted: true });
+    const rows = await t.deps.db.selectFrom("users").select(["email", "role", "isActive", "isDeleted"])
+      .where("email", "in", ["second.sa@samplex.test", "plain@samplex.test", "valentina@samplex.test"])
+      .orderBy("email").execute();
+    assertEquals(rows.map((r) => [r.email, r.role, r.isActive, r.isDeleted]), [
+      ["plain@samplex.test", "MANAGER", 1, 0],
+      ["second.sa@samplex.test", "SUPERADMIN", 1, 0],
+    ]);
+    // an ADMIN still manages everyone else
+    assertEquals(
+      (await t.call("PUT", `/admin/user/update/${manager}`, { token: admin, body: { isActive: false } }))
+        .status,
+      200,
+    );
+    // a SUPERADMIN may do all of it
+    const added = await t.call("POST", "/admin/user/add", {
+      token: superadmin,
+      body: valid({ role: "SUPERADMIN" }),
+    });
+    assertEquals(added.status, 200, added.text);
+    const promoted = await t.call("PUT", `/admin/user/update/${manager}`, {
+      token: superadmin,
+      body: valid({ email: "plain@samplex.test", role: "SUPERADMIN" }),
+    });
+    assertEquals(promoted.status, 200, promoted.text);
+    assertEquals(
+      (await t.call("PUT", `/admin/user/update/${sa}`, { token: superadmin, body: { isActive: false } }))
+        .status,
+      200,
+    );
+    assertEquals(
+      (await t.call("PUT", `/admin/user/update/${sa}`, { token: superadmin, body: { isDeleted: true } }))
+        .status,
+      200,
+    );
+  }));
+
+Deno.test("users: the last active SUPERADMIN cannot be demoted, deactivated or deleted (409)", () =>
+  withApp(async (t, superadmin) => {
+    const me = await t.userWith("SUPERADMIN");
+    // an inactive SUPERADMIN does not count
+    const [idle] = await seed(t, [{
+      first: "Dormant",
+      email: "dormant.sa@samplex.test",
+      role: "SUPERADMIN",
+      active: false,
+    }]);
+    const demote = valid({ email: me.email, role: "ADMIN" });
+    const alone = await t.call("PUT", `/admin/user/update/${me.id}`, { token: superadmin, body: demote });
+    assertEquals(alone.status, 409, alone.text);
+    assertEquals(alone.json.message, MSG.lastSuperadmin);
+    assertEquals(alone.json.errors, [{ path: "role", message: MSG.lastSuperadmin }]);
+    assertEquals(
+      (await t.deps.db.selectFrom("users").select("role").where("id", "=", me.id).executeTakeFirstOrThrow())
+        .role,
+      "SUPERADMIN",
+    );
+    // acting as the system (no signed-in user, as the CLI does), switching off or deleting is refused too
+    for (const patch of [{ isActive: false }, { isDeleted: true as const }]) {
+      await assertRejects(
+        () => updateUser(t.deps.db, SYSTEM_ACTOR, me.id, patch),
+        (e: unknown) => e instanceof HttpError && e.status === 409 && e.message === MSG.lastSuperadmin,
+      );
+    }
+    // with a second active SUPERADMIN the first may step down
+    assertEquals(
+      (await t.call("PUT", `/admin/user/update/${idle}`, { token: superadmin, body: { isActive: true } }))
+        .status,
+      200,
+    );
+    const stepDown = await t.call("PUT", `/admin/user/update/${me.id}`, { token: superadmin, body: demote });
+    assertEquals(stepDown.status, 200, stepDown.text);
+    assertEquals(stepDown.json.result.role, "ADMIN");
+  }));
+
+Deno.test("users: supplier logins read with their supplier's name, in the grid and on their own", () =>
+  withApp(async (t, admin) => {
+    const supplier = await t.call("POST", "/admin/supplier/add", {
+      token: admin,
+      body: supplierBody({ supplierName: "Maple Voices" }),
+    });
+    assertEquals(supplier.status, 200, supplier.text);
+    const add = await t.call("POST", "/admin/user/add", {
+      token: admin,
+      body: valid({ role: "SUPPLIER", supplierId: supplier.json.result._id }),
+    });
+    assertEquals(add.status, 200, add.text);
+    const grid = await t.call("POST", "/admin/users/supplier", { token: admin, body: {} });
+    assertEquals(grid.json.result.data.map((u: { supplierName: string }) => u.supplierName), [
+      "Maple Voices",
+    ]);
+    // the edit form's read names the supplier too, so a supplier switched off since still shows
+    await t.call("PUT", `/admin/supplier/update/${supplier.json.result._id}`, {
+      token: admin,
+      body: { isActive: false },
+    });
+    const one = await t.call("GET", `/admin/user/${add.json.result._id}`, { token: admin });
+    assertEquals(one.status, 200);
+    assertEquals([one.json.result.supplierId, one.json.result.supplierName], [
+      supplier.json.result._id,
+      "Maple Voices",
+    ]);
   }));

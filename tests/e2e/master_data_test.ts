@@ -90,8 +90,14 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
       await page.locator("#field-clientName-message").waitFor({ state: "detached" });
       await page.getByLabel("Contact name").fill("Ada Moss");
       await page.getByRole("textbox", { name: "Email", exact: true }).fill("ADA@Acme.example");
-      await choose(page, "Country", "Canada");
+      // the country list shows a flag before each name (an ISO badge where flags cannot be drawn)
+      await page.getByRole("combobox", { name: "Country", exact: true }).click();
+      const canada = page.getByRole("option", { name: "Canada", exact: true });
+      assert(["🇨🇦", "CA"].includes((await canada.locator('[data-slot="adornment"]').textContent())!.trim()));
+      await canada.click();
       await page.locator("#field-countryId-message").waitFor({ state: "detached" });
+      await page.getByRole("combobox", { name: "Country", exact: true }).locator('[data-slot="adornment"]')
+        .waitFor();
       await page.getByLabel("City").fill("Toronto");
       await choose(page, "Net days", "45 days");
       await page.getByRole("textbox", { name: "Invoicing account" }).fill("wcanada");
@@ -178,10 +184,33 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
       },
     );
 
+    await t.step(
+      "a client whose Assigned To was deactivated shows them as (inactive) and still saves",
+      async () => {
+        const saved = await db.selectFrom("clients").select("id").where("clientName", "=", "Acme Research")
+          .executeTakeFirstOrThrow();
+        await db.updateTable("users").set({ isActive: 0 }).where("id", "=", bde._id).execute();
+        await page.goto(`/admin/client/${saved.id}/edit`);
+        const assigned = page.getByRole("combobox", { name: "Assigned To", exact: true });
+        await assigned.filter({ hasText: `${bde.fullName} (inactive)` }).waitFor();
+        await page.getByLabel("City").fill("Ottawa");
+        await page.getByRole("button", { name: "Save changes" }).click();
+        await page.waitForURL((u) => u.pathname === "/admin/client");
+        await notice(page, "Client updated successfully");
+        const after = await db.selectFrom("clients").select(["city", "assignedTo"]).where("id", "=", saved.id)
+          .executeTakeFirstOrThrow();
+        assertEquals([after.city, after.assignedTo], ["Ottawa", bde._id]);
+        await db.updateTable("users").set({ isActive: 1 }).where("id", "=", bde._id).execute();
+      },
+    );
+
     await t.step("the active switch saves at once; the countries filter narrows the list", async () => {
       const id = (await db.selectFrom("clients").select("id").where("clientName", "=", "Acme Research")
         .executeTakeFirstOrThrow()).id;
       const row = grid.locator(`tr[data-row-id="${id}"]`);
+      // with the Active filter on, a client switched off leaves the page
+      await page.getByRole("combobox", { name: "Status" }).click();
+      await page.getByRole("option", { name: "Active", exact: true }).click();
       await row.getByRole("switch", { name: "Deactivate Acme Research" }).click();
       await notice(page, "Client status updated successfully");
       assertEquals(
@@ -189,6 +218,9 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
           .isActive,
         0,
       );
+      await row.waitFor({ state: "detached" });
+      await grid.getByText(MSG.noRows).waitFor();
+      await page.getByRole("button", { name: "Reset" }).click();
       await row.getByRole("switch", { name: "Activate Acme Research" }).waitFor();
 
       await page.getByRole("button", { name: "Countries" }).click();
@@ -480,7 +512,16 @@ Deno.test(
           await page.getByRole("button", { name: "Create category" }).click();
           await page.waitForURL((u) => u.pathname === "/admin/library");
           await notice(page, "Category added successfully");
-          await page.getByTestId("data-grid").getByRole("link", { name: "Automotive" }).waitFor();
+          const grid = page.getByTestId("data-grid");
+          await grid.getByRole("link", { name: "Automotive" }).waitFor();
+          // with the Active filter on, a category switched off leaves the list
+          await page.getByRole("combobox", { name: "Status" }).click();
+          await page.getByRole("option", { name: "Active", exact: true }).click();
+          await grid.getByRole("switch", { name: "Deactivate Automotive" }).click();
+          await notice(page, "Category status updated successfully");
+          await grid.getByText(MSG.noRows).waitFor();
+          await page.getByRole("button", { name: "Reset" }).click();
+          await grid.getByRole("switch", { name: "Activate Automotive" }).waitFor();
         });
 
         await t.step(
@@ -621,13 +662,25 @@ Deno.test(
           async () => {
             await page.getByRole("link", { name: "Add Question" }).click();
             await page.waitForURL("**/admin/library/question/add");
-            await page.getByRole("textbox", { name: "Question", exact: true }).fill("Car");
+            const english = page.getByRole("textbox", { name: "Question (English)", exact: true });
+            await english.fill("Car");
             await page.getByRole("button", { name: "Create question" }).click();
             assertEquals(await fieldMessage(page, "questionTitle-en"), MSG.questionNameRequired);
             assertEquals(await fieldMessage(page, "questionType"), MSG.questionTypeRequired);
-            await page.getByRole("textbox", { name: "Question", exact: true }).fill(
-              "Which brand is your car?",
+            await english.fill("Which brand is your car?");
+            // a title per language: add French and German, then drop German again
+            for (const language of ["French", "German"]) {
+              await page.getByRole("combobox", { name: "Add a language" }).click();
+              await page.getByRole("option", { name: language, exact: true }).click();
+            }
+            await page.getByRole("textbox", { name: "Question (French)", exact: true }).fill(
+              "De quelle marque est votre voiture ?",
             );
+            await page.getByRole("textbox", { name: "Question (German)", exact: true }).fill("Welche Marke?");
+            await page.getByRole("button", { name: "Remove the German title" }).click();
+            assertEquals(await page.getByRole("textbox", { name: "Question (German)" }).count(), 0);
+            // English is the question's own language: it cannot be removed
+            assertEquals(await page.getByRole("button", { name: "Remove the English title" }).count(), 0);
             await choose(page, "Type", "Dropdown");
             assertEquals(await page.getByRole("textbox", { name: /^Option \d$/ }).count(), 2);
             assert(await page.getByRole("button", { name: "Remove option 1" }).isDisabled());
@@ -641,9 +694,17 @@ Deno.test(
               async () => (await order()).at(-1) === "Which brand is your car?",
               "the new question",
             );
-            const q = await db.selectFrom("questions").select(["questionType", "questionOption"])
+            const q = await db.selectFrom("questions").select([
+              "questionType",
+              "questionOption",
+              "questionTitle",
+            ])
               .where("questionTitle", "like", "%brand%").executeTakeFirstOrThrow();
             assertEquals(q.questionType, "MAP");
+            assertEquals(JSON.parse(q.questionTitle), {
+              en: "Which brand is your car?",
+              fr: "De quelle marque est votre voiture ?",
+            });
             assertEquals(JSON.parse(q.questionOption).map((o: { title: string }) => o.title), [
               "Toyota",
               "Ford",

@@ -1,6 +1,11 @@
 /** The Users screens on the shared grid, filters and form kits, against the real API. */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { MSG } from "../../shared/messages.ts";
+import * as v from "valibot";
+import { supplierBody } from "../helpers/master.ts";
+import { SupplierForm } from "../../shared/schemas/supplier.ts";
+import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
+import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 
 Deno.test(e2e("users: paging, search, active toggle, delete, export and the user form", async (t) => {
@@ -21,7 +26,14 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
         }),
       );
     }
-    await server.user("SUPPLIER", { email: "supplier-user@e2e.test" });
+    const panel = await createSupplier(
+      db,
+      SYSTEM_ACTOR,
+      v.parse(SupplierForm, supplierBody({ supplierName: "Harbor Panel" })),
+    );
+    await server.user("SUPPLIER", { email: "supplier-user@e2e.test", supplierId: panel._id });
+    // switched off: it is no longer offered to new supplier logins
+    await db.updateTable("suppliers").set({ isActive: 0 }).where("id", "=", panel._id).execute();
     const { context, page, errors } = await newPage(browser, server.url);
     await signIn(page, admin.email);
     const grid = page.getByTestId("data-grid");
@@ -54,6 +66,16 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
       await page.waitForURL("**/admin/user/supplier");
       await range.filter({ hasText: "1–1 of 1" }).waitFor();
       assert(await grid.getByText("supplier-user@e2e.test").isVisible());
+      // the Suppliers tab names each login's supplier
+      assertEquals(await grid.getByRole("columnheader", { name: "Supplier" }).count(), 1);
+      assert(await grid.getByRole("cell", { name: "Harbor Panel" }).isVisible());
+      // New User from this tab starts as a supplier login
+      await page.getByRole("link", { name: "New User" }).click();
+      await page.waitForURL("**/admin/user/add?role=SUPPLIER");
+      await page.getByRole("combobox", { name: "Role" }).filter({ hasText: "Supplier" }).waitFor();
+      await page.getByRole("combobox", { name: "Supplier", exact: true }).waitFor();
+      await page.goBack();
+      await page.waitForURL("**/admin/user/supplier");
       await page.getByRole("link", { name: "Managers" }).click();
       await page.waitForURL("**/admin/user");
     });
@@ -69,6 +91,20 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
       assertEquals((await bodyRows.allTextContents()).filter((r) => r.includes("Quill")).length, 3);
       await page.getByRole("searchbox").fill("nobody-matches-this");
       await grid.getByText(MSG.noRows).waitFor();
+      await page.getByRole("button", { name: "Clear search" }).click();
+      await range.filter({ hasText: "1–10 of 13" }).waitFor();
+    });
+
+    await t.step("one's own row cannot be switched off or deleted", async () => {
+      await page.getByRole("searchbox").fill("Hopper");
+      await range.filter({ hasText: "1–1 of 1" }).waitFor();
+      const own = grid.locator(`tr[data-row-id="${admin._id}"]`);
+      assert(await own.getByRole("switch", { name: `Deactivate ${admin.fullName}` }).isDisabled());
+      await own.getByRole("button", { name: "Row actions" }).click();
+      const del = page.getByRole("menuitem", { name: /Delete/ });
+      assertEquals(await del.getAttribute("data-disabled"), "");
+      assert((await del.textContent())?.includes("Your own account"));
+      await page.keyboard.press("Escape");
       await page.getByRole("button", { name: "Clear search" }).click();
       await range.filter({ hasText: "1–10 of 13" }).waitFor();
     });
@@ -159,13 +195,19 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
         await page.getByLabel("Last name").fill("Walker");
         await page.getByLabel("Email").fill("alice.walker@e2e.test");
         await page.getByLabel("Phone number").fill("+1 555 0100");
-        // a supplier login needs a supplier; none exist yet, which the picker says plainly
+        // a supplier login needs an active supplier; there is none, which the picker says plainly,
+        // with a way to add one
         await page.getByRole("combobox", { name: "Role" }).click();
         await page.getByRole("option", { name: "Supplier", exact: true }).click();
-        await page.getByText("No suppliers yet").waitFor();
+        await page.getByText("No active suppliers yet").waitFor();
+        assertEquals(
+          await page.getByRole("link", { name: "Add a supplier" }).getAttribute("href"),
+          "/admin/supplier/add",
+        );
+        assertEquals(await page.getByText("once the suppliers area is live").count(), 0);
         await page.getByRole("combobox", { name: "Role" }).click();
         await page.getByRole("option", { name: "Manager", exact: true }).click();
-        assertEquals(await page.getByText("No suppliers yet").count(), 0);
+        assertEquals(await page.getByText("No active suppliers yet").count(), 0);
 
         await page.getByRole("button", { name: "Generate" }).click();
         const password = await page.getByLabel(/^Password/).inputValue();

@@ -144,10 +144,15 @@ async function assertCodeFree(trx: Trx, code: string, exceptId?: string) {
   }
 }
 
-/** Checks that need the database: country, Assigned To (an active BDE), the supplier list. */
-async function checkedColumns(trx: Trx, input: ClientForm) {
+/**
+ * Checks that need the database: country, Assigned To (an active BDE), the supplier list.
+ * Assigned To is checked only when it changes (`currentAssignedTo` is the saved value on an edit):
+ * a client whose BDE has since left keeps them until someone picks another, and stays editable.
+ */
+async function checkedColumns(trx: Trx, input: ClientForm, currentAssignedTo: string | null = null) {
   requireCountry(input.countryId, MSG.countryRequired);
-  if (input.assignedTo && !(await isActiveUserWithRole(trx, input.assignedTo, "BDE"))) {
+  const assignedToChanged = !!input.assignedTo && input.assignedTo !== currentAssignedTo;
+  if (assignedToChanged && !(await isActiveUserWithRole(trx, input.assignedTo!, "BDE"))) {
     throw badRequest(MSG.assignedToInvalid, [{ path: "assignedTo", message: MSG.assignedToInvalid }]);
   }
   const supplierIds = await keepKnownSuppliers(trx, input.supplierId, "supplierId");
@@ -212,9 +217,13 @@ export async function updateClient(
       return `client ${r.clientName}`;
     },
     saveForm: async (trx, form, now) => {
-      const columns = await checkedColumns(trx, form);
-      const current = await trx.selectFrom("clients").select("clientCode").where("id", "=", id)
+      const current = await trx.selectFrom("clients").select(["clientCode", "assignedTo"]).where(
+        "id",
+        "=",
+        id,
+      )
         .executeTakeFirstOrThrow();
+      const columns = await checkedColumns(trx, form, current.assignedTo);
       const clientCode = form.clientCode || current.clientCode;
       if (clientCode !== current.clientCode) await assertCodeFree(trx, clientCode, id);
       await trx.updateTable("clients").set({ ...columns, clientCode, updatedAt: now }).where("id", "=", id)

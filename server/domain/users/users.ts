@@ -6,7 +6,7 @@ import type { UsersTable } from "../../db/tables/foundation.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
 import type { AnyQB, ListSpec } from "../../db/list.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, HttpError, notFound } from "../../http/errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { Role } from "../../../shared/roles.ts";
 import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
@@ -96,6 +96,50 @@ async function assertEmailFree(db: Kysely<Database>, email: string, exceptId?: s
   }
 }
 
+/** A user as the guard sees it (null: a new user). */
+type Target = { id: string; role: string; isActive: number } | null;
+/** What a change would make of the user. */
+type Change = { role?: Role; isActive?: boolean; deleting?: boolean };
+
+/**
+ * Who may change whom (our policy; the spec is silent), checked inside the write's transaction:
+ * - nobody deletes or deactivates their own account (403);
+ * - only a SUPERADMIN adds, edits, deactivates or deletes a SUPERADMIN, or gives that role (403);
+ * - the last active SUPERADMIN is never deactivated, deleted or given another role (409).
+ * The CLI and the seed act as the system (no user id) and are trusted with roles.
+ */
+async function guardUserChange(db: Kysely<Database>, actor: Actor, target: Target, change: Change) {
+  const path = (field: string, message: string) => [{ path: field, message }];
+  if (target && actor.userId === target.id) {
+    if (change.deleting) throw new HttpError(403, MSG.cannotDeleteSelf);
+    if (change.isActive === false) {
+      throw new HttpError(403, MSG.cannotDeactivateSelf, path("isActive", MSG.cannotDeactivateSelf));
+    }
+  }
+  const touchesSuperadmin = target?.role === "SUPERADMIN" || change.role === "SUPERADMIN";
+  if (touchesSuperadmin && actor.userId) {
+    const me = await db.selectFrom("users").select("role").where("id", "=", actor.userId)
+      .executeTakeFirst();
+    if (me?.role !== "SUPERADMIN") {
+      throw new HttpError(
+        403,
+        MSG.superadminOnly,
+        change.role ? path("role", MSG.superadminOnly) : undefined,
+      );
+    }
+  }
+  const losesSuperadmin = change.deleting || change.isActive === false ||
+    (change.role !== undefined && change.role !== "SUPERADMIN");
+  if (target?.role === "SUPERADMIN" && target.isActive === 1 && losesSuperadmin) {
+    const other = await db.selectFrom("users").select("id").where("role", "=", "SUPERADMIN")
+      .where("isActive", "=", 1).where("isDeleted", "=", 0).where("id", "!=", target.id).executeTakeFirst();
+    if (!other) {
+      const field = change.deleting ? null : change.isActive === false ? "isActive" : "role";
+      throw conflict(MSG.lastSuperadmin, field ? path(field, MSG.lastSuperadmin) : undefined);
+    }
+  }
+}
+
 /** Hook for areas that own suppliers: checks that a supplier exists (set by the suppliers area). */
 export type SupplierCheck = (db: Kysely<Database>, supplierId: string) => Promise<void>;
 
@@ -107,6 +151,7 @@ export async function createUser(
 ): Promise<PublicUser> {
   const passwordHash = await hashPassword(input.password);
   return await db.transaction().execute(async (trx) => {
+    await guardUserChange(trx, actor, null, { role: input.role });
     await assertEmailFree(trx, input.email);
     const supplierId = input.role === "SUPPLIER" ? input.supplierId ?? null : null;
     if (supplierId && checkSupplier) await checkSupplier(trx, supplierId);
@@ -144,7 +189,11 @@ export async function updateUser(
 ): Promise<PublicUser> {
   const passwordHash = "password" in input && input.password ? await hashPassword(input.password) : undefined;
   return await db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom("users").select(["id", "email"]).where("id", "=", id).where(
+    const existing = await trx.selectFrom("users").select(["id", "email", "role", "isActive"]).where(
+      "id",
+      "=",
+      id,
+    ).where(
       "isDeleted",
       "=",
       0,
@@ -153,10 +202,12 @@ export async function updateUser(
     const now = new Date().toISOString();
     let activity: string;
     if ("isDeleted" in input && Object.keys(input).length === 1) {
+      await guardUserChange(trx, actor, existing, { deleting: true });
       await trx.updateTable("users").set({ isDeleted: 1, isActive: 0, updatedAt: now }).where("id", "=", id)
         .execute();
       activity = `Deleted user ${existing.email}`;
     } else if ("isActive" in input && Object.keys(input).length === 1) {
+      await guardUserChange(trx, actor, existing, { isActive: input.isActive });
       await trx.updateTable("users").set({ isActive: input.isActive ? 1 : 0, updatedAt: now }).where(
         "id",
         "=",
@@ -165,6 +216,7 @@ export async function updateUser(
       activity = `${input.isActive ? "Activated" : "Deactivated"} user ${existing.email}`;
     } else {
       const u = input as Extract<UserUpdate, { firstName: string }>;
+      await guardUserChange(trx, actor, existing, { role: u.role, isActive: u.isActive !== false });
       await assertEmailFree(trx, u.email, id);
       const supplierId = u.role === "SUPPLIER" ? u.supplierId ?? null : null;
       if (supplierId && checkSupplier) await checkSupplier(trx, supplierId);

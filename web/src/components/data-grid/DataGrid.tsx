@@ -385,10 +385,23 @@ function RowMenu<T>({
       <DropdownMenuContent align="end">
         {visible.map((a) => {
           const Icon = a.icon;
+          const reason = a.disabled?.(row) || null;
           return (
-            <DropdownMenuItem key={a.label} destructive={a.destructive} onSelect={() => onPick(a)}>
+            <DropdownMenuItem
+              key={a.label}
+              destructive={a.destructive}
+              disabled={!!reason}
+              onSelect={() => onPick(a)}
+            >
               {Icon ? <Icon /> : null}
-              {a.label}
+              {reason
+                ? (
+                  <span className="flex flex-col">
+                    {a.label}
+                    <span className="text-xs text-muted-foreground">{reason}</span>
+                  </span>
+                )
+                : a.label}
             </DropdownMenuItem>
           );
         })}

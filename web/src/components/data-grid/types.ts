@@ -82,4 +82,6 @@ export type RowAction<T> = {
   confirm?: boolean | ConfirmSpec;
   destructive?: boolean;
   hidden?: (row: T) => boolean;
+  /** Shown but unavailable for this row: returns the short reason, shown under the label. */
+  disabled?: (row: T) => string | false | null | undefined;
 };

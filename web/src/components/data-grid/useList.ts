@@ -8,7 +8,7 @@
  */
 import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ListBody, ListResult } from "../../../../shared/list.ts";
 import { api, requestBlob } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
@@ -176,3 +176,23 @@ export function useList<T>(decl: ListDecl<T>) {
 }
 
 export type ListController<T> = ReturnType<typeof useList<T>>;
+
+/**
+ * A row's active switch: shows the new state at once, saves it (`PUT path {isActive}`), puts the row
+ * back if the save fails, then refreshes the list, since with a status filter on the row may no
+ * longer belong on the page (and the totals change). Returns `(row, isActive) => void`.
+ */
+export function useActiveSwitch<T extends { isActive: boolean }>(
+  list: ListController<T>,
+  pathOf: (row: T) => string,
+) {
+  const { patchRow, invalidate, decl } = list;
+  const { mutate } = useMutation({
+    mutationFn: ({ row, isActive }: { row: T; isActive: boolean }) => api.put<T>(pathOf(row), { isActive }),
+    onMutate: ({ row, isActive }) => patchRow(decl.rowId(row), { isActive } as Partial<T>),
+    onSuccess: (res) => notify.success(res.message),
+    onError: (_e, { row }) => patchRow(decl.rowId(row), { isActive: row.isActive } as Partial<T>),
+    onSettled: () => void invalidate(),
+  });
+  return useCallback((row: T, isActive: boolean) => mutate({ row, isActive }), [mutate]);
+}

@@ -1,9 +1,14 @@
+import type { ReactNode } from "react";
 import { Select as S } from "radix-ui";
 import { Check, ChevronDown } from "lucide-react";
 import { cn } from "../../lib/utils.ts";
 import { inputClass } from "./input.tsx";
 
-export type Option = { value: string; label: string };
+/**
+ * One choice. `adornment` is shown before the label, in the list and in the closed select (a flag, an
+ * icon); typing the first letters of the label still finds the option.
+ */
+export type Option = { value: string; label: string; adornment?: ReactNode };
 
 /** A single-choice select. Radix forbids "" as an item value, so `value=""` means "nothing chosen". */
 export function Select({
@@ -55,12 +60,22 @@ export function Select({
               <S.Item
                 key={o.value}
                 value={o.value}
+                textValue={o.label}
                 className="relative flex cursor-pointer select-none items-center rounded-sm py-1.5 pl-8 pr-2 text-sm outline-none data-[disabled]:opacity-50 data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground"
               >
                 <S.ItemIndicator className="absolute left-2 inline-flex">
                   <Check className="size-4" />
                 </S.ItemIndicator>
-                <S.ItemText>{o.label}</S.ItemText>
+                <S.ItemText>
+                  {o.adornment == null ? o.label : (
+                    <span className="inline-flex min-w-0 items-center gap-2">
+                      <span className="inline-flex shrink-0 items-center" data-slot="adornment">
+                        {o.adornment}
+                      </span>
+                      <span className="truncate">{o.label}</span>
+                    </span>
+                  )}
+                </S.ItemText>
               </S.Item>
             ))}
           </S.Viewport>

@@ -138,6 +138,9 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
           label="Assigned To"
           source={BDE_USERS}
           noneLabel="Not assigned"
+          current={client?.assignedTo
+            ? { value: client.assignedTo, label: client.assignedToName }
+            : undefined}
           hint="A business development user."
         />
         <SwitchField

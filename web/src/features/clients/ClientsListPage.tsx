@@ -1,7 +1,6 @@
 /** /admin/client (part 1, 2.7): clients with their project figures, active switch, edit and delete. */
 import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
 import { Pencil, Trash2 } from "lucide-react";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
@@ -9,7 +8,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
-import { useList } from "../../components/data-grid/useList.ts";
+import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
 import { CountryName } from "../common/CountryFlag.tsx";
@@ -21,13 +20,7 @@ export default function ClientsListPage() {
   const navigate = useNavigate();
   const canEdit = useCanEdit();
 
-  const toggleActive = useMutation({
-    mutationFn: ({ client, isActive }: { client: ClientRow; isActive: boolean }) =>
-      api.put<ClientRow>(`/admin/client/update/${client._id}`, { isActive }),
-    onMutate: ({ client, isActive }) => list.patchRow(client._id, { isActive }),
-    onSuccess: (res) => notify.success(res.message),
-    onError: (_e, { client }) => list.patchRow(client._id, { isActive: client.isActive }),
-  });
+  const setActive = useActiveSwitch(list, (c: ClientRow) => `/admin/client/update/${c._id}`);
 
   const columns = useMemo<GridColumn<ClientRow>[]>(() => [
     {
@@ -67,11 +60,11 @@ export default function ClientsListPage() {
           disabled={!canEdit}
           title={c.isActive ? "Active" : "Inactive"}
           aria-label={`${c.isActive ? "Deactivate" : "Activate"} ${c.clientName}`}
-          onCheckedChange={(isActive) => toggleActive.mutate({ client: c, isActive })}
+          onCheckedChange={(isActive) => setActive(c, isActive)}
         />
       ),
     },
-  ], [canEdit, toggleActive.mutate]);
+  ], [canEdit, setActive]);
 
   const actions = useMemo<RowAction<ClientRow>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (c) => navigate(`/admin/client/${c._id}/edit`) },

@@ -1,12 +1,27 @@
 /** Form fields of the master-data screens that pick from a lookup (built on the form kit). */
+import { useMemo } from "react";
 import { Controller, useFormContext } from "react-hook-form";
 import { FieldShell } from "../../components/form/form.tsx";
 import { MultiSelectField } from "../../components/form/multi-select-field.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import type { OptionsSource } from "../../components/data-grid/types.ts";
-import { Select } from "../../components/ui/select.tsx";
+import { type Option, Select } from "../../components/ui/select.tsx";
+import { CountryFlag } from "./CountryFlag.tsx";
 import { COUNTRIES } from "./lookups.ts";
+
+/** Countries with their flag before the name (an ISO badge where the browser cannot draw flags). */
+export function withFlags(options: Option[]): Option[] {
+  return options.map((o) => ({
+    ...o,
+    adornment: (
+      <CountryFlag
+        flag={typeof o.adornment === "string" ? o.adornment : undefined}
+        code={o.value}
+      />
+    ),
+  }));
+}
 
 export function CountryField(
   { name = "countryId", label = "Country", required = true }: {
@@ -16,12 +31,13 @@ export function CountryField(
   },
 ) {
   const { options, loading } = useOptions(COUNTRIES);
+  const flagged = useMemo(() => withFlags(options), [options]);
   return (
     <SelectField
       name={name}
       label={label}
       required={required}
-      options={options}
+      options={flagged}
       placeholder={loading ? "Loading countries…" : "Select a country"}
       hint="Type the first letters of a country to jump to it."
     />
@@ -60,12 +76,26 @@ export function LookupMultiField({
 
 const NONE = "__none";
 
+/**
+ * The saved value of a picker that the lookup no longer offers (a user since deactivated, say): kept as
+ * a choice, marked "(inactive)", so the form shows what is saved and saves it back unchanged.
+ */
+export function withCurrent(
+  options: Option[],
+  current: { value: string; label: string } | undefined,
+  loading: boolean,
+): Option[] {
+  if (!current?.value || loading || options.some((o) => o.value === current.value)) return options;
+  return [{ value: current.value, label: `${current.label || "Unknown"} (inactive)` }, ...options];
+}
+
 /** One optional id from a lookup: 'None' clears it (the value becomes ""). */
 export function LookupSelectField({
   name,
   label,
   source,
   noneLabel = "None",
+  current,
   hint,
   className,
 }: {
@@ -73,11 +103,20 @@ export function LookupSelectField({
   label: string;
   source: OptionsSource;
   noneLabel?: string;
+  /** The saved value and its name, shown even when the lookup no longer lists it. */
+  current?: { value: string; label: string };
   hint?: string;
   className?: string;
 }) {
   const { control } = useFormContext();
-  const { options, loading } = useOptions(source);
+  const loaded = useOptions(source);
+  const loading = loaded.loading;
+  const options = useMemo(() => withCurrent(loaded.options, current, loading), [
+    loaded.options,
+    current?.value,
+    current?.label,
+    loading,
+  ]);
   return (
     <FieldShell name={name} label={label} hint={hint} className={className}>
       {({ id, invalid }) => (

@@ -4,13 +4,23 @@ import type { OptionsSource } from "../../components/data-grid/types.ts";
 type Country = { _id?: string; value?: string; code?: string; label?: string; flag?: string };
 type Named = { _id?: string; value?: string; label?: string };
 
-/** GET /admin/countries: ISO codes; the label is the name (typing its first letters finds it). */
+/**
+ * GET /admin/countries: ISO codes; the label is the name (typing its first letters finds it) and the
+ * flag emoji leads it (kept as text here: options are cached data; CountryField draws it as a flag).
+ */
 export const COUNTRIES: OptionsSource = {
   path: "/admin/countries",
   map: (c: Country) => ({
     value: String(c.code ?? c.value ?? c._id ?? ""),
     label: String(c.label ?? c.code),
+    ...(c.flag ? { adornment: c.flag } : {}),
   }),
+};
+
+/** ISO 639-1 languages (GET /admin/languages): the code is the value, the English name the label. */
+export const LANGUAGES: OptionsSource = {
+  path: "/admin/languages",
+  map: (l: Named) => ({ value: String(l._id ?? l.value ?? ""), label: String(l.label ?? l._id) }),
 };
 
 /** Active suppliers (GET /admin/suppliers/all). */

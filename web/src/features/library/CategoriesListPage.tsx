@@ -1,7 +1,6 @@
 /** /admin/library (part 2, Library > Categories): title, description, active toggle, edit, delete. */
 import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
 import { Pencil, Trash2 } from "lucide-react";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
@@ -9,7 +8,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
-import { useList } from "../../components/data-grid/useList.ts";
+import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
 import { categoriesList, type CategoryRow, LIBRARY_DESCRIPTION, useLibraryTabs } from "./library.ts";
@@ -20,13 +19,7 @@ export default function CategoriesListPage() {
   const canEdit = useCanEdit();
   const tabs = useLibraryTabs();
 
-  const toggleActive = useMutation({
-    mutationFn: ({ row, isActive }: { row: CategoryRow; isActive: boolean }) =>
-      api.put<CategoryRow>(`/admin/category/update/${row._id}`, { isActive }),
-    onMutate: ({ row, isActive }) => list.patchRow(row._id, { isActive }),
-    onSuccess: (res) => notify.success(res.message),
-    onError: (_e, { row }) => list.patchRow(row._id, { isActive: row.isActive }),
-  });
+  const setActive = useActiveSwitch(list, (c: CategoryRow) => `/admin/category/update/${c._id}`);
 
   const columns = useMemo<GridColumn<CategoryRow>[]>(() => [
     {
@@ -57,13 +50,13 @@ export default function CategoriesListPage() {
             checked={c.isActive}
             disabled={!canEdit}
             aria-label={`${c.isActive ? "Deactivate" : "Activate"} ${c.categoryTitle}`}
-            onCheckedChange={(isActive) => toggleActive.mutate({ row: c, isActive })}
+            onCheckedChange={(isActive) => setActive(c, isActive)}
           />
           <span className="text-xs text-muted-foreground">{c.isActive ? "Active" : "Inactive"}</span>
         </div>
       ),
     },
-  ], [canEdit, toggleActive.mutate]);
+  ], [canEdit, setActive]);
 
   const actions = useMemo<RowAction<CategoryRow>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (c) => navigate(`/admin/library/category/${c._id}/edit`) },

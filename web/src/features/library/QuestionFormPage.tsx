@@ -23,11 +23,14 @@ import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../componen
 import { TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SortableList } from "../../components/sortable/SortableList.tsx";
+import { useOptions } from "../../components/filters/useOptions.ts";
+import { Select } from "../../components/ui/select.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
 import { Input, Textarea } from "../../components/ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
 import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import { LANGUAGES } from "../common/lookups.ts";
 import {
   QUESTION_TYPE_LABELS,
   type QuestionOptionRecord,
@@ -107,14 +110,7 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
   return (
     <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
       <FormSection title="Question" description="Fields marked * are required.">
-        <TextField
-          name={`questionTitle.${lang}`}
-          label="Question"
-          required
-          autoComplete="off"
-          className="sm:col-span-2"
-          hint="At least 4 characters."
-        />
+        <TitleFields primary={lang} initial={Object.keys(question?.questionTitle ?? {})} />
         <SelectField
           name="questionType"
           label="Type"
@@ -126,6 +122,85 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
       <OptionsSection />
       <FormActions cancelTo={LIST} submitLabel={question ? "Save changes" : "Create question"} />
     </Form>
+  );
+}
+
+/**
+ * One title per language: the question's own language (English by default) first and required, then
+ * any others added from the languages list and removable again. An empty extra title is not saved.
+ */
+function TitleFields({ primary, initial }: { primary: string; initial: string[] }) {
+  const { getValues, setValue } = useFormContext();
+  const [langs, setLangs] = React.useState(() => [primary, ...initial.filter((l) => l !== primary)]);
+  const { options, loading } = useOptions(LANGUAGES);
+  const nameOf = (code: string) => options.find((o) => o.value === code)?.label ?? code.toUpperCase();
+  const addable = options.filter((o) => !langs.includes(o.value));
+
+  function add(code: string) {
+    if (!code || langs.includes(code)) return;
+    setLangs([...langs, code]);
+    setValue(`questionTitle.${code}`, "", { shouldDirty: true });
+  }
+  function remove(code: string) {
+    const { [code]: _gone, ...rest } = (getValues("questionTitle") ?? {}) as Record<string, string>;
+    setLangs(langs.filter((l) => l !== code));
+    setValue("questionTitle", rest, { shouldDirty: true });
+  }
+
+  return (
+    <div className="flex flex-col gap-4 sm:col-span-2" role="group" aria-label="Titles">
+      {langs.map((code) =>
+        code === primary
+          ? (
+            <TextField
+              key={code}
+              name={`questionTitle.${code}`}
+              label={`Question (${nameOf(code)})`}
+              required
+              autoComplete="off"
+              hint="At least 4 characters."
+            />
+          )
+          : (
+            <div key={code} className="flex items-end gap-2">
+              <TextField
+                name={`questionTitle.${code}`}
+                label={`Question (${nameOf(code)})`}
+                autoComplete="off"
+                className="flex-1"
+              />
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon"
+                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                aria-label={`Remove the ${nameOf(code)} title`}
+                title="Remove this language"
+                onClick={() => remove(code)}
+              >
+                <Trash2 />
+              </Button>
+            </div>
+          )
+      )}
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="add-title-language" className="text-sm font-medium">Add a language</label>
+        <Select
+          // a fresh select after each pick, so it reads "Add …" again
+          key={langs.join(",")}
+          id="add-title-language"
+          value=""
+          onValueChange={add}
+          options={addable}
+          placeholder={loading ? "Loading languages…" : "Choose a language"}
+          disabled={loading || !addable.length}
+          className="sm:w-72"
+        />
+        <p className="text-xs text-muted-foreground">
+          Adds a title in that language. Type its first letters to jump to it.
+        </p>
+      </div>
+    </div>
   );
 }
 

@@ -1,7 +1,6 @@
 /** /admin/library/rule (part 2, Library > Supplier Rules): the CPI band of a rule, edit and delete. */
 import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
 import { Pencil, Trash2 } from "lucide-react";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
@@ -10,7 +9,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
-import { useList } from "../../components/data-grid/useList.ts";
+import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
 import { LIBRARY_DESCRIPTION, type SupplierRuleRow, supplierRulesList, useLibraryTabs } from "./library.ts";
@@ -21,13 +20,7 @@ export default function RulesListPage() {
   const canEdit = useCanEdit();
   const tabs = useLibraryTabs();
 
-  const toggleActive = useMutation({
-    mutationFn: ({ row, isActive }: { row: SupplierRuleRow; isActive: boolean }) =>
-      api.put<SupplierRuleRow>(`/admin/supplier/rule/update/${row._id}`, { isActive }),
-    onMutate: ({ row, isActive }) => list.patchRow(row._id, { isActive }),
-    onSuccess: (res) => notify.success(res.message),
-    onError: (_e, { row }) => list.patchRow(row._id, { isActive: row.isActive }),
-  });
+  const setActive = useActiveSwitch(list, (r: SupplierRuleRow) => `/admin/supplier/rule/update/${r._id}`);
 
   const columns = useMemo<GridColumn<SupplierRuleRow>[]>(() => [
     {
@@ -65,13 +58,13 @@ export default function RulesListPage() {
             aria-label={`${
               r.isActive ? "Deactivate" : "Activate"
             } rule ${r.minSupplierCpi}–${r.maxSupplierCpi}`}
-            onCheckedChange={(isActive) => toggleActive.mutate({ row: r, isActive })}
+            onCheckedChange={(isActive) => setActive(r, isActive)}
           />
           <span className="text-xs text-muted-foreground">{r.isActive ? "Active" : "Inactive"}</span>
         </div>
       ),
     },
-  ], [canEdit, toggleActive.mutate]);
+  ], [canEdit, setActive]);
 
   const actions = useMemo<RowAction<SupplierRuleRow>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (r) => navigate(`/admin/library/rule/${r._id}/edit`) },

@@ -1,7 +1,6 @@
 /** /admin/supplier (part 1, 2.8): suppliers with their figures, active switch, edit and delete. */
 import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
 import { Pencil, Trash2 } from "lucide-react";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
@@ -9,7 +8,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
-import { useList } from "../../components/data-grid/useList.ts";
+import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
 import { CountryFlag } from "../common/CountryFlag.tsx";
@@ -22,13 +21,7 @@ export default function SuppliersListPage() {
   const navigate = useNavigate();
   const canEdit = useCanEdit();
 
-  const toggleActive = useMutation({
-    mutationFn: ({ supplier, isActive }: { supplier: SupplierRow; isActive: boolean }) =>
-      api.put<SupplierRow>(`/admin/supplier/update/${supplier._id}`, { isActive }),
-    onMutate: ({ supplier, isActive }) => list.patchRow(supplier._id, { isActive }),
-    onSuccess: (res) => notify.success(res.message),
-    onError: (_e, { supplier }) => list.patchRow(supplier._id, { isActive: supplier.isActive }),
-  });
+  const setActive = useActiveSwitch(list, (s: SupplierRow) => `/admin/supplier/update/${s._id}`);
 
   const columns = useMemo<GridColumn<SupplierRow>[]>(() => [
     {
@@ -78,11 +71,11 @@ export default function SuppliersListPage() {
           disabled={!canEdit}
           title={s.isActive ? "Active" : "Inactive"}
           aria-label={`${s.isActive ? "Deactivate" : "Activate"} ${s.supplierName}`}
-          onCheckedChange={(isActive) => toggleActive.mutate({ supplier: s, isActive })}
+          onCheckedChange={(isActive) => setActive(s, isActive)}
         />
       ),
     },
-  ], [canEdit, toggleActive.mutate]);
+  ], [canEdit, setActive]);
 
   const actions = useMemo<RowAction<SupplierRow>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (s) => navigate(`/admin/supplier/${s._id}/edit`) },

@@ -2,14 +2,17 @@
  * /admin/user/add and /admin/user/:id/edit (part 2, Users): the shared user schemas drive the
  * messages; an empty password is dropped on edit; supplierId is sent only for SUPPLIER users.
  */
-import { useEffect, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { useEffect, useMemo, useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";
 import { ArrowLeft, Check, Copy, KeyRound } from "lucide-react";
 import { generatePassword, UserCreate, UserUpdate } from "../../../../shared/schemas/user.ts";
+import { canOpenScreen } from "../../../../shared/permissions.ts";
+import { isRole } from "../../../../shared/roles.ts";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
+import { useAuth } from "../../lib/auth.ts";
 import { copyText } from "../../lib/clipboard.ts";
 import { TIMING } from "../../lib/timing.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -21,7 +24,9 @@ import { useOptions } from "../../components/filters/useOptions.ts";
 import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { roleOptions, type UserRow } from "./users.ts";
+import { withCurrent } from "../common/fields.tsx";
+import { SUPPLIERS } from "../common/lookups.ts";
+import { roleOptionsFor, type UserRow } from "./users.ts";
 
 /** The full-form member of UserUpdate (the others are {isActive} and {isDeleted} alone). */
 const UserEdit = UserUpdate.options[2];
@@ -90,6 +95,12 @@ function UserForm({ user }: { user?: UserRow }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const editing = !!user;
+  const myRole = useAuth((s) => s.admin?.role);
+  // "New User" on the Suppliers tab opens with the SUPPLIER role chosen (?role=SUPPLIER)
+  const [params] = useSearchParams();
+  const askedRole = params.get("role");
+  const roles = roleOptionsFor(myRole, user?.role);
+  const startRole = isRole(askedRole) && roles.some((o) => o.value === askedRole) ? askedRole : "";
   // one form for both: the edit schema differs only in its optional password
   const form = useSchemaForm(
     (editing ? UserEdit : UserCreate) as typeof UserCreate,
@@ -104,7 +115,7 @@ function UserForm({ user }: { user?: UserRow }) {
         password: "",
         isActive: user.isActive,
       }
-      : EMPTY,
+      : { ...EMPTY, role: startRole },
   );
 
   async function submit(values: Record<string, unknown>) {
@@ -132,8 +143,12 @@ function UserForm({ user }: { user?: UserRow }) {
           <TextField name="lastName" label="Last name" required autoComplete="off" />
           <TextField name="email" label="Email" type="email" required autoComplete="off" />
           <TextField name="phoneNumber" label="Phone number" type="tel" autoComplete="off" />
-          <SelectField name="role" label="Role" required options={roleOptions} placeholder="Select a role" />
-          <SupplierField />
+          <SelectField name="role" label="Role" required options={roles} placeholder="Select a role" />
+          <SupplierField
+            current={user?.supplierId
+              ? { value: user.supplierId, label: user.supplierName ?? "" }
+              : undefined}
+          />
           <PasswordField
             name="password"
             label="Password"
@@ -160,39 +175,55 @@ function UserForm({ user }: { user?: UserRow }) {
 }
 
 /** The supplier picker, shown (and required) only for role SUPPLIER. */
-function SupplierField() {
+function SupplierField({ current }: { current?: { value: string; label: string } }) {
   const role = useWatch({ name: "role" });
   const { trigger, getValues } = useFormContext();
-  const { options, loading } = useOptions(
-    role === "SUPPLIER"
-      ? {
-        path: "/admin/suppliers/all",
-        // deno-lint-ignore no-explicit-any
-        map: (s: any) => ({
-          value: String(s._id ?? s.value),
-          label: String(s.supplierName ?? s.label ?? s._id),
-        }),
-      }
-      : undefined,
-  );
+  const active = useOptions(role === "SUPPLIER" ? SUPPLIERS : undefined);
+  const loading = active.loading;
+  // a login whose supplier was switched off since still shows (and keeps) it
+  const options = useMemo(() => withCurrent(active.options, current, loading), [
+    active.options,
+    current?.value,
+    current?.label,
+    loading,
+  ]);
   useEffect(() => {
     // re-check the supplier rule when the role changes, once the field has a value or was submitted
     if (getValues("supplierId")) void trigger("supplierId");
   }, [role, trigger, getValues]);
   if (role !== "SUPPLIER") return null;
+  const none = !loading && options.length === 0;
   return (
     <SelectField
       name="supplierId"
       label="Supplier"
       required
       options={options}
-      placeholder={loading ? "Loading suppliers…" : options.length ? "Select a supplier" : "No suppliers yet"}
-      disabled={!loading && options.length === 0}
-      hint={!loading && options.length === 0
-        ? "Suppliers can be picked once the suppliers area is live."
-        : undefined}
+      placeholder={loading ? "Loading suppliers…" : none ? "No active suppliers yet" : "Select a supplier"}
+      disabled={none}
+      hint={none ? <NoSuppliersHint /> : undefined}
     />
   );
+}
+
+/** A supplier login needs an active supplier: say so, and link to adding one where the role may. */
+function NoSuppliersHint() {
+  const myRole = useAuth((s) => s.admin?.role);
+  const mayAdd = !!myRole && canOpenScreen(myRole, "/admin/supplier/add");
+  return mayAdd
+    ? (
+      <>
+        A supplier login belongs to an active supplier.{" "}
+        <Link
+          to="/admin/supplier/add"
+          className="font-medium text-primary underline-offset-2 hover:underline"
+        >
+          Add a supplier
+        </Link>{" "}
+        first, then come back.
+      </>
+    )
+    : "A supplier login belongs to an active supplier. Ask someone who manages suppliers to add one.";
 }
 
 /** Generate a 10-character password and copy it; the copied mark clears after 1000 ms. */

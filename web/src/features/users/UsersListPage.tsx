@@ -1,21 +1,27 @@
 /** /admin/user (Managers) and /admin/user/supplier (Suppliers): part 2, Users. */
 import { useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { useMutation } from "@tanstack/react-query";
 import { Pencil, Trash2 } from "lucide-react";
 import { ROLE_LABELS } from "../../../../shared/roles.ts";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
-import { initialsOf } from "../../lib/auth.ts";
+import { initialsOf, useAuth } from "../../lib/auth.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
-import { useList } from "../../components/data-grid/useList.ts";
+import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Switch } from "../../components/ui/switch.tsx";
-import { managersList, ROLE_TONES, supplierUsersList, USER_TABS, type UserRow } from "./users.ts";
+import {
+  lockedReason,
+  managersList,
+  ROLE_TONES,
+  supplierUsersList,
+  USER_TABS,
+  type UserRow,
+} from "./users.ts";
 
 export default function UsersListPage() {
   const { pathname } = useLocation();
@@ -28,16 +34,9 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
   const list = useList<UserRow>(suppliers ? supplierUsersList : managersList);
   const navigate = useNavigate();
   const canEdit = useCanEdit();
+  const me = useAuth((s) => s.admin);
 
-  const toggleActive = useMutation({
-    mutationFn: ({ user, isActive }: { user: UserRow; isActive: boolean }) =>
-      api.put<UserRow>(`/admin/user/update/${user._id}`, { isActive }),
-    onMutate: ({ user, isActive }) => list.patchRow(user._id, { isActive }),
-    onSuccess: (res) => notify.success(res.message),
-    onError: (_e, { user }) => list.patchRow(user._id, { isActive: user.isActive }),
-    // a status filter may no longer match the row: let the server say what the page holds now
-    onSettled: () => void list.invalidate(),
-  });
+  const setActive = useActiveSwitch(list, (u: UserRow) => `/admin/user/update/${u._id}`);
 
   const columns = useMemo<GridColumn<UserRow>[]>(() => [
     {
@@ -61,6 +60,13 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
       header: "Phone number",
       cell: (u) => u.phoneNumber || <span className="text-muted-foreground">—</span>,
     },
+    ...(suppliers
+      ? [{
+        id: "supplierName",
+        header: "Supplier",
+        cell: (u: UserRow) => u.supplierName || <span className="text-muted-foreground">—</span>,
+      }]
+      : []),
     {
       id: "role",
       header: "Role",
@@ -73,15 +79,16 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
         <div className="flex items-center gap-2">
           <Switch
             checked={u.isActive}
-            disabled={!canEdit}
+            disabled={!canEdit || !!lockedReason(u, me)}
+            title={lockedReason(u, me) ?? undefined}
             aria-label={`${u.isActive ? "Deactivate" : "Activate"} ${u.fullName}`}
-            onCheckedChange={(isActive) => toggleActive.mutate({ user: u, isActive })}
+            onCheckedChange={(isActive) => setActive(u, isActive)}
           />
           <span className="text-xs text-muted-foreground">{u.isActive ? "Active" : "Inactive"}</span>
         </div>
       ),
     },
-  ], [canEdit, toggleActive.mutate]);
+  ], [canEdit, setActive, me, suppliers]);
 
   const actions = useMemo<RowAction<UserRow>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (u) => navigate(`/admin/user/${u._id}/edit`) },
@@ -90,13 +97,14 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
       icon: Trash2,
       destructive: true,
       confirm: true,
+      disabled: (u) => lockedReason(u, me),
       onSelect: async (u) => {
         const res = await api.put(`/admin/user/update/${u._id}`, { isDeleted: true });
         list.removeRow(u._id);
         notify.success(res.message);
       },
     },
-  ], [navigate, list.removeRow]);
+  ], [navigate, list.removeRow, me]);
 
   return (
     <>
@@ -105,7 +113,12 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
         description="Staff accounts and supplier logins: who can sign in, with which role."
         tabs={USER_TABS}
       />
-      <FilterToolbar list={list} actions={<NewButton to="/admin/user/add">New User</NewButton>} />
+      <FilterToolbar
+        list={list}
+        actions={
+          <NewButton to={suppliers ? "/admin/user/add?role=SUPPLIER" : "/admin/user/add"}>New User</NewButton>
+        }
+      />
       <DataGrid
         list={list}
         columns={columns}

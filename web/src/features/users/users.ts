@@ -12,9 +12,25 @@ export type UserRow = {
   phoneNumber: string;
   role: Role;
   supplierId: string | null;
+  /** Supplier logins: their supplier's name (the Suppliers tab). */
+  supplierName?: string;
   isActive: boolean;
   createdAt: string;
 };
+
+/**
+ * Why the signed-in user may not switch off or delete this row, or null (the server's rules, shown
+ * ahead: nobody deactivates or deletes their own account; Super Admins are for Super Admins).
+ */
+export function lockedReason(
+  row: Pick<UserRow, "_id" | "role">,
+  me: { _id: string; role: Role } | null,
+): string | null {
+  if (!me) return null;
+  if (row._id === me._id) return "Your own account";
+  if (row.role === "SUPERADMIN" && me.role !== "SUPERADMIN") return "Super Admins only";
+  return null;
+}
 
 const filters = [
   { kind: "search", placeholder: "Search name, email or phone" },
@@ -55,6 +71,13 @@ export const roleOptions = (Object.keys(ROLE_LABELS) as Role[]).map((r) => ({
   value: r,
   label: ROLE_LABELS[r],
 }));
+
+/** The roles the signed-in user may give: SUPERADMIN only by a SUPERADMIN (or when already held). */
+export function roleOptionsFor(myRole: Role | undefined, current?: string) {
+  return roleOptions.filter((o) =>
+    o.value !== "SUPERADMIN" || myRole === "SUPERADMIN" || current === o.value
+  );
+}
 
 export const USER_TABS = [
   { label: "Managers", to: "/admin/user" },
