@@ -265,7 +265,7 @@ export type GroupQuestion = { value: string; label: string; projectId: string; p
 type Named = { _id?: string; value?: string; label?: string };
 const named = (r: Named) => ({ value: String(r._id ?? r.value ?? ""), label: String(r.label ?? r._id) });
 
-export const LANGUAGES: OptionsSource = { path: "/admin/languages", map: named };
+export { LANGUAGES } from "../common/lookups.ts";
 export const CURRENCIES: OptionsSource = { path: "/admin/currencies", map: named };
 export const CATEGORIES: OptionsSource = {
   path: "/admin/categories/all",
