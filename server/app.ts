@@ -20,7 +20,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   // The respondent router is the hot path: mounted ahead of the per-request log and the generic
   // header middleware (each respondent's journey is kept in the sessions table instead), with its
-  // own headers on the pages it renders. Paths it does not know fall through to the SPA.
+  // own headers on the pages it renders. It answers every /survey path, unknown ones with the
+  // spec's not-found page (404), so none reaches the SPA's history fallback.
   app.use("/survey/*", surveyMiddleware(deps));
   app.route("/survey", surveyRoutes());
 

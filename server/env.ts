@@ -7,6 +7,17 @@ export type ProviderName = (typeof PROVIDERS)[number];
 const urlLike = (name: string) =>
   v.pipe(v.string(), v.check((s) => /^https?:\/\/[^\s]+$/.test(s), `${name} must be an http(s) URL`));
 
+/** An HTTP header name (a token); kept in lower case, as Headers.get compares. */
+const headerName = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.check(
+      (s) => /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(s),
+      `${name} must be an HTTP header name, like cf-ipcountry`,
+    ),
+    v.transform((s) => s.toLowerCase()),
+  );
+
 const EnvSchema = v.pipe(
   v.object({
     DATABASE_URL: v.pipe(
@@ -48,6 +59,14 @@ const EnvSchema = v.pipe(
       [`PROVIDER_${p}_URL`, v.optional(urlLike(`PROVIDER_${p}_URL`))],
       [`PROVIDER_${p}_KEY`, v.optional(v.string())],
     ])) as Record<string, v.OptionalSchema<v.GenericSchema<string>, undefined>>,
+    TRUST_PROXY_HOPS: v.pipe(
+      v.optional(v.string(), "0"),
+      v.check((s) => /^\d{1,2}$/.test(s), "TRUST_PROXY_HOPS must be a whole number from 0 to 99"),
+      v.transform(Number),
+    ),
+    CLIENT_IP_HEADER: v.optional(headerName("CLIENT_IP_HEADER")),
+    COUNTRY_HEADER: v.optional(headerName("COUNTRY_HEADER")),
+    CITY_HEADER: v.optional(headerName("CITY_HEADER")),
     PROVIDER_TOLUNA_PANEL: v.optional(v.string()),
     PROVIDER_TOLUNA_PARTNER_KEY: v.optional(v.string()),
   }),

@@ -1,6 +1,6 @@
 /** Who is calling from where: IP, device, city and country for the audit log and the router. */
 import { UAParser } from "ua-parser-js";
-import type { Context } from "hono";
+import type { Ctx } from "./context.ts";
 
 export type RequestInfo = {
   ipAddress: string;
@@ -10,12 +10,26 @@ export type RequestInfo = {
   userAgent: string;
 };
 
-/** The client IP: first X-Forwarded-For hop when behind a proxy, else the socket address. */
-export function clientIp(c: Context): string {
-  const xff = c.req.header("x-forwarded-for");
-  if (xff) return xff.split(",")[0].trim();
-  const real = c.req.header("x-real-ip") ?? c.req.header("cf-connecting-ip");
-  if (real) return real.trim();
+/**
+ * The client IP. Forwarding headers are anyone's to write, so only what the deployment trusts
+ * (env, read from deps) is believed:
+ * - `CLIENT_IP_HEADER` (e.g. cf-connecting-ip): the one header the edge sets, when present;
+ * - `TRUST_PROXY_HOPS` = N >= 1: behind N proxies that each append the address they saw, so the
+ *   Nth entry from the right of X-Forwarded-For is the client (entries left of it are the
+ *   client's own claims); fewer entries than N: the socket address;
+ * - otherwise (the default, 0): the socket address, every forwarding header ignored.
+ */
+export function clientIp(c: Ctx): string {
+  const env = c.get("deps")?.env;
+  if (env?.CLIENT_IP_HEADER) {
+    const v = c.req.header(env.CLIENT_IP_HEADER)?.trim();
+    if (v) return v;
+  }
+  const hops = env?.TRUST_PROXY_HOPS ?? 0;
+  if (hops > 0) {
+    const hopsSeen = (c.req.header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    if (hopsSeen.length >= hops) return hopsSeen[hopsSeen.length - hops];
+  }
   // deno-lint-ignore no-explicit-any
   const info = (c.env as any)?.remoteAddr ?? (c.env as any)?.info?.remoteAddr;
   return info?.hostname ?? "";
@@ -32,15 +46,16 @@ export function describeDevice(userAgent: string): string {
   return `${browser || "Unknown browser"} on ${os || "unknown OS"} (${kind})`;
 }
 
-/** City and country from a trusted edge header when deployed behind one. */
-export function requestInfo(c: Context): RequestInfo {
+/** City and country only from the edge headers the deployment names (COUNTRY_HEADER, CITY_HEADER). */
+export function requestInfo(c: Ctx): RequestInfo {
+  const env = c.get("deps")?.env;
   const userAgent = c.req.header("user-agent") ?? "";
+  const edge = (name: string | undefined) => (name ? c.req.header(name)?.trim().slice(0, 100) ?? "" : "");
   return {
     ipAddress: clientIp(c),
     device: describeDevice(userAgent),
-    city: c.req.header("cf-ipcity") ?? c.req.header("x-vercel-ip-city") ?? c.req.header("x-geo-city") ?? "",
-    country: c.req.header("cf-ipcountry") ?? c.req.header("x-vercel-ip-country") ??
-      c.req.header("x-geo-country") ?? "",
+    city: edge(env?.CITY_HEADER),
+    country: edge(env?.COUNTRY_HEADER),
     userAgent,
   };
 }

@@ -6,6 +6,7 @@
 import { renderToString } from "react-dom/server";
 import type { PrescreenQuestion } from "../domain/router/config.ts";
 import { titleIn, visibleOptions } from "../domain/router/prescreen.ts";
+import { MSG } from "../../shared/messages.ts";
 
 type Text = {
   heading: string;
@@ -18,9 +19,8 @@ type Text = {
   terminate: [string, string];
   overQuota: [string, string];
   quality: [string, string];
-  invalid: [string, string];
+  notFound: [string, string];
   missingSid: [string, string];
-  unknown: [string, string];
   forged: [string, string];
   badStatus: [string, string];
   busy: [string, string];
@@ -46,9 +46,9 @@ const EN: Text = {
     "This survey already has enough answers from people like you. You can close this page.",
   ],
   quality: ["Thank you", "We cannot accept your answers for this survey. You can close this page."],
-  invalid: ["Link not valid", "This survey link is not valid. Please check it and try again."],
+  // the spec's not-found page (part 1, 2.1): unknown supplier links, sessions and /survey paths
+  notFound: [MSG.notFoundTitle, MSG.notFoundText],
   missingSid: ["Link incomplete", "This survey link is missing your respondent identifier."],
-  unknown: ["Session not found", "We could not find this survey session."],
   forged: ["Link not valid", "This return link could not be verified, so it was not recorded."],
   badStatus: ["Link not valid", "This return link does not say how the survey ended."],
   busy: ["Please try again", "We could not record your visit just now. Please try again in a moment."],
@@ -167,9 +167,8 @@ export type MessageKind = keyof Pick<
   | "terminate"
   | "overQuota"
   | "quality"
-  | "invalid"
+  | "notFound"
   | "missingSid"
-  | "unknown"
   | "forged"
   | "badStatus"
   | "busy"

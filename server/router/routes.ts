@@ -1,7 +1,10 @@
 /**
  * /survey/*: the respondent router's HTTP face. Entry links (live and test), the pre-screen page,
- * the client's return link and its server-to-server post-back. Paths that do not match fall
- * through to the SPA (its not-found page).
+ * the client's return link and its server-to-server post-back. Any other /survey path, like an
+ * unknown supplier link or session, gets the spec's not-found page (404), rendered here.
+ *
+ * Hono answers HEAD with the GET handler: every handler that records something answers a HEAD
+ * (link checkers, previews, monitors) without doing anything.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -29,7 +32,7 @@ export function surveyMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Our own respondent pages carry a strict policy; paths we do not know fall through to the SPA untouched. */
+/** Our own respondent pages carry a strict policy. */
 function html(c: Ctx, body: string, status = 200) {
   c.header("cache-control", "no-store");
   c.header("content-security-policy", PAGE_CSP);
@@ -80,9 +83,14 @@ async function guarded(c: Ctx, fn: () => Promise<Response>): Promise<Response> {
   }
 }
 
+/** A HEAD is answered without touching anything (a link checker must not take a respondent's place). */
+const isHead = (c: Ctx) => c.req.method === "HEAD";
+const headOk = (c: Ctx) => c.body(null, 200, { "cache-control": "no-store" });
+
+const notFoundPage = (c: Ctx) => html(c, messagePage("notFound"), 404);
+
 async function entry(c: Ctx, isTest: boolean) {
-  // link checkers and previews ask with HEAD: they must not take the respondent's place
-  if (c.req.method === "HEAD") return c.body(null, 200, { "cache-control": "no-store" });
+  if (isHead(c)) return headOk(c);
   const sid = (c.req.query("sid") ?? "").trim();
   if (!SID_RE.test(sid)) return html(c, messagePage("missingSid"), 400);
   return await guarded(c, async () => {
@@ -94,7 +102,7 @@ async function entry(c: Ctx, isTest: boolean) {
       userAgent: c.req.header("user-agent") ?? "",
       headers: c.req.raw.headers,
     });
-    if (r.kind === "invalid") return html(c, messagePage("invalid"), 404);
+    if (r.kind === "invalid") return notFoundPage(c);
     return respond(c, r);
   });
 }
@@ -117,7 +125,7 @@ export function surveyRoutes() {
   r.get(`/prescreen/:uid${ID}`, (c) =>
     guarded(c, async () => {
       const routed = await routerFor(c.get("deps")).session(c.req.param("uid")!);
-      if (!routed) return html(c, messagePage("unknown"), 404);
+      if (!routed) return notFoundPage(c);
       const { session, project, map } = routed;
       if (session.status !== "prescreen") return respond(c, routed);
       return html(
@@ -142,7 +150,7 @@ export function surveyRoutes() {
       } catch { /* an unreadable body answers nothing */ }
       const form = formReader(body);
       const out = await routerFor(c.get("deps")).answer(c.req.param("uid")!, form);
-      if (out.kind === "unknown") return html(c, messagePage("unknown"), 404);
+      if (out.kind === "unknown") return notFoundPage(c);
       if (out.kind === "ask") {
         return html(
           c,
@@ -161,7 +169,7 @@ export function surveyRoutes() {
     }));
 
   r.get("/end", (c) =>
-    guarded(c, async () => {
+    isHead(c) ? headOk(c) : guarded(c, async () => {
       const out = await routerFor(c.get("deps")).finish({
         uid: (c.req.query("uid") ?? "").trim(),
         status: c.req.query("status") ?? "",
@@ -169,7 +177,7 @@ export function surveyRoutes() {
         via: "redirect",
       });
       if (out.kind === "bad-status") return html(c, messagePage("badStatus"), 400);
-      if (out.kind === "unknown") return html(c, messagePage("unknown"), 404);
+      if (out.kind === "unknown") return notFoundPage(c);
       if (out.kind === "forged") {
         c.get("deps").log.warn("refused return link without a valid signature", {
           uid: c.req.query("uid"),
@@ -182,6 +190,7 @@ export function surveyRoutes() {
 
   // server to server: the client's system reports the outcome; the answer is JSON
   r.on(["GET", "POST"], "/postback", small, async (c) => {
+    if (isHead(c)) return headOk(c);
     let params: Record<string, unknown> = Object.fromEntries(new URL(c.req.url).searchParams);
     if (c.req.method === "POST") {
       try {
@@ -212,6 +221,9 @@ export function surveyRoutes() {
       return c.json({ message: "Try again later" }, 503);
     }
   });
+
+  // every other /survey path: the not-found page, never the SPA's index.html with a 200
+  r.all("*", notFoundPage);
 
   return r;
 }

@@ -182,10 +182,10 @@ Deno.test("Redirects: an unsecured project's links have no [sig]", async () => {
 // ---------------------------------------------------------------- identifier reports
 
 Deno.test("child and supplier reports: each respondent's identifiers with the Support Identifiers columns, streamed as CSV", async () => {
-  const t = await testApp();
+  const t = await testApp({ TRUST_PROXY_HOPS: "1" }); // respondents behind one proxy (X-Forwarded-For)
   try {
     const token = await t.tokenFor("SUBSCRIBER");
-    const a = await liveProject(t);
+    const a = await liveProject(t, { map: { isTestLink: true } });
     const aName =
       (await t.deps.db.selectFrom("suppliers").select("supplierName").where("id", "=", a.supplierId)
         .executeTakeFirstOrThrow()).supplierName;
@@ -442,6 +442,54 @@ Deno.test("prescreen report: one row per respondent, one column per question, fo
   }
 });
 
+Deno.test("prescreen reports leave out test sessions' answers (the test link), even when their uid is pasted", async () => {
+  const { t, s, uids } = await prescreenSetup();
+  try {
+    const token = await t.tokenFor("MANAGER");
+    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isTestLink: true } });
+    const [age, zip] = await t.deps.db.selectFrom("questions").select("id").where(
+      "projectId",
+      "=",
+      s.child._id,
+    )
+      .orderBy("sortOrder").execute();
+    const ageOptions = JSON.parse(
+      (await t.deps.db.selectFrom("questions").select("questionOption").where("id", "=", age.id)
+        .executeTakeFirstOrThrow()).questionOption,
+    );
+    const tester = await enterTest(t, s.mapId, "tester");
+    assertMatch(tester.location, /^\/survey\/prescreen\/[0-9a-f]{24}$/);
+    const testUid = tester.location.split("/").at(-1)!;
+    await t.app.request(tester.location, {
+      method: "POST",
+      body: new URLSearchParams({ [`q_${age.id}`]: ageOptions[1]._id, [`q_${zip.id}`]: "99999" }),
+    });
+    await router(t).idle();
+    assertEquals(
+      (await t.deps.db.selectFrom("prescreen_answers").select("id").where("sessionId", "=", testUid)
+        .execute())
+        .length,
+      2,
+      "the tester did answer",
+    );
+    for (const projectId of [s.child._id, s.parent._id]) {
+      const rows = records(
+        csvRows(await t.call("POST", "/admin/project/prescreen/report", { token, body: { projectId } })),
+      );
+      assertEquals(rows.map((x) => x["User identifier"]), uids, projectId);
+    }
+    const pasted = csvRows(
+      await t.call("POST", "/admin/project/group/prescreen/report", {
+        token,
+        body: { projectId: s.parent._id, userIdentifier: `${testUid}\n${uids[0]}`, questionIndex: [] },
+      }),
+    );
+    assertEquals(pasted.slice(1).map((x) => x[3]), [uids[0]]);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("group prescreen report: chosen questions (from the group list) and chosen hash identifiers, in the order pasted", async () => {
   const { t, s, uids } = await prescreenSetup();
   try {
@@ -560,7 +608,11 @@ Deno.test("prescreen report pages never split a respondent's answers", async () 
 Deno.test("security stats: the project's respondents stopped, by reason, per child and supplier, matching the counters", async () => {
   let clock = Date.parse("2026-11-05T09:00:00Z");
   const risk: RiskChecker = { check: ({ ip }) => ({ proxy: ip === "10.0.0.9", rdScore: null }) };
-  const t = await testApp({}, { now: () => clock, router: { risk } });
+  // respondents behind one proxy (X-Forwarded-For), an edge that sets cf-ipcountry
+  const t = await testApp({ TRUST_PROXY_HOPS: "1", COUNTRY_HEADER: "cf-ipcountry" }, {
+    now: () => clock,
+    router: { risk },
+  });
   try {
     const one = await liveProject(t, {
       project: {
@@ -572,7 +624,11 @@ Deno.test("security stats: the project's respondents stopped, by reason, per chi
         speedTime: 120,
       },
     });
-    const two = await liveProject(t, { parent: one.parent, project: { isProxyVpn: true, isExclude: true } });
+    const two = await liveProject(t, {
+      parent: one.parent,
+      project: { isProxyVpn: true, isExclude: true },
+      map: { isTestLink: true },
+    });
     const ip = (n: number) => ({ "x-forwarded-for": `10.0.0.${n}` });
     const fast = uidOf((await enter(t, one.mapId, "s1", ip(1))).location);
     await enter(t, one.mapId, "s1", ip(2)); // duplicate

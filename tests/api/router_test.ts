@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { testApp } from "../helpers/app.ts";
+import { type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import {
   addQuestion,
@@ -20,7 +20,9 @@ import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { clientReturnLinks } from "../../server/domain/router/links.ts";
 import { newId } from "../../server/db/ids.ts";
 import { onProjectChange } from "../../server/domain/projects/projects.ts";
+import { routerFor } from "../../server/domain/router/router.ts";
 import type { RiskChecker } from "../../server/domain/router/security.ts";
+import { MSG } from "../../shared/messages.ts";
 
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
@@ -29,13 +31,24 @@ const IPAD =
 const WINDOWS =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
+/** Respondents simulated behind one reverse proxy: it appends the address it saw to X-Forwarded-For. */
+const BEHIND_PROXY = { TRUST_PROXY_HOPS: "1" };
+
+/** The spec's not-found page (part 1, 2.1), as React renders its text. */
+function assertNotFoundPage(r: { status: number; text: string }, what: string) {
+  assertEquals(r.status, 404, what);
+  const text = r.text.replaceAll("&#x27;", "'");
+  assert(text.includes(`<h1>${MSG.notFoundTitle}</h1>`), `${what}: ${r.text.slice(0, 300)}`);
+  assert(text.includes(MSG.notFoundText), what);
+}
+
 async function consistent(t: Awaited<ReturnType<typeof testApp>>) {
   await router(t).idle();
   assertEquals(await counterMismatches(t.deps.db), [], "counters, sessions and rollup agree");
 }
 
 Deno.test("router: a passing respondent gets a uid and goes to the client's live URL; the session records who and how", async () => {
-  const t = await testApp();
+  const t = await testApp(BEHIND_PROXY);
   try {
     const s = await liveProject(t, {
       project: { singleLinkUrl: "https://client.example/s?id=[uid]&again={uid}" },
@@ -131,14 +144,17 @@ Deno.test("router: without a supplier redirect the respondent sees our friendly 
     const missing = await hit(t, `/survey/start/${s.mapId}`);
     assertEquals(missing.status, 400);
     assertMatch(missing.text, /missing your respondent identifier/);
-    const unknown = await enter(t, "0123456789abcdef01234567", "x");
-    assertEquals(unknown.status, 404);
-    assertMatch(unknown.text, /not valid/);
-    // paths the router does not know fall through (to the SPA's not-found page when it is served)
-    assertEquals((await hit(t, "/survey/nowhere")).status, 404);
-    assertEquals((await hit(t, "/survey/start/not-an-id?sid=1")).status, 404);
+    // an unknown supplier link, session or /survey path: the spec's not-found page
+    assertNotFoundPage(await enter(t, "0123456789abcdef01234567", "x"), "unknown supplier map");
+    assertNotFoundPage(await enterTest(t, "0123456789abcdef01234567", "x"), "unknown map, test link");
+    assertNotFoundPage(await hit(t, "/survey/nowhere"), "unknown path");
+    assertNotFoundPage(await hit(t, "/survey/start/not-an-id?sid=1"), "malformed map id");
+    assertNotFoundPage(await hit(t, "/survey/prescreen/0123456789abcdef01234567"), "unknown uid, pre-screen");
     assertEquals((await hit(t, "/survey/end?status=z&uid=0123456789abcdef01234567")).status, 400);
-    assertEquals((await hit(t, "/survey/end?status=c&uid=0123456789abcdef01234567")).status, 404);
+    assertNotFoundPage(
+      await hit(t, "/survey/end?status=c&uid=0123456789abcdef01234567"),
+      "unknown uid, return",
+    );
   } finally {
     await t.close();
   }
@@ -271,7 +287,8 @@ Deno.test("router: security per the project's settings: unique IP, device, geo, 
     ["10.0.0.11", { proxy: false, rdScore: 40 }],
   ]);
   const risk: RiskChecker = { check: ({ ip }) => verdicts.get(ip) ?? { proxy: false, rdScore: null } };
-  const t = await testApp({}, { router: { risk } });
+  // behind one proxy, with an edge that sets cf-ipcountry
+  const t = await testApp({ ...BEHIND_PROXY, COUNTRY_HEADER: "cf-ipcountry" }, { router: { risk } });
   try {
     const ipProject = await liveProject(t, { project: { isUniqueIp: true, maxIPCount: 2 } });
     const ip = { "x-forwarded-for": "10.0.0.1" };
@@ -513,7 +530,7 @@ Deno.test("router: 500 parallel entries and returns against a quota of 100 give 
   }
 });
 
-Deno.test("router: sessions not returned within twice the LOI (at least 30 minutes) become drops; a late complete still counts", async () => {
+Deno.test("router: sessions not returned within twice the LOI (30 minutes without an LOI) become drops; a late complete still counts", async () => {
   let clock = Date.parse("2026-11-03T08:00:00Z");
   const t = await testApp({}, { now: () => clock });
   try {
@@ -537,9 +554,16 @@ Deno.test("router: sessions not returned within twice the LOI (at least 30 minut
     assert((await back(t, late, "c")).location.startsWith(`${PANEL}/complete`));
     c = await counts(t, "projects", s.child._id);
     assertEquals([c.drop, c.complete], [1, 1]);
-    // short surveys wait at least 30 minutes
+    // a 5-minute survey: a drop after 10 minutes, not after a 30-minute floor
     const quick = await liveProject(t, { child: { averageLOI: 5 } });
     await enter(t, quick.mapId, "q");
+    clock += 9 * 60_000;
+    assertEquals(await router(t).sweep(), 0);
+    clock += 2 * 60_000;
+    assertEquals(await router(t).sweep(), 1);
+    // no LOI on the project: 30 minutes
+    const noLoi = await liveProject(t, { child: { averageLOI: 0 } });
+    await enter(t, noLoi.mapId, "n");
     clock += 29 * 60_000;
     assertEquals(await router(t).sweep(), 0);
     clock += 2 * 60_000;
@@ -589,7 +613,11 @@ Deno.test("router: multi-link projects hand out each unused link once, even to p
 Deno.test("router: test links use the test URL and test click quota and never touch live counters", async () => {
   const t = await testApp();
   try {
-    const s = await liveProject(t, { child: { respondentTestClickQuota: 2 }, project: { projectStatus: 9 } });
+    const s = await liveProject(t, {
+      child: { respondentTestClickQuota: 2 },
+      project: { projectStatus: 9 },
+      map: { isTestLink: true },
+    });
     const r = await enterTest(t, s.mapId, "t1");
     assert(r.location.startsWith("https://client.example/test?uid="));
     const uid = uidOf(r.location);
@@ -611,6 +639,14 @@ Deno.test("router: test links use the test URL and test click quota and never to
     assertEquals(await t.deps.db.selectFrom("router_daily").selectAll().execute(), []);
     const rows = await sessionsOf(t, s.child._id);
     assertEquals(rows.filter((r) => r.isTest).map((r) => r.status), ["complete", "redirected", "closed"]);
+    // the map's Test link toggle off: the test link is closed (nothing counted)
+    const token = await t.tokenFor("ADMIN");
+    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isTestLink: false } });
+    assertEquals((await enterTest(t, s.mapId, "t5")).location, `${PANEL}/closed?sid=t5`);
+    const off = (await sessionsOf(t, s.child._id)).find((r) => r.sid === "t5")!;
+    assertEquals([off.status, off.reason, off.detail], ["closed", "test-link-off", "test link off"]);
+    assertEquals((await counts(t, "projects", s.child._id)).testClicked, 2);
+    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isTestLink: true } });
     // a removed supplier's test link is closed too
     await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, {
       token: await t.tokenFor("ADMIN"),
@@ -964,17 +1000,24 @@ Deno.test("router: counts survive a restart: a new process on the same file find
   }
 });
 
-Deno.test("router: unknown /survey paths reach the SPA (its not-found page); our pages carry a strict CSP", async () => {
+Deno.test("router: unknown /survey paths get the server's not-found page (404), never the SPA's index.html; our pages carry a strict CSP", async () => {
   const root = await Deno.makeTempDir();
   await Deno.writeTextFile(`${root}/index.html`, "<!doctype html><title>Samplex SPA</title>");
   const t = await testApp();
   try {
     const { createApp } = await import("../../server/app.ts");
     const app = createApp(t.deps, { webRoot: root });
-    const spa = await app.request("/survey/whatever/else");
+    for (const path of ["/survey/whatever/else", "/survey", "/survey/start/abc", "/survey/end/x"]) {
+      const res = await app.request(path);
+      const text = await res.text();
+      assert(!/Samplex SPA/.test(text), `${path} is not the SPA`);
+      assertNotFoundPage({ status: res.status, text }, path);
+      assertMatch(res.headers.get("content-security-policy") ?? "", /default-src 'none'/);
+    }
+    // the rest of the site still falls back to the SPA, with the app's own policy
+    const spa = await app.request("/admin/whatever");
     assertEquals(spa.status, 200);
     assertMatch(await spa.text(), /Samplex SPA/);
-    // the SPA's own page must not get the respondent pages' script-blocking policy
     assert(
       !/default-src 'none'/.test(spa.headers.get("content-security-policy") ?? ""),
       "SPA page keeps the app's CSP",
@@ -1025,6 +1068,259 @@ Deno.test("router: oversized answers and post-backs are refused before they are 
       body: new URLSearchParams({ q_x: big }),
     });
     assertEquals(answers.status, 413);
+  } finally {
+    await t.close();
+  }
+});
+
+/** An entry arriving on a socket from `socketIp` (what Deno.serve passes as remoteAddr). */
+async function enterFrom(
+  t: TestApp,
+  mapId: string,
+  sid: string,
+  socketIp: string,
+  headers: Record<string, string>,
+) {
+  const res = await t.app.request(`/survey/start/${mapId}?sid=${encodeURIComponent(sid)}`, { headers }, {
+    remoteAddr: { hostname: socketIp, port: 40000, transport: "tcp" },
+  });
+  await res.body?.cancel();
+  return res.headers.get("location") ?? "";
+}
+
+Deno.test("router: respondents cannot forge their IP: forwarding headers are ignored by default, and behind a proxy only its own entry counts", async () => {
+  const forged = (n: number) => ({
+    "x-forwarded-for": `6.6.6.${n}`,
+    "x-real-ip": `6.6.7.${n}`,
+    "cf-connecting-ip": `6.6.8.${n}`,
+  });
+  // TRUST_PROXY_HOPS=0 (default): the socket address, whatever the headers say
+  const direct = await testApp();
+  try {
+    const s = await liveProject(direct, { project: { isUniqueIp: true, maxIPCount: 1 } });
+    assert((await enterFrom(direct, s.mapId, "a", "198.51.100.1", forged(1))).startsWith("https://client"));
+    assertEquals(
+      await enterFrom(direct, s.mapId, "b", "198.51.100.1", forged(2)),
+      `${PANEL}/quality?sid=b`,
+      "new forged headers do not make a new address",
+    );
+    const rows = await sessionsOf(direct, s.child._id);
+    assertEquals(rows.map((r) => [r.ip, r.reason]), [["198.51.100.1", ""], ["198.51.100.1", "ip-limit"]]);
+  } finally {
+    await direct.close();
+  }
+  // TRUST_PROXY_HOPS=1: the entry the proxy appended (rightmost); anything left of it is the client's claim
+  const proxied = await testApp(BEHIND_PROXY);
+  try {
+    const s = await liveProject(proxied, { project: { isUniqueIp: true, maxIPCount: 1 } });
+    const proxy = "10.9.9.9";
+    assert(
+      (await enterFrom(proxied, s.mapId, "a", proxy, { "x-forwarded-for": "6.6.6.1, 81.2.69.160" }))
+        .startsWith("https://client"),
+    );
+    assertEquals(
+      await enterFrom(proxied, s.mapId, "b", proxy, { "x-forwarded-for": "6.6.6.2, 81.2.69.160" }),
+      `${PANEL}/quality?sid=b`,
+      "a forged leftmost hop is ignored",
+    );
+    assert(
+      (await enterFrom(proxied, s.mapId, "c", proxy, { "x-real-ip": "81.2.69.160" })).startsWith(
+        "https://client",
+      ),
+      "no X-Forwarded-For: the proxy's own address",
+    );
+    const rows = await sessionsOf(proxied, s.child._id);
+    assertEquals(rows.map((r) => r.ip), ["81.2.69.160", "81.2.69.160", proxy]);
+  } finally {
+    await proxied.close();
+  }
+});
+
+Deno.test("router: without COUNTRY_HEADER a forged cf-ipcountry does not change the geo decision", async () => {
+  const t = await testApp(BEHIND_PROXY);
+  try {
+    const geo = await liveProject(t, { project: { isGeoLocation: true } }); // child country US
+    // 81.2.69.160 is in GB; the respondent claims US
+    const gb = { "x-forwarded-for": "81.2.69.160", "cf-ipcountry": "US" };
+    assertEquals((await enter(t, geo.mapId, "g1", gb)).location, `${PANEL}/quality?sid=g1`);
+    const [row] = await sessionsOf(t, geo.child._id);
+    assertEquals([row.country, row.reason], ["GB", "geo"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router: HEAD on the return link and the post-back changes nothing", async () => {
+  const t = await testApp();
+  try {
+    const s = await liveProject(t);
+    const uid = uidOf((await enter(t, s.mapId, "h1")).location);
+    for (const path of [`/survey/end?status=c&uid=${uid}`, `/survey/postback?status=t&uid=${uid}`]) {
+      const res = await t.app.request(path, { method: "HEAD" });
+      assertEquals(res.status, 200, path);
+      assertEquals(res.headers.get("location"), null, path);
+    }
+    await router(t).idle();
+    const [row] = await sessionsOf(t, s.child._id);
+    assertEquals([row.status, row.endedAt], ["redirected", null]);
+    const c = await counts(t, "projects", s.child._id);
+    assertEquals([c.clicked, c.complete, c.terminate], [1, 0, 0]);
+    // the respondent's own return still counts
+    assert((await back(t, uid, "c")).location.startsWith(`${PANEL}/complete`));
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router: a supplier id that looks like a placeholder is passed on as it is, never expanded", async () => {
+  const calls: string[] = [];
+  const fakeFetch = ((url: string) => {
+    calls.push(String(url));
+    return Promise.resolve(new Response("ok"));
+  }) as typeof fetch;
+  const t = await testApp({}, { router: { fetch: fakeFetch } });
+  try {
+    const supplier = await makeSupplier(t, {
+      supplierApprovedHook: "https://panel.example/hook?sid=[sid]&pid=[pid]&uid=[uid]",
+    });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    const code = s.child.projectCode as string;
+    const u1 = uidOf((await enter(t, s.mapId, "[pid]")).location);
+    assertEquals(
+      (await back(t, u1, "c")).location,
+      `${PANEL}/complete?sid=%5Bpid%5D&pid=${code}&uid=${u1}`,
+      "the sid [pid] stays [pid]",
+    );
+    const u2 = uidOf((await enter(t, s.mapId, "%5Buid%5D")).location);
+    assertEquals(
+      (await back(t, u2, "c")).location,
+      `${PANEL}/complete?sid=%255Buid%255D&pid=${code}&uid=${u2}`,
+      "an encoded placeholder in the sid stays text",
+    );
+    for (let i = 0; i < 50 && calls.length < 2; i++) {
+      await router(t).idle();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assertEquals(
+      calls.toSorted(),
+      [
+        `https://panel.example/hook?sid=%255Buid%255D&pid=${code}&uid=${u2}`,
+        `https://panel.example/hook?sid=%5Bpid%5D&pid=${code}&uid=${u1}`,
+      ].toSorted(),
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router: two app instances on one database send each approved hook exactly once", async () => {
+  const dir = new URL("../.tmp/", import.meta.url).pathname;
+  await Deno.mkdir(dir, { recursive: true });
+  const file = `${dir}router-hooks-${crypto.randomUUID()}.db`;
+  const calls: string[] = [];
+  // the first sends hang until both instances have looked at the queue
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  const fakeFetch = (async (url: string) => {
+    calls.push(String(url));
+    await gate;
+    return new Response("ok");
+  }) as typeof fetch;
+  try {
+    const a = await testApp({ DATABASE_URL: `file:${file}` }, { router: { fetch: fakeFetch } });
+    const b = await testApp({ DATABASE_URL: `file:${file}` }, { router: { fetch: fakeFetch } });
+    try {
+      const supplier = await makeSupplier(a, {
+        supplierApprovedHook: "https://panel.example/hook?uid=[uid]",
+      });
+      const s = await liveProject(a, { supplierId: supplier._id });
+      const uids = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => uidOf((await enter(a, s.mapId, `x${i}`)).location)),
+      );
+      await Promise.all(uids.map((uid) => back(a, uid, "c")));
+      await router(a).writer.idle();
+      // a's sender is mid-send (the gate); b's looks at the same queue now
+      for (let i = 0; i < 50 && !calls.length; i++) await new Promise((r) => setTimeout(r, 10));
+      routerFor(b.deps).hooks.kick();
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await router(a).idle();
+      await routerFor(b.deps).idle();
+      routerFor(a.deps).hooks.kick();
+      routerFor(b.deps).hooks.kick();
+      await router(a).idle();
+      await routerFor(b.deps).idle();
+      assertEquals(calls.toSorted(), uids.map((u) => `https://panel.example/hook?uid=${u}`).toSorted());
+      const hooks = await a.deps.db.selectFrom("router_hooks").select(["status", "attempts"]).execute();
+      assertEquals(hooks.length, 12);
+      assert(hooks.every((h) => h.status === "sent" && h.attempts === 1), JSON.stringify(hooks));
+    } finally {
+      release();
+      await b.close();
+      await a.close();
+    }
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(file + suffix).catch(() => {});
+  }
+});
+
+Deno.test("router: a claimed hook whose sender died is sent again once its lease runs out", async () => {
+  const calls: string[] = [];
+  const fakeFetch = ((url: string) => {
+    calls.push(String(url));
+    return Promise.resolve(new Response("ok"));
+  }) as typeof fetch;
+  const t = await testApp({}, { router: { fetch: fakeFetch } });
+  try {
+    const now = new Date().toISOString();
+    const row = {
+      sessionId: "0123456789abcdef01234567",
+      supplierId: "0123456789abcdef01234568",
+      status: "sending" as const,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await t.deps.db.insertInto("router_hooks").values([
+      { ...row, url: "https://panel.example/expired", nextAt: new Date(Date.now() - 1_000).toISOString() },
+      { ...row, url: "https://panel.example/leased", nextAt: new Date(Date.now() + 60_000).toISOString() },
+    ]).execute();
+    router(t).hooks.kick();
+    await router(t).idle();
+    assertEquals(calls, ["https://panel.example/expired"], "only the lease that ran out is taken over");
+    const rows = await t.deps.db.selectFrom("router_hooks").select(["url", "status"]).orderBy("id").execute();
+    assertEquals(rows.map((r) => r.status), ["sent", "sending"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router: a deleted or deactivated supplier's links close at once, despite the cache; its respondents still return", async () => {
+  const t = await testApp({}, { router: { configTtlMs: 10 * 60_000 } });
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const s = await liveProject(t, { map: { isTestLink: true } });
+    const inSurvey = uidOf((await enter(t, s.mapId, "before")).location);
+    const update = (body: unknown) =>
+      t.call("PUT", `/admin/supplier/update/${s.supplierId}`, { token, body });
+    assertEquals((await update({ isActive: false })).status, 200);
+    assertEquals((await enter(t, s.mapId, "off")).location, `${PANEL}/closed?sid=off`);
+    assertEquals((await enterTest(t, s.mapId, "off-test")).location, `${PANEL}/closed?sid=off-test`);
+    assert((await back(t, inSurvey, "c")).location.startsWith(`${PANEL}/complete`), "a return still counts");
+    assertEquals((await update({ isActive: true })).status, 200);
+    assert((await enter(t, s.mapId, "on")).location.startsWith("https://client.example"));
+    assertEquals((await update({ isDeleted: true })).status, 200);
+    assertEquals((await enter(t, s.mapId, "gone")).location, `${PANEL}/closed?sid=gone`);
+    const rows = await sessionsOf(t, s.child._id);
+    assertEquals(
+      rows.filter((r) => r.status === "closed").map((r) => [r.sid, r.reason, r.detail]),
+      [
+        ["off", "traffic-off", "supplier inactive"],
+        ["off-test", "test-link-off", "supplier inactive"],
+        ["gone", "traffic-off", "supplier deleted"],
+      ],
+    );
+    await consistent(t);
   } finally {
     await t.close();
   }

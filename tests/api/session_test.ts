@@ -140,7 +140,7 @@ Deno.test("lock expires: after the lock window the right password works again", 
 });
 
 Deno.test("sign-in and sign-out are written to the system log with IP and device", async () => {
-  const t = await testApp();
+  const t = await testApp({ TRUST_PROXY_HOPS: "1" }); // behind one proxy that appends the caller
   try {
     const { email } = await t.userWith("ADMIN");
     const r = await t.call("POST", "/admin/login", {
@@ -161,6 +161,63 @@ Deno.test("sign-in and sign-out are written to the system log with IP and device
   } finally {
     await t.close();
   }
+});
+
+Deno.test("the audit log's IP is the socket address unless proxies or an edge header are trusted; forged hops are ignored", async () => {
+  const forged = {
+    "x-forwarded-for": "6.6.6.6, 203.0.113.9",
+    "x-real-ip": "6.6.6.7",
+    "cf-connecting-ip": "6.6.6.8",
+    "cf-ipcountry": "ZZ",
+    "cf-ipcity": "Forgetown",
+  };
+  /** Signs in through a socket from 192.0.2.50 and returns the sign-in's log row. */
+  async function signInLogged(env: Record<string, string>, headers: Record<string, string>) {
+    const t = await testApp(env);
+    try {
+      const { email } = await t.userWith("ADMIN");
+      const res = await t.app.request("/api/v1/admin/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ email, password: TEST_PASSWORD }),
+      }, { remoteAddr: { hostname: "192.0.2.50", port: 40000, transport: "tcp" } });
+      assertEquals(res.status, 200);
+      const log = await t.deps.db.selectFrom("system_logs").select(["ipAddress", "country", "city"])
+        .where("activity", "=", "Signed in").orderBy("createdAt", "desc").executeTakeFirstOrThrow();
+      return log;
+    } finally {
+      await t.close();
+    }
+  }
+  assertEquals(
+    await signInLogged({}, forged),
+    { ipAddress: "192.0.2.50", country: "", city: "" },
+    "default: no forwarding or edge header is believed",
+  );
+  assertEquals(
+    (await signInLogged({ TRUST_PROXY_HOPS: "1" }, forged)).ipAddress,
+    "203.0.113.9",
+    "one proxy: the entry it appended, not the forged one left of it",
+  );
+  assertEquals(
+    (await signInLogged({ TRUST_PROXY_HOPS: "2" }, { "x-forwarded-for": "6.6.6.6, 203.0.113.9, 10.1.1.1" }))
+      .ipAddress,
+    "203.0.113.9",
+  );
+  assertEquals(
+    (await signInLogged({ TRUST_PROXY_HOPS: "2" }, { "x-forwarded-for": "203.0.113.9" })).ipAddress,
+    "192.0.2.50",
+    "fewer entries than trusted proxies: the socket address",
+  );
+  assertEquals(
+    await signInLogged({
+      CLIENT_IP_HEADER: "cf-connecting-ip",
+      COUNTRY_HEADER: "cf-ipcountry",
+      CITY_HEADER: "cf-ipcity",
+    }, forged),
+    { ipAddress: "6.6.6.8", country: "ZZ", city: "Forgetown" },
+    "the edge's headers, once the deployment names them",
+  );
 });
 
 Deno.test("unknown API path is a JSON 404, with or without a token", async () => {

@@ -9,8 +9,8 @@ import type { Role } from "../../shared/roles.ts";
 import { sql } from "kysely";
 import { supplierBody } from "../helpers/master.ts";
 
-async function withApp(fn: (t: TestApp, admin: string) => Promise<void>) {
-  const t = await testApp();
+async function withApp(fn: (t: TestApp, admin: string) => Promise<void>, env: Record<string, string> = {}) {
+  const t = await testApp(env);
   try {
     await fn(t, await t.tokenFor("SUPERADMIN"));
   } finally {
@@ -293,7 +293,7 @@ Deno.test("users add: created, readable, audited with who and from where", () =>
       body: { email: "valentina@samplex.test", password: "first-pass-1" },
     });
     assertEquals(login.status, 200);
-  }));
+  }, { TRUST_PROXY_HOPS: "1" })); // behind one proxy: X-Forwarded-For's last entry is the caller
 
 Deno.test("users add/edit: the spec's validation messages, verbatim, on their fields", () =>
   withApp(async (t, admin) => {

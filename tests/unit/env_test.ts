@@ -109,3 +109,34 @@ Deno.test("env: every problem is listed at once, each naming its variable", () =
   assertMatch(problems({ DENO_ENV: "staging" })[0], /^DENO_ENV must be production, development or test$/);
   assertEquals(problems({ LOG_LEVEL: "loud" }), ["LOG_LEVEL must be debug, info, warn, error or silent"]);
 });
+
+Deno.test("env: forwarding and edge headers are trusted only when set", () => {
+  const env = loadEnv({});
+  assertEquals(env.TRUST_PROXY_HOPS, 0, "no proxy trusted: the socket address is the client");
+  assertEquals([env.CLIENT_IP_HEADER, env.COUNTRY_HEADER, env.CITY_HEADER], [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  const set = loadEnv({
+    TRUST_PROXY_HOPS: "2",
+    CLIENT_IP_HEADER: "CF-Connecting-IP",
+    COUNTRY_HEADER: "cf-ipcountry",
+    CITY_HEADER: "cf-ipcity",
+  });
+  assertEquals(
+    [set.TRUST_PROXY_HOPS, set.CLIENT_IP_HEADER, set.COUNTRY_HEADER, set.CITY_HEADER],
+    [2, "cf-connecting-ip", "cf-ipcountry", "cf-ipcity"],
+  );
+  for (const hops of ["-1", "one", "1.5", "100"]) {
+    assertEquals(problems({ TRUST_PROXY_HOPS: hops }), [
+      "TRUST_PROXY_HOPS must be a whole number from 0 to 99",
+    ], hops);
+  }
+  assertEquals(problems({ COUNTRY_HEADER: "cf ipcountry" }), [
+    "COUNTRY_HEADER must be an HTTP header name, like cf-ipcountry",
+  ]);
+  assertEquals(problems({ CLIENT_IP_HEADER: "x:ip" }), [
+    "CLIENT_IP_HEADER must be an HTTP header name, like cf-ipcountry",
+  ]);
+});

@@ -112,7 +112,8 @@ export interface RouterHooksTable {
   sessionId: string;
   supplierId: string;
   url: string;
-  status: D<"queued" | "sent" | "failed">;
+  /** sending: claimed by a sender until nextAt (its lease). */
+  status: D<"queued" | "sending" | "sent" | "failed">;
   attempts: D<number>;
   lastError: D<string>;
   nextAt: string;

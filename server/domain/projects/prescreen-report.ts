@@ -7,7 +7,7 @@
  * Streamed: answers are read a page at a time with a keyset range on the (projectId, createdAt)
  * index (`(createdAt, id) > last`), or through the sessionId index when the rows are limited to
  * given hash identifiers. One respondent's answers are written together, so a page boundary never
- * splits a row.
+ * splits a row. Test sessions (the test link) are not respondents: their answers are left out.
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
@@ -166,8 +166,14 @@ async function reportQuestions(db: Db, children: ReportProject[]): Promise<Colum
     .where("projectId", "in", children.map((c) => c.id)).where("isTempQuestion", "=", 0)
     .where("isDeleted", "=", 1).orderBy("sortOrder").execute();
   for (const row of deleted) {
-    const answered = await db.selectFrom("prescreen_answers").select("id")
-      .where("projectId", "=", row.projectId!).where("questionId", "=", row.id).limit(1).executeTakeFirst();
+    const answered = await db.selectFrom("prescreen_answers")
+      .innerJoin("sessions", "sessions.id", "prescreen_answers.sessionId").select("prescreen_answers.id")
+      .where("prescreen_answers.projectId", "=", row.projectId!).where(
+        "prescreen_answers.questionId",
+        "=",
+        row.id,
+      )
+      .where("sessions.isTest", "=", 0).limit(1).executeTakeFirst();
     if (answered) {
       out.push({
         questionId: row.id,
@@ -243,7 +249,7 @@ async function* byIdentifiers(
   }
 }
 
-/** Answer rows to one row per respondent, with the session's sid, status and supplier. */
+/** Answer rows to one row per respondent, with the session's sid, status and supplier; test sessions skipped. */
 async function* toRows(
   db: Db,
   pages: AsyncGenerator<AnswerRow[]>,
@@ -255,7 +261,7 @@ async function* toRows(
   for await (const answers of pages) {
     const sessionIds = [...new Set(answers.map((a) => a.sessionId))];
     const sessions = new Map(
-      (await db.selectFrom("sessions").select(["id", "sid", "status", "supplierId"])
+      (await db.selectFrom("sessions").select(["id", "sid", "status", "supplierId", "isTest"])
         .where("id", "in", sessionIds).execute()).map((s) => [s.id, s]),
     );
     const missing = [...new Set([...sessions.values()].map((s) => s.supplierId))]
@@ -271,6 +277,7 @@ async function* toRows(
     const out: PrescreenRow[] = [];
     let row: PrescreenRow | null = null;
     for (const a of answers) {
+      if (sessions.get(a.sessionId)?.isTest) continue;
       if (!row || row.uid !== a.sessionId) {
         const s = sessions.get(a.sessionId);
         row = {
@@ -287,6 +294,6 @@ async function* toRows(
       const col = colOf.get(a.questionId);
       if (col !== undefined) row.answers[col] = a.answerText;
     }
-    yield out;
+    if (out.length) yield out;
   }
 }

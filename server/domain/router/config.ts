@@ -1,8 +1,9 @@
 /**
  * What the router needs to know about a supplier map and its project, read once and kept in memory:
  * the hot path reads no configuration from the database. Entries are dropped when the admin
- * changes a map (onSupplierMapChange) or a project (onProjectChange), and expire after `ttlMs` so
- * edits made elsewhere (another app instance, the quota, question and exclusion tabs) are seen soon.
+ * changes a map (onSupplierMapChange), a project (onProjectChange) or a supplier (onSupplierChange:
+ * every cached map of that supplier), and expire after `ttlMs` so edits made elsewhere (another app
+ * instance, the quota, question and exclusion tabs) are seen soon.
  *
  * Nothing here holds a count: decisions that depend on counts are made by the writer inside its
  * write transaction.
@@ -10,6 +11,7 @@
 import type { Db } from "../../db/connection.ts";
 import { onSupplierMapChange } from "../projects/supplier-maps.ts";
 import { onProjectChange } from "../projects/projects.ts";
+import { onSupplierChange } from "../suppliers/suppliers.ts";
 import { parseJsonList, randomKey } from "../common/records.ts";
 
 export type Redirects = {
@@ -33,6 +35,8 @@ export type MapConfig = {
   allowTraffic: boolean;
   isBoarded: boolean;
   isDeleted: boolean;
+  /** Why the supplier itself takes no traffic ("supplier deleted", "supplier inactive"), or "". */
+  supplierOff: string;
   redirects: Redirects;
   /** The supplier's approved hook (blank: none). */
   approvedHook: string;
@@ -123,6 +127,14 @@ export class RouterConfig {
   constructor(private readonly db: Db, private readonly ttlMs = 5_000) {
     this.#unsubscribe.push(onSupplierMapChange((id) => this.#maps.delete(id)));
     this.#unsubscribe.push(onProjectChange((id) => this.invalidateProject(id)));
+    this.#unsubscribe.push(onSupplierChange((id) => this.invalidateSupplier(id)));
+  }
+
+  /** Forgets every cached map of a supplier (its status, type, name or hook changed). */
+  invalidateSupplier(supplierId: string) {
+    for (const [id, e] of this.#maps) {
+      if (!e.value || e.value.supplierId === supplierId) this.#maps.delete(id);
+    }
   }
 
   /** Forgets a project (and, for a parent, nothing else is cached: children carry their own rows). */
@@ -190,6 +202,8 @@ export class RouterConfig {
         "suppliers.supplierName",
         "suppliers.supplierType",
         "suppliers.supplierApprovedHook",
+        "suppliers.isDeleted as supplierIsDeleted",
+        "suppliers.isActive as supplierIsActive",
       ])
       .where("supplier_maps.id", "=", id).executeTakeFirst();
     if (!r) return null;
@@ -205,6 +219,11 @@ export class RouterConfig {
       allowTraffic: r.allowTraffic === 1,
       isBoarded: r.isBoarded === 1,
       isDeleted: r.isDeleted === 1,
+      supplierOff: r.supplierIsDeleted !== 0
+        ? "supplier deleted"
+        : r.supplierIsActive !== 1
+        ? "supplier inactive"
+        : "",
       redirects: {
         complete: r.redirectComplete,
         terminate: r.redirectTerminate,

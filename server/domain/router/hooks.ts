@@ -3,16 +3,28 @@
  * of its respondents queues a GET to it ([sid], [uid], [pid], [status] filled) in the same
  * transaction as the complete. A background sender delivers them, retrying with back-off; the queue
  * is a table, so a restart loses nothing.
+ *
+ * Several app instances may share the database, each with its own sender: a sender first claims a
+ * due row (queued -> sending, nextAt = the end of its lease) with one conditional UPDATE, and only
+ * the one whose UPDATE changed the row sends it. A sender that dies mid-send leaves a 'sending'
+ * row whose lease runs out; it is due again then, so the hook is late but never lost.
  */
 import type { Db } from "../../db/connection.ts";
+import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
+import type { RouterHooksTable } from "../../db/tables/router.ts";
 
 export type HookOptions = {
   fetch: typeof fetch;
   /** Waits before the 2nd, 3rd... attempt; after the last one the hook is marked failed. */
   retryDelaysMs: number[];
   timeoutMs: number;
+  /** How long a claimed hook is left to its sender before another may take it (default 3 x timeout, at least 1 min). */
+  leaseMs?: number;
 };
+
+/** Written out, not bound: SQLite uses the partial index router_hooks_due only for this literal term. */
+const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 
 export const DEFAULT_HOOK_RETRIES = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
@@ -49,17 +61,23 @@ export class HookSender {
     clearTimeout(this.#timer);
   }
 
+  get #leaseMs() {
+    return this.opts.leaseMs ?? Math.max(60_000, 3 * this.opts.timeoutMs);
+  }
+
   async #run() {
     for (let round = 0; round < 50 && !this.#closed; round++) {
       const now = new Date().toISOString();
-      const due = await this.db.selectFrom("router_hooks").selectAll().where("status", "=", "queued")
-        .where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
+      // queued and due, or claimed by a sender whose lease ran out
+      const due = await this.db.selectFrom("router_hooks").select(["id", "url", "attempts", "nextAt"])
+        .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
-      await Promise.all(due.map((h) => this.#send(h)));
+      const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
+      await Promise.all(mine.map((h) => this.#send(h)));
     }
     if (this.#closed) return;
-    const next = await this.db.selectFrom("router_hooks").select("nextAt").where("status", "=", "queued")
-      .orderBy("nextAt").limit(1).executeTakeFirst();
+    const next = await this.db.selectFrom("router_hooks").select("nextAt")
+      .where(DUE_STATES).orderBy("nextAt").limit(1).executeTakeFirst();
     clearTimeout(this.#timer);
     if (next) {
       const wait = Math.max(0, Date.parse(next.nextAt) - Date.now());
@@ -67,7 +85,20 @@ export class HookSender {
     }
   }
 
-  async #send(h: { id: number; url: string; attempts: number }) {
+  /** Takes the row for this sender, or null when another sender got it first. */
+  async #claim(h: { id: number; url: string; attempts: number; nextAt: string }) {
+    const now = Date.now();
+    const lease = new Date(now + this.#leaseMs).toISOString();
+    const r = await this.db.updateTable("router_hooks").set({
+      status: "sending",
+      nextAt: lease,
+      updatedAt: new Date(now).toISOString(),
+    }).where("id", "=", h.id).where("status", "in", ["queued", "sending"]).where("nextAt", "=", h.nextAt)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows ?? 0) === 1 ? { ...h, lease } : null;
+  }
+
+  async #send(h: { id: number; url: string; attempts: number; lease: string }) {
     let error = "";
     try {
       const res = await this.opts.fetch(h.url, {
@@ -83,22 +114,31 @@ export class HookSender {
     const attempts = h.attempts + 1;
     const now = Date.now();
     if (!error) {
-      await this.db.updateTable("router_hooks").set({
+      await this.#settle(h, {
         status: "sent",
         attempts,
         lastError: "",
         updatedAt: new Date(now).toISOString(),
-      }).where("id", "=", h.id).execute();
+      });
       return;
     }
     const delay = this.opts.retryDelaysMs[attempts - 1];
     this.log.warn("supplier approved hook failed", { id: h.id, attempts, error });
-    await this.db.updateTable("router_hooks").set({
+    await this.#settle(h, {
       status: delay === undefined ? "failed" : "queued",
       attempts,
       lastError: error.slice(0, 500),
       nextAt: new Date(now + (delay ?? 0)).toISOString(),
       updatedAt: new Date(now).toISOString(),
-    }).where("id", "=", h.id).execute();
+    });
+  }
+
+  /** Records the attempt while the claim is still ours (a send that outlived its lease was taken over). */
+  async #settle(h: { id: number; lease: string }, set: Updateable<RouterHooksTable>) {
+    const r = await this.db.updateTable("router_hooks").set(set).where("id", "=", h.id)
+      .where("status", "=", "sending").where("nextAt", "=", h.lease).executeTakeFirst();
+    if (Number(r.numUpdatedRows ?? 0) !== 1) {
+      this.log.warn("supplier approved hook outlived its lease; another sender has it", { id: h.id });
+    }
   }
 }

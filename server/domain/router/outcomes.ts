@@ -168,25 +168,35 @@ export function redirectKind(status: SessionStatus): keyof Redirects {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** `[name]`, `{name}`, their URL-encoded forms, `<name>` and `##name##`, any case. */
-function placeholderRe(name: string) {
-  const n = escapeRe(name);
+/**
+ * `[name]`, `{name}`, their URL-encoded forms, `<name>` and `##name##`, any case, for all the names
+ * at once: one alternation per form, each capturing the name.
+ */
+function placeholderRe(names: string[]) {
+  const n = `(${names.map(escapeRe).join("|")})`;
   return new RegExp(`\\[${n}\\]|\\{${n}\\}|%5b${n}%5d|%7b${n}%7d|<${n}>|##${n}##`, "gi");
 }
-const RE_CACHE = new Map<string, RegExp>();
+const RE_CACHE = new Map<string, { re: RegExp; lower: string[] }>();
 
-/** Replaces each named placeholder with its URL-encoded value. */
+/**
+ * Replaces the named placeholders with their URL-encoded values in ONE pass over the URL: a value
+ * is never scanned again, so a respondent id such as "[pid]" (sent on as %5Bpid%5D) stays as it is.
+ */
 export function fillPlaceholders(url: string, values: Record<string, string>): string {
-  let out = url;
-  for (const [name, value] of Object.entries(values)) {
-    if (!out.includes(name) && !out.toLowerCase().includes(name.toLowerCase())) continue;
-    let re = RE_CACHE.get(name);
-    if (!re) RE_CACHE.set(name, re = placeholderRe(name));
-    re.lastIndex = 0;
-    const encoded = encodeURIComponent(value);
-    out = out.replace(re, () => encoded);
+  const names = Object.keys(values);
+  if (!names.length) return url;
+  const key = names.join("\u0000");
+  let hit = RE_CACHE.get(key);
+  if (!hit) {
+    if (RE_CACHE.size > 100) RE_CACHE.clear();
+    RE_CACHE.set(key, hit = { re: placeholderRe(names), lower: names.map((n) => n.toLowerCase()) });
   }
-  return out;
+  const { re, lower } = hit;
+  return url.replace(re, (match, ...groups) => {
+    const found = (groups.slice(0, 6).find((g) => g !== undefined) as string | undefined)?.toLowerCase();
+    const i = found === undefined ? -1 : lower.indexOf(found);
+    return i < 0 ? match : encodeURIComponent(values[names[i]]);
+  });
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();

@@ -32,7 +32,10 @@ export type RouterOptions = {
   /** Proxy/VPN and fraud-score checker; the default flags hosting networks. */
   risk?: RiskChecker;
   rdThresholds?: RdThresholds;
-  /** Edge headers trusted for the respondent's country, in order (default cf-ipcountry). */
+  /**
+   * Edge headers trusted for the respondent's country, in order. Default: COUNTRY_HEADER when the
+   * deployment sets it, else none (the embedded IP database decides): a respondent can send any header.
+   */
   countryHeaders?: string[];
   /** How the approved hooks are fetched (tests pass a fake). */
   fetch?: typeof fetch;
@@ -40,7 +43,8 @@ export type RouterOptions = {
   /** How long map and project settings are cached (changes made here invalidate at once). */
   configTtlMs?: number;
   prescreenTimeoutMinutes?: number;
-  dropMinimumMinutes?: number;
+  /** Drop time-out of a project without an LOI (with one: twice the LOI). */
+  dropWithoutLoiMinutes?: number;
   maxBatch?: number;
 };
 
@@ -55,6 +59,8 @@ export type EntryRequest = {
   ip: string;
   userAgent: string;
   headers: Headers;
+  /** A country already known (the demo seed's simulated respondents); HTTP entries never set it. */
+  country?: string;
   now?: number;
 };
 
@@ -99,7 +105,7 @@ export class Router {
     this.config = new RouterConfig(db, opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000));
     this.writer = new RouterWriter(db, {
       prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
-      dropMinimumMinutes: opts.dropMinimumMinutes ?? 30,
+      dropWithoutLoiMinutes: opts.dropWithoutLoiMinutes ?? 30,
       maxBatch: opts.maxBatch ?? 2_000,
     }, deps.log);
     this.hooks = new HookSender(db, {
@@ -109,7 +115,8 @@ export class Router {
     }, deps.log);
     this.risk = opts.risk ?? defaultRiskChecker();
     this.rd = opts.rdThresholds ?? DEFAULT_RD_THRESHOLDS;
-    this.countryHeaders = opts.countryHeaders ?? ["cf-ipcountry"];
+    this.countryHeaders = opts.countryHeaders ??
+      (deps.env.COUNTRY_HEADER ? [deps.env.COUNTRY_HEADER] : []);
     this.writer.onCommit = (sessions, hooks) => {
       for (const s of sessions) this.#remember(s);
       if (hooks) this.hooks.kick();
@@ -134,9 +141,9 @@ export class Router {
       if (p.isDeleted || [4, 5, 6, 7].includes(p.projectStatus)) {
         return { reason: REASON.projectNotLive, detail: `project is ${projectStatusLabel(p.projectStatus)}` };
       }
-      // test traffic counts nothing live, so only a removed supplier closes it (isTestLink is the
-      // admin's note that the supplier was given the test link)
       if (m.isDeleted) return { reason: REASON.testLinkOff, detail: "supplier removed from the project" };
+      if (m.supplierOff) return { reason: REASON.testLinkOff, detail: m.supplierOff };
+      if (!m.isTestLink) return { reason: REASON.testLinkOff, detail: "test link off" };
       return null;
     }
     if (p.isDeleted || p.projectStatus !== 1) {
@@ -146,6 +153,7 @@ export class Router {
       };
     }
     if (m.isDeleted) return { reason: REASON.trafficOff, detail: "supplier removed from the project" };
+    if (m.supplierOff) return { reason: REASON.trafficOff, detail: m.supplierOff };
     if (!m.allowTraffic) return { reason: REASON.trafficOff, detail: "traffic not allowed" };
     if (!m.isBoarded) return { reason: REASON.notBoarded, detail: "supplier not boarded" };
     return null;
@@ -158,7 +166,7 @@ export class Router {
     if (!map || !project || project.projectType !== 2) return { kind: "invalid" };
     const closed = this.closedReason(project, map, req.isTest);
     const device = deviceOf(req.userAgent);
-    const country = await countryOf(req.headers, req.ip, this.countryHeaders);
+    const country = req.country ?? await countryOf(req.headers, req.ip, this.countryHeaders);
     let risk: RiskVerdict | null = null;
     let security = null;
     if (!closed) {

@@ -168,8 +168,8 @@ export type Outcome = {
 export type WriterOptions = {
   /** Minutes an unanswered pre-screen waits before it counts as a pre-screen drop. */
   prescreenTimeoutMinutes: number;
-  /** Floor of the drop timeout (twice the LOI). */
-  dropMinimumMinutes: number;
+  /** Drop time-out of a project without an LOI (with one: twice the LOI). */
+  dropWithoutLoiMinutes: number;
   /** Largest number of events in one transaction. */
   maxBatch: number;
 };
@@ -610,10 +610,13 @@ class Flush {
     return p.singleLinkUrl ? fillPlaceholders(p.singleLinkUrl, { uid }) : null;
   }
 
+  /** Drops are sessions older than twice the LOI; without an LOI, a fixed wait. */
   #dropAt(p: ProjectConfig, now: number, prescreen: boolean) {
     const minutes = prescreen
       ? this.opts.prescreenTimeoutMinutes
-      : Math.max(this.opts.dropMinimumMinutes, 2 * (p.averageLOI || 0));
+      : p.averageLOI > 0
+      ? 2 * p.averageLOI
+      : this.opts.dropWithoutLoiMinutes;
     return iso(now + minutes * 60_000);
   }
 

@@ -520,7 +520,8 @@ export async function seedTraffic(
         isTest: false,
         ip: a.ip,
         userAgent: a.ua,
-        headers: new Headers({ "cf-ipcountry": a.country }),
+        headers: new Headers(),
+        country: a.country,
         now: a.t,
       }).then((r) => ({ a, r }))
     ));
@@ -577,7 +578,8 @@ export async function seedTraffic(
         isTest: true,
         ip: "198.51.100.20",
         userAgent: AGENTS.desktop,
-        headers: new Headers({ "cf-ipcountry": testing.child.plan.country }),
+        headers: new Headers(),
+        country: testing.child.plan.country,
         now: now - (3 - i) * 3_600_000,
       });
       counts.sessions++;

@@ -31,6 +31,15 @@ import {
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
 
 const MODULE = "Suppliers";
+
+/** Invalidation hook for the router's cached supplier maps (set by the router). */
+const listeners = new Set<(supplierId: string) => void>();
+export function onSupplierChange(fn: (supplierId: string) => void) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+/** Tells the router a supplier changed (active, deleted, type, approved hook): its maps are reread. */
+export const supplierChanged = (id: string) => listeners.forEach((fn) => fn(id));
 type SupplierRow = Selectable<SuppliersTable>;
 
 export const supplierTypeLabel = (t: number) => SUPPLIER_TYPES.find((s) => s.value === t)?.label ?? String(t);
@@ -180,7 +189,7 @@ export async function updateSupplier(
   id: string,
   input: SupplierUpdate,
 ): Promise<{ record: SupplierRecord | { _id: string; isDeleted: true }; outcome: UpdateOutcome }> {
-  return await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
+  const out = await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "suppliers",
     id,
     what: "Supplier",
@@ -211,6 +220,9 @@ export async function updateSupplier(
       return r.isDeleted ? { _id: id, isDeleted: true as const } : await getSupplier(trx, id);
     },
   });
+  // after the commit: a deleted or deactivated supplier's links close at once
+  supplierChanged(id);
+  return out;
 }
 
 // ---------------------------------------------------------------- pickers and recipients
