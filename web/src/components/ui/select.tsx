@@ -6,7 +6,8 @@ import { inputClass } from "./input.tsx";
 
 /**
  * One choice. `adornment` is shown before the label, in the list and in the closed select (a flag, an
- * icon); typing the first letters of the label still finds the option.
+ * icon); it is decorative (hidden from assistive technology: the option's name is its label), and
+ * typing the first letters of the label still finds the option.
  */
 export type Option = { value: string; label: string; adornment?: ReactNode };
 
@@ -69,7 +70,11 @@ export function Select({
                 <S.ItemText>
                   {o.adornment == null ? o.label : (
                     <span className="inline-flex min-w-0 items-center gap-2">
-                      <span className="inline-flex shrink-0 items-center" data-slot="adornment">
+                      <span
+                        className="inline-flex shrink-0 items-center"
+                        data-slot="adornment"
+                        aria-hidden="true"
+                      >
                         {o.adornment}
                       </span>
                       <span className="truncate">{o.label}</span>
