@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expectGuarded, testApp } from "../helpers/app.ts";
-import { makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
+import { childProjectBody, makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { enter, liveProject, PANEL } from "../helpers/router.ts";
 import { MSG } from "../../shared/messages.ts";
 import { onProjectChange } from "../../server/domain/projects/projects.ts";
@@ -553,7 +553,7 @@ Deno.test("projects: add and edit set only the restricted statuses (not 4, 5); k
     const parent = await makeParent(t, { clientId: client._id });
     const child = await t.call("POST", "/admin/project/add", {
       token,
-      body: { ...childBody(parent), projectStatus: 5 },
+      body: { ...childProjectBody(parent), projectStatus: 5 },
     });
     assertEquals(child.status, 400);
     assertEquals(child.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
@@ -589,23 +589,6 @@ Deno.test("projects: add and edit set only the restricted statuses (not 4, 5); k
     await t.close();
   }
 });
-
-function childBody(parent: { _id: string; clientId: string }, extra: Record<string, unknown> = {}) {
-  return {
-    projectName: "Kids targeting",
-    parentProjectId: parent._id,
-    clientId: parent.clientId,
-    countryId: "US",
-    averageLOI: 12,
-    ir: 40,
-    sampleSize: 100,
-    respondentClickQuota: 1000,
-    cpi: "2.50",
-    startDate: "2026-11-01",
-    endDate: "2026-12-01",
-    ...extra,
-  };
-}
 
 Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved reach its children, logged, never moving one back", async () => {
   const t = await testApp();
@@ -773,7 +756,7 @@ Deno.test("projects: a child's country, language and currency must be lookup ent
     const parent = await makeParent(t);
     const bad = await t.call("POST", "/admin/project/add", {
       token,
-      body: childBody(parent, { countryId: "XX", languageId: "zz", currencyId: "ABC" }),
+      body: childProjectBody(parent, { countryId: "XX", languageId: "zz", currencyId: "ABC" }),
     });
     assertEquals(bad.status, 400);
     assertEquals(bad.json.errors, [
@@ -788,7 +771,7 @@ Deno.test("projects: a child's country, language and currency must be lookup ent
     // known codes in any case are kept as the lookups spell them
     const ok = await t.call("POST", "/admin/project/add", {
       token,
-      body: childBody(parent, { countryId: "gb", languageId: "EN", currencyId: "gbp" }),
+      body: childProjectBody(parent, { countryId: "gb", languageId: "EN", currencyId: "gbp" }),
     });
     assertEquals(ok.status, 200, ok.text);
     assertEquals([ok.json.result.countryId, ok.json.result.languageId, ok.json.result.currencyId], [

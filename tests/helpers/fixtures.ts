@@ -49,13 +49,12 @@ export async function makeParent(t: TestApp, extra: Record<string, unknown> = {}
   });
 }
 
-export async function makeChild(
-  t: TestApp,
+/** A valid body for adding a child project under `parent`. */
+export function childProjectBody(
   parent: { _id: string; clientId: string },
   extra: Record<string, unknown> = {},
 ) {
-  const token = await t.tokenFor("SUPERADMIN");
-  return await must(t, "POST", "/admin/project/add", token, {
+  return {
     projectName: "Brand tracker US",
     parentProjectId: parent._id,
     clientId: parent.clientId,
@@ -68,5 +67,14 @@ export async function makeChild(
     startDate: "2026-11-01",
     endDate: "2026-12-01",
     ...extra,
-  });
+  };
+}
+
+export async function makeChild(
+  t: TestApp,
+  parent: { _id: string; clientId: string },
+  extra: Record<string, unknown> = {},
+) {
+  const token = await t.tokenFor("SUPERADMIN");
+  return await must(t, "POST", "/admin/project/add", token, childProjectBody(parent, extra));
 }
