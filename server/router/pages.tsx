@@ -54,7 +54,11 @@ const EN: Text = {
   busy: ["Please try again", "We could not record your visit just now. Please try again in a moment."],
 };
 
-const TEXTS: Record<string, Partial<Text>> = {
+/**
+ * Every text in each language (the compiler holds each one complete), except the not-found page,
+ * whose texts are the spec's own.
+ */
+const TEXTS: Record<string, Omit<Text, "notFound">> = {
   en: EN,
   es: {
     heading: "Primero, unas preguntas",
@@ -72,6 +76,14 @@ const TEXTS: Record<string, Partial<Text>> = {
       "Gracias por su tiempo",
       "Esta encuesta ya tiene suficientes respuestas de personas como usted.",
     ],
+    quality: ["Gracias", "No podemos aceptar sus respuestas para esta encuesta. Puede cerrar esta página."],
+    missingSid: ["Enlace incompleto", "A este enlace de encuesta le falta su identificador de participante."],
+    forged: ["Enlace no válido", "No se pudo verificar este enlace de regreso, así que no se registró."],
+    badStatus: ["Enlace no válido", "Este enlace de regreso no indica cómo terminó la encuesta."],
+    busy: [
+      "Inténtelo de nuevo",
+      "No pudimos registrar su visita en este momento. Inténtelo de nuevo en un momento.",
+    ],
   },
   fr: {
     heading: "Quelques questions d'abord",
@@ -83,6 +95,20 @@ const TEXTS: Record<string, Partial<Text>> = {
     thanks: ["Merci !", "Vos réponses ont été enregistrées. Vous pouvez fermer cette page."],
     terminate: ["Merci de votre temps", "Votre profil ne correspond malheureusement pas à cette enquête."],
     overQuota: ["Merci de votre temps", "Cette enquête a déjà assez de réponses de personnes comme vous."],
+    quality: [
+      "Merci",
+      "Nous ne pouvons pas accepter vos réponses à cette enquête. Vous pouvez fermer cette page.",
+    ],
+    missingSid: ["Lien incomplet", "Il manque votre identifiant de répondant dans ce lien d'enquête."],
+    forged: [
+      "Lien non valide",
+      "Ce lien de retour n'a pas pu être vérifié ; il n'a donc pas été enregistré.",
+    ],
+    badStatus: ["Lien non valide", "Ce lien de retour n'indique pas comment l'enquête s'est terminée."],
+    busy: [
+      "Veuillez réessayer",
+      "Nous n'avons pas pu enregistrer votre visite. Veuillez réessayer dans un instant.",
+    ],
   },
   de: {
     heading: "Zuerst ein paar Fragen",
@@ -97,6 +123,20 @@ const TEXTS: Record<string, Partial<Text>> = {
     thanks: ["Vielen Dank!", "Ihre Antworten wurden gespeichert. Sie können diese Seite schließen."],
     terminate: ["Danke für Ihre Zeit", "Leider passen Sie nicht zur Zielgruppe dieser Umfrage."],
     overQuota: ["Danke für Ihre Zeit", "Diese Umfrage hat bereits genug Antworten von Personen wie Ihnen."],
+    quality: [
+      "Vielen Dank",
+      "Wir können Ihre Antworten für diese Umfrage nicht annehmen. Sie können diese Seite schließen.",
+    ],
+    missingSid: ["Link unvollständig", "In diesem Umfragelink fehlt Ihre Teilnehmerkennung."],
+    forged: [
+      "Link ungültig",
+      "Dieser Rückkehrlink konnte nicht geprüft werden und wurde daher nicht erfasst.",
+    ],
+    badStatus: ["Link ungültig", "Dieser Rückkehrlink sagt nicht, wie die Umfrage geendet hat."],
+    busy: [
+      "Bitte erneut versuchen",
+      "Ihr Besuch konnte gerade nicht erfasst werden. Bitte versuchen Sie es gleich noch einmal.",
+    ],
   },
   pt: {
     heading: "Primeiro, algumas perguntas",
@@ -109,6 +149,25 @@ const TEXTS: Record<string, Partial<Text>> = {
       "Obrigado pelo interesse. Esta pesquisa não aceita mais respostas.",
     ],
     thanks: ["Obrigado!", "Suas respostas foram registradas. Você pode fechar esta página."],
+    terminate: [
+      "Obrigado pelo seu tempo",
+      "Infelizmente você não corresponde ao perfil que esta pesquisa procura. Você pode fechar esta página.",
+    ],
+    overQuota: [
+      "Obrigado pelo seu tempo",
+      "Esta pesquisa já tem respostas suficientes de pessoas como você. Você pode fechar esta página.",
+    ],
+    quality: [
+      "Obrigado",
+      "Não podemos aceitar suas respostas para esta pesquisa. Você pode fechar esta página.",
+    ],
+    missingSid: ["Link incompleto", "Falta o seu identificador de participante neste link da pesquisa."],
+    forged: [
+      "Link inválido",
+      "Não foi possível verificar este link de retorno, por isso ele não foi registrado.",
+    ],
+    badStatus: ["Link inválido", "Este link de retorno não diz como a pesquisa terminou."],
+    busy: ["Tente novamente", "Não conseguimos registrar sua visita agora. Tente novamente em instantes."],
   },
   it: {
     heading: "Prima alcune domande",
@@ -118,10 +177,35 @@ const TEXTS: Record<string, Partial<Text>> = {
     choose: "Scegli",
     closed: ["Questo sondaggio è chiuso", "Grazie per l'interesse. Il sondaggio non accetta altre risposte."],
     thanks: ["Grazie!", "Le tue risposte sono state registrate. Puoi chiudere questa pagina."],
+    terminate: [
+      "Grazie per il tuo tempo",
+      "Purtroppo non rientri nel profilo che questo sondaggio cerca. Puoi chiudere questa pagina.",
+    ],
+    overQuota: [
+      "Grazie per il tuo tempo",
+      "Questo sondaggio ha già abbastanza risposte da persone come te. Puoi chiudere questa pagina.",
+    ],
+    quality: [
+      "Grazie",
+      "Non possiamo accettare le tue risposte per questo sondaggio. Puoi chiudere questa pagina.",
+    ],
+    missingSid: [
+      "Link incompleto",
+      "In questo link del sondaggio manca il tuo identificativo di partecipante.",
+    ],
+    forged: [
+      "Link non valido",
+      "Non è stato possibile verificare questo link di ritorno, quindi non è stato registrato.",
+    ],
+    badStatus: ["Link non valido", "Questo link di ritorno non indica come è finito il sondaggio."],
+    busy: ["Riprova", "Non siamo riusciti a registrare la tua visita. Riprova tra un momento."],
   },
 };
 
 export const textFor = (lang: string): Text => ({ ...EN, ...(TEXTS[lang.slice(0, 2).toLowerCase()] ?? {}) });
+
+/** The languages the respondent pages speak besides English. */
+export const PAGE_LANGUAGES = Object.keys(TEXTS);
 
 const STYLE = `
 *{box-sizing:border-box}

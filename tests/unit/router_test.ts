@@ -11,7 +11,8 @@ import {
 } from "../../server/domain/router/security.ts";
 import { evaluate, quotaCellsFor, visibleOptions } from "../../server/domain/router/prescreen.ts";
 import type { PrescreenQuestion, ProjectConfig, QuotaDef } from "../../server/domain/router/config.ts";
-import { messagePage, prescreenPage } from "../../server/router/pages.tsx";
+import { messagePage, PAGE_LANGUAGES, prescreenPage, textFor } from "../../server/router/pages.tsx";
+import { MSG } from "../../shared/messages.ts";
 
 Deno.test("router placeholders: [x], {x}, encoded and ## forms, any case, values URL-encoded", () => {
   assertEquals(
@@ -177,7 +178,27 @@ Deno.test("router pages: escaped, mobile friendly, English fallback for unknown 
   assert(page.includes('action="/survey/prescreen/0123456789abcdef01234567"'));
   assert(messagePage("closed", "de").includes("Diese Umfrage ist geschlossen"));
   assert(
-    messagePage("forged", "de").includes("could not be verified"),
-    "English where a text is not translated",
+    messagePage("forged", "de").includes("konnte nicht geprüft werden"),
+    "every message in the project's language",
   );
+});
+
+Deno.test("respondent pages: every language has every text of its own; the not-found page keeps the spec's words", () => {
+  const en = textFor("en");
+  assert(PAGE_LANGUAGES.length >= 6, "en, es, fr, de, pt, it");
+  for (const lang of PAGE_LANGUAGES.filter((l) => l !== "en")) {
+    const t = textFor(lang);
+    for (const [key, value] of Object.entries(t)) {
+      if (key === "notFound") {
+        assertEquals(value, [MSG.notFoundTitle, MSG.notFoundText]);
+        continue;
+      }
+      const words = Array.isArray(value) ? value.join(" ") : value;
+      assert(words.trim().length > 0, `${lang}.${key} is empty`);
+      const english = en[key as keyof typeof en];
+      assert(JSON.stringify(value) !== JSON.stringify(english), `${lang}.${key} is still English`);
+    }
+  }
+  assertEquals(textFor("pt-BR").terminate[0], "Obrigado pelo seu tempo", "regional codes use their language");
+  assertEquals(textFor("ja").heading, en.heading, "languages without texts fall back to English");
 });
