@@ -86,6 +86,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   const api = new Api();
   registerRoutes(api);
+  api.guardUnbuilt();
   api.app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   app.route("/api/v1", api.app);
   app.all("/api/*", (c) => c.json({ message: MSG.notFound }, 404));

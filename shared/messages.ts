@@ -84,6 +84,8 @@ export const MSG = {
   notFound: "Not found",
   internal: "Internal error",
   invalidInput: "Invalid input",
+  bodyNotJson: "The request body is not valid JSON",
+  bodyNotObject: "The request body must be a JSON object",
   emailTaken: "A user with this email already exists",
   recordExists: "This record already exists",
   loginOk: "Login Successfully",

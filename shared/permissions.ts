@@ -154,7 +154,9 @@ export function navigationFor(role: Role): NavEntry[] {
 export const API: Record<string, readonly Role[]> = {
   // session
   "POST /admin/logout": R.ANY,
-  "GET /admin/me": R.ANY,
+  // who is signed in: staff under /admin, supplier users under /supplier (they reach no other /admin call)
+  "GET /admin/me": R.ALL_STAFF,
+  "GET /supplier/me": R.SUPPLIER,
   // dashboard
   "POST /admin/dashboard/box/data": R.ALL_STAFF,
   "POST /admin/dashboard/pm/data": R.ALL_STAFF,
@@ -168,11 +170,11 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/dashboard/project/security/data": R.ALL_STAFF,
   "POST /admin/dashboard/project/expense/revenue/data": R.ALL_STAFF,
   // lookups
-  "GET /admin/countries": R.ANY,
-  "GET /admin/languages": R.ANY,
-  "GET /admin/currencies": R.ANY,
-  "POST /admin/regions": R.ANY,
-  "POST /admin/cities": R.ANY,
+  "GET /admin/countries": R.ALL_STAFF,
+  "GET /admin/languages": R.ALL_STAFF,
+  "GET /admin/currencies": R.ALL_STAFF,
+  "POST /admin/regions": R.ALL_STAFF,
+  "POST /admin/cities": R.ALL_STAFF,
   "GET /admin/users/role/bde": R.ALL_STAFF,
   "GET /admin/users/all": R.ALL_STAFF,
   "GET /admin/usersall": R.ALL_STAFF,

@@ -5,6 +5,7 @@ import { LoginBody } from "../../shared/schemas/auth.ts";
 import { isRole, ROLES } from "../../shared/roles.ts";
 import { createUser, setPassword } from "../../server/domain/users/users.ts";
 import { cliActor } from "../../server/domain/audit/log.ts";
+import { supplierExists } from "../../server/domain/suppliers/lookup.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import { CliError, parseInput, say, withDeps } from "../context.ts";
 
@@ -80,7 +81,16 @@ export function registerUserCommands(program: Command) {
           isActive: true,
         }, OPTION_OF));
       await withDeps(async (deps) => {
-        const u = await createUser(deps.db, cliActor(), input);
+        // the same check as the server's: a supplier login belongs to a live supplier
+        const liveSupplier = async (db: typeof deps.db, id: string) => {
+          try {
+            await supplierExists(db, id);
+          } catch (e) {
+            if (e instanceof HttpError) throw new CliError(`--supplier: no live supplier has the id ${id}`);
+            throw e;
+          }
+        };
+        const u = await createUser(deps.db, cliActor(), input, liveSupplier);
         say(`Added ${u.role} ${u.fullName} <${u.email}> (id ${u._id})`);
       });
     });

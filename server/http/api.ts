@@ -4,7 +4,7 @@
  * the role check before its handler runs.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { apiRoles } from "../../shared/permissions.ts";
+import { API, apiRoles } from "../../shared/permissions.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
@@ -54,6 +54,25 @@ export class Api {
   }
   put(path: string, handler: Handler) {
     this.#on("PUT", path, handler);
+  }
+
+  /**
+   * Calls of the permission table whose area is not built yet: the session and role checks apply as
+   * to any call (401, 403), then 404. Run after every area has registered its calls.
+   */
+  guardUnbuilt() {
+    const built = new Set(this.registered);
+    for (const [key, roles] of Object.entries(API)) {
+      if (built.has(key)) continue;
+      const [method, path] = key.split(" ");
+      this.app.on(
+        method,
+        path,
+        requireSession,
+        requireRoles(roles),
+        (c) => c.json({ message: MSG.notFound }, 404),
+      );
+    }
   }
 }
 

@@ -3,12 +3,30 @@ import type { Context } from "hono";
 import { badRequest, type FieldError, notFound } from "./errors.ts";
 import { MSG } from "../../shared/messages.ts";
 
+/**
+ * A body that fits none of a union's shapes ({isActive} alone, or the whole form): the field that
+ * was sent and is wrong says more than "Expected Object but received Object". The union's own
+ * message is kept when the schema gave one.
+ */
+function explain(i: v.BaseIssue<unknown>): { path: string; message: string } {
+  const path = v.getDotPath(i) ?? "";
+  if (i.type === "union" && i.issues?.length) {
+    const sent = i.issues.find((s) => (v.getDotPath(s) ?? "") !== "" && s.input !== undefined);
+    if (sent) {
+      const inner = explain(sent);
+      return { path: inner.path, message: i.message.startsWith("Invalid type:") ? inner.message : i.message };
+    }
+  }
+  return { path, message: i.message };
+}
+
 /** Turns valibot issues into the `errors: [{path, message}]` of a 400 answer. */
 export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const i of issues) {
-    const path = v.getDotPath(i) ?? "";
+  for (const issue of issues) {
+    const i = explain(issue);
+    const path = i.path;
     if (seen.has(path)) continue; // first message per field, as a form shows it
     seen.add(path);
     out.push({ path, message: i.message });
@@ -32,11 +50,11 @@ export async function body<S extends v.GenericSchema>(c: Context, schema: S): Pr
     try {
       json = JSON.parse(text);
     } catch {
-      throw badRequest("The request body is not valid JSON");
+      throw badRequest(MSG.bodyNotJson, [{ path: "", message: MSG.bodyNotJson }]);
     }
   }
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw badRequest("The request body must be a JSON object");
+    throw badRequest(MSG.bodyNotObject, [{ path: "", message: MSG.bodyNotObject }]);
   }
   return parseWith(schema, json);
 }

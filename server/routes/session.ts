@@ -1,4 +1,5 @@
 import type { Api } from "../http/api.ts";
+import type { Ctx } from "../http/context.ts";
 import { actorOf } from "../http/api.ts";
 import { body } from "../http/validate.ts";
 import { ok } from "../http/respond.ts";
@@ -21,5 +22,7 @@ export function sessionRoutes(api: Api) {
     return ok(c, null, MSG.logoutOk);
   });
 
-  api.get("/admin/me", async (c) => ok(c, await getUser(c.get("deps").db, c.get("user").id)));
+  const me = async (c: Ctx) => ok(c, await getUser(c.get("deps").db, c.get("user").id));
+  api.get("/admin/me", me);
+  api.get("/supplier/me", me);
 }

@@ -50,8 +50,15 @@ export const RegionsBody = v.pipe(
     countryId: oneOrMany(countryCode, COUNTRY_MSG),
     countryIds: oneOrMany(countryCode, COUNTRY_MSG),
   }),
+  v.forward(
+    v.partialCheck(
+      [["countryId"], ["countryIds"]],
+      (b) => asList(b.countryId, b.countryIds).length > 0,
+      MSG.countryRequired,
+    ),
+    ["countryId"],
+  ),
   v.transform((b) => ({ countryIds: asList(b.countryId, b.countryIds) })),
-  v.check((b) => b.countryIds.length > 0, MSG.countryRequired),
 );
 export type RegionsBody = v.InferOutput<typeof RegionsBody>;
 
@@ -72,12 +79,19 @@ export const CitiesBody = v.pipe(
       MAX_CITIES,
     ),
   }),
+  v.forward(
+    v.partialCheck(
+      [["regionId"], ["regionIds"], ["countryId"], ["countryIds"]],
+      (b) => asList(b.regionId, b.regionIds).length + asList(b.countryId, b.countryIds).length > 0,
+      "Region or country is required",
+    ),
+    ["regionId"],
+  ),
   v.transform((b) => ({
     regionIds: asList(b.regionId, b.regionIds),
     countryIds: asList(b.countryId, b.countryIds),
     search: b.search,
     limit: b.limit,
   })),
-  v.check((b) => b.regionIds.length + b.countryIds.length > 0, "Region or country is required"),
 );
 export type CitiesBody = v.InferOutput<typeof CitiesBody>;

@@ -188,12 +188,12 @@ export const SupplierMapForm = v.object({
 export type SupplierMapForm = v.InferOutput<typeof SupplierMapForm>;
 
 export const SupplierMapToggle = v.union([
-  v.strictObject({ allowTraffic: v.boolean() }),
-  v.strictObject({ isTestLink: v.boolean() }),
-  v.strictObject({ isPreScreen: v.boolean() }),
-  v.strictObject({ isBoarded: v.boolean() }),
-  v.strictObject({ isDeleted: v.literal(true) }),
-]);
+  v.strictObject({ allowTraffic: v.boolean("allowTraffic must be true or false") }),
+  v.strictObject({ isTestLink: v.boolean("isTestLink must be true or false") }),
+  v.strictObject({ isPreScreen: v.boolean("isPreScreen must be true or false") }),
+  v.strictObject({ isBoarded: v.boolean("isBoarded must be true or false") }),
+  v.strictObject({ isDeleted: v.literal(true, "isDeleted can only be true") }),
+], "Send one of allowTraffic, isTestLink, isPreScreen, isBoarded (true or false) or isDeleted (true)");
 
 export const EmailForm = v.object({
   type: v.optional(v.string()),

@@ -48,8 +48,8 @@ export type UserCreate = v.InferOutput<typeof UserCreate>;
 
 /** Edit: the empty password is dropped; other fields as on create. Also {isActive} or {isDeleted} alone. */
 export const UserUpdate = v.union([
-  v.strictObject({ isActive: v.boolean() }),
-  v.strictObject({ isDeleted: v.literal(true) }),
+  v.strictObject({ isActive: v.boolean("isActive must be true or false") }),
+  v.strictObject({ isDeleted: v.literal(true, "isDeleted can only be true") }),
   v.pipe(
     v.object({
       ...userFields,

@@ -10,9 +10,10 @@ async function withApp(fn: (t: TestApp) => Promise<void>) {
   }
 }
 
-Deno.test("lookups: every lookup needs a token (401) and a SUPPLIER may read them", () =>
+Deno.test("lookups: every lookup needs a token (401), staff may read them, a SUPPLIER may not (403)", () =>
   withApp(async (t) => {
     const supplier = await t.tokenFor("SUPPLIER");
+    const staff = await t.tokenFor("SUBSCRIBER");
     const calls: [string, string, unknown][] = [
       ["GET", "/admin/countries", undefined],
       ["GET", "/admin/languages", undefined],
@@ -23,8 +24,10 @@ Deno.test("lookups: every lookup needs a token (401) and a SUPPLIER may read the
     for (const [method, path, body] of calls) {
       const none = await t.call(method, path, { body });
       assertEquals(none.status, 401, `${method} ${path} without token`);
-      const ok = await t.call(method, path, { body, token: supplier });
-      assertEquals(ok.status, 200, `${method} ${path} as SUPPLIER: ${ok.text.slice(0, 200)}`);
+      const refused = await t.call(method, path, { body, token: supplier });
+      assertEquals(refused.status, 403, `${method} ${path} as SUPPLIER: only /supplier/* calls`);
+      const ok = await t.call(method, path, { body, token: staff });
+      assertEquals(ok.status, 200, `${method} ${path} as SUBSCRIBER: ${ok.text.slice(0, 200)}`);
       assert(Array.isArray(ok.json.result) && ok.json.result.length > 0, `${path} gives a non-empty list`);
     }
   }));

@@ -65,3 +65,34 @@ Deno.test("master data: every POST and PUT answers junk bodies with a 400 and a 
     await t.close();
   }
 });
+
+Deno.test("400s name the field that is wrong, with a message that says what is expected", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("SUPERADMIN");
+    const { id } = await t.userWith("MANAGER");
+    const user = await t.call("PUT", `/admin/user/update/${id}`, { token, body: { isActive: "yes" } });
+    assertEquals([user.status, user.json.errors], [400, [{
+      path: "isActive",
+      message: "isActive must be true or false",
+    }]]);
+    assertEquals(user.json.message, "isActive must be true or false");
+
+    const regions = await t.call("POST", "/admin/regions", { token, body: {} });
+    assertEquals([regions.status, regions.json.errors?.[0]?.path], [400, "countryId"]);
+    const cities = await t.call("POST", "/admin/cities", { token, body: {} });
+    assertEquals([cities.status, cities.json.errors?.[0]], [400, {
+      path: "regionId",
+      message: "Region or country is required",
+    }]);
+
+    for (const raw of ["{", "[1, 2]", "42"]) {
+      const r = await t.call("POST", "/admin/clients", { token, raw });
+      assertEquals(r.status, 400, raw);
+      assertEquals(r.json.errors?.length, 1, `${raw}: errors, as every 400 has`);
+      assertEquals(r.json.errors[0].message, r.json.message);
+    }
+  } finally {
+    await t.close();
+  }
+});

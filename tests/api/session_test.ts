@@ -1,6 +1,8 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TEST_PASSWORD, testApp } from "../helpers/app.ts";
 import { MSG } from "../../shared/messages.ts";
+import { API } from "../../shared/permissions.ts";
+import { type Role, ROLES } from "../../shared/roles.ts";
 
 Deno.test("login: right password gives a token and the admin object; wrong one a 401", async () => {
   const t = await testApp();
@@ -226,6 +228,38 @@ Deno.test("unknown API path is a JSON 404, with or without a token", async () =>
     const r = await t.call("GET", "/admin/nothing-here");
     assertEquals(r.status, 404);
     assertEquals(r.json.message, "Not found");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("every call of the permission table: no token is 401, a role it does not list is 403, built or not", async () => {
+  const t = await testApp();
+  try {
+    const tokens = new Map<Role, string>();
+    for (const role of ROLES) tokens.set(role, await t.tokenFor(role));
+    const fill = (path: string) => path.replace(/:[A-Za-z]+/g, "0123456789abcdef01234567");
+    let refused = 0;
+    for (const [key, roles] of Object.entries(API)) {
+      const [method, path] = key.split(" ");
+      const body = method === "GET" ? undefined : {};
+      const none = await t.call(method, fill(path), { body });
+      assertEquals(none.status, 401, `${key} without a token`);
+      const outsider = ROLES.find((r) => !roles.includes(r));
+      if (!outsider) continue;
+      const r = await t.call(method, fill(path), { token: tokens.get(outsider), body });
+      assertEquals(r.status, 403, `${key} as ${outsider}`);
+      refused++;
+    }
+    assert(refused > 100, `most calls are limited to some roles (${refused})`);
+    // a supplier user reaches /supplier/* only; their own profile is there
+    const supplier = tokens.get("SUPPLIER");
+    assertEquals((await t.call("GET", "/admin/me", { token: supplier })).status, 403);
+    const me = await t.call("GET", "/supplier/me", { token: supplier });
+    assertEquals([me.status, me.json.result.role], [200, "SUPPLIER"]);
+    for (const key of Object.keys(API).filter((k) => k.split(" ")[1].startsWith("/admin/"))) {
+      assert(key === "POST /admin/logout" || !API[key].includes("SUPPLIER"), `${key} is open to SUPPLIER`);
+    }
   } finally {
     await t.close();
   }

@@ -4,6 +4,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
+import { makeSupplier } from "../helpers/fixtures.ts";
 import { migrations } from "../../db/migrations/index.ts";
 import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from "../../server/domain/seed/seed.ts";
 
@@ -104,7 +105,15 @@ Deno.test("cli user add: the user can sign in through the API, and the CLI is in
   assertEquals(admin?.role, "MANAGER");
   assertEquals([admin?.firstName, admin?.lastName], ["Jane", "Doe"]);
 
-  const named = await cli([
+  const panel = await (async () => {
+    const t = await testApp(db.env);
+    try {
+      return await makeSupplier(t);
+    } finally {
+      await t.close();
+    }
+  })();
+  const unknown = await cli([
     "user",
     "add",
     "--email",
@@ -117,18 +126,33 @@ Deno.test("cli user add: the user can sign in through the API, and the CLI is in
     "65f000000000000000000001",
     "--first",
     "Samantha",
+  ], db.env);
+  assertFails(unknown, "--supplier: no live supplier has the id 65f000000000000000000001");
+  const named = await cli([
+    "user",
+    "add",
+    "--email",
+    "sam@example.com",
+    "--password",
+    "s3cret-pass",
+    "--role",
+    "SUPPLIER",
+    "--supplier",
+    panel._id,
+    "--first",
+    "Samantha",
     "--last",
     "Ray",
   ], db.env);
   assertEquals(named.code, 0, named.stderr);
   assertEquals(named.stdout.replace(/ \(id .*\)$/, ""), "Added SUPPLIER Samantha Ray <sam@example.com>");
   const supplier = await canLogin(db.env, "sam@example.com", "s3cret-pass");
-  assertEquals(supplier?.supplierId, "65f000000000000000000001");
+  assertEquals(supplier?.supplierId, panel._id);
 
   const t = await testApp(db.env);
   try {
     const logs = await t.deps.db.selectFrom("system_logs").selectAll().where("module", "=", "Users")
-      .execute();
+      .where("name", "=", "CLI").execute();
     assertEquals(logs.length, 2);
     assert(logs.every((l) => l.name === "CLI" && l.userId === null && l.device === "command line"));
     assertMatch(logs.map((l) => l.activity).join("|"), /Created user jane\.doe@example\.com \(MANAGER\)/);

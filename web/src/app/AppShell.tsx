@@ -44,7 +44,10 @@ function useFreshAdmin() {
     queryKey: ["me"],
     staleTime: Infinity,
     queryFn: async ({ signal }) =>
-      (await api.get<Admin>("/admin/me", { signal, quiet: (e) => e.status !== 401 })).result,
+      (await api.get<Admin>(useAuth.getState().admin?.role === "SUPPLIER" ? "/supplier/me" : "/admin/me", {
+        signal,
+        quiet: (e) => e.status !== 401,
+      })).result,
   });
   useEffect(() => {
     const current = useAuth.getState().admin;
