@@ -103,7 +103,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       }),
     );
     app.get("/assets/*", (c) => c.text("Not found", 404));
-    app.use("*", serveStatic({ root }));
+    // other files of the build (index.html at / too) are revalidated, so a deploy is seen at once
+    app.use("*", serveStatic({ root, onFound: (_p, c) => c.header("cache-control", "no-cache") }));
     // history fallback: any other GET is a client route
     app.get(
       "*",

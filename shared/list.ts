@@ -22,7 +22,13 @@ export const ListBody = v.object({
     v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(MAX_EXPORT_LIMIT)),
     10,
   ),
-  status: v.optional(v.union([v.string(), v.number(), v.boolean(), v.null()])),
+  /** The grids' active filter: true/false (or "true"/"false", 1/0); "any", "" or null for no filter. */
+  status: v.optional(
+    v.union(
+      [v.boolean(), v.picklist(["true", "false", "1", "0", "any", ""]), v.picklist([1, 0]), v.null()],
+      'status must be true, false or "any"',
+    ),
+  ),
   sortBy: v.optional(v.string()),
   sortDir: v.optional(v.picklist(["asc", "desc"])),
   /** "exact": answer only the exact number of matching rows (no rows); see ListMetadata.more. */

@@ -119,6 +119,41 @@ Deno.test("repeated failed logins are slowed with a 429 and a message, even for 
   }
 });
 
+Deno.test("the address lock is per known address: callers with no address never share one lock", async () => {
+  const t = await testApp(); // in-process requests carry no address
+  try {
+    // many failures across many e-mails: each e-mail is below its own limit
+    for (let i = 0; i < 30; i++) {
+      const r = await t.call("POST", "/admin/login", {
+        body: { email: `nobody${i % 10}@test.local`, password: "wrong-pass" },
+      });
+      assertEquals(r.status, 401, `attempt ${i}`);
+    }
+    const { email } = await t.userWith("MANAGER");
+    const ok = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    assertEquals(ok.status, 200, "someone else's failures do not lock this user out");
+
+    // a known address is counted across e-mails
+    const behind = await testApp({ TRUST_PROXY_HOPS: "1" });
+    try {
+      const headers = { "x-forwarded-for": "198.51.100.7" };
+      const statuses = [];
+      for (let i = 0; i < 60; i++) {
+        const r = await behind.call("POST", "/admin/login", {
+          body: { email: `guess${i}@test.local`, password: "wrong-pass" },
+          headers,
+        });
+        statuses.push(r.status);
+      }
+      assert(statuses.includes(429), "one address guessing many e-mails is slowed");
+    } finally {
+      await behind.close();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("lock expires: after the lock window the right password works again", async () => {
   let now = Date.now();
   const t = await testApp({}, { now: () => now });

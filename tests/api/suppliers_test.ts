@@ -198,7 +198,7 @@ Deno.test("suppliers: switch and soft delete; deleted suppliers leave lists and 
     const keep = await created(t, token, "/admin/supplier/add", supplierBody({ supplierName: "Keep Panel" }));
     const gone = await created(t, token, "/admin/supplier/add", supplierBody({ supplierName: "Gone Panel" }));
     const portal = await t.userWith("SUPPLIER", { email: "portal@gone.example", supplierId: gone._id });
-    assertEquals((await t.call("GET", "/admin/me", { token: portal.token })).status, 200);
+    assertEquals((await t.call("GET", "/supplier/me", { token: portal.token })).status, 200);
 
     const off = await t.call("PUT", `/admin/supplier/update/${keep._id}`, {
       token,
@@ -225,7 +225,7 @@ Deno.test("suppliers: switch and soft delete; deleted suppliers leave lists and 
     assertEquals(list.json.result.data.map((s: { supplierName: string }) => s.supplierName), ["Keep Panel"]);
     assertEquals((await t.call("POST", `/admin/supplier/${gone._id}`, { token })).status, 404);
     assertEquals(
-      (await t.call("GET", "/admin/me", { token: portal.token })).status,
+      (await t.call("GET", "/supplier/me", { token: portal.token })).status,
       401,
       "portal user signed out",
     );

@@ -133,9 +133,18 @@ Deno.test("users list: paging metadata, default page size 10, capped limit, page
 Deno.test("users list: malformed bodies are 400s, never 500", () =>
   withApp(async (t, admin) => {
     for (
-      const body of [{ pageNo: 0 }, { pageNo: "two" }, { limit: -1 }, { limit: 1.5 }, {
-        filter: "role=ADMIN",
-      }, { count: "approximate" }]
+      const body of [
+        { pageNo: 0 },
+        { pageNo: "two" },
+        { limit: -1 },
+        { limit: 1.5 },
+        {
+          filter: "role=ADMIN",
+        },
+        { count: "approximate" },
+        { status: "maybe" },
+        { status: 5 },
+      ]
     ) {
       const r = await t.call("POST", "/admin/users", { token: admin, body });
       assertEquals(r.status, 400, JSON.stringify(body));

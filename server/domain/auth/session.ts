@@ -41,7 +41,8 @@ export async function login(
   const { db } = deps;
   const now = deps.now();
   const email = input.email.trim().toLowerCase();
-  const keys = [`email:${email}`, `ip:${actor.ipAddress ?? ""}`];
+  // per e-mail, and per address when one is known (an unknown address is not one shared lock for all)
+  const keys = [`email:${email}`, ...(actor.ipAddress ? [`ip:${actor.ipAddress}`] : [])];
   await checkThrottle(db, keys, now);
 
   const user = await db.selectFrom("users").selectAll()
@@ -49,7 +50,7 @@ export async function login(
   const valid = await verifyPassword(input.password, user?.passwordHash ?? await dummyHash());
   if (!user || !valid || !user.isActive || !isRole(user.role)) {
     await recordFailure(db, keys[0], THROTTLE.max, now);
-    await recordFailure(db, keys[1], THROTTLE.max * THROTTLE.ipFactor, now);
+    if (keys[1]) await recordFailure(db, keys[1], THROTTLE.max * THROTTLE.ipFactor, now);
     throw unauthorized(user && valid && !user.isActive ? "Your account is inactive" : MSG.invalidCredentials);
   }
   await db.deleteFrom("login_throttle").where("key", "=", keys[0]).execute();

@@ -203,6 +203,8 @@ function DateRange<T>(
   const min = list.params.get(k.min) ?? "";
   const max = list.params.get(k.max) ?? "";
   const [error, setError] = React.useState<string | null>(null);
+  // a refused date is not kept in its field: the fields always show the range the grid applies
+  const [refusals, setRefusals] = React.useState(0);
   const errorId = React.useId();
 
   function set(which: "min" | "max", iso: string) {
@@ -210,6 +212,7 @@ function DateRange<T>(
     const nextMax = which === "max" ? iso : max;
     if (nextMin && nextMax && nextMax < nextMin) {
       setError("Max date cannot be before min date");
+      setRefusals((n) => n + 1);
       return;
     }
     setError(null);
@@ -219,9 +222,16 @@ function DateRange<T>(
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-center gap-2">
-        <DateInput label="Min date" value={min} max={max || undefined} onChange={(v) => set("min", v)} />
+        <DateInput
+          key={`min-${refusals}`}
+          label="Min date"
+          value={min}
+          max={max || undefined}
+          onChange={(v) => set("min", v)}
+        />
         <span className="text-muted-foreground" aria-hidden="true">–</span>
         <DateInput
+          key={`max-${refusals}`}
           label="Max date"
           value={max}
           min={min || undefined}
