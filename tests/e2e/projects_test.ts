@@ -218,17 +218,33 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
         "Project updated successfully",
       );
       assertEquals((await project(c.projectCode)).projectStatus, 1);
-      // the row action Edit Status offers the same choice
+      // the row action Edit Status offers the same choice, as radios: a choice, then a confirm
       await row2.getByRole("button", { name: "Row actions" }).click();
       await page.getByRole("menuitem", { name: "Edit Status" }).click();
-      const choice = page.getByRole("dialog", { name: "Edit Status" }).getByRole("group", {
-        name: "New status",
-      });
-      assertEquals(await choice.getByRole("button").allTextContents(), ["Paused"]);
-      await noticeAfter(
-        () => choice.getByRole("button", { name: "Paused" }).click(),
-        "Project updated successfully",
-      );
+      const statusDialog = page.getByRole("dialog", { name: "Edit Status" });
+      const choice = statusDialog.getByRole("radiogroup", { name: "New status" });
+      assertEquals(await choice.getByRole("radio").count(), 1);
+      await choice.getByRole("radio", { name: "Paused", exact: true }).waitFor();
+      assertEquals(await choice.getByRole("radio", { checked: true }).count(), 0);
+      const confirm = statusDialog.getByRole("button", { name: "Change status" });
+      assert(await confirm.isDisabled());
+      // Enter on the focused first status chooses nothing and changes nothing
+      await choice.getByRole("radio", { name: "Paused" }).and(page.locator(":focus")).waitFor();
+      await page.keyboard.press("Enter");
+      await page.waitForTimeout(300);
+      assert(await statusDialog.isVisible());
+      assert(await confirm.isDisabled());
+      assertEquals((await project(c.projectCode)).projectStatus, 1);
+      // Cancel leaves the status as it was
+      await statusDialog.getByRole("button", { name: "Cancel" }).click();
+      await statusDialog.waitFor({ state: "detached" });
+      assertEquals((await project(c.projectCode)).projectStatus, 1);
+      await row2.getByRole("button", { name: "Row actions" }).click();
+      await page.getByRole("menuitem", { name: "Edit Status" }).click();
+      await choice.getByRole("radio", { name: "Paused" }).click();
+      assert(await confirm.isEnabled());
+      await noticeAfter(() => confirm.click(), "Project updated successfully");
+      await statusDialog.waitFor({ state: "detached" });
       assertEquals((await project(c.projectCode)).projectStatus, 3);
       await row2.getByRole("button", { name: /Paused\. Change status/ }).waitFor();
     });

@@ -14,12 +14,14 @@ import {
   useForm,
   useFormContext,
   type UseFormReturn,
+  useFormState,
 } from "react-hook-form";
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import type * as v from "valibot";
 import { ApiError } from "../../lib/api.ts";
 import { TIMING } from "../../lib/timing.ts";
 import { cn, sleep } from "../../lib/utils.ts";
+import { UnsavedChangesGuard } from "./unsaved-changes.tsx";
 
 // deno-lint-ignore no-explicit-any
 type AnySchema = v.GenericSchema<any, any>;
@@ -64,6 +66,7 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   form,
   onSubmit,
   delayMs = TIMING.formSubmitDelayMs,
+  guardUnsaved = false,
   className,
   children,
   ...rest
@@ -71,6 +74,11 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   form: UseFormReturn<TIn, unknown, TOut>;
   onSubmit: (values: TOut) => unknown | Promise<unknown>;
   delayMs?: number;
+  /**
+   * A page's form: leaving the page while it is dirty asks first ("Leave without saving?"). A save
+   * in progress does not count, so the page a save opens is not held up.
+   */
+  guardUnsaved?: boolean;
   className?: string;
   children: React.ReactNode;
 } & Omit<React.ComponentProps<"form">, "onSubmit" | "children">) {
@@ -90,8 +98,14 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
           {children}
         </fieldset>
       </form>
+      {guardUnsaved ? <DirtyGuard /> : null}
     </FormProvider>
   );
+}
+
+function DirtyGuard() {
+  const { isDirty, isSubmitting } = useFormState();
+  return <UnsavedChangesGuard when={isDirty && !isSubmitting} />;
 }
 
 /** The error message of a field (by dotted path), if any. */

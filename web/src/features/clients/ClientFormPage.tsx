@@ -14,7 +14,15 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { BackLink, CopyField, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import {
+  BackLink,
+  CopyField,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+  recordDescription,
+} from "../common/FormParts.tsx";
 import { CountryField, LookupMultiField, LookupSelectField } from "../common/fields.tsx";
 import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
 import type { ClientRecord } from "./clients.ts";
@@ -76,19 +84,25 @@ export default function ClientFormPage() {
   const client = useQuery({
     queryKey: ["client", id],
     enabled: !!id,
-    queryFn: async ({ signal }) => (await api.get<ClientRecord>(`/admin/client/${id}`, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api.get<ClientRecord>(`/admin/client/${id}`, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
       <PageHeader
         title={id ? "Edit Client" : "Add Client"}
         description={id
-          ? client.data ? `${client.data.clientName} · ${client.data.clientCode}` : "Loading the client…"
+          ? recordDescription(client, "Loading the client…", (c) => `${c.clientName} · ${c.clientCode}`)
           : "A buyer of completes: contact, address, billing terms and integration."}
         back={<BackLink to={LIST}>Clients</BackLink>}
       />
       {!id ? <ClientEditor /> : (
-        <LoadedRecord query={client} what="client" className="max-w-4xl">
+        <LoadedRecord
+          query={client}
+          what="client"
+          list={{ to: LIST, label: "Clients" }}
+          className="max-w-4xl"
+        >
           {(client) => <ClientEditor client={client} />}
         </LoadedRecord>
       )}
@@ -113,7 +127,7 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
       <FormSection title="Client" description="Fields marked * are required.">
         <TextField name="clientName" label="Client name" required autoComplete="off" />
         <TextField

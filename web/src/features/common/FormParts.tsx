@@ -1,12 +1,13 @@
 /**
  * Pieces every master-data form page shares, in the look of the Users form: the back link, the
- * loading and failure states of a record, titled sections, the action bar and a read-only key with
- * a copy button.
+ * loading, not-found and failure states of a record, titled sections, the action bar and a read-only
+ * key with a copy button.
  */
 import * as React from "react";
 import { Link } from "react-router";
 import type { UseQueryResult } from "@tanstack/react-query";
-import { ArrowLeft, Check, Copy } from "lucide-react";
+import { ArrowLeft, Check, Copy, SearchX } from "lucide-react";
+import { ApiError } from "../../lib/api.ts";
 import { copyText } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
 import { TIMING } from "../../lib/timing.ts";
@@ -90,6 +91,50 @@ export function FormSkeleton({ label, className }: { label: string; className?: 
   );
 }
 
+/** Whether a record's load failed because it does not exist (any more): the API's 404. */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}
+
+/**
+ * The `quiet` option of a record's load: a 404 is not raised as a notice, since the page shows it
+ * (`RecordNotFound`); other failures still are.
+ */
+export const quietNotFound = (err: ApiError) => isNotFound(err);
+
+/**
+ * The header description of a record page: the record once loaded, `loading` while it loads, and
+ * nothing once the load has failed (the page body says why).
+ */
+export function recordDescription<T>(
+  query: UseQueryResult<T>,
+  loading: React.ReactNode,
+  describe: (record: T) => React.ReactNode,
+): React.ReactNode {
+  if (query.data !== undefined) return describe(query.data);
+  return query.isPending ? loading : undefined;
+}
+
+/** Where a record page leads back to: the list's address and name ("Clients"). */
+export type ListLink = { to: string; label: string };
+
+/** A record that does not exist (a wrong or old link, or deleted): say so and lead back to its list. */
+export function RecordNotFound(
+  { what, list, className }: { what: string; list: ListLink; className?: string },
+) {
+  const id = React.useId();
+  return (
+    <Card className={cn("flex flex-col items-start gap-1 p-6", className)} aria-labelledby={id} role="region">
+      <SearchX className="mb-2 size-6 text-muted-foreground" aria-hidden="true" />
+      <p id={id} className="font-medium">This {what} does not exist or was deleted.</p>
+      <p className="text-muted-foreground">The link may be wrong or out of date.</p>
+      <Link to={list.to} className={buttonVariants({ variant: "outline", className: "mt-4" })}>
+        <ArrowLeft /> Back to {list.label}
+      </Link>
+    </Card>
+  );
+}
+
 export function LoadFailed(
   { what, error, onRetry, className }: {
     what: string;
@@ -108,24 +153,48 @@ export function LoadFailed(
 }
 
 /**
- * The record an edit form opens with: a skeleton while it loads, a retryable error if it cannot,
- * else the form. `what` names it in both ("Loading client", "This client could not be loaded").
+ * A record's load that went wrong: not found (404) leads back to the list, with no Retry since
+ * asking again cannot help; any other failure (network, server) offers Retry.
  */
-export function LoadedRecord<T>({ query, what, loadingLabel, className, children }: {
+export function RecordLoadError(
+  { what, error, list, onRetry, className }: {
+    what: string;
+    error: Error;
+    list: ListLink;
+    onRetry: () => void;
+    className?: string;
+  },
+) {
+  return isNotFound(error)
+    ? <RecordNotFound what={what} list={list} className={className} />
+    : <LoadFailed what={what} error={error} onRetry={onRetry} className={className} />;
+}
+
+/**
+ * The record an edit form opens with: a skeleton while it loads, a not-found state with a way back
+ * to `list` if it does not exist, a retryable error if it cannot be loaded, else the form. `what`
+ * names it ("Loading client", "This client does not exist or was deleted."). Load it with
+ * `{ quiet: quietNotFound }` so a 404 is not also raised as a notice.
+ */
+export function LoadedRecord<T>({ query, what, list, loadingLabel, skeleton, className, children }: {
   query: UseQueryResult<T>;
   what: string;
+  list: ListLink;
   loadingLabel?: string;
+  /** A skeleton shaped like the form, instead of the generic two sections. */
+  skeleton?: React.ReactNode;
   className?: string;
   children: (record: T) => React.ReactNode;
 }) {
   if (query.isPending) {
-    return <FormSkeleton label={loadingLabel ?? `Loading ${what}`} className={className} />;
+    return skeleton ?? <FormSkeleton label={loadingLabel ?? `Loading ${what}`} className={className} />;
   }
   if (query.isError) {
     return (
-      <LoadFailed
+      <RecordLoadError
         what={what}
         error={query.error}
+        list={list}
         onRetry={() => void query.refetch()}
         className={className}
       />

@@ -12,7 +12,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
 import type { CategoryRow } from "./library.ts";
 
 const LIST = "/admin/library";
@@ -23,19 +23,25 @@ export default function CategoryFormPage() {
   const category = useQuery({
     queryKey: ["category", id],
     enabled: !!id,
-    queryFn: async ({ signal }) => (await api.get<CategoryRow>(`/admin/category/${id}`, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api.get<CategoryRow>(`/admin/category/${id}`, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
       <PageHeader
         title={id ? "Edit Category" : "Add Category"}
         description={id
-          ? "Change the category's title, description or status."
+          ? category.isError ? undefined : "Change the category's title, description or status."
           : "A subject area projects are filed under."}
         back={<BackLink to={LIST}>Categories</BackLink>}
       />
       {!id ? <CategoryEditor /> : (
-        <LoadedRecord query={category} what="category" className="max-w-3xl">
+        <LoadedRecord
+          query={category}
+          what="category"
+          list={{ to: LIST, label: "Categories" }}
+          className="max-w-3xl"
+        >
           {(category) => <CategoryEditor category={category} />}
         </LoadedRecord>
       )}
@@ -64,7 +70,7 @@ function CategoryEditor({ category }: { category?: CategoryRow }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-3xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-3xl flex-col gap-5">
       <FormSection
         title="Category"
         description="Fields marked * are required."

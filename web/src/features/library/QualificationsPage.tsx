@@ -274,7 +274,13 @@ function QualificationEditor({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <Form form={form} onSubmit={submit} className="flex flex-col gap-5" aria-label="Qualification">
+        <Form
+          form={form}
+          onSubmit={submit}
+          guardUnsaved
+          className="flex flex-col gap-5"
+          aria-label="Qualification"
+        >
           <fieldset disabled={disabled} className="contents">
             <TextField name="qualificationName" label="Name" required autoComplete="off" />
             <KeyField />

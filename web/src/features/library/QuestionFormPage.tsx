@@ -29,7 +29,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
 import { Input, Textarea } from "../../components/ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
 import { LANGUAGES } from "../common/lookups.ts";
 import {
   QUESTION_TYPE_LABELS,
@@ -67,7 +67,7 @@ export default function QuestionFormPage() {
     queryKey: ["question", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<QuestionRecord>(`/admin/question/temp/${id}`, { signal })).result,
+      (await api.get<QuestionRecord>(`/admin/question/temp/${id}`, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -77,7 +77,12 @@ export default function QuestionFormPage() {
         back={<BackLink to={LIST}>Questions</BackLink>}
       />
       {!id ? <QuestionEditor /> : (
-        <LoadedRecord query={question} what="question" className="max-w-4xl">
+        <LoadedRecord
+          query={question}
+          what="question"
+          list={{ to: LIST, label: "Questions" }}
+          className="max-w-4xl"
+        >
           {(question) => <QuestionEditor question={question} />}
         </LoadedRecord>
       )}
@@ -108,7 +113,7 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
       <FormSection title="Question" description="Fields marked * are required.">
         <TitleFields primary={lang} initial={Object.keys(question?.questionTitle ?? {})} />
         <SelectField

@@ -12,7 +12,7 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
 import type { SupplierRuleRow } from "./library.ts";
 
 const LIST = "/admin/library/rule";
@@ -23,7 +23,7 @@ export default function RuleFormPage() {
     queryKey: ["supplier-rule", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<SupplierRuleRow>(`/admin/supplier/rule/${id}`, { signal })).result,
+      (await api.get<SupplierRuleRow>(`/admin/supplier/rule/${id}`, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -32,13 +32,17 @@ export default function RuleFormPage() {
         description="The CPI band a supplier is paid within."
         back={<BackLink to={LIST}>Supplier Rules</BackLink>}
       />
-      {!id
-        ? <RuleEditor />
-        : (
-          <LoadedRecord query={rule} what="rule" loadingLabel="Loading supplier rule" className="max-w-3xl">
-            {(rule) => <RuleEditor rule={rule} />}
-          </LoadedRecord>
-        )}
+      {!id ? <RuleEditor /> : (
+        <LoadedRecord
+          query={rule}
+          what="rule"
+          list={{ to: LIST, label: "Supplier Rules" }}
+          loadingLabel="Loading supplier rule"
+          className="max-w-3xl"
+        >
+          {(rule) => <RuleEditor rule={rule} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }
@@ -72,7 +76,7 @@ function RuleEditor({ rule }: { rule?: SupplierRuleRow }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-3xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-3xl flex-col gap-5">
       <FormSection title="Supplier rule" description="Fields marked * are required.">
         <TextField
           name="minSupplierCpi"

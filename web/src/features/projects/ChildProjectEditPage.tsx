@@ -3,15 +3,21 @@
  * sibling child projects by code (replacing history); seven tabs: Project Information, Project Quota,
  * Project URLs, Project Securities, Pre Questionaire and Suppliers (with count badges) and
  * Exclude/Include. The tab lives in the address (?tab=) so a reload or a shared link keeps it.
+ * A tab once opened stays mounted (hidden when another is shown), so what was typed there survives
+ * a look at another tab; all panels are the full page width, for the grids; one guard asks before
+ * leaving with unsaved changes in any of them.
  */
 import * as React from "react";
-import { useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { cn } from "../../lib/utils.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { UnsavedChangesScope } from "../../components/form/unsaved-changes.tsx";
+import { buttonVariants } from "../../components/ui/button.tsx";
+import { Card } from "../../components/ui/card.tsx";
 import { Select } from "../../components/ui/select.tsx";
-import { BackLink, FormSkeleton, LoadFailed } from "../common/FormParts.tsx";
+import { BackLink, FormSkeleton, quietNotFound, RecordLoadError } from "../common/FormParts.tsx";
 import { ChildProjectForm } from "./ChildProjectForm.tsx";
 import { type ChildOption, childrenKey, projectKey, type ProjectRecord } from "./projects.ts";
 import { StatusBadge } from "./StatusMenu.tsx";
@@ -42,7 +48,8 @@ export default function ChildProjectEditPage() {
 
   const project = useQuery({
     queryKey: projectKey(id),
-    queryFn: async ({ signal }) => (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal, quiet: quietNotFound })).result,
   });
   const parentId = project.data?.parentProjectId;
   const siblings = useQuery({
@@ -68,12 +75,15 @@ export default function ChildProjectEditPage() {
   }
 
   return (
-    <>
+    <UnsavedChangesScope>
       <PageHeader
         title="Edit Child Project"
-        back={parentId
-          ? <BackLink to={`/admin/project/${parentId}/childs`}>Child projects</BackLink>
-          : <BackLink to="/admin/project">Projects</BackLink>}
+        // the same words while loading and after: only where it leads comes from the record
+        back={
+          <BackLink to={parentId ? `/admin/project/${parentId}/childs` : "/admin/project"}>
+            Child projects
+          </BackLink>
+        }
         description={p
           ? (
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -86,7 +96,7 @@ export default function ChildProjectEditPage() {
           : project.isPending
           ? "Loading the project…"
           : undefined}
-        actions={p
+        actions={p && p.projectType === 2
           ? (
             <label className="flex items-center gap-2 text-sm text-muted-foreground">
               Child project
@@ -107,34 +117,65 @@ export default function ChildProjectEditPage() {
           )
           : null}
       />
-      {project.isPending
-        ? <FormSkeleton label="Loading child project" className="max-w-4xl" />
-        : project.isError
+      {project.isPending ? <FormSkeleton label="Loading child project" /> : project.isError
         ? (
-          <LoadFailed
+          <RecordLoadError
             what="child project"
             error={project.error}
+            list={{ to: "/admin/project", label: "Projects" }}
             onRetry={() => void project.refetch()}
-            className="max-w-4xl"
           />
         )
         : project.data.projectType !== 2
-        ? (
-          <LoadFailed
-            what="child project"
-            error={new Error(`${project.data.projectCode} is a group project.`)}
-            onRetry={() => navigate(`/admin/project/${project.data._id}/edit`)}
-            className="max-w-4xl"
-          />
-        )
-        : (
-          <>
-            <TabStrip tab={tab} onTab={setTab} project={project.data} />
-            <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="pt-5">
-              <TabContent key={`${project.data._id}-${tab}`} tab={tab} project={project.data} />
-            </div>
-          </>
-        )}
+        ? <NotAChild project={project.data} />
+        // another child project starts with its own tabs: nothing typed for one is kept for another
+        : <ChildTabs key={project.data._id} tab={tab} onTab={setTab} project={project.data} />}
+    </UnsavedChangesScope>
+  );
+}
+
+/** The address names a group project: say so, and lead to its edit form and its child projects. */
+function NotAChild({ project }: { project: ProjectRecord }) {
+  return (
+    <Card className="flex flex-col items-start gap-1 p-6" role="region" aria-label="Not a child project">
+      <p className="font-medium">{project.projectCode} is a group project, not a child project.</p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Link to={`/admin/project/${project._id}/edit`} className={buttonVariants({ variant: "outline" })}>
+          Edit the group project
+        </Link>
+        <Link to={`/admin/project/${project._id}/childs`} className={buttonVariants({ variant: "outline" })}>
+          Its child projects
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * The tab strip and the seven panels, all the full page width. A panel is mounted the first time
+ * its tab opens and then kept (hidden while another tab shows), so what was typed in one tab and not
+ * saved yet is still there on return.
+ */
+function ChildTabs(
+  { tab, onTab, project }: { tab: TabId; onTab: (t: TabId) => void; project: ProjectRecord },
+) {
+  const [opened, setOpened] = React.useState<ReadonlySet<TabId>>(() => new Set([tab]));
+  if (!opened.has(tab)) setOpened(new Set(opened).add(tab));
+  return (
+    <>
+      <TabStrip tab={tab} onTab={onTab} project={project} />
+      {TABS.map((t) => (
+        <div
+          key={t.id}
+          role="tabpanel"
+          id={`panel-${t.id}`}
+          aria-labelledby={`tab-${t.id}`}
+          hidden={t.id !== tab}
+          className="w-full pt-5"
+        >
+          {opened.has(t.id) || t.id === tab ? <TabContent tab={t.id} project={project} /> : null}
+        </div>
+      ))}
     </>
   );
 }

@@ -13,6 +13,7 @@ import { Download, FileUp, X } from "lucide-react";
 import { ChildProject } from "../../../../shared/schemas/project.ts";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
+import { cn } from "../../lib/utils.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { MultiSelectField } from "../../components/form/multi-select-field.tsx";
@@ -95,6 +96,7 @@ export function ChildProjectForm({
   parent,
   project,
   pickParent = false,
+  className,
 }: {
   /** The group project a new child goes under (absent when the user picks it). */
   parent?: ProjectRecord;
@@ -102,6 +104,8 @@ export function ChildProjectForm({
   project?: ProjectRecord;
   /** /admin/project/child/add: the parent is chosen on the form. */
   pickParent?: boolean;
+  /** The width: the add page's, or that of the edit page's tab panels. */
+  className?: string;
 }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -115,9 +119,12 @@ export function ChildProjectForm({
       ? await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, body)
       : await api.post<ProjectRecord>("/admin/project/add", body);
     await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: projectKey(res.result._id) });
+    // refreshed, not dropped: the edit page stays mounted (with its other tabs) if leaving is held up
+    void qc.invalidateQueries({ queryKey: projectKey(res.result._id) });
     qc.removeQueries({ queryKey: childrenKey(values.parentProjectId) });
     notify.success(res.message);
+    // what was saved is the new starting point: only other tabs' unsaved changes may hold the page
+    form.reset(form.getValues());
     navigate(`/admin/project/${values.parentProjectId}/childs`);
   }
 
@@ -126,7 +133,7 @@ export function ChildProjectForm({
     : "/admin/project";
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className={cn("flex flex-col gap-5", className)}>
       <FormSection title="Project" description="Fields marked * are required.">
         {pickParent ? <ParentPicker /> : null}
         <TextField

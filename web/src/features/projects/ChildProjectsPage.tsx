@@ -1,7 +1,8 @@
 /**
  * /admin/project/:projectid/childs (part 1, 2.6): the child projects of a group project, with their
  * country, sample size and increment, a respondent click quota edited in place (saved on blur or
- * Enter), the counts, and a status menu of Live and Paused. Button New Child Project.
+ * Enter), the counts, and a status menu of Live and Paused. Button New Child Project. The list opens
+ * once the group project is known: for one that does not exist the page says so, with no actions.
  */
 import * as React from "react";
 import { Link, useParams } from "react-router";
@@ -20,7 +21,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { buttonVariants } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { BackLink } from "../common/FormParts.tsx";
+import { BackLink, quietNotFound, RecordLoadError } from "../common/FormParts.tsx";
 import { useProjectActions, useStatusChange } from "./actions.tsx";
 import { completeColumn, cpiColumn, fieldStatsColumn, outcomeColumns, redirectsColumn } from "./columns.tsx";
 import { type OpenDialog, ProjectDialogs } from "./ProjectDialogs.tsx";
@@ -32,8 +33,36 @@ export default function ChildProjectsPage() {
   const parent = useQuery({
     queryKey: projectKey(parentId),
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${parentId}`, { signal })).result,
+      (await api.get<ProjectRecord>(`/admin/project/${parentId}`, { signal, quiet: quietNotFound })).result,
   });
+  const back = <BackLink to="/admin/project">Projects</BackLink>;
+  // once known, a failed refresh does not take the list away
+  if (parent.data) return <ChildProjects parentId={parentId} parent={parent.data} back={back} />;
+  return (
+    <>
+      <PageHeader
+        title="Child Projects"
+        back={back}
+        description={parent.isPending ? <Skeleton className="h-5 w-80" /> : undefined}
+      />
+      {parent.isPending
+        ? <Skeleton className="h-96 w-full rounded-xl" aria-busy="true" aria-label="Loading child projects" />
+        : (
+          <RecordLoadError
+            what="group project"
+            error={parent.error}
+            list={{ to: "/admin/project", label: "Projects" }}
+            onRetry={() => void parent.refetch()}
+          />
+        )}
+    </>
+  );
+}
+
+/** The page of a group project that exists: its children's grid, with the header actions. */
+function ChildProjects(
+  { parentId, parent: p, back }: { parentId: string; parent: ProjectRecord; back: React.ReactNode },
+) {
   const decl = React.useMemo(() => childsList(parentId), [parentId]);
   const list = useList<ProjectRow>(decl);
   const canEdit = useCanEdit();
@@ -118,26 +147,21 @@ export default function ChildProjectsPage() {
     if (p) void qc.invalidateQueries({ queryKey: projectKey(p._id) });
   }, [invalidate, qc, parentId]);
 
-  const p = parent.data;
   return (
     <>
       <PageHeader
         title="Child Projects"
-        back={<BackLink to="/admin/project">Projects</BackLink>}
-        description={parent.isPending
-          ? <Skeleton className="h-5 w-80" />
-          : p
-          ? (
-            <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <span className="font-medium text-foreground">{p.projectCode}</span>
-              <span aria-hidden="true">·</span>
-              <span>{p.projectName}</span>
-              <span aria-hidden="true">·</span>
-              <span>{p.clienName}</span>
-              <StatusBadge status={p.projectStatus} label={p.projectStatusLabel} />
-            </span>
-          )
-          : "The group project could not be loaded."}
+        back={back}
+        description={
+          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <span className="font-medium text-foreground">{p.projectCode}</span>
+            <span aria-hidden="true">·</span>
+            <span>{p.projectName}</span>
+            <span aria-hidden="true">·</span>
+            <span>{p.clienName}</span>
+            <StatusBadge status={p.projectStatus} label={p.projectStatusLabel} />
+          </span>
+        }
         actions={
           <>
             {canEdit

@@ -15,7 +15,14 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { RichTextField } from "../../components/form/rich-text-field.tsx";
-import { BackLink, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import {
+  BackLink,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+  recordDescription,
+} from "../common/FormParts.tsx";
 import { CLIENTS } from "../common/lookups.ts";
 import { LookupField, PoNumberField, StatusField, YesNoField } from "./fields.tsx";
 import { MANAGERS, projectKey, type ProjectRecord } from "./projects.ts";
@@ -27,21 +34,25 @@ export default function GroupProjectFormPage() {
   const project = useQuery({
     queryKey: projectKey(id),
     enabled: !!id,
-    queryFn: async ({ signal }) => (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
       <PageHeader
         title={id ? "Edit Project" : "Add Project"}
         description={id
-          ? project.data
-            ? `${project.data.projectCode} · ${project.data.projectName}`
-            : "Loading the project…"
+          ? recordDescription(project, "Loading the project…", (p) => `${p.projectCode} · ${p.projectName}`)
           : "A group project for a client; its child projects carry the countries, quotas and suppliers."}
         back={<BackLink to={LIST}>Projects</BackLink>}
       />
       {!id ? <GroupProjectEditor /> : (
-        <LoadedRecord query={project} what="project" className="max-w-4xl">
+        <LoadedRecord
+          query={project}
+          what="project"
+          list={{ to: LIST, label: "Projects" }}
+          className="max-w-4xl"
+        >
           {(project) => <GroupProjectEditor project={project} />}
         </LoadedRecord>
       )}
@@ -80,7 +91,7 @@ function GroupProjectEditor({ project }: { project?: ProjectRecord }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
       <FormSection title="Project" description="Fields marked * are required.">
         <TextField
           name="projectName"

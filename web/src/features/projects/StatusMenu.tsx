@@ -4,7 +4,7 @@
  * its current status, and always Closed, which asks for a PO number first (on a Closed project, to
  * correct it); child projects offer only Live and Paused (`statusMenuChoices`).
  */
-import type * as React from "react";
+import * as React from "react";
 import type * as v from "valibot";
 import { ChevronDown } from "lucide-react";
 import { useWatch } from "react-hook-form";
@@ -15,6 +15,7 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../components/form/fields.tsx";
 import { Badge, badgeVariants } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
+import { RadioGroup, RadioGroupItem } from "../../components/ui/radio-group.tsx";
 import {
   Dialog,
   DialogClose,
@@ -109,7 +110,9 @@ export function ProjectStatusMenu({
 
 /**
  * Edit Status (the row action): the status menu's choices in a dialog, for keyboard and screen
- * reader users who start from the row menu. Choosing Closed hands over to the PO number dialog.
+ * reader users who start from the row menu. A choice, then a confirm: the statuses are radios with
+ * none chosen at first, and "Change status" acts only once one is chosen, so the Enter that opened
+ * the dialog cannot change anything by itself. Choosing Closed hands over to the PO number dialog.
  */
 export function EditStatusDialog({
   project,
@@ -122,52 +125,75 @@ export function EditStatusDialog({
   onChange: (status: number) => void;
   onClose: () => void;
 }) {
-  const choices = project ? choicesOf(project) : null;
   return (
     <Dialog open={!!project} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-sm">
-        {project && choices
-          ? (
-            <>
-              <DialogHeader>
-                <DialogTitle>Edit Status</DialogTitle>
-                <DialogDescription>
-                  {project.projectCode} is{" "}
-                  {project.projectStatusLabel || projectStatusLabel(project.projectStatus)}. Choose its new
-                  status.
-                </DialogDescription>
-              </DialogHeader>
-              <div className="flex flex-col gap-2" role="group" aria-label="New status">
-                {choices.direct.map((s) => (
-                  <Button
-                    key={s}
-                    variant="outline"
-                    className="justify-start"
-                    onClick={() => onChange(s)}
-                  >
-                    <StatusDot status={s} />
-                    {projectStatusLabel(s)}
-                  </Button>
-                ))}
-                {choices.closed
-                  ? (
-                    <Button variant="outline" className="justify-start" onClick={onClose}>
-                      <StatusDot status={PROJECT_STATUS.CLOSED} />
-                      {projectStatusLabel(PROJECT_STATUS.CLOSED)}…
-                    </Button>
-                  )
-                  : null}
-              </div>
-              <DialogFooter>
-                <DialogClose asChild>
-                  <Button type="button" variant="ghost">Cancel</Button>
-                </DialogClose>
-              </DialogFooter>
-            </>
-          )
-          : null}
+        {project ? <EditStatusForm project={project} onChange={onChange} onClose={onClose} /> : null}
       </DialogContent>
     </Dialog>
+  );
+}
+
+function EditStatusForm({
+  project,
+  onChange,
+  onClose,
+}: {
+  project: StatusProject;
+  onChange: (status: number) => void;
+  onClose: () => void;
+}) {
+  const { direct, closed } = choicesOf(project);
+  const options = closed ? [...direct, PROJECT_STATUS.CLOSED] : direct;
+  const [chosen, setChosen] = React.useState("");
+  const id = React.useId();
+  return (
+    <form
+      className="grid gap-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!chosen) return;
+        const status = Number(chosen);
+        if (status === PROJECT_STATUS.CLOSED) onClose();
+        else onChange(status);
+      }}
+    >
+      <DialogHeader>
+        <DialogTitle>Edit Status</DialogTitle>
+        <DialogDescription>
+          {project.projectCode} is{" "}
+          {project.projectStatusLabel || projectStatusLabel(project.projectStatus)}. Choose its new status.
+        </DialogDescription>
+      </DialogHeader>
+      <RadioGroup value={chosen} onValueChange={setChosen} aria-label="New status">
+        {options.map((s) => (
+          <label
+            key={s}
+            htmlFor={`${id}-${s}`}
+            className="flex cursor-pointer items-center gap-3 rounded-md border px-3 py-2 text-sm font-medium transition-colors hover:bg-accent has-[[data-state=checked]]:border-primary has-[[data-state=checked]]:bg-primary/5"
+          >
+            <RadioGroupItem id={`${id}-${s}`} value={String(s)} />
+            <StatusDot status={s} />
+            {s === PROJECT_STATUS.CLOSED
+              ? (
+                <span className="flex flex-col">
+                  {projectStatusLabel(s)}
+                  <span className="text-xs font-normal text-muted-foreground">
+                    Asks for the PO number next.
+                  </span>
+                </span>
+              )
+              : projectStatusLabel(s)}
+          </label>
+        ))}
+      </RadioGroup>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button type="button" variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={!chosen}>Change status</Button>
+      </DialogFooter>
+    </form>
   );
 }
 

@@ -14,7 +14,15 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { BackLink, CopyField, FormActions, FormSection, LoadedRecord } from "../common/FormParts.tsx";
+import {
+  BackLink,
+  CopyField,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+  recordDescription,
+} from "../common/FormParts.tsx";
 import { CountryField, LookupMultiField } from "../common/fields.tsx";
 import { CLIENTS } from "../common/lookups.ts";
 import type { SupplierRecord } from "./suppliers.ts";
@@ -89,21 +97,28 @@ export default function SupplierFormPage() {
     queryKey: ["supplier", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.post<SupplierRecord>(`/admin/supplier/${id}`, {}, { signal })).result,
+      (await api.post<SupplierRecord>(`/admin/supplier/${id}`, {}, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
       <PageHeader
         title={id ? "Edit Supplier" : "Add Supplier"}
         description={id
-          ? supplier.data
-            ? `${supplier.data.supplierName} · ${supplier.data.supplierShortCode}`
-            : "Loading the supplier…"
+          ? recordDescription(
+            supplier,
+            "Loading the supplier…",
+            (s) => `${s.supplierName} · ${s.supplierShortCode}`,
+          )
           : "A panel that sends respondents: contact, terms, where respondents return to."}
         back={<BackLink to={LIST}>Suppliers</BackLink>}
       />
       {!id ? <SupplierEditor /> : (
-        <LoadedRecord query={supplier} what="supplier" className="max-w-4xl">
+        <LoadedRecord
+          query={supplier}
+          what="supplier"
+          list={{ to: LIST, label: "Suppliers" }}
+          className="max-w-4xl"
+        >
           {(supplier) => <SupplierEditor supplier={supplier} />}
         </LoadedRecord>
       )}
@@ -128,7 +143,7 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
       <FormSection title="Supplier" description="Fields marked * are required.">
         <SelectField
           name="supplierType"

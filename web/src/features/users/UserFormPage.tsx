@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";
-import { ArrowLeft, Check, Copy, KeyRound } from "lucide-react";
+import { Check, Copy, KeyRound } from "lucide-react";
 import { generatePassword, UserCreate, UserUpdate } from "../../../../shared/schemas/user.ts";
 import { canOpenScreen } from "../../../../shared/permissions.ts";
 import { isRole } from "../../../../shared/roles.ts";
@@ -25,8 +25,11 @@ import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { withCurrent } from "../common/fields.tsx";
+import { BackLink, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
 import { SUPPLIERS } from "../common/lookups.ts";
 import { roleOptionsFor, type UserRow } from "./users.ts";
+
+const LIST = "/admin/user";
 
 /** The full-form member of UserUpdate (the others are {isActive} and {isDeleted} alone). */
 const UserEdit = UserUpdate.options[2];
@@ -58,35 +61,30 @@ export default function UserFormPage() {
   const user = useQuery({
     queryKey: ["user", id],
     enabled: !!id,
-    queryFn: async ({ signal }) => (await api.get<UserRow>(`/admin/user/${id}`, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api.get<UserRow>(`/admin/user/${id}`, { signal, quiet: quietNotFound })).result,
   });
-  const back = (
-    <Link
-      to="/admin/user"
-      className="inline-flex w-fit items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/40"
-    >
-      <ArrowLeft className="size-4" /> Users
-    </Link>
-  );
 
   return (
     <>
       <PageHeader
         title={id ? "Edit User" : "Add User"}
         description={id
-          ? "Change the account's details, role or password."
+          ? user.isError ? undefined : "Change the account's details, role or password."
           : "Create a staff or supplier login."}
-        back={back}
+        back={<BackLink to={LIST}>Users</BackLink>}
       />
-      {!id ? <UserForm /> : user.isPending ? <FormSkeleton /> : user.isError
-        ? (
-          <Card className="max-w-3xl p-6">
-            <p className="font-medium">This user could not be loaded.</p>
-            <p className="mt-1 text-muted-foreground">{user.error.message}</p>
-            <Button className="mt-4" variant="outline" onClick={() => void user.refetch()}>Retry</Button>
-          </Card>
-        )
-        : <UserForm user={user.data} />}
+      {!id ? <UserForm /> : (
+        <LoadedRecord
+          query={user}
+          what="user"
+          list={{ to: LIST, label: "Users" }}
+          skeleton={<FormSkeleton />}
+          className="max-w-3xl"
+        >
+          {(user) => <UserForm user={user} />}
+        </LoadedRecord>
+      )}
     </>
   );
 }
@@ -128,11 +126,11 @@ function UserForm({ user }: { user?: UserRow }) {
     await qc.invalidateQueries({ queryKey: ["list"] });
     qc.removeQueries({ queryKey: ["user", user?._id] });
     notify.success(res.message);
-    navigate("/admin/user");
+    navigate(LIST);
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="max-w-3xl">
+    <Form form={form} onSubmit={submit} guardUnsaved className="max-w-3xl">
       <Card>
         <CardHeader>
           <CardTitle>Account</CardTitle>
@@ -166,7 +164,7 @@ function UserForm({ user }: { user?: UserRow }) {
           />
         </CardContent>
         <div className="flex justify-end gap-2 border-t px-5 py-4">
-          <Link to="/admin/user" className={buttonVariants({ variant: "outline" })}>Cancel</Link>
+          <Link to={LIST} className={buttonVariants({ variant: "outline" })}>Cancel</Link>
           <SubmitButton>{editing ? "Save changes" : "Create user"}</SubmitButton>
         </div>
       </Card>

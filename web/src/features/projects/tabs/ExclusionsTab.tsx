@@ -95,7 +95,7 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
 
   const list = rows.data ?? [];
   return (
-    <div className="flex max-w-5xl flex-col gap-5">
+    <div className="flex flex-col gap-5">
       <AddExclusion
         project={project}
         taken={new Set(list.map((e) => e.excludedProjectId))}

@@ -115,7 +115,7 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
 
   const list = questions.data ?? [];
   return (
-    <div className="flex max-w-4xl flex-col gap-5">
+    <div className="flex flex-col gap-5">
       <Card>
         <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
           <div className="flex flex-col gap-1">

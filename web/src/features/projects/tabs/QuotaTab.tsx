@@ -105,7 +105,7 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
   }
 
   return (
-    <div className="flex max-w-5xl flex-col gap-5">
+    <div className="flex flex-col gap-5">
       <Card>
         <CardHeader>
           <CardTitle>Add quota</CardTitle>

@@ -49,7 +49,7 @@ export function SecurityTab({ project }: { project: ProjectRecord }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex flex-col gap-5">
       <FormSection title="Links and returns" description="How the client's survey sends respondents back.">
         <SwitchField
           name="isDynamicThanksUrl"

@@ -388,7 +388,7 @@ function SupplierMapEditor({
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex flex-col gap-5">
       <FollowSupplier maps={maps} projectId={projectId} />
       <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
         <SupplierSelect maps={maps} />
@@ -502,7 +502,7 @@ function QuestionnairePanel({ project, disabled }: { project: ProjectRecord; dis
         <CardDescription>The questionnaire of this project, for its suppliers.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
+        <Form form={form} onSubmit={submit} guardUnsaved className="flex flex-col gap-3">
           <RichTextField
             name="projectQuestionaire"
             label={`Questionnaire of ${project.projectCode}`}

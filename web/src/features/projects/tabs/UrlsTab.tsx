@@ -13,6 +13,7 @@ import { notify } from "../../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { SwitchField } from "../../../components/form/switch-field.tsx";
+import { UnsavedChangesGuard } from "../../../components/form/unsaved-changes.tsx";
 import { Button, buttonVariants } from "../../../components/ui/button.tsx";
 import { FormSection } from "../../common/FormParts.tsx";
 import { isSurveyUrl, isUrlTitle, readFirstColumn } from "../csv.ts";
@@ -51,7 +52,7 @@ export function UrlsTab({ project }: { project: ProjectRecord }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} className="flex max-w-4xl flex-col gap-5">
+    <Form form={form} onSubmit={submit} guardUnsaved className="flex flex-col gap-5">
       <FormSection
         title="Survey links"
         description={
@@ -73,6 +74,8 @@ export function UrlsTab({ project }: { project: ProjectRecord }) {
       <div className="flex justify-end gap-2">
         <SubmitButton>Save URLs</SubmitButton>
       </div>
+      {/* an uploaded list of links not saved yet is an unsaved change too */}
+      <UnsavedChangesGuard when={links !== null && !form.formState.isSubmitting} />
     </Form>
   );
 }
