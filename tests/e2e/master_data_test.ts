@@ -70,7 +70,7 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clients" }).click();
       await page.waitForURL("**/admin/client");
       await page.getByRole("heading", { name: "Clients" }).waitFor();
-      await grid.getByText(MSG.noRows).waitFor();
+      await grid.getByText(MSG.noRows, { exact: true }).waitFor();
       await page.getByRole("link", { name: "New Client" }).click();
       await page.waitForURL("**/admin/client/add");
       await page.getByRole("heading", { name: "Add Client" }).waitFor();
@@ -219,7 +219,7 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
         0,
       );
       await row.waitFor({ state: "detached" });
-      await grid.getByText(MSG.noRows).waitFor();
+      await grid.getByText(MSG.noRows, { exact: true }).waitFor();
       await page.getByRole("button", { name: "Reset" }).click();
       await row.getByRole("switch", { name: "Activate Acme Research" }).waitFor();
 
@@ -227,7 +227,7 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
       await page.getByPlaceholder("Find…").fill("Germany");
       await page.getByRole("checkbox", { name: "Germany" }).click();
       await page.keyboard.press("Escape");
-      await grid.getByText(MSG.noRows).waitFor();
+      await grid.getByText(MSG.noRows, { exact: true }).waitFor();
       assertEquals(new URL(page.url()).searchParams.getAll("countries"), ["DE"]);
       await page.getByRole("button", { name: "Reset" }).click();
       await row.waitFor();
@@ -249,7 +249,7 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
       await page.getByRole("alertdialog").getByRole("button", { name: "Yes" }).click();
       await notice(page, "Client deleted successfully");
       await row.waitFor({ state: "detached" });
-      await grid.getByText(MSG.noRows).waitFor();
+      await grid.getByText(MSG.noRows, { exact: true }).waitFor();
       assertEquals(
         (await db.selectFrom("clients").select("isDeleted").where("id", "=", id).executeTakeFirstOrThrow())
           .isDeleted,
@@ -519,7 +519,7 @@ Deno.test(
           await page.getByRole("option", { name: "Active", exact: true }).click();
           await grid.getByRole("switch", { name: "Deactivate Automotive" }).click();
           await notice(page, "Category status updated successfully");
-          await grid.getByText(MSG.noRows).waitFor();
+          await grid.getByText(MSG.noRows, { exact: true }).waitFor();
           await page.getByRole("button", { name: "Reset" }).click();
           await grid.getByRole("switch", { name: "Activate Automotive" }).waitFor();
         });

@@ -108,7 +108,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
     await t.step("Add Project: the group form's rules, then a new project in the list", async () => {
       await page.goto("/admin/project");
       await page.getByRole("heading", { name: "Projects" }).waitFor();
-      await grid.getByText(MSG.noRows).waitFor();
+      await grid.getByText(MSG.noRows, { exact: true }).waitFor();
       await page.getByRole("link", { name: "Add Project" }).click();
       await page.waitForURL("**/admin/project/add");
       // the manager defaults to the signed-in user; Secured Url starts at yes; status at Awarded (2)
@@ -151,7 +151,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
     await t.step("Add Project (child): defaults, zip codes from a CSV, then the child grid", async () => {
       // a group without children: the grid's contract text
       await page.goto(`/admin/project/${parentId}/childs`);
-      await grid.getByText(MSG.noRows).waitFor();
+      await grid.getByText(MSG.noRows, { exact: true }).waitFor();
       await page.goto("/admin/project");
       const row = grid.locator(`tr[data-row-id="${parentId}"]`);
       await row.getByRole("button", { name: "Row actions" }).click();

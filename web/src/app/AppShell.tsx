@@ -74,20 +74,21 @@ function Frame({ nav, role }: { nav: ReturnType<typeof navigationFor>; role: Rol
           {/* the spec's logo link is /admin/dashboard; suppliers, who may not open it, go home */}
           <Link
             to={homePathFor(role)}
-            className="shrink-0 rounded-md focus-visible:ring-2 focus-visible:ring-ring/40"
+            className="shrink-0 rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-card"
             aria-label="Samplex home"
           >
             <Logo />
           </Link>
-          <nav aria-label="Main" className="min-w-0 flex-1 overflow-x-auto">
-            <ul className="flex items-center gap-0.5">
+          {/* the list's padding leaves room for the focus ring, which the scrolling nav would clip */}
+          <nav aria-label="Main" className="min-w-0 flex-1 overflow-x-auto" data-testid="main-nav">
+            <ul className="flex items-center gap-0.5 p-1">
               {nav.map((item) => (
                 <li key={item.path}>
                   <NavLink
                     to={item.path}
                     className={({ isActive }) =>
                       cn(
-                        "block whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40",
+                        "block whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-card",
                         isActive
                           ? "bg-accent text-accent-foreground"
                           : "text-muted-foreground hover:bg-muted hover:text-foreground",
@@ -124,7 +125,7 @@ function AvatarMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
-        className="flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground ring-offset-2 transition hover:opacity-90 focus-visible:ring-2 focus-visible:ring-ring"
+        className="flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground ring-offset-2 ring-offset-card transition hover:opacity-90 focus-visible:ring-2 focus-visible:ring-ring"
         aria-label={`Account menu for ${admin.fullName}`}
         data-testid="avatar-menu"
       >

@@ -12,7 +12,7 @@ function screenRoutes(prefix: "/admin" | "/supplier"): RouteObject[] {
   return screensUnder(prefix).map(({ path, def }) => ({
     path: path.slice(prefix.length + 1),
     loader: requireScreen,
-    handle: { title: def.title, area: def.area },
+    handle: { title: def.title, area: def.area, screen: path },
     lazy: async () => ({ Component: (await (def.load ?? comingSoon)()).default }),
   }));
 }

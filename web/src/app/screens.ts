@@ -7,6 +7,10 @@ import type { ComponentType } from "react";
 import { SCREENS } from "../../../shared/permissions.ts";
 
 type Loader = () => Promise<{ default: ComponentType }>;
+/**
+ * A screen: its title, its area, and the module that renders it. A screen of a later release has
+ * no module: its placeholder says what it will do (features/placeholder/descriptions.ts).
+ */
 export type ScreenDef = { title: string; area: string; load?: Loader };
 
 const usersList: Loader = () => import("../features/users/UsersListPage.tsx");

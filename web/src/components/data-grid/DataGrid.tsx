@@ -1,7 +1,10 @@
 /**
- * The one data grid (part 1, 2.4): server paging through `useList`, 'No Rows', loading and error
- * states, a row action menu (disabled for SUBSCRIBER and BDE) with 'Are you sure?' confirmation,
- * a warning style for rows that reached their sample size, and optional row selection.
+ * The one data grid (part 1, 2.4): server paging through `useList`, 'No Rows' (with a way out when
+ * filters hide every row), loading and error states shown in place, a row action menu in labelled
+ * groups (disabled for SUBSCRIBER and BDE) with 'Are you sure?' confirmation naming the record, a
+ * warning style with its reason (rows that reached their sample size) and optional row selection.
+ * A table wider than its box scrolls sideways with visible cues: faded edges, and the row menu
+ * column pinned to the right so every row keeps its actions in view.
  * Rendering goes through TanStack Table 9 (`useTable`) with manual pagination.
  */
 import * as React from "react";
@@ -17,33 +20,48 @@ import {
   type Updater,
   useTable,
 } from "@tanstack/react-table";
-import { EllipsisVertical, Inbox, RotateCw, TriangleAlert } from "lucide-react";
+import { EllipsisVertical, FilterX, Inbox, RotateCw, TriangleAlert } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { READ_ONLY_ROLES } from "../../../../shared/roles.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { cn } from "../../lib/utils.ts";
-import { Button } from "../ui/button.tsx";
+import { Button, DisabledButton } from "../ui/button.tsx";
 import { Checkbox } from "../ui/checkbox.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
 import {
   DropdownMenu,
   DropdownMenuContent,
+  DropdownMenuGroup,
   DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../ui/dropdown-menu.tsx";
 import { Pagination } from "./Pagination.tsx";
-import type { ConfirmSpec, GridColumn, RowAction } from "./types.ts";
+import { confirmFor, menuSections } from "./row-actions.ts";
+import type { GridColumn, RowAction, RowActionEntry } from "./types.ts";
 import type { ListController } from "./useList.ts";
 
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 type Features = typeof features;
 
-/** Rows whose complete count reached the sample size get the warning style (part 1, 2.4). */
-export function completeReached(row: { complete?: number | null; sampleSize?: number | null }): boolean {
+/** Why a project row is amber: the grid's legend reads "Amber: <reason>". */
+export const COMPLETE_REACHED = "completes have reached the sample size";
+
+/**
+ * Rows whose complete count reached the sample size get the warning style (part 1, 2.4): a
+ * `warnRow` that answers with its reason, so the row and the legend can say why.
+ */
+export function completeReached(
+  row: { complete?: number | null; sampleSize?: number | null },
+): typeof COMPLETE_REACHED | false {
   const sample = Number(row.sampleSize ?? 0);
-  return sample > 0 && Number(row.complete ?? 0) >= sample;
+  return sample > 0 && Number(row.complete ?? 0) >= sample ? COMPLETE_REACHED : false;
 }
+
+/** What the disabled row menu says to SUBSCRIBER and BDE. */
+export const READ_ONLY_CHANGE_REASON = "Your role cannot change records";
 
 /** Whether the signed-in role may use row menus and New buttons. */
 export function useCanEdit(): boolean {
@@ -53,11 +71,42 @@ export function useCanEdit(): boolean {
 
 const EMPTY: never[] = [];
 
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Whether the table runs past the left or the right edge of its scrolling box. */
+function useSideOverflow(ref: React.RefObject<HTMLDivElement | null>) {
+  const [edges, setEdges] = React.useState({ left: false, right: false });
+  React.useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const left = el.scrollLeft > 1;
+      const right = el.scrollWidth - el.clientWidth - el.scrollLeft > 1;
+      setEdges((prev) => (prev.left === left && prev.right === right ? prev : { left, right }));
+    };
+    measure();
+    el.addEventListener("scroll", measure, { passive: true });
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    if (el.firstElementChild) ro.observe(el.firstElementChild);
+    return () => {
+      el.removeEventListener("scroll", measure);
+      ro.disconnect();
+    };
+  }, [ref]);
+  return edges;
+}
+
 export type DataGridProps<T> = {
   list: ListController<T>;
   columns: GridColumn<T>[];
-  rowActions?: RowAction<T>[];
-  warnRow?: (row: T) => boolean;
+  /** The row menu: actions, or groups of them shown under their labels between separators. */
+  rowActions?: RowActionEntry<T>[];
+  /**
+   * Rows to show in the warning (amber) style. Answering with a reason rather than `true` explains
+   * it: the row's tooltip, and a legend under the grid ("Amber: <reason>") while such rows show.
+   */
+  warnRow?: (row: T) => boolean | string | null | undefined;
   /**
    * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a bar that
    * sticks to the bottom of the screen while at least one row is selected (the projects drawer).
@@ -86,6 +135,11 @@ export function DataGrid<T extends RowData>({
   const [pending, setPending] = React.useState<{ action: RowAction<T>; row: T } | null>(null);
   const [busy, setBusy] = React.useState(false);
   const { query, rowId } = { query: list.query, rowId: list.decl.rowId };
+  const scroller = React.useRef<HTMLDivElement>(null);
+  const overflow = useSideOverflow(scroller);
+  const lockedId = React.useId();
+  const legendId = React.useId();
+  const hasActions = !!rowActions?.length;
 
   const byId = React.useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
 
@@ -124,8 +178,8 @@ export function DataGrid<T extends RowData>({
         cell: ({ row }) => (
           <RowMenu
             row={row.original}
-            actions={rowActions}
-            disabled={!canEdit}
+            entries={rowActions}
+            lockedBy={canEdit ? null : lockedId}
             onPick={(action) => {
               if (action.confirm) setPending({ action, row: row.original });
               else void action.onSelect(row.original);
@@ -135,7 +189,7 @@ export function DataGrid<T extends RowData>({
       });
     }
     return defs;
-  }, [columns, rowActions, selectable, canEdit]);
+  }, [columns, rowActions, selectable, canEdit, lockedId]);
 
   const pagination: PaginationState = { pageIndex: list.pageNo - 1, pageSize: list.limit };
 
@@ -179,7 +233,11 @@ export function DataGrid<T extends RowData>({
   const refreshing = query.isFetching && !query.isPending;
   const failedEmpty = query.isError && !list.rows;
 
-  const confirm: ConfirmSpec = typeof pending?.action.confirm === "object" ? pending.action.confirm : {};
+  const confirm = pending ? confirmFor(pending.action, pending.row) : {};
+  // the reasons of the amber rows on this page, for the legend
+  const warnReasons = initialLoading || failedEmpty
+    ? []
+    : [...new Set(rows.map((r) => warnRow?.(r.original)).filter((w): w is string => typeof w === "string"))];
 
   function cellClass(id: string) {
     const col = byId.get(id);
@@ -187,7 +245,7 @@ export function DataGrid<T extends RowData>({
       col?.align === "right" && "text-right",
       col?.align === "center" && "text-center",
       id === "__select" && "w-10",
-      id === "__actions" && "w-12 text-right",
+      id === "__actions" && "grid-sticky-end w-12 px-2 text-right",
     );
   }
 
@@ -203,7 +261,33 @@ export function DataGrid<T extends RowData>({
         >
           <div className="h-full w-1/3 animate-[grid-progress_1s_ease-in-out_infinite] bg-primary" />
         </div>
-        <div className="overflow-x-auto">
+        <div
+          aria-hidden="true"
+          className={cn(
+            "pointer-events-none absolute inset-y-0 left-0 z-[2] w-10 bg-linear-to-r from-foreground/15 to-transparent transition-opacity",
+            overflow.left ? "opacity-100" : "opacity-0",
+          )}
+        />
+        {hasActions ? null : (
+          <div
+            aria-hidden="true"
+            className={cn(
+              "pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-linear-to-l from-foreground/15 to-transparent transition-opacity",
+              overflow.right ? "opacity-100" : "opacity-0",
+            )}
+          />
+        )}
+        <div
+          ref={scroller}
+          className="grid-scroll overflow-x-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+          data-overflow-left={overflow.left || undefined}
+          data-overflow-right={overflow.right || undefined}
+          data-testid="data-grid-scroll"
+          // a box that scrolls sideways can be scrolled from the keyboard too
+          tabIndex={overflow.left || overflow.right ? 0 : undefined}
+          role={overflow.left || overflow.right ? "region" : undefined}
+          aria-label={overflow.left || overflow.right ? `${caption ?? "Table"}, scrolls sideways` : undefined}
+        >
           <table
             className="w-full caption-bottom border-collapse text-sm"
             aria-busy={query.isFetching || undefined}
@@ -234,9 +318,12 @@ export function DataGrid<T extends RowData>({
                 ? Array.from(
                   { length: Math.min(list.limit, 8) },
                   (_, i) => (
-                    <tr key={i} className="border-b last:border-0">
+                    <tr key={i} className="grid-row border-b last:border-0">
                       {Array.from({ length: colCount }, (_, j) => (
-                        <td key={j} className="h-12 px-4">
+                        <td
+                          key={j}
+                          className={cn("h-12 px-4", hasActions && j === colCount - 1 && "grid-sticky-end")}
+                        >
                           <Skeleton className="h-4 w-full max-w-40" />
                         </td>
                       ))}
@@ -267,22 +354,39 @@ export function DataGrid<T extends RowData>({
                       <div className="flex flex-col items-center gap-2 text-muted-foreground">
                         <Inbox className="size-8" aria-hidden="true" />
                         <p className="font-medium">{emptyText}</p>
+                        {list.hasActiveFilters
+                          ? (
+                            <>
+                              <p>No rows match the current search and filters.</p>
+                              <Button
+                                variant="outline"
+                                size="sm"
+                                className="mt-1"
+                                onClick={list.resetFilters}
+                              >
+                                <FilterX /> Clear filters
+                              </Button>
+                            </>
+                          )
+                          : null}
                       </div>
                     </td>
                   </tr>
                 )
                 : rows.map((row) => {
-                  const warn = warnRow?.(row.original) ?? false;
+                  const warn = warnRow?.(row.original) || false;
+                  const reason = typeof warn === "string" ? warn : null;
                   return (
                     <tr
                       key={row.id}
                       data-row-id={row.id}
-                      data-warning={warn || undefined}
+                      data-warning={warn ? true : undefined}
+                      title={reason ? capitalise(reason) : undefined}
+                      aria-describedby={reason ? `${legendId}-${warnReasons.indexOf(reason)}` : undefined}
                       aria-selected={selectable ? row.getIsSelected() : undefined}
                       className={cn(
-                        "border-b transition-colors last:border-0 hover:bg-muted/40",
-                        row.getIsSelected() && "bg-accent/60 hover:bg-accent/70",
-                        warn && "bg-warning text-warning-foreground hover:bg-warning/80",
+                        "grid-row border-b transition-colors last:border-0",
+                        warn && "text-warning-foreground",
                       )}
                     >
                       {row.getAllCells().map((cell) => (
@@ -305,8 +409,15 @@ export function DataGrid<T extends RowData>({
         </div>
         {query.isError && list.rows
           ? (
-            <div className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive">
-              <span>The latest page could not be loaded; the rows shown are from before.</span>
+            <div
+              role="alert"
+              className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive"
+            >
+              {/* the list's calls are quiet: this line is where their failure is told */}
+              <span>
+                The latest page could not be loaded; the rows shown are from before.{" "}
+                <span className="text-destructive/80">{query.error?.message}</span>
+              </span>
               <Button variant="ghost" size="sm" onClick={() => void query.refetch()}>
                 <RotateCw /> Retry
               </Button>
@@ -314,6 +425,29 @@ export function DataGrid<T extends RowData>({
           )
           : null}
       </div>
+
+      {warnReasons.length
+        ? (
+          <ul
+            className="flex flex-wrap gap-x-4 gap-y-1 px-1 text-xs text-muted-foreground"
+            aria-label="Row colours"
+          >
+            {warnReasons.map((r, i) => (
+              <li key={r} id={`${legendId}-${i}`} className="inline-flex items-center gap-1.5">
+                <span
+                  className="size-3 rounded-sm border border-warning-foreground/30 bg-warning"
+                  aria-hidden="true"
+                />
+                Amber: {r}
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+
+      {hasActions && !canEdit
+        ? <span id={lockedId} className="sr-only">{READ_ONLY_CHANGE_REASON}</span>
+        : null}
 
       {hidePagination ? null : <Pagination list={list} />}
 
@@ -359,52 +493,75 @@ export function DataGrid<T extends RowData>({
 
 function RowMenu<T>({
   row,
-  actions,
-  disabled,
+  entries,
+  lockedBy,
   onPick,
 }: {
   row: T;
-  actions: RowAction<T>[];
-  disabled: boolean;
+  entries: RowActionEntry<T>[];
+  /** Set for a role that may not use the menu: the id of the element giving the reason. */
+  lockedBy: string | null;
   onPick: (action: RowAction<T>) => void;
 }) {
-  const visible = actions.filter((a) => !a.hidden?.(row));
-  if (!visible.length) return null;
+  const sections = menuSections(entries, row);
+  if (!sections.length) return null;
+  if (lockedBy) {
+    return (
+      <DisabledButton
+        variant="ghost"
+        size="icon-sm"
+        aria-label="Row actions"
+        reason={READ_ONLY_CHANGE_REASON}
+        describedBy={lockedBy}
+      >
+        <EllipsisVertical />
+      </DisabledButton>
+    );
+  }
   return (
     <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild disabled={disabled}>
-        <Button
-          variant="ghost"
-          size="icon-sm"
-          aria-label="Row actions"
-          title={disabled ? "Your role cannot change records" : "Row actions"}
-        >
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon-sm" aria-label="Row actions" title="Row actions">
           <EllipsisVertical />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        {visible.map((a) => {
-          const Icon = a.icon;
-          const reason = a.disabled?.(row) || null;
-          return (
-            <DropdownMenuItem
-              key={a.label}
-              destructive={a.destructive}
-              disabled={!!reason}
-              onSelect={() => onPick(a)}
-            >
-              {Icon ? <Icon /> : null}
-              {reason
+      <DropdownMenuContent align="end" className="min-w-52">
+        {sections.map((section, i) => (
+          <React.Fragment key={section.label ?? `section-${i}`}>
+            {i > 0 ? <DropdownMenuSeparator /> : null}
+            <DropdownMenuGroup aria-label={section.label}>
+              {section.label
                 ? (
-                  <span className="flex flex-col">
-                    {a.label}
-                    <span className="text-xs text-muted-foreground">{reason}</span>
-                  </span>
+                  <DropdownMenuLabel className="px-2 pb-1 pt-1.5 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+                    {section.label}
+                  </DropdownMenuLabel>
                 )
-                : a.label}
-            </DropdownMenuItem>
-          );
-        })}
+                : null}
+              {section.actions.map((a) => {
+                const Icon = a.icon;
+                const reason = a.disabled?.(row) || null;
+                return (
+                  <DropdownMenuItem
+                    key={a.label}
+                    destructive={a.destructive}
+                    disabled={!!reason}
+                    onSelect={() => onPick(a)}
+                  >
+                    {Icon ? <Icon /> : null}
+                    {reason
+                      ? (
+                        <span className="flex flex-col">
+                          {a.label}
+                          <span className="text-xs text-muted-foreground">{reason}</span>
+                        </span>
+                      )
+                      : a.label}
+                  </DropdownMenuItem>
+                );
+              })}
+            </DropdownMenuGroup>
+          </React.Fragment>
+        ))}
       </DropdownMenuContent>
     </DropdownMenu>
   );

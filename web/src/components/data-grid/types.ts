@@ -16,8 +16,11 @@ export type OptionsSource = {
 
 /** Every filter kind of the shared toolbar (part 1, 2.5). */
 export type FilterDecl =
-  /** Free text, debounced 500 ms, resets the page. URL `q`. */
-  | { kind: "search"; placeholder?: string }
+  /**
+   * Free text, debounced 500 ms, resets the page. URL `q`. Keep the placeholder short enough for
+   * the box (about 26 characters); `hint` says what is searched, as the box's tooltip.
+   */
+  | { kind: "search"; placeholder?: string; hint?: string }
   /** One value per line, sent as filter.multiSearch. URL `lines`. */
   | { kind: "multiSearch"; label?: string; placeholder?: string }
   /** Single or multiple choice sent as filter[key]; multi-selects have 'Select All'. */
@@ -67,9 +70,10 @@ export type GridColumn<T> = {
   align?: "left" | "right" | "center";
 };
 
-export type ConfirmSpec = {
+export type ConfirmSpec<T = never> = {
   title?: string;
-  description?: ReactNode;
+  /** A fixed line, or one built from the row so the dialog names the record it acts on. */
+  description?: ReactNode | ((row: T) => ReactNode);
   confirmLabel?: string;
   cancelLabel?: string;
 };
@@ -79,9 +83,18 @@ export type RowAction<T> = {
   icon?: LucideIcon;
   onSelect: (row: T) => unknown | Promise<unknown>;
   /** Ask first ('Are you sure?' with No / Yes unless told otherwise). */
-  confirm?: boolean | ConfirmSpec;
+  confirm?: boolean | ConfirmSpec<T>;
   destructive?: boolean;
   hidden?: (row: T) => boolean;
   /** Shown but unavailable for this row: returns the short reason, shown under the label. */
   disabled?: (row: T) => string | false | null | undefined;
 };
+
+/**
+ * A run of related row actions: the menu shows the label (when given) above them and a separator
+ * between groups; a group whose actions are all hidden for the row is left out with its separator.
+ */
+export type RowActionGroup<T> = { label?: string; actions: RowAction<T>[] };
+
+/** What a grid's row menu is declared with: plain actions, groups, or both. */
+export type RowActionEntry<T> = RowAction<T> | RowActionGroup<T>;

@@ -10,7 +10,7 @@ import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ListBody, ListResult } from "../../../../shared/list.ts";
-import { api, requestBlob } from "../../lib/api.ts";
+import { api, type ApiError, requestBlob } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import type { ListDecl } from "./types.ts";
@@ -18,6 +18,9 @@ import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-pa
 
 export { dateKeys, LINES_PARAM, SEARCH_PARAM, SIZE_PARAM, STATUS_PARAM } from "./list-params.ts";
 export type { StatusValue } from "./list-params.ts";
+
+/** List calls leave their failures to the grid, all but a 401 (see `useList`). */
+const inPlace = (e: ApiError) => e.status !== 401;
 
 export type ListMeta = ListResult<unknown>["metadata"] & Record<string, unknown>;
 type Page<T> = { data: T[]; metadata: ListMeta };
@@ -36,9 +39,12 @@ export function useList<T>(decl: ListDecl<T>) {
 
   const queryKey = useMemo(() => ["list", decl.path, body] as const, [decl.path, body]);
 
+  // every list is shown by the DataGrid, which tells a failure in place (with Retry), so a notice
+  // would only say it twice; but a 401 ends the session and leaves the grid: its notice says why
   const query = useQuery({
     queryKey,
-    queryFn: async ({ signal }) => (await api.post<Page<T>>(decl.path, body, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api.post<Page<T>>(decl.path, body, { signal, quiet: inPlace })).result,
     placeholderData: keepPreviousData,
   });
 
@@ -51,7 +57,9 @@ export function useList<T>(decl: ListDecl<T>) {
   const pageMeta = query.isPlaceholderData ? undefined : query.data?.metadata;
   const countQuery = useQuery({
     queryKey: countKey,
-    queryFn: async ({ signal }) => (await api.post<Page<T>>(decl.path, countBody, { signal })).result,
+    // without the exact count the grid keeps the lower bound ("1,000+"): nothing to tell but a 401
+    queryFn: async ({ signal }) =>
+      (await api.post<Page<T>>(decl.path, countBody, { signal, quiet: inPlace })).result,
     enabled: !!pageMeta?.more,
     staleTime: 30_000,
   });

@@ -66,7 +66,7 @@ export function DateInput({
       />
       <button
         type="button"
-        className="absolute inset-y-0 right-0 flex w-9 cursor-pointer items-center justify-center text-muted-foreground hover:text-foreground"
+        className="absolute inset-y-0 right-0 flex w-9 cursor-pointer items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
         aria-label={`Pick ${label}`}
         onClick={() => {
           const el = picker.current;

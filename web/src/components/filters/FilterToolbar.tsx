@@ -22,6 +22,7 @@ import { SearchInput } from "./SearchInput.tsx";
 import { useOptions } from "./useOptions.ts";
 import { copyText } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
+import { cn } from "../../lib/utils.ts";
 
 const ALL = "__all";
 
@@ -37,13 +38,18 @@ export function FilterToolbar<T>({ list, actions }: { list: ListController<T>; a
   return (
     <div className="mb-3 flex flex-wrap items-center gap-2" role="toolbar" aria-label="Filters">
       {filters.map((f, i) => <FilterControl key={i} list={list} decl={f} />)}
-      {list.hasActiveFilters
-        ? (
-          <Button variant="ghost" size="sm" onClick={list.resetFilters}>
-            <FilterX /> Reset
-          </Button>
-        )
-        : null}
+      {/* its place is kept while no filter is on, so showing it never moves the other controls */}
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={list.resetFilters}
+        className={cn(!list.hasActiveFilters && "invisible")}
+        aria-hidden={!list.hasActiveFilters || undefined}
+        tabIndex={list.hasActiveFilters ? undefined : -1}
+        data-testid="filters-reset"
+      >
+        <FilterX /> Reset
+      </Button>
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {exportDecl && exportDecl.kind === "export"
           ? (
@@ -62,7 +68,7 @@ export function FilterToolbar<T>({ list, actions }: { list: ListController<T>; a
 function FilterControl<T>({ list, decl }: { list: ListController<T>; decl: FilterDecl }) {
   switch (decl.kind) {
     case "search":
-      return <SearchFilter list={list} placeholder={decl.placeholder} />;
+      return <SearchFilter list={list} placeholder={decl.placeholder} hint={decl.hint} />;
     case "multiSearch":
       return <MultiSearch list={list} decl={decl} />;
     case "select":
@@ -102,10 +108,12 @@ function FilterControl<T>({ list, decl }: { list: ListController<T>; decl: Filte
   }
 }
 
-function SearchFilter<T>({ list, placeholder }: { list: ListController<T>; placeholder?: string }) {
+function SearchFilter<T>(
+  { list, placeholder, hint }: { list: ListController<T>; placeholder?: string; hint?: string },
+) {
   const { setParam } = list;
   const onSearch = React.useCallback((q: string) => setParam(SEARCH_PARAM, q || null), [setParam]);
-  return <SearchInput value={list.search} placeholder={placeholder} onSearch={onSearch} />;
+  return <SearchInput value={list.search} placeholder={placeholder} hint={hint} onSearch={onSearch} />;
 }
 
 function SelectFilter<T>(

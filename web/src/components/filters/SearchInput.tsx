@@ -8,10 +8,13 @@ export function SearchInput({
   value,
   onSearch,
   placeholder = "Search",
+  hint,
 }: {
   value: string;
   onSearch: (text: string) => void;
   placeholder?: string;
+  /** What the search looks in, as a tooltip (the placeholder stays short enough to show whole). */
+  hint?: string;
 }) {
   const [text, setText] = React.useState(value);
   const latest = React.useRef(value);
@@ -41,6 +44,7 @@ export function SearchInput({
         role="searchbox"
         aria-label={placeholder}
         placeholder={placeholder}
+        title={hint}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
@@ -57,7 +61,7 @@ export function SearchInput({
           <button
             type="button"
             aria-label="Clear search"
-            className="absolute inset-y-0 right-0 flex w-8 cursor-pointer items-center justify-center text-muted-foreground hover:text-foreground"
+            className="absolute inset-y-0 right-0 flex w-8 cursor-pointer items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
             onClick={() => {
               setText("");
               latest.current = "";

@@ -46,7 +46,7 @@ export function Notifications() {
               <button
                 type="button"
                 onClick={() => noticeStore.dismiss(notice.id)}
-                className="-mr-1 rounded p-0.5 opacity-60 hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring/40"
+                className="-mr-1 rounded p-0.5 opacity-60 hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring"
                 aria-label="Dismiss notification"
               >
                 <X className="size-4" />

@@ -38,7 +38,7 @@ export function PageHeader({
                 end={t.end ?? true}
                 className={({ isActive }) =>
                   cn(
-                    "whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40 rounded-t-md",
+                    "whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset rounded-t-md",
                     isActive
                       ? "border-primary text-primary"
                       : "border-transparent text-muted-foreground hover:text-foreground hover:border-border",

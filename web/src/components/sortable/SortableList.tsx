@@ -164,7 +164,7 @@ function SortableItem({
       aria-label={`Drag ${label}`}
       title="Drag to reorder"
       disabled={disabled}
-      className="grid size-8 shrink-0 cursor-grab touch-none place-items-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring/40 active:cursor-grabbing disabled:cursor-not-allowed disabled:opacity-40"
+      className="grid size-8 shrink-0 cursor-grab touch-none place-items-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring active:cursor-grabbing disabled:cursor-not-allowed disabled:opacity-40"
     >
       <GripVertical className="size-4" />
     </button>
@@ -218,7 +218,7 @@ function MoveButton(
       title={label}
       disabled={disabled}
       onClick={onClick}
-      className="grid size-8 cursor-pointer place-items-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring/40 disabled:cursor-not-allowed disabled:opacity-30 [&_svg]:size-4"
+      className="grid size-8 cursor-pointer place-items-center rounded-md text-muted-foreground hover:bg-accent hover:text-accent-foreground focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-30 [&_svg]:size-4"
     >
       {children}
     </button>

@@ -53,3 +53,30 @@ export function Button(
     </Comp>
   );
 }
+
+/**
+ * A button the user may not use, kept disabled and looking it: faded, with a not-allowed cursor (on
+ * a wrapper, since a disabled button takes no pointer events) and the reason both as a tooltip and
+ * as the button's accessible description. `describedBy` points at a reason already on the page (a
+ * grid renders it once for all its rows); without it the button carries its own hidden reason.
+ */
+export function DisabledButton(
+  { reason, describedBy, className, children, ...props }:
+    & Omit<ButtonProps, "disabled" | "asChild" | "loading" | "onClick">
+    & { reason: string; describedBy?: string },
+) {
+  const ownId = React.useId();
+  return (
+    <span className="inline-flex cursor-not-allowed" title={reason} data-disabled-reason={reason}>
+      <Button
+        {...props}
+        disabled
+        aria-describedby={describedBy ?? ownId}
+        className={cn("disabled:opacity-40", className)}
+      >
+        {children}
+      </Button>
+      {describedBy ? null : <span id={ownId} className="sr-only">{reason}</span>}
+    </span>
+  );
+}

@@ -19,7 +19,7 @@ export function DialogContent({ className, children, ...props }: React.Component
       <D.Content className={cn(panel, className)} {...props}>
         {children}
         <D.Close
-          className="absolute right-4 top-4 rounded-sm p-1 text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/40"
+          className="absolute right-4 top-4 rounded-sm p-1 text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
           aria-label="Close"
         >
           <X className="size-4" />

@@ -62,7 +62,7 @@ export default function LoginPage() {
               <a
                 href="#"
                 onClick={(e) => e.preventDefault()}
-                className="rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+                className="rounded-sm text-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
               >
                 Forgot password?
               </a>

@@ -31,7 +31,7 @@ export default function ClientsListPage() {
         <div className="flex flex-col">
           <Link
             to={`/admin/client/${c._id}/edit`}
-            className="w-fit rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+            className="w-fit rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
           >
             {c.clientName}
           </Link>

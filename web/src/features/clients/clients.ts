@@ -57,7 +57,7 @@ export const clientsList: ListDecl<ClientRow> = {
   rowId: (c) => c._id,
   defaultPageSize: 10,
   filters: [
-    { kind: "search", placeholder: "Search name, code, email or city" },
+    { kind: "search", placeholder: "Search clients", hint: "Searches name, code, email and city" },
     { kind: "select", key: "countries", label: "Countries", multiple: true, source: COUNTRIES },
     { kind: "status" },
     { kind: "export" },

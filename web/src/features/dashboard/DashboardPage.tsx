@@ -103,7 +103,7 @@ export default function DashboardPage() {
               <li key={a.path}>
                 <Link
                   to={a.path}
-                  className="group flex h-full items-start gap-4 rounded-xl border bg-card p-5 shadow-xs transition hover:border-primary/40 hover:shadow-md focus-visible:ring-2 focus-visible:ring-ring/40"
+                  className="group flex h-full items-start gap-4 rounded-xl border bg-card p-5 shadow-xs transition hover:border-primary/40 hover:shadow-md focus-visible:ring-2 focus-visible:ring-ring"
                 >
                   <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-accent text-accent-foreground">
                     <Icon className="size-5" aria-hidden="true" />

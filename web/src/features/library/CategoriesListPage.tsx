@@ -29,7 +29,7 @@ export default function CategoriesListPage() {
       cell: (c) => (
         <Link
           to={`/admin/library/category/${c._id}/edit`}
-          className="rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+          className="rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
         >
           {c.categoryTitle}
         </Link>

@@ -145,7 +145,7 @@ export default function QuestionsPage() {
                   <div className="flex flex-wrap items-center gap-2">
                     <Link
                       to={`/admin/library/question/${q._id}/edit`}
-                      className="truncate rounded-sm font-medium hover:text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+                      className="truncate rounded-sm font-medium hover:text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
                       data-testid="question-title"
                     >
                       {q.title}

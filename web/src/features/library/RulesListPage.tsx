@@ -30,7 +30,7 @@ export default function RulesListPage() {
       cell: (r) => (
         <Link
           to={`/admin/library/rule/${r._id}/edit`}
-          className="rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+          className="rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
         >
           {formatMoney(r.minSupplierCpi)}
         </Link>

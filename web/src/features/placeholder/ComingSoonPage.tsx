@@ -1,22 +1,27 @@
 /** The one shared panel for screens of later releases: routing and permissions already work. */
-import { Link, useMatches } from "react-router";
+import { Link, useLocation, useMatches } from "react-router";
 import { Construction } from "lucide-react";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { buttonVariants } from "../../components/ui/button.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { homePathFor } from "../../../../shared/roles.ts";
+import { PLACEHOLDER_DESCRIPTIONS } from "./descriptions.ts";
 
-type Handle = { title?: string; area?: string } | undefined;
+type Handle = { title?: string; screen?: string } | undefined;
 
 export default function ComingSoonPage() {
   const matches = useMatches();
+  const { pathname } = useLocation();
   const handle = matches[matches.length - 1]?.handle as Handle;
   const role = useAuth((s) => s.admin?.role);
+  // the supplier's home is itself a screen of a later release: no button that leads back here
+  const home = role ? homePathFor(role) : null;
+  const showHome = !!home && home !== pathname.replace(/\/+$/, "");
   return (
     <>
       <PageHeader
         title={handle?.title ?? "Samplex"}
-        description={handle?.area && handle.area !== handle.title ? handle.area : undefined}
+        description={handle?.screen ? PLACEHOLDER_DESCRIPTIONS[handle.screen] : undefined}
       />
       <section
         className="flex flex-col items-center gap-4 rounded-xl border border-dashed bg-card px-6 py-16 text-center"
@@ -33,9 +38,9 @@ export default function ComingSoonPage() {
             Your access to it is already set up. Until it ships, nothing here can be viewed or changed.
           </p>
         </div>
-        {role
+        {showHome
           ? (
-            <Link to={homePathFor(role)} className={buttonVariants({ variant: "outline" })}>
+            <Link to={home} className={buttonVariants({ variant: "outline" })}>
               Back to home
             </Link>
           )

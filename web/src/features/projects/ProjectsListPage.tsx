@@ -60,7 +60,7 @@ export default function ProjectsListPage() {
             ? (
               <Link
                 to={`/admin/project/${p._id}/childs`}
-                className="w-fit whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+                className="w-fit whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
               >
                 {p.projectCode}
               </Link>
@@ -78,7 +78,7 @@ export default function ProjectsListPage() {
       className: "min-w-40 max-w-60",
       cell: (p) => (
         <div className="flex flex-col">
-          <span className="line-clamp-2 font-medium">{p.projectName}</span>
+          <span className="line-clamp-2 font-medium" title={p.projectName}>{p.projectName}</span>
           {p.managerName ? <span className="text-xs text-muted-foreground">{p.managerName}</span> : null}
         </div>
       ),

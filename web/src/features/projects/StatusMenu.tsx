@@ -75,7 +75,7 @@ export function ProjectStatusMenu({
       <DropdownMenuTrigger
         className={cn(
           badgeVariants({ tone }),
-          "cursor-pointer gap-1 pr-1.5 transition-shadow hover:shadow-sm focus-visible:ring-2 focus-visible:ring-ring/40",
+          "cursor-pointer gap-1 pr-1.5 transition-shadow hover:shadow-sm focus-visible:ring-2 focus-visible:ring-ring",
         )}
         aria-label={`Status of ${project.projectCode}: ${label}. Change status`}
       >

@@ -9,6 +9,7 @@ import * as React from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SupplierStat } from "./projects.ts";
+import { canvasMeasure, fitLabel } from "./chart-labels.ts";
 
 export const SERIES = [
   { key: "complete", label: "Completes", color: "#10b981" },
@@ -18,11 +19,11 @@ export const SERIES = [
 
 const SLOTS = SERIES.length + 1;
 const HEIGHT = 280;
-
-function shorten(name: string, max = 14) {
-  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
-}
-
+const AXIS_FONT = "12px Inter, system-ui, sans-serif";
+/** Room kept free between two suppliers' labels (px). */
+const LABEL_GAP = 8;
+/** The y axis and padding beside the plot (px), until uPlot has laid the plot out. */
+const Y_AXIS_ROOM = 60;
 export default function SupplierStatsChart({ stats }: { stats: SupplierStat[] }) {
   const box = React.useRef<HTMLDivElement>(null);
 
@@ -38,6 +39,12 @@ export default function SupplierStatsChart({ stats }: { stats: SupplierStat[] })
       });
     });
     const centers = stats.map((_, i) => i * SLOTS + 1);
+    const measure = canvasMeasure(AXIS_FONT);
+    // each supplier's label may take its share of the plot's width: names show whole when they fit
+    const labelRoom = (u: uPlot) => {
+      const plotWidth = u.bbox.width > 0 ? u.bbox.width / uPlot.pxRatio : el.clientWidth - Y_AXIS_ROOM;
+      return plotWidth / Math.max(1, stats.length) - LABEL_GAP;
+    };
     const bars = uPlot.paths.bars!({ size: [0.9, 48], align: 0, radius: [0.15, 0] });
     const opts: uPlot.Options = {
       width: Math.max(320, el.clientWidth),
@@ -51,15 +58,16 @@ export default function SupplierStatsChart({ stats }: { stats: SupplierStat[] })
       axes: [
         {
           splits: () => centers,
-          values: (_u, splits) => splits.map((x) => shorten(stats[(x - 1) / SLOTS]?.supplierName ?? "")),
+          values: (u, splits) =>
+            splits.map((x) => fitLabel(stats[(x - 1) / SLOTS]?.supplierName ?? "", labelRoom(u), measure)),
           grid: { show: false },
           stroke: "#64748b",
-          font: "12px Inter, system-ui, sans-serif",
+          font: AXIS_FONT,
         },
         {
           stroke: "#64748b",
           grid: { stroke: "#e2e8f0", width: 1 },
-          font: "12px Inter, system-ui, sans-serif",
+          font: AXIS_FONT,
           values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : "")),
         },
       ],

@@ -32,7 +32,7 @@ import { actionApplies, projectStatusLabel } from "../../../../shared/status.ts"
 import { api, requestBlob } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
-import type { RowAction } from "../../components/data-grid/types.ts";
+import type { RowAction, RowActionEntry } from "../../components/data-grid/types.ts";
 import type { ListController } from "../../components/data-grid/useList.ts";
 import type { OpenDialog } from "./ProjectDialogs.tsx";
 import type { ProjectRow } from "./projects.ts";
@@ -93,6 +93,10 @@ function reportAction(
   };
 }
 
+/**
+ * The row menu of the project grids, in groups: open or copy the project, look into it, its
+ * reports, its e-mails, its status, and Delete on its own at the end.
+ */
 export function useProjectActions({
   list,
   open,
@@ -101,10 +105,10 @@ export function useProjectActions({
   list: ListController<ProjectRow>;
   open: (d: OpenDialog) => void;
   kind: "group" | "child";
-}): RowAction<ProjectRow>[] {
+}): RowActionEntry<ProjectRow>[] {
   const navigate = useNavigate();
   const { removeRow } = list;
-  return React.useMemo<RowAction<ProjectRow>[]>(() => {
+  return React.useMemo<RowActionEntry<ProjectRow>[]>(() => {
     const dialog = (k: NonNullable<OpenDialog>["kind"]) => (p: ProjectRow) => open({ kind: k, project: p });
     const noChildren = (p: ProjectRow) => kind === "group" && (p.childCount ?? 0) === 0;
     const editTo = (p: ProjectRow) =>
@@ -120,84 +124,124 @@ export function useProjectActions({
       ]
       : [];
     return [
-      ...groupOnly,
-      { label: "Edit", icon: Pencil, onSelect: (p) => navigate(editTo(p)) },
-      { label: "Edit Status", icon: CircleDot, onSelect: dialog("status") },
-      { label: "Clone", icon: Copy, onSelect: dialog("clone") },
-      { label: "Logs", icon: History, onSelect: dialog("logs") },
-      { label: "Security", icon: ShieldCheck, onSelect: dialog("security"), hidden: noChildren },
-      { label: "Supplier Stats", icon: BarChart3, onSelect: dialog("supplierStats"), hidden: noChildren },
-      { label: "Redirects", icon: Link2, onSelect: dialog("redirects") },
-      { label: "Supplier Mapped", icon: Truck, onSelect: dialog("supplierMapped"), hidden: noChildren },
-      { label: "Send Bulk Email", icon: Mail, onSelect: dialog("email"), hidden: noChildren },
       {
-        ...emailAction(
-          "RFQ Email",
-          Send,
-          "/admin/email/send/quota",
-          "A request for quote goes to every active supplier with e-mail notifications on.",
-        ),
-        hidden: noChildren,
+        label: "Open",
+        actions: [
+          ...groupOnly,
+          { label: "Edit", icon: Pencil, onSelect: (p) => navigate(editTo(p)) },
+          { label: "Clone", icon: Copy, onSelect: dialog("clone") },
+        ],
       },
       {
-        ...emailAction(
-          "Progress Report",
-          FileText,
-          "/admin/email/send/report",
-          "The client gets the project's progress by e-mail.",
-        ),
-        hidden: noChildren,
+        label: "View",
+        actions: [
+          { label: "Logs", icon: History, onSelect: dialog("logs") },
+          { label: "Security", icon: ShieldCheck, onSelect: dialog("security"), hidden: noChildren },
+          { label: "Supplier Stats", icon: BarChart3, onSelect: dialog("supplierStats"), hidden: noChildren },
+          { label: "Redirects", icon: Link2, onSelect: dialog("redirects") },
+          { label: "Supplier Mapped", icon: Truck, onSelect: dialog("supplierMapped"), hidden: noChildren },
+        ],
       },
       {
-        ...emailAction(
-          "Email Supplier Links",
-          Share2,
-          "/admin/email/send/map",
-          "Each mapped supplier gets its entry links and figures by e-mail.",
-        ),
-        hidden: noChildren,
-      },
-      // the data exports of the row menu: respondents' identifiers, the suppliers, pre-screen answers
-      {
-        ...reportAction("Export Data", FileDown, "/admin/project/child/report", "identifiers"),
-        hidden: noChildren,
-      },
-      {
-        ...reportAction("Supplier Data", ClipboardList, "/admin/project/suppliermap/report", "suppliers"),
-        hidden: noChildren,
-      },
-      { label: "Prescreen Data", icon: ListChecks, onSelect: dialog("prescreen"), hidden: noChildren },
-      {
-        ...reportAction("Child Projects Report", FileSpreadsheet, "/admin/project/group/report", "projects"),
-        hidden: (p) => kind === "child" || noChildren(p),
-      },
-      {
-        label: "Proceed to Invoice",
-        icon: Receipt,
-        destructive: false,
-        confirm: { description: "The project moves to Ready To Invoice." },
-        onSelect: dialog("invoice"),
-        hidden: (p) => kind === "child" || !actionApplies("proceedToInvoice", p.projectStatus),
+        // the data exports of the row menu: respondents' identifiers, the suppliers, pre-screen answers
+        label: "Reports & downloads",
+        actions: [
+          {
+            ...reportAction("Export Data", FileDown, "/admin/project/child/report", "identifiers"),
+            hidden: noChildren,
+          },
+          {
+            ...reportAction("Supplier Data", ClipboardList, "/admin/project/suppliermap/report", "suppliers"),
+            hidden: noChildren,
+          },
+          { label: "Prescreen Data", icon: ListChecks, onSelect: dialog("prescreen"), hidden: noChildren },
+          {
+            ...reportAction(
+              "Child Projects Report",
+              FileSpreadsheet,
+              "/admin/project/group/report",
+              "projects",
+            ),
+            hidden: (p) => kind === "child" || noChildren(p),
+          },
+        ],
       },
       {
-        label: "Archieve",
-        icon: Archive,
-        destructive: false,
-        confirm: { description: "The project moves to Archieved." },
-        onSelect: dialog("archive"),
-        hidden: (p) => kind === "child" || !actionApplies("archieve", p.projectStatus),
+        label: "E-mail",
+        actions: [
+          { label: "Send Bulk Email", icon: Mail, onSelect: dialog("email"), hidden: noChildren },
+          {
+            ...emailAction(
+              "RFQ Email",
+              Send,
+              "/admin/email/send/quota",
+              "A request for quote goes to every active supplier with e-mail notifications on.",
+            ),
+            hidden: noChildren,
+          },
+          {
+            ...emailAction(
+              "Progress Report",
+              FileText,
+              "/admin/email/send/report",
+              "The client gets the project's progress by e-mail.",
+            ),
+            hidden: noChildren,
+          },
+          {
+            ...emailAction(
+              "Email Supplier Links",
+              Share2,
+              "/admin/email/send/map",
+              "Each mapped supplier gets its entry links and figures by e-mail.",
+            ),
+            hidden: noChildren,
+          },
+        ],
       },
       {
-        label: "Delete",
-        icon: Trash2,
-        destructive: true,
-        confirm: true,
-        onSelect: async (p) => {
-          const res = await api.put(`/admin/project/update/${p._id}`, { isDeleted: true });
-          removeRow(p._id);
-          notify.success(res.message);
-        },
+        label: "Status",
+        actions: [
+          { label: "Edit Status", icon: CircleDot, onSelect: dialog("status") },
+          {
+            label: "Proceed to Invoice",
+            icon: Receipt,
+            destructive: false,
+            confirm: { description: "The project moves to Ready To Invoice." },
+            onSelect: dialog("invoice"),
+            hidden: (p) => kind === "child" || !actionApplies("proceedToInvoice", p.projectStatus),
+          },
+          {
+            label: "Archieve",
+            icon: Archive,
+            destructive: false,
+            confirm: { description: "The project moves to Archieved." },
+            onSelect: dialog("archive"),
+            hidden: (p) => kind === "child" || !actionApplies("archieve", p.projectStatus),
+          },
+        ],
+      },
+      {
+        actions: [
+          {
+            label: "Delete",
+            icon: Trash2,
+            destructive: true,
+            // 'Are you sure?' with No / Yes, and which project it is about
+            confirm: { description: (p) => deleteQuestion(p, kind) },
+            onSelect: async (p) => {
+              const res = await api.put(`/admin/project/update/${p._id}`, { isDeleted: true });
+              removeRow(p._id);
+              notify.success(res.message);
+            },
+          },
+        ],
       },
     ];
   }, [navigate, open, kind, removeRow]);
+}
+
+/** The line under 'Are you sure?' when deleting: "Delete project P10006 Travel Intentions Winter?". */
+export function deleteQuestion(p: Pick<ProjectRow, "projectCode" | "projectName">, kind: "group" | "child") {
+  return `Delete ${kind === "child" ? "child project" : "project"} ${p.projectCode} ${p.projectName}?`;
 }

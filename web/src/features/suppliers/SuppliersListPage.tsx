@@ -32,7 +32,7 @@ export default function SuppliersListPage() {
         <div className="flex flex-col">
           <Link
             to={`/admin/supplier/${s._id}/edit`}
-            className="w-fit rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+            className="w-fit rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
           >
             {s.supplierName}
           </Link>
