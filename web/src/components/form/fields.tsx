@@ -96,7 +96,7 @@ export function PasswordField({
             <button
               type="button"
               onClick={() => setShown((s) => !s)}
-              className="absolute inset-y-0 right-0 flex w-10 cursor-pointer items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/40"
+              className="absolute inset-y-0 right-0 flex w-10 cursor-pointer items-center justify-center rounded-r-md text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
               aria-label={shown ? "Hide password" : "Show password"}
               aria-pressed={shown}
             >
@@ -122,7 +122,7 @@ export function CheckboxField({ name, label }: { name: string; label: React.Reac
       <input
         id={id}
         type="checkbox"
-        className="size-4 cursor-pointer rounded-[4px] border-input accent-[var(--primary)] focus-visible:ring-2 focus-visible:ring-ring/40"
+        className="size-4 cursor-pointer rounded-[4px] border-input accent-[var(--primary)] focus-visible:ring-2 focus-visible:ring-ring"
         {...register(name)}
       />
       <label htmlFor={id} className="cursor-pointer select-none text-sm">{label}</label>

@@ -16,7 +16,7 @@ export function RadioGroupItem(
   return (
     <RadioGroupPrimitive.Item
       className={cn(
-        "grid size-4 shrink-0 cursor-pointer place-content-center rounded-full border border-input bg-card shadow-xs transition-colors focus-visible:ring-2 focus-visible:ring-ring/40 disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:border-primary",
+        "grid size-4 shrink-0 cursor-pointer place-content-center rounded-full border border-input bg-card shadow-xs transition-colors focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50 data-[state=checked]:border-primary",
         className,
       )}
       {...props}

@@ -22,7 +22,7 @@ export function BackLink({ to, children }: { to: string; children: React.ReactNo
   return (
     <Link
       to={to}
-      className="inline-flex w-fit items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/40"
+      className="inline-flex w-fit items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
     >
       <ArrowLeft className="size-4" /> {children}
     </Link>

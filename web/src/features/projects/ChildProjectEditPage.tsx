@@ -248,7 +248,7 @@ function TabStrip(
             tabIndex={active ? 0 : -1}
             onClick={() => onTab(t.id)}
             className={cn(
-              "-mb-px flex cursor-pointer items-center gap-2 whitespace-nowrap rounded-t-md border-b-2 px-3 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40",
+              "-mb-px flex cursor-pointer items-center gap-2 whitespace-nowrap rounded-t-md border-b-2 px-3 py-2 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring",
               active
                 ? "border-primary text-primary"
                 : "border-transparent text-muted-foreground hover:border-border hover:text-foreground",

@@ -81,7 +81,7 @@ function ChildProjects(
       cell: (p) => (
         <Link
           to={`/admin/project/child/${p._id}/edit`}
-          className="whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring/40"
+          className="whitespace-nowrap rounded-sm font-medium text-primary hover:underline focus-visible:ring-2 focus-visible:ring-ring"
         >
           {p.projectCode}
         </Link>

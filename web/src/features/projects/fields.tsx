@@ -40,7 +40,7 @@ export function YesNoField({
                   aria-checked={field.value === v}
                   onClick={() => field.onChange(v)}
                   className={cn(
-                    "min-w-16 cursor-pointer rounded-[5px] px-3 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40",
+                    "min-w-16 cursor-pointer rounded-[5px] px-3 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring",
                     field.value === v
                       ? "bg-card text-foreground shadow-xs"
                       : "text-muted-foreground hover:text-foreground",

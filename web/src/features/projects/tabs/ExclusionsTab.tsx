@@ -149,7 +149,7 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
                         type="button"
                         disabled={!canEdit}
                         onClick={() => void setFlag(e, "isExcluded", !e.isExcluded)}
-                        className="cursor-pointer rounded-full focus-visible:ring-2 focus-visible:ring-ring/40 disabled:cursor-default"
+                        className="cursor-pointer rounded-full focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default"
                         aria-label={`${e.projectCode}: ${e.isExcluded ? "Exclude" : "Include"}. Switch`}
                         title="Switch between Exclude and Include"
                       >
@@ -289,7 +289,7 @@ function TypeField() {
               aria-checked={excluded === val}
               onClick={() => setValue("isExcluded", val, { shouldDirty: true })}
               className={cn(
-                "min-w-20 cursor-pointer rounded-[5px] px-3 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring/40",
+                "min-w-20 cursor-pointer rounded-[5px] px-3 text-sm font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring",
                 excluded === val
                   ? "bg-card text-foreground shadow-xs"
                   : "text-muted-foreground hover:text-foreground",

@@ -186,7 +186,7 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
         <Card>
           <button
             type="button"
-            className="flex w-full cursor-pointer items-center justify-between gap-3 rounded-xl p-5 text-left focus-visible:ring-2 focus-visible:ring-ring/40"
+            className="flex w-full cursor-pointer items-center justify-between gap-3 rounded-xl p-5 text-left focus-visible:ring-2 focus-visible:ring-ring"
             aria-expanded={formOpen}
             aria-controls="supplier-map-form"
             onClick={() => setFormOpen((o) => !o)}
