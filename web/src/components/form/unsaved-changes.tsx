@@ -7,8 +7,12 @@
  */
 import * as React from "react";
 import { type BlockerFunction, useBlocker } from "react-router";
-import { ConfirmDialog } from "../ui/dialog.tsx";
 import { leavesForm, UNSAVED_TEXT } from "./unsaved.ts";
+
+// loaded when first needed: the sign-in form uses this kit and should not carry the dialog code
+const ConfirmDialog = React.lazy(() =>
+  import("../ui/dialog.tsx").then((m) => ({ default: m.ConfirmDialog }))
+);
 
 export { UNSAVED_TEXT };
 
@@ -40,20 +44,23 @@ export function useUnsavedChangesGuard(isDirty: boolean): React.ReactNode {
     if (blocker.state === "blocked" && !isDirty) blocker.reset();
   }, [blocker, isDirty]);
 
+  if (blocker.state !== "blocked") return null;
   return (
-    <ConfirmDialog
-      open={blocker.state === "blocked"}
-      onOpenChange={(open) => {
-        if (!open && blocker.state === "blocked") blocker.reset();
-      }}
-      title={UNSAVED_TEXT.title}
-      description={UNSAVED_TEXT.description}
-      cancelLabel={UNSAVED_TEXT.stay}
-      confirmLabel={UNSAVED_TEXT.leave}
-      onConfirm={() => {
-        if (blocker.state === "blocked") blocker.proceed();
-      }}
-    />
+    <React.Suspense fallback={null}>
+      <ConfirmDialog
+        open
+        onOpenChange={(open) => {
+          if (!open && blocker.state === "blocked") blocker.reset();
+        }}
+        title={UNSAVED_TEXT.title}
+        description={UNSAVED_TEXT.description}
+        cancelLabel={UNSAVED_TEXT.stay}
+        confirmLabel={UNSAVED_TEXT.leave}
+        onConfirm={() => {
+          if (blocker.state === "blocked") blocker.proceed();
+        }}
+      />
+    </React.Suspense>
   );
 }
 
