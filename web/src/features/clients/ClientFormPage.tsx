@@ -3,12 +3,12 @@
  * validated by the shared ClientForm schema ('Client name  is required', 'Country is required');
  * after a save the list opens with the server's message.
  */
-import { useNavigate, useParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSaveRecord } from "../common/save-record.ts";
+import { useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { useWatch } from "react-hook-form";
 import { CLIENT_NET_DAYS, ClientForm } from "../../../../shared/schemas/client.ts";
 import { api } from "../../lib/api.ts";
-import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
@@ -111,20 +111,16 @@ export default function ClientFormPage() {
 }
 
 function ClientEditor({ client }: { client?: ClientRecord }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const form = useSchemaForm(ClientForm, client ? valuesOf(client) : EMPTY);
 
-  async function submit(values: ClientForm) {
-    const res = client
-      ? await api.put<ClientRecord>(`/admin/client/update/${client._id}`, values)
-      : await api.post<ClientRecord>("/admin/client/add", values);
-    await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: ["client", client?._id] });
-    qc.removeQueries({ queryKey: ["options", "/admin/clients/all"] });
-    notify.success(res.message);
-    navigate(LIST);
-  }
+  const save = useSaveRecord<ClientRecord>({
+    add: "/admin/client/add",
+    update: (id) => `/admin/client/update/${id}`,
+    recordKey: (id) => ["client", id],
+    back: LIST,
+    pickers: ["/admin/clients/all"],
+  });
+  const submit = (values: ClientForm) => save(values, client?._id);
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">

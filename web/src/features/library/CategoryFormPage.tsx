@@ -3,11 +3,11 @@
  * description are required ('Category title  is required', 'Category Description  is required');
  * after a save the categories list opens with the server's message.
  */
-import { useNavigate, useParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSaveRecord } from "../common/save-record.ts";
+import { useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { CategoryForm } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
-import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
@@ -50,24 +50,20 @@ export default function CategoryFormPage() {
 }
 
 function CategoryEditor({ category }: { category?: CategoryRow }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const form = useSchemaForm(CategoryForm, {
     categoryTitle: category?.categoryTitle ?? "",
     categoryDesc: category?.categoryDesc ?? "",
     isActive: category?.isActive ?? true,
   });
 
-  async function submit(values: CategoryForm) {
-    const res = category
-      ? await api.put<CategoryRow>(`/admin/category/update/${category._id}`, values)
-      : await api.post<CategoryRow>("/admin/category/add", values);
-    await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: ["category", category?._id] });
-    qc.removeQueries({ queryKey: ["options", "/admin/categories/all"] });
-    notify.success(res.message);
-    navigate(LIST);
-  }
+  const save = useSaveRecord<CategoryRow>({
+    add: "/admin/category/add",
+    update: (id) => `/admin/category/update/${id}`,
+    recordKey: (id) => ["category", id],
+    back: LIST,
+    pickers: ["/admin/categories/all"],
+  });
+  const submit = (values: CategoryForm) => save(values, category?._id);
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-3xl flex-col gap-5">

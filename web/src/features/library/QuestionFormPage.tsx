@@ -5,9 +5,10 @@
  * empty options and an option can be removed only while there are 3 or more; MAP questions take one
  * option per line in a text box.
  */
+import { useSaveRecord } from "../common/save-record.ts";
 import * as React from "react";
-import { useNavigate, useParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { Controller, useFieldArray, useFormContext, useWatch } from "react-hook-form";
 import { Plus, Trash2 } from "lucide-react";
 import {
@@ -17,7 +18,6 @@ import {
   QuestionForm,
 } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
-import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
@@ -91,8 +91,6 @@ export default function QuestionFormPage() {
 }
 
 function QuestionEditor({ question }: { question?: QuestionRecord }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const lang = question?.languageId ?? DEFAULT_LANGUAGE;
   const form = useSchemaForm(QuestionForm, {
     languageId: lang,
@@ -102,15 +100,14 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
     isActive: question?.isActive ?? true,
   });
 
-  async function submit(values: QuestionForm) {
-    const res = question
-      ? await api.put<QuestionRecord>(`/admin/survey/question/temp/update/${question._id}`, values)
-      : await api.post<QuestionRecord>("/admin/question/temp/add", values);
-    await qc.invalidateQueries({ queryKey: TEMP_QUESTIONS_KEY });
-    qc.removeQueries({ queryKey: ["question", question?._id] });
-    notify.success(res.message);
-    navigate(LIST);
-  }
+  const save = useSaveRecord<QuestionRecord>({
+    add: "/admin/question/temp/add",
+    update: (id) => `/admin/survey/question/temp/update/${id}`,
+    recordKey: (id) => ["question", id],
+    back: LIST,
+    lists: TEMP_QUESTIONS_KEY,
+  });
+  const submit = (values: QuestionForm) => save(values, question?._id);
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">

@@ -2,11 +2,11 @@
  * /admin/library/rule/add and /admin/library/rule/:ruleid/edit (part 2, Library): a band of supplier
  * CPI ('Minimun CPI  is required', 'Maximum CPI  is required'); the list opens after a save.
  */
-import { useNavigate, useParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSaveRecord } from "../common/save-record.ts";
+import { useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { SupplierRuleForm } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
-import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
@@ -48,8 +48,6 @@ export default function RuleFormPage() {
 }
 
 function RuleEditor({ rule }: { rule?: SupplierRuleRow }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const form = useSchemaForm(SupplierRuleForm, {
     minSupplierCpi: rule ? String(rule.minSupplierCpi) : "",
     maxSupplierCpi: rule ? String(rule.maxSupplierCpi) : "",
@@ -65,15 +63,13 @@ function RuleEditor({ rule }: { rule?: SupplierRuleRow }) {
     }),
   });
 
-  async function submit(values: SupplierRuleForm) {
-    const res = rule
-      ? await api.put<SupplierRuleRow>(`/admin/supplier/rule/update/${rule._id}`, values)
-      : await api.post<SupplierRuleRow>("/admin/supplier/rule/add", values);
-    await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: ["supplier-rule", rule?._id] });
-    notify.success(res.message);
-    navigate(LIST);
-  }
+  const save = useSaveRecord<SupplierRuleRow>({
+    add: "/admin/supplier/rule/add",
+    update: (id) => `/admin/supplier/rule/update/${id}`,
+    recordKey: (id) => ["supplier-rule", id],
+    back: LIST,
+  });
+  const submit = (values: SupplierRuleForm) => save(values, rule?._id);
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-3xl flex-col gap-5">

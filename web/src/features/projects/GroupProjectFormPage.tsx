@@ -5,12 +5,12 @@
  * the restricted edit list; a PO number is required for status 6; LOI and IR take digits only.
  * After a save the projects list opens.
  */
-import { useNavigate, useParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSaveRecord } from "../common/save-record.ts";
+import { useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { GroupProject } from "../../../../shared/schemas/project.ts";
 import { api } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
@@ -61,8 +61,6 @@ export default function GroupProjectFormPage() {
 }
 
 function GroupProjectEditor({ project }: { project?: ProjectRecord }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const admin = useAuth((s) => s.admin)!;
   const isManager = admin.role === "MANAGER";
   const form = useSchemaForm(GroupProject, {
@@ -80,15 +78,13 @@ function GroupProjectEditor({ project }: { project?: ProjectRecord }) {
     projectSpecs: project?.projectSpecs ?? "",
   });
 
-  async function submit(values: GroupProject) {
-    const res = project
-      ? await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, values)
-      : await api.post<ProjectRecord>("/admin/project/add", values);
-    await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: projectKey(project?._id) });
-    notify.success(res.message);
-    navigate(LIST);
-  }
+  const save = useSaveRecord<ProjectRecord>({
+    add: "/admin/project/add",
+    update: (id) => `/admin/project/update/${id}`,
+    recordKey: projectKey,
+    back: LIST,
+  });
+  const submit = (values: GroupProject) => save(values, project?._id);
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">

@@ -4,11 +4,11 @@
  * for a redirect without the [sid] placeholder). Edit loads the supplier by id and shows the form
  * once loaded; after a save the list opens with the server's message.
  */
-import { useNavigate, useParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSaveRecord } from "../common/save-record.ts";
+import { useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { SUPPLIER_NET_DAYS, SUPPLIER_TYPES, SupplierForm } from "../../../../shared/schemas/supplier.ts";
 import { api } from "../../lib/api.ts";
-import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
@@ -127,20 +127,16 @@ export default function SupplierFormPage() {
 }
 
 function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const form = useSchemaForm(SupplierForm, supplier ? valuesOf(supplier) : EMPTY);
 
-  async function submit(values: SupplierForm) {
-    const res = supplier
-      ? await api.put<SupplierRecord>(`/admin/supplier/update/${supplier._id}`, values)
-      : await api.post<SupplierRecord>("/admin/supplier/add", values);
-    await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: ["supplier", supplier?._id] });
-    qc.removeQueries({ queryKey: ["options", "/admin/suppliers/all"] });
-    notify.success(res.message);
-    navigate(LIST);
-  }
+  const save = useSaveRecord<SupplierRecord>({
+    add: "/admin/supplier/add",
+    update: (id) => `/admin/supplier/update/${id}`,
+    recordKey: (id) => ["supplier", id],
+    back: LIST,
+    pickers: ["/admin/suppliers/all"],
+  });
+  const submit = (values: SupplierForm) => save(values, supplier?._id);
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">

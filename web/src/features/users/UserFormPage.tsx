@@ -2,9 +2,10 @@
  * /admin/user/add and /admin/user/:id/edit (part 2, Users): the shared user schemas drive the
  * messages; an empty password is dropped on edit; supplierId is sent only for SUPPLIER users.
  */
+import { useSaveRecord } from "../common/save-record.ts";
 import { useEffect, useMemo, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useParams, useSearchParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";
 import { Check, Copy, KeyRound } from "lucide-react";
 import { generatePassword, UserCreate, UserUpdate } from "../../../../shared/schemas/user.ts";
@@ -90,8 +91,6 @@ export default function UserFormPage() {
 }
 
 function UserForm({ user }: { user?: UserRow }) {
-  const navigate = useNavigate();
-  const qc = useQueryClient();
   const editing = !!user;
   const myRole = useAuth((s) => s.admin?.role);
   // "New User" on the Suppliers tab opens with the SUPPLIER role chosen (?role=SUPPLIER)
@@ -116,17 +115,18 @@ function UserForm({ user }: { user?: UserRow }) {
       : { ...EMPTY, role: startRole },
   );
 
+  const save = useSaveRecord<UserRow>({
+    add: "/admin/user/add",
+    update: (id) => `/admin/user/update/${id}`,
+    recordKey: (id) => ["user", id],
+    back: LIST,
+  });
+
   async function submit(values: Record<string, unknown>) {
     const payload: Record<string, unknown> = { ...values };
     if (!payload.password) delete payload.password;
     if (payload.role !== "SUPPLIER") delete payload.supplierId;
-    const res = editing
-      ? await api.put<UserRow>(`/admin/user/update/${user._id}`, payload)
-      : await api.post<UserRow>("/admin/user/add", payload);
-    await qc.invalidateQueries({ queryKey: ["list"] });
-    qc.removeQueries({ queryKey: ["user", user?._id] });
-    notify.success(res.message);
-    navigate(LIST);
+    await save(payload, editing ? user._id : undefined);
   }
 
   return (
