@@ -163,9 +163,8 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       assertEquals(await page.getByLabel("Start date", { exact: true }).inputValue(), ddmmyyyy(today));
       assertEquals(await page.getByLabel("End date", { exact: true }).inputValue(), ddmmyyyy(later));
       assertEquals(await page.getByLabel("Respondent test click quota").inputValue(), "5");
-      assert(
-        await page.getByRole("combobox", { name: "Language" }).filter({ hasText: "English" }).isVisible(),
-      );
+      // the language list loads with the form: wait for the default to show, do not sample it once
+      await page.getByRole("combobox", { name: "Language" }).filter({ hasText: "English" }).waitFor();
       const clientSelect = page.getByRole("combobox", { name: "Client" });
       assert(await clientSelect.isDisabled());
       await clientSelect.filter({ hasText: "Northwind Research" }).waitFor();
