@@ -16,6 +16,7 @@ import { cn } from "../../lib/utils.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { useCanEdit } from "../../components/data-grid/DataGrid.tsx";
 import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
+import { OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
 import { SubmitButton, TextField } from "../../components/form/fields.tsx";
 import { SortableList } from "../../components/sortable/SortableList.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
@@ -34,7 +35,6 @@ import {
 import { ICON_NAMES, QualificationIcon } from "./qualification-icons.tsx";
 
 const KEY = ["qualifications", "all"] as const;
-const MIN_KEEP = 3;
 
 const newOption = (): QualificationOptionRecord => ({ text: "", subText: "", isActive: true });
 
@@ -351,7 +351,6 @@ function QualificationOptions() {
   const { control, register } = useFormContext();
   const { fields, append, remove, move } = useFieldArray({ control, name: "qualificationOptions" });
   const rootError = useFieldError("qualificationOptions");
-  const canRemove = fields.length >= MIN_KEEP;
   return (
     <div className="flex flex-col gap-2" role="group" aria-labelledby="qualification-options-label">
       <div className="flex items-center justify-between gap-2">
@@ -377,7 +376,12 @@ function QualificationOptions() {
           >
             {row.handle}
             <div className="flex min-w-0 flex-1 flex-col gap-1.5">
-              <OptionInput index={row.index} register={register} />
+              <OptionTextInput
+                name={`qualificationOptions.${row.index}.text`}
+                id={`qopt-text-${row.index}`}
+                index={row.index}
+                inputClassName="h-8"
+              />
               <Input
                 placeholder="Sub text (optional)"
                 aria-label={`Sub text of option ${row.index + 1}`}
@@ -389,46 +393,17 @@ function QualificationOptions() {
             </div>
             <div className="flex flex-col items-center">
               {row.moveButtons}
-              <Button
-                type="button"
-                variant="ghost"
+              <RemoveOptionButton
+                index={row.index}
+                count={fields.length}
+                onRemove={() => remove(row.index)}
                 size="icon-sm"
-                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                disabled={!canRemove}
-                aria-label={`Remove option ${row.index + 1}`}
-                title={canRemove ? "Remove" : `At least ${MIN_KEEP} options are needed to remove one`}
-                onClick={() => remove(row.index)}
-              >
-                <Trash2 />
-              </Button>
+              />
             </div>
           </div>
         )}
       />
       {rootError ? <FieldMessage id="qualification-options-message" message={rootError} /> : null}
-    </div>
-  );
-}
-
-function OptionInput(
-  { index, register }: { index: number; register: ReturnType<typeof useFormContext>["register"] },
-) {
-  const name = `qualificationOptions.${index}.text`;
-  const error = useFieldError(name);
-  const id = `qopt-text-${index}`;
-  return (
-    <div className="flex flex-col gap-1">
-      <Input
-        id={id}
-        placeholder={`Option ${index + 1}`}
-        aria-label={`Option ${index + 1}`}
-        aria-invalid={!!error || undefined}
-        aria-describedby={error ? `${id}-message` : undefined}
-        autoComplete="off"
-        className="h-8"
-        {...register(name)}
-      />
-      <FieldMessage id={`${id}-message`} message={error} />
     </div>
   );
 }

@@ -20,6 +20,7 @@ import {
 import { api } from "../../lib/api.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
+import { MIN_OPTIONS_KEPT, OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SortableList } from "../../components/sortable/SortableList.tsx";
@@ -39,7 +40,6 @@ import {
 } from "./library.ts";
 
 const LIST = "/admin/library/question";
-const MIN_KEEP = 3; // an option can be removed only while there are at least this many
 
 const MAP_EXAMPLE = ["North", "South", "East", "West"].join("\n");
 
@@ -274,11 +274,10 @@ function ListOptions() {
   const { control, register } = useFormContext();
   const { fields, append, remove, move } = useFieldArray({ control, name: "questionOption" });
   const rootError = useFieldError("questionOption");
-  const canRemove = fields.length >= MIN_KEEP;
   return (
     <FormSection
       title="Options"
-      description={`Each option needs a text. Options can be removed while there are ${MIN_KEEP} or more.`}
+      description={`Each option needs a text. Options can be removed while there are ${MIN_OPTIONS_KEPT} or more.`}
       contentClassName="sm:grid-cols-1"
       aside={
         <Button type="button" variant="outline" size="sm" onClick={() => append(newOption())}>
@@ -300,7 +299,12 @@ function ListOptions() {
             )}
           >
             {row.handle}
-            <OptionTitle index={row.index} register={register} />
+            <OptionTextInput
+              name={`questionOption.${row.index}.title`}
+              id={`option-title-${row.index}`}
+              index={row.index}
+              className="min-w-48 flex-1"
+            />
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pt-2">
               {FLAGS.map((flag) => (
                 <Controller
@@ -333,44 +337,11 @@ function ListOptions() {
               />
             </label>
             {row.moveButtons}
-            <Button
-              type="button"
-              variant="ghost"
-              size="icon"
-              className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-              disabled={!canRemove}
-              aria-label={`Remove option ${row.index + 1}`}
-              title={canRemove ? "Remove" : `At least ${MIN_KEEP} options are needed to remove one`}
-              onClick={() => remove(row.index)}
-            >
-              <Trash2 />
-            </Button>
+            <RemoveOptionButton index={row.index} count={fields.length} onRemove={() => remove(row.index)} />
           </div>
         )}
       />
       {rootError ? <FieldMessage id="options-message" message={rootError} /> : null}
     </FormSection>
-  );
-}
-
-function OptionTitle(
-  { index, register }: { index: number; register: ReturnType<typeof useFormContext>["register"] },
-) {
-  const name = `questionOption.${index}.title`;
-  const error = useFieldError(name);
-  const id = `option-title-${index}`;
-  return (
-    <div className="flex min-w-48 flex-1 flex-col gap-1">
-      <Input
-        id={id}
-        placeholder={`Option ${index + 1}`}
-        aria-label={`Option ${index + 1}`}
-        aria-invalid={!!error || undefined}
-        aria-describedby={error ? `${id}-message` : undefined}
-        autoComplete="off"
-        {...register(name)}
-      />
-      <FieldMessage id={`${id}-message`} message={error} />
-    </div>
   );
 }
