@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { EnvError, loadEnv } from "../server/env.ts";
 import { buildDeps } from "../server/boot.ts";
 import type { Deps } from "../server/deps.ts";
-import { constraintConflict, HttpError } from "../server/http/errors.ts";
+import { constraintConflict, DomainError } from "../server/domain/errors.ts";
 
 /** An expected failure: printed as `error: <message>` and exit status 1. */
 export class CliError extends Error {}
@@ -56,9 +56,9 @@ export function say(line: string) {
   console.log(line);
 }
 
-/** The one-line reason for any failure; domain errors (HttpError) keep their user-facing message. */
+/** The one-line reason for any failure; business errors (DomainError) keep their user-facing message. */
 export function reasonOf(e: unknown): string {
-  if (e instanceof CliError || e instanceof HttpError) return e.message;
+  if (e instanceof CliError || e instanceof DomainError) return e.message;
   const conflict = constraintConflict(e);
   if (conflict) return conflict.message;
   const msg = e instanceof Error ? e.message : String(e);

@@ -4,7 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { serveStatic } from "hono/deno";
 import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/context.ts";
-import { constraintConflict, HttpError } from "./http/errors.ts";
+import { httpErrorOf } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
@@ -59,7 +59,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   app.onError((err, c) => {
     // constraint errors that slipped past a domain check are conflicts, not crashes
-    const known = err instanceof HttpError ? err : constraintConflict(err);
+    const known = httpErrorOf(err);
     if (known) {
       return c.json(
         { message: known.message, ...(known.errors ? { errors: known.errors } : {}) },

@@ -42,3 +42,6 @@ export type ListBody = v.InferOutput<typeof ListBody>;
  */
 export type ListMetadata = { total: number; limit: number; pageNo: number; more?: boolean };
 export type ListResult<T> = { data: T[]; metadata: ListMetadata };
+
+/** One column of a list's CSV export: its header and how a row gives its cell. */
+export type CsvColumn<T> = { header: string; value: (row: T) => unknown };

@@ -6,7 +6,7 @@ import { isRole, ROLES } from "../../shared/roles.ts";
 import { createUser, setPassword } from "../../server/domain/users/users.ts";
 import { cliActor } from "../../server/domain/audit/log.ts";
 import { supplierExists } from "../../server/domain/suppliers/lookup.ts";
-import { HttpError } from "../../server/http/errors.ts";
+import { DomainError, isNotFound } from "../../server/domain/errors.ts";
 import { CliError, parseInput, say, withDeps } from "../context.ts";
 
 const OPTION_OF: Record<string, string> = {
@@ -86,7 +86,7 @@ export function registerUserCommands(program: Command) {
           try {
             await supplierExists(db, id);
           } catch (e) {
-            if (e instanceof HttpError) throw new CliError(`--supplier: no live supplier has the id ${id}`);
+            if (e instanceof DomainError) throw new CliError(`--supplier: no live supplier has the id ${id}`);
             throw e;
           }
         };
@@ -105,7 +105,7 @@ export function registerUserCommands(program: Command) {
         try {
           await setPassword(deps.db, cliActor(), input.email, input.password);
         } catch (e) {
-          if (e instanceof HttpError && e.status === 404) {
+          if (isNotFound(e)) {
             throw new CliError(`No user with e-mail ${input.email}`);
           }
           throw e;

@@ -11,7 +11,8 @@
  *   term is rare, and with an early-stopping LIKE scan in the grid's order when the term is common
  *   (the index would hand back most of the table to sort). Both find the same rows.
  */
-import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type SelectQueryBuilder, sql } from "kysely";
+import type { Db } from "./connection.ts";
 import type { ListBody, ListResult } from "../../shared/list.ts";
 import { MAX_LIMIT } from "../../shared/list.ts";
 
@@ -65,9 +66,6 @@ export type SearchPlan =
   | { kind: "fts" }
   | { kind: "rows"; rowids: number[] };
 
-// deno-lint-ignore no-explicit-any
-type AnyDb = Kysely<any>;
-
 export const COUNT_WINDOW = 1_000;
 const RARE_BELOW = 1_000;
 const COMMON_AT = 10_000;
@@ -111,7 +109,7 @@ function ftsTerm(search: string): string | null {
  * one with a LIKE scan in the grid's order that stops once the page and its count window are full
  * (unless the page is deep); anything between through the index.
  */
-export async function planSearch(db: AnyDb, body: ListBody, spec: ListSpec, offset = 0): Promise<SearchPlan> {
+export async function planSearch(db: Db, body: ListBody, spec: ListSpec, offset = 0): Promise<SearchPlan> {
   const search = body.search?.trim();
   if (!search) return { kind: "none" };
   const term = ftsTerm(search);
@@ -200,7 +198,7 @@ export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec, revers
 }
 
 /** Counts the filtered rows, stopping after `cap` when given (a capped count reads at most cap+1 rows). */
-async function countRows(db: AnyDb, filtered: AnyQB, cap?: number): Promise<number> {
+async function countRows(db: Db, filtered: AnyQB, cap?: number): Promise<number> {
   let rows = filtered.clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
   if (cap !== undefined) rows = rows.limit(cap + 1);
   const r = await db.selectFrom(rows.as("matched")).select(sql<number>`count(*)`.as("total"))
@@ -214,7 +212,7 @@ async function countRows(db: AnyDb, filtered: AnyQB, cap?: number): Promise<numb
  * body answers the exact total alone, without rows.
  */
 export async function runList<T>(
-  db: AnyDb,
+  db: Db,
   base: AnyQB,
   body: ListBody,
   spec: ListSpec,
@@ -249,7 +247,7 @@ export async function runList<T>(
  * costs the same per page at its end as at its start. Rows deleted meanwhile are skipped.
  */
 export async function* iterateList<T>(
-  db: AnyDb,
+  db: Db,
   base: AnyQB,
   body: ListBody,
   spec: ListSpec,

@@ -4,7 +4,8 @@
  */
 import type { Context } from "hono";
 
-export type CsvColumn<T> = { header: string; value: (row: T) => unknown };
+import type { CsvColumn } from "../../shared/list.ts";
+export type { CsvColumn };
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";

@@ -1,5 +1,5 @@
 /** Who is calling from where: IP, device, city and country for the audit log and the router. */
-import { UAParser } from "ua-parser-js";
+import { describeDevice } from "../domain/common/device.ts";
 import type { Ctx } from "./context.ts";
 
 export type RequestInfo = {
@@ -33,17 +33,6 @@ export function clientIp(c: Ctx): string {
   // deno-lint-ignore no-explicit-any
   const info = (c.env as any)?.remoteAddr ?? (c.env as any)?.info?.remoteAddr;
   return info?.hostname ?? "";
-}
-
-/** "Chrome 130 on Windows (desktop)" style description of a user agent. */
-export function describeDevice(userAgent: string): string {
-  if (!userAgent) return "";
-  const r = new UAParser(userAgent).getResult();
-  const browser = [r.browser.name, r.browser.major].filter(Boolean).join(" ");
-  const os = [r.os.name, r.os.version].filter(Boolean).join(" ");
-  const kind = r.device.type ?? "desktop";
-  if (!browser && !os) return userAgent.slice(0, 120);
-  return `${browser || "Unknown browser"} on ${os || "unknown OS"} (${kind})`;
 }
 
 /** City and country only from the edge headers the deployment names (COUNTRY_HEADER, CITY_HEADER). */

@@ -8,7 +8,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { clientBody, created, supplierBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
-import { constraintConflict } from "../../server/http/errors.ts";
+import { httpErrorOf } from "../../server/http/errors.ts";
 
 const INDEXES = [
   { table: "clients", column: "clientCode", index: "clients_code_live", message: MSG.clientCodeTaken },
@@ -91,7 +91,7 @@ Deno.test("unique codes: each is a partial unique index over live rows, case-ins
       // a direct duplicate insert is refused, and reads as the check's own 409
       const err = await insertCopy(t, c.table, c.column, c.id, c.dup).then(() => null, (e) => e);
       assert(err, `${c.table}: a second live ${c.column} "${c.dup}" was accepted`);
-      const conflict = constraintConflict(err);
+      const conflict = httpErrorOf(err);
       assertEquals(conflict?.status, 409, `${c.table}: ${err}`);
       assertEquals(conflict?.message, c.message);
       assertEquals(conflict?.errors, [{ path: c.column, message: c.message }]);

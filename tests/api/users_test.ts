@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { expectGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
 import { createUser, updateUser } from "../../server/domain/users/users.ts";
-import { HttpError } from "../../server/http/errors.ts";
+import { httpErrorOf } from "../../server/http/errors.ts";
 import { MSG } from "../../shared/messages.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
@@ -600,7 +600,7 @@ Deno.test("users: the last active SUPERADMIN cannot be demoted, deactivated or d
     for (const patch of [{ isActive: false }, { isDeleted: true as const }]) {
       await assertRejects(
         () => updateUser(t.deps.db, SYSTEM_ACTOR, me.id, patch),
-        (e: unknown) => e instanceof HttpError && e.status === 409 && e.message === MSG.lastSuperadmin,
+        (e: unknown) => httpErrorOf(e)?.status === 409 && (e as Error).message === MSG.lastSuperadmin,
       );
     }
     // with a second active SUPERADMIN the first may step down

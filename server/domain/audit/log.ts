@@ -1,6 +1,5 @@
 /** The system log: every change by staff writes one row (who, what, when, IP, device, place, module). */
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/types.ts";
+import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 
 /** Who did it and from where; the CLI passes a system actor. */
@@ -18,7 +17,7 @@ export const cliActor = (): Actor => ({ userId: null, name: "CLI", device: "comm
 
 export type AuditEntry = { activity: string; module: string; recordId?: string | null };
 
-export async function writeLog(db: Kysely<Database>, actor: Actor, entry: AuditEntry, at = new Date()) {
+export async function writeLog(db: Db, actor: Actor, entry: AuditEntry, at = new Date()) {
   await db.insertInto("system_logs").values({
     id: newId(at.getTime()),
     createdAt: at.toISOString(),

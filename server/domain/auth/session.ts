@@ -2,7 +2,7 @@
 import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../../db/connection.ts";
 import type { Deps } from "../../deps.ts";
-import { HttpError, unauthorized } from "../../http/errors.ts";
+import { tooManyAttempts, unauthenticated } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import { isRole, type Role } from "../../../shared/roles.ts";
 import { dummyHash, verifyPassword } from "./password.ts";
@@ -20,7 +20,7 @@ export type LoginResult = { admin: PublicUser; accessToken: string };
 
 async function checkThrottle(db: Db, keys: string[], now: number) {
   const rows = await db.selectFrom("login_throttle").selectAll().where("key", "in", keys).execute();
-  if (rows.some((r) => r.lockedUntil > now)) throw new HttpError(429, MSG.tooManyAttempts);
+  if (rows.some((r) => r.lockedUntil > now)) throw tooManyAttempts(MSG.tooManyAttempts);
 }
 
 async function recordFailure(db: Db, key: string, max: number, now: number) {
@@ -51,7 +51,9 @@ export async function login(
   if (!user || !valid || !user.isActive || !isRole(user.role)) {
     await recordFailure(db, keys[0], THROTTLE.max, now);
     if (keys[1]) await recordFailure(db, keys[1], THROTTLE.max * THROTTLE.ipFactor, now);
-    throw unauthorized(user && valid && !user.isActive ? "Your account is inactive" : MSG.invalidCredentials);
+    throw unauthenticated(
+      user && valid && !user.isActive ? "Your account is inactive" : MSG.invalidCredentials,
+    );
   }
   await db.deleteFrom("login_throttle").where("key", "=", keys[0]).execute();
 
@@ -91,17 +93,19 @@ export async function authenticate(deps: Deps, token: string): Promise<TokenUser
       currentDate: new Date(deps.now()),
     }));
   } catch {
-    throw unauthorized(MSG.unauthorized);
+    throw unauthenticated(MSG.unauthorized);
   }
   const jti = payload.jti, sub = payload.sub;
-  if (!jti || !sub) throw unauthorized(MSG.unauthorized);
+  if (!jti || !sub) throw unauthenticated(MSG.unauthorized);
   const revoked = await deps.db.selectFrom("revoked_tokens").select("jti").where("jti", "=", jti)
     .executeTakeFirst();
-  if (revoked) throw unauthorized(MSG.unauthorized);
+  if (revoked) throw unauthenticated(MSG.unauthorized);
   const user = await deps.db.selectFrom("users")
     .select(["id", "firstName", "lastName", "email", "role", "supplierId", "isActive", "isDeleted"])
     .where("id", "=", sub).executeTakeFirst();
-  if (!user || !user.isActive || user.isDeleted || !isRole(user.role)) throw unauthorized(MSG.unauthorized);
+  if (!user || !user.isActive || user.isDeleted || !isRole(user.role)) {
+    throw unauthenticated(MSG.unauthorized);
+  }
   return {
     id: user.id,
     firstName: user.firstName,

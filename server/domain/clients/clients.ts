@@ -12,7 +12,7 @@ import {
   isTruthyFlag,
   type ListSpec,
 } from "../../db/list.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { ClientForm, ClientUpdate } from "../../../shared/schemas/client.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -25,7 +25,6 @@ import {
   randomKey,
   requireCountry,
   runUpdate,
-  type Trx,
   type UpdateOutcome,
 } from "../common/records.ts";
 import { type ClientFigures, clientFigures, ZERO_CLIENT_FIGURES } from "./figures.ts";
@@ -70,7 +69,7 @@ function listItem(row: ClientListRow): ClientListItem {
 
 /** Adds figures and Assigned To names to one page of clients: two queries per page, none per row. */
 export async function enrichClients<T extends { _id: string; assignedTo: string | null }>(
-  db: Trx,
+  db: Db,
   rows: T[],
 ): Promise<(T & ClientFigures & { assignedToName: string })[]> {
   const [figures, names] = await Promise.all([
@@ -116,7 +115,7 @@ export const clientListMap = listItem;
 
 // ---------------------------------------------------------------- read
 
-export async function getClient(db: Trx, id: string): Promise<ClientRecord> {
+export async function getClient(db: Db, id: string): Promise<ClientRecord> {
   const row = await db.selectFrom("clients").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
     .executeTakeFirst();
   if (!row) throw notFound("Client");
@@ -128,14 +127,14 @@ export async function getClient(db: Trx, id: string): Promise<ClientRecord> {
 // ---------------------------------------------------------------- write
 
 /** The next generated client code: CL0001, CL0002, ... (never reusing a deleted client's). */
-async function nextClientCode(trx: Trx): Promise<string> {
+async function nextClientCode(trx: Db): Promise<string> {
   const r = await trx.selectFrom("clients")
     .select(sql<number | null>`max(cast(substr(clientCode, 3) as integer))`.as("n"))
     .where(sql<boolean>`clientCode GLOB 'CL[0-9]*'`).executeTakeFirst();
   return `CL${String((r?.n ?? 0) + 1).padStart(4, "0")}`;
 }
 
-async function assertCodeFree(trx: Trx, code: string, exceptId?: string) {
+async function assertCodeFree(trx: Db, code: string, exceptId?: string) {
   let q = trx.selectFrom("clients").select("id").where(sql<boolean>`clientCode = ${code} COLLATE NOCASE`)
     .where("isDeleted", "=", 0);
   if (exceptId) q = q.where("id", "!=", exceptId);
@@ -149,11 +148,11 @@ async function assertCodeFree(trx: Trx, code: string, exceptId?: string) {
  * Assigned To is checked only when it changes (`currentAssignedTo` is the saved value on an edit):
  * a client whose BDE has since left keeps them until someone picks another, and stays editable.
  */
-async function checkedColumns(trx: Trx, input: ClientForm, currentAssignedTo: string | null = null) {
+async function checkedColumns(trx: Db, input: ClientForm, currentAssignedTo: string | null = null) {
   requireCountry(input.countryId, MSG.countryRequired);
   const assignedToChanged = !!input.assignedTo && input.assignedTo !== currentAssignedTo;
   if (assignedToChanged && !(await isActiveUserWithRole(trx, input.assignedTo!, "BDE"))) {
-    throw badRequest(MSG.assignedToInvalid, [{ path: "assignedTo", message: MSG.assignedToInvalid }]);
+    throw invalid(MSG.assignedToInvalid, [{ path: "assignedTo", message: MSG.assignedToInvalid }]);
   }
   const supplierIds = await keepKnownSuppliers(trx, input.supplierId, "supplierId");
   const {

@@ -5,8 +5,8 @@
  * One grouped query over the child projects' counters (kept by the respondent router), never a
  * live aggregate over sessions (design.md 5a). A project counts once however many children it has.
  */
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../../db/types.ts";
+import type { Db } from "../../db/connection.ts";
+import { sql } from "kysely";
 
 export type ClientFigures = {
   totalProjects: number;
@@ -30,7 +30,7 @@ export const ZERO_CLIENT_FIGURES: Readonly<ClientFigures> = Object.freeze({
 
 /** Figures per client id, from child-project counters (one grouped query); every id asked for is in the map. */
 export async function clientFigures(
-  db: Kysely<Database>,
+  db: Db,
   ids: string[],
 ): Promise<Map<string, ClientFigures>> {
   const out = new Map(ids.map((id) => [id, { ...ZERO_CLIENT_FIGURES }]));

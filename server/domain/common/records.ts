@@ -4,8 +4,7 @@
  */
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { isStatusPatch, type StatusPatch } from "../../../shared/schemas/common.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -18,8 +17,6 @@ export type SwitchableTable =
   | "qualifications"
   | "supplier_rules"
   | "questions";
-
-export type Trx = Kysely<Database>;
 
 /** A random key for API access (hex, 48 characters by default); never taken from input. */
 export function randomKey(bytes = 24): string {
@@ -40,7 +37,7 @@ export function countryFields(code: string) {
 
 /** The shared schemas check the shape of a country code; this checks it names a country. */
 export function requireCountry(code: string, message: string, path = "countryId") {
-  if (!countryByCode(code)) throw badRequest(message, [{ path, message }]);
+  if (!countryByCode(code)) throw invalid(message, [{ path, message }]);
 }
 
 export function parseJsonList<T = string>(text: string | null | undefined): T[] {
@@ -57,7 +54,7 @@ export const nowIso = () => new Date().toISOString();
 
 /** The live (not deleted) row's id, or a 404 naming `what`. */
 export async function requireLive(
-  db: Trx,
+  db: Db,
   table: SwitchableTable,
   id: string,
   what: string,
@@ -71,7 +68,7 @@ export async function requireLive(
 
 /** Sets the active switch or soft-deletes (a deleted record is also inactive). Returns the verb for the log. */
 export async function applyStatusPatch(
-  db: Trx,
+  db: Db,
   table: SwitchableTable,
   id: string,
   patch: StatusPatch,
@@ -101,12 +98,12 @@ export async function runUpdate<F extends object, R>(
     what: string;
     module: string;
     input: StatusPatch | F;
-    label: (trx: Trx) => Promise<string>;
+    label: (trx: Db) => Promise<string>;
     /** Saves the form and returns the log's activity. */
-    saveForm: (trx: Trx, form: F, now: string) => Promise<string>;
-    read: (trx: Trx) => Promise<R>;
+    saveForm: (trx: Db, form: F, now: string) => Promise<string>;
+    read: (trx: Db) => Promise<R>;
     /** Runs after a soft delete, in the same transaction (e.g. closing dependants). */
-    onDelete?: (trx: Trx, now: string) => Promise<string | void>;
+    onDelete?: (trx: Db, now: string) => Promise<string | void>;
   },
 ): Promise<{ record: R; outcome: UpdateOutcome }> {
   return await db.transaction().execute(async (trx) => {

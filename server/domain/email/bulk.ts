@@ -1,6 +1,6 @@
 /** Bulk e-mail to suppliers (part 1, 7 "E-mail": POST /admin/email/supplier/bulk/send). */
 import type { Db } from "../../db/connection.ts";
-import { badRequest } from "../../http/errors.ts";
+import { invalid } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { BulkSupplierEmail } from "../../../shared/schemas/email.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -17,7 +17,7 @@ export async function queueBulkSupplierEmail(
 ): Promise<{ queued: number; ids: string[] }> {
   return await db.transaction().execute(async (trx) => {
     const recipients = await notificationRecipients(trx);
-    if (!recipients.length) throw badRequest(MSG.noEmailRecipients);
+    if (!recipients.length) throw invalid(MSG.noEmailRecipients);
     const ids = await enqueueMails(
       trx,
       recipients.map((s) => ({

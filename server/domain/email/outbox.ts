@@ -1,6 +1,6 @@
 /** The e-mail outbox: every mail is a row first (inside the caller's transaction), sent after commit. */
-import type { Kysely, Selectable } from "kysely";
-import type { Database } from "../../db/types.ts";
+import type { Db } from "../../db/connection.ts";
+import type { Selectable } from "kysely";
 import type { EmailOutboxTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { htmlToText, safeEmailHtml } from "../../../shared/html.ts";
@@ -20,7 +20,7 @@ export type OutboxRow = Selectable<EmailOutboxTable>;
 
 /** Queues mails in one multi-row insert per 500; returns their ids. */
 export async function enqueueMails(
-  db: Kysely<Database>,
+  db: Db,
   mails: NewMail[],
   at = new Date(),
 ): Promise<string[]> {
@@ -49,7 +49,7 @@ export async function enqueueMails(
   return rows.map((r) => r.id);
 }
 
-export async function outboxByIds(db: Kysely<Database>, ids: string[]): Promise<OutboxRow[]> {
+export async function outboxByIds(db: Db, ids: string[]): Promise<OutboxRow[]> {
   if (!ids.length) return [];
   return await db.selectFrom("email_outbox").selectAll().where("id", "in", ids).orderBy("toAddress")
     .execute();

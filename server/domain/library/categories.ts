@@ -5,10 +5,10 @@ import type { CategoriesTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
 import { activeStatus, type AnyQB, type ListSpec } from "../../db/list.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../errors.ts";
 import type { CategoryForm, CategoryUpdate } from "../../../shared/schemas/library.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { nowIso, runUpdate, type Trx } from "../common/records.ts";
+import { nowIso, runUpdate } from "../common/records.ts";
 
 const MODULE = "Categories";
 const COLUMNS = ["id", "categoryTitle", "categoryDesc", "isActive", "createdAt", "updatedAt"] as const;
@@ -29,7 +29,7 @@ export const categoriesListSpec: ListSpec = {
   rowid: "categories.rowid",
 };
 
-export async function getCategory(db: Trx, id: string): Promise<CategoryRecord> {
+export async function getCategory(db: Db, id: string): Promise<CategoryRecord> {
   const row = await db.selectFrom("categories").select(COLUMNS).where("id", "=", id).where(
     "isDeleted",
     "=",

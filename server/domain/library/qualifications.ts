@@ -7,12 +7,12 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { QualificationOptionsTable, QualificationsTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { QualificationForm, QualificationUpdate } from "../../../shared/schemas/library.ts";
 import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
-import { nowIso, runUpdate, type Trx } from "../common/records.ts";
+import { nowIso, runUpdate } from "../common/records.ts";
 
 const MODULE = "Qualifications";
 type QualificationRow = Selectable<QualificationsTable>;
@@ -52,7 +52,7 @@ function record(q: QualificationRow, options: OptionRow[]): QualificationRecord 
   };
 }
 
-async function withOptions(db: Trx, rows: QualificationRow[]): Promise<QualificationRecord[]> {
+async function withOptions(db: Db, rows: QualificationRow[]): Promise<QualificationRecord[]> {
   if (!rows.length) return [];
   const options = await db.selectFrom("qualification_options").selectAll()
     .where("qualificationId", "in", rows.map((r) => r.id)).where("isDeleted", "=", 0)
@@ -62,13 +62,13 @@ async function withOptions(db: Trx, rows: QualificationRow[]): Promise<Qualifica
 }
 
 /** Live qualifications with their options in order (library list and the quota picker). */
-export async function listQualifications(db: Trx): Promise<QualificationRecord[]> {
+export async function listQualifications(db: Db): Promise<QualificationRecord[]> {
   const rows = await db.selectFrom("qualifications").selectAll().where("isDeleted", "=", 0)
     .orderBy("qualificationName").orderBy("id").execute();
   return await withOptions(db, rows);
 }
 
-export async function getQualification(db: Trx, id: string): Promise<QualificationRecord> {
+export async function getQualification(db: Db, id: string): Promise<QualificationRecord> {
   const row = await db.selectFrom("qualifications").selectAll().where("id", "=", id).where(
     "isDeleted",
     "=",
@@ -79,7 +79,7 @@ export async function getQualification(db: Trx, id: string): Promise<Qualificati
   return (await withOptions(db, [row]))[0];
 }
 
-async function assertKeyFree(trx: Trx, key: string, exceptId?: string) {
+async function assertKeyFree(trx: Db, key: string, exceptId?: string) {
   let q = trx.selectFrom("qualifications").select("id").where(
     sql<boolean>`qualificationKey = ${key} COLLATE NOCASE`,
   )
@@ -95,7 +95,7 @@ async function assertKeyFree(trx: Trx, key: string, exceptId?: string) {
 
 /** Writes the options in the form's order: known ids are updated, new ones added, missing ones marked deleted. */
 async function saveOptions(
-  trx: Trx,
+  trx: Db,
   qualificationId: string,
   options: QualificationForm["qualificationOptions"],
 ) {

@@ -7,7 +7,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { QuestionsTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type {
   QuestionForm,
@@ -16,7 +16,7 @@ import type {
   QuestionUpdate,
 } from "../../../shared/schemas/library.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { nowIso, type Trx } from "../common/records.ts";
+import { nowIso } from "../common/records.ts";
 import { projectChanged } from "../projects/projects.ts";
 
 const MODULE = "Questions";
@@ -69,7 +69,7 @@ export function questionRecord(r: QuestionRow): QuestionRecord {
   };
 }
 
-function scoped(db: Trx, scope: QuestionScope) {
+function scoped(db: Db, scope: QuestionScope) {
   const q = db.selectFrom("questions").where("isDeleted", "=", 0);
   return scope.kind === "temp"
     ? q.where("isTempQuestion", "=", 1)
@@ -77,13 +77,13 @@ function scoped(db: Trx, scope: QuestionScope) {
 }
 
 /** The scope's live questions in their order. */
-export async function listQuestions(db: Trx, scope: QuestionScope): Promise<QuestionRecord[]> {
+export async function listQuestions(db: Db, scope: QuestionScope): Promise<QuestionRecord[]> {
   const rows = await scoped(db, scope).selectAll().orderBy("sortOrder").orderBy("createdAt").orderBy("id")
     .execute();
   return rows.map(questionRecord);
 }
 
-export async function getQuestion(db: Trx, scope: QuestionScope, id: string): Promise<QuestionRecord> {
+export async function getQuestion(db: Db, scope: QuestionScope, id: string): Promise<QuestionRecord> {
   const row = await scoped(db, scope).selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) throw notFound("Question");
   return questionRecord(row);
@@ -202,7 +202,7 @@ export async function reorderQuestions(
     const known = new Set(current.map((q) => q._id));
     const bad = ids.findIndex((id) => !known.has(id));
     if (bad >= 0) {
-      throw badRequest(MSG.questionOrderInvalid, [{ path: `ids.${bad}`, message: MSG.questionOrderInvalid }]);
+      throw invalid(MSG.questionOrderInvalid, [{ path: `ids.${bad}`, message: MSG.questionOrderInvalid }]);
     }
     const listed = new Set(ids);
     const order = [...ids, ...current.filter((q) => !listed.has(q._id)).map((q) => q._id)];

@@ -5,10 +5,10 @@ import type { SupplierRulesTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
 import { activeStatus, type AnyQB, type ListSpec } from "../../db/list.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../errors.ts";
 import type { SupplierRuleForm, SupplierRuleUpdate } from "../../../shared/schemas/library.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { nowIso, runUpdate, type Trx } from "../common/records.ts";
+import { nowIso, runUpdate } from "../common/records.ts";
 
 const MODULE = "Supplier Rules";
 const COLUMNS = [
@@ -37,7 +37,7 @@ export const supplierRulesListSpec: ListSpec = {
   rowid: "supplier_rules.rowid",
 };
 
-export async function getSupplierRule(db: Trx, id: string): Promise<SupplierRuleRecord> {
+export async function getSupplierRule(db: Db, id: string): Promise<SupplierRuleRecord> {
   const row = await db.selectFrom("supplier_rules").select(COLUMNS).where("id", "=", id).where(
     "isDeleted",
     "=",

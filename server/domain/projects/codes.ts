@@ -1,20 +1,19 @@
 /** Human project codes from a sequence: parents P10001, P10002...; children <parent>-01, -02... */
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/types.ts";
+import type { Db } from "../../db/connection.ts";
 
-export async function nextSequence(db: Kysely<Database>, name: string, start: number): Promise<number> {
+export async function nextSequence(db: Db, name: string, start: number): Promise<number> {
   const row = await db.insertInto("sequences").values({ name, value: start })
     .onConflict((oc) => oc.column("name").doUpdateSet((eb) => ({ value: eb("sequences.value", "+", 1) })))
     .returning("value").executeTakeFirstOrThrow();
   return row.value;
 }
 
-export async function nextParentCode(db: Kysely<Database>): Promise<string> {
+export async function nextParentCode(db: Db): Promise<string> {
   return `P${await nextSequence(db, "project", 10001)}`;
 }
 
 export async function nextChildCode(
-  db: Kysely<Database>,
+  db: Db,
   parentCode: string,
   parentId: string,
 ): Promise<string> {

@@ -3,10 +3,8 @@
  * suppliers, each supplier's own entry link (send/map), a progress report to the client
  * (send/report) and a request for quote to notification-enabled suppliers (send/quota).
  */
-import type { Kysely } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { escapeHtml } from "../../../shared/html.ts";
 import { projectStatusLabel } from "../../../shared/status.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -14,10 +12,9 @@ import { enqueueMails, type NewMail } from "../email/outbox.ts";
 import { notificationRecipients } from "../suppliers/suppliers.ts";
 import { countryByCode } from "../lookups/geo.ts";
 
-type Tx = Kysely<Database>;
 const MODULE = "E-mail";
 
-async function projectWithChildren(db: Tx, projectId: string) {
+async function projectWithChildren(db: Db, projectId: string) {
   const p = await db.selectFrom("projects").leftJoin("clients", "clients.id", "projects.clientId")
     .selectAll("projects").select(["clients.clientName", "clients.clientEmail as clientMainEmail"])
     .where("projects.id", "=", projectId).where("projects.isDeleted", "=", 0).executeTakeFirst();
@@ -32,7 +29,7 @@ async function projectWithChildren(db: Tx, projectId: string) {
   return { project: p, children };
 }
 
-async function mappedSuppliers(db: Tx, projectIds: string[]) {
+async function mappedSuppliers(db: Db, projectIds: string[]) {
   if (!projectIds.length) return [];
   return await db.selectFrom("supplier_maps as m")
     .innerJoin("suppliers as s", "s.id", "m.supplierId")
@@ -71,11 +68,11 @@ async function queue(
   actor: Actor,
   projectId: string,
   activity: string,
-  build: (trx: Tx) => Promise<NewMail[]>,
+  build: (trx: Db) => Promise<NewMail[]>,
 ) {
   return await db.transaction().execute(async (trx) => {
     const mails = await build(trx);
-    if (!mails.length) throw badRequest("Nobody to send this to: no recipient with an e-mail address");
+    if (!mails.length) throw invalid("Nobody to send this to: no recipient with an e-mail address");
     await enqueueMails(trx, mails);
     await writeLog(trx, actor, {
       activity: `${activity} (${mails.length} e-mail${mails.length === 1 ? "" : "s"})`,

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import { toRow } from "../../db/rows.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { projectChanged } from "./projects.ts";
@@ -60,7 +60,7 @@ export async function addExclusion(
 ) {
   const id = await db.transaction().execute(async (trx) => {
     if (input.projectId === input.excludedProjectId) {
-      throw badRequest("A project cannot exclude itself", [{
+      throw invalid("A project cannot exclude itself", [{
         path: "excludedProjectId",
         message: "A project cannot exclude itself",
       }]);
@@ -76,7 +76,7 @@ export async function addExclusion(
     );
     if (!p) throw notFound("Project");
     if (!x) {
-      throw badRequest("Project is required", [{
+      throw invalid("Project is required", [{
         path: "excludedProjectId",
         message: "Project is required",
       }]);

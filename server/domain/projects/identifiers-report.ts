@@ -11,11 +11,11 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { SESSION_STATUS_LIST, sessionStatusLabel } from "../../../shared/status.ts";
 import { REASON_LABEL } from "../router/outcomes.ts";
 import { countryByCode } from "../lookups/geo.ts";
-import type { CsvColumn } from "../../http/csv.ts";
+import type { CsvColumn } from "../../../shared/list.ts";
 import { getProject } from "./projects.ts";
 
 export const REPORT_PAGE_SIZE = 1000;
@@ -72,7 +72,7 @@ export async function supplierReportMap(db: Db, projectId: string, supplierMapId
       .executeTakeFirst();
     if (!exists) throw notFound("Supplier map");
     const message = `The supplier map is not on project ${project.projectCode}`;
-    throw badRequest(message, [{ path: "supplierMapId", message }]);
+    throw invalid(message, [{ path: "supplierMapId", message }]);
   }
   return { project, map };
 }

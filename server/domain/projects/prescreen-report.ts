@@ -11,8 +11,8 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { badRequest } from "../../http/errors.ts";
-import type { CsvColumn } from "../../http/csv.ts";
+import { invalid } from "../errors.ts";
+import type { CsvColumn } from "../../../shared/list.ts";
 import { MSG } from "../../../shared/messages.ts";
 import { sessionStatusLabel } from "../../../shared/status.ts";
 import { listQuestions, questionRecord } from "../library/questions.ts";
@@ -125,7 +125,7 @@ export async function prescreenReport(
       const message = `${MSG.questionIndexInvalid}: ${
         unknown.slice(0, 5).join(", ")
       } is not a question of ${project.projectCode}`;
-      throw badRequest(message, [{ path: "questionIndex", message }]);
+      throw invalid(message, [{ path: "questionIndex", message }]);
     }
     questions = input.questionIndex.map((i) => list[Number(i)]);
     only = new Set(questions.map((q) => q.questionId));

@@ -3,12 +3,11 @@
  * clone, soft delete. Every change writes a system log row with the project id, which the project
  * Logs dialog reads.
  */
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
 import { newId } from "../../db/ids.ts";
 import { toRow } from "../../db/rows.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, invalid, notFound } from "../errors.ts";
 import { MSG, requiredMsg } from "../../../shared/messages.ts";
 import {
   actionApplies,
@@ -30,7 +29,6 @@ import { countryByCode } from "../lookups/geo.ts";
 import { languageByCode } from "../lookups/languages.ts";
 import { currencyByCode } from "../lookups/currencies.ts";
 
-type Tx = Kysely<Database>;
 const MODULE = "Projects";
 
 /** Invalidation hook for the router's in-memory project cache (set by the router). */
@@ -45,16 +43,16 @@ const changed = projectChanged;
 
 export type Caller = { actor: Actor; userId: string; role: Role };
 
-async function assertClient(db: Tx, clientId: string) {
+async function assertClient(db: Db, clientId: string) {
   const c = await db.selectFrom("clients").select("id").where("id", "=", clientId).where("isDeleted", "=", 0)
     .executeTakeFirst();
-  if (!c) throw badRequest(MSG.clientRequired, [{ path: "clientId", message: MSG.clientRequired }]);
+  if (!c) throw invalid(MSG.clientRequired, [{ path: "clientId", message: MSG.clientRequired }]);
 }
 
-async function assertManager(db: Tx, userId: string) {
+async function assertManager(db: Db, userId: string) {
   const u = await db.selectFrom("users").select("id").where("id", "=", userId).where("isDeleted", "=", 0)
     .where("role", "!=", "SUPPLIER").executeTakeFirst();
-  if (!u) throw badRequest(MSG.managerRequired, [{ path: "userId", message: MSG.managerRequired }]);
+  if (!u) throw invalid(MSG.managerRequired, [{ path: "userId", message: MSG.managerRequired }]);
 }
 
 type Targeting = { countryId?: string; languageId?: string; currencyId?: string };
@@ -84,12 +82,12 @@ export function checkTargeting<T extends Targeting>(input: T, messages = TARGETI
     if (known) out[key] = known;
     else errors.push({ path: key, message: messages[key] });
   }
-  if (errors.length) throw badRequest(errors[0].message, errors);
+  if (errors.length) throw invalid(errors[0].message, errors);
   return out;
 }
 
 /** The project with client and manager names; deleted projects are not found. */
-export async function getProject(db: Tx, id: string) {
+export async function getProject(db: Db, id: string) {
   const row = await db.selectFrom("projects")
     .leftJoin("clients", "clients.id", "projects.clientId")
     .leftJoin("users", "users.id", "projects.userId")
@@ -174,7 +172,7 @@ export async function createChildProject(db: Db, caller: Caller, form: ChildProj
     const parent = await trx.selectFrom("projects").selectAll().where("id", "=", input.parentProjectId)
       .where("projectType", "=", 1).where("isDeleted", "=", 0).executeTakeFirst();
     if (!parent) {
-      throw badRequest("Parent project not found", [{
+      throw invalid("Parent project not found", [{
         path: "parentProjectId",
         message: "Parent project not found",
       }]);
@@ -247,7 +245,7 @@ type StatusTarget = {
  * check whether the change is allowed.
  */
 async function applyStatus(
-  trx: Tx,
+  trx: Db,
   actor: Actor,
   project: StatusTarget,
   to: number,
@@ -255,7 +253,7 @@ async function applyStatus(
 ): Promise<string[]> {
   const po = (poNumber ?? project.poNumber).trim();
   if (to === 6 && !po) {
-    throw badRequest(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
+    throw invalid(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
   }
   if (to === project.projectStatus && po === project.poNumber) return [];
   const now = new Date().toISOString();
@@ -379,10 +377,10 @@ async function updateProjectTx(
     if (patch.projectStatus !== undefined) {
       const refusal = statusChangeRefusal(p.projectStatus, patch.projectStatus);
       if (refusal?.kind === "conflict") throw conflict(refusal.message);
-      if (refusal) throw badRequest(refusal.message, [{ path: "projectStatus", message: refusal.message }]);
+      if (refusal) throw invalid(refusal.message, [{ path: "projectStatus", message: refusal.message }]);
     }
     if (patch.clientId && patch.clientId !== p.clientId) {
-      if (p.projectType === 2) throw badRequest("The client of a child project is its parent's");
+      if (p.projectType === 2) throw invalid("The client of a child project is its parent's");
       await assertClient(trx, patch.clientId);
     }
     if (patch.userId && patch.userId !== p.userId) {
@@ -390,14 +388,14 @@ async function updateProjectTx(
       await assertManager(trx, patch.userId);
     }
     if (patch.languageId && patch.languageId !== p.languageId && p.projectType === 2) {
-      throw badRequest("The language of an existing child project cannot change", [{
+      throw invalid("The language of an existing child project cannot change", [{
         path: "languageId",
         message: "Language cannot change",
       }]);
     }
     const start = patch.startDate ?? p.startDate, end = patch.endDate ?? p.endDate;
     if (start && end && end < start) {
-      throw badRequest("End date must not be before start date", [{
+      throw invalid("End date must not be before start date", [{
         path: "endDate",
         message: "End date must not be before start date",
       }]);
@@ -465,7 +463,7 @@ async function updateProjectTx(
 
 /** Tells every supplier mapped to the project (or its children) that it moved to invoicing or the archive. */
 async function notifySuppliersOfStatus(
-  trx: Tx,
+  trx: Db,
   actor: Actor,
   p: { id: string; projectCode: string; projectName: string },
   status: number,
@@ -507,7 +505,7 @@ async function notifySuppliersOfStatus(
   });
 }
 
-async function replaceLinks(trx: Tx, actor: Actor, p: { id: string; projectCode: string }, urls: string[]) {
+async function replaceLinks(trx: Db, actor: Actor, p: { id: string; projectCode: string }, urls: string[]) {
   // links already handed to respondents stay; unused ones are replaced by the upload
   await trx.deleteFrom("project_links").where("projectId", "=", p.id).where("usedBy", "is", null).execute();
   const unique = [...new Set(urls)];

@@ -2,19 +2,16 @@
  * Project quotas (child edit, Project Quota tab): a qualification added to the project, the options
  * chosen from it, and a sample size per option. `completes` per option is kept by the router.
  */
-import type { Kysely } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
 import { newId } from "../../db/ids.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
 import { projectChanged } from "./projects.ts";
 
-type Tx = Kysely<Database>;
 export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
 
-async function projectOf(db: Tx, projectId: string) {
+async function projectOf(db: Db, projectId: string) {
   const p = await db.selectFrom("projects").select(["id", "projectCode", "sampleSize", "projectType"]).where(
     "id",
     "=",
@@ -35,7 +32,7 @@ const parseCells = (s: string): QuotaCell[] => {
 };
 
 /** Quotas of a project with the qualification's name and options, each with size, percent and completes. */
-export async function listQuotas(db: Tx, projectId: string) {
+export async function listQuotas(db: Db, projectId: string) {
   const project = await projectOf(db, projectId);
   const rows = await db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId).where(
     "isDeleted",
@@ -82,10 +79,10 @@ export async function listQuotas(db: Tx, projectId: string) {
 export async function addQuota(db: Db, actor: Actor, projectId: string, qualificationId: string) {
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
-    if (project.projectType !== 2) throw badRequest("Quotas are set on child projects");
+    if (project.projectType !== 2) throw invalid("Quotas are set on child projects");
     const qual = await getQualification(trx, qualificationId).catch(() => null);
     if (!qual) {
-      throw badRequest("Qualification not found", [{ path: "quotaId", message: "Qualification not found" }]);
+      throw invalid("Qualification not found", [{ path: "quotaId", message: "Qualification not found" }]);
     }
     const dup = await trx.selectFrom("project_quotas").select("id").where("projectId", "=", projectId).where(
       "qualificationId",
@@ -115,7 +112,7 @@ export async function addQuota(db: Db, actor: Actor, projectId: string, qualific
   return listQuotas(db, projectId);
 }
 
-async function quotaOf(trx: Tx, quotaId: string, projectId: string) {
+async function quotaOf(trx: Db, quotaId: string, projectId: string) {
   const q = await trx.selectFrom("project_quotas").selectAll().where("id", "=", quotaId).where(
     "projectId",
     "=",
@@ -153,7 +150,7 @@ export async function updateQuota(
     const chosen = [...new Set(patch.quotaOptionId ?? [])];
     const bad = chosen.find((id) => !valid.has(id));
     if (bad) {
-      throw badRequest("Unknown option for this qualification", [{
+      throw invalid("Unknown option for this qualification", [{
         path: "quotaOptionId",
         message: "Unknown option for this qualification",
       }]);
@@ -192,7 +189,7 @@ export async function updateQuotaSizes(
     for (const v of values) {
       const cell = cells.find((c) => c.quotaOptionId === v.quotaOptionId);
       if (!cell) {
-        throw badRequest("Choose the option before giving it a size", [{
+        throw invalid("Choose the option before giving it a size", [{
           path: "quotaValue",
           message: "Choose the option before giving it a size",
         }]);

@@ -3,18 +3,14 @@
  * The map id is the supplier's entry link: /survey/start/{mapId}?sid=[sid].
  */
 import { sql } from "kysely";
-import type { Kysely } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
 import { newId } from "../../db/ids.ts";
 import { toRow } from "../../db/rows.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { SupplierMapForm } from "../../../shared/schemas/project.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { supplierMapRecord } from "./serialize.ts";
-
-type Tx = Kysely<Database>;
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -27,7 +23,7 @@ export function onSupplierMapChange(fn: (mapId: string) => void) {
 }
 const changed = (mapId: string) => listeners.forEach((fn) => fn(mapId));
 
-function mapsQuery(db: Tx) {
+function mapsQuery(db: Db) {
   return db.selectFrom("supplier_maps")
     .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")
     .selectAll("supplier_maps")
@@ -35,7 +31,7 @@ function mapsQuery(db: Tx) {
     .where("supplier_maps.isDeleted", "=", 0);
 }
 
-export async function getSupplierMap(db: Tx, id: string, entryBase: EntryBase) {
+export async function getSupplierMap(db: Db, id: string, entryBase: EntryBase) {
   const row = await mapsQuery(db).where("supplier_maps.id", "=", id).executeTakeFirst();
   if (!row) throw notFound("Supplier map");
   return supplierMapRecord(row, entryBase);
@@ -58,7 +54,7 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
     )
       .where("isDeleted", "=", 0).executeTakeFirst();
     if (!project) throw notFound("Project");
-    if (project.projectType !== 2) throw badRequest("Suppliers are mapped to child projects");
+    if (project.projectType !== 2) throw invalid("Suppliers are mapped to child projects");
     const supplier = await trx.selectFrom("suppliers").select(["id", "supplierName", "isActive"]).where(
       "id",
       "=",
@@ -66,7 +62,7 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
     )
       .where("isDeleted", "=", 0).executeTakeFirst();
     if (!supplier) {
-      throw badRequest(MSG.mapSupplierRequired, [{ path: "supplierId", message: MSG.mapSupplierRequired }]);
+      throw invalid(MSG.mapSupplierRequired, [{ path: "supplierId", message: MSG.mapSupplierRequired }]);
     }
     const now = new Date().toISOString();
     const fields = toRow({

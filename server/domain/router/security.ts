@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { UAParser } from "ua-parser-js";
-import { describeDevice } from "../../http/request-info.ts";
+import { describeDevice } from "../common/device.ts";
 import type { ProjectConfig } from "./config.ts";
 import { REASON } from "./outcomes.ts";
 

@@ -14,9 +14,8 @@
  * transaction, so they agree after a crash.
  */
 import { setImmediate } from "node:timers";
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
 import { ROLLUP_COUNTERS, type RollupCounter } from "../../db/tables/router.ts";
 import { newId } from "../../db/ids.ts";
@@ -35,8 +34,6 @@ import {
   STATUS_COUNTER,
   STATUS_LETTER,
 } from "./outcomes.ts";
-
-type Trx = Kysely<Database>;
 
 export type SessionRow = {
   id: string;
@@ -204,7 +201,7 @@ const placeholders = (n: number, width: number) =>
   Array.from({ length: n }, () => `(${Array(width).fill("?").join(",")})`).join(",");
 const list = (n: number) => Array(n).fill("?").join(",");
 
-async function run(trx: Trx, text: string, params: unknown[] = []) {
+async function run(trx: Db, text: string, params: unknown[] = []) {
   const r = await trx.executeQuery(CompiledQuery.raw(text, params));
   return r.rows as Record<string, unknown>[];
 }
@@ -314,7 +311,7 @@ class Flush {
     [];
   #newIds = new Set<string>();
 
-  constructor(private readonly trx: Trx, private readonly opts: WriterOptions) {}
+  constructor(private readonly trx: Db, private readonly opts: WriterOptions) {}
 
   async run(events: RouterEvent[]): Promise<Outcome[]> {
     await this.#load(events);

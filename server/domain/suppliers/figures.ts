@@ -5,8 +5,8 @@
  * One grouped query over the supplier-map counters (kept by the respondent router), never a live
  * aggregate over sessions (design.md 5a).
  */
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../../db/types.ts";
+import type { Db } from "../../db/connection.ts";
+import { sql } from "kysely";
 
 export type SupplierFigures = {
   totalProjects: number;
@@ -30,7 +30,7 @@ export const ZERO_SUPPLIER_FIGURES: Readonly<SupplierFigures> = Object.freeze({
 
 /** Figures per supplier id, from supplier-map counters (one grouped query); every id asked for is in the map. */
 export async function supplierFigures(
-  db: Kysely<Database>,
+  db: Db,
   ids: string[],
 ): Promise<Map<string, SupplierFigures>> {
   const out = new Map(ids.map((id) => [id, { ...ZERO_SUPPLIER_FIGURES }]));

@@ -1,21 +1,20 @@
 /** What other areas may ask about suppliers (users, clients, e-mail) without touching the table. */
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/types.ts";
-import { badRequest } from "../../http/errors.ts";
+import type { Db } from "../../db/connection.ts";
+import { invalid } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 
 /**
  * A SUPPLIER user must belong to a live supplier: 400 'Supplier is required' on supplierId otherwise.
  * Matches the users area's `SupplierCheck` hook.
  */
-export async function supplierExists(db: Kysely<Database>, supplierId: string): Promise<void> {
+export async function supplierExists(db: Db, supplierId: string): Promise<void> {
   const s = await db.selectFrom("suppliers").select("id").where("id", "=", supplierId).where(
     "isDeleted",
     "=",
     0,
   )
     .executeTakeFirst();
-  if (!s) throw badRequest(MSG.supplierRequired, [{ path: "supplierId", message: MSG.supplierRequired }]);
+  if (!s) throw invalid(MSG.supplierRequired, [{ path: "supplierId", message: MSG.supplierRequired }]);
 }
 
 /**
@@ -23,7 +22,7 @@ export async function supplierExists(db: Kysely<Database>, supplierId: string): 
  * suppliers deleted since are dropped quietly. Returns the ids to keep, in the given order.
  */
 export async function keepKnownSuppliers(
-  db: Kysely<Database>,
+  db: Db,
   ids: string[],
   path: string,
 ): Promise<string[]> {
@@ -32,13 +31,13 @@ export async function keepKnownSuppliers(
   const state = new Map(rows.map((r) => [r.id, r.isDeleted]));
   const unknown = ids.findIndex((id) => !state.has(id));
   if (unknown >= 0) {
-    throw badRequest(MSG.supplierNotFound, [{ path: `${path}.${unknown}`, message: MSG.supplierNotFound }]);
+    throw invalid(MSG.supplierNotFound, [{ path: `${path}.${unknown}`, message: MSG.supplierNotFound }]);
   }
   return ids.filter((id) => state.get(id) === 0);
 }
 
 /** Supplier names by id (deleted ones included: old records still name them). */
-export async function supplierNames(db: Kysely<Database>, ids: string[]): Promise<Map<string, string>> {
+export async function supplierNames(db: Db, ids: string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids.filter(Boolean))];
   if (!unique.length) return new Map();
   const rows = await db.selectFrom("suppliers").select(["id", "supplierName"]).where("id", "in", unique)

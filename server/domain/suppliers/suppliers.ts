@@ -12,7 +12,7 @@ import {
   isTruthyFlag,
   type ListSpec,
 } from "../../db/list.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import { SUPPLIER_TYPES, type SupplierForm, type SupplierUpdate } from "../../../shared/schemas/supplier.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -25,7 +25,6 @@ import {
   randomKey,
   requireCountry,
   runUpdate,
-  type Trx,
   type UpdateOutcome,
 } from "../common/records.ts";
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
@@ -84,7 +83,7 @@ export function supplierListMap(row: SupplierListRow): SupplierListItem {
 
 /** Adds the figures to one page of suppliers (one query per page). */
 export async function enrichSuppliers<T extends { _id: string }>(
-  db: Trx,
+  db: Db,
   rows: T[],
 ): Promise<(T & SupplierFigures)[]> {
   const figures = await supplierFigures(db, rows.map((r) => r._id));
@@ -120,7 +119,7 @@ export const suppliersListSpec: ListSpec = {
 
 // ---------------------------------------------------------------- read
 
-export async function getSupplier(db: Trx, id: string): Promise<SupplierRecord> {
+export async function getSupplier(db: Db, id: string): Promise<SupplierRecord> {
   const row = await db.selectFrom("suppliers").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
     .executeTakeFirst();
   if (!row) throw notFound("Supplier");
@@ -135,7 +134,7 @@ export async function getSupplier(db: Trx, id: string): Promise<SupplierRecord> 
 
 // ---------------------------------------------------------------- write
 
-async function assertShortCodeFree(trx: Trx, code: string, exceptId?: string) {
+async function assertShortCodeFree(trx: Db, code: string, exceptId?: string) {
   let q = trx.selectFrom("suppliers").select("id").where(
     sql<boolean>`supplierShortCode = ${code} COLLATE NOCASE`,
   )
@@ -146,7 +145,7 @@ async function assertShortCodeFree(trx: Trx, code: string, exceptId?: string) {
   }
 }
 
-async function checkedColumns(trx: Trx, input: SupplierForm) {
+async function checkedColumns(trx: Db, input: SupplierForm) {
   requireCountry(input.countryId, MSG.supplierCountryRequired);
   const clientIds = await keepKnownClients(trx, input.clientId, "clientId");
   const { clientId: _ids, isEmailNotification, isPreScreen, isActive, ...plain } = input;
@@ -253,7 +252,7 @@ export async function supplierOptions(db: Db, search?: string) {
 }
 
 /** Who gets a bulk e-mail: active, live suppliers with e-mail notifications on. */
-export async function notificationRecipients(db: Trx) {
+export async function notificationRecipients(db: Db) {
   return await db.selectFrom("suppliers").select(["id", "supplierName", "supplierEmail"])
     .where("isDeleted", "=", 0).where("isActive", "=", 1).where("isEmailNotification", "=", 1)
     .where("supplierEmail", "!=", "").orderBy("supplierName").execute();

@@ -1,12 +1,11 @@
 /** Staff and supplier users (part 2: Users). */
-import type { Kysely, Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { Database } from "../../db/types.ts";
 import type { UsersTable } from "../../db/tables/foundation.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
 import type { AnyQB, ListSpec } from "../../db/list.ts";
-import { conflict, HttpError, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { Role } from "../../../shared/roles.ts";
 import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
@@ -78,7 +77,7 @@ export const usersListSpec: ListSpec = {
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
 };
 
-export async function getUser(db: Kysely<Database>, id: string): Promise<PublicUser> {
+export async function getUser(db: Db, id: string): Promise<PublicUser> {
   const u = await db.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id).where(
     "isDeleted",
     "=",
@@ -88,7 +87,7 @@ export async function getUser(db: Kysely<Database>, id: string): Promise<PublicU
   return publicUser(u);
 }
 
-async function assertEmailFree(db: Kysely<Database>, email: string, exceptId?: string) {
+async function assertEmailFree(db: Db, email: string, exceptId?: string) {
   let q = db.selectFrom("users").select("id").where("email", "=", email).where("isDeleted", "=", 0);
   if (exceptId) q = q.where("id", "!=", exceptId);
   if (await q.executeTakeFirst()) {
@@ -108,12 +107,12 @@ type Change = { role?: Role; isActive?: boolean; deleting?: boolean };
  * - the last active SUPERADMIN is never deactivated, deleted or given another role (409).
  * The CLI and the seed act as the system (no user id) and are trusted with roles.
  */
-async function guardUserChange(db: Kysely<Database>, actor: Actor, target: Target, change: Change) {
+async function guardUserChange(db: Db, actor: Actor, target: Target, change: Change) {
   const path = (field: string, message: string) => [{ path: field, message }];
   if (target && actor.userId === target.id) {
-    if (change.deleting) throw new HttpError(403, MSG.cannotDeleteSelf);
+    if (change.deleting) throw forbidden(MSG.cannotDeleteSelf);
     if (change.isActive === false) {
-      throw new HttpError(403, MSG.cannotDeactivateSelf, path("isActive", MSG.cannotDeactivateSelf));
+      throw forbidden(MSG.cannotDeactivateSelf, path("isActive", MSG.cannotDeactivateSelf));
     }
   }
   const touchesSuperadmin = target?.role === "SUPERADMIN" || change.role === "SUPERADMIN";
@@ -121,8 +120,7 @@ async function guardUserChange(db: Kysely<Database>, actor: Actor, target: Targe
     const me = await db.selectFrom("users").select("role").where("id", "=", actor.userId)
       .executeTakeFirst();
     if (me?.role !== "SUPERADMIN") {
-      throw new HttpError(
-        403,
+      throw forbidden(
         MSG.superadminOnly,
         change.role ? path("role", MSG.superadminOnly) : undefined,
       );
@@ -141,7 +139,7 @@ async function guardUserChange(db: Kysely<Database>, actor: Actor, target: Targe
 }
 
 /** Hook for areas that own suppliers: checks that a supplier exists (set by the suppliers area). */
-export type SupplierCheck = (db: Kysely<Database>, supplierId: string) => Promise<void>;
+export type SupplierCheck = (db: Db, supplierId: string) => Promise<void>;
 
 export async function createUser(
   db: Db,
@@ -269,14 +267,14 @@ export async function userOptions(db: Db, role?: Role) {
 }
 
 /** Whether `id` is an active, not deleted user with `role` (e.g. a client's Assigned To must be a BDE). */
-export async function isActiveUserWithRole(db: Kysely<Database>, id: string, role: Role): Promise<boolean> {
+export async function isActiveUserWithRole(db: Db, id: string, role: Role): Promise<boolean> {
   const u = await db.selectFrom("users").select("id").where("id", "=", id).where("role", "=", role)
     .where("isActive", "=", 1).where("isDeleted", "=", 0).executeTakeFirst();
   return !!u;
 }
 
 /** Full names of users by id, for lists that show who a record is assigned to (one query per page). */
-export async function userNames(db: Kysely<Database>, ids: string[]): Promise<Map<string, string>> {
+export async function userNames(db: Db, ids: string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids.filter(Boolean))];
   if (!unique.length) return new Map();
   const rows = await db.selectFrom("users").select(["id", "firstName", "lastName"]).where("id", "in", unique)
@@ -285,7 +283,7 @@ export async function userNames(db: Kysely<Database>, ids: string[]): Promise<Ma
 }
 
 /** When a supplier is deleted its portal users can no longer sign in. Returns how many were deactivated. */
-export async function deactivateSupplierUsers(db: Kysely<Database>, supplierId: string, now: string) {
+export async function deactivateSupplierUsers(db: Db, supplierId: string, now: string) {
   const r = await db.updateTable("users").set({ isActive: 0, updatedAt: now }).where(
     "supplierId",
     "=",
