@@ -45,3 +45,40 @@ export type ListResult<T> = { data: T[]; metadata: ListMetadata };
 
 /** One column of a list's CSV export: its header and how a row gives its cell. */
 export type CsvColumn<T> = { header: string; value: (row: T) => unknown };
+
+/** How a list filter's value is read: the grid's toolbar and the server's list spec agree on these keys. */
+export type FilterKind = "text" | "texts" | "flag" | "number" | "numbers" | "date";
+
+/** A column of the list as exported: its CSV header and how a row gives the cell. */
+export type ListColumn<T> = CsvColumn<T> & { key: string };
+
+/**
+ * One declaration per list, in `shared/api/<area>.ts`: the call that serves it, the filter keys it
+ * takes (and of what kind), the sorts it allows, and its columns with their CSV headers. The
+ * server's list spec must implement exactly these filters and sorts (type-checked by
+ * `listSpecOf`), its CSV is these columns, and the web grid's toolbar may only name these filters.
+ */
+export type ListDeclaration<T, F extends string = string, S extends string = string> = {
+  /** Names the list: the CSV file name and the grid's cache key. */
+  id: string;
+  /** The list call's contract (a POST taking the list body). */
+  // deno-lint-ignore no-explicit-any
+  call: {
+    key: string;
+    path: string;
+    method: string;
+    result: { readonly __returns?: (t: ListResult<T>) => any };
+  };
+  filters: { readonly [K in F]: FilterKind };
+  sorts: readonly S[];
+  columns: readonly ListColumn<T>[];
+};
+
+/** Declares a list for rows of type T: `defineList<ClientListItem>()({ ... })`. */
+export function defineList<T>() {
+  return <const F extends string, const S extends string>(decl: ListDeclaration<T, F, S>) => decl;
+}
+
+export type RowOf<L> = L extends ListDeclaration<infer T> ? T : never;
+export type FilterKeyOf<L> = L extends ListDeclaration<unknown, infer F> ? F : never;
+export type SortKeyOf<L> = L extends ListDeclaration<unknown, string, infer S> ? S : never;

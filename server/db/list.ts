@@ -13,7 +13,7 @@
  */
 import { type Expression, type SelectQueryBuilder, sql } from "kysely";
 import type { Db } from "./connection.ts";
-import type { ListBody, ListResult } from "../../shared/list.ts";
+import type { FilterKeyOf, ListBody, ListDeclaration, ListResult, SortKeyOf } from "../../shared/list.ts";
 import { MAX_LIMIT } from "../../shared/list.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -46,6 +46,23 @@ export type ListSpec = {
   /** Totals are exact up to this many rows past the page, then a lower bound (default 1,000). */
   countWindow?: number;
 };
+
+export type FilterFn = (qb: AnyQB, value: NonNullable<FilterValue>) => AnyQB;
+
+/**
+ * The server's half of a list declared in `shared/api/`: how each declared filter narrows the query
+ * and which column each declared sort orders by. Exactly the declared keys, no more, no fewer
+ * (type-checked), so the grid's toolbar and the server cannot drift apart.
+ */
+export function listSpecOf<L extends ListDeclaration<never>>(
+  _decl: L,
+  spec: Omit<ListSpec, "filters" | "sorts"> & {
+    filters: { [K in FilterKeyOf<L>]: FilterFn };
+    sorts: { [K in SortKeyOf<L>]: string };
+  },
+): ListSpec {
+  return spec;
+}
 
 export type FtsIndex = {
   /** The FTS5 table (tokenize='trigram', external content on the listed table, keyed by its rowid). */

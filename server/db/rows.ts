@@ -4,9 +4,12 @@
  */
 const BOOL = /^(is|allow|has)[A-Z]/;
 
+type FlagKey = `is${Capitalize<string>}` | `allow${Capitalize<string>}` | `has${Capitalize<string>}`;
+
+/** A row as the API shows it: `_id`, and the 0/1 flag columns (is*, allow*, has*) as booleans. */
 export type ApiRecord<T> =
   & { _id: string }
-  & { [K in Exclude<keyof T, "id">]: T[K] extends number ? number | boolean : T[K] };
+  & { [K in Exclude<keyof T, "id">]: K extends FlagKey ? (T[K] extends number ? boolean : T[K]) : T[K] };
 
 export function toApi<T extends Record<string, unknown>>(row: T): ApiRecord<T> {
   const out: Record<string, unknown> = {};

@@ -1,9 +1,25 @@
 /**
- * The API registrar: every call is declared with its method and path, looked up in the shared
- * permission table (a call without an entry fails at start-up), and guarded by authentication and
- * the role check before its handler runs.
+ * The API registrar: every call is registered from its contract (`shared/api/<area>.ts`: method,
+ * path, schemas, result type, roles from the shared permission table), guarded by authentication and
+ * the role check before its handler runs, its input validated with the contract's schemas, and its
+ * handler typed by the contract: it gets the validated input and returns the result (or an `answer`
+ * with a message); the registrar wraps it in the `{ result, message }` envelope.
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import type {
+  AnyContract,
+  BodyOut,
+  Method,
+  ParamsOf,
+  QueryOut,
+  ResultOf,
+} from "../../shared/api/contract.ts";
+import type { ListResult } from "../../shared/list.ts";
+import type { Deps } from "../deps.ts";
+import type { Db } from "../db/connection.ts";
+import { type ListDefinition, listResponse } from "./list-route.ts";
+import { ok } from "./respond.ts";
+import { body as readBody, idParam, parseWith } from "./validate.ts";
 import { API, apiRoles } from "../../shared/permissions.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
@@ -14,7 +30,32 @@ import { forbidden, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 
 type Handler = (c: Ctx) => Response | Promise<Response>;
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** What a contract's handler gets: the validated input, and the request's context for what else it needs. */
+export type CallContext<C extends AnyContract> = {
+  params: ParamsOf<C>;
+  body: BodyOut<C>;
+  query: QueryOut<C>;
+  deps: Deps;
+  db: Db;
+  c: Ctx;
+  /** The signed-in user as the audit log's actor (calls behind a session only). */
+  actor: () => Actor;
+};
+
+/** A result with its own success message (the envelope's `message`, shown as the notice). */
+export class Answer<R> {
+  constructor(readonly result: R, readonly message: string) {}
+}
+export const answer = <R>(result: R, message: string) => new Answer(result, message);
+
+/** A handler returns the result, an `answer(result, message)`, or a whole Response (files). */
+export type Reply<R> = R | Answer<R> | Response;
+export type CallHandler<C extends AnyContract> = (
+  x: CallContext<C>,
+) => Reply<ResultOf<C>> | Promise<Reply<ResultOf<C>>>;
+
+type ItemOf<C extends AnyContract> = ResultOf<C> extends ListResult<infer T> ? T : never;
 
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization") ?? "";
@@ -34,6 +75,41 @@ export function requireRoles(roles: readonly Role[]): MiddlewareHandler<AppEnv> 
 export class Api {
   readonly app = new Hono<AppEnv>();
   readonly registered: string[] = [];
+
+  /** Registers a contract's handler: session and role check, validated input, typed result. */
+  handle<C extends AnyContract>(contract: C, handler: CallHandler<C>) {
+    const run: Handler = async (c) => {
+      const x = await inputOf(contract, c);
+      const out = await handler(x);
+      if (out instanceof Response) return out;
+      if (out instanceof Answer) return ok(c, out.result, out.message);
+      return ok(c, out);
+    };
+    this.#register(contract, run);
+  }
+
+  /**
+   * Registers a list call: the same body answers a JSON page or, with `?format=csv`, the streamed CSV
+   * of every matching row. The definition's rows must be the contract's row type.
+   */
+  list<C extends AnyContract>(
+    contract: C,
+    define: (x: CallContext<C>) => ListDefinition<ItemOf<C>> | Promise<ListDefinition<ItemOf<C>>>,
+  ) {
+    this.#register(contract, async (c) => {
+      const x = await inputOf(contract, c);
+      return listResponse(c, x.body as never, await define(x));
+    });
+  }
+
+  #register(contract: AnyContract, run: Handler) {
+    if (contract.public) {
+      this.app.on(contract.method, contract.path, run);
+    } else {
+      this.app.on(contract.method, contract.path, requireSession, requireRoles(contract.roles), run);
+    }
+    this.registered.push(contract.key);
+  }
 
   /** A call anyone may make (login only). */
   public(method: Method, path: string, handler: Handler) {
@@ -74,6 +150,26 @@ export class Api {
       );
     }
   }
+}
+
+/** Validates a call's path ids, query and body against its contract. */
+async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<CallContext<C>> {
+  const params: Record<string, string> = { ...c.req.param() };
+  for (const [name, what] of Object.entries(contract.ids ?? {})) {
+    if (what) params[name] = idParam(c, what as string, name);
+  }
+  const query = contract.query ? parseWith(contract.query, c.req.query()) : undefined;
+  const body = contract.body ? await readBody(c, contract.body) : undefined;
+  const deps = c.get("deps");
+  return {
+    params: params as ParamsOf<C>,
+    body: body as BodyOut<C>,
+    query: query as QueryOut<C>,
+    deps,
+    db: deps.db,
+    c,
+    actor: () => actorOf(c),
+  };
 }
 
 /** The signed-in user as the audit log's actor, with where the request came from. */

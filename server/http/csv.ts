@@ -22,7 +22,10 @@ export function csvLine(cells: unknown[]): string {
   return cells.map(csvCell).join(",") + "\r\n";
 }
 
-export function csvStream<T>(columns: CsvColumn<T>[], pages: AsyncIterable<T[]>): ReadableStream<Uint8Array> {
+export function csvStream<T>(
+  columns: readonly CsvColumn<T>[],
+  pages: AsyncIterable<T[]>,
+): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   const it = pages[Symbol.asyncIterator]();
   let headerSent = false;

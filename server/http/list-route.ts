@@ -2,7 +2,7 @@
  * One handler shape for every grid: the same body answers a JSON page, or with `?format=csv` a
  * streamed CSV of all matching rows (same filters, same order).
  */
-import type { ListBody } from "../../shared/list.ts";
+import type { ListBody, ListDeclaration } from "../../shared/list.ts";
 import { type AnyQB, iterateList, type ListSpec, runList } from "../db/list.ts";
 import type { Ctx } from "./context.ts";
 import { type CsvColumn, csvResponse, csvStream } from "./csv.ts";
@@ -17,7 +17,10 @@ export type ListDefinition<T> = {
    * per page rather than per row; used for the JSON page and for every page of the CSV.
    */
   enrich?: (rows: T[]) => Promise<T[]>;
-  csv: { filename: string; columns: CsvColumn<T>[] };
+  /** The list's shared declaration: its CSV is the declared columns, named after its id. */
+  list?: ListDeclaration<T>;
+  /** CSV columns and file name of a list not declared in shared/ (yet). */
+  csv?: { filename: string; columns: readonly CsvColumn<T>[] };
   /** More for the page's metadata beside `{ total, limit, pageNo }` (the projects' return links). */
   metadata?: Record<string, unknown>;
 };
@@ -30,10 +33,12 @@ export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinitio
   const db = c.get("deps").db;
   if (c.req.query("format") === "csv") {
     const stamp = new Date().toISOString().slice(0, 10);
+    const csv = def.list ? { filename: def.list.id, columns: def.list.columns } : def.csv;
+    if (!csv) throw new Error("list without CSV columns");
     return csvResponse(
       c,
-      `${def.csv.filename}-${stamp}.csv`,
-      csvStream(def.csv.columns, enriched(iterateList(db, def.query, body, def.spec, def.map), def.enrich)),
+      `${csv.filename}-${stamp}.csv`,
+      csvStream(csv.columns, enriched(iterateList(db, def.query, body, def.spec, def.map), def.enrich)),
     );
   }
   const page = await runList(db, def.query, body, def.spec, def.map);

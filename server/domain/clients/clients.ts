@@ -4,17 +4,17 @@ import type { Db } from "../../db/connection.ts";
 import type { ClientsTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
-import {
-  activeStatus,
-  type AnyQB,
-  escapeLike,
-  inFilter,
-  isTruthyFlag,
-  type ListSpec,
-} from "../../db/list.ts";
+import { activeStatus, type AnyQB, escapeLike, inFilter, isTruthyFlag, listSpecOf } from "../../db/list.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { ClientForm, ClientUpdate } from "../../../shared/schemas/client.ts";
+import {
+  type ClientInvoiceOption,
+  type ClientListItem,
+  type ClientOption,
+  type ClientRecord,
+  clientsList,
+} from "../../../shared/api/clients.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { isActiveUserWithRole, userNames } from "../users/users.ts";
 import { keepKnownSuppliers } from "../suppliers/lookup.ts";
@@ -51,18 +51,6 @@ const LIST_COLUMNS = [
 ] as const satisfies readonly (keyof ClientRow)[];
 type ClientListRow = Pick<ClientRow, (typeof LIST_COLUMNS)[number]>;
 
-export type ClientListItem =
-  & ReturnType<typeof toApi<ClientListRow>>
-  & ReturnType<typeof countryFields>
-  & ClientFigures
-  & { assignedToName: string };
-
-export type ClientRecord =
-  & Omit<ReturnType<typeof toApi<ClientRow>>, "supplierIds">
-  & ReturnType<typeof countryFields>
-  & ClientFigures
-  & { supplierId: string[]; assignedToName: string };
-
 function listItem(row: ClientListRow): ClientListItem {
   return { ...toApi(row), ...countryFields(row.countryId), ...ZERO_CLIENT_FIGURES, assignedToName: "" };
 }
@@ -91,7 +79,7 @@ export function clientsListQuery(db: Db): AnyQB {
 
 const upper = (s: string) => s.trim().toUpperCase();
 
-export const clientsListSpec: ListSpec = {
+export const clientsListSpec = listSpecOf(clientsList, {
   search: ["clientName", "clientCode", "clientEmail", "clientContactName", "company", "city"],
   filters: {
     countries: inFilter("countryId", upper),
@@ -109,7 +97,7 @@ export const clientsListSpec: ListSpec = {
   },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
   rowid: "clients.rowid",
-};
+});
 
 export const clientListMap = listItem;
 
@@ -257,7 +245,7 @@ function searchClients<Q extends AnyQB>(q: Q, search?: string): Q {
 export async function clientOptions(
   db: Db,
   opts: { search?: string; isApiIntegration?: boolean | null } = {},
-) {
+): Promise<ClientOption[]> {
   let q: AnyQB = db.selectFrom("clients").select([
     "id",
     "clientName",
@@ -283,7 +271,7 @@ export async function clientOptions(
 }
 
 /** Active clients with what an invoice needs (part 2, "Client (for invoicing)"). */
-export async function clientInvoiceOptions(db: Db, search?: string) {
+export async function clientInvoiceOptions(db: Db, search?: string): Promise<ClientInvoiceOption[]> {
   const q: AnyQB = db.selectFrom("clients").select([
     "id",
     "clientName",

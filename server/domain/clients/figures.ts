@@ -7,16 +7,9 @@
  */
 import type { Db } from "../../db/connection.ts";
 import { sql } from "kysely";
+import type { ClientFigures } from "../../../shared/api/clients.ts";
 
-export type ClientFigures = {
-  totalProjects: number;
-  activeProjects: number;
-  responded: number;
-  completed: number;
-  approved: number;
-  actualRevenue: number;
-  expectedRevenue: number;
-};
+export type { ClientFigures };
 
 export const ZERO_CLIENT_FIGURES: Readonly<ClientFigures> = Object.freeze({
   totalProjects: 0,

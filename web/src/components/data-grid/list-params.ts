@@ -64,7 +64,7 @@ export function readListState<T>(params: URLSearchParams, decl: ListDecl<T>) {
 /** The list call's body for the URL's state: only the declared filters, typed as declared. */
 export function buildListBody<T>(params: URLSearchParams, decl: ListDecl<T>): ListBody {
   const { pageNo, limit, search, status } = readListState(params, decl);
-  const filter: Record<string, FilterValue> = { ...decl.fixedFilter };
+  const filter = { ...decl.fixedFilter } as Record<string, FilterValue>;
   for (const f of decl.filters ?? []) {
     if (f.kind === "select") {
       const values = params.getAll(f.key).filter(Boolean);

@@ -2,20 +2,26 @@
 import type { ReactNode } from "react";
 import type { LucideIcon } from "lucide-react";
 import type { Option } from "../ui/select.tsx";
+import type { AnyContract } from "../../../../shared/api/contract.ts";
+import type { ListDeclaration } from "../../../../shared/list.ts";
 
 export type FilterValue = string | number | boolean | null | (string | number)[];
 
-/** Where a select's options come from: a GET (or POST) lookup; a 404 means "none yet". */
+/** Where a select's options come from: a lookup call (its body or query); a 404 means "none yet". */
 export type OptionsSource = {
-  path: string;
+  call?: AnyContract;
+  /** Path and method of a lookup not declared in shared/api yet (going away). */
+  path?: string;
   method?: "GET" | "POST";
   body?: unknown;
+  query?: Record<string, string>;
+  params?: Record<string, string>;
   // deno-lint-ignore no-explicit-any
   map?: (raw: any) => Option;
 };
 
 /** Every filter kind of the shared toolbar (part 1, 2.5). */
-export type FilterDecl =
+export type FilterDecl<F extends string = string> =
   /**
    * Free text, debounced 500 ms, resets the page. URL `q`. Keep the placeholder short enough for
    * the box (about 26 characters); `hint` says what is searched, as the box's tooltip.
@@ -26,7 +32,7 @@ export type FilterDecl =
   /** Single or multiple choice sent as filter[key]; multi-selects have 'Select All'. */
   | {
     kind: "select";
-    key: string;
+    key: F;
     label: string;
     multiple?: boolean;
     options?: Option[];
@@ -45,19 +51,21 @@ export type FilterDecl =
   /** Redirect URLs from the list metadata (post-back, notify). */
   | { kind: "links"; metadataKey: string; label: string };
 
-export type ListDecl<T> = {
-  /** Names the list in caches and the exported file. */
-  id: string;
-  /** POST endpoint answering `{ data, metadata }`. */
-  path: string;
+export type ListDecl<T, F extends string = string> = {
+  /** The list as declared in shared/api: its call, filter keys and CSV columns. */
+  list?: ListDeclaration<T, F>;
+  /** POST path of a list not declared in shared/api yet (going away). */
+  path?: string;
+  /** Names the list in caches and the exported file (the declaration's id unless told). */
+  id?: string;
   rowId: (row: T) => string;
   defaultPageSize?: number;
   pageSizes?: readonly number[];
   /** URL parameter of the page number (external offers use `p`). */
   pageParam?: string;
-  filters?: FilterDecl[];
+  filters?: FilterDecl<F>[];
   /** Filter values always sent (for example a parent project id). */
-  fixedFilter?: Record<string, FilterValue>;
+  fixedFilter?: Partial<Record<F, FilterValue>>;
   exportName?: string;
 };
 

@@ -10,10 +10,11 @@ import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ListBody, ListResult } from "../../../../shared/list.ts";
-import { api, type ApiError, requestBlob } from "../../lib/api.ts";
+import { api, type ApiError, download, requestBlob } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import type { ListDecl } from "./types.ts";
+import type { AnyContract } from "../../../../shared/api/contract.ts";
 import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
 
 export { dateKeys, LINES_PARAM, SEARCH_PARAM, SIZE_PARAM, STATUS_PARAM } from "./list-params.ts";
@@ -25,7 +26,22 @@ const inPlace = (e: ApiError) => e.status !== 401;
 export type ListMeta = ListResult<unknown>["metadata"] & Record<string, unknown>;
 type Page<T> = { data: T[]; metadata: ListMeta };
 
-export function useList<T>(decl: ListDecl<T>) {
+/** The list's call key (its cache key's head) and its name for the exported file. */
+export function listIdentity<T, F extends string>(decl: ListDecl<T, F>) {
+  const key = decl.list?.call.key ?? decl.path ?? "";
+  return { key, name: decl.exportName ?? decl.id ?? decl.list?.id ?? "export" };
+}
+
+/** One page (or the exact count) of a list: through its declared call, or its legacy path. */
+function fetchPage<T>(decl: ListDecl<T, string>, body: ListBody, signal: AbortSignal) {
+  const opts = { signal, quiet: inPlace };
+  return decl.list
+    ? api(decl.list.call as never, { body } as never, opts) as Promise<{ result: Page<T> }>
+    : api.post<Page<T>>(decl.path!, body, opts);
+}
+
+export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
+  const { key: listKey, name: exportName } = listIdentity(decl);
   const [params, setParams] = useSearchParams();
   const qc = useQueryClient();
   const filters = useMemo(() => decl.filters ?? [], [decl.filters]);
@@ -37,14 +53,13 @@ export function useList<T>(decl: ListDecl<T>) {
     decl,
   ]);
 
-  const queryKey = useMemo(() => ["list", decl.path, body] as const, [decl.path, body]);
+  const queryKey = useMemo(() => ["list", listKey, body] as const, [listKey, body]);
 
   // every list is shown by the DataGrid, which tells a failure in place (with Retry), so a notice
   // would only say it twice; but a 401 ends the session and leaves the grid: its notice says why
   const query = useQuery({
     queryKey,
-    queryFn: async ({ signal }) =>
-      (await api.post<Page<T>>(decl.path, body, { signal, quiet: inPlace })).result,
+    queryFn: async ({ signal }) => (await fetchPage<T>(decl as ListDecl<T, string>, body, signal)).result,
     placeholderData: keepPreviousData,
   });
 
@@ -53,13 +68,13 @@ export function useList<T>(decl: ListDecl<T>) {
     const { pageNo: _p, limit: _l, sortBy: _s, sortDir: _d, ...rest } = body;
     return { ...rest, pageNo: 1, limit: 1, count: "exact" };
   }, [body]);
-  const countKey = useMemo(() => ["list", decl.path, countBody] as const, [decl.path, countBody]);
+  const countKey = useMemo(() => ["list", listKey, countBody] as const, [listKey, countBody]);
   const pageMeta = query.isPlaceholderData ? undefined : query.data?.metadata;
   const countQuery = useQuery({
     queryKey: countKey,
     // without the exact count the grid keeps the lower bound ("1,000+"): nothing to tell but a 401
     queryFn: async ({ signal }) =>
-      (await api.post<Page<T>>(decl.path, countBody, { signal, quiet: inPlace })).result,
+      (await fetchPage<T>(decl as ListDecl<T, string>, countBody, signal)).result,
     enabled: !!pageMeta?.more,
     staleTime: 30_000,
   });
@@ -125,12 +140,12 @@ export function useList<T>(decl: ListDecl<T>) {
       );
       if (data.length === 0 && pageNo > 1) setPage(pageNo - 1);
     }
-    void qc.invalidateQueries({ queryKey: ["list", decl.path], refetchType: "active" });
+    void qc.invalidateQueries({ queryKey: ["list", listKey], refetchType: "active" });
   }, [qc, queryKey, countKey, decl, pageNo, setPage]);
 
   const invalidate = useCallback(
-    () => qc.invalidateQueries({ queryKey: ["list", decl.path] }),
-    [qc, decl.path],
+    () => qc.invalidateQueries({ queryKey: ["list", listKey] }),
+    [qc, listKey],
   );
 
   // ---- export of all matching rows
@@ -138,18 +153,18 @@ export function useList<T>(decl: ListDecl<T>) {
   const exportCsv = useCallback(async () => {
     setExporting(true);
     try {
-      const { blob, filename } = await requestBlob("POST", decl.path, {
-        body: { ...body, pageNo: 1 },
-        query: { format: "csv" },
-      });
-      saveBlob(blob, filename ?? `${decl.exportName ?? decl.id}.csv`);
+      const exportBody = { ...body, pageNo: 1 };
+      const { blob, filename } = decl.list
+        ? await download(decl.list.call as never, { body: exportBody } as never, { query: { format: "csv" } })
+        : await requestBlob("POST", decl.path!, { body: exportBody, query: { format: "csv" } });
+      saveBlob(blob, filename ?? `${exportName}.csv`);
       notify.success("Export ready");
     } catch {
       // the API client has shown the reason
     } finally {
       setExporting(false);
     }
-  }, [body, decl]);
+  }, [body, decl, exportName]);
 
   const data = query.data;
   // exact when the page says so, or once the background count is in; else a lower bound
@@ -183,20 +198,24 @@ export function useList<T>(decl: ListDecl<T>) {
   };
 }
 
-export type ListController<T> = ReturnType<typeof useList<T>>;
+export type ListController<T> = ReturnType<typeof useList<T, string>>;
 
 /**
  * A row's active switch: shows the new state at once, saves it (`PUT path {isActive}`), puts the row
  * back if the save fails, then refreshes the list, since with a status filter on the row may no
  * longer belong on the page (and the totals change). Returns `(row, isActive) => void`.
  */
-export function useActiveSwitch<T extends { isActive: boolean }>(
+export function useActiveSwitch<T extends { isActive: boolean; _id: string }>(
   list: ListController<T>,
-  pathOf: (row: T) => string,
+  /** The record's update call (PUT, `:id`), or a path builder (going away). */
+  update: AnyContract | ((row: T) => string),
 ) {
   const { patchRow, invalidate, decl } = list;
   const { mutate } = useMutation({
-    mutationFn: ({ row, isActive }: { row: T; isActive: boolean }) => api.put<T>(pathOf(row), { isActive }),
+    mutationFn: ({ row, isActive }: { row: T; isActive: boolean }) =>
+      typeof update === "function"
+        ? api.put<T>(update(row), { isActive })
+        : api(update, { params: { id: row._id }, body: { isActive } } as never),
     onMutate: ({ row, isActive }) => patchRow(decl.rowId(row), { isActive } as Partial<T>),
     onSuccess: (res) => notify.success(res.message),
     onError: (_e, { row }) => patchRow(decl.rowId(row), { isActive: row.isActive } as Partial<T>),

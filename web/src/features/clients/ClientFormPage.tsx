@@ -26,6 +26,12 @@ import {
 import { CountryField, LookupMultiField, LookupSelectField } from "../common/fields.tsx";
 import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
 import type { ClientRecord } from "./clients.ts";
+import {
+  addClient,
+  clientOptionsCall,
+  getClientCall,
+  updateClientCall,
+} from "../../../../shared/api/clients.ts";
 
 const LIST = "/admin/client";
 
@@ -85,7 +91,7 @@ export default function ClientFormPage() {
     queryKey: ["client", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<ClientRecord>(`/admin/client/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getClientCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -114,11 +120,11 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
   const form = useSchemaForm(ClientForm, client ? valuesOf(client) : EMPTY);
 
   const save = useSaveRecord<ClientRecord>({
-    add: "/admin/client/add",
-    update: (id) => `/admin/client/update/${id}`,
+    add: addClient,
+    update: updateClientCall,
     recordKey: (id) => ["client", id],
     back: LIST,
-    pickers: ["/admin/clients/all"],
+    pickers: [clientOptionsCall],
   });
   const submit = (values: ClientForm) => save(values, client?._id);
 

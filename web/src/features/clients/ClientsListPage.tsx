@@ -13,16 +13,17 @@ import type { GridColumn, RowAction } from "../../components/data-grid/types.ts"
 import { Switch } from "../../components/ui/switch.tsx";
 import { CountryName } from "../common/CountryFlag.tsx";
 import { countColumn, moneyColumn } from "../common/columns.tsx";
-import { type ClientRow, clientsList } from "./clients.ts";
+import { type ClientListItem, clientsList } from "./clients.ts";
+import { updateClientCall } from "../../../../shared/api/clients.ts";
 
 export default function ClientsListPage() {
-  const list = useList<ClientRow>(clientsList);
+  const list = useList<ClientListItem>(clientsList);
   const navigate = useNavigate();
   const canEdit = useCanEdit();
 
-  const setActive = useActiveSwitch(list, (c: ClientRow) => `/admin/client/update/${c._id}`);
+  const setActive = useActiveSwitch(list, updateClientCall);
 
-  const columns = useMemo<GridColumn<ClientRow>[]>(() => [
+  const columns = useMemo<GridColumn<ClientListItem>[]>(() => [
     {
       id: "clientName",
       header: "Client name",
@@ -44,13 +45,13 @@ export default function ClientsListPage() {
       header: "Region",
       cell: (c) => <CountryName flag={c.flag} code={c.countryCode} name={c.countryName} />,
     },
-    countColumn<ClientRow>("totalProjects", "Total projects", (c) => c.totalProjects),
-    countColumn<ClientRow>("activeProjects", "Active projects", (c) => c.activeProjects),
-    countColumn<ClientRow>("responded", "Traffic", (c) => c.responded),
-    countColumn<ClientRow>("completed", "Complete", (c) => c.completed),
-    countColumn<ClientRow>("approved", "Approved", (c) => c.approved),
-    moneyColumn<ClientRow>("actualRevenue", "Actual revenue", (c) => c.actualRevenue),
-    moneyColumn<ClientRow>("expectedRevenue", "Expected revenue", (c) => c.expectedRevenue),
+    countColumn<ClientListItem>("totalProjects", "Total projects", (c) => c.totalProjects),
+    countColumn<ClientListItem>("activeProjects", "Active projects", (c) => c.activeProjects),
+    countColumn<ClientListItem>("responded", "Traffic", (c) => c.responded),
+    countColumn<ClientListItem>("completed", "Complete", (c) => c.completed),
+    countColumn<ClientListItem>("approved", "Approved", (c) => c.approved),
+    moneyColumn<ClientListItem>("actualRevenue", "Actual revenue", (c) => c.actualRevenue),
+    moneyColumn<ClientListItem>("expectedRevenue", "Expected revenue", (c) => c.expectedRevenue),
     {
       id: "isActive",
       header: "Active",
@@ -66,7 +67,7 @@ export default function ClientsListPage() {
     },
   ], [canEdit, setActive]);
 
-  const actions = useMemo<RowAction<ClientRow>[]>(() => [
+  const actions = useMemo<RowAction<ClientListItem>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (c) => navigate(`/admin/client/${c._id}/edit`) },
     {
       label: "Delete",
@@ -74,7 +75,7 @@ export default function ClientsListPage() {
       destructive: true,
       confirm: true,
       onSelect: async (c) => {
-        const res = await api.put(`/admin/client/update/${c._id}`, { isDeleted: true });
+        const res = await api(updateClientCall, { params: { id: c._id }, body: { isDeleted: true } });
         list.removeRow(c._id);
         notify.success(res.message);
       },

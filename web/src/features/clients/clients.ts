@@ -1,59 +1,15 @@
-/** Clients area (part 1, 2.7): the list declaration and the record shapes the API answers with. */
+/** Clients area (part 1, 2.7): the grid's declaration over the shared list of shared/api/clients.ts. */
 import type { ListDecl } from "../../components/data-grid/types.ts";
+import { type ClientListItem, clientsList as clients } from "../../../../shared/api/clients.ts";
 import { COUNTRIES } from "../common/lookups.ts";
 
-export type ClientRow = {
-  _id: string;
-  clientName: string;
-  clientCode: string;
-  clientContactName: string;
-  clientEmail: string;
-  countryId: string;
-  countryName: string;
-  countryCode: string;
-  flag: string;
-  city: string;
-  isApiIntegration: boolean;
-  assignedToName: string;
-  isActive: boolean;
-  totalProjects: number;
-  activeProjects: number;
-  responded: number;
-  completed: number;
-  approved: number;
-  actualRevenue: number;
-  expectedRevenue: number;
-};
+export type { ClientListItem, ClientRecord } from "../../../../shared/api/clients.ts";
 
-export type ClientRecord = ClientRow & {
-  clientPhoneNumber: string;
-  clientWebsite: string;
-  state: string;
-  company: string;
-  address1: string;
-  address2: string;
-  zipCode: string;
-  netDays: number;
-  wolfAccount: string;
-  apiUrl: string;
-  apiKey: string;
-  apiHeader: string;
-  apiFunctionHeader: string;
-  apiBody: string;
-  apiResponseVar: string;
-  apiFunction: string;
-  apiParams: string;
-  variableMapping: string;
-  identifierMapping: string;
-  supplierId: string[];
-  clientApiKey: string;
-  isScreenUrlIntegration: boolean;
-  assignedTo: string | null;
-};
-
-export const clientsList: ListDecl<ClientRow> = {
-  id: "clients",
-  path: "/admin/clients",
+export const clientsList: ListDecl<
+  ClientListItem,
+  "countries" | "countryId" | "isApiIntegration" | "assignedTo" | "isActive"
+> = {
+  list: clients,
   rowId: (c) => c._id,
   defaultPageSize: 10,
   filters: [
@@ -62,5 +18,4 @@ export const clientsList: ListDecl<ClientRow> = {
     { kind: "status" },
     { kind: "export" },
   ],
-  exportName: "clients",
 };

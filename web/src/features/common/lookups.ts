@@ -1,5 +1,6 @@
 /** Pick lists shared by the master-data screens: where their options come from and how they read. */
 import type { OptionsSource } from "../../components/data-grid/types.ts";
+import { clientOptionsCall } from "../../../../shared/api/clients.ts";
 
 type Country = { _id?: string; value?: string; code?: string; label?: string; flag?: string };
 type Named = { _id?: string; value?: string; label?: string };
@@ -34,7 +35,7 @@ export const SUPPLIERS: OptionsSource = {
 
 /** Active clients (GET /admin/clients/all). */
 export const CLIENTS: OptionsSource = {
-  path: "/admin/clients/all",
+  call: clientOptionsCall,
   map: (c: Named & { clientName?: string }) => ({
     value: String(c._id ?? c.value ?? ""),
     label: String(c.clientName ?? c.label ?? c._id),

@@ -5,22 +5,23 @@
  */
 import { type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { api } from "../../lib/api.ts";
+import { api, callKey } from "../../lib/api.ts";
+import type { AnyContract } from "../../../../shared/api/contract.ts";
 import { notify } from "../../lib/notify.ts";
 
 export type SaveRecordOptions = {
-  /** POST path of a new record, e.g. "/admin/client/add". */
-  add: string;
-  /** PUT path of an existing one, e.g. (id) => `/admin/client/update/${id}`. */
-  update: (id: string) => string;
+  /** The call that adds a record (e.g. addClient), or its POST path (going away). */
+  add: AnyContract | string;
+  /** The call that updates one by `:id` (e.g. updateClientCall), or its PUT path (going away). */
+  update: AnyContract | ((id: string) => string);
   /** The cached record's query key (forgotten after a save so the next edit loads it afresh). */
   recordKey: (id: string | undefined) => QueryKey;
   /** Where to go afterwards (the list). */
   back: string;
   /** Lists to refresh; every grid's list by default. */
   lists?: QueryKey;
-  /** Pickers offering such records (their option lists), dropped so they load the change. */
-  pickers?: string[];
+  /** Pickers offering such records (their lookup calls, or paths going away), dropped so they load the change. */
+  pickers?: (AnyContract | string)[];
 };
 
 /** `save(values, id?)`: add when there is no id, update otherwise; resolves after navigating. */
@@ -28,10 +29,19 @@ export function useSaveRecord<T>(opts: SaveRecordOptions) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   return async function save(values: unknown, id?: string): Promise<T> {
-    const res = id ? await api.put<T>(opts.update(id), values) : await api.post<T>(opts.add, values);
+    const { add, update } = opts;
+    const res = id
+      ? typeof update === "function"
+        ? await api.put<T>(update(id), values)
+        : await api(update, { params: { id }, body: values } as never) as { result: T; message: string }
+      : typeof add === "string"
+      ? await api.post<T>(add, values)
+      : await api(add, { body: values } as never) as { result: T; message: string };
     await qc.invalidateQueries({ queryKey: opts.lists ?? ["list"] });
     qc.removeQueries({ queryKey: opts.recordKey(id) });
-    for (const path of opts.pickers ?? []) qc.removeQueries({ queryKey: ["options", path] });
+    for (const p of opts.pickers ?? []) {
+      qc.removeQueries({ queryKey: typeof p === "string" ? ["options", p] : ["options", ...callKey(p)] });
+    }
     notify.success(res.message);
     navigate(opts.back);
     return res.result;
