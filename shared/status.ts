@@ -14,6 +14,9 @@ export const PROJECT_STATUS = {
 } as const;
 export type ProjectStatus = (typeof PROJECT_STATUS)[keyof typeof PROJECT_STATUS];
 
+/** Project types: a group (parent) project holds child projects; respondents enter child projects only. */
+export const PROJECT_TYPE = { GROUP: 1, CHILD: 2 } as const;
+
 export const PROJECT_STATUS_LIST: { value: ProjectStatus; label: string; color: string }[] = [
   { value: 1, label: "Live", color: "green" },
   { value: 2, label: "Awarded", color: "blue" },

@@ -21,6 +21,8 @@ export type HookOptions = {
   timeoutMs: number;
   /** How long a claimed hook is left to its sender before another may take it (default 3 x timeout, at least 1 min). */
   leaseMs?: number;
+  /** The clock (deps.now); default Date.now. */
+  now?: () => number;
 };
 
 /** Written out, not bound: SQLite uses the partial index router_hooks_due only for this literal term. */
@@ -61,13 +63,17 @@ export class HookSender {
     clearTimeout(this.#timer);
   }
 
+  #now() {
+    return this.opts.now?.() ?? Date.now();
+  }
+
   get #leaseMs() {
     return this.opts.leaseMs ?? Math.max(60_000, 3 * this.opts.timeoutMs);
   }
 
   async #run() {
     for (let round = 0; round < 50 && !this.#closed; round++) {
-      const now = new Date().toISOString();
+      const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
       const due = await this.db.selectFrom("router_hooks").select(["id", "url", "attempts", "nextAt"])
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
@@ -80,14 +86,14 @@ export class HookSender {
       .where(DUE_STATES).orderBy("nextAt").limit(1).executeTakeFirst();
     clearTimeout(this.#timer);
     if (next) {
-      const wait = Math.max(0, Date.parse(next.nextAt) - Date.now());
+      const wait = Math.max(0, Date.parse(next.nextAt) - this.#now());
       this.#timer = setTimeout(() => this.kick(), Math.min(wait, 2 ** 31 - 1));
     }
   }
 
   /** Takes the row for this sender, or null when another sender got it first. */
   async #claim(h: { id: number; url: string; attempts: number; nextAt: string }) {
-    const now = Date.now();
+    const now = this.#now();
     const lease = new Date(now + this.#leaseMs).toISOString();
     const r = await this.db.updateTable("router_hooks").set({
       status: "sending",
@@ -112,7 +118,7 @@ export class HookSender {
       error = e instanceof Error ? e.message : String(e);
     }
     const attempts = h.attempts + 1;
-    const now = Date.now();
+    const now = this.#now();
     if (!error) {
       await this.#settle(h, {
         status: "sent",
