@@ -23,6 +23,22 @@ import {
   type WriterOptions,
 } from "./types.ts";
 
+/** How long after an entry the same respondent's repeat of it is taken as a retry. */
+export const RETRY_WINDOW_MS = 2 * 60_000;
+
+/**
+ * A repeat of an entry is the same entry, retried after its response was lost, when it comes on
+ * the same supplier map from the same client address and user agent within RETRY_WINDOW_MS of the
+ * first, before any return (and before a time-out made it a drop). Anything else is a duplicate;
+ * so is a repeat whose address is unknown (an empty one proves nothing).
+ */
+export function isRetry(e: EntryEvent, first: SessionRow): boolean {
+  const since = e.now - Date.parse(first.createdAt);
+  return first.supplierMapId === e.map.id && e.ip !== "" && first.ip === e.ip &&
+    first.userAgent === e.userAgent && since >= 0 && since <= RETRY_WINDOW_MS && first.returnedBy === "" &&
+    first.status !== "drop" && first.status !== "preScreenDrop";
+}
+
 export class Decisions {
   /** Uids handed out in this batch (newId may repeat within one millisecond). */
   #newIds = new Set<string>();
@@ -44,6 +60,12 @@ export class Decisions {
 
   #entry(e: EntryEvent): Outcome {
     const p = e.project, m = e.map;
+    const dupKey = `${p.id}\u0000${e.sid}`;
+    if (!e.closed && !e.isTest) {
+      const first = this.#enteredAs(dupKey);
+      // the first entry's answer was lost and the respondent came back: the same entry, counted once
+      if (first && isRetry(e, first)) return { session: first, counted: false, retried: true };
+    }
     const nowIso = iso(e.now);
     let uid = newId(e.now);
     while (this.#newIds.has(uid)) uid = newId(e.now);
@@ -83,7 +105,6 @@ export class Decisions {
       s.reason = reason;
       s.detail = detail;
     };
-    const dupKey = `${p.id}\u0000${e.sid}`;
     const ipKey = `${p.id}\u0000${e.ip}`;
     const ipCounts = this.state.ipCounts;
 
@@ -132,7 +153,7 @@ export class Decisions {
 
     if (s.status !== "closed") {
       if (!e.isTest && s.status !== "duplicate") {
-        this.state.entered.add(dupKey);
+        this.state.entered.set(dupKey, s);
         if (e.ip && p.isUniqueIp) this.changes.addIp(p.id, e.ip);
       }
       this.changes.bump(s, "clicked", 1, e.now);
@@ -140,6 +161,12 @@ export class Decisions {
     }
     this.changes.touch(s);
     return { session: s, counted: s.status !== "closed" };
+  }
+
+  /** The session the respondent entered the project with, as it stands now in this batch. */
+  #enteredAs(dupKey: string): SessionRow | null {
+    const first = this.state.entered.get(dupKey);
+    return first ? this.state.sessions.get(first.id) ?? first : null;
   }
 
   #exclusion(e: EntryEvent): { reason: string; detail: string } | null {

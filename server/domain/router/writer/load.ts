@@ -37,8 +37,11 @@ export type BatchState = {
   sessions: Map<string, SessionRow>;
   projects: Map<string, ProjectCounts>;
   maps: Map<string, MapCounts>;
-  /** `projectId \0 sid` of respondents already entered (live, neither refused nor duplicate). */
-  entered: Set<string>;
+  /**
+   * `projectId \0 sid` -> the session of a respondent already entered on the project (live, neither
+   * refused nor a duplicate), as read or as entered earlier in the batch.
+   */
+  entered: Map<string, SessionRow>;
   /** `projectId \0 ip` -> arrivals so far, on projects with unique IP. */
   ipCounts: Map<string, number>;
   priorSessions: PriorSession[];
@@ -80,7 +83,7 @@ export async function loadBatch(trx: Db, events: RouterEvent[]): Promise<BatchSt
     sessions: new Map(),
     projects: new Map(),
     maps: new Map(),
-    entered: new Set(),
+    entered: new Map(),
     ipCounts: new Map(),
     priorSessions: [],
     links: new Map(),
@@ -174,11 +177,11 @@ async function loadRespondents(trx: Db, events: RouterEvent[], state: BatchState
   const sids = [...new Set(live.map((e) => e.sid))];
   const rows = await run(
     trx,
-    `SELECT projectId, sid FROM sessions WHERE isTest = 0 AND status NOT IN ('closed', 'duplicate')
+    `SELECT * FROM sessions WHERE isTest = 0 AND status NOT IN ('closed', 'duplicate')
      AND projectId IN (${list(pids.length)}) AND sid IN (${list(sids.length)})`,
     [...pids, ...sids],
   );
-  for (const r of rows) state.entered.add(`${r.projectId}\u0000${r.sid}`);
+  for (const r of rows) state.entered.set(`${r.projectId}\u0000${r.sid}`, r as SessionRow);
 
   const ipEntries = live.filter((e) => e.project.isUniqueIp && e.ip);
   if (ipEntries.length) {

@@ -84,6 +84,8 @@ export type Outcome = {
   session: SessionRow | null;
   /** The event changed counts (false for a repeated return or answer, or a retried entry). */
   counted: boolean;
+  /** An entry that repeats one whose response was lost: its first session again, nothing counted. */
+  retried?: boolean;
   /** Sessions the sweep turned into drops. */
   swept?: number;
 };
