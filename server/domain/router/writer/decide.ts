@@ -11,6 +11,7 @@ import type { QuotaCellRef } from "../prescreen.ts";
 import { fillPlaceholders, iso, REASON, STATUS_LETTER } from "../outcomes.ts";
 import { type BatchState, mapCounts, projectCounts } from "./load.ts";
 import type { Changes } from "./write.ts";
+import { hookKey } from "../hooks.ts";
 import {
   type EntryEvent,
   type Outcome,
@@ -354,6 +355,7 @@ export class Decisions {
             uid: s.id,
             pid: p.projectCode,
             status: STATUS_LETTER.complete,
+            key: hookKey(s.id, "complete"),
           }),
         });
       }
