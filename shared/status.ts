@@ -53,7 +53,7 @@ export const CHILD_STATUS_MENU = [1, 3] as const;
  * The inline menu and the row action Edit Status both show exactly this.
  */
 export function statusMenuChoices(current: number, projectType: number): number[] {
-  if (projectType === 2) return CHILD_STATUS_MENU.filter((s) => s !== current);
+  if (projectType === PROJECT_TYPE.CHILD) return CHILD_STATUS_MENU.filter((s) => s !== current);
   return [...LIST_STATUS_MENU.filter((s) => s !== current), PROJECT_STATUS.CLOSED];
 }
 
