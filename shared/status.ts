@@ -14,6 +14,9 @@ export const PROJECT_STATUS = {
 } as const;
 export type ProjectStatus = (typeof PROJECT_STATUS)[keyof typeof PROJECT_STATUS];
 
+/** Project types: a group (parent) project holds child projects; respondents enter child projects only. */
+export const PROJECT_TYPE = { GROUP: 1, CHILD: 2 } as const;
+
 export const PROJECT_STATUS_LIST: { value: ProjectStatus; label: string; color: string }[] = [
   { value: 1, label: "Live", color: "green" },
   { value: 2, label: "Awarded", color: "blue" },
@@ -50,7 +53,7 @@ export const CHILD_STATUS_MENU = [1, 3] as const;
  * The inline menu and the row action Edit Status both show exactly this.
  */
 export function statusMenuChoices(current: number, projectType: number): number[] {
-  if (projectType === 2) return CHILD_STATUS_MENU.filter((s) => s !== current);
+  if (projectType === PROJECT_TYPE.CHILD) return CHILD_STATUS_MENU.filter((s) => s !== current);
   return [...LIST_STATUS_MENU.filter((s) => s !== current), PROJECT_STATUS.CLOSED];
 }
 

@@ -68,6 +68,21 @@ export const enter = (t: TestApp, mapId: string, sid: string, headers: Record<st
 export const enterTest = (t: TestApp, mapId: string, sid: string, headers: Record<string, string> = {}) =>
   hit(t, `/survey/test/${mapId}?sid=${encodeURIComponent(sid)}`, headers);
 
+/** An entry from a client at `ip` (the socket address Deno.serve passes) with a user agent. */
+export async function enterFrom(
+  t: TestApp,
+  mapId: string,
+  sid: string,
+  from: { ip: string; userAgent: string },
+): Promise<Hit> {
+  const res = await t.app.request(
+    `/survey/start/${mapId}?sid=${encodeURIComponent(sid)}`,
+    { headers: { "user-agent": from.userAgent } },
+    { remoteAddr: { hostname: from.ip, port: 40000, transport: "tcp" } },
+  );
+  return { status: res.status, location: res.headers.get("location") ?? "", text: await res.text() };
+}
+
 /** The uid the client received in its survey link. */
 export function uidOf(location: string): string {
   const uid = new URL(location).searchParams.get("uid");

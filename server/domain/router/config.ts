@@ -124,7 +124,12 @@ export class RouterConfig {
   #loading = new Map<string, Promise<unknown>>();
   #unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly db: Db, private readonly ttlMs = 5_000) {
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 5_000,
+    /** The clock the cache ages by (deps.now). */
+    private readonly clock: () => number = Date.now,
+  ) {
     this.#unsubscribe.push(onSupplierMapChange((id) => this.#maps.delete(id)));
     this.#unsubscribe.push(onProjectChange((id) => this.invalidateProject(id)));
     this.#unsubscribe.push(onSupplierChange((id) => this.invalidateSupplier(id)));
@@ -153,22 +158,22 @@ export class RouterConfig {
   }
 
   /** The map (deleted ones too: their respondents still return), or null when there is none. */
-  map(id: string, now = Date.now()): MapConfig | null | Promise<MapConfig | null> {
+  map(id: string, now = this.clock()): MapConfig | null | Promise<MapConfig | null> {
     const hit = this.#maps.get(id);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
     return this.#once(`m:${id}`, async () => {
       const value = await this.#loadMap(id);
-      this.#maps.set(id, { value, at: Date.now() });
+      this.#maps.set(id, { value, at: this.clock() });
       return value;
     });
   }
 
-  project(id: string, now = Date.now()): ProjectConfig | null | Promise<ProjectConfig | null> {
+  project(id: string, now = this.clock()): ProjectConfig | null | Promise<ProjectConfig | null> {
     const hit = this.#projects.get(id);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
     return this.#once(`p:${id}`, async () => {
       const value = await this.#loadProject(id);
-      this.#projects.set(id, { value, at: Date.now() });
+      this.#projects.set(id, { value, at: this.clock() });
       return value;
     });
   }
@@ -251,7 +256,7 @@ export class RouterConfig {
       this.db.selectFrom("project_exclusions").selectAll().where("projectId", "=", id)
         .where("isDeleted", "=", 0).execute(),
       this.#loadQuotas(id),
-      projectSecret(this.db, id),
+      projectSecret(this.db, id, this.clock),
     ]);
     return {
       id: p.id,
@@ -350,14 +355,18 @@ function parseTitle(text: string): Record<string, string> {
  * The key clients sign return links with (hex HMAC-SHA256 of uid + status): one per project,
  * made on first use and kept in project_secrets (never in the projects table, which many screens read).
  */
-export async function projectSecret(db: Db, projectId: string): Promise<string> {
+export async function projectSecret(
+  db: Db,
+  projectId: string,
+  now: () => number = Date.now,
+): Promise<string> {
   const row = await db.selectFrom("project_secrets").select("secret").where("projectId", "=", projectId)
     .executeTakeFirst();
   if (row) return row.secret;
   await db.insertInto("project_secrets").values({
     projectId,
     secret: randomKey(32),
-    createdAt: new Date().toISOString(),
+    createdAt: new Date(now()).toISOString(),
   }).onConflict((oc) => oc.doNothing()).execute();
   const kept = await db.selectFrom("project_secrets").select("secret").where("projectId", "=", projectId)
     .executeTakeFirstOrThrow();

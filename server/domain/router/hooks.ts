@@ -1,18 +1,38 @@
 /**
  * Supplier approved hooks: when a supplier has one (suppliers.supplierApprovedHook), each complete
- * of its respondents queues a GET to it ([sid], [uid], [pid], [status] filled) in the same
+ * of its respondents queues a GET to it ([sid], [uid], [pid], [status], [key] filled) in the same
  * transaction as the complete. A background sender delivers them, retrying with back-off; the queue
  * is a table, so a restart loses nothing.
  *
  * Several app instances may share the database, each with its own sender: a sender first claims a
- * due row (queued -> sending, nextAt = the end of its lease) with one conditional UPDATE, and only
- * the one whose UPDATE changed the row sends it. A sender that dies mid-send leaves a 'sending'
- * row whose lease runs out; it is due again then, so the hook is late but never lost.
+ * due row (queued -> sending, nextAt = the end of its lease, the attempt counted) with one
+ * conditional UPDATE committed before the request goes out, and only the one whose UPDATE changed
+ * the row sends it. A sender that dies mid-send leaves a 'sending' row whose lease runs out; it is
+ * due again then, so the hook is late but never lost.
+ *
+ * Delivery is at least once: a sender that died after its request went out but before it recorded
+ * the answer cannot know whether the supplier got it, so the hook is sent again. Every send of a
+ * hook carries the same idempotency key (the session's uid and the outcome, hookKey) in the
+ * `Idempotency-Key` header and in the [key] placeholder: the supplier deduplicates on it. A send
+ * that takes over a lapsed lease is logged as a possible duplicate.
  */
 import type { Db } from "../../db/connection.ts";
 import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
+import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
+
+/**
+ * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
+ * `65f0c1d2e3a4b5c6d7e8f901-c`. The same on every send of that hook, and no other hook has it.
+ */
+export const hookKey = (uid: string, status: FinalStatus) => `${uid}-${STATUS_LETTER[status]}`;
+
+/** The header a hook's key travels in. */
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+type Due = { id: number; sessionId: string; url: string; status: string; attempts: number; nextAt: string };
+type Claimed = Due & { lease: string; attempts: number };
 
 export type HookOptions = {
   fetch: typeof fetch;
@@ -21,6 +41,8 @@ export type HookOptions = {
   timeoutMs: number;
   /** How long a claimed hook is left to its sender before another may take it (default 3 x timeout, at least 1 min). */
   leaseMs?: number;
+  /** The clock (deps.now); default Date.now. */
+  now?: () => number;
 };
 
 /** Written out, not bound: SQLite uses the partial index router_hooks_due only for this literal term. */
@@ -61,15 +83,20 @@ export class HookSender {
     clearTimeout(this.#timer);
   }
 
+  #now() {
+    return this.opts.now?.() ?? Date.now();
+  }
+
   get #leaseMs() {
     return this.opts.leaseMs ?? Math.max(60_000, 3 * this.opts.timeoutMs);
   }
 
   async #run() {
     for (let round = 0; round < 50 && !this.#closed; round++) {
-      const now = new Date().toISOString();
+      const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
-      const due = await this.db.selectFrom("router_hooks").select(["id", "url", "attempts", "nextAt"])
+      const due = await this.db.selectFrom("router_hooks")
+        .select(["id", "sessionId", "url", "status", "attempts", "nextAt"])
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
       const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
@@ -80,30 +107,45 @@ export class HookSender {
       .where(DUE_STATES).orderBy("nextAt").limit(1).executeTakeFirst();
     clearTimeout(this.#timer);
     if (next) {
-      const wait = Math.max(0, Date.parse(next.nextAt) - Date.now());
+      const wait = Math.max(0, Date.parse(next.nextAt) - this.#now());
       this.#timer = setTimeout(() => this.kick(), Math.min(wait, 2 ** 31 - 1));
     }
   }
 
-  /** Takes the row for this sender, or null when another sender got it first. */
-  async #claim(h: { id: number; url: string; attempts: number; nextAt: string }) {
-    const now = Date.now();
+  /**
+   * Takes the row for this sender, or null when another sender got it first. The claim (the lease
+   * and the attempt) is committed before the request goes out.
+   */
+  async #claim(h: Due): Promise<Claimed | null> {
+    const now = this.#now();
     const lease = new Date(now + this.#leaseMs).toISOString();
+    const attempts = h.attempts + 1;
     const r = await this.db.updateTable("router_hooks").set({
       status: "sending",
       nextAt: lease,
+      attempts,
       updatedAt: new Date(now).toISOString(),
     }).where("id", "=", h.id).where("status", "in", ["queued", "sending"]).where("nextAt", "=", h.nextAt)
       .executeTakeFirst();
-    return Number(r.numUpdatedRows ?? 0) === 1 ? { ...h, lease } : null;
+    if (Number(r.numUpdatedRows ?? 0) !== 1) return null;
+    if (h.status === "sending") {
+      // its sender died mid-send: the supplier may have it already, and deduplicates on the key
+      this.log.warn("supplier approved hook sent again after its lease ran out", {
+        id: h.id,
+        key: hookKey(h.sessionId, "complete"),
+        attempts,
+      });
+    }
+    return { ...h, lease, attempts };
   }
 
-  async #send(h: { id: number; url: string; attempts: number; lease: string }) {
+  async #send(h: Claimed) {
     let error = "";
     try {
       const res = await this.opts.fetch(h.url, {
         method: "GET",
         redirect: "follow",
+        headers: { [IDEMPOTENCY_HEADER]: hookKey(h.sessionId, "complete") },
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
       await res.body?.cancel();
@@ -111,8 +153,8 @@ export class HookSender {
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
-    const attempts = h.attempts + 1;
-    const now = Date.now();
+    const attempts = h.attempts;
+    const now = this.#now();
     if (!error) {
       await this.#settle(h, {
         status: "sent",

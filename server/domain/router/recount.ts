@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { type CounterName, LIVE_COUNTERS, STATUS_COUNTER } from "./outcomes.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
+import { PROJECT_TYPE } from "../../../shared/status.ts";
 
 export type CounterSet = Record<CounterName, number>;
 const zero = (): CounterSet => Object.fromEntries(LIVE_COUNTERS.map((k) => [k, 0])) as CounterSet;
@@ -41,7 +42,11 @@ export async function recountFromSessions(db: Db, projectIds?: string[]) {
 export async function counterMismatches(db: Db, projectIds?: string[]): Promise<string[]> {
   const { projects, maps } = await recountFromSessions(db, projectIds);
   const out: string[] = [];
-  let pq = db.selectFrom("projects").select(["id", ...LIVE_COUNTERS]).where("projectType", "=", 2);
+  let pq = db.selectFrom("projects").select(["id", ...LIVE_COUNTERS]).where(
+    "projectType",
+    "=",
+    PROJECT_TYPE.CHILD,
+  );
   let mq = db.selectFrom("supplier_maps").select(["id", ...LIVE_COUNTERS]);
   if (projectIds) {
     pq = pq.where("id", "in", projectIds.length ? projectIds : [""]);

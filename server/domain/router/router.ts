@@ -25,7 +25,7 @@ import {
   type RiskVerdict,
 } from "./security.ts";
 import { type Outcome, RouterWriter, type SessionRow } from "./writer.ts";
-import { projectStatusLabel } from "../../../shared/status.ts";
+import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 
 /** What a deployment or a test can change about the router (deps.router). */
 export type RouterOptions = {
@@ -40,6 +40,8 @@ export type RouterOptions = {
   /** How the approved hooks are fetched (tests pass a fake). */
   fetch?: typeof fetch;
   hookRetryDelaysMs?: number[];
+  /** How long a claimed hook is left to its sender before another may send it again. */
+  hookLeaseMs?: number;
   /** How long map and project settings are cached (changes made here invalidate at once). */
   configTtlMs?: number;
   prescreenTimeoutMinutes?: number;
@@ -90,6 +92,14 @@ export type PrescreenResult =
 type Ref = { projectId: string; supplierMapId: string };
 const REF_CACHE_MAX = 200_000;
 
+/** Statuses past field work: even the test link is closed on them. */
+const ENDED_STATUSES: readonly number[] = [
+  PROJECT_STATUS.READY_TO_INVOICE,
+  PROJECT_STATUS.INVOICED,
+  PROJECT_STATUS.CLOSED,
+  PROJECT_STATUS.ARCHIEVED,
+];
+
 export class Router {
   readonly config: RouterConfig;
   readonly writer: RouterWriter;
@@ -102,16 +112,24 @@ export class Router {
   constructor(private readonly deps: Deps, opts: RouterOptions = {}) {
     const db = deps.db;
     // under test every request reads fresh settings, so tests may edit tables directly
-    this.config = new RouterConfig(db, opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000));
-    this.writer = new RouterWriter(db, {
-      prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
-      dropWithoutLoiMinutes: opts.dropWithoutLoiMinutes ?? 30,
-      maxBatch: opts.maxBatch ?? 2_000,
-    }, deps.log);
+    const now = () => deps.now();
+    this.config = new RouterConfig(db, opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000), now);
+    this.writer = new RouterWriter(
+      db,
+      {
+        prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
+        dropWithoutLoiMinutes: opts.dropWithoutLoiMinutes ?? 30,
+        maxBatch: opts.maxBatch ?? 2_000,
+      },
+      deps.log,
+      now,
+    );
     this.hooks = new HookSender(db, {
       fetch: opts.fetch ?? fetch,
       retryDelaysMs: opts.hookRetryDelaysMs ?? DEFAULT_HOOK_RETRIES,
       timeoutMs: 10_000,
+      leaseMs: opts.hookLeaseMs,
+      now,
     }, deps.log);
     this.risk = opts.risk ?? defaultRiskChecker();
     this.rd = opts.rdThresholds ?? DEFAULT_RD_THRESHOLDS;
@@ -138,7 +156,7 @@ export class Router {
   /** Why an arrival is refused before anything is counted, or null. */
   closedReason(p: ProjectConfig, m: MapConfig, isTest: boolean): { reason: string; detail: string } | null {
     if (isTest) {
-      if (p.isDeleted || [4, 5, 6, 7].includes(p.projectStatus)) {
+      if (p.isDeleted || ENDED_STATUSES.includes(p.projectStatus)) {
         return { reason: REASON.projectNotLive, detail: `project is ${projectStatusLabel(p.projectStatus)}` };
       }
       if (m.isDeleted) return { reason: REASON.testLinkOff, detail: "supplier removed from the project" };
@@ -146,7 +164,7 @@ export class Router {
       if (!m.isTestLink) return { reason: REASON.testLinkOff, detail: "test link off" };
       return null;
     }
-    if (p.isDeleted || p.projectStatus !== 1) {
+    if (p.isDeleted || p.projectStatus !== PROJECT_STATUS.LIVE) {
       return {
         reason: REASON.projectNotLive,
         detail: p.isDeleted ? "project deleted" : `project is ${projectStatusLabel(p.projectStatus)}`,
@@ -163,7 +181,7 @@ export class Router {
     const now = this.#now(req.now);
     const map = await this.config.map(req.mapId);
     const project = map ? await this.config.project(map.projectId) : null;
-    if (!map || !project || project.projectType !== 2) return { kind: "invalid" };
+    if (!map || !project || project.projectType !== PROJECT_TYPE.CHILD) return { kind: "invalid" };
     const closed = this.closedReason(project, map, req.isTest);
     const device = deviceOf(req.userAgent);
     const country = req.country ?? await countryOf(req.headers, req.ip, this.countryHeaders);

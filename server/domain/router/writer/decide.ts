@@ -1,0 +1,391 @@
+/**
+ * The decide: what each event of a batch comes to, made inside the batch's write transaction from
+ * the loaded state (BatchState) plus the changes of the events before it in the same batch, so
+ * quota, click-quota, duplicate and unique-IP decisions are exact. Decisions only record changes
+ * (Changes); the write puts them in the database.
+ */
+import type { SessionStatus } from "../../../db/tables/router.ts";
+import { newId } from "../../../db/ids.ts";
+import type { ProjectConfig } from "../config.ts";
+import type { QuotaCellRef } from "../prescreen.ts";
+import { fillPlaceholders, iso, REASON, STATUS_LETTER } from "../outcomes.ts";
+import { type BatchState, mapCounts, projectCounts } from "./load.ts";
+import type { Changes } from "./write.ts";
+import { hookKey } from "../hooks.ts";
+import {
+  type EntryEvent,
+  type Outcome,
+  parseCells,
+  type PrescreenEvent,
+  type ReturnEvent,
+  type RouterEvent,
+  type SessionRow,
+  type SweepEvent,
+  type WriterOptions,
+} from "./types.ts";
+
+/** How long after an entry the same respondent's repeat of it is taken as a retry. */
+export const RETRY_WINDOW_MS = 2 * 60_000;
+
+/**
+ * A repeat of an entry is the same entry, retried after its response was lost, when it comes on
+ * the same supplier map from the same client address and user agent within RETRY_WINDOW_MS of the
+ * first, before any return (and before a time-out made it a drop). Anything else is a duplicate;
+ * so is a repeat whose address is unknown (an empty one proves nothing).
+ */
+export function isRetry(e: EntryEvent, first: SessionRow): boolean {
+  const since = e.now - Date.parse(first.createdAt);
+  return first.supplierMapId === e.map.id && e.ip !== "" && first.ip === e.ip &&
+    first.userAgent === e.userAgent && since >= 0 && since <= RETRY_WINDOW_MS && first.returnedBy === "" &&
+    first.status !== "drop" && first.status !== "preScreenDrop";
+}
+
+export class Decisions {
+  /** Uids handed out in this batch (newId may repeat within one millisecond). */
+  #newIds = new Set<string>();
+
+  constructor(
+    private readonly state: BatchState,
+    private readonly changes: Changes,
+    private readonly opts: WriterOptions,
+  ) {}
+
+  decide(e: RouterEvent): Outcome {
+    if (e.kind === "entry") return this.#entry(e);
+    if (e.kind === "prescreen") return this.#prescreen(e);
+    if (e.kind === "return") return this.#return(e);
+    return this.#sweep(e);
+  }
+
+  // ------------------------------------------------------------ entry
+
+  #entry(e: EntryEvent): Outcome {
+    const p = e.project, m = e.map;
+    const dupKey = `${p.id}\u0000${e.sid}`;
+    if (!e.closed && !e.isTest) {
+      const first = this.#enteredAs(dupKey);
+      // the first entry's answer was lost and the respondent came back: the same entry, counted once
+      if (first && isRetry(e, first)) return { session: first, counted: false, retried: true };
+    }
+    const nowIso = iso(e.now);
+    let uid = newId(e.now);
+    while (this.#newIds.has(uid)) uid = newId(e.now);
+    this.#newIds.add(uid);
+    const s: SessionRow = {
+      id: uid,
+      projectId: p.id,
+      parentProjectId: p.parentProjectId,
+      clientId: p.clientId,
+      supplierMapId: m.id,
+      supplierId: m.supplierId,
+      sid: e.sid,
+      status: "closed",
+      reason: "",
+      detail: "",
+      isTest: e.isTest ? 1 : 0,
+      ip: e.ip,
+      country: e.country,
+      deviceType: e.deviceType,
+      browser: e.browser,
+      userAgent: e.userAgent,
+      rdScore: e.rdScore,
+      clientUrl: "",
+      quotaCells: "[]",
+      rawStatus: "",
+      returnedBy: "",
+      createdAt: nowIso,
+      updatedAt: nowIso,
+      redirectedAt: null,
+      endedAt: null,
+      dropAt: null,
+      seconds: null,
+    };
+    const ps = projectCounts(this.state, p.id), ms = mapCounts(this.state, m.id);
+    const set = (status: SessionStatus, reason = "", detail = "") => {
+      s.status = status;
+      s.reason = reason;
+      s.detail = detail;
+    };
+    const ipKey = `${p.id}\u0000${e.ip}`;
+    const ipCounts = this.state.ipCounts;
+
+    if (e.closed) set("closed", e.closed.reason, e.closed.detail);
+    else if (e.isTest) {
+      if (ps.testClickQuota > 0 && ps.testClicked >= ps.testClickQuota) {
+        set("closed", REASON.testClickQuota, `${ps.testClicked} of ${ps.testClickQuota} test clicks used`);
+      } else if (e.security) set("security", e.security.reason, e.security.detail);
+      else set(e.prescreen ? "prescreen" : "redirected");
+    } else if (this.state.entered.has(dupKey)) {
+      set("duplicate", REASON.duplicate, `sid ${e.sid} already entered this project`);
+    } else {
+      const excluded = this.#exclusion(e);
+      if (excluded) set("terminate", excluded.reason, excluded.detail);
+      else if (ps.clickQuota > 0 && ps.clicked >= ps.clickQuota) {
+        set("closed", REASON.projectClickQuota, `${ps.clicked} of ${ps.clickQuota} clicks used`);
+      } else if (ms.clickQuota > 0 && ms.clicked >= ms.clickQuota) {
+        set("closed", REASON.supplierClickQuota, `${ms.clicked} of ${ms.clickQuota} clicks used`);
+      } else if (ps.sampleSize > 0 && ps.complete >= ps.sampleSize) {
+        set("overQuota", REASON.sampleFull, `${ps.complete} of ${ps.sampleSize} completes`);
+      } else if (ms.quota > 0 && ms.complete >= ms.quota) {
+        set("overQuota", REASON.supplierQuotaFull, `${ms.complete} of ${ms.quota} completes`);
+      } else if (p.isUniqueIp && e.ip && (ipCounts.get(ipKey) ?? 0) >= Math.max(1, p.maxIPCount)) {
+        set("security", REASON.ipLimit, `${e.ip} already used ${ipCounts.get(ipKey)} time(s)`);
+      } else if (e.security) set("security", e.security.reason, e.security.detail);
+      else set(e.prescreen ? "prescreen" : "redirected");
+    }
+
+    if (s.status === "redirected") {
+      const url = this.#clientUrl(p, uid, e.isTest);
+      if (url) {
+        s.clientUrl = url;
+        s.redirectedAt = nowIso;
+        s.dropAt = this.#dropAt(p, e.now, false);
+      } else {
+        set(
+          "closed",
+          REASON.noClientLink,
+          p.isMultiLinkUrl && !e.isTest ? "no unused client link" : "no client URL",
+        );
+      }
+    } else if (s.status === "prescreen") {
+      s.dropAt = this.#dropAt(p, e.now, true);
+    }
+    if (s.status !== "prescreen" && s.status !== "redirected") s.endedAt = nowIso;
+
+    if (s.status !== "closed") {
+      if (!e.isTest && s.status !== "duplicate") {
+        this.state.entered.set(dupKey, s);
+        if (e.ip && p.isUniqueIp) this.changes.addIp(p.id, e.ip);
+      }
+      this.changes.bump(s, "clicked", 1, e.now);
+      this.changes.countStatus(s, s.status, 1, e.now);
+    }
+    this.changes.touch(s);
+    return { session: s, counted: s.status !== "closed" };
+  }
+
+  /** The session the respondent entered the project with, as it stands now in this batch. */
+  #enteredAs(dupKey: string): SessionRow | null {
+    const first = this.state.entered.get(dupKey);
+    return first ? this.state.sessions.get(first.id) ?? first : null;
+  }
+
+  #exclusion(e: EntryEvent): { reason: string; detail: string } | null {
+    const p = e.project;
+    if (!p.isExclude || !p.exclusions.length) return null;
+    const mine = this.state.priorSessions.filter((s) => s.sid === e.sid && s.supplierId === e.map.supplierId);
+    const matches = (rule: ProjectConfig["exclusions"][number]) =>
+      mine.some((s) =>
+        s.projectId === rule.excludedProjectId && (
+          (rule.complete && s.status === "complete") ||
+          (rule.terminate && (s.status === "terminate" || s.status === "preScreenTerminate")) ||
+          (rule.overQuota && s.status === "overQuota") ||
+          (rule.dropout && (s.status === "drop" || s.status === "preScreenDrop"))
+        )
+      );
+    const hit = p.exclusions.find((r) => r.isExcluded && matches(r));
+    if (hit) return { reason: REASON.excluded, detail: `took part in project ${hit.excludedProjectId}` };
+    const includes = p.exclusions.filter((r) => !r.isExcluded);
+    if (includes.length && !includes.some(matches)) {
+      return { reason: REASON.notIncluded, detail: "not among the included projects' respondents" };
+    }
+    return null;
+  }
+
+  /** The client survey URL for a respondent, taking the next unused link on multi-link projects. */
+  #clientUrl(p: ProjectConfig, uid: string, isTest: boolean): string | null {
+    if (isTest) return p.singleLinkUrlTest ? fillPlaceholders(p.singleLinkUrlTest, { uid }) : null;
+    if (p.isMultiLinkUrl) {
+      const link = this.state.links.get(p.id)?.shift();
+      if (!link) return null;
+      this.changes.usedLinks.push({ id: link.id, uid });
+      return fillPlaceholders(link.url, { uid });
+    }
+    return p.singleLinkUrl ? fillPlaceholders(p.singleLinkUrl, { uid }) : null;
+  }
+
+  /** Drops are sessions older than twice the LOI; without an LOI, a fixed wait. */
+  #dropAt(p: ProjectConfig, now: number, prescreen: boolean) {
+    const minutes = prescreen
+      ? this.opts.prescreenTimeoutMinutes
+      : p.averageLOI > 0
+      ? 2 * p.averageLOI
+      : this.opts.dropWithoutLoiMinutes;
+    return iso(now + minutes * 60_000);
+  }
+
+  // ------------------------------------------------------------ pre-screen
+
+  /** The quota cells a session would fill; the first full one, if any. */
+  #fullCell(refs: QuotaCellRef[]): string | null {
+    for (const ref of refs) {
+      const cell = this.state.quotas.get(ref.quotaId)?.cells.find((c) =>
+        c.quotaOptionId === ref.quotaOptionId
+      );
+      if (cell && cell.quotaSize > 0 && cell.completes >= cell.quotaSize) {
+        return `quota option ${ref.quotaOptionId}: ${cell.completes} of ${cell.quotaSize} completes`;
+      }
+    }
+    return null;
+  }
+
+  #prescreen(e: PrescreenEvent): Outcome {
+    const s0 = this.state.sessions.get(e.uid);
+    if (!s0) return { session: null, counted: false };
+    if (s0.status !== "prescreen") return { session: s0, counted: false };
+    const s = { ...s0 };
+    const nowIso = iso(e.now);
+    s.updatedAt = nowIso;
+    s.quotaCells = JSON.stringify(e.quotaCells);
+    const ps = projectCounts(this.state, s.projectId), ms = mapCounts(this.state, s.supplierMapId);
+    let full: string | null = null;
+    if (!e.passed) {
+      s.status = "preScreenTerminate";
+      s.reason = REASON.prescreen;
+      s.detail = e.detail.slice(0, 300);
+    } else if (!s.isTest && (full = this.#fullCell(e.quotaCells))) {
+      s.status = "overQuota";
+      s.reason = REASON.quotaOptionFull;
+      s.detail = full;
+    } else if (!s.isTest && ps.sampleSize > 0 && ps.complete >= ps.sampleSize) {
+      s.status = "overQuota";
+      s.reason = REASON.sampleFull;
+      s.detail = `${ps.complete} of ${ps.sampleSize} completes`;
+    } else if (!s.isTest && ms.quota > 0 && ms.complete >= ms.quota) {
+      s.status = "overQuota";
+      s.reason = REASON.supplierQuotaFull;
+      s.detail = `${ms.complete} of ${ms.quota} completes`;
+    } else {
+      const url = this.#clientUrl(e.project, s.id, s.isTest === 1);
+      if (url) {
+        s.status = "redirected";
+        s.clientUrl = url;
+        s.redirectedAt = nowIso;
+        s.dropAt = this.#dropAt(e.project, e.now, false);
+      } else {
+        // nowhere to send them: the survey is closed to them after all, and they were never a click
+        s.status = "closed";
+        s.reason = REASON.noClientLink;
+        s.detail = e.project.isMultiLinkUrl ? "no unused client link" : "no client URL";
+        this.changes.bump(s, "clicked", -1, Date.parse(s.createdAt));
+      }
+    }
+    if (s.status !== "redirected") {
+      s.endedAt = nowIso;
+      s.dropAt = null;
+    }
+    this.changes.countStatus(s, s.status, 1, e.now);
+    for (const a of e.answers) {
+      this.changes.answers.push({
+        ...a,
+        sessionId: s.id,
+        projectId: s.projectId,
+        supplierId: s.supplierId,
+        createdAt: nowIso,
+      });
+    }
+    this.changes.touch(s);
+    return { session: s, counted: true };
+  }
+
+  // ------------------------------------------------------------ return
+
+  #return(e: ReturnEvent): Outcome {
+    const s0 = this.state.sessions.get(e.uid);
+    if (!s0) return { session: null, counted: false };
+    // the first final status wins; a drop is only a time-out, so a late return still counts
+    if (s0.status !== "redirected" && s0.status !== "drop") return { session: s0, counted: false };
+    const s = { ...s0 };
+    const nowIso = iso(e.now);
+    const started = Date.parse(s.redirectedAt ?? s.createdAt);
+    const seconds = Math.max(0, Math.round((e.now - started) / 1000));
+    let status: SessionStatus = e.status, reason: string = REASON.client, detail = "";
+    const p = e.project;
+    const ps = projectCounts(this.state, s.projectId), ms = mapCounts(this.state, s.supplierMapId);
+    const cells = parseCells(s.quotaCells);
+    if (status === "complete") {
+      let full: string | null = null;
+      if (p.isSpeeder && p.speedTime > 0 && seconds < p.speedTime) {
+        status = "qualityTerm";
+        reason = REASON.speeder;
+        detail = `${seconds} s, faster than ${p.speedTime} s`;
+      } else if (!s.isTest && ps.sampleSize > 0 && ps.complete >= ps.sampleSize) {
+        status = "overQuota";
+        reason = REASON.sampleFull;
+        detail = `complete after ${ps.complete} of ${ps.sampleSize} completes`;
+      } else if (!s.isTest && ms.quota > 0 && ms.complete >= ms.quota) {
+        status = "overQuota";
+        reason = REASON.supplierQuotaFull;
+        detail = `complete after ${ms.complete} of ${ms.quota} supplier completes`;
+      } else if (!s.isTest && (full = this.#fullCell(cells))) {
+        status = "overQuota";
+        reason = REASON.quotaOptionFull;
+        detail = `complete after ${full}`;
+      }
+    }
+    if (s0.status === "drop") {
+      this.changes.countStatus(s0, "drop", -1, Date.parse(s0.endedAt ?? s0.dropAt ?? s0.createdAt));
+    }
+    s.status = status;
+    s.reason = reason;
+    s.detail = detail;
+    s.rawStatus = e.raw.slice(0, 20);
+    s.returnedBy = e.via;
+    s.updatedAt = nowIso;
+    s.endedAt = nowIso;
+    s.dropAt = null;
+    s.seconds = seconds;
+    const money = status === "complete" ? { revenue: p.cpi, cost: e.map.supplierCPI } : undefined;
+    this.changes.countStatus(s, status, 1, e.now, money);
+    if (status === "complete" && !s.isTest) {
+      for (const ref of cells) {
+        const q = this.state.quotas.get(ref.quotaId);
+        const cell = q?.cells.find((c) => c.quotaOptionId === ref.quotaOptionId);
+        if (q && cell) {
+          cell.completes = (Number(cell.completes) || 0) + 1;
+          q.changed = true;
+        }
+      }
+      if (e.map.approvedHook) {
+        this.changes.hooks.push({
+          sessionId: s.id,
+          supplierId: s.supplierId,
+          url: fillPlaceholders(e.map.approvedHook, {
+            sid: s.sid,
+            uid: s.id,
+            pid: p.projectCode,
+            status: STATUS_LETTER.complete,
+            key: hookKey(s.id, "complete"),
+          }),
+        });
+      }
+    }
+    this.changes.touch(s);
+    return { session: s, counted: true };
+  }
+
+  // ------------------------------------------------------------ drops
+
+  #sweep(e: SweepEvent): Outcome {
+    let swept = 0;
+    const nowIso = iso(e.now);
+    for (const s0 of this.state.sessions.values()) {
+      if ((s0.status !== "prescreen" && s0.status !== "redirected") || !s0.dropAt || s0.dropAt > nowIso) {
+        continue;
+      }
+      const s = { ...s0 };
+      s.status = s0.status === "prescreen" ? "preScreenDrop" : "drop";
+      s.reason = REASON.timeout;
+      s.detail = s0.status === "prescreen"
+        ? "pre-screen not answered in time"
+        : "no return from the survey in time";
+      s.endedAt = s0.dropAt;
+      s.updatedAt = nowIso;
+      // counted on the day the time-out fell, whenever the sweep runs
+      this.changes.countStatus(s, s.status, 1, Date.parse(s0.dropAt));
+      this.changes.touch(s);
+      swept++;
+    }
+    return { session: null, counted: swept > 0, swept };
+  }
+}

@@ -1,0 +1,110 @@
+/** What the router's writer is handed (events), what it answers (outcomes), and the session row. */
+import type { SessionStatus } from "../../../db/tables/router.ts";
+import type { MapConfig, ProjectConfig } from "../config.ts";
+import type { AnswerRow, QuotaCellRef } from "../prescreen.ts";
+import type { SecurityRefusal } from "../security.ts";
+import type { FinalStatus } from "../outcomes.ts";
+
+export type SessionRow = {
+  id: string;
+  projectId: string;
+  parentProjectId: string | null;
+  clientId: string;
+  supplierMapId: string;
+  supplierId: string;
+  sid: string;
+  status: SessionStatus;
+  reason: string;
+  detail: string;
+  isTest: number;
+  ip: string;
+  country: string;
+  deviceType: string;
+  browser: string;
+  userAgent: string;
+  rdScore: number | null;
+  clientUrl: string;
+  quotaCells: string;
+  rawStatus: string;
+  returnedBy: string;
+  createdAt: string;
+  updatedAt: string;
+  redirectedAt: string | null;
+  endedAt: string | null;
+  dropAt: string | null;
+  seconds: number | null;
+};
+
+export type EntryEvent = {
+  kind: "entry";
+  now: number;
+  isTest: boolean;
+  project: ProjectConfig;
+  map: MapConfig;
+  sid: string;
+  ip: string;
+  country: string;
+  deviceType: string;
+  browser: string;
+  userAgent: string;
+  rdScore: number | null;
+  /** Refused before any count: survey not live, traffic off, not boarded, test link off. */
+  closed: { reason: string; detail: string } | null;
+  /** A request-only security check (device, geo, proxy, RD) that failed. */
+  security: SecurityRefusal | null;
+  /** Show the pre-screen questions before the survey. */
+  prescreen: boolean;
+};
+export type PrescreenEvent = {
+  kind: "prescreen";
+  now: number;
+  uid: string;
+  project: ProjectConfig;
+  map: MapConfig;
+  passed: boolean;
+  detail: string;
+  answers: AnswerRow[];
+  quotaCells: QuotaCellRef[];
+};
+export type ReturnEvent = {
+  kind: "return";
+  now: number;
+  uid: string;
+  project: ProjectConfig;
+  map: MapConfig;
+  status: FinalStatus;
+  raw: string;
+  via: "redirect" | "postback";
+};
+export type SweepEvent = { kind: "sweep"; now: number; limit: number };
+export type RouterEvent = EntryEvent | PrescreenEvent | ReturnEvent | SweepEvent;
+
+export type Outcome = {
+  /** The session as committed (null: unknown uid). */
+  session: SessionRow | null;
+  /** The event changed counts (false for a repeated return or answer, or a retried entry). */
+  counted: boolean;
+  /** An entry that repeats one whose response was lost: its first session again, nothing counted. */
+  retried?: boolean;
+  /** Sessions the sweep turned into drops. */
+  swept?: number;
+};
+
+export type WriterOptions = {
+  /** Minutes an unanswered pre-screen waits before it counts as a pre-screen drop. */
+  prescreenTimeoutMinutes: number;
+  /** Drop time-out of a project without an LOI (with one: twice the LOI). */
+  dropWithoutLoiMinutes: number;
+  /** Largest number of events in one transaction. */
+  maxBatch: number;
+};
+
+/** The session's quota cells (JSON in sessions.quotaCells); a broken value names none. */
+export function parseCells(text: string): QuotaCellRef[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
