@@ -2,7 +2,7 @@
 import { EnvError, loadEnv } from "./env.ts";
 import { buildDeps } from "./boot.ts";
 import { createApp } from "./app.ts";
-import { seedIfEmpty } from "./domain/seed/seed.ts";
+import { seedIfEmpty } from "./seed/seed.ts";
 import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
 import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";

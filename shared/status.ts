@@ -14,22 +14,54 @@ export const PROJECT_STATUS = {
 } as const;
 export type ProjectStatus = (typeof PROJECT_STATUS)[keyof typeof PROJECT_STATUS];
 
-/** Project types: a group (parent) project holds child projects; respondents enter child projects only. */
+/** The two kinds of project (spec part 1, 7): a group (parent) project and a child under it. */
 export const PROJECT_TYPE = { GROUP: 1, CHILD: 2 } as const;
+export type ProjectType = (typeof PROJECT_TYPE)[keyof typeof PROJECT_TYPE];
+
+/** Supplier types (spec part 1, 7): a DIY panel or a Local one; pre-screen options say which they show to. */
+export const SUPPLIER_TYPE = { DIY: 1, LOCAL: 2 } as const;
+export type SupplierType = (typeof SUPPLIER_TYPE)[keyof typeof SUPPLIER_TYPE];
+
+/** Where a new project, and a clone, starts. */
+export const NEW_PROJECT_STATUS = PROJECT_STATUS.AWARDED;
+
+/** The one status in which a project takes live respondents (and counts as an active project). */
+export const ACTIVE_PROJECT_STATUS = PROJECT_STATUS.LIVE;
+
+/**
+ * The statuses of a finished project: closed, on its way to invoicing, invoiced or archived. Not
+ * even a supplier's test link enters one.
+ */
+export const FINISHED_PROJECT_STATUSES: readonly ProjectStatus[] = [
+  PROJECT_STATUS.READY_TO_INVOICE,
+  PROJECT_STATUS.INVOICED,
+  PROJECT_STATUS.CLOSED,
+  PROJECT_STATUS.ARCHIEVED,
+];
+export const isFinishedStatus = (status: number) =>
+  (FINISHED_PROJECT_STATUSES as readonly number[]).includes(status);
+
+/** The statuses only a named action sets (Proceed to Invoice, an invoice): never chosen on a form. */
+export const ACTION_ONLY_STATUSES: readonly ProjectStatus[] = [
+  PROJECT_STATUS.READY_TO_INVOICE,
+  PROJECT_STATUS.INVOICED,
+];
 
 export const PROJECT_STATUS_LIST: { value: ProjectStatus; label: string; color: string }[] = [
-  { value: 1, label: "Live", color: "green" },
-  { value: 2, label: "Awarded", color: "blue" },
-  { value: 3, label: "Paused", color: "amber" },
-  { value: 4, label: "Ready To Invoice", color: "violet" },
-  { value: 5, label: "Invoiced", color: "slate" },
-  { value: 6, label: "Closed", color: "red" },
-  { value: 7, label: "Archieved", color: "zinc" },
-  { value: 8, label: "Waiting", color: "orange" },
-  { value: 9, label: "Testing", color: "cyan" },
+  { value: PROJECT_STATUS.LIVE, label: "Live", color: "green" },
+  { value: PROJECT_STATUS.AWARDED, label: "Awarded", color: "blue" },
+  { value: PROJECT_STATUS.PAUSED, label: "Paused", color: "amber" },
+  { value: PROJECT_STATUS.READY_TO_INVOICE, label: "Ready To Invoice", color: "violet" },
+  { value: PROJECT_STATUS.INVOICED, label: "Invoiced", color: "slate" },
+  { value: PROJECT_STATUS.CLOSED, label: "Closed", color: "red" },
+  { value: PROJECT_STATUS.ARCHIEVED, label: "Archieved", color: "zinc" },
+  { value: PROJECT_STATUS.WAITING, label: "Waiting", color: "orange" },
+  { value: PROJECT_STATUS.TESTING, label: "Testing", color: "cyan" },
 ];
 /** The restricted list of the add and edit forms omits 4 and 5: only their named actions set those. */
-export const EDITABLE_PROJECT_STATUSES = PROJECT_STATUS_LIST.filter((s) => s.value !== 4 && s.value !== 5);
+export const EDITABLE_PROJECT_STATUSES = PROJECT_STATUS_LIST.filter((s) =>
+  !ACTION_ONLY_STATUSES.includes(s.value)
+);
 
 export function projectStatusLabel(value: number): string {
   return PROJECT_STATUS_LIST.find((s) => s.value === value)?.label ?? String(value);
@@ -43,8 +75,13 @@ export const INVOICE_STATUS = [
 export const isEditableStatus = (status: number) => EDITABLE_PROJECT_STATUSES.some((s) => s.value === status);
 
 /** Menu entries of the project list and of a child project (part 1, section 4). */
-export const LIST_STATUS_MENU = [9, 1, 3, 8] as const;
-export const CHILD_STATUS_MENU = [1, 3] as const;
+export const LIST_STATUS_MENU = [
+  PROJECT_STATUS.TESTING,
+  PROJECT_STATUS.LIVE,
+  PROJECT_STATUS.PAUSED,
+  PROJECT_STATUS.WAITING,
+] as const;
+export const CHILD_STATUS_MENU = [PROJECT_STATUS.LIVE, PROJECT_STATUS.PAUSED] as const;
 
 /**
  * What a project's status menu offers (part 1, 4): a group project any of Testing, Live, Paused and
@@ -101,7 +138,17 @@ export function statusChangeRefusal(
  * respondents under a stopped group, and none is moved back); Live, Testing, Waiting and Awarded
  * leave the children as they are.
  */
-const STAGE: Record<number, number> = { 1: 0, 2: 0, 8: 0, 9: 0, 3: 1, 6: 2, 4: 3, 5: 4, 7: 5 };
+const STAGE: Record<number, number> = {
+  [PROJECT_STATUS.LIVE]: 0,
+  [PROJECT_STATUS.AWARDED]: 0,
+  [PROJECT_STATUS.WAITING]: 0,
+  [PROJECT_STATUS.TESTING]: 0,
+  [PROJECT_STATUS.PAUSED]: 1,
+  [PROJECT_STATUS.CLOSED]: 2,
+  [PROJECT_STATUS.READY_TO_INVOICE]: 3,
+  [PROJECT_STATUS.INVOICED]: 4,
+  [PROJECT_STATUS.ARCHIEVED]: 5,
+};
 export const childFollowsGroup = (groupStatus: number, childStatus: number) =>
   (STAGE[groupStatus] ?? 0) > 0 && (STAGE[childStatus] ?? 0) < STAGE[groupStatus];
 

@@ -7,7 +7,7 @@ import { openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { migrations } from "../../db/migrations/index.ts";
 import { rebuildSearchIndexes, refreshPlannerStats } from "../../server/db/maintenance.ts";
-import { DEMO_PASSWORD, demoEmail, seedDemo } from "../../server/domain/seed/seed.ts";
+import { DEMO_PASSWORD, demoEmail, seedDemo } from "../../server/seed/seed.ts";
 import { cliEnv, CliError, say, withDeps } from "../context.ts";
 
 export function registerDbCommands(program: Command) {

@@ -4,7 +4,6 @@ import type { Api } from "../http/api.ts";
 import { actorOf } from "../http/api.ts";
 import { body, idParam, parseWith } from "../http/validate.ts";
 import { ok } from "../http/respond.ts";
-import { notFound } from "../http/errors.ts";
 import type { Ctx } from "../http/context.ts";
 import {
   ExclusionForm,
@@ -27,6 +26,7 @@ import {
 import { addQuota, listQuotas, updateQuota, updateQuotaSizes } from "../domain/projects/quotas.ts";
 import { addExclusion, listExclusions, updateExclusion } from "../domain/projects/exclusions.ts";
 import { getProject } from "../domain/projects/projects.ts";
+import { projectQuestionScope } from "../domain/projects/questions.ts";
 import { groupQuestions } from "../domain/projects/prescreen-report.ts";
 
 const projectScope = async (c: Ctx, projectId: string): Promise<QuestionScope> => {
@@ -94,18 +94,13 @@ export function projectPartRoutes(api: Api) {
   api.put("/admin/survey/question/update/:questionId", async (c) => {
     const db = c.get("deps").db;
     const questionId = idParam(c, "Question", "questionId");
-    const row = await db.selectFrom("questions").select("projectId").where("id", "=", questionId).where(
-      "isDeleted",
-      "=",
-      0,
-    ).executeTakeFirst();
-    if (!row?.projectId) throw notFound("Question");
+    const scope = await projectQuestionScope(db, questionId);
     const raw = await body(c, v.record(v.string(), v.unknown()));
     const { projectId: _ignored, ...rest } = raw;
     const { record, deleted } = await updateQuestion(
       db,
       actorOf(c),
-      { kind: "project", projectId: row.projectId },
+      scope,
       questionId,
       parseWith(QuestionUpdate, rest),
     );
@@ -123,7 +118,7 @@ export function projectPartRoutes(api: Api) {
     const { quotaId } = await body(c, QuotaAdd);
     return ok(
       c,
-      await addQuota(c.get("deps").db, actorOf(c), projectId, quotaId),
+      await addQuota(c.get("deps").db, actorOf(c), projectId, quotaId, c.get("deps").now),
       "Quota added successfully",
     );
   });
@@ -132,7 +127,8 @@ export function projectPartRoutes(api: Api) {
     const quotaId = idParam(c, "Quota", "quotaId");
     const projectId = idParam(c, "Project", "projectId");
     const patch = await body(c, QuotaUpdate);
-    const result = await updateQuota(c.get("deps").db, actorOf(c), quotaId, projectId, patch);
+    const { db, now } = c.get("deps");
+    const result = await updateQuota(db, actorOf(c), quotaId, projectId, patch, now);
     return ok(c, result, "isDeleted" in patch ? "Quota removed" : "Quota updated successfully");
   });
 
@@ -142,7 +138,7 @@ export function projectPartRoutes(api: Api) {
     const { quotaValue } = await body(c, QuotaSizes);
     return ok(
       c,
-      await updateQuotaSizes(c.get("deps").db, actorOf(c), quotaId, projectId, quotaValue),
+      await updateQuotaSizes(c.get("deps").db, actorOf(c), quotaId, projectId, quotaValue, c.get("deps").now),
       "Quota sizes saved",
     );
   });
@@ -157,13 +153,13 @@ export function projectPartRoutes(api: Api) {
 
   api.post("/admin/project/exclude/add", async (c) => {
     const input = await body(c, ExclusionForm);
-    await addExclusion(c.get("deps").db, actorOf(c), input);
+    await addExclusion(c.get("deps").db, actorOf(c), input, c.get("deps").now);
     return ok(c, await listExclusions(c.get("deps").db, input.projectId), "Exclusion added successfully");
   });
 
   api.put("/admin/project/exclude/update/:id", async (c) => {
     const patch = await body(c, ExclusionUpdate);
-    await updateExclusion(c.get("deps").db, actorOf(c), idParam(c, "Exclusion"), patch);
+    await updateExclusion(c.get("deps").db, actorOf(c), idParam(c, "Exclusion"), patch, c.get("deps").now);
     return ok(c, null, "isDeleted" in patch ? "Exclusion removed" : "Exclusion updated successfully");
   });
 }

@@ -11,26 +11,26 @@ import {
   CloneOptions,
   ClosePo,
   GroupProject,
+  ProjectOptionsQuery,
   ProjectPatch,
 } from "../../shared/schemas/project.ts";
-import {
-  type Caller,
-  cloneProject,
-  closeByCode,
-  createChildProject,
-  createGroupProject,
-  getProject,
-  updateProject,
-} from "../domain/projects/projects.ts";
+import { type Caller, getProject } from "../domain/projects/projects.ts";
+import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
+import { updateProject } from "../domain/projects/update.ts";
+import { closeByCode } from "../domain/projects/status.ts";
+import { cloneProject } from "../domain/projects/clone.ts";
 import {
   childCsvColumns,
   childListSpec,
+  childOptions,
   mapProject,
   parentFigures,
   parentListSpec,
   projectCsvColumns,
+  projectOptions,
   projectsQuery,
 } from "../domain/projects/lists.ts";
+import { PROJECT_TYPE } from "../../shared/status.ts";
 import { projectRedirects } from "../domain/projects/redirects.ts";
 import { returnLinkSets } from "../domain/router/links.ts";
 import { ROLE_GROUPS } from "../../shared/permissions.ts";
@@ -48,7 +48,7 @@ export function projectRoutes(api: Api) {
   api.post("/admin/projects", async (c) => {
     const db = c.get("deps").db;
     return listResponse(c, await body(c, ListBody), {
-      query: projectsQuery(db, 1),
+      query: projectsQuery(db, PROJECT_TYPE.GROUP),
       spec: parentListSpec,
       map: mapProject,
       enrich: parentFigures(db),
@@ -59,35 +59,15 @@ export function projectRoutes(api: Api) {
   });
 
   api.get("/admin/projects/all", async (c) => {
-    const db = c.get("deps").db;
-    const search = (c.req.query("search") ?? "").trim();
-    let q = db.selectFrom("projects").select([
-      "id",
-      "projectCode",
-      "projectName",
-      "projectType",
-      "parentProjectId",
-      "projectStatus",
-    ])
-      .where("isDeleted", "=", 0);
-    if (c.req.query("type")) q = q.where("projectType", "=", Number(c.req.query("type")));
-    if (search) {
-      q = q.where((eb) =>
-        eb.or([eb("projectCode", "like", `%${search}%`), eb("projectName", "like", `%${search}%`)])
-      );
-    }
-    const rows = await q.orderBy("createdAt", "desc").limit(500).execute();
-    return ok(
-      c,
-      rows.map((r) => ({ ...r, _id: r.id, label: `${r.projectCode} - ${r.projectName}`, value: r.id })),
-    );
+    const query = parseWith(ProjectOptionsQuery, c.req.query());
+    return ok(c, await projectOptions(c.get("deps").db, query));
   });
 
   api.post("/admin/project/childs/search/all", async (c) => {
     const db = c.get("deps").db;
     const input = await body(c, ListBody);
     return listResponse(c, { ...input, limit: Math.min(input.limit ?? 20, 100) }, {
-      query: projectsQuery(db, 2),
+      query: projectsQuery(db, PROJECT_TYPE.CHILD),
       spec: childListSpec,
       map: mapProject,
       csv: { filename: "child-projects", columns: childCsvColumns },
@@ -100,7 +80,7 @@ export function projectRoutes(api: Api) {
     await getProject(db, parentId);
     const input = await body(c, ListBody);
     return listResponse(c, { ...input, filter: { ...input.filter, parentProjectId: parentId } }, {
-      query: projectsQuery(db, 2),
+      query: projectsQuery(db, PROJECT_TYPE.CHILD),
       spec: childListSpec,
       map: mapProject,
       csv: { filename: "child-projects", columns: childCsvColumns },
@@ -108,29 +88,26 @@ export function projectRoutes(api: Api) {
   });
 
   api.get("/admin/project/child/all/:parentProjectId", async (c) => {
-    const db = c.get("deps").db;
-    const parentId = projectId(c, "parentProjectId");
-    const rows = await db.selectFrom("projects").select(["id", "projectCode", "projectName", "projectStatus"])
-      .where("parentProjectId", "=", parentId).where("isDeleted", "=", 0).orderBy("projectCode").execute();
-    return ok(c, rows.map((r) => ({ ...r, _id: r.id, label: r.projectCode, value: r.id })));
+    return ok(c, await childOptions(c.get("deps").db, projectId(c, "parentProjectId")));
   });
 
   api.post("/admin/project/add", async (c) => {
     const raw = await body(c, v.record(v.string(), v.unknown()));
     const caller = callerOf(c);
-    const db = c.get("deps").db;
+    const { db, now } = c.get("deps");
     if (raw.parentProjectId) {
-      const project = await createChildProject(db, caller, parseWith(ChildProject, raw));
+      const project = await createChildProject(db, caller, parseWith(ChildProject, raw), now);
       return ok(c, project, "Child project added successfully");
     }
-    const project = await createGroupProject(db, caller, parseWith(GroupProject, raw));
+    const project = await createGroupProject(db, caller, parseWith(GroupProject, raw), now);
     return ok(c, project, "Project added successfully");
   });
 
   api.put("/admin/project/update/:id", async (c) => {
     const id = projectId(c);
     const patch = await body(c, ProjectPatch);
-    const project = await updateProject(c.get("deps").db, callerOf(c), id, patch);
+    const { db, now } = c.get("deps");
+    const project = await updateProject(db, callerOf(c), id, patch, now);
     return ok(c, project, patch.isDeleted ? "Project deleted successfully" : "Project updated successfully");
   });
 
@@ -144,18 +121,15 @@ export function projectRoutes(api: Api) {
 
   api.put("/admin/project/code/update/:projectCode", async (c) => {
     const { poNumber } = await body(c, ClosePo);
-    const project = await closeByCode(
-      c.get("deps").db,
-      callerOf(c),
-      c.req.param("projectCode") ?? "",
-      poNumber,
-    );
+    const { db, now } = c.get("deps");
+    const project = await closeByCode(db, callerOf(c), c.req.param("projectCode") ?? "", poNumber, now);
     return ok(c, project, "Project closed successfully");
   });
 
   api.post("/admin/project/clone/:projectId", async (c) => {
     const opts = await body(c, CloneOptions);
-    const result = await cloneProject(c.get("deps").db, callerOf(c), projectId(c, "projectId"), opts);
+    const { db, now } = c.get("deps");
+    const result = await cloneProject(db, callerOf(c), projectId(c, "projectId"), opts, now);
     return ok(c, result, "Project cloned successfully");
   });
 }

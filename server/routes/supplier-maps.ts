@@ -33,13 +33,26 @@ export function supplierMapRoutes(api: Api) {
 
   api.post("/admin/supplierMap/add", async (c) => {
     const input = await body(c, SupplierMapForm);
-    const { record, created } = await saveSupplierMap(c.get("deps").db, actorOf(c), input, entryBaseOf(c));
+    const { record, created } = await saveSupplierMap(
+      c.get("deps").db,
+      actorOf(c),
+      input,
+      entryBaseOf(c),
+      c.get("deps").now,
+    );
     return ok(c, record, created ? "Supplier mapped successfully" : "Supplier map updated successfully");
   });
 
   api.put("/admin/supplierMap/update/:id", async (c) => {
     const patch = await body(c, SupplierMapToggle);
-    const record = await updateSupplierMap(c.get("deps").db, actorOf(c), mapId(c), patch, entryBaseOf(c));
+    const record = await updateSupplierMap(
+      c.get("deps").db,
+      actorOf(c),
+      mapId(c),
+      patch,
+      entryBaseOf(c),
+      c.get("deps").now,
+    );
     return ok(
       c,
       record,

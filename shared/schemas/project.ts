@@ -1,7 +1,13 @@
 /** Project forms (part 1 sections 3 and 5): group (parent) project, child project, tabs, actions. */
 import * as v from "valibot";
 import { MSG, requiredMsg } from "../messages.ts";
-import { isEditableStatus, PROJECT_STATUS_LIST } from "../status.ts";
+import {
+  NEW_PROJECT_STATUS,
+  PROJECT_STATUS,
+  PROJECT_STATUS_LIST,
+  PROJECT_TYPE,
+  type ProjectType,
+} from "../status.ts";
 import {
   boolDefault,
   digits,
@@ -34,8 +40,12 @@ const status = v.pipe(
   v.transform(Number),
   v.check((n) => (STATUS_VALUES as number[]).includes(n), MSG.projectStatusRequired),
 );
-/** The add forms take the restricted list (4 and 5 left out); the update call checks against the current status. */
-const editableStatus = v.pipe(status, v.check(isEditableStatus, MSG.projectStatusNotEditable));
+/**
+ * The group and child forms take any status code: an edit form sends the project's status as it is,
+ * Ready To Invoice and Invoiced included. Which status a project may take is the server's rule: a new
+ * one only the restricted list (4 and 5 left out, `isEditableStatus`), an edit only what
+ * `statusChangeRefusal` allows from the current status (keeping it is always fine).
+ */
 
 export const groupProjectEntries = {
   projectName: requiredText(MSG.projectNameRequired, 4, 200),
@@ -44,7 +54,7 @@ export const groupProjectEntries = {
   clientId: id(MSG.clientRequired),
   userId: id(MSG.managerRequired),
   isDynamicThanksUrl: boolDefault(true),
-  projectStatus: v.optional(editableStatus, 2),
+  projectStatus: v.optional(status, NEW_PROJECT_STATUS),
   poNumber: optionalText(100),
   averageLOI: digits(requiredMsg("Average LOI")),
   ir: digits(requiredMsg("IR")),
@@ -56,7 +66,7 @@ export const GroupProject = v.pipe(
   v.forward(
     v.partialCheck(
       [["projectStatus"], ["poNumber"]],
-      (p) => p.projectStatus !== 6 || p.poNumber !== "",
+      (p) => p.projectStatus !== PROJECT_STATUS.CLOSED || p.poNumber !== "",
       MSG.poNumberRequired,
     ),
     ["poNumber"],
@@ -85,7 +95,7 @@ export const childProjectEntries = {
   cpi: decimal(requiredMsg("CPI")),
   startDate: isoDate(requiredMsg("Start date")),
   endDate: isoDate(requiredMsg("End date")),
-  projectStatus: v.optional(editableStatus, 2),
+  projectStatus: v.optional(status, NEW_PROJECT_STATUS),
   poNumber: optionalText(100),
 };
 export const ChildProject = v.pipe(
@@ -101,7 +111,7 @@ export const ChildProject = v.pipe(
   v.forward(
     v.partialCheck(
       [["projectStatus"], ["poNumber"]],
-      (p) => p.projectStatus !== 6 || p.poNumber !== "",
+      (p) => p.projectStatus !== PROJECT_STATUS.CLOSED || p.poNumber !== "",
       MSG.poNumberRequired,
     ),
     ["poNumber"],
@@ -157,6 +167,24 @@ export const ProjectPatch = v.object({
   sendEmail: v.optional(v.boolean()),
 });
 export type ProjectPatch = v.InferOutput<typeof ProjectPatch>;
+
+/**
+ * The query of GET /admin/projects/all: `type` 1 (group projects) or 2 (child projects), absent or
+ * blank for both; `search` a part of the code or name.
+ */
+export const ProjectOptionsQuery = v.object({
+  type: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.check(
+      (t) => t === "" || t === String(PROJECT_TYPE.GROUP) || t === String(PROJECT_TYPE.CHILD),
+      "type must be 1 (group projects) or 2 (child projects)",
+    ),
+    v.transform((t) => (t === "" ? undefined : Number(t) as ProjectType)),
+  ),
+  search: v.pipe(v.optional(v.string(), ""), v.trim(), v.maxLength(100, "At most 100 characters")),
+});
+export type ProjectOptionsQuery = v.InferOutput<typeof ProjectOptionsQuery>;
 
 export const ClosePo = v.object({ poNumber: requiredText(MSG.poNumberRequired) });
 

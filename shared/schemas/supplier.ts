@@ -1,6 +1,7 @@
 /** The supplier form (part 1: 2.8, entity Supplier, rules in section 5). */
 import * as v from "valibot";
 import { MSG } from "../messages.ts";
+import { SUPPLIER_TYPE } from "../status.ts";
 import {
   boolDefault,
   countryCode,
@@ -17,8 +18,8 @@ import {
 } from "./common.ts";
 
 export const SUPPLIER_TYPES = [
-  { value: 1, label: "DIY" },
-  { value: 2, label: "Local" },
+  { value: SUPPLIER_TYPE.DIY, label: "DIY" },
+  { value: SUPPLIER_TYPE.LOCAL, label: "Local" },
 ] as const;
 export const SUPPLIER_NET_DAYS = [30, 45, 60] as const;
 
@@ -29,7 +30,7 @@ export const SUPPLIER_RULE_CPI = /^\s*\d+(\.\d+)?(\s*\|\s*\d+(\.\d+)?)*\s*$/;
 export const supplierRedirect = optionalUrl(SID_PLACEHOLDERS);
 
 export const SupplierForm = v.object({
-  supplierType: numberChoice([1, 2] as const, MSG.supplierTypeRequired),
+  supplierType: numberChoice([SUPPLIER_TYPE.DIY, SUPPLIER_TYPE.LOCAL] as const, MSG.supplierTypeRequired),
   supplierName: requiredText(MSG.supplierNameRequired, 4),
   supplierShortCode: v.pipe(
     requiredText(MSG.shortcodeRequired, 1, 16),

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
-import { DEMO_PASSWORD, seedDemo, seedIfEmpty } from "../../server/domain/seed/seed.ts";
+import { DEMO_PASSWORD, seedDemo, seedIfEmpty } from "../../server/seed/seed.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 
 Deno.test("demo data: master data through the domain, and a supplier login tied to a panel", async () => {

@@ -6,7 +6,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { migrations } from "../../db/migrations/index.ts";
-import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from "../../server/domain/seed/seed.ts";
+import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from "../../server/seed/seed.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 

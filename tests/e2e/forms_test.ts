@@ -14,7 +14,7 @@ import { ChildProject, GroupProject } from "../../shared/schemas/project.ts";
 import { SupplierForm } from "../../shared/schemas/supplier.ts";
 import { createClient } from "../../server/domain/clients/clients.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
-import { createChildProject, createGroupProject } from "../../server/domain/projects/projects.ts";
+import { createChildProject, createGroupProject } from "../../server/domain/projects/create.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { UNSAVED_TEXT } from "../../web/src/components/form/unsaved.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";

@@ -15,12 +15,9 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createClient } from "../../server/domain/clients/clients.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { createQuestion } from "../../server/domain/library/questions.ts";
-import {
-  type Caller,
-  createChildProject,
-  createGroupProject,
-  updateProject,
-} from "../../server/domain/projects/projects.ts";
+import type { Caller } from "../../server/domain/projects/projects.ts";
+import { createChildProject, createGroupProject } from "../../server/domain/projects/create.ts";
+import { updateProject } from "../../server/domain/projects/update.ts";
 import { saveSupplierMap } from "../../server/domain/projects/supplier-maps.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
 import { routerFor } from "../../server/domain/router/router.ts";

@@ -14,7 +14,7 @@ import { createClient } from "../../server/domain/clients/clients.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { createQualification } from "../../server/domain/library/qualifications.ts";
 import { createQuestion, TEMP } from "../../server/domain/library/questions.ts";
-import { createChildProject } from "../../server/domain/projects/projects.ts";
+import { createChildProject } from "../../server/domain/projects/create.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 

@@ -13,11 +13,8 @@ import { ClientForm } from "../../shared/schemas/client.ts";
 import { ChildProject, GroupProject } from "../../shared/schemas/project.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createClient } from "../../server/domain/clients/clients.ts";
-import {
-  type Caller,
-  createChildProject,
-  createGroupProject,
-} from "../../server/domain/projects/projects.ts";
+import type { Caller } from "../../server/domain/projects/projects.ts";
+import { createChildProject, createGroupProject } from "../../server/domain/projects/create.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 
 const LAPTOP = { width: 1024, height: 800 };

@@ -8,6 +8,7 @@
 import type { Db } from "../../db/connection.ts";
 import { sql } from "kysely";
 import type { ClientFigures } from "../../../shared/api/clients.ts";
+import { ACTIVE_PROJECT_STATUS } from "../../../shared/status.ts";
 
 export type { ClientFigures };
 
@@ -32,9 +33,12 @@ export async function clientFigures(
     .select([
       "clientId",
       sql<number>`count(DISTINCT coalesce(parentProjectId, id))`.as("totalProjects"),
-      sql<number>`count(DISTINCT CASE WHEN projectStatus = 1 THEN coalesce(parentProjectId, id) END)`.as(
-        "activeProjects",
-      ),
+      sql<
+        number
+      >`count(DISTINCT CASE WHEN projectStatus = ${ACTIVE_PROJECT_STATUS} THEN coalesce(parentProjectId, id) END)`
+        .as(
+          "activeProjects",
+        ),
       sql<number>`sum(clicked)`.as("responded"),
       sql<number>`sum(complete)`.as("completed"),
       sql<number>`sum(approved)`.as("approved"),

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/connection.ts";
 import { invalid, notFound } from "../errors.ts";
 import { escapeHtml } from "../../../shared/html.ts";
-import { projectStatusLabel } from "../../../shared/status.ts";
+import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { enqueueMails, type NewMail } from "../email/outbox.ts";
 import { notificationRecipients } from "../suppliers/suppliers.ts";
@@ -19,7 +19,7 @@ async function projectWithChildren(db: Db, projectId: string) {
     .selectAll("projects").select(["clients.clientName", "clients.clientEmail as clientMainEmail"])
     .where("projects.id", "=", projectId).where("projects.isDeleted", "=", 0).executeTakeFirst();
   if (!p) throw notFound("Project");
-  const children = p.projectType === 1
+  const children = p.projectType === PROJECT_TYPE.GROUP
     ? await db.selectFrom("projects").selectAll().where("parentProjectId", "=", p.id).where(
       "isDeleted",
       "=",

@@ -7,7 +7,7 @@ import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { toRow } from "../../db/rows.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { projectChanged } from "./projects.ts";
+import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
 
 const FLAGS = ["isExcluded", "complete", "terminate", "overQuota", "dropout"] as const;
 export type ExclusionFlags = Partial<Record<(typeof FLAGS)[number], boolean>>;
@@ -57,6 +57,7 @@ export async function addExclusion(
   db: Db,
   actor: Actor,
   input: { projectId: string; excludedProjectId: string } & ExclusionFlags,
+  clock: Clock = Date.now,
 ) {
   const id = await db.transaction().execute(async (trx) => {
     if (input.projectId === input.excludedProjectId) {
@@ -88,8 +89,8 @@ export async function addExclusion(
     )
       .where("isDeleted", "=", 0).executeTakeFirst();
     if (dup) throw conflict(`${x.projectCode} is already in the list`);
-    const now = new Date().toISOString();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(clock());
     await trx.insertInto("project_exclusions").values({
       id,
       projectId: p.id,
@@ -104,7 +105,7 @@ export async function addExclusion(
       } respondents of ${x.projectCode} on ${p.projectCode}`,
       module: "Projects",
       recordId: p.id,
-    });
+    }, dateAt(clock));
     return id;
   });
   // the router applies exclusions from its cached settings: the next entry must see this one
@@ -117,6 +118,7 @@ export async function updateExclusion(
   actor: Actor,
   id: string,
   patch: ExclusionFlags & { isDeleted?: true },
+  clock: Clock = Date.now,
 ) {
   const projectId = await db.transaction().execute(async (trx) => {
     const e = await trx.selectFrom("project_exclusions").selectAll().where("id", "=", id).where(
@@ -127,7 +129,7 @@ export async function updateExclusion(
     if (!e) throw notFound("Exclusion");
     const p = await trx.selectFrom("projects").select("projectCode").where("id", "=", e.projectId)
       .executeTakeFirstOrThrow();
-    await trx.updateTable("project_exclusions").set({ ...toRow(patch), updatedAt: new Date().toISOString() })
+    await trx.updateTable("project_exclusions").set({ ...toRow(patch), updatedAt: isoAt(clock) })
       .where("id", "=", id).execute();
     await writeLog(trx, actor, {
       activity: patch.isDeleted
@@ -135,7 +137,7 @@ export async function updateExclusion(
         : `Changed exclusion flags on ${p.projectCode}`,
       module: "Projects",
       recordId: e.projectId,
-    });
+    }, dateAt(clock));
     return e.projectId;
   });
   projectChanged(projectId);

@@ -12,7 +12,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { invalid, notFound } from "../errors.ts";
-import { SESSION_STATUS_LIST, sessionStatusLabel } from "../../../shared/status.ts";
+import { PROJECT_TYPE, SESSION_STATUS_LIST, sessionStatusLabel } from "../../../shared/status.ts";
 import { REASON_LABEL } from "../router/outcomes.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import type { CsvColumn } from "../../../shared/list.ts";
@@ -33,7 +33,7 @@ export type ReportMap = {
 /** The project (404 when unknown or deleted) and the child projects a report on it covers. */
 export async function reportProjects(db: Db, projectId: string) {
   const project = await getProject(db, projectId);
-  const children: ReportProject[] = project.projectType === 2
+  const children: ReportProject[] = project.projectType === PROJECT_TYPE.CHILD
     ? [{ id: project._id, projectCode: project.projectCode, projectName: project.projectName }]
     : await db.selectFrom("projects").select(["id", "projectCode", "projectName"])
       .where("parentProjectId", "=", project._id).orderBy("projectCode").execute();

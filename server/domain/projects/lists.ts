@@ -4,13 +4,15 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { AnyQB, ListSpec } from "../../db/list.ts";
+import { type AnyQB, escapeLike, type ListSpec } from "../../db/list.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
 import { type ProjectRecord, projectRecord } from "./serialize.ts";
+import type { ProjectType } from "../../../shared/status.ts";
+import type { ProjectOptionsQuery } from "../../../shared/schemas/project.ts";
 
 const inList = (val: unknown) => (Array.isArray(val) ? val.map(String) : [String(val)]);
 
-export function projectsQuery(db: Db, projectType: 1 | 2): AnyQB {
+export function projectsQuery(db: Db, projectType: ProjectType): AnyQB {
   return db.selectFrom("projects")
     .leftJoin("clients", "clients.id", "projects.clientId")
     .leftJoin("users", "users.id", "projects.userId")
@@ -21,6 +23,42 @@ export function projectsQuery(db: Db, projectType: 1 | 2): AnyQB {
     ])
     .where("projects.projectType", "=", projectType)
     .where("projects.isDeleted", "=", 0);
+}
+
+/**
+ * GET /admin/projects/all: the pickers' projects (newest first, at most 500), of one kind or both,
+ * whose code or name contains the search term.
+ */
+export async function projectOptions(db: Db, query: ProjectOptionsQuery) {
+  let q = db.selectFrom("projects").select([
+    "id",
+    "projectCode",
+    "projectName",
+    "projectType",
+    "parentProjectId",
+    "projectStatus",
+  ])
+    .where("isDeleted", "=", 0);
+  if (query.type !== undefined) q = q.where("projectType", "=", query.type);
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb("projectCode", "like", sql<string>`${pattern} escape '\\'`),
+        eb("projectName", "like", sql<string>`${pattern} escape '\\'`),
+      ])
+    );
+  }
+  const rows = await q.orderBy("createdAt", "desc").limit(500).execute();
+  return rows.map((r) => ({ ...r, _id: r.id, label: `${r.projectCode} - ${r.projectName}`, value: r.id }));
+}
+
+/** GET /admin/project/child/all/:parentProjectId: a group's live children, by code. */
+export async function childOptions(db: Db, parentProjectId: string) {
+  const rows = await db.selectFrom("projects").select(["id", "projectCode", "projectName", "projectStatus"])
+    .where("parentProjectId", "=", parentProjectId).where("isDeleted", "=", 0).orderBy("projectCode")
+    .execute();
+  return rows.map((r) => ({ ...r, _id: r.id, label: r.projectCode, value: r.id }));
 }
 
 /** Date windows of the "sort by" filter: Today=1, Last 7 Days=2, This Month=3 (on creation date). */

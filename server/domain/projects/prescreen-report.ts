@@ -14,7 +14,7 @@ import type { Db } from "../../db/connection.ts";
 import { invalid } from "../errors.ts";
 import type { CsvColumn } from "../../../shared/list.ts";
 import { MSG } from "../../../shared/messages.ts";
-import { sessionStatusLabel } from "../../../shared/status.ts";
+import { PROJECT_TYPE, sessionStatusLabel } from "../../../shared/status.ts";
 import { listQuestions, questionRecord } from "../library/questions.ts";
 import { getProject } from "./projects.ts";
 import {
@@ -40,7 +40,7 @@ export type GroupQuestion = {
  */
 export async function groupQuestions(db: Db, projectId: string): Promise<GroupQuestion[]> {
   const p = await getProject(db, projectId);
-  const children = p.projectType === 1
+  const children = p.projectType === PROJECT_TYPE.GROUP
     ? await db.selectFrom("projects").select(["id", "projectCode"]).where("parentProjectId", "=", projectId)
       .where("isDeleted", "=", 0).orderBy("projectCode").execute()
     : [{ id: p._id, projectCode: p.projectCode }];

@@ -7,7 +7,8 @@ import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
-import { projectChanged } from "./projects.ts";
+import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
+import { PROJECT_TYPE } from "../../../shared/status.ts";
 
 export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
 
@@ -76,10 +77,16 @@ export async function listQuotas(db: Db, projectId: string) {
   return out;
 }
 
-export async function addQuota(db: Db, actor: Actor, projectId: string, qualificationId: string) {
+export async function addQuota(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  qualificationId: string,
+  clock: Clock = Date.now,
+) {
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
-    if (project.projectType !== 2) throw invalid("Quotas are set on child projects");
+    if (project.projectType !== PROJECT_TYPE.CHILD) throw invalid("Quotas are set on child projects");
     const qual = await getQualification(trx, qualificationId).catch(() => null);
     if (!qual) {
       throw invalid("Qualification not found", [{ path: "quotaId", message: "Qualification not found" }]);
@@ -91,9 +98,9 @@ export async function addQuota(db: Db, actor: Actor, projectId: string, qualific
     )
       .where("isDeleted", "=", 0).executeTakeFirst();
     if (dup) throw conflict("This qualification already has a quota on the project");
-    const now = new Date().toISOString();
+    const at = dateAt(clock), now = at.toISOString();
     await trx.insertInto("project_quotas").values({
-      id: newId(),
+      id: newId(clock()),
       projectId,
       qualificationId,
       quotaValue: "[]",
@@ -105,7 +112,7 @@ export async function addQuota(db: Db, actor: Actor, projectId: string, qualific
       activity: `Added quota ${qual.qualificationName} to ${project.projectCode}`,
       module: "Projects",
       recordId: projectId,
-    });
+    }, dateAt(clock));
   });
   // the router matches pre-screen answers to the quota's options: it must see the change now
   projectChanged(projectId);
@@ -130,11 +137,12 @@ export async function updateQuota(
   quotaId: string,
   projectId: string,
   patch: { quotaOptionId?: string[]; isDeleted?: true },
+  clock: Clock = Date.now,
 ) {
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
     const q = await quotaOf(trx, quotaId, projectId);
-    const now = new Date().toISOString();
+    const at = dateAt(clock), now = at.toISOString();
     if (patch.isDeleted) {
       await trx.updateTable("project_quotas").set({ isDeleted: 1, updatedAt: now }).where("id", "=", quotaId)
         .execute();
@@ -142,7 +150,7 @@ export async function updateQuota(
         activity: `Removed a quota from ${project.projectCode}`,
         module: "Projects",
         recordId: projectId,
-      });
+      }, dateAt(clock));
       return;
     }
     const qual = await getQualification(trx, q.qualificationId);
@@ -168,7 +176,7 @@ export async function updateQuota(
       activity: `Chose ${next.length} options for quota ${qual.qualificationName} on ${project.projectCode}`,
       module: "Projects",
       recordId: projectId,
-    });
+    }, dateAt(clock));
   });
   projectChanged(projectId);
   return listQuotas(db, projectId);
@@ -181,6 +189,7 @@ export async function updateQuotaSizes(
   quotaId: string,
   projectId: string,
   values: { quotaOptionId: string; quotaSize: number }[],
+  clock: Clock = Date.now,
 ) {
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
@@ -198,7 +207,7 @@ export async function updateQuotaSizes(
     }
     await trx.updateTable("project_quotas").set({
       quotaValue: JSON.stringify(cells),
-      updatedAt: new Date().toISOString(),
+      updatedAt: isoAt(clock),
     }).where("id", "=", quotaId)
       .execute();
     const total = cells.reduce((s, c) => s + c.quotaSize, 0);
@@ -206,7 +215,7 @@ export async function updateQuotaSizes(
       activity: `Set quota sizes on ${project.projectCode} (total ${total} of ${project.sampleSize})`,
       module: "Projects",
       recordId: projectId,
-    });
+    }, dateAt(clock));
   });
   projectChanged(projectId);
   return listQuotas(db, projectId);

@@ -7,6 +7,7 @@
 import type { Db } from "../../db/connection.ts";
 import { projectSecret } from "../router/config.ts";
 import { clientReturnLinks, type ReturnLink, SIGNATURE_METHOD } from "../router/links.ts";
+import { PROJECT_TYPE } from "../../../shared/status.ts";
 
 export type SigningKey = {
   projectId: string;
@@ -40,7 +41,7 @@ export async function projectRedirects(
   baseUrl: string,
   keysShown: boolean,
 ): Promise<ProjectRedirects> {
-  const children = Number(project.projectType) === 2
+  const children = Number(project.projectType) === PROJECT_TYPE.CHILD
     ? [{
       id: project._id,
       projectCode: project.projectCode,

@@ -1,6 +1,6 @@
 /** Per-project CSV reports, read page by page for streaming. */
 import type { Db } from "../../db/connection.ts";
-import { projectStatusLabel } from "../../../shared/status.ts";
+import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { countryByCode } from "../lookups/geo.ts";
 
 type ChildRow = {
@@ -42,7 +42,8 @@ export async function* groupReportPages(db: Db, projectId: string): AsyncGenerat
       "preScreenDrop",
     ])
     .where((eb) => eb.or([eb("id", "=", projectId), eb("parentProjectId", "=", projectId)]))
-    .where("projectType", "=", 2).where("isDeleted", "=", 0).orderBy("projectCode").execute();
+    .where("projectType", "=", PROJECT_TYPE.CHILD).where("isDeleted", "=", 0).orderBy("projectCode")
+    .execute();
   yield rows;
 }
 

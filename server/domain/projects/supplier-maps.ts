@@ -11,6 +11,8 @@ import { MSG } from "../../../shared/messages.ts";
 import type { SupplierMapForm } from "../../../shared/schemas/project.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { supplierMapRecord } from "./serialize.ts";
+import { type Clock, dateAt, isoAt } from "./projects.ts";
+import { PROJECT_TYPE } from "../../../shared/status.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -45,7 +47,13 @@ export async function listSupplierMaps(db: Db, projectId: string, search: string
 }
 
 /** Adds a supplier to a project, or updates its map when the supplier is already mapped (the form is Add/Update). */
-export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapForm, entryBase: EntryBase) {
+export async function saveSupplierMap(
+  db: Db,
+  actor: Actor,
+  input: SupplierMapForm,
+  entryBase: EntryBase,
+  clock: Clock = Date.now,
+) {
   const result = await db.transaction().execute(async (trx) => {
     const project = await trx.selectFrom("projects").select(["id", "projectCode", "projectType"]).where(
       "id",
@@ -54,7 +62,7 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
     )
       .where("isDeleted", "=", 0).executeTakeFirst();
     if (!project) throw notFound("Project");
-    if (project.projectType !== 2) throw invalid("Suppliers are mapped to child projects");
+    if (project.projectType !== PROJECT_TYPE.CHILD) throw invalid("Suppliers are mapped to child projects");
     const supplier = await trx.selectFrom("suppliers").select(["id", "supplierName", "isActive"]).where(
       "id",
       "=",
@@ -64,7 +72,7 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
     if (!supplier) {
       throw invalid(MSG.mapSupplierRequired, [{ path: "supplierId", message: MSG.mapSupplierRequired }]);
     }
-    const now = new Date().toISOString();
+    const at = dateAt(clock), now = at.toISOString();
     const fields = toRow({
       supplierCPI: input.supplierCPI,
       supplierQuota: input.supplierQuota,
@@ -94,9 +102,9 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
         activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
         module: "Projects",
         recordId: project.id,
-      });
+      }, dateAt(clock));
     } else {
-      id = newId();
+      id = newId(clock());
       await trx.insertInto("supplier_maps").values({
         id,
         projectId: input.projectId,
@@ -109,7 +117,7 @@ export async function saveSupplierMap(db: Db, actor: Actor, input: SupplierMapFo
         activity: `Mapped supplier ${supplier.supplierName} to ${project.projectCode}`,
         module: "Projects",
         recordId: project.id,
-      });
+      }, dateAt(clock));
     }
     return { id, record: await getSupplierMap(trx, id, entryBase), created: !existing };
   });
@@ -124,6 +132,7 @@ export async function updateSupplierMap(
   id: string,
   patch: Record<string, boolean>,
   entryBase: EntryBase,
+  clock: Clock = Date.now,
 ) {
   const record = await db.transaction().execute(async (trx) => {
     const m = await mapsQuery(trx).where("supplier_maps.id", "=", id).executeTakeFirst();
@@ -136,13 +145,13 @@ export async function updateSupplierMap(
     const [key, value] = Object.entries(patch)[0];
     await trx.updateTable("supplier_maps").set({
       ...toRow({ [key]: value }),
-      updatedAt: new Date().toISOString(),
+      updatedAt: isoAt(clock),
     })
       .where("id", "=", id).execute();
     const what = key === "isDeleted"
       ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
       : `Set ${key} of ${m.supplierName} on ${project.projectCode} to ${value ? "Active" : "InActive"}`;
-    await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id });
+    await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id }, dateAt(clock));
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);
   });

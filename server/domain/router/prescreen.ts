@@ -7,12 +7,15 @@
  * session as a pre-screen terminate). A TEXT question needs a non-blank answer.
  */
 import { normText, type PrescreenOption, type PrescreenQuestion, type QuotaDef } from "./config.ts";
+import { SUPPLIER_TYPE } from "../../../shared/status.ts";
 
 export type QuotaCellRef = { quotaId: string; quotaOptionId: string };
 export type AnswerRow = { questionId: string; answer: string; answerText: string; passed: number };
 
 export function visibleOptions(q: PrescreenQuestion, supplierType: number): PrescreenOption[] {
-  return q.options.filter((o) => o.enable && o.title && (supplierType === 2 ? o.local : o.diy));
+  return q.options.filter((o) =>
+    o.enable && o.title && (supplierType === SUPPLIER_TYPE.LOCAL ? o.local : o.diy)
+  );
 }
 
 /** The title in `lang`, else English, else the question's own language, else any. */

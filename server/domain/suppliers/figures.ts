@@ -7,6 +7,7 @@
  */
 import type { Db } from "../../db/connection.ts";
 import { sql } from "kysely";
+import { ACTIVE_PROJECT_STATUS } from "../../../shared/status.ts";
 
 export type SupplierFigures = {
   totalProjects: number;
@@ -40,7 +41,8 @@ export async function supplierFigures(
     .select([
       "m.supplierId",
       sql<number>`count(DISTINCT m.projectId)`.as("totalProjects"),
-      sql<number>`count(DISTINCT CASE WHEN p.projectStatus = 1 THEN m.projectId END)`.as("activeProjects"),
+      sql<number>`count(DISTINCT CASE WHEN p.projectStatus = ${ACTIVE_PROJECT_STATUS} THEN m.projectId END)`
+        .as("activeProjects"),
       sql<number>`sum(m.clicked)`.as("responded"),
       sql<number>`sum(m.complete)`.as("completed"),
       sql<number>`sum(m.approved)`.as("approved"),

@@ -7,29 +7,22 @@
  * on every machine.
  */
 import * as v from "valibot";
-import type { Deps } from "../../deps.ts";
-import { SYSTEM_ACTOR } from "../audit/log.ts";
-import {
-  ChildProject,
-  GroupProject,
-  ProjectPatch,
-  SupplierMapForm,
-} from "../../../shared/schemas/project.ts";
-import { QuestionForm } from "../../../shared/schemas/library.ts";
-import {
-  type Caller,
-  createChildProject,
-  createGroupProject,
-  setStatus,
-  updateProject,
-} from "../projects/projects.ts";
-import { saveSupplierMap } from "../projects/supplier-maps.ts";
-import { addQuota, updateQuota, updateQuotaSizes } from "../projects/quotas.ts";
-import { createQuestion } from "../library/questions.ts";
-import { Router } from "../router/router.ts";
-import { projectSecret } from "../router/config.ts";
-import { returnSignature } from "../router/links.ts";
-import { STATUS_LETTER } from "../router/outcomes.ts";
+import type { Deps } from "../deps.ts";
+import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
+import { ChildProject, GroupProject, ProjectPatch, SupplierMapForm } from "../../shared/schemas/project.ts";
+import { QuestionForm } from "../../shared/schemas/library.ts";
+import type { Caller } from "../domain/projects/projects.ts";
+import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
+import { updateProject } from "../domain/projects/update.ts";
+import { setStatus } from "../domain/projects/status.ts";
+import { isFinishedStatus, PROJECT_STATUS, type ProjectStatus } from "../../shared/status.ts";
+import { saveSupplierMap } from "../domain/projects/supplier-maps.ts";
+import { addQuota, updateQuota, updateQuotaSizes } from "../domain/projects/quotas.ts";
+import { createQuestion } from "../domain/library/questions.ts";
+import { Router } from "../domain/router/router.ts";
+import { projectSecret } from "../domain/router/config.ts";
+import { returnSignature } from "../domain/router/links.ts";
+import { STATUS_LETTER } from "../domain/router/outcomes.ts";
 
 const DAY = 86_400_000;
 
@@ -71,7 +64,7 @@ type ChildPlan = {
   to: number;
   perDay: number;
   /** Final status after the field work. */
-  status: number;
+  status: ProjectStatus;
   suppliers: number[];
   security?: Record<string, unknown>;
   /** Pre-screen questions (the project then pre-screens): titles per language, options, disqualifying ones. */
@@ -110,7 +103,7 @@ const PLANS: ParentPlan[] = [
         from: 88,
         to: 0,
         perDay: 14,
-        status: 1,
+        status: PROJECT_STATUS.LIVE,
         suppliers: [0, 3],
         security: { isUniqueIp: true, maxIPCount: 2, isSpeeder: true, speedTime: 180 },
         // answers fill the Gender and Age quotas (matched by option text)
@@ -141,7 +134,7 @@ const PLANS: ParentPlan[] = [
         from: 80,
         to: 0,
         perDay: 6,
-        status: 1,
+        status: PROJECT_STATUS.LIVE,
         suppliers: [2],
         security: { isGeoLocation: true },
         completeRate: 0.38,
@@ -165,7 +158,7 @@ const PLANS: ParentPlan[] = [
         from: 85,
         to: 48,
         perDay: 12,
-        status: 6,
+        status: PROJECT_STATUS.CLOSED,
         suppliers: [1, 5],
         security: { isGeoLocation: true, isProxyVpn: true },
         completeRate: 0.45,
@@ -190,7 +183,7 @@ const PLANS: ParentPlan[] = [
         from: 70,
         to: 30,
         perDay: 9,
-        status: 5,
+        status: PROJECT_STATUS.INVOICED,
         suppliers: [3, 5],
         questions: [
           {
@@ -224,7 +217,7 @@ const PLANS: ParentPlan[] = [
         from: 40,
         to: 12,
         perDay: 10,
-        status: 3,
+        status: PROJECT_STATUS.PAUSED,
         suppliers: [2, 0],
         security: { isMobile: false },
         completeRate: 0.5,
@@ -247,7 +240,7 @@ const PLANS: ParentPlan[] = [
         from: 30,
         to: 0,
         perDay: 16,
-        status: 1,
+        status: PROJECT_STATUS.LIVE,
         suppliers: [4, 6],
         security: { isTablet: false, isUniqueIp: true, maxIPCount: 1 },
         completeRate: 0.42,
@@ -262,7 +255,7 @@ const PLANS: ParentPlan[] = [
         from: 25,
         to: 0,
         perDay: 4,
-        status: 1,
+        status: PROJECT_STATUS.LIVE,
         suppliers: [6],
         // the client sent a list of unique survey links
         multiLinks: 150,
@@ -286,7 +279,7 @@ const PLANS: ParentPlan[] = [
         from: 0,
         to: 0,
         perDay: 0,
-        status: 9,
+        status: PROJECT_STATUS.TESTING,
         suppliers: [7],
         completeRate: 0.4,
       },
@@ -310,6 +303,9 @@ export async function seedTraffic(
 ): Promise<{ projects: number; childProjects: number; supplierMaps: number; sessions: number }> {
   const { db } = deps;
   const now = ctx.now ?? deps.now();
+  // the domain's clock for what the seed makes: `now`, moving on as the seeding takes time
+  const startedAt = deps.now();
+  const clock = () => now + (deps.now() - startedAt);
   const rand = prng(20261121);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const caller: Caller = { actor: SYSTEM_ACTOR, userId: ctx.managerId, role: "SUPERADMIN" };
@@ -348,6 +344,7 @@ export async function seedTraffic(
         projectDescription: `${p.name}: online quantitative study`,
         clientEmail: "fieldwork@example.com",
       }),
+      clock,
     );
     counts.projects++;
     for (const c of p.children) {
@@ -368,6 +365,7 @@ export async function seedTraffic(
           startDate: isoDay(now - c.from * DAY),
           endDate: isoDay(now + 30 * DAY),
         }),
+        clock,
       );
       counts.childProjects++;
       const code = (child.projectCode as string).toLowerCase();
@@ -391,21 +389,30 @@ export async function seedTraffic(
             : {}),
           isPreScreen: prescreen,
           ...c.security,
-          projectStatus: c.status === 9 ? 9 : 1,
+          projectStatus: c.status === PROJECT_STATUS.TESTING ? PROJECT_STATUS.TESTING : PROJECT_STATUS.LIVE,
         }),
+        clock,
       );
       for (const quota of c.quotas ?? []) {
         const qual = ctx.qualifications.get(quota.qualification)!;
         const chosen = qual.qualificationOptions.filter((o) => o.text in quota.sizes);
-        const [{ _id: quotaId }] = (await addQuota(db, SYSTEM_ACTOR, child._id, qual._id))
+        const [{ _id: quotaId }] = (await addQuota(db, SYSTEM_ACTOR, child._id, qual._id, clock))
           .filter((q) => q.quotaId._id === qual._id);
-        await updateQuota(db, SYSTEM_ACTOR, quotaId, child._id, { quotaOptionId: chosen.map((o) => o._id) });
+        await updateQuota(
+          db,
+          SYSTEM_ACTOR,
+          quotaId,
+          child._id,
+          { quotaOptionId: chosen.map((o) => o._id) },
+          clock,
+        );
         await updateQuotaSizes(
           db,
           SYSTEM_ACTOR,
           quotaId,
           child._id,
           chosen.map((o) => ({ quotaOptionId: o._id, quotaSize: quota.sizes[o.text] })),
+          clock,
         );
       }
       const maps: string[] = [];
@@ -429,6 +436,7 @@ export async function seedTraffic(
             redirectSurveyClose: s.redirectSurveyClose,
           }),
           entryBase,
+          clock,
         );
         maps.push(id);
         counts.supplierMaps++;
@@ -569,7 +577,7 @@ export async function seedTraffic(
   }
 
   // a tester's clicks on the project still in Testing
-  const testing = children.find((c) => c.child.plan.status === 9);
+  const testing = children.find((c) => c.child.plan.status === PROJECT_STATUS.TESTING);
   if (testing) {
     for (let i = 0; i < 3; i++) {
       await router.enter({
@@ -589,29 +597,33 @@ export async function seedTraffic(
   await router.sweep(now);
 
   // field work over: the status each project has today
+  const { CLOSED, INVOICED, LIVE, PAUSED, READY_TO_INVOICE, TESTING } = PROJECT_STATUS;
+  const patch = (p: Record<string, unknown>) => v.parse(ProjectPatch, p);
   for (const { parentId, po, child } of children) {
     const to = child.plan.status;
-    if (to === 1 || to === 9) continue;
-    if (to === 3) await updateProject(db, caller, child.id, v.parse(ProjectPatch, { projectStatus: 3 }));
-    if (to >= 4 && to <= 6) {
-      // closed with the client's PO, then on to invoicing (6 -> 4 -> 5)
-      const close = v.parse(ProjectPatch, { projectStatus: 6, poNumber: po ?? "PO-DEMO" });
-      await updateProject(db, caller, child.id, close);
-      await updateProject(db, caller, parentId, close);
-      if (to === 4 || to === 5) await setStatus(db, caller, child.id, "proceedToInvoice");
+    if (to === LIVE || to === TESTING) continue;
+    if (to === PAUSED) await updateProject(db, caller, child.id, patch({ projectStatus: PAUSED }), clock);
+    if (to === CLOSED || to === READY_TO_INVOICE || to === INVOICED) {
+      // closed with the client's PO, then on to invoicing (Closed -> Ready To Invoice -> Invoiced)
+      const close = patch({ projectStatus: CLOSED, poNumber: po ?? "PO-DEMO" });
+      await updateProject(db, caller, child.id, close, clock);
+      await updateProject(db, caller, parentId, close, clock);
+      if (to === READY_TO_INVOICE || to === INVOICED) {
+        await setStatus(db, caller, child.id, "proceedToInvoice", clock);
+      }
       // Invoiced is an invoice's doing, not an edit's
-      if (to === 5) await setStatus(db, caller, child.id, "invoice");
+      if (to === INVOICED) await setStatus(db, caller, child.id, "invoice", clock);
     }
   }
-  // a group project that is not closed reads as its busiest child: Live, else Testing, else Paused
+  // a group project that is not finished reads as its busiest child: Live, else Testing, else Paused
   const byParent = new Map<string, number[]>();
   for (const { parentId, child } of children) {
     byParent.set(parentId, [...(byParent.get(parentId) ?? []), child.plan.status]);
   }
   for (const [parentId, statuses] of byParent) {
-    const to = [1, 9, 3].find((s) => statuses.includes(s));
-    if (to && !statuses.some((s) => s >= 4 && s <= 6)) {
-      await updateProject(db, caller, parentId, v.parse(ProjectPatch, { projectStatus: to }));
+    const to = [LIVE, TESTING, PAUSED].find((s) => statuses.includes(s));
+    if (to && !statuses.some(isFinishedStatus)) {
+      await updateProject(db, caller, parentId, patch({ projectStatus: to }), clock);
     }
   }
   await router.close();

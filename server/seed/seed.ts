@@ -1,25 +1,26 @@
 /** Demo data for a fresh database (SEED=demo, the default), through the same domain functions. */
 import * as v from "valibot";
-import type { Deps } from "../../deps.ts";
-import { SYSTEM_ACTOR } from "../audit/log.ts";
-import { createUser } from "../users/users.ts";
-import type { Role } from "../../../shared/roles.ts";
-import { ClientForm } from "../../../shared/schemas/client.ts";
-import { SupplierForm } from "../../../shared/schemas/supplier.ts";
+import type { Deps } from "../deps.ts";
+import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
+import { createUser } from "../domain/users/users.ts";
+import type { Role } from "../../shared/roles.ts";
+import { ClientForm } from "../../shared/schemas/client.ts";
+import { SupplierForm } from "../../shared/schemas/supplier.ts";
 import {
   CategoryForm,
   optionsFromLines,
   QualificationForm,
   QuestionForm,
   SupplierRuleForm,
-} from "../../../shared/schemas/library.ts";
-import { createClient } from "../clients/clients.ts";
-import { createSupplier } from "../suppliers/suppliers.ts";
-import { supplierExists } from "../suppliers/lookup.ts";
-import { createCategory } from "../library/categories.ts";
-import { createQuestion, TEMP } from "../library/questions.ts";
-import { createQualification } from "../library/qualifications.ts";
-import { createSupplierRule } from "../library/supplier-rules.ts";
+} from "../../shared/schemas/library.ts";
+import { createClient } from "../domain/clients/clients.ts";
+import { createSupplier } from "../domain/suppliers/suppliers.ts";
+import { supplierExists } from "../domain/suppliers/lookup.ts";
+import { createCategory } from "../domain/library/categories.ts";
+import { createQuestion, TEMP } from "../domain/library/questions.ts";
+import { createQualification } from "../domain/library/qualifications.ts";
+import { createSupplierRule } from "../domain/library/supplier-rules.ts";
+import { SUPPLIER_TYPE } from "../../shared/status.ts";
 import { seedTraffic } from "./traffic.ts";
 
 export const DEMO_PASSWORD = "Samplex@2026";
@@ -167,7 +168,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "Opinion Harbor",
     supplierShortCode: "OPH",
-    supplierType: 1,
+    supplierType: SUPPLIER_TYPE.DIY,
     countryId: "US",
     city: "Austin",
     supplierEmail: "partners@opinionharbor.example",
@@ -179,7 +180,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "PanelPulse UK",
     supplierShortCode: "PPUK",
-    supplierType: 2,
+    supplierType: SUPPLIER_TYPE.LOCAL,
     countryId: "GB",
     city: "Manchester",
     supplierEmail: "supply@panelpulse.example",
@@ -190,7 +191,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "SurveyNest Canada",
     supplierShortCode: "SNCA",
-    supplierType: 2,
+    supplierType: SUPPLIER_TYPE.LOCAL,
     countryId: "CA",
     city: "Montreal",
     supplierEmail: "ops@surveynest.example",
@@ -202,7 +203,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "VoxPop Panel",
     supplierShortCode: "VOX",
-    supplierType: 1,
+    supplierType: SUPPLIER_TYPE.DIY,
     countryId: "DE",
     city: "Berlin",
     supplierEmail: "team@voxpop.example",
@@ -213,7 +214,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "Insight Bees",
     supplierShortCode: "IBEE",
-    supplierType: 2,
+    supplierType: SUPPLIER_TYPE.LOCAL,
     countryId: "IN",
     city: "Bengaluru",
     supplierEmail: "sample@insightbees.example",
@@ -225,7 +226,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "Respondia",
     supplierShortCode: "RSPD",
-    supplierType: 1,
+    supplierType: SUPPLIER_TYPE.DIY,
     countryId: "ES",
     city: "Madrid",
     supplierEmail: "hola@respondia.example",
@@ -236,7 +237,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "QuickPoll Asia",
     supplierShortCode: "QPA",
-    supplierType: 2,
+    supplierType: SUPPLIER_TYPE.LOCAL,
     countryId: "SG",
     city: "Singapore",
     supplierEmail: "bd@quickpoll.example",
@@ -248,7 +249,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "Tribe Sample Australia",
     supplierShortCode: "TRIBE",
-    supplierType: 2,
+    supplierType: SUPPLIER_TYPE.LOCAL,
     countryId: "AU",
     city: "Melbourne",
     supplierEmail: "supply@tribesample.example",
@@ -259,7 +260,7 @@ const DEMO_SUPPLIERS = [
   {
     supplierName: "Kiwi Voices",
     supplierShortCode: "KIWI",
-    supplierType: 1,
+    supplierType: SUPPLIER_TYPE.DIY,
     countryId: "NZ",
     city: "Auckland",
     supplierEmail: "hello@kiwivoices.example",

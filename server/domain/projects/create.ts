@@ -1,0 +1,136 @@
+/** Adding a group (parent) project, and a child project under one. */
+import type { Db } from "../../db/connection.ts";
+import { newId } from "../../db/ids.ts";
+import { invalid } from "../errors.ts";
+import { MSG } from "../../../shared/messages.ts";
+import { isEditableStatus, PROJECT_TYPE } from "../../../shared/status.ts";
+import type { ChildProject, GroupProject } from "../../../shared/schemas/project.ts";
+import { writeLog } from "../audit/log.ts";
+import { nextChildCode, nextParentCode } from "./codes.ts";
+import {
+  assertClient,
+  assertManager,
+  type Caller,
+  checkTargeting,
+  type Clock,
+  dateAt,
+  getProject,
+  MODULE,
+} from "./projects.ts";
+
+/**
+ * A new project takes a status of the restricted list only: Ready To Invoice and Invoiced are set by
+ * their named actions (the forms accept any status code, so that an edit form may keep one).
+ */
+function assertNewStatus(status: number) {
+  if (!isEditableStatus(status)) {
+    throw invalid(MSG.projectStatusNotEditable, [{
+      path: "projectStatus",
+      message: MSG.projectStatusNotEditable,
+    }]);
+  }
+}
+
+export async function createGroupProject(db: Db, caller: Caller, input: GroupProject, now: Clock = Date.now) {
+  assertNewStatus(input.projectStatus);
+  // a MANAGER's projects are always their own (the manager select is locked)
+  const userId = caller.role === "MANAGER" ? caller.userId : input.userId;
+  return await db.transaction().execute(async (trx) => {
+    await assertClient(trx, input.clientId);
+    await assertManager(trx, userId);
+    const at = dateAt(now), stamp = at.toISOString();
+    const id = newId(at.getTime());
+    const projectCode = await nextParentCode(trx);
+    await trx.insertInto("projects").values({
+      id,
+      projectType: PROJECT_TYPE.GROUP,
+      parentProjectId: null,
+      projectCode,
+      projectName: input.projectName,
+      projectDescription: input.projectDescription,
+      notes: input.notes,
+      clientId: input.clientId,
+      userId,
+      projectStatus: input.projectStatus,
+      poNumber: input.poNumber,
+      clientEmail: input.clientEmail,
+      projectSpecs: input.projectSpecs,
+      averageLOI: input.averageLOI,
+      ir: input.ir,
+      isDynamicThanksUrl: input.isDynamicThanksUrl ? 1 : 0,
+      createdBy: caller.userId,
+      createdAt: stamp,
+      updatedAt: stamp,
+      statusChangedAt: stamp,
+    }).execute();
+    await writeLog(trx, caller.actor, {
+      activity: `Created project ${projectCode}`,
+      module: MODULE,
+      recordId: id,
+    }, at);
+    return getProject(trx, id);
+  });
+}
+
+export async function createChildProject(db: Db, caller: Caller, form: ChildProject, now: Clock = Date.now) {
+  assertNewStatus(form.projectStatus);
+  const input = checkTargeting(form);
+  return await db.transaction().execute(async (trx) => {
+    const parent = await trx.selectFrom("projects").selectAll().where("id", "=", input.parentProjectId)
+      .where("projectType", "=", PROJECT_TYPE.GROUP).where("isDeleted", "=", 0).executeTakeFirst();
+    if (!parent) {
+      throw invalid("Parent project not found", [{
+        path: "parentProjectId",
+        message: "Parent project not found",
+      }]);
+    }
+    const at = dateAt(now), stamp = at.toISOString();
+    const id = newId(at.getTime());
+    const projectCode = await nextChildCode(trx, parent.projectCode, parent.id);
+    await trx.insertInto("projects").values({
+      id,
+      projectType: PROJECT_TYPE.CHILD,
+      parentProjectId: parent.id,
+      projectCode,
+      projectName: input.projectName,
+      projectDescription: input.projectDescription,
+      // the child's client is the parent's (the select is disabled on the form)
+      clientId: parent.clientId,
+      userId: parent.userId,
+      projectStatus: input.projectStatus,
+      poNumber: input.poNumber,
+      averageLOI: input.averageLOI,
+      ir: input.ir,
+      wid: input.wid,
+      categoryId: input.categoryId ?? null,
+      countryId: input.countryId,
+      regionIds: JSON.stringify(input.regionId),
+      cityIds: JSON.stringify(input.cityId),
+      zipCodes: JSON.stringify(input.zipCodeId),
+      languageId: input.languageId,
+      currencyId: input.currencyId,
+      cpi: input.cpi,
+      sampleSize: input.sampleSize,
+      respondentClickQuota: input.respondentClickQuota,
+      respondentTestClickQuota: input.respondentTestClickQuota,
+      startDate: input.startDate,
+      endDate: input.endDate,
+      isDynamicThanksUrl: parent.isDynamicThanksUrl,
+      createdBy: caller.userId,
+      createdAt: stamp,
+      updatedAt: stamp,
+      statusChangedAt: stamp,
+    }).execute();
+    await writeLog(trx, caller.actor, {
+      activity: `Created child project ${projectCode}`,
+      module: MODULE,
+      recordId: id,
+    }, at);
+    await writeLog(trx, caller.actor, {
+      activity: `Added child project ${projectCode}`,
+      module: MODULE,
+      recordId: parent.id,
+    }, at);
+    return getProject(trx, id);
+  });
+}
