@@ -593,6 +593,33 @@ Deno.test(
           },
         );
 
+        await t.step(
+          "Qualfications: a refused Add says what is wrong even where no field shows it; a double click adds once",
+          async () => {
+            const form = page.getByRole("form", { name: "Qualification" });
+            await form.getByRole("textbox", { name: "Name", exact: true }).fill("Pet Ownership");
+            await form.getByLabel("Icon").fill("car");
+            await form.getByLabel("Option 1", { exact: true }).fill("Has a dog");
+            await form.getByLabel("Option 2", { exact: true }).fill("No pets");
+            // a sub text has no message of its own under it: the form tells it after the refused Add
+            await form.getByLabel("Sub text of option 1").fill("x".repeat(300));
+            await form.getByRole("button", { name: "Add Qualification" }).click();
+            await form.getByTestId("form-errors").filter({ hasText: "At most 255 characters" }).waitFor();
+            const saved = () =>
+              db.selectFrom("qualifications").select("id").where("qualificationKey", "=", "pet_ownership")
+                .where("isDeleted", "=", 0).execute();
+            assertEquals((await saved()).length, 0);
+            await form.getByLabel("Sub text of option 1").fill("Any breed");
+            await form.getByRole("button", { name: "Add Qualification" }).dblclick();
+            await notice(page, "Qualification added successfully");
+            await page.getByTestId("qualifications").getByRole("row").filter({ hasText: "Pet Ownership" })
+              .waitFor();
+            await page.waitForTimeout(300);
+            assertEquals((await saved()).length, 1);
+            assertEquals(await form.getByTestId("form-errors").count(), 0);
+          },
+        );
+
         const order = () => page.getByTestId("question-title").allTextContents();
         const savedOrder = async () =>
           (await db.selectFrom("questions").select("questionTitle").where("isTempQuestion", "=", 1)

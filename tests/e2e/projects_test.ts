@@ -136,9 +136,12 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       await page.getByText(MSG.poNumberRequired).waitFor();
       await page.getByRole("combobox", { name: "Project status" }).click();
       await page.getByRole("option", { name: "Live" }).click();
-      await page.getByRole("button", { name: "Create project" }).click();
+      // the click inside: the save runs at the click, its notice can come before a later look
       await noticeAfter(
-        () => page.waitForURL((u) => u.pathname === "/admin/project"),
+        async () => {
+          await page.getByRole("button", { name: "Create project" }).click();
+          await page.waitForURL((u) => u.pathname === "/admin/project");
+        },
         "Project added successfully",
       );
       await grid.getByText("Car owners tracker").waitFor();
@@ -185,9 +188,12 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       await page.getByLabel("Sample size").fill("100");
       await page.getByRole("textbox", { name: "Respondent click quota", exact: true }).fill("500");
       await page.getByLabel("CPI").fill("2.5");
-      await page.getByRole("button", { name: "Create child project" }).click();
+      // the click inside: the save runs at the click, its notice can come before a later look
       await noticeAfter(
-        () => page.waitForURL(`**/admin/project/${parentId}/childs`),
+        async () => {
+          await page.getByRole("button", { name: "Create child project" }).click();
+          await page.waitForURL(`**/admin/project/${parentId}/childs`);
+        },
         "Child project added successfully",
       );
       const c = await db.selectFrom("projects").selectAll().where("parentProjectId", "=", parentId)
@@ -336,6 +342,26 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       await page.getByRole("button", { name: "Add from library" }).click();
       await page.getByTestId("project-question").filter({ hasText: "Do you own a car?" }).waitFor();
       await page.getByTestId("questions-count").filter({ hasText: "1" }).waitFor();
+      // a new question whose option has a quota that is not a number: the refused add says where
+      await page.getByRole("button", { name: "New question" }).click();
+      const qDialog = page.getByRole("dialog");
+      await qDialog.getByRole("textbox", { name: "Question", exact: true }).fill("How old is your car?");
+      await qDialog.getByRole("combobox", { name: "Type" }).click();
+      await page.getByRole("option", { name: "Radio" }).click();
+      await qDialog.getByLabel("Option 1", { exact: true }).fill("New");
+      await qDialog.getByLabel("Option 2", { exact: true }).fill("Old");
+      const quota1 = qDialog.getByLabel("Quota of option 1");
+      await quota1.fill("ten");
+      await qDialog.getByRole("button", { name: "Add question" }).click();
+      await qDialog.getByText("quota must be a number of 0 or more").waitFor();
+      assertEquals(await quota1.getAttribute("aria-invalid"), "true");
+      await quota1.fill("10");
+      await noticeAfter(
+        () => qDialog.getByRole("button", { name: "Add question" }).click(),
+        "Question added successfully",
+      );
+      await page.getByTestId("project-question").filter({ hasText: "How old is your car?" }).waitFor();
+      await page.getByTestId("questions-count").filter({ hasText: "2" }).waitFor();
 
       // suppliers: the map form's rules and defaults, the grid's toggles, the questionnaire
       await page.getByRole("tab", { name: /Suppliers/ }).click();
@@ -360,6 +386,18 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       );
       const mapRow = page.getByTestId("supplier-maps").locator("tbody tr").filter({ hasText: "Panel Bees" });
       await mapRow.waitFor();
+      // the whole form starts again, the supplier select included (it kept showing Panel Bees while
+      // its value was empty, so a second Add said 'Supplier is required'), and the new row is shown
+      const supplierSelect = page.getByRole("combobox", { name: "Supplier", exact: true });
+      await supplierSelect.filter({ hasText: "Select a supplier" }).waitFor();
+      assertEquals(await page.getByLabel("Supplier CPI").inputValue(), "0");
+      assertEquals(await page.getByLabel("Complete", { exact: true }).inputValue(), "");
+      await mapRow.and(page.locator("[data-highlight]")).waitFor();
+      await page.waitForFunction(() => {
+        const r = document.querySelector("[data-testid=supplier-maps] tr[data-highlight]")
+          ?.getBoundingClientRect();
+        return !!r && r.top >= 0 && r.bottom <= innerHeight;
+      });
       await page.getByTestId("suppliers-count").filter({ hasText: "1" }).waitFor();
       const map = await db.selectFrom("supplier_maps").selectAll().where("projectId", "=", childId)
         .executeTakeFirstOrThrow();

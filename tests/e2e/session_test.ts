@@ -1,7 +1,7 @@
 /** Sign-in, guards, not-found page and sign-out, in the built SPA against the real server. */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { MSG } from "../../shared/messages.ts";
-import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 
 Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", async (t) => {
   const server = await startServer();
@@ -55,6 +55,46 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       await page.waitForURL("**/404");
       await context.close();
     });
+
+    await t.step(
+      "the login goes out at the click (no 800 ms wait) and a double click signs in once",
+      async () => {
+        const { context, page } = await newPage(browser, server.url);
+        await page.goto("/login");
+        await page.getByLabel("Email address").fill(admin.email);
+        await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
+        // in-page clocks: when the first click reached the page, when each login call left
+        await page.evaluate(() => {
+          const w = globalThis as unknown as { __login: { click: number | null; sent: number[] } };
+          w.__login = { click: null, sent: [] };
+          document.addEventListener("click", () => {
+            w.__login.click ??= performance.now();
+          }, true);
+          const original = globalThis.fetch;
+          globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+            const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+            if (url.endsWith("/admin/login")) w.__login.sent.push(performance.now());
+            return original(input, init);
+          };
+        });
+        let posts = 0;
+        page.on("request", (r) => {
+          if (r.method() === "POST" && r.url().endsWith("/api/v1/admin/login")) posts++;
+        });
+        await page.getByRole("button", { name: "Login" }).dblclick();
+        await page.waitForURL("**/admin/dashboard");
+        const clocks = await page.evaluate(() =>
+          (globalThis as unknown as { __login: { click: number; sent: number[] } }).__login
+        );
+        assertEquals(clocks.sent.length, 1, "one login call for a double click");
+        const wait = clocks.sent[0] - clocks.click;
+        // the old front end's timer held the call 800 ms; now it leaves with the click
+        assert(wait < 400, `the login call left ${Math.round(wait)} ms after the click`);
+        await page.waitForTimeout(300);
+        assertEquals(posts, 1);
+        await context.close();
+      },
+    );
 
     await t.step("validation runs on change and a wrong password shows the server message", async () => {
       const { context, page } = await newPage(browser, server.url);

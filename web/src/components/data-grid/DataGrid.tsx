@@ -42,6 +42,7 @@ import { Pagination } from "./Pagination.tsx";
 import { confirmFor, menuSections } from "./row-actions.ts";
 import type { GridColumn, RowAction, RowActionEntry } from "./types.ts";
 import type { ListController } from "./useList.ts";
+import { GRID_CELL, GRID_HEAD_CELL, GRID_ROW } from "./styles.ts";
 
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 type Features = typeof features;
@@ -74,7 +75,7 @@ const EMPTY: never[] = [];
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Whether the table runs past the left or the right edge of its scrolling box. */
-function useSideOverflow(ref: React.RefObject<HTMLDivElement | null>) {
+export function useSideOverflow(ref: React.RefObject<HTMLDivElement | null>) {
   const [edges, setEdges] = React.useState({ left: false, right: false });
   React.useLayoutEffect(() => {
     const el = ref.current;
@@ -302,7 +303,7 @@ export function DataGrid<T extends RowData>({
                       key={header.id}
                       scope="col"
                       className={cn(
-                        "h-10 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground",
+                        GRID_HEAD_CELL,
                         cellClass(header.column.id),
                         byId.get(header.column.id)?.headerClassName,
                       )}
@@ -385,7 +386,7 @@ export function DataGrid<T extends RowData>({
                       aria-describedby={reason ? `${legendId}-${warnReasons.indexOf(reason)}` : undefined}
                       aria-selected={selectable ? row.getIsSelected() : undefined}
                       className={cn(
-                        "grid-row border-b transition-colors last:border-0",
+                        GRID_ROW,
                         warn && "text-warning-foreground",
                       )}
                     >
@@ -393,7 +394,8 @@ export function DataGrid<T extends RowData>({
                         <td
                           key={cell.id}
                           className={cn(
-                            "h-12 whitespace-nowrap px-4 py-2 align-middle",
+                            GRID_CELL,
+                            "whitespace-nowrap px-4 align-middle",
                             cellClass(cell.column.id),
                             byId.get(cell.column.id)?.className,
                           )}

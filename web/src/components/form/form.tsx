@@ -1,7 +1,8 @@
 /**
  * The form kit: react-hook-form bound to a shared valibot schema. Validation runs on change and
  * shows the schema's own messages under the fields; a server 400 lands its `errors[].path` on the
- * matching fields; submit is deferred (200 ms by default), shows a spinner and disables the form.
+ * matching fields. Submit runs at once (no copied timer of the old front end), shows a spinner and
+ * disables the form while it runs; a double click, or a submit while one is running, sends once.
  */
 import * as React from "react";
 import {
@@ -19,8 +20,7 @@ import {
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import type * as v from "valibot";
 import { ApiError } from "../../lib/api.ts";
-import { TIMING } from "../../lib/timing.ts";
-import { cn, sleep } from "../../lib/utils.ts";
+import { cn } from "../../lib/utils.ts";
 import { UnsavedChangesGuard } from "./unsaved-changes.tsx";
 
 // deno-lint-ignore no-explicit-any
@@ -65,7 +65,6 @@ export function applyServerErrors<T extends FieldValues>(
 export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   form,
   onSubmit,
-  delayMs = TIMING.formSubmitDelayMs,
   guardUnsaved = false,
   className,
   children,
@@ -73,7 +72,6 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
 }: {
   form: UseFormReturn<TIn, unknown, TOut>;
   onSubmit: (values: TOut) => unknown | Promise<unknown>;
-  delayMs?: number;
   /**
    * A page's form: leaving the page while it is dirty asks first ("Leave without saving?"). A save
    * in progress does not count, so the page a save opens is not held up.
@@ -82,8 +80,10 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   className?: string;
   children: React.ReactNode;
 } & Omit<React.ComponentProps<"form">, "onSubmit" | "children">) {
+  // one submit at a time: set before the first await, so a second submit event in the same tick
+  // (before React has disabled the fieldset) finds it
+  const running = React.useRef(false);
   const handler: SubmitHandler<TOut> = async (values) => {
-    await sleep(delayMs);
     try {
       await onSubmit(values);
     } catch (err) {
@@ -91,12 +91,57 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
       applyServerErrors(form as unknown as UseFormReturn<TIn, unknown, FieldValues>, err);
     }
   };
+  const submit = form.handleSubmit(handler);
+  async function onFormSubmit(e: React.FormEvent<HTMLFormElement>) {
+    if (running.current) {
+      e.preventDefault();
+      return;
+    }
+    running.current = true;
+    try {
+      await submit(e);
+    } finally {
+      running.current = false;
+    }
+  }
+  // the second click of a double click on a submit button is not a second submit (the first may
+  // already be done by then: nothing else would stop it)
+  function onClickCapture(e: React.MouseEvent<HTMLFormElement>) {
+    if (e.detail < 2) return;
+    const button = (e.target as Element).closest?.("button, input");
+    if (
+      button instanceof HTMLButtonElement
+        ? button.type === "submit"
+        : button instanceof HTMLInputElement && button.type === "submit"
+    ) {
+      e.preventDefault();
+    }
+  }
+  const shown = React.useRef(new Map<string, number>());
+  const registry = React.useMemo<ShownErrors>(() => ({
+    add: (name) => shown.current.set(name, (shown.current.get(name) ?? 0) + 1),
+    remove: (name) => {
+      const n = (shown.current.get(name) ?? 1) - 1;
+      if (n > 0) shown.current.set(name, n);
+      else shown.current.delete(name);
+    },
+    has: (name) => shown.current.has(name),
+  }), []);
   return (
     <FormProvider {...form}>
-      <form noValidate className={className} onSubmit={form.handleSubmit(handler)} {...rest}>
-        <fieldset disabled={form.formState.isSubmitting} className="contents">
-          {children}
-        </fieldset>
+      <form
+        noValidate
+        className={className}
+        onSubmit={(e) => void onFormSubmit(e)}
+        onClickCapture={onClickCapture}
+        {...rest}
+      >
+        <ShownErrorsContext.Provider value={registry}>
+          <fieldset disabled={form.formState.isSubmitting} className="contents">
+            {children}
+          </fieldset>
+          <UnshownErrors />
+        </ShownErrorsContext.Provider>
       </form>
       {guardUnsaved ? <DirtyGuard /> : null}
     </FormProvider>
@@ -108,9 +153,67 @@ function DirtyGuard() {
   return <UnsavedChangesGuard when={isDirty && !isSubmitting} />;
 }
 
-/** The error message of a field (by dotted path), if any. */
+/**
+ * Which error paths some mounted field shows under itself (`useFieldError` registers them), so the
+ * form can tell the errors no field shows: a refused submit is never silent.
+ */
+type ShownErrors = {
+  add: (name: string) => void;
+  remove: (name: string) => void;
+  has: (name: string) => boolean;
+};
+const ShownErrorsContext = React.createContext<ShownErrors | null>(null);
+
+/** The leaf errors of react-hook-form's error tree, by dotted path. */
+export function errorLeaves(errors: unknown, prefix = ""): { path: string; message: string }[] {
+  if (!errors || typeof errors !== "object") return [];
+  const e = errors as Record<string, unknown>;
+  const out: { path: string; message: string }[] = [];
+  if (typeof e.message === "string" && e.message && typeof e.type === "string") {
+    out.push({ path: prefix, message: e.message });
+  }
+  for (const [k, val] of Object.entries(e)) {
+    if (k === "ref" || k === "types" || k === "message" || k === "type") continue;
+    if (val && typeof val === "object") out.push(...errorLeaves(val, prefix ? `${prefix}.${k}` : k));
+  }
+  return out;
+}
+
+/**
+ * After a refused submit, the errors that no field of the form shows (a field without its own
+ * message, a value the form holds but does not display), in one alert at the end of the form.
+ */
+function UnshownErrors() {
+  const formState = useFormState();
+  const registry = React.useContext(ShownErrorsContext);
+  if (!formState.submitCount || formState.isSubmitSuccessful) return null;
+  const unshown = errorLeaves(formState.errors).filter((e) => !registry?.has(e.path));
+  const messages = [...new Set(unshown.map((e) => e.message))];
+  if (!messages.length) return null;
+  return (
+    <div
+      role="alert"
+      data-testid="form-errors"
+      className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-xs font-medium text-destructive"
+    >
+      {messages.length === 1 ? messages[0] : (
+        <ul className="list-disc pl-4">
+          {messages.map((m) => <li key={m}>{m}</li>)}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The error message of a field (by dotted path), if any; the caller shows it under the field. */
 export function useFieldError(name: string): string | undefined {
   const { formState } = useFormContext();
+  const registry = React.useContext(ShownErrorsContext);
+  React.useEffect(() => {
+    if (!registry) return;
+    registry.add(name);
+    return () => registry.remove(name);
+  }, [registry, name]);
   const e = get(formState.errors, name) as { message?: unknown } | undefined;
   return typeof e?.message === "string" ? e.message : undefined;
 }

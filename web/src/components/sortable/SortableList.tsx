@@ -47,6 +47,8 @@ export function SortableList<T>({
   className,
   itemClassName,
   ariaLabel,
+  as = "list",
+  itemProps,
 }: {
   items: T[];
   getId: (item: T) => string;
@@ -59,6 +61,10 @@ export function SortableList<T>({
   className?: string;
   itemClassName?: string;
   ariaLabel?: string;
+  /** "rows": a table body whose items are rows (the EditableTable), instead of an ordered list. */
+  as?: "list" | "rows";
+  /** Extra attributes of an item's element. */
+  itemProps?: (item: T) => React.HTMLAttributes<HTMLElement>;
 }) {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -109,8 +115,13 @@ export function SortableList<T>({
       }}
     >
       <SortableContext items={ids} strategy={verticalListSortingStrategy} disabled={disabled}>
-        <ol className={cn("flex flex-col gap-2", className)} aria-label={ariaLabel}>
-          {items.map((item, index) => (
+        {React.createElement(
+          as === "rows" ? "tbody" : "ol",
+          {
+            className: as === "rows" ? className : cn("flex flex-col gap-2", className),
+            "aria-label": as === "rows" ? undefined : ariaLabel,
+          },
+          items.map((item, index) => (
             <SortableItem
               key={ids[index]}
               id={ids[index]}
@@ -120,11 +131,13 @@ export function SortableList<T>({
               disabled={disabled}
               className={itemClassName}
               onMove={onMove}
+              element={as === "rows" ? "tr" : "li"}
+              extra={itemProps?.(item)}
             >
               {(row) => renderItem(item, row)}
             </SortableItem>
-          ))}
-        </ol>
+          )),
+        )}
       </SortableContext>
     </DndContext>
   );
@@ -138,8 +151,12 @@ function SortableItem({
   disabled,
   className,
   onMove,
+  element,
+  extra,
   children,
 }: {
+  element: "li" | "tr";
+  extra?: React.HTMLAttributes<HTMLElement>;
   id: string;
   index: number;
   count: number;
@@ -187,19 +204,21 @@ function SortableItem({
       </MoveButton>
     </div>
   );
-  return (
-    <li
-      ref={setNodeRef}
-      style={style}
-      data-sortable-id={id}
-      className={cn(
+  return React.createElement(
+    element,
+    {
+      ...extra,
+      ref: setNodeRef,
+      style: { ...extra?.style, ...style },
+      "data-sortable-id": id,
+      className: cn(
         "relative",
         isDragging && "z-10 shadow-lg ring-2 ring-primary/30",
         className,
-      )}
-    >
-      {children({ index, count, handle, moveButtons, dragging: isDragging })}
-    </li>
+        extra?.className,
+      ),
+    },
+    children({ index, count, handle, moveButtons, dragging: isDragging }),
   );
 }
 

@@ -11,7 +11,7 @@ import { inputClass } from "./input.tsx";
  */
 export type Option = { value: string; label: string; adornment?: ReactNode };
 
-/** A single-choice select. Radix forbids "" as an item value, so `value=""` means "nothing chosen". */
+/** A single-choice select. Radix forbids "" as an item value, so `value=""` means "nothing chosen" (placeholder). */
 export function Select({
   value,
   onValueChange,
@@ -36,7 +36,8 @@ export function Select({
   ariaLabel?: string;
 }) {
   return (
-    <S.Root value={value || undefined} onValueChange={onValueChange} disabled={disabled} name={name}>
+    // always controlled: "" shows the placeholder again (undefined would leave Radix showing the last choice)
+    <S.Root value={value} onValueChange={onValueChange} disabled={disabled} name={name}>
       <S.Trigger
         id={id}
         aria-label={ariaLabel}

@@ -7,7 +7,7 @@
 import * as React from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
-import { Inbox, Pencil, Plus, RotateCw, Trash2 } from "lucide-react";
+import { Pencil, Plus, Trash2 } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { QualificationForm, qualificationKeyOf } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
@@ -15,6 +15,7 @@ import { notify } from "../../lib/notify.ts";
 import { cn } from "../../lib/utils.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { useCanEdit } from "../../components/data-grid/DataGrid.tsx";
+import { EditableTable, type TableColumn } from "../../components/data-grid/EditableTable.tsx";
 import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
 import { OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
 import { SubmitButton, TextField } from "../../components/form/fields.tsx";
@@ -25,7 +26,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Checkbox } from "../../components/ui/checkbox.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Input } from "../../components/ui/input.tsx";
-import { Skeleton } from "../../components/ui/skeleton.tsx";
 import {
   LIBRARY_DESCRIPTION,
   type QualificationOptionRecord,
@@ -35,6 +35,43 @@ import {
 import { ICON_NAMES, QualificationIcon } from "./qualification-icons.tsx";
 
 const KEY = ["qualifications", "all"] as const;
+
+const COLUMNS: TableColumn<QualificationRecord>[] = [
+  {
+    id: "name",
+    header: "Qualification",
+    cell: (q) => (
+      <div className="flex items-center gap-3">
+        <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-accent text-accent-foreground">
+          <QualificationIcon name={q.qualificationIcon} className="size-4" />
+        </span>
+        <span className="font-medium">{q.qualificationName}</span>
+      </div>
+    ),
+  },
+  {
+    id: "key",
+    header: "Key",
+    cell: (q) => <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{q.qualificationKey}</code>,
+  },
+  {
+    id: "options",
+    header: "Options",
+    className: "whitespace-normal",
+    cell: (q) => (
+      <div className="flex max-w-md flex-wrap gap-1">
+        {q.qualificationOptions.slice(0, 5).map((o) => (
+          <Badge key={o._id ?? o.text} tone={o.isActive ? "neutral" : "zinc"}>
+            {o.text}
+          </Badge>
+        ))}
+        {q.qualificationOptions.length > 5
+          ? <Badge tone="primary">+{q.qualificationOptions.length - 5}</Badge>
+          : null}
+      </div>
+    ),
+  },
+];
 
 const newOption = (): QualificationOptionRecord => ({ text: "", subText: "", isActive: true });
 
@@ -80,130 +117,49 @@ export default function QualificationsPage() {
     });
   }
 
-  const rows = list.data ?? [];
-
   return (
     <>
       <PageHeader title="Library" description={LIBRARY_DESCRIPTION} tabs={tabs} />
       <div className="grid items-start gap-5 xl:grid-cols-[minmax(0,1fr)_30rem]">
-        <section aria-label="Qualifications" className="overflow-hidden rounded-xl border bg-card shadow-xs">
-          <div className="overflow-x-auto">
-            <table className="w-full border-collapse text-sm" data-testid="qualifications">
-              <caption className="sr-only">Qualifications</caption>
-              <thead className="bg-muted/60">
-                <tr className="border-b">
-                  {["Qualification", "Key", "Options"].map((h) => (
-                    <th
-                      key={h}
-                      scope="col"
-                      className="h-10 whitespace-nowrap px-4 text-left align-middle text-xs font-semibold uppercase tracking-wide text-muted-foreground"
-                    >
-                      {h}
-                    </th>
-                  ))}
-                  <th scope="col" className="w-24 px-4">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.isPending
-                  ? Array.from({ length: 5 }, (_, i) => (
-                    <tr key={i} className="border-b last:border-0">
-                      {Array.from({ length: 4 }, (_, j) => (
-                        <td key={j} className="h-12 px-4">
-                          <Skeleton className="h-4 w-full max-w-40" />
-                        </td>
-                      ))}
-                    </tr>
-                  ))
-                  : list.isError
-                  ? (
-                    <tr>
-                      <td colSpan={4} className="px-4 py-14">
-                        <div className="flex flex-col items-center gap-3 text-center" role="alert">
-                          <p className="font-medium">The qualifications could not be loaded.</p>
-                          <p className="text-muted-foreground">{list.error.message}</p>
-                          <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-                            <RotateCw /> Retry
-                          </Button>
-                        </div>
-                      </td>
-                    </tr>
-                  )
-                  : rows.length === 0
-                  ? (
-                    <tr>
-                      <td colSpan={4} className="px-4 py-14">
-                        <div className="flex flex-col items-center gap-2 text-muted-foreground">
-                          <Inbox className="size-8" aria-hidden="true" />
-                          <p className="font-medium">{MSG.noRows}</p>
-                        </div>
-                      </td>
-                    </tr>
-                  )
-                  : rows.map((q) => (
-                    <tr
-                      key={q._id}
-                      data-row-id={q._id}
-                      className={cn(
-                        "border-b transition-colors last:border-0 hover:bg-muted/40",
-                        editing?._id === q._id && "bg-accent/60 hover:bg-accent/70",
-                      )}
-                    >
-                      <td className="px-4 py-2.5 align-middle">
-                        <div className="flex items-center gap-3">
-                          <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-accent text-accent-foreground">
-                            <QualificationIcon name={q.qualificationIcon} className="size-4" />
-                          </span>
-                          <span className="font-medium">{q.qualificationName}</span>
-                        </div>
-                      </td>
-                      <td className="px-4 py-2.5 align-middle">
-                        <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{q.qualificationKey}</code>
-                      </td>
-                      <td className="px-4 py-2.5 align-middle">
-                        <div className="flex max-w-md flex-wrap gap-1">
-                          {q.qualificationOptions.slice(0, 5).map((o) => (
-                            <Badge key={o._id ?? o.text} tone={o.isActive ? "neutral" : "zinc"}>
-                              {o.text}
-                            </Badge>
-                          ))}
-                          {q.qualificationOptions.length > 5
-                            ? <Badge tone="primary">+{q.qualificationOptions.length - 5}</Badge>
-                            : null}
-                        </div>
-                      </td>
-                      <td className="px-4 py-2.5 text-right align-middle">
-                        <div className="flex justify-end gap-1">
-                          <Button
-                            variant="ghost"
-                            size="icon-sm"
-                            aria-label={`Edit ${q.qualificationName}`}
-                            title="Edit"
-                            disabled={!canEdit}
-                            onClick={() => edit(q)}
-                          >
-                            <Pencil />
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            size="icon-sm"
-                            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                            aria-label={`Delete ${q.qualificationName}`}
-                            title="Delete"
-                            disabled={!canEdit}
-                            onClick={() => setPendingDelete(q)}
-                          >
-                            <Trash2 />
-                          </Button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </div>
+        <section aria-label="Qualifications">
+          <EditableTable
+            caption="Qualifications"
+            testId="qualifications"
+            columns={COLUMNS}
+            rows={list.data}
+            rowKey={(q) => q._id}
+            rowProps={(q) => ({ "data-row-id": q._id })}
+            selectedKey={editing?._id ?? null}
+            loading={list.isPending}
+            error={list.isError ? list.error : null}
+            onRetry={() => void list.refetch()}
+            what="qualifications"
+            rowActions={(q) => (
+              <>
+                <Button
+                  variant="ghost"
+                  size="icon-sm"
+                  aria-label={`Edit ${q.qualificationName}`}
+                  title="Edit"
+                  disabled={!canEdit}
+                  onClick={() => edit(q)}
+                >
+                  <Pencil />
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="icon-sm"
+                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                  aria-label={`Delete ${q.qualificationName}`}
+                  title="Delete"
+                  disabled={!canEdit}
+                  onClick={() => setPendingDelete(q)}
+                >
+                  <Trash2 />
+                </Button>
+              </>
+            )}
+          />
         </section>
 
         <div ref={formRef} className="xl:sticky xl:top-20">

@@ -20,7 +20,7 @@ import {
 import { api } from "../../lib/api.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
-import { MIN_OPTIONS_KEPT, OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
+import { MIN_OPTIONS_KEPT, OptionQuotaInput, OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SortableList } from "../../components/sortable/SortableList.tsx";
@@ -28,7 +28,7 @@ import { useOptions } from "../../components/filters/useOptions.ts";
 import { Select } from "../../components/ui/select.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
-import { Input, Textarea } from "../../components/ui/input.tsx";
+import { Textarea } from "../../components/ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
 import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
 import { LANGUAGES } from "../common/lookups.ts";
@@ -271,7 +271,7 @@ function firstOptionError(errors: any): string | undefined {
 }
 
 function ListOptions() {
-  const { control, register } = useFormContext();
+  const { control } = useFormContext();
   const { fields, append, remove, move } = useFieldArray({ control, name: "questionOption" });
   const rootError = useFieldError("questionOption");
   return (
@@ -327,15 +327,11 @@ function ListOptions() {
                 />
               ))}
             </div>
-            <label className="flex items-center gap-1.5 text-xs">
-              Quota
-              <Input
-                className="h-9 w-20"
-                inputMode="numeric"
-                aria-label={`Quota of option ${row.index + 1}`}
-                {...register(`questionOption.${row.index}.quota`)}
-              />
-            </label>
+            <OptionQuotaInput
+              name={`questionOption.${row.index}.quota`}
+              id={`option-quota-${row.index}`}
+              index={row.index}
+            />
             {row.moveButtons}
             <RemoveOptionButton index={row.index} count={fields.length} onRemove={() => remove(row.index)} />
           </div>

@@ -41,6 +41,29 @@ export function OptionTextInput(
   );
 }
 
+/** The quota of option `index` (field `name`), with its message (a quota that is not a number of 0 or more). */
+export function OptionQuotaInput({ name, id, index }: { name: string; id: string; index: number }) {
+  const { register } = useFormContext();
+  const error = useFieldError(name);
+  return (
+    <div className="flex flex-col gap-1">
+      <label className="flex items-center gap-1.5 text-xs">
+        Quota
+        <Input
+          id={id}
+          className="h-9 w-20"
+          inputMode="numeric"
+          aria-label={`Quota of option ${index + 1}`}
+          aria-invalid={!!error || undefined}
+          aria-describedby={error ? `${id}-message` : undefined}
+          {...register(name)}
+        />
+      </label>
+      <FieldMessage id={`${id}-message`} message={error} />
+    </div>
+  );
+}
+
 /** Removes option `index`; disabled (with the reason) while only MIN_OPTIONS_KEPT options are left. */
 export function RemoveOptionButton(
   { index, count, onRemove, size = "icon" }: {

@@ -15,6 +15,7 @@ import { notify } from "../../../lib/notify.ts";
 import { formatDate } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
 import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { EditableTable, type TableColumn } from "../../../components/data-grid/EditableTable.tsx";
 import { FieldShell, Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton } from "../../../components/form/fields.tsx";
 import { SelectField } from "../../../components/form/select-field.tsx";
@@ -25,7 +26,6 @@ import { Checkbox } from "../../../components/ui/checkbox.tsx";
 import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
 import { SearchInput } from "../../../components/filters/SearchInput.tsx";
 import type { ProjectRecord } from "../projects.ts";
-import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
 
 type Exclusion = {
   _id: string;
@@ -94,6 +94,53 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
   }
 
   const list = rows.data ?? [];
+  const columns: TableColumn<Exclusion>[] = [
+    {
+      id: "project",
+      header: "Project",
+      cell: (e) => (
+        <>
+          <span className="font-medium">{e.projectCode}</span>{" "}
+          <span className="text-muted-foreground">{e.projectName}</span>
+        </>
+      ),
+    },
+    {
+      id: "type",
+      header: "Type",
+      cell: (e) => (
+        <button
+          type="button"
+          disabled={!canEdit}
+          onClick={() => void setFlag(e, "isExcluded", !e.isExcluded)}
+          className="cursor-pointer rounded-full focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default"
+          aria-label={`${e.projectCode}: ${e.isExcluded ? "Exclude" : "Include"}. Switch`}
+          title="Switch between Exclude and Include"
+        >
+          <Badge tone={e.isExcluded ? "red" : "green"}>{e.isExcluded ? "Exclude" : "Include"}</Badge>
+        </button>
+      ),
+    },
+    ...FLAGS.map((f): TableColumn<Exclusion> => ({
+      id: f.key,
+      header: f.label,
+      align: "center",
+      cell: (e) => (
+        <Checkbox
+          checked={e[f.key]}
+          disabled={!canEdit}
+          aria-label={`${f.label} of ${e.projectCode}`}
+          onCheckedChange={(c) => void setFlag(e, f.key, c === true)}
+        />
+      ),
+    })),
+    {
+      id: "createdAt",
+      header: "Added",
+      className: "text-muted-foreground",
+      cell: (e) => formatDate(e.createdAt),
+    },
+  ];
   return (
     <div className="flex flex-col gap-5">
       <AddExclusion
@@ -112,82 +159,32 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
           )
           : null}
       </div>
-      {rows.isPending
-        ? <LoadingRows label="Loading exclusions" />
-        : rows.isError
-        ? <ErrorState what="exclusions" error={rows.error} onRetry={() => void rows.refetch()} />
-        : list.length === 0
-        ? <EmptyState text={search ? MSG.noRows : "No projects excluded or included yet"} />
-        : (
-          <div className="relative overflow-x-auto rounded-xl border bg-card shadow-xs">
-            <table className="w-full border-collapse text-sm" data-testid="exclusions">
-              <caption className="sr-only">Excluded and included projects</caption>
-              <thead className="bg-muted/60">
-                <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-10 [&>th]:whitespace-nowrap [&>th]:px-3">
-                  <th>Project</th>
-                  <th>Type</th>
-                  {FLAGS.map((f) => <th key={f.key} className="text-center">{f.label}</th>)}
-                  <th>Added</th>
-                  <th>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((e) => (
-                  <tr
-                    key={e._id}
-                    data-exclusion={e.projectCode}
-                    className="border-b last:border-0 hover:bg-muted/40 [&>td]:px-3 [&>td]:py-2"
-                  >
-                    <td>
-                      <span className="font-medium">{e.projectCode}</span>{" "}
-                      <span className="text-muted-foreground">{e.projectName}</span>
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        disabled={!canEdit}
-                        onClick={() => void setFlag(e, "isExcluded", !e.isExcluded)}
-                        className="cursor-pointer rounded-full focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default"
-                        aria-label={`${e.projectCode}: ${e.isExcluded ? "Exclude" : "Include"}. Switch`}
-                        title="Switch between Exclude and Include"
-                      >
-                        <Badge tone={e.isExcluded ? "red" : "green"}>
-                          {e.isExcluded ? "Exclude" : "Include"}
-                        </Badge>
-                      </button>
-                    </td>
-                    {FLAGS.map((f) => (
-                      <td key={f.key} className="text-center">
-                        <Checkbox
-                          checked={e[f.key]}
-                          disabled={!canEdit}
-                          aria-label={`${f.label} of ${e.projectCode}`}
-                          onCheckedChange={(c) => void setFlag(e, f.key, c === true)}
-                        />
-                      </td>
-                    ))}
-                    <td className="whitespace-nowrap text-muted-foreground">{formatDate(e.createdAt)}</td>
-                    <td className="text-right">
-                      <Button
-                        variant="ghost"
-                        size="icon-sm"
-                        className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                        aria-label={`Remove ${e.projectCode}`}
-                        title="Remove"
-                        disabled={!canEdit}
-                        onClick={() => setRemoving(e)}
-                      >
-                        <Trash2 />
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+      <EditableTable
+        caption="Excluded and included projects"
+        testId="exclusions"
+        columns={columns}
+        rows={rows.data}
+        rowKey={(e) => e._id}
+        rowProps={(e) => ({ "data-exclusion": e.projectCode })}
+        loading={rows.isPending}
+        error={rows.isError ? rows.error : null}
+        onRetry={() => void rows.refetch()}
+        what="exclusions"
+        emptyText={search ? MSG.noRows : "No projects excluded or included yet"}
+        rowActions={(e) => (
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+            aria-label={`Remove ${e.projectCode}`}
+            title="Remove"
+            disabled={!canEdit}
+            onClick={() => setRemoving(e)}
+          >
+            <Trash2 />
+          </Button>
         )}
+      />
       <ConfirmDialog
         open={!!removing}
         onOpenChange={(o) => !o && !busyRemove && setRemoving(null)}

@@ -1,7 +1,8 @@
 /**
  * Pre Questionaire (part 1, 7; part 2, Library > Questions): the project's pre-screen questions in
- * order. Add one from the library (a copy) or write a new one; edit, soft delete ('Are you sure?')
- * and reorder by dragging, from the keyboard or with the arrows (each move saved at once).
+ * order, in the grid kit's editable table. Add one from the library (a copy) or write a new one; edit,
+ * soft delete ('Are you sure?') and reorder by dragging, from the keyboard or with the arrows (each
+ * move saved at once).
  */
 import * as React from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -11,12 +12,12 @@ import { DEFAULT_LANGUAGE, QuestionForm } from "../../../../../shared/schemas/li
 import { QUESTION_TYPES } from "../../../../../shared/schemas/library.ts";
 import { api } from "../../../lib/api.ts";
 import { notify } from "../../../lib/notify.ts";
-import { cn } from "../../../lib/utils.ts";
 import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { EditableTable, type TableColumn } from "../../../components/data-grid/EditableTable.tsx";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { SelectField } from "../../../components/form/select-field.tsx";
-import { arrayMove, SortableList } from "../../../components/sortable/SortableList.tsx";
+import { arrayMove } from "../../../components/sortable/SortableList.tsx";
 import { Badge } from "../../../components/ui/badge.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
@@ -34,7 +35,6 @@ import { Select } from "../../../components/ui/select.tsx";
 import { OptionsSection } from "../../library/QuestionFormPage.tsx";
 import { QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/library.ts";
 import { projectKey, type ProjectRecord } from "../projects.ts";
-import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
 
 const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
 const newOption = () => ({ title: "", enable: true, formvalidate: true, diy: true, local: true, quota: 0 });
@@ -113,7 +113,39 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
     }
   }
 
-  const list = questions.data ?? [];
+  const columns: TableColumn<QuestionRecord>[] = [
+    {
+      id: "position",
+      header: "#",
+      width: "3rem",
+      align: "right",
+      className: "tabular-nums text-muted-foreground",
+      cell: (_q, i) => `${i + 1}.`,
+    },
+    {
+      id: "question",
+      header: "Question",
+      cell: (q) => (
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="max-w-96 truncate font-medium">{q.title}</span>
+          <Badge tone="slate">{QUESTION_TYPE_LABELS[q.questionType]}</Badge>
+        </span>
+      ),
+    },
+    {
+      id: "options",
+      header: "Options",
+      className: "text-xs text-muted-foreground",
+      cell: (q) => (
+        <span className="block max-w-md truncate">
+          {q.questionOption.length
+            ? q.questionOption.slice(0, 6).map((o) => o.title).join(" · ") +
+              (q.questionOption.length > 6 ? " · …" : "")
+            : "Free text answer"}
+        </span>
+      ),
+    },
+  ];
   return (
     <div className="flex flex-col gap-5">
       <Card>
@@ -146,67 +178,44 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
         </CardContent>
       </Card>
 
-      {questions.isPending
-        ? <LoadingRows label="Loading questions" />
-        : questions.isError
-        ? <ErrorState what="questions" error={questions.error} onRetry={() => void questions.refetch()} />
-        : list.length === 0
-        ? <EmptyState text="No questions yet" />
-        : (
-          <SortableList
-            items={list}
-            getId={(q) => q._id}
-            itemLabel={(q) => `question ${q.title}`}
-            onMove={move}
-            disabled={!canEdit}
-            ariaLabel="Pre-screen questions in order"
-            renderItem={(q, row) => (
-              <Card
-                className={cn("flex items-center gap-3 px-3 py-2.5", row.dragging && "bg-accent/40")}
-                data-testid="project-question"
-              >
-                {row.handle}
-                <span className="w-6 shrink-0 text-right text-sm tabular-nums text-muted-foreground">
-                  {row.index + 1}.
-                </span>
-                <div className="flex min-w-0 flex-1 flex-col gap-1">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <span className="truncate font-medium">{q.title}</span>
-                    <Badge tone="slate">{QUESTION_TYPE_LABELS[q.questionType]}</Badge>
-                  </div>
-                  <p className="truncate text-xs text-muted-foreground">
-                    {q.questionOption.length
-                      ? q.questionOption.slice(0, 6).map((o) => o.title).join(" · ") +
-                        (q.questionOption.length > 6 ? " · …" : "")
-                      : "Free text answer"}
-                  </p>
-                </div>
-                {row.moveButtons}
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  aria-label={`Edit ${q.title}`}
-                  title="Edit"
-                  disabled={!canEdit}
-                  onClick={() => setEditing(q)}
-                >
-                  <Pencil />
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                  aria-label={`Delete ${q.title}`}
-                  title="Delete"
-                  disabled={!canEdit}
-                  onClick={() => setRemoving(q)}
-                >
-                  <Trash2 />
-                </Button>
-              </Card>
-            )}
-          />
+      <EditableTable
+        caption="Pre-screen questions in order"
+        columns={columns}
+        rows={questions.data}
+        rowKey={(q) => q._id}
+        rowProps={() => ({ "data-testid": "project-question" })}
+        loading={questions.isPending}
+        error={questions.isError ? questions.error : null}
+        onRetry={() => void questions.refetch()}
+        what="questions"
+        emptyText="No questions yet"
+        sortable={{ onMove: move, itemLabel: (q) => `question ${q.title}`, disabled: !canEdit }}
+        rowActions={(q) => (
+          <>
+            <Button
+              variant="ghost"
+              size="icon-sm"
+              aria-label={`Edit ${q.title}`}
+              title="Edit"
+              disabled={!canEdit}
+              onClick={() => setEditing(q)}
+            >
+              <Pencil />
+            </Button>
+            <Button
+              variant="ghost"
+              size="icon-sm"
+              className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+              aria-label={`Delete ${q.title}`}
+              title="Delete"
+              disabled={!canEdit}
+              onClick={() => setRemoving(q)}
+            >
+              <Trash2 />
+            </Button>
+          </>
         )}
+      />
 
       <Dialog open={!!editing} onOpenChange={(o) => !o && setEditing(null)}>
         <DialogContent className="max-w-3xl" onInteractOutside={(e) => e.preventDefault()}>

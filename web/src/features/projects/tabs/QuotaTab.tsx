@@ -11,6 +11,7 @@ import { notify } from "../../../lib/notify.ts";
 import { formatCount } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
 import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { EditableTable, type TableColumn } from "../../../components/data-grid/EditableTable.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { Checkbox } from "../../../components/ui/checkbox.tsx";
@@ -192,6 +193,59 @@ function QuotaCard({
   const matches = total === quota.sampleSize;
   const dirty = selected.some((o) => (sizes[o.quotaOptionId] ?? "") !== serverSizes[o.quotaOptionId]);
   const titleId = React.useId();
+  const columns: TableColumn<QuotaOption>[] = [
+    {
+      id: "option",
+      header: "Option",
+      className: "font-medium",
+      cell: (o) => o.text,
+      footer: "Total",
+    },
+    {
+      id: "size",
+      header: "Quota size",
+      width: "9rem",
+      cell: (o) => {
+        const v = sizes[o.quotaOptionId] ?? "";
+        return (
+          <Input
+            value={v}
+            inputMode="numeric"
+            disabled={disabled}
+            aria-label={`Quota size of ${o.text}`}
+            aria-invalid={!/^\d+$/.test(v.trim()) || undefined}
+            className="h-8 w-28 text-right tabular-nums"
+            onChange={(e) => setSizes((s) => ({ ...s, [o.quotaOptionId]: e.target.value }))}
+          />
+        );
+      },
+      footer: `${formatCount(total)} of ${formatCount(quota.sampleSize)}`,
+      footerProps: {
+        className: cn("tabular-nums", !matches && "text-destructive"),
+        "data-testid": "quota-total",
+        "data-matches": String(matches),
+      },
+    },
+    {
+      id: "percent",
+      header: "Percent",
+      width: "7rem",
+      align: "right",
+      className: "tabular-nums",
+      cell: (o) => `${quotaPercent(Number(sizes[o.quotaOptionId] ?? "") || 0, quota.sampleSize)}%`,
+      footer: `${quotaPercent(total, quota.sampleSize)}%`,
+      footerProps: { className: cn("tabular-nums", !matches && "text-destructive") },
+    },
+    {
+      id: "completes",
+      header: "Completes",
+      width: "7rem",
+      align: "right",
+      className: "tabular-nums",
+      cell: (o) => formatCount(o.completes),
+      footer: "",
+    },
+  ];
 
   async function toggle(optionId: string, on: boolean) {
     const ids = quota.options.filter((o) => (o.quotaOptionId === optionId ? on : o.selected)).map((o) =>
@@ -268,61 +322,14 @@ function QuotaCard({
 
         {selected.length
           ? (
-            <div className="relative overflow-x-auto rounded-lg border">
-              <table className="w-full border-collapse text-sm">
-                <caption className="sr-only">Sizes of {quota.quotaId.qualificationName}</caption>
-                <thead className="bg-muted/60">
-                  <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-9 [&>th]:px-3">
-                    <th>Option</th>
-                    <th className="w-36">Quota size</th>
-                    <th className="w-28 text-right">Percent</th>
-                    <th className="w-28 text-right">Completes</th>
-                  </tr>
-                </thead>
-                <tbody className="[&>tr]:border-b [&_td]:px-3 [&_td]:py-1.5">
-                  {selected.map((o) => {
-                    const v = sizes[o.quotaOptionId] ?? "";
-                    const invalid = !/^\d+$/.test(v.trim());
-                    return (
-                      <tr key={o.quotaOptionId}>
-                        <td className="font-medium">{o.text}</td>
-                        <td>
-                          <Input
-                            value={v}
-                            inputMode="numeric"
-                            disabled={disabled}
-                            aria-label={`Quota size of ${o.text}`}
-                            aria-invalid={invalid || undefined}
-                            className="h-8 w-28 text-right tabular-nums"
-                            onChange={(e) => setSizes((s) => ({ ...s, [o.quotaOptionId]: e.target.value }))}
-                          />
-                        </td>
-                        <td className="text-right tabular-nums">
-                          {quotaPercent(Number(v) || 0, quota.sampleSize)}%
-                        </td>
-                        <td className="text-right tabular-nums">{formatCount(o.completes)}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-                <tfoot>
-                  <tr className="bg-muted/30 font-medium [&>td]:px-3 [&>td]:py-2">
-                    <td>Total</td>
-                    <td
-                      className={cn("tabular-nums", !matches && "text-destructive")}
-                      data-testid="quota-total"
-                      data-matches={matches}
-                    >
-                      {formatCount(total)} of {formatCount(quota.sampleSize)}
-                    </td>
-                    <td className={cn("text-right tabular-nums", !matches && "text-destructive")}>
-                      {quotaPercent(total, quota.sampleSize)}%
-                    </td>
-                    <td />
-                  </tr>
-                </tfoot>
-              </table>
-            </div>
+            <EditableTable
+              caption={`Sizes of ${quota.quotaId.qualificationName}`}
+              dense
+              className="rounded-lg shadow-none"
+              columns={columns}
+              rows={selected}
+              rowKey={(o) => o.quotaOptionId}
+            />
           )
           : <p className="text-sm text-muted-foreground">Choose at least one option to give it a size.</p>}
 

@@ -19,6 +19,7 @@ import { notify } from "../../../lib/notify.ts";
 import { formatCount, formatMoney } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
 import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
+import { EditableTable, type TableColumn } from "../../../components/data-grid/EditableTable.tsx";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { RichTextField } from "../../../components/form/rich-text-field.tsx";
@@ -31,7 +32,7 @@ import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { SUPPLIERS } from "../../common/lookups.ts";
 import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
-import { CopyButton, EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+import { CopyButton } from "../parts.tsx";
 import { downloadReport } from "../actions.tsx";
 
 const TOGGLES = [
@@ -118,6 +119,8 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
   const [removing, setRemoving] = React.useState<SupplierMapRow | null>(null);
   const [busyRemove, setBusyRemove] = React.useState(false);
   const formCard = React.useRef<HTMLDivElement>(null);
+  // the map just saved: its row is brought into view and lit for a moment
+  const [highlight, setHighlight] = React.useState<{ id: string; nonce: number } | null>(null);
 
   const refresh = async () => {
     await qc.invalidateQueries({ queryKey: key });
@@ -160,27 +163,18 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
   const list = maps.data ?? [];
   return (
     <div className="flex flex-col gap-5">
-      {maps.isPending
-        ? <LoadingRows label="Loading suppliers" />
-        : maps.isError
-        ? <ErrorState what="suppliers" error={maps.error} onRetry={() => void maps.refetch()} />
-        : list.length === 0
-        ? (
-          <EmptyState text="No suppliers mapped yet">
-            <Button variant="outline" size="sm" disabled={!canEdit} onClick={() => setFormOpen(true)}>
-              <Plus /> Add Supplier
-            </Button>
-          </EmptyState>
-        )
-        : (
-          <MapsTable
-            maps={list}
-            disabled={!canEdit}
-            onToggle={toggle}
-            onEdit={edit}
-            onRemove={setRemoving}
-          />
-        )}
+      <MapsTable
+        maps={maps.data}
+        loading={maps.isPending}
+        error={maps.isError ? maps.error : null}
+        onRetry={() => void maps.refetch()}
+        disabled={!canEdit}
+        highlight={highlight}
+        onToggle={toggle}
+        onEdit={edit}
+        onRemove={setRemoving}
+        onAdd={() => setFormOpen(true)}
+      />
 
       <div ref={formCard} className="scroll-mt-20">
         <Card>
@@ -209,9 +203,10 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
                   initial={editing}
                   empty={formDefaults(defaults.data)}
                   disabled={!canEdit}
-                  onSaved={async () => {
+                  onSaved={async (saved) => {
                     setEditing(null);
                     await refresh();
+                    setHighlight((h) => ({ id: saved._id, nonce: (h?.nonce ?? 0) + 1 }));
                   }}
                   onCancel={() => {
                     setEditing(null);
@@ -240,123 +235,160 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
 
 function MapsTable({
   maps,
+  loading,
+  error,
+  onRetry,
   disabled,
+  highlight,
   onToggle,
   onEdit,
   onRemove,
+  onAdd,
 }: {
-  maps: SupplierMapRow[];
+  maps: SupplierMapRow[] | undefined;
+  loading: boolean;
+  error: Error | null;
+  onRetry: () => void;
   disabled: boolean;
+  highlight: { id: string; nonce: number } | null;
   onToggle: (m: SupplierMapRow, k: ToggleKey, on: boolean) => void;
   onEdit: (m: SupplierMapRow) => void;
   onRemove: (m: SupplierMapRow) => void;
+  onAdd: () => void;
 }) {
+  const columns: TableColumn<SupplierMapRow>[] = [
+    {
+      id: "supplier",
+      header: "Supplier and entry link",
+      className: "min-w-52",
+      cell: (m) => (
+        <>
+          <span className="block font-medium">{m.supplierName}</span>
+          <span className="flex items-center gap-1">
+            <code className="max-w-60 truncate text-xs text-muted-foreground" title={m.redirectUrl}>
+              {m.redirectUrl}
+            </code>
+            <CopyButton text={m.redirectUrl} label={`entry link of ${m.supplierName}`} className="size-7" />
+          </span>
+        </>
+      ),
+    },
+    {
+      id: "cpi",
+      header: "CPI",
+      align: "right",
+      className: "tabular-nums",
+      cell: (m) => formatMoney(m.supplierCPI),
+    },
+    {
+      id: "quota",
+      header: "Quota",
+      align: "right",
+      className: "tabular-nums",
+      cell: (m) => formatCount(m.supplierQuota),
+    },
+    {
+      id: "clickQuota",
+      header: "Click quota",
+      align: "right",
+      headerClassName: "leading-tight whitespace-normal!",
+      className: "tabular-nums",
+      cell: (m) => formatCount(m.supplierClickQuota),
+    },
+    {
+      id: "outcomes",
+      header: (
+        <span title="Complete / Terminate / Over quota / Quality term / Drop">C / ST / OQ / QT / DO</span>
+      ),
+      align: "right",
+      className: "tabular-nums",
+      cell: (m) => [m.complete, m.terminate, m.overQuota, m.qualityTerm, m.drop].map(formatCount).join(" / "),
+    },
+    {
+      id: "clicked",
+      header: "Clicked",
+      align: "right",
+      className: "tabular-nums",
+      cell: (m) => formatCount(m.clicked),
+    },
+    ...TOGGLES.map((t): TableColumn<SupplierMapRow> => ({
+      id: t.key,
+      header: t.label,
+      cell: (m) => (
+        <label className="flex flex-col items-start gap-1 whitespace-nowrap text-xs">
+          <Switch
+            checked={m[t.key]}
+            disabled={disabled}
+            aria-label={`${t.label} of ${m.supplierName}`}
+            onCheckedChange={(on) => onToggle(m, t.key, on)}
+          />
+          <span className={m[t.key] ? "text-foreground" : "text-muted-foreground"}>
+            {m[t.key] ? "Active" : "InActive"}
+          </span>
+        </label>
+      ),
+    })),
+  ];
   return (
-    <div className="relative overflow-x-auto rounded-xl border bg-card shadow-xs">
-      <table className="w-full border-collapse text-sm" data-testid="supplier-maps">
-        <caption className="sr-only">Mapped suppliers</caption>
-        <thead className="bg-muted/60">
-          <tr className="border-b text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground [&>th]:h-10 [&>th]:whitespace-nowrap [&>th]:px-3">
-            <th>Supplier and entry link</th>
-            <th className="text-right">CPI</th>
-            <th className="text-right">Quota</th>
-            <th className="text-right leading-tight whitespace-normal!">Click quota</th>
-            <th className="text-right" title="Complete / Terminate / Over quota / Quality term / Drop">
-              C / ST / OQ / QT / DO
-            </th>
-            <th className="text-right">Clicked</th>
-            {TOGGLES.map((t) => <th key={t.key}>{t.label}</th>)}
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {maps.map((m) => (
-            <tr
-              key={m._id}
-              data-map-id={m._id}
-              className="border-b last:border-0 hover:bg-muted/40 [&>td]:px-3 [&>td]:py-2"
-            >
-              <td className="min-w-52">
-                <span className="block font-medium">{m.supplierName}</span>
-                <span className="flex items-center gap-1">
-                  <code className="max-w-60 truncate text-xs text-muted-foreground" title={m.redirectUrl}>
-                    {m.redirectUrl}
-                  </code>
-                  <CopyButton
-                    text={m.redirectUrl}
-                    label={`entry link of ${m.supplierName}`}
-                    className="size-7"
-                  />
-                </span>
-              </td>
-              <td className="text-right tabular-nums">{formatMoney(m.supplierCPI)}</td>
-              <td className="text-right tabular-nums">{formatCount(m.supplierQuota)}</td>
-              <td className="text-right tabular-nums">{formatCount(m.supplierClickQuota)}</td>
-              <td className="whitespace-nowrap text-right tabular-nums">
-                {[m.complete, m.terminate, m.overQuota, m.qualityTerm, m.drop].map(formatCount).join(" / ")}
-              </td>
-              <td className="text-right tabular-nums">{formatCount(m.clicked)}</td>
-              {TOGGLES.map((t) => (
-                <td key={t.key}>
-                  <label className="flex flex-col items-start gap-1 whitespace-nowrap text-xs">
-                    <Switch
-                      checked={m[t.key]}
-                      disabled={disabled}
-                      aria-label={`${t.label} of ${m.supplierName}`}
-                      onCheckedChange={(on) => onToggle(m, t.key, on)}
-                    />
-                    <span className={m[t.key] ? "text-foreground" : "text-muted-foreground"}>
-                      {m[t.key] ? "Active" : "InActive"}
-                    </span>
-                  </label>
-                </td>
-              ))}
-              <td>
-                <span className="flex justify-end gap-1">
-                  <Button
-                    variant="ghost"
-                    size="icon-sm"
-                    aria-label={`Download respondents of ${m.supplierName}`}
-                    title="Supplier report: this supplier's respondents (CSV)"
-                    onClick={() =>
-                      downloadReport(
-                        "/admin/project/supplier/report",
-                        { supplierMapId: m._id, projectId: m.projectId },
-                        "supplier-identifiers.csv",
-                      )}
-                  >
-                    <Download />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="icon-sm"
-                    aria-label={`Edit ${m.supplierName}`}
-                    title="Edit"
-                    disabled={disabled}
-                    onClick={() => onEdit(m)}
-                  >
-                    <Pencil />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="icon-sm"
-                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                    aria-label={`Remove ${m.supplierName}`}
-                    title="Remove"
-                    disabled={disabled}
-                    onClick={() => onRemove(m)}
-                  >
-                    <Trash2 />
-                  </Button>
-                </span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <EditableTable
+      caption="Mapped suppliers"
+      testId="supplier-maps"
+      columns={columns}
+      rows={maps}
+      rowKey={(m) => m._id}
+      rowProps={(m) => ({ "data-map-id": m._id })}
+      loading={loading}
+      error={error}
+      onRetry={onRetry}
+      what="suppliers"
+      emptyText="No suppliers mapped yet"
+      emptyAction={
+        <Button variant="outline" size="sm" disabled={disabled} onClick={onAdd}>
+          <Plus /> Add Supplier
+        </Button>
+      }
+      highlightKey={highlight?.id}
+      highlightNonce={highlight?.nonce}
+      rowActions={(m) => (
+        <>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`Download respondents of ${m.supplierName}`}
+            title="Supplier report: this supplier's respondents (CSV)"
+            onClick={() =>
+              downloadReport(
+                "/admin/project/supplier/report",
+                { supplierMapId: m._id, projectId: m.projectId },
+                "supplier-identifiers.csv",
+              )}
+          >
+            <Download />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-label={`Edit ${m.supplierName}`}
+            title="Edit"
+            disabled={disabled}
+            onClick={() => onEdit(m)}
+          >
+            <Pencil />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+            aria-label={`Remove ${m.supplierName}`}
+            title="Remove"
+            disabled={disabled}
+            onClick={() => onRemove(m)}
+          >
+            <Trash2 />
+          </Button>
+        </>
+      )}
+    />
   );
 }
 
@@ -374,7 +406,7 @@ function SupplierMapEditor({
   initial: SupplierMapRow | null;
   empty: typeof DEFAULTS;
   disabled: boolean;
-  onSaved: () => Promise<void>;
+  onSaved: (saved: SupplierMapRow) => Promise<void>;
   onCancel: () => void;
 }) {
   const start = { projectId, ...(initial ? valuesOf(initial) : empty) };
@@ -383,8 +415,9 @@ function SupplierMapEditor({
   async function submit(values: SupplierMapForm) {
     const res = await api.post<SupplierMapRow>("/admin/supplierMap/add", { ...values, projectId });
     notify.success(res.message);
+    // the whole form starts again, the supplier select included, ready for the next supplier
     form.reset({ projectId, ...empty });
-    await onSaved();
+    await onSaved(res.result);
   }
 
   return (
