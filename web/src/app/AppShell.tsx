@@ -9,8 +9,6 @@ import { homePathFor, type Role, ROLE_LABELS } from "../../../shared/roles.ts";
 import { api } from "../lib/api.ts";
 import { type Admin, initialsOf, useAuth } from "../lib/auth.ts";
 import { signOut } from "../lib/session.ts";
-import { sleep } from "../lib/utils.ts";
-import { TIMING } from "../lib/timing.ts";
 import { cn } from "../lib/utils.ts";
 import { Logo } from "../components/layout/Logo.tsx";
 import {
@@ -117,7 +115,6 @@ function AvatarMenu() {
 
   async function logout() {
     setLeaving(true);
-    await sleep(TIMING.logoutDelayMs);
     await signOut();
     navigate("/login", { replace: true });
   }
