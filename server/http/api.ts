@@ -87,5 +87,6 @@ export function actorOf(c: Ctx): Actor {
     device: info.device,
     city: info.city,
     country: info.country,
+    sessionId: u.jti,
   };
 }
