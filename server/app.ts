@@ -57,6 +57,13 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     }),
   );
 
+  // Every API answer is someone's data (the login answer carries a token): no browser or proxy
+  // keeps a copy, error answers and CSV downloads included. Set after the call, whatever it answered.
+  app.use("/api/*", async (c, next) => {
+    await next();
+    c.header("cache-control", "no-store");
+  });
+
   app.onError((err, c) => {
     // constraint errors that slipped past a domain check are conflicts, not crashes
     const known = httpErrorOf(err);

@@ -28,6 +28,7 @@ import { MSG } from "../../shared/messages.ts";
 import type { AppEnv, Ctx } from "./context.ts";
 import { forbidden, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
+import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
 
 type Handler = (c: Ctx) => Response | Promise<Response>;
 
@@ -56,6 +57,8 @@ export type CallHandler<C extends AnyContract> = (
 ) => Reply<ResultOf<C>> | Promise<Reply<ResultOf<C>>>;
 
 type ItemOf<C extends AnyContract> = ResultOf<C> extends ListResult<infer T> ? T : never;
+/** What a call declares beyond its handler: a larger body limit where an upload needs one. */
+export type CallOptions = { maxBodyBytes?: number };
 
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization") ?? "";
@@ -103,33 +106,43 @@ export class Api {
   }
 
   #register(contract: AnyContract, run: Handler) {
+    // the body limit comes first: a giant body is refused before the session is even looked at
+    const limit = limitBody(contract.bodyLimit ?? DEFAULT_BODY_LIMIT);
     if (contract.public) {
-      this.app.on(contract.method, contract.path, run);
+      this.app.on(contract.method, contract.path, limit, run);
     } else {
-      this.app.on(contract.method, contract.path, requireSession, requireRoles(contract.roles), run);
+      this.app.on(contract.method, contract.path, limit, requireSession, requireRoles(contract.roles), run);
     }
     this.registered.push(contract.key);
   }
 
-  /** A call anyone may make (login only). */
-  public(method: Method, path: string, handler: Handler) {
-    this.app.on(method, path, handler);
+  /** A call anyone may make (login only). The body limit applies as to any call. */
+  public(method: Method, path: string, handler: Handler, options: CallOptions = {}) {
+    this.app.on(method, path, limitBody(options.maxBodyBytes ?? DEFAULT_BODY_LIMIT), handler);
     this.registered.push(`${method} ${path}`);
   }
 
-  #on(method: Method, path: string, handler: Handler) {
+  /** The body limit comes first: a giant body is refused before the session is even looked at. */
+  #on(method: Method, path: string, handler: Handler, options: CallOptions) {
     const roles = apiRoles(`${method} ${path}`);
-    this.app.on(method, path, requireSession, requireRoles(roles), handler);
+    this.app.on(
+      method,
+      path,
+      limitBody(options.maxBodyBytes ?? DEFAULT_BODY_LIMIT),
+      requireSession,
+      requireRoles(roles),
+      handler,
+    );
     this.registered.push(`${method} ${path}`);
   }
-  get(path: string, handler: Handler) {
-    this.#on("GET", path, handler);
+  get(path: string, handler: Handler, options: CallOptions = {}) {
+    this.#on("GET", path, handler, options);
   }
-  post(path: string, handler: Handler) {
-    this.#on("POST", path, handler);
+  post(path: string, handler: Handler, options: CallOptions = {}) {
+    this.#on("POST", path, handler, options);
   }
-  put(path: string, handler: Handler) {
-    this.#on("PUT", path, handler);
+  put(path: string, handler: Handler, options: CallOptions = {}) {
+    this.#on("PUT", path, handler, options);
   }
 
   /**
@@ -144,6 +157,7 @@ export class Api {
       this.app.on(
         method,
         path,
+        limitBody(),
         requireSession,
         requireRoles(roles),
         (c) => c.json({ message: MSG.notFound }, 404),
@@ -183,5 +197,6 @@ export function actorOf(c: Ctx): Actor {
     device: info.device,
     city: info.city,
     country: info.country,
+    sessionId: u.jti,
   };
 }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import type { Context } from "hono";
-import { badRequest, type FieldError, notFound } from "./errors.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import { badRequest, type FieldError, HttpError, notFound } from "./errors.ts";
 import { MSG } from "../../shared/messages.ts";
 
 /**
@@ -42,9 +42,70 @@ export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown):
   throw badRequest(errors[0]?.message || MSG.invalidInput, errors);
 }
 
-/** Reads the JSON body (an empty body counts as {}) and validates it. */
+/** The body size limit of an API call unless it declares another (an upload may need more). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+const inUnits = (bytes: number) =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / 1024 / 1024} MiB`
+    : bytes >= 1024 && bytes % 1024 === 0
+    ? `${bytes / 1024} KiB`
+    : `${bytes} bytes`;
+
+export const bodyTooLarge = (max: number) =>
+  new HttpError(413, `The request body is too large (at most ${inUnits(max)})`);
+
+/** Each request's limit, set by `limitBody` ahead of authentication, used by `body()` when it reads. */
+const limitOf = new WeakMap<Request, number>();
+/** A body already read (a second `body()` of the same request reads it from here). */
+const textOf = new WeakMap<Request, string>();
+
+/**
+ * A call's body size limit, run ahead of authentication: a Content-Length over the limit is refused
+ * at once (413, nothing read); `body()` counts the bytes as it reads and stops at the limit, so a
+ * chunked body without a Content-Length gets the same 413 as soon as it passes it (the rest is never
+ * read). Nothing is read here: a call refused by authentication never pays for its body.
+ */
+export function limitBody(max = DEFAULT_BODY_LIMIT): MiddlewareHandler {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (Number(raw.headers.get("content-length") ?? NaN) > max) throw bodyTooLarge(max);
+    limitOf.set(raw, max);
+    await next();
+  };
+}
+
+/** The request body as text, counted while it is read: past `max` bytes it stops reading (413). */
+async function readText(req: Request, max: number): Promise<string> {
+  const done = textOf.get(req);
+  if (done !== undefined) return done;
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const decoder = new TextDecoder();
+  let seen = 0, text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (seen > max) {
+      // the rest of the body is left unread: the server drops it with the connection
+      await reader.cancel().catch(() => {});
+      throw bodyTooLarge(max);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  text += decoder.decode();
+  textOf.set(req, text);
+  return text;
+}
+
+/**
+ * Reads the JSON body (an empty body counts as {}) and validates it. The body is counted against
+ * the call's limit while it is read (`limitBody`, which the API registrar puts on every call; the
+ * default limit otherwise): a body over it is a 413 before it is all in memory.
+ */
 export async function body<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
-  const text = await c.req.text();
+  const text = await readText(c.req.raw, limitOf.get(c.req.raw) ?? DEFAULT_BODY_LIMIT);
   let json: unknown = {};
   if (text.trim() !== "") {
     try {

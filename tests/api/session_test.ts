@@ -1,5 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { TEST_PASSWORD, testApp } from "../helpers/app.ts";
+import { TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
+import { SignJWT } from "jose";
+import { THROTTLE } from "../../server/domain/auth/session.ts";
 import { MSG } from "../../shared/messages.ts";
 import { API } from "../../shared/permissions.ts";
 import { type Role, ROLES } from "../../shared/roles.ts";
@@ -294,6 +296,204 @@ Deno.test("every call of the permission table: no token is 401, a role it does n
     assertEquals([me.status, me.json.result.role], [200, "SUPPLIER"]);
     for (const key of Object.keys(API).filter((k) => k.split(" ")[1].startsWith("/admin/"))) {
       assert(key === "POST /admin/logout" || !API[key].includes("SUPPLIER"), `${key} is open to SUPPLIER`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a password change by an admin ends the user's earlier tokens at once; a new sign-in works", async () => {
+  const t = await testApp();
+  try {
+    const admin = await t.tokenFor("SUPERADMIN");
+    const m = await t.userWith("MANAGER");
+    const m2 = await t.call("POST", "/admin/login", { body: { email: m.email, password: TEST_PASSWORD } });
+    const form = (await t.call("GET", `/admin/user/${m.id}`, { token: admin })).json.result;
+    const edit = await t.call("PUT", `/admin/user/update/${m.id}`, {
+      token: admin,
+      body: {
+        firstName: form.firstName,
+        lastName: form.lastName,
+        email: form.email,
+        phoneNumber: form.phoneNumber,
+        role: form.role,
+        supplierId: form.supplierId,
+        isActive: true,
+        password: "Changed-pass-9",
+      },
+    });
+    assertEquals(edit.status, 200, edit.text);
+    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 401);
+    assertEquals((await t.call("GET", "/admin/me", { token: m2.json.result.accessToken })).status, 401);
+    const fresh = await t.call("POST", "/admin/login", {
+      body: { email: m.email, password: "Changed-pass-9" },
+    });
+    assertEquals(fresh.status, 200);
+    assertEquals((await t.call("GET", "/admin/me", { token: fresh.json.result.accessToken })).status, 200);
+    // an edit without a password leaves sessions alone
+    const keep = await t.call("PUT", `/admin/user/update/${m.id}`, {
+      token: admin,
+      body: { ...form, firstName: "Renamed", isActive: true, password: "" },
+    });
+    assertEquals(keep.status, 200, keep.text);
+    assertEquals((await t.call("GET", "/admin/me", { token: fresh.json.result.accessToken })).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("tokens issued before a deactivation stay dead after the user is reactivated", async () => {
+  const t = await testApp();
+  try {
+    const admin = await t.tokenFor("SUPERADMIN");
+    const m = await t.userWith("ACCOUNTANT");
+    const off = await t.call("PUT", `/admin/user/update/${m.id}`, {
+      token: admin,
+      body: { isActive: false },
+    });
+    assertEquals(off.status, 200);
+    const on = await t.call("PUT", `/admin/user/update/${m.id}`, { token: admin, body: { isActive: true } });
+    assertEquals(on.status, 200);
+    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 401);
+    const fresh = await t.call("POST", "/admin/login", { body: { email: m.email, password: TEST_PASSWORD } });
+    assertEquals((await t.call("GET", "/admin/me", { token: fresh.json.result.accessToken })).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("users changing their own password keep that session; their other sessions end", async () => {
+  const t = await testApp();
+  try {
+    const me = await t.userWith("ADMIN");
+    const other = await t.call("POST", "/admin/login", {
+      body: { email: me.email, password: TEST_PASSWORD },
+    });
+    const form = (await t.call("GET", `/admin/user/${me.id}`, { token: me.token })).json.result;
+    const edit = await t.call("PUT", `/admin/user/update/${me.id}`, {
+      token: me.token,
+      body: { ...form, isActive: true, password: "My-new-pass-1" },
+    });
+    assertEquals(edit.status, 200, edit.text);
+    assertEquals(
+      (await t.call("GET", "/admin/me", { token: me.token })).status,
+      200,
+      "the session that changed it",
+    );
+    assertEquals((await t.call("GET", "/admin/me", { token: other.json.result.accessToken })).status, 401);
+    // and a later deactivation by someone else ends the kept session too
+    const admin = await t.tokenFor("SUPERADMIN");
+    await t.call("PUT", `/admin/user/update/${me.id}`, { token: admin, body: { isActive: false } });
+    await t.call("PUT", `/admin/user/update/${me.id}`, { token: admin, body: { isActive: true } });
+    assertEquals((await t.call("GET", "/admin/me", { token: me.token })).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a signed token without an expiry, or without the user's token generation, is refused", async () => {
+  const t = await testApp();
+  try {
+    const { id } = await t.userWith("ADMIN");
+    const key = t.deps.jwtKey;
+    const sign = (claims: Record<string, unknown>, exp: boolean) => {
+      let jwt = new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setSubject(id)
+        .setJti(crypto.randomUUID()).setIssuedAt();
+      if (exp) jwt = jwt.setExpirationTime("1h");
+      return jwt.sign(key);
+    };
+    assertEquals(
+      (await t.call("GET", "/admin/me", { token: await sign({ role: "ADMIN", gen: 0 }, true) })).status,
+      200,
+      "the control: a well-formed token",
+    );
+    assertEquals(
+      (await t.call("GET", "/admin/me", { token: await sign({ role: "ADMIN", gen: 0 }, false) })).status,
+      401,
+    );
+    assertEquals(
+      (await t.call("GET", "/admin/me", { token: await sign({ role: "ADMIN" }, true) })).status,
+      401,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+/** Signs in from an address (the app trusts one proxy); returns the status. */
+async function loginFrom(t: TestApp, ip: string, email: string, password: string) {
+  const r = await t.call("POST", "/admin/login", {
+    body: { email, password },
+    headers: { "x-forwarded-for": ip },
+  });
+  return r.status;
+}
+
+Deno.test("100 simultaneous wrong passwords for one e-mail: at most the limit are checked, the rest get 429", async () => {
+  const t = await testApp({ TRUST_PROXY_HOPS: "1" });
+  try {
+    const { email } = await t.userWith("ADMIN");
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, () => loginFrom(t, "203.0.113.20", email, "wrong-pass")),
+    );
+    const checked = statuses.filter((s) => s === 401).length;
+    assert(checked <= 5, `${checked} passwords were checked (limit 5)`);
+    assertEquals(statuses.filter((s) => s === 429).length, 100 - checked);
+    // the same without a known address (one pair per e-mail)
+    const t2 = await testApp();
+    try {
+      const u = await t2.userWith("MANAGER");
+      const r = await Promise.all(
+        Array.from(
+          { length: 50 },
+          () =>
+            t2.call("POST", "/admin/login", { body: { email: u.email, password: "wrong-pass" } }).then((c) =>
+              c.status
+            ),
+        ),
+      );
+      assert(r.filter((s) => s === 401).length <= 5, `${r.filter((s) => s === 401).length} checked`);
+    } finally {
+      await t2.close();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a lockout from one address does not lock the same e-mail out from another address", async () => {
+  const t = await testApp({ TRUST_PROXY_HOPS: "1" });
+  try {
+    const { email } = await t.userWith("ADMIN");
+    for (let i = 0; i < 5; i++) assertEquals(await loginFrom(t, "198.51.100.66", email, "wrong-pass"), 401);
+    assertEquals(
+      await loginFrom(t, "198.51.100.66", email, TEST_PASSWORD),
+      429,
+      "locked from the attacker's",
+    );
+    assertEquals(await loginFrom(t, "203.0.113.5", email, TEST_PASSWORD), 200, "the user's own address");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the per-address net: one address failing across many e-mails is refused, also for a right password", async () => {
+  const t = await testApp({ TRUST_PROXY_HOPS: "1" });
+  try {
+    const { email } = await t.userWith("MANAGER");
+    const limit = THROTTLE.max * THROTTLE.ipFactor;
+    for (let i = 0; i < limit; i++) {
+      assertEquals(
+        await loginFrom(t, "198.51.100.77", `guess${i}@test.local`, "wrong-pass"),
+        401,
+        `try ${i}`,
+      );
+    }
+    assertEquals(await loginFrom(t, "198.51.100.77", email, TEST_PASSWORD), 429);
+    assertEquals(await loginFrom(t, "198.51.100.78", email, TEST_PASSWORD), 200);
+    // right passwords do not use up an address (many users behind one office address)
+    for (let i = 0; i < limit + 5; i++) {
+      assertEquals(await loginFrom(t, "198.51.100.79", email, TEST_PASSWORD), 200);
     }
   } finally {
     await t.close();

@@ -286,6 +286,35 @@ Deno.test("cli user passwd: the new password works, the old one stops; unknown e
   );
 });
 
+Deno.test("cli user passwd: the user's tokens issued before the change stop working at once", async () => {
+  await using db = await tempDb();
+  const add = await cli(
+    ["user", "add", "--email", "morgan.hale@example.com", "--password", "old-pass-1", "--role", "MANAGER"],
+    db.env,
+  );
+  assertEquals(add.code, 0, add.stderr);
+  const t = await testApp(db.env);
+  try {
+    const login = await t.call("POST", "/admin/login", {
+      body: { email: "morgan.hale@example.com", password: "old-pass-1" },
+    });
+    const token = login.json.result.accessToken;
+    assertEquals((await t.call("GET", "/admin/me", { token })).status, 200);
+    const r = await cli(
+      ["user", "passwd", "--email", "morgan.hale@example.com", "--password", "new-pass-2"],
+      db.env,
+    );
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals((await t.call("GET", "/admin/me", { token })).status, 401, "the old session is over");
+    const again = await t.call("POST", "/admin/login", {
+      body: { email: "morgan.hale@example.com", password: "new-pass-2" },
+    });
+    assertEquals((await t.call("GET", "/admin/me", { token: again.json.result.accessToken })).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("cli db seed --demo: seeds one login per role into an empty database, refuses a second time", async () => {
   await using db = await tempDb();
   const r = await cli(["db", "seed", "--demo"], db.env);

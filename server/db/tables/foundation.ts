@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 /** Row types of the foundation tables. Booleans are 0/1 integers (SQLite). */
 export interface SettingsTable {
   key: string;
@@ -16,6 +18,10 @@ export interface UsersTable {
   isDeleted: number;
   createdAt: string;
   updatedAt: string;
+  /** Bumped by a password change or a deactivation: tokens of an older generation are refused. */
+  tokenGeneration: Generated<number>;
+  /** The session that changed its own password keeps working across that bump. */
+  keptTokenJti: string | null;
 }
 export interface RevokedTokensTable {
   jti: string;

@@ -10,6 +10,8 @@ export type Actor = {
   device?: string;
   city?: string;
   country?: string;
+  /** The acting session's token id (a user changing their own password keeps that session). */
+  sessionId?: string;
 };
 
 export const SYSTEM_ACTOR: Actor = { userId: null, name: "System", device: "server" };

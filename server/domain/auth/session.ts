@@ -1,5 +1,6 @@
 /** Sign-in, sign-out and token checks. Tokens are HS256 JWTs with a `jti` that logout revokes. */
 import { jwtVerify, SignJWT } from "jose";
+import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { Deps } from "../../deps.ts";
 import { tooManyAttempts, unauthenticated } from "../errors.ts";
@@ -13,24 +14,52 @@ const HOUR = 3600_000;
 export const SESSION_HOURS = 12;
 export const REMEMBER_DAYS = 30;
 
-// Throttle: after MAX failures inside WINDOW for one e-mail (or 4x that for one IP), refuse for LOCK.
+/**
+ * Throttle, counted in SQL so that concurrent attempts (and app instances sharing the database)
+ * cannot race it: each attempt is reserved, atomically, before its password is checked.
+ * - per e-mail and client address pair: after MAX attempts inside WINDOW the pair is refused for
+ *   LOCK, so nobody locks a user out from another address;
+ * - per known client address, the wider net: MAX x IP_FACTOR attempts over any e-mails.
+ * A successful sign-in clears its pair and hands its reservation on the address back.
+ */
 export const THROTTLE = { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, ipFactor: 4 };
 
 export type LoginResult = { admin: PublicUser; accessToken: string };
 
-async function checkThrottle(db: Db, keys: string[], now: number) {
-  const rows = await db.selectFrom("login_throttle").selectAll().where("key", "in", keys).execute();
-  if (rows.some((r) => r.lockedUntil > now)) throw tooManyAttempts(MSG.tooManyAttempts);
+type ThrottleKey = { key: string; max: number };
+
+/**
+ * Counts one attempt on `key` and says whether it may go on: one INSERT .. ON CONFLICT .. RETURNING,
+ * so two attempts never read the same count. A lapsed window or lock starts the count again; the
+ * attempt past the limit sets the lock; attempts during a lock leave it as it is.
+ */
+async function reserveAttempt(db: Db, { key, max }: ThrottleKey, now: number): Promise<boolean> {
+  const fresh = sql<boolean>`(login_throttle.lockedUntil <= ${now} AND (login_throttle.lockedUntil > 0
+    OR ${now} - login_throttle.firstAt > ${THROTTLE.windowMs}))`;
+  const locked = sql<boolean>`login_throttle.lockedUntil > ${now}`;
+  const row = await db.insertInto("login_throttle")
+    .values({ key, failures: 1, firstAt: now, lockedUntil: 0 })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({
+        failures: sql`CASE WHEN ${locked} THEN login_throttle.failures WHEN ${fresh} THEN 1
+          ELSE login_throttle.failures + 1 END`,
+        firstAt: sql`CASE WHEN ${locked} THEN login_throttle.firstAt WHEN ${fresh} THEN ${now}
+          ELSE login_throttle.firstAt END`,
+        lockedUntil: sql`CASE WHEN ${locked} THEN login_throttle.lockedUntil WHEN ${fresh} THEN 0
+          WHEN login_throttle.failures + 1 > ${max} THEN ${now + THROTTLE.lockMs} ELSE 0 END`,
+      })
+    )
+    .returning(["failures", "lockedUntil"])
+    .executeTakeFirstOrThrow();
+  return row.lockedUntil <= now && row.failures <= max;
 }
 
-async function recordFailure(db: Db, key: string, max: number, now: number) {
-  const row = await db.selectFrom("login_throttle").selectAll().where("key", "=", key).executeTakeFirst();
-  const fresh = !row || now - row.firstAt > THROTTLE.windowMs;
-  const failures = fresh ? 1 : row.failures + 1;
-  const firstAt = fresh ? now : row.firstAt;
-  const lockedUntil = failures >= max ? now + THROTTLE.lockMs : 0;
-  await db.insertInto("login_throttle").values({ key, failures, firstAt, lockedUntil })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ failures, firstAt, lockedUntil })).execute();
+/** The throttle keys of one attempt: the pair, and the address when one is known. */
+function throttleKeys(email: string, ipAddress: string | undefined): ThrottleKey[] {
+  // an unknown address is one pair per e-mail, but never one address lock shared by all
+  const keys = [{ key: `pair:${ipAddress ?? ""}|${email}`, max: THROTTLE.max }];
+  if (ipAddress) keys.push({ key: `ip:${ipAddress}`, max: THROTTLE.max * THROTTLE.ipFactor });
+  return keys;
 }
 
 export async function login(
@@ -41,24 +70,30 @@ export async function login(
   const { db } = deps;
   const now = deps.now();
   const email = input.email.trim().toLowerCase();
-  // per e-mail, and per address when one is known (an unknown address is not one shared lock for all)
-  const keys = [`email:${email}`, ...(actor.ipAddress ? [`ip:${actor.ipAddress}`] : [])];
-  await checkThrottle(db, keys, now);
+  const [pair, address] = throttleKeys(email, actor.ipAddress);
+  // reserved before the password is looked at: of N simultaneous attempts at most MAX get checked
+  let allowed = await reserveAttempt(db, pair, now);
+  if (address) allowed = await reserveAttempt(db, address, now) && allowed;
+  if (!allowed) throw tooManyAttempts(MSG.tooManyAttempts);
 
   const user = await db.selectFrom("users").selectAll()
     .where("email", "=", email).where("isDeleted", "=", 0).executeTakeFirst();
   const valid = await verifyPassword(input.password, user?.passwordHash ?? await dummyHash());
   if (!user || !valid || !user.isActive || !isRole(user.role)) {
-    await recordFailure(db, keys[0], THROTTLE.max, now);
-    if (keys[1]) await recordFailure(db, keys[1], THROTTLE.max * THROTTLE.ipFactor, now);
+    // the attempt stays counted (it was reserved)
     throw unauthenticated(
       user && valid && !user.isActive ? "Your account is inactive" : MSG.invalidCredentials,
     );
   }
-  await db.deleteFrom("login_throttle").where("key", "=", keys[0]).execute();
+  await db.deleteFrom("login_throttle").where("key", "=", pair.key).execute();
+  if (address) {
+    // a right password does not count against an address (an office signs in many users from one)
+    await db.updateTable("login_throttle").set({ failures: sql`max(failures - 1, 0)` })
+      .where("key", "=", address.key).where("lockedUntil", "<=", now).execute();
+  }
 
   const ttl = input.rememberMe ? REMEMBER_DAYS * 24 * HOUR : SESSION_HOURS * HOUR;
-  const accessToken = await new SignJWT({ role: user.role })
+  const accessToken = await new SignJWT({ role: user.role, gen: user.tokenGeneration })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(user.id)
     .setJti(crypto.randomUUID())
@@ -84,26 +119,45 @@ export type TokenUser = {
   tokenExp: number;
 };
 
-/** Verifies a bearer token: signature, expiry, not revoked, user still active and not deleted. */
+/**
+ * Verifies a bearer token: signature, expiry (a token without one is refused), not revoked, user
+ * still active and not deleted, and of the user's current token generation (a password change or a
+ * deactivation since it was issued ends it; the one session that changed its own password is kept).
+ */
 export async function authenticate(deps: Deps, token: string): Promise<TokenUser> {
   let payload;
   try {
     ({ payload } = await jwtVerify(token, deps.jwtKey, {
       algorithms: ["HS256"],
       currentDate: new Date(deps.now()),
+      requiredClaims: ["exp", "sub", "jti"],
     }));
   } catch {
     throw unauthenticated(MSG.unauthorized);
   }
-  const jti = payload.jti, sub = payload.sub;
-  if (!jti || !sub) throw unauthenticated(MSG.unauthorized);
+  const { jti, sub, gen } = payload;
+  if (!jti || !sub || typeof gen !== "number") throw unauthenticated(MSG.unauthorized);
   const revoked = await deps.db.selectFrom("revoked_tokens").select("jti").where("jti", "=", jti)
     .executeTakeFirst();
   if (revoked) throw unauthenticated(MSG.unauthorized);
   const user = await deps.db.selectFrom("users")
-    .select(["id", "firstName", "lastName", "email", "role", "supplierId", "isActive", "isDeleted"])
+    .select([
+      "id",
+      "firstName",
+      "lastName",
+      "email",
+      "role",
+      "supplierId",
+      "isActive",
+      "isDeleted",
+      "tokenGeneration",
+      "keptTokenJti",
+    ])
     .where("id", "=", sub).executeTakeFirst();
   if (!user || !user.isActive || user.isDeleted || !isRole(user.role)) {
+    throw unauthenticated(MSG.unauthorized);
+  }
+  if (gen !== user.tokenGeneration && !(gen < user.tokenGeneration && jti === user.keptTokenJti)) {
     throw unauthenticated(MSG.unauthorized);
   }
   return {

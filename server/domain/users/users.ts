@@ -1,5 +1,5 @@
 /** Staff and supplier users (part 2: Users). */
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { UsersTable } from "../../db/tables/foundation.ts";
 import { newId } from "../../db/ids.ts";
@@ -11,6 +11,19 @@ import type { Role } from "../../../shared/roles.ts";
 import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
 import { hashPassword } from "../auth/password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+
+/**
+ * What ends a user's tokens: a password change or a deactivation bumps the token generation, so
+ * every token issued before is refused at once (also after a reactivation). When users change their
+ * own password, the session that made the change is kept (`actor.sessionId`).
+ */
+function endTokens(actor: Actor, userId: string) {
+  return {
+    tokenGeneration: sql<number>`tokenGeneration + 1`,
+    keptTokenJti: actor.userId === userId ? actor.sessionId ?? null : null,
+  };
+}
+const endAllTokens = { tokenGeneration: sql<number>`tokenGeneration + 1`, keptTokenJti: null };
 
 export type PublicUser = {
   _id: string;
@@ -201,16 +214,16 @@ export async function updateUser(
     let activity: string;
     if ("isDeleted" in input && Object.keys(input).length === 1) {
       await guardUserChange(trx, actor, existing, { deleting: true });
-      await trx.updateTable("users").set({ isDeleted: 1, isActive: 0, updatedAt: now }).where("id", "=", id)
-        .execute();
+      await trx.updateTable("users").set({ isDeleted: 1, isActive: 0, updatedAt: now, ...endAllTokens })
+        .where("id", "=", id).execute();
       activity = `Deleted user ${existing.email}`;
     } else if ("isActive" in input && Object.keys(input).length === 1) {
       await guardUserChange(trx, actor, existing, { isActive: input.isActive });
-      await trx.updateTable("users").set({ isActive: input.isActive ? 1 : 0, updatedAt: now }).where(
-        "id",
-        "=",
-        id,
-      ).execute();
+      await trx.updateTable("users").set({
+        isActive: input.isActive ? 1 : 0,
+        updatedAt: now,
+        ...(input.isActive ? {} : endAllTokens),
+      }).where("id", "=", id).execute();
       activity = `${input.isActive ? "Activated" : "Deactivated"} user ${existing.email}`;
     } else {
       const u = input as Extract<UserUpdate, { firstName: string }>;
@@ -227,6 +240,7 @@ export async function updateUser(
         supplierId,
         isActive: u.isActive === false ? 0 : 1,
         ...(passwordHash ? { passwordHash } : {}),
+        ...(u.isActive === false ? endAllTokens : passwordHash ? endTokens(actor, id) : {}),
         updatedAt: now,
       }).where("id", "=", id).execute();
       activity = `Updated user ${u.email}${passwordHash ? " (password changed)" : ""}`;
@@ -248,11 +262,11 @@ export async function setPassword(db: Db, actor: Actor, email: string, password:
       0,
     ).executeTakeFirst();
     if (!u) throw notFound("User");
-    await trx.updateTable("users").set({ passwordHash, updatedAt: new Date().toISOString() }).where(
-      "id",
-      "=",
-      u.id,
-    ).execute();
+    await trx.updateTable("users").set({
+      passwordHash,
+      updatedAt: new Date().toISOString(),
+      ...endTokens(actor, u.id),
+    }).where("id", "=", u.id).execute();
     await writeLog(trx, actor, { activity: `Changed password of ${email}`, module: "Users", recordId: u.id });
   });
 }
@@ -284,7 +298,7 @@ export async function userNames(db: Db, ids: string[]): Promise<Map<string, stri
 
 /** When a supplier is deleted its portal users can no longer sign in. Returns how many were deactivated. */
 export async function deactivateSupplierUsers(db: Db, supplierId: string, now: string) {
-  const r = await db.updateTable("users").set({ isActive: 0, updatedAt: now }).where(
+  const r = await db.updateTable("users").set({ isActive: 0, updatedAt: now, ...endAllTokens }).where(
     "supplierId",
     "=",
     supplierId,
