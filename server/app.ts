@@ -1,11 +1,11 @@
 /** createApp(deps): /api/v1, /survey (the respondent router), /healthz and the SPA. */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { serveStatic } from "hono/deno";
 import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/context.ts";
 import { httpErrorOf } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
+import { mountSpa } from "./http/static.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { surveyMiddleware, surveyRoutes } from "./router/routes.ts";
@@ -98,26 +98,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route("/api/v1", api.app);
   app.all("/api/*", (c) => c.json({ message: MSG.notFound }, 404));
 
-  if (options.webRoot) {
-    const root = options.webRoot;
-    app.use(
-      "/assets/*",
-      serveStatic({
-        root,
-        onFound: (_path, c) => {
-          c.header("cache-control", "public, max-age=31536000, immutable");
-        },
-      }),
-    );
-    app.get("/assets/*", (c) => c.text("Not found", 404));
-    // other files of the build (index.html at / too) are revalidated, so a deploy is seen at once
-    app.use("*", serveStatic({ root, onFound: (_p, c) => c.header("cache-control", "no-cache") }));
-    // history fallback: any other GET is a client route
-    app.get(
-      "*",
-      serveStatic({ path: "index.html", root, onFound: (_p, c) => c.header("cache-control", "no-cache") }),
-    );
-  }
+  // the built SPA: hashed /assets cached for good, the rest revalidated, index.html for client
+  // routes; pre-compressed (br, gzip) variants chosen by Accept-Encoding (server/http/static.ts)
+  if (options.webRoot) mountSpa(app, options.webRoot);
   app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   return app;
 }

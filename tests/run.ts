@@ -1,14 +1,21 @@
 /**
  * `deno task test`: every test (unit, API, CLI, web units, e2e). Builds the SPA when the browser
  * tests need it, type-checks the whole project once, runs Deno's test runner and ends with the plain
- * line `N passed, N failed`.
+ * line `N passed, N failed`. The test run as a whole is bounded (TEST_RUN_TIMEOUT_MS, 30 minutes):
+ * past it the runner is stopped and the run fails, so nothing can hold CI for good (each e2e test and
+ * step has its own, much shorter bound in tests/e2e/helpers.ts).
  */
 import { ensureWebBuild } from "../server/web-build.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const extra = Deno.args;
+const RUN_TIMEOUT_MS = Number(Deno.env.get("TEST_RUN_TIMEOUT_MS")) || 30 * 60_000;
 
-async function run(args: string[], capture = false): Promise<{ code: number; out: string }> {
+async function run(
+  args: string[],
+  capture = false,
+  timeoutMs = 0,
+): Promise<{ code: number; out: string; timedOut: boolean }> {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: root,
@@ -16,6 +23,18 @@ async function run(args: string[], capture = false): Promise<{ code: number; out
     stderr: capture ? "piped" : "inherit",
     env: { NO_COLOR: "1" },
   }).spawn();
+  let timedOut = false;
+  let kill: ReturnType<typeof setTimeout> | undefined;
+  const timer = timeoutMs > 0
+    ? setTimeout(() => {
+      timedOut = true;
+      console.log(
+        `\ntest run timed out after ${Math.round(timeoutMs / 1000)} s (TEST_RUN_TIMEOUT_MS): stopping it`,
+      );
+      child.kill("SIGTERM");
+      kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    }, timeoutMs)
+    : undefined;
   let tail = "";
   const dec = new TextDecoder();
   const pump = async (stream: ReadableStream<Uint8Array>, out: (b: Uint8Array) => Promise<unknown>) => {
@@ -28,7 +47,10 @@ async function run(args: string[], capture = false): Promise<{ code: number; out
     pump(child.stdout, (b) => Deno.stdout.write(b)),
     capture ? pump(child.stderr, (b) => Deno.stderr.write(b)) : Promise.resolve(),
   ]);
-  return { code: (await child.status).code, out: tail };
+  const { code } = await child.status;
+  clearTimeout(timer);
+  clearTimeout(kill);
+  return { code, out: tail, timedOut };
 }
 
 await ensureWebBuild();
@@ -46,15 +68,13 @@ if (check.code !== 0) {
   Deno.exit(1);
 }
 
-const { code, out } = await run([
-  "test",
-  "-A",
-  "--no-check",
-  "--parallel",
-  ...(extra.length ? extra : ["tests/"]),
-]);
+const { code, out, timedOut } = await run(
+  ["test", "-A", "--no-check", "--parallel", ...(extra.length ? extra : ["tests/"])],
+  false,
+  RUN_TIMEOUT_MS,
+);
 const m = /(\d+) passed[^|\n]*\|\s*(\d+) failed/.exec(out);
 const passed = m ? Number(m[1]) : 0;
-const failed = m ? Number(m[2]) : (code === 0 ? 0 : 1);
+const failed = timedOut ? Math.max(1, m ? Number(m[2]) : 1) : m ? Number(m[2]) : (code === 0 ? 0 : 1);
 console.log(`${passed} passed, ${failed} failed`);
-Deno.exit(code === 0 && failed === 0 && passed > 0 ? 0 : 1);
+Deno.exit(code === 0 && !timedOut && failed === 0 && passed > 0 ? 0 : 1);

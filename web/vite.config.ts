@@ -1,6 +1,7 @@
 /** Vite 8 under Deno: `deno task build` writes web/dist, served by server/app.ts at "/". */
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import tailwindcss from "@tailwindcss/vite";
+import { precompress } from "../server/web-build.ts";
 
 const webDir = new URL(".", import.meta.url).pathname;
 
@@ -51,11 +52,33 @@ const OVERLAY = [
 const overlay = nm(...OVERLAY);
 const slot = nm("@radix-ui/react-slot", "@radix-ui/react-compose-refs");
 
+/**
+ * After the bundle is written: brotli and gzip copies of the text files, which the server sends to
+ * clients that accept them (server/http/static.ts). Done once here, never per request.
+ */
+function precompressed(): Plugin {
+  let outDir = "";
+  return {
+    name: "samplex-precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith("/")
+        ? config.build.outDir
+        : `${config.root}/${config.build.outDir}`;
+    },
+    async closeBundle() {
+      const s = await precompress(outDir);
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+      console.log(`precompressed ${s.files} files: ${kb(s.bytes)} -> br ${kb(s.br)}, gzip ${kb(s.gzip)}`);
+    },
+  };
+}
+
 export default defineConfig({
   root: webDir,
   base: "/",
   publicDir: "public",
-  plugins: [tailwindcss()],
+  plugins: [tailwindcss(), precompressed()],
   oxc: {
     jsx: { runtime: "automatic", importSource: "react" },
   },

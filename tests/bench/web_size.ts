@@ -1,14 +1,19 @@
 /**
  * Bench: the gzipped size of the JavaScript that /login loads initially (target: at most 150 KB).
  * A printed figure, not an assertion. Measured in chromium when it is installed (every script the
- * page actually fetched until the network is idle), and always by walking the build's static
- * import graph from the entry and the login route chunk.
+ * page actually fetched until the network is idle, from the real app serving web/dist), and always
+ * by walking the build's static import graph from the entry and the login route chunk.
+ *
+ * Also the bytes over the wire: what the server sends for those scripts to a client that accepts
+ * `br, gzip` (the build's pre-compressed copies) and to one that accepts no compression.
  *
  *   deno run -A tests/bench/web_size.ts
  *
  * Run alone, or through `deno task bench`, which calls `bench()`.
  */
 import { ensureWebBuild } from "../../server/web-build.ts";
+import { createApp } from "../../server/app.ts";
+import { testApp } from "../helpers/app.ts";
 import type { BenchRow } from "./_kit.ts";
 
 const TARGET_KB = 150;
@@ -49,35 +54,50 @@ async function sizeOf(dist: string, files: string[]) {
   return { raw, gz };
 }
 
-/** Serves web/dist (SPA fallback) and records the scripts chromium loads for /login. */
-async function browserLoginScripts(dist: string): Promise<string[] | null> {
+/** The real app (API + web/dist) on a loopback port; `stop` ends it. */
+async function serveApp(dist: string) {
+  const t = await testApp();
+  const app = createApp(t.deps, { webRoot: dist });
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
+    (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }),
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    async stop() {
+      ac.abort();
+      await server.finished;
+      await t.close();
+    },
+  };
+}
+
+/** Body bytes the server sends for each script with that Accept-Encoding (no decoding). */
+async function wireBytes(url: string, files: string[], acceptEncoding: string): Promise<number> {
+  let total = 0;
+  for (const f of files) {
+    const res = await fetch(`${url}/assets/${f}`, { headers: { "accept-encoding": acceptEncoding } });
+    if (res.headers.get("content-encoding")) {
+      // fetch would decode it: count the raw bytes, which Content-Length states (checked in spa_test)
+      total += Number(res.headers.get("content-length"));
+      await res.body?.cancel();
+    } else total += (await res.arrayBuffer()).byteLength;
+  }
+  return total;
+}
+
+/** Records the scripts chromium loads for /login from the real app. */
+async function browserLoginScripts(url: string): Promise<string[] | null> {
   try {
     if (!Deno.statSync(CHROMIUM).isFile) return null;
   } catch {
     return null;
   }
   const { chromium } = await import("playwright-core");
-  const ac = new AbortController();
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
-    async (req) => {
-      const path = new URL(req.url).pathname;
-      const file = path.startsWith("/assets/") ? `${dist}${path}` : `${dist}/index.html`;
-      try {
-        const body = await Deno.readFile(file);
-        const type = file.endsWith(".js")
-          ? "text/javascript"
-          : file.endsWith(".css")
-          ? "text/css"
-          : "text/html";
-        return new Response(body, { headers: { "content-type": type } });
-      } catch {
-        return new Response("Not found", { status: 404 });
-      }
-    },
-  );
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    timeout: 15_000,
     args: [
       "--headless",
       "--no-sandbox",
@@ -91,6 +111,8 @@ async function browserLoginScripts(dist: string): Promise<string[] | null> {
   });
   try {
     const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    page.setDefaultNavigationTimeout(15_000);
     const scripts = new Set<string>();
     page.on("request", (r) => {
       const u = new URL(r.url());
@@ -98,13 +120,11 @@ async function browserLoginScripts(dist: string): Promise<string[] | null> {
         scripts.add(u.pathname.replace("/assets/", ""));
       }
     });
-    await page.goto(`http://127.0.0.1:${server.addr.port}/login`, { waitUntil: "networkidle" });
-    await page.getByRole("button", { name: "Login" }).waitFor({ timeout: 10_000 });
+    await page.goto(`${url}/login`, { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "Login" }).waitFor();
     return [...scripts];
   } finally {
     await browser.close();
-    ac.abort();
-    await server.finished;
   }
 }
 
@@ -112,7 +132,18 @@ export async function bench(): Promise<BenchRow[]> {
   const dist = await ensureWebBuild();
   const staticFiles = await staticLoginScripts(dist);
   const stat = await sizeOf(dist, staticFiles);
-  const browserFiles = await browserLoginScripts(dist);
+  const server = await serveApp(dist);
+  let browserFiles: string[] | null, wire: { compressed: number; identity: number };
+  try {
+    browserFiles = await browserLoginScripts(server.url);
+    const files = browserFiles ?? staticFiles;
+    wire = {
+      compressed: await wireBytes(server.url, files, "br, gzip"),
+      identity: await wireBytes(server.url, files, "identity"),
+    };
+  } finally {
+    await server.stop();
+  }
   const seen = browserFiles ? await sizeOf(dist, browserFiles) : null;
   const measured = seen ?? stat;
 
@@ -134,6 +165,10 @@ export async function bench(): Promise<BenchRow[]> {
       Math.round((measured.gz / 1024 / TARGET_KB) * 100)
     }% of target)`,
   );
+  console.log(
+    `/login initial JS over the wire: ${kb(wire.compressed)} KB with Accept-Encoding: br, gzip; ` +
+      `${kb(wire.identity)} KB without compression`,
+  );
   return [{
     measure: "/login initial JS (gzip)",
     value: kb(measured.gz),
@@ -142,6 +177,12 @@ export async function bench(): Promise<BenchRow[]> {
     note: `ratio against the ${TARGET_KB} KB target; ${
       seen ? "scripts loaded in chromium" : "static import graph"
     }`,
+  }, {
+    measure: "/login initial JS over the wire (br, gzip)",
+    value: kb(wire.compressed),
+    unit: "KB",
+    ratio: Math.round((wire.compressed / wire.identity) * 100) / 100,
+    note: `ratio against the same scripts sent uncompressed (${kb(wire.identity)} KB)`,
   }];
 }
 

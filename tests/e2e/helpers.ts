@@ -2,6 +2,11 @@
  * Browser e2e kit: the real app (API + built SPA) on a free loopback port over a migrated
  * in-memory database, and Debian's chromium driven by playwright-core (never a downloaded browser).
  * Without chromium the tests are skipped with a loud message, or fail when CI=true.
+ *
+ * Nothing here can hang: every page has default timeouts (actions and locator waits
+ * ACTION_TIMEOUT_MS, navigation NAVIGATION_TIMEOUT_MS), the async clipboard's reads give up after
+ * CLIPBOARD_TIMEOUT_MS, and e2e() bounds each step (STEP_TIMEOUT_MS) and the whole test
+ * (TEST_TIMEOUT_MS), closing the browsers when a bound is hit so whatever waited fails at once.
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { loadEnv } from "../../server/env.ts";
@@ -16,6 +21,21 @@ import type { Role } from "../../shared/roles.ts";
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 export const E2E_PASSWORD = "Passw0rd!e2e";
 const IS_CI = Deno.env.get("CI") === "true";
+
+function msFromEnv(name: string, fallback: number): number {
+  const n = Number(Deno.env.get(name));
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+/** Clicks, fills and locator waits (`waitFor`, `waitForEvent`...) give up after this. */
+export const ACTION_TIMEOUT_MS = msFromEnv("E2E_ACTION_TIMEOUT_MS", 10_000);
+/** goto, reload, waitForURL. */
+export const NAVIGATION_TIMEOUT_MS = msFromEnv("E2E_NAVIGATION_TIMEOUT_MS", 15_000);
+/** navigator.clipboard.readText() in a test page (headless chromium has been seen never to answer). */
+export const CLIPBOARD_TIMEOUT_MS = 3_000;
+/** One t.step of an e2e test. */
+export const STEP_TIMEOUT_MS = msFromEnv("E2E_STEP_TIMEOUT_MS", 60_000);
+/** A whole e2e test, steps included. */
+export const TEST_TIMEOUT_MS = msFromEnv("E2E_TEST_TIMEOUT_MS", 240_000);
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -61,9 +81,63 @@ export function e2e(name: string, fn: (t: Deno.TestContext) => Promise<void>): D
       if (!hasChromium) {
         throw new Error(`chromium is required for e2e tests (CI=true) but was not found at ${CHROMIUM_PATH}`);
       }
-      await fn(t);
+      await bounded(`e2e test "${name}"`, TEST_TIMEOUT_MS, () => fn(boundedSteps(t)));
     },
   };
+}
+
+/** Browsers launched by launchBrowser() and not yet closed: closed when a bound is hit. */
+const openBrowsers = new Set<Browser>();
+
+async function closeOpenBrowsers() {
+  await Promise.allSettled([...openBrowsers].map((b) => b.close()));
+}
+
+/**
+ * Runs `run`, failing with a clear error after `ms`. On timeout the open browsers are closed, so the
+ * awaited playwright call rejects and the test's own `finally` (server and browser close) runs;
+ * that gets a few seconds, then the timeout error is thrown regardless.
+ */
+export async function bounded<T>(
+  what: string,
+  ms: number,
+  run: () => Promise<T>,
+  onTimeout: () => Promise<void> = closeOpenBrowsers,
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const work = run();
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  try {
+    const first = await Promise.race([work.then((v) => ({ v })), late]);
+    if (first !== "late") return first.v;
+  } finally {
+    clearTimeout(timer);
+  }
+  await onTimeout();
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.catch(() => {}),
+    new Promise((r) => (settle = setTimeout(r, 5_000))),
+  ]);
+  clearTimeout(settle);
+  throw new Error(`${what} did not finish within ${Math.round(ms / 1000)} s (timed out)`);
+}
+
+/** The test context with each t.step(name, fn) bounded by STEP_TIMEOUT_MS (sub-steps too). */
+export function boundedSteps(t: Deno.TestContext): Deno.TestContext {
+  const step = (
+    nameOrDef: string | Deno.TestStepDefinition,
+    fn?: (t: Deno.TestContext) => void | Promise<void>,
+  ) => {
+    const def: Deno.TestStepDefinition = typeof nameOrDef === "string"
+      ? { name: nameOrDef, fn: fn! }
+      : nameOrDef;
+    return t.step({
+      ...def,
+      fn: (st) => bounded(`step "${def.name}"`, STEP_TIMEOUT_MS, async () => await def.fn(boundedSteps(st))),
+    });
+  };
+  return { name: t.name, origin: t.origin, parent: t.parent, step } as Deno.TestContext;
 }
 
 export type E2eServer = {
@@ -130,10 +204,50 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    timeout: NAVIGATION_TIMEOUT_MS,
+  });
+  openBrowsers.add(browser);
+  browser.on("disconnected", () => openBrowsers.delete(browser));
+  return browser;
 }
 
-/** A fresh browser context (own storage) with a page at 1280x800 that records page errors. */
+/**
+ * Bounds navigator.clipboard.readText() in every page of a context: it rejects after `ms` instead of
+ * staying pending (page.evaluate has no timeout of its own). The clipboard's own method is looked
+ * up at each call.
+ */
+async function boundClipboardReads(context: BrowserContext, ms: number) {
+  await context.addInitScript((ms: number) => {
+    const clip = globalThis.navigator?.clipboard;
+    if (!clip) return;
+    clip.readText = () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return Promise.race([
+        Clipboard.prototype.readText.call(clip),
+        new Promise<string>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`navigator.clipboard.readText() did not answer within ${ms} ms`)),
+            ms,
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
+    };
+  }, ms);
+}
+
+/** The text on the page's clipboard, or an error within CLIPBOARD_TIMEOUT_MS. */
+export async function readClipboard(page: Page): Promise<string> {
+  return await page.evaluate(() => navigator.clipboard.readText());
+}
+
+/**
+ * A fresh browser context (own storage) with a page at 1280x800 that records page errors. Its
+ * actions and waits time out after ACTION_TIMEOUT_MS, its navigations after NAVIGATION_TIMEOUT_MS.
+ */
 export async function newPage(
   browser: Browser,
   baseURL: string,
@@ -143,8 +257,12 @@ export async function newPage(
     viewport: { width: 1280, height: 800 },
     acceptDownloads: true,
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
+  await boundClipboardReads(context, CLIPBOARD_TIMEOUT_MS);
   const page = await context.newPage();
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   return { context, page, errors };

@@ -6,7 +6,16 @@ import { supplierBody } from "../helpers/master.ts";
 import { SupplierForm } from "../../shared/schemas/supplier.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
-import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import {
+  e2e,
+  E2E_PASSWORD,
+  launchBrowser,
+  newPage,
+  pathOf,
+  readClipboard,
+  signIn,
+  startServer,
+} from "./helpers.ts";
 
 Deno.test(e2e("users: paging, search, active toggle, delete, export and the user form", async (t) => {
   const server = await startServer();
@@ -215,7 +224,8 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
         await context.grantPermissions(["clipboard-read", "clipboard-write"]);
         await page.getByRole("button", { name: "Copy password" }).click();
         await page.getByRole("button", { name: "Copied" }).waitFor();
-        assertEquals(await page.evaluate(() => navigator.clipboard.readText()), password);
+        // bounded: a clipboard that does not answer fails this within seconds instead of hanging
+        assertEquals(await readClipboard(page), password);
         await page.getByRole("button", { name: "Copy password" }).waitFor({ timeout: 3000 });
 
         await page.getByRole("button", { name: "Create user" }).click();

@@ -1,11 +1,34 @@
-/** Copies text, falling back to a hidden textarea where the async clipboard is unavailable. */
-export async function copyText(text: string): Promise<boolean> {
+/** How long the async clipboard may take before the textarea fallback is used instead. */
+export const CLIPBOARD_TIMEOUT_MS = 1000;
+
+/**
+ * Settles with the promise, or rejects after `ms`: the async clipboard can stay pending for good
+ * (a permission prompt nobody answers, a page without focus in a headless browser).
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what = "clipboard"): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Copies text, falling back to a hidden textarea where the async clipboard is unavailable, fails,
+ * or does not answer within CLIPBOARD_TIMEOUT_MS; it never keeps the caller waiting longer.
+ */
+export async function copyText(text: string, timeoutMs = CLIPBOARD_TIMEOUT_MS): Promise<boolean> {
   try {
     if (navigator.clipboard && globalThis.isSecureContext) {
-      await navigator.clipboard.writeText(text);
+      await withTimeout(navigator.clipboard.writeText(text), timeoutMs);
       return true;
     }
   } catch { /* fall back */ }
+  return copyWithTextarea(text);
+}
+
+function copyWithTextarea(text: string): boolean {
+  if (typeof document === "undefined") return false;
   const ta = document.createElement("textarea");
   ta.value = text;
   ta.setAttribute("readonly", "");
