@@ -124,23 +124,30 @@ export function checkSearch(s: string) {
   }
 }
 
-/** Up to this many characters a term is one index phrase (exact, every letter's case folded). */
-export const FTS_PHRASE_MAX = 12;
+/**
+ * A term with letters beyond ASCII, up to this many characters, is one index phrase: exact, every
+ * letter's case folded (LIKE folds ASCII only). A phrase costs a trigram lookup per character.
+ */
+export const FTS_PHRASE_MAX = 8;
 /** A longer term asks the index for at most this many of its distinct trigrams, spread over it. */
 export const FTS_MAX_TRIGRAMS = 6;
 
+const ASCII = /^[\x20-\x7e]*$/;
 const quoteFts = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /**
  * The index query for a search term, or null when the index cannot answer it (under 3 characters).
- * `exact`: the index alone finds exactly the term's rows (a short term, as one phrase); otherwise
- * the query names a bounded set of the term's trigrams, all of which a matching row holds, and the
- * rows it finds are checked with LIKE. Either way its cost does not grow with the term's length.
+ * `exact`: the index alone finds exactly the term's rows (one trigram, or a short term beyond ASCII
+ * as one phrase); otherwise the query names at most FTS_MAX_TRIGRAMS distinct trigrams of the term,
+ * all of which a matching row holds, and LIKE checks the rows it finds (exact for an ASCII term; a
+ * longer term's other letters then match as typed). Its cost never grows with the term's length.
  */
 export function ftsQuery(search: string): { match: string; exact: boolean } | null {
   const chars = [...search];
   if (chars.length < 3) return null;
-  if (chars.length <= FTS_PHRASE_MAX) return { match: quoteFts(search), exact: true };
+  if (chars.length === 3 || (chars.length <= FTS_PHRASE_MAX && !ASCII.test(search))) {
+    return { match: quoteFts(search), exact: true };
+  }
   const trigrams: string[] = [];
   const seen = new Set<string>();
   for (let i = 0; i + 3 <= chars.length; i++) {
@@ -198,7 +205,7 @@ export async function planSearch(db: Db, body: ListBody, spec: ListSpec, offset 
     return { kind: "rows", rowids: rows.map((r) => Number(r.rowid)) };
   }
   // LIKE folds the case of ASCII letters only: a short term with others stays with the index, which folds all
-  const ascii = /^[\x20-\x7e]*$/.test(search);
+  const ascii = ASCII.test(search);
   return n >= common && ascii && offset < LIKE_MAX_OFFSET ? { kind: "like" } : { kind: "fts" };
 }
 
