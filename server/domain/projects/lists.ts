@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { AnyQB, ListSpec } from "../../db/list.ts";
+import { type AnyQB, inNumberFilter, type ListSpec } from "../../db/list.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
 import { type ProjectRecord, projectRecord } from "./serialize.ts";
 
@@ -36,7 +36,7 @@ export function sinceFor(sortDate: number, now = new Date()): string | null {
 const commonFilters: ListSpec["filters"] = {
   clientId: (qb, val) => qb.where("projects.clientId", "in", inList(val)),
   userId: (qb, val) => qb.where("projects.userId", "in", inList(val)),
-  projectStatus: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  projectStatus: inNumberFilter("projects.projectStatus"),
   countryId: (qb, val) => qb.where("projects.countryId", "in", inList(val)),
   parentProjectId: (qb, val) => qb.where("projects.parentProjectId", "=", String(val)),
   sortDate: (qb, val) => {
@@ -68,7 +68,7 @@ export const parentListSpec: ListSpec = {
     ),
   multiSearch: ["projects.projectCode"],
   filters: commonFilters,
-  status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  status: inNumberFilter("projects.projectStatus"),
   sorts: {
     projectCode: "projects.projectCode",
     projectName: "projects.projectName",
@@ -82,7 +82,7 @@ export const childListSpec: ListSpec = {
   search: ["projects.projectCode", "projects.projectName"],
   multiSearch: ["projects.projectCode"],
   filters: commonFilters,
-  status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  status: inNumberFilter("projects.projectStatus"),
   sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
   defaultSort: [["projects.projectCode", "asc"]],
   rowid: "projects.rowid",
