@@ -5,7 +5,6 @@
  * Fields the call refuses are put back (or dropped) and the body sent again, so the extremes the
  * call accepts reach the domain and the database too.
  */
-import * as v from "valibot";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { API } from "../../shared/permissions.ts";
