@@ -13,6 +13,7 @@ export const MAX_PAGE_NO = 1_000_000;
 const MAX_FILTER_TEXT = 500_000;
 
 /** Characters no search or filter holds: C0 controls (NUL included) other than tab and line breaks. */
+// deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** The free-text search of a list: at most MAX_SEARCH characters, no control characters. */
@@ -38,7 +39,10 @@ const FilterValue = v.union([
   filterNumber,
   v.boolean(),
   v.null(),
-  v.pipe(v.array(v.union([filterText, filterNumber])), v.maxLength(10_000, "A filter takes at most 10000 values")),
+  v.pipe(
+    v.array(v.union([filterText, filterNumber])),
+    v.maxLength(10_000, "A filter takes at most 10000 values"),
+  ),
 ]);
 
 export const ListBody = v.object({
@@ -64,7 +68,9 @@ export const ListBody = v.object({
       'status must be true, false or "any"',
     ),
   ),
-  sortBy: v.optional(v.pipe(v.string("sortBy must be text"), v.maxLength(100, "sortBy must be at most 100 characters"))),
+  sortBy: v.optional(
+    v.pipe(v.string("sortBy must be text"), v.maxLength(100, "sortBy must be at most 100 characters")),
+  ),
   sortDir: v.optional(v.picklist(["asc", "desc"])),
   /** "exact": answer only the exact number of matching rows (no rows); see ListMetadata.more. */
   count: v.optional(v.picklist(["exact"], 'count must be "exact"')),

@@ -10,7 +10,11 @@ export const LoginBody = v.object({
     v.maxLength(254, MSG.emailInvalid),
     v.email(MSG.emailInvalid),
   ),
-  password: v.pipe(v.optional(v.string(MSG.passwordShort), ""), v.minLength(7, MSG.passwordShort), v.maxLength(1024, MSG.invalidCredentials)),
+  password: v.pipe(
+    v.optional(v.string(MSG.passwordShort), ""),
+    v.minLength(7, MSG.passwordShort),
+    v.maxLength(1024, MSG.invalidCredentials),
+  ),
   rememberMe: v.optional(v.boolean()),
 });
 export type LoginBody = v.InferOutput<typeof LoginBody>;

@@ -51,7 +51,12 @@ export function labelOf(message: string): string {
 }
 
 /** Trimmed text that must be present (and at least `min` long) else `message`; longer than `max` says so. */
-export const requiredText = (message: string, min = 1, max: number = MAX_LEN.line, label = labelOf(message)) =>
+export const requiredText = (
+  message: string,
+  min = 1,
+  max: number = MAX_LEN.line,
+  label = labelOf(message),
+) =>
   v.pipe(
     v.optional(v.string(message), ""),
     v.trim(),
@@ -185,7 +190,11 @@ export function looksLikeUrl(s: string): boolean {
 }
 
 /** Optional URL: blank is allowed; filled it must look like a URL (and hold a placeholder if given). */
-export const optionalUrl = (placeholders?: readonly string[], message: string = MSG.invalidUrl, label = "URL") =>
+export const optionalUrl = (
+  placeholders?: readonly string[],
+  message: string = MSG.invalidUrl,
+  label = "URL",
+) =>
   v.pipe(
     optionalText(MAX_LEN.url, label),
     v.check(

@@ -8,12 +8,12 @@ import {
   MAX_LEN,
   MAX_MONEY,
   money,
-  tooLargeMsg,
-  tooLongMsg,
   optionalText,
   recordId,
   requiredChoice,
   requiredText,
+  tooLargeMsg,
+  tooLongMsg,
   withDeletePatch,
   withStatusPatch,
 } from "./common.ts";
@@ -94,14 +94,19 @@ function titleMap(title: unknown, languageId: string): Record<string, string> {
 export const QuestionForm = v.pipe(
   v.object({
     languageId: v.pipe(
-      v.optional(v.nullable(v.pipe(v.string(MSG.languageRequired), v.maxLength(16, MSG.languageRequired))), DEFAULT_LANGUAGE),
+      v.optional(
+        v.nullable(v.pipe(v.string(MSG.languageRequired), v.maxLength(16, MSG.languageRequired))),
+        DEFAULT_LANGUAGE,
+      ),
       v.transform((s) => (s ?? "").trim().toLowerCase() || DEFAULT_LANGUAGE),
       v.regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, MSG.languageRequired),
     ),
     questionTitle: QuestionTitle,
     questionType: requiredChoice(QUESTION_TYPES, MSG.questionTypeRequired),
     questionOption: v.optional(
-      v.nullable(v.pipe(v.array(QuestionOption, MSG.optionRequired), v.maxLength(1000, "At most 1000 options"))),
+      v.nullable(
+        v.pipe(v.array(QuestionOption, MSG.optionRequired), v.maxLength(1000, "At most 1000 options")),
+      ),
       [],
     ),
     /** Project pre-screen questions name their project; library (temporary) questions have none. */
@@ -196,7 +201,9 @@ export const QualificationForm = v.pipe(
     qualificationIcon: requiredText(MSG.questionNameRequired, 1, MAX_LEN.url, "Icon"),
     qualificationOptions: v.pipe(
       v.optional(
-        v.nullable(v.pipe(v.array(QualificationOption, MSG.optionRequired), v.maxLength(1000, "At most 1000 options"))),
+        v.nullable(
+          v.pipe(v.array(QualificationOption, MSG.optionRequired), v.maxLength(1000, "At most 1000 options")),
+        ),
         [],
       ),
       v.transform((o) => o ?? []),

@@ -3,7 +3,10 @@ import { MSG } from "../messages.ts";
 import { ROLES } from "../roles.ts";
 import { MAX_LEN, tooLongMsg } from "./common.ts";
 
-const phone = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(MAX_LEN.phone, tooLongMsg("Phone number", MAX_LEN.phone))), "");
+const phone = v.optional(
+  v.pipe(v.string(), v.trim(), v.maxLength(MAX_LEN.phone, tooLongMsg("Phone number", MAX_LEN.phone))),
+  "",
+);
 
 /**
  * A text field that may be absent: a missing key reads as "" so the field's own required message
@@ -13,7 +16,10 @@ const text = (message: string) => v.optional(v.string(message), "");
 
 /** Longer passwords only cost hashing time. */
 export const MAX_PASSWORD = 128;
-const passwordMax = v.maxLength<string, typeof MAX_PASSWORD, string>(MAX_PASSWORD, tooLongMsg("Password", MAX_PASSWORD));
+const passwordMax = v.maxLength<string, typeof MAX_PASSWORD, string>(
+  MAX_PASSWORD,
+  tooLongMsg("Password", MAX_PASSWORD),
+);
 
 /** Fields of the user form (part 2: Users; section 5). */
 const userFields = {

@@ -21,7 +21,15 @@ export type AuditEntry = { activity: string; module: string; recordId?: string |
  * The longest value each column of the log keeps: whatever a change names (a record's name, a
  * device string), a log row stays small and its search index cheap. Longer text is cut with "…".
  */
-export const LOG_MAX = { name: 200, activity: 1000, module: 100, recordId: 64, ipAddress: 64, device: 300, place: 100 };
+export const LOG_MAX = {
+  name: 200,
+  activity: 1000,
+  module: 100,
+  recordId: 64,
+  ipAddress: 64,
+  device: 300,
+  place: 100,
+};
 
 /** `s` cut to `max` characters (code points, so no half surrogate), ending in "…" when cut. */
 export function clip(s: string, max: number): string {
