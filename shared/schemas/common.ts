@@ -67,7 +67,7 @@ export const requiredText = (
 /** Trimmed text that may be absent or null (stored as ""). */
 export const optionalText = (max: number = MAX_LEN.line, label = "This field") =>
   v.pipe(
-    v.optional(v.nullable(v.string(`${label} must be text`)), ""),
+    v.optional(v.nullable(v.string("Must be text")), ""),
     v.transform((s) => (s ?? "").trim()),
     v.maxLength(max, tooLongMsg(label, max)),
   );
@@ -75,7 +75,7 @@ export const optionalText = (max: number = MAX_LEN.line, label = "This field") =
 /** Free text kept as typed (mappings, API bodies): only a size limit. */
 export const optionalBlock = (max: number = MAX_LEN.block, label = "This field") =>
   v.pipe(
-    v.optional(v.nullable(v.string(`${label} must be text`)), ""),
+    v.optional(v.nullable(v.string("Must be text")), ""),
     v.transform((s) => s ?? ""),
     v.maxLength(max, tooLongMsg(label, max)),
   );

@@ -52,7 +52,8 @@ export const QuestionOption = v.object({
   quota: v.pipe(
     v.optional(v.union([v.number(), v.string()], "quota must be a number"), 0),
     v.transform((x) => (typeof x === "string" ? Number(x.trim() || 0) : x)),
-    v.check((n) => Number.isInteger(n) && n >= 0, "quota must be a whole number of 0 or more"),
+    v.check((n) => Number.isFinite(n) && n >= 0, "quota must be a number of 0 or more"),
+    v.integer("quota must be a whole number"),
     v.maxValue(MAX_COUNT, tooLargeMsg("quota", MAX_COUNT)),
   ),
 });
