@@ -10,11 +10,15 @@
  * - A list with a trigram index (`fts`) answers a search of 3+ characters from the index when the
  *   term is rare, and with an early-stopping LIKE scan in the grid's order when the term is common
  *   (the index would hand back most of the table to sort). Both find the same rows.
+ * - No search costs more than a small constant times a short one: terms are at most MAX_SEARCH
+ *   characters (longer ones are refused, here too), a short term is one index phrase, a longer one
+ *   asks the index for at most FTS_MAX_TRIGRAMS of its trigrams and LIKE checks the few rows found.
  */
 import { type Expression, type SelectQueryBuilder, sql } from "kysely";
 import type { Db } from "./connection.ts";
 import type { FilterKeyOf, ListBody, ListDeclaration, ListResult, SortKeyOf } from "../../shared/list.ts";
-import { MAX_LIMIT } from "../../shared/list.ts";
+import { MAX_LIMIT, MAX_SEARCH } from "../../shared/list.ts";
+import { invalid } from "../domain/errors.ts";
 
 // deno-lint-ignore no-explicit-any
 export type AnyQB = SelectQueryBuilder<any, any, any>;
@@ -111,13 +115,96 @@ export const inFilter = (column: string, normalize: (s: string) => string = (s) 
   return list.length ? qb.where(sql.ref(column), "in", list) : qb;
 };
 
+/**
+ * A search term escaped for `LIKE ... escape '\\'`. Refuses (400) a term longer than MAX_SEARCH or
+ * holding a NUL: a LIKE costs the term's length times the column's per row, and SQLite refuses
+ * patterns over 50,000 bytes outright; every search of every list and picker comes through here.
+ */
+/**
+ * A filter (or status) whose value is one number code or a list of them (project statuses, say).
+ * Values that are not numbers (a `true` from a grid's active switch, text) narrow nothing: a list
+ * of codes has no active switch, and NaN must never reach the SQL.
+ */
+export const inNumberFilter = (column: string) => (qb: AnyQB, val: NonNullable<FilterValue>) => {
+  const list = (Array.isArray(val) ? val : [val])
+    .filter((x) => typeof x === "number" || (typeof x === "string" && x.trim() !== ""))
+    .map(Number).filter(Number.isFinite);
+  return list.length ? qb.where(sql.ref(column), "in", list) : qb;
+};
+
 export function escapeLike(s: string) {
+  checkSearch(s);
   return s.replace(/[\\%_]/g, (m) => "\\" + m);
 }
 
-/** The search term a trigram index can answer (3+ characters), else null. */
-function ftsTerm(search: string): string | null {
-  return [...search].length >= 3 ? `"${search.replaceAll('"', '""')}"` : null;
+/** Throws the 400 of a search term too long to plan, or holding a NUL. */
+export function checkSearch(s: string) {
+  if (s.length > MAX_SEARCH * 2 || [...s].length > MAX_SEARCH) {
+    throw invalid(`search must be at most ${MAX_SEARCH} characters`, [{
+      path: "search",
+      message: `search must be at most ${MAX_SEARCH} characters`,
+    }]);
+  }
+  if (s.includes("\0")) {
+    throw invalid("search must not hold control characters", [{
+      path: "search",
+      message: "search must not hold control characters",
+    }]);
+  }
+}
+
+/**
+ * A term with letters beyond ASCII, up to this many characters, is one index phrase: exact, every
+ * letter's case folded (LIKE folds ASCII only). A phrase costs a trigram lookup per character.
+ */
+export const FTS_PHRASE_MAX = 8;
+/** A longer term asks the index for at most this many of its distinct trigrams, spread over it. */
+export const FTS_MAX_TRIGRAMS = 6;
+
+const ASCII = /^[\x20-\x7e]*$/;
+const quoteFts = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/**
+ * The index query for a search term, or null when the index cannot answer it (under 3 characters).
+ * `exact`: the index alone finds exactly the term's rows (one trigram, or a short term beyond ASCII
+ * as one phrase); otherwise the query names at most FTS_MAX_TRIGRAMS distinct trigrams of the term,
+ * all of which a matching row holds, and LIKE checks the rows it finds (exact for an ASCII term; a
+ * longer term's other letters then match as typed). Its cost never grows with the term's length.
+ */
+export function ftsQuery(search: string): { match: string; exact: boolean } | null {
+  const chars = [...search];
+  if (chars.length < 3) return null;
+  if (chars.length === 3 || (chars.length <= FTS_PHRASE_MAX && !ASCII.test(search))) {
+    return { match: quoteFts(search), exact: true };
+  }
+  const trigrams: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) {
+    const t = chars.slice(i, i + 3).join("");
+    const key = t.toLowerCase();
+    if (!seen.has(key)) {
+      seen.add(key);
+      trigrams.push(t);
+    }
+  }
+  // first, last and evenly between: a typo anywhere in the term still narrows the search
+  const picked = trigrams.length <= FTS_MAX_TRIGRAMS ? trigrams : Array.from(
+    { length: FTS_MAX_TRIGRAMS },
+    (_, i) => trigrams[Math.round(i * (trigrams.length - 1) / (FTS_MAX_TRIGRAMS - 1))],
+  );
+  return { match: [...new Set(picked)].map(quoteFts).join(" AND "), exact: false };
+}
+
+/** The LIKE condition of a search over the spec's columns (ORed). */
+function likeWhere(qb: AnyQB, search: string, columns: (string | Expression<unknown>)[]): AnyQB {
+  const pattern = `%${escapeLike(search)}%`;
+  return qb.where((eb) =>
+    eb.or(
+      columns.map((col) =>
+        eb(typeof col === "string" ? sql.ref(col) : col, "like", sql`${pattern} escape '\\'`)
+      ),
+    )
+  );
 }
 
 /**
@@ -129,8 +216,10 @@ function ftsTerm(search: string): string | null {
 export async function planSearch(db: Db, body: ListBody, spec: ListSpec, offset = 0): Promise<SearchPlan> {
   const search = body.search?.trim();
   if (!search) return { kind: "none" };
-  const term = ftsTerm(search);
-  if (spec.searchWhere || !spec.fts || !spec.rowid || !term) return { kind: "like" };
+  checkSearch(search);
+  const query = ftsQuery(search);
+  if (spec.searchWhere || !spec.fts || !spec.rowid || !query) return { kind: "like" };
+  const term = query.match;
   const rare = spec.fts.rareBelow ?? RARE_BELOW;
   const common = spec.fts.commonAt ?? COMMON_AT;
   const table = sql.table(spec.fts.table);
@@ -144,8 +233,8 @@ export async function planSearch(db: Db, body: ListBody, spec: ListSpec, offset 
       .execute(db);
     return { kind: "rows", rowids: rows.map((r) => Number(r.rowid)) };
   }
-  // LIKE folds the case of ASCII letters only: a term with others stays with the index, which folds all
-  const ascii = /^[\x20-\x7e]*$/.test(search);
+  // LIKE folds the case of ASCII letters only: a short term with others stays with the index, which folds all
+  const ascii = ASCII.test(search);
   return n >= common && ascii && offset < LIKE_MAX_OFFSET ? { kind: "like" } : { kind: "fts" };
 }
 
@@ -158,7 +247,7 @@ export function applyListFilters(
 ): AnyQB {
   let qb = base;
   const search = body.search?.trim();
-  const term = search && plan.kind === "fts" ? ftsTerm(search) : null;
+  const query = search && (plan.kind === "fts" || plan.kind === "rows") ? ftsQuery(search) : null;
   if (search && spec.searchWhere) {
     qb = spec.searchWhere(qb, `%${escapeLike(search)}%`);
   } else if (search && spec.fts && spec.rowid && plan.kind === "rows") {
@@ -167,22 +256,19 @@ export function applyListFilters(
       "in",
       sql`(select value from json_each(${JSON.stringify(plan.rowids)}))`,
     );
-  } else if (term && spec.fts && spec.rowid) {
+  } else if (query && spec.fts && spec.rowid) {
     const table = sql.table(spec.fts.table);
     qb = qb.where(
       sql.ref(spec.rowid),
       "in",
-      sql`(select rowid from ${table} where ${table} match ${term})`,
+      sql`(select rowid from ${table} where ${table} match ${query.match})`,
     );
   } else if (search && spec.search?.length) {
-    const pattern = `%${escapeLike(search)}%`;
-    qb = qb.where((eb) =>
-      eb.or(
-        spec.search!.map((col) =>
-          eb(typeof col === "string" ? sql.ref(col) : col, "like", sql`${pattern} escape '\\'`)
-        ),
-      )
-    );
+    qb = likeWhere(qb, search, spec.search);
+  }
+  // a long term's index query holds only some of its trigrams: LIKE checks the rows it found
+  if (search && query && !query.exact && !spec.searchWhere && spec.search?.length) {
+    qb = likeWhere(qb, search, spec.search);
   }
   for (const [key, val] of Object.entries(body.filter ?? {})) {
     if (key === "multiSearch" && typeof val === "string" && spec.multiSearch?.length) {

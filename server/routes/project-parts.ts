@@ -1,5 +1,6 @@
 /** Child project tabs: pre-screen questions, quotas, exclusions (part 1 section 7, part 2 project-level calls). */
 import * as v from "valibot";
+import { searchTerm } from "../../shared/list.ts";
 import type { Api } from "../http/api.ts";
 import { actorOf } from "../http/api.ts";
 import { body, idParam, parseWith } from "../http/validate.ts";
@@ -146,7 +147,7 @@ export function projectPartRoutes(api: Api) {
   // ---- exclusions
   api.post("/admin/project/excluded/:id", async (c) => {
     const projectId = idParam(c, "Project");
-    const { search } = await body(c, v.object({ search: v.optional(v.string(), "") }));
+    const { search } = await body(c, v.object({ search: searchTerm }));
     await getProject(c.get("deps").db, projectId);
     return ok(c, await listExclusions(c.get("deps").db, projectId, search));
   });

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { searchTerm } from "../../shared/list.ts";
 import type { Api } from "../http/api.ts";
 import { actorOf } from "../http/api.ts";
 import { body, idParam } from "../http/validate.ts";
@@ -25,7 +26,7 @@ export function supplierMapRoutes(api: Api) {
       c,
       v.object({
         projectId: v.pipe(v.string("Project is required"), v.nonEmpty("Project is required")),
-        search: v.optional(v.string(), ""),
+        search: searchTerm,
       }),
     );
     return ok(c, await listSupplierMaps(c.get("deps").db, input.projectId, input.search, entryBaseOf(c)));

@@ -7,9 +7,14 @@ export const LoginBody = v.object({
     v.optional(v.string(MSG.emailInvalid), ""),
     v.trim(),
     v.nonEmpty(MSG.emailInvalid),
+    v.maxLength(254, MSG.emailInvalid),
     v.email(MSG.emailInvalid),
   ),
-  password: v.pipe(v.optional(v.string(MSG.passwordShort), ""), v.minLength(7, MSG.passwordShort)),
+  password: v.pipe(
+    v.optional(v.string(MSG.passwordShort), ""),
+    v.minLength(7, MSG.passwordShort),
+    v.maxLength(1024, MSG.invalidCredentials),
+  ),
   rememberMe: v.optional(v.boolean()),
 });
 export type LoginBody = v.InferOutput<typeof LoginBody>;

@@ -1,10 +1,12 @@
 /** The client form (part 1: 2.7, entity Client, rules in section 5). */
 import * as v from "valibot";
 import { MSG } from "../messages.ts";
+import { searchTerm } from "../list.ts";
 import {
   boolDefault,
   countryCode,
   idList,
+  MAX_LEN,
   numberChoice,
   optionalBlock,
   optionalEmail,
@@ -17,42 +19,42 @@ import {
 export const CLIENT_NET_DAYS = [30, 45, 60, 90] as const;
 
 export const ClientForm = v.object({
-  clientName: requiredText(MSG.clientNameRequired, 4),
+  clientName: requiredText(MSG.clientNameRequired, 4, MAX_LEN.name),
   /** Left blank, the server gives the next code (CL0001, CL0002, ...). */
   clientCode: v.pipe(
-    optionalText(32),
+    optionalText(32, "Client code"),
     v.check(
       (s) => s === "" || /^[A-Za-z0-9_-]+$/.test(s),
       MSG.clientCodeInvalid,
     ),
   ),
-  clientContactName: optionalText(),
+  clientContactName: optionalText(MAX_LEN.name, "Contact name"),
   clientPhoneNumber: optionalPhone,
   clientEmail: optionalEmail,
-  clientWebsite: optionalText(2048),
+  clientWebsite: optionalText(MAX_LEN.url, "Website"),
   countryId: countryCode(MSG.countryRequired),
-  city: optionalText(),
-  state: optionalText(),
-  company: optionalText(),
-  address1: optionalText(),
-  address2: optionalText(),
-  zipCode: optionalText(32),
+  city: optionalText(MAX_LEN.name, "City"),
+  state: optionalText(MAX_LEN.name, "State"),
+  company: optionalText(MAX_LEN.longName, "Company"),
+  address1: optionalText(MAX_LEN.line, "Address 1"),
+  address2: optionalText(MAX_LEN.line, "Address 2"),
+  zipCode: optionalText(32, "Zip code"),
   netDays: numberChoice(CLIENT_NET_DAYS, MSG.clientNetDaysInvalid, 30),
   /** Account marker for invoicing: 'wcanada' invoices from the Canadian entity. */
-  wolfAccount: optionalText(64),
+  wolfAccount: optionalText(MAX_LEN.code, "Account"),
   // API integration
   isApiIntegration: boolDefault(false),
   isScreenUrlIntegration: boolDefault(false),
-  apiUrl: optionalText(2048),
-  apiKey: optionalText(1024),
-  apiHeader: optionalBlock(),
-  apiFunctionHeader: optionalBlock(),
-  apiBody: optionalBlock(),
-  apiResponseVar: optionalText(1024),
-  apiFunction: optionalText(1024),
-  apiParams: optionalBlock(),
-  variableMapping: optionalBlock(),
-  identifierMapping: optionalBlock(),
+  apiUrl: optionalText(MAX_LEN.url, "API URL"),
+  apiKey: optionalText(1024, "API key"),
+  apiHeader: optionalBlock(MAX_LEN.block, "API header"),
+  apiFunctionHeader: optionalBlock(MAX_LEN.block, "API function header"),
+  apiBody: optionalBlock(MAX_LEN.block, "API body"),
+  apiResponseVar: optionalText(1024, "API response variable"),
+  apiFunction: optionalText(1024, "API function"),
+  apiParams: optionalBlock(MAX_LEN.block, "API parameters"),
+  variableMapping: optionalBlock(MAX_LEN.block, "Variable mapping"),
+  identifierMapping: optionalBlock(MAX_LEN.block, "Identifier mapping"),
   supplierId: idList(MSG.supplierNotFound),
   /** A user with role BDE. */
   assignedTo: v.pipe(
@@ -71,5 +73,5 @@ export type ClientUpdate = v.InferOutput<typeof ClientUpdate>;
 /** POST /admin/clients/filter/all: clients with (or without) API integration. */
 export const ClientFilterBody = v.object({
   isApiIntegration: v.optional(v.nullable(v.boolean("isApiIntegration must be true or false"))),
-  search: v.optional(v.string(), ""),
+  search: searchTerm,
 });

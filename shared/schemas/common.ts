@@ -10,48 +10,96 @@
 import * as v from "valibot";
 import { MSG } from "../messages.ts";
 
-/** Trimmed text that must be present (and at least `min` long) else `message`. */
-export const requiredText = (message: string, min = 1, max = 255) =>
+/**
+ * The longest value each kind of text field takes, declared once: the forms show them (the form kit
+ * reads the schema's maxLength into the input's `maxLength`), the server refuses longer values with
+ * "<Field> must be at most N characters", and searches and the system log stay bounded.
+ */
+export const MAX_LEN = {
+  /** names of people, clients, suppliers, categories, questions, options */
+  name: 100,
+  /** project names, subjects */
+  longName: 200,
+  /** codes, keys, short codes, PO numbers */
+  code: 50,
+  /** RFC 5321: at most 254 characters in a path */
+  email: 254,
+  phone: 32,
+  url: 2048,
+  /** addresses, cities, one-line free text */
+  line: 255,
+  /** descriptions and notes */
+  note: 5000,
+  /** API headers, bodies, mappings typed as text */
+  block: 20_000,
+  /** rich text (e-mail bodies, project specs, questionnaires) */
+  rich: 200_000,
+} as const;
+
+/** The largest count or quota a form takes (clicks, completes, sizes, minutes): a sane bound. */
+export const MAX_COUNT = 1_000_000_000;
+/** The largest amount of money a form takes (CPI and the like). */
+export const MAX_MONEY = 1_000_000;
+
+/** "Client name must be at most 100 characters". */
+export const tooLongMsg = (label: string, max: number) => `${label} must be at most ${max} characters`;
+
+/** The label in a required message: "Client name  is required" -> "Client name". */
+export function labelOf(message: string): string {
+  const label = message.replace(/\s+(is required|must be a number)\s*$/i, "").replace(/\s+/g, " ").trim();
+  return label && label !== message.trim() ? label.charAt(0).toUpperCase() + label.slice(1) : "This field";
+}
+
+/** Trimmed text that must be present (and at least `min` long) else `message`; longer than `max` says so. */
+export const requiredText = (
+  message: string,
+  min = 1,
+  max: number = MAX_LEN.line,
+  label = labelOf(message),
+) =>
   v.pipe(
     v.optional(v.string(message), ""),
     v.trim(),
     v.minLength(Math.max(1, min), message),
-    v.maxLength(max, `At most ${max} characters`),
+    v.maxLength(max, tooLongMsg(label, max)),
   );
 
 /** Trimmed text that may be absent or null (stored as ""). */
-export const optionalText = (max = 255) =>
+export const optionalText = (max: number = MAX_LEN.line, label = "This field") =>
   v.pipe(
     v.optional(v.nullable(v.string("Must be text")), ""),
     v.transform((s) => (s ?? "").trim()),
-    v.maxLength(max, `At most ${max} characters`),
+    v.maxLength(max, tooLongMsg(label, max)),
   );
 
 /** Free text kept as typed (mappings, API bodies): only a size limit. */
-export const optionalBlock = (max = 20_000) =>
+export const optionalBlock = (max: number = MAX_LEN.block, label = "This field") =>
   v.pipe(
     v.optional(v.nullable(v.string("Must be text")), ""),
     v.transform((s) => s ?? ""),
-    v.maxLength(max, `At most ${max} characters`),
+    v.maxLength(max, tooLongMsg(label, max)),
   );
 
 export const optionalPhone = v.pipe(
-  optionalText(32),
+  optionalText(MAX_LEN.phone, "Phone number"),
   v.check((s) => s === "" || /^[+()\d\s.-]{4,32}$/.test(s), "Phone number is not valid"),
 );
 
 /** An e-mail that may be blank; lower-cased when present. */
 export const optionalEmail = v.pipe(
-  optionalText(255),
+  optionalText(MAX_LEN.email, "Email"),
   v.check((s) => s === "" || v.is(v.pipe(v.string(), v.email()), s), MSG.emailInvalid),
   v.toLowerCase(),
 );
 
 /** A required e-mail: `message` when blank, 'Email must be valid' when malformed. */
 export const requiredEmail = (message: string) =>
-  v.pipe(requiredText(message, 1, 255), v.email(MSG.emailInvalid), v.toLowerCase());
+  v.pipe(requiredText(message, 1, MAX_LEN.email), v.email(MSG.emailInvalid), v.toLowerCase());
 
-/** A number that may arrive as a number or a numeric string; absent or blank is `message`, other text `invalid`. */
+/**
+ * A number that may arrive as a number or a numeric string; absent or blank is `message`, other
+ * text (or a number too large to be finite) `invalid`.
+ */
 export const numberish = (message: string, invalid = message) =>
   v.pipe(
     v.optional(v.nullable(v.union([v.number(message), v.string(message)], message)), ""),
@@ -69,6 +117,13 @@ export const numberish = (message: string, invalid = message) =>
       return n;
     }),
   );
+
+/** "Supplier CPI must be at most 1000000". */
+export const tooLargeMsg = (label: string, max: number) => `${label} must be at most ${max}`;
+
+/** An amount of money: a finite number from 0 to MAX_MONEY (given as a number or numeric string). */
+export const money = (message: string, invalid = message, max = MAX_MONEY, label = labelOf(message)) =>
+  v.pipe(numberish(message, invalid), v.minValue(0, invalid), v.maxValue(max, tooLargeMsg(label, max)));
 
 /** One of a fixed set of numbers (netDays, supplierType), given as a number or numeric string. */
 export const numberChoice = <const T extends readonly number[]>(
@@ -102,7 +157,7 @@ export const boolDefault = (fallback: boolean) => v.optional(v.boolean("Must be 
 /** ISO 3166 alpha-2 code, upper-cased; the server also checks it names a real country. */
 export const countryCode = (message: string) =>
   v.pipe(
-    requiredText(message, 1, 8),
+    requiredText(message, 1, 8, labelOf(message)),
     v.toUpperCase(),
     v.regex(/^[A-Z]{2}$/, message),
   );
@@ -135,9 +190,13 @@ export function looksLikeUrl(s: string): boolean {
 }
 
 /** Optional URL: blank is allowed; filled it must look like a URL (and hold a placeholder if given). */
-export const optionalUrl = (placeholders?: readonly string[], message: string = MSG.invalidUrl) =>
+export const optionalUrl = (
+  placeholders?: readonly string[],
+  message: string = MSG.invalidUrl,
+  label = "URL",
+) =>
   v.pipe(
-    optionalText(2048),
+    optionalText(MAX_LEN.url, label),
     v.check(
       (s) => s === "" || (looksLikeUrl(s) && (!placeholders || hasPlaceholder(s, placeholders))),
       message,
@@ -201,8 +260,11 @@ export function issuePath(
 
 // ---------------------------------------------------------------- project forms
 
-/** A whole number typed as digits or sent as a number: blank is `message`, anything else 'Only digits are allowed for this field '. */
-export const digits = (message: string) =>
+/**
+ * A whole number from 0 to `max` typed as digits or sent as a number: blank is `message`, anything
+ * else 'Only digits are allowed for this field ', a larger one "<Field> must be at most <max>".
+ */
+export const digits = (message: string, max = MAX_COUNT, label = labelOf(message)) =>
   v.pipe(
     v.optional(v.nullable(v.union([v.number(message), v.string(message)], message)), ""),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -216,7 +278,12 @@ export const digits = (message: string) =>
         addIssue({ message: MSG.onlyDigits });
         return NEVER;
       }
-      return Number(s);
+      const n = Number(s);
+      if (!(n <= max)) {
+        addIssue({ message: tooLargeMsg(label, max) });
+        return NEVER;
+      }
+      return n;
     }),
   );
 

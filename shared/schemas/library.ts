@@ -4,11 +4,16 @@ import { MSG } from "../messages.ts";
 import {
   boolDefault,
   issuePath,
-  numberish,
+  MAX_COUNT,
+  MAX_LEN,
+  MAX_MONEY,
+  money,
   optionalText,
   recordId,
   requiredChoice,
   requiredText,
+  tooLargeMsg,
+  tooLongMsg,
   withDeletePatch,
   withStatusPatch,
 } from "./common.ts";
@@ -16,7 +21,7 @@ import {
 // ---------------------------------------------------------------- categories
 
 export const CategoryForm = v.object({
-  categoryTitle: requiredText(MSG.categoryTitleRequired),
+  categoryTitle: requiredText(MSG.categoryTitleRequired, 1, MAX_LEN.name),
   categoryDesc: requiredText(MSG.categoryDescRequired, 1, 2000),
   isActive: boolDefault(true),
 });
@@ -34,10 +39,11 @@ export const MIN_OPTIONS = 2;
 
 /** One answer option with its flags (defaults enable, formvalidate, diy, local true; quota 0). */
 export const QuestionOption = v.object({
-  _id: v.optional(v.string()),
+  _id: v.optional(v.pipe(v.string(), v.maxLength(64, "Unknown option"))),
   title: v.pipe(
     v.optional(v.nullable(v.string(MSG.optionRequired)), ""),
     v.transform((s) => (s ?? "").trim()),
+    v.maxLength(MAX_LEN.longName, tooLongMsg("Option", MAX_LEN.longName)),
   ),
   enable: boolDefault(true),
   formvalidate: boolDefault(true),
@@ -47,14 +53,29 @@ export const QuestionOption = v.object({
     v.optional(v.union([v.number(), v.string()], "quota must be a number"), 0),
     v.transform((x) => (typeof x === "string" ? Number(x.trim() || 0) : x)),
     v.check((n) => Number.isFinite(n) && n >= 0, "quota must be a number of 0 or more"),
+    v.integer("quota must be a whole number"),
+    v.maxValue(MAX_COUNT, tooLargeMsg("quota", MAX_COUNT)),
   ),
 });
 export type QuestionOption = v.InferOutput<typeof QuestionOption>;
 
+/** The longest question title, in any language. */
+export const QUESTION_TITLE_MAX: number = MAX_LEN.longName;
+const titleText = v.pipe(
+  v.string(MSG.questionNameRequired),
+  v.maxLength(QUESTION_TITLE_MAX, tooLongMsg("Question name", QUESTION_TITLE_MAX)),
+);
+
 /** Per-language titles `{ en: "...", fr: "..." }`; a plain string is the title in the question's language. */
 const QuestionTitle = v.optional(
   v.union(
-    [v.string(MSG.questionNameRequired), v.record(v.string(), v.string(MSG.questionNameRequired))],
+    [
+      titleText,
+      v.pipe(
+        v.record(v.pipe(v.string(), v.maxLength(16, MSG.languageRequired)), titleText),
+        v.check((r) => Object.keys(r).length <= 200, "At most 200 languages"),
+      ),
+    ],
     MSG.questionNameRequired,
   ),
   "",
@@ -74,15 +95,23 @@ function titleMap(title: unknown, languageId: string): Record<string, string> {
 export const QuestionForm = v.pipe(
   v.object({
     languageId: v.pipe(
-      v.optional(v.nullable(v.string(MSG.languageRequired)), DEFAULT_LANGUAGE),
+      v.optional(
+        v.nullable(v.pipe(v.string(MSG.languageRequired), v.maxLength(16, MSG.languageRequired))),
+        DEFAULT_LANGUAGE,
+      ),
       v.transform((s) => (s ?? "").trim().toLowerCase() || DEFAULT_LANGUAGE),
       v.regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/, MSG.languageRequired),
     ),
     questionTitle: QuestionTitle,
     questionType: requiredChoice(QUESTION_TYPES, MSG.questionTypeRequired),
-    questionOption: v.optional(v.nullable(v.array(QuestionOption, MSG.optionRequired)), []),
+    questionOption: v.optional(
+      v.nullable(
+        v.pipe(v.array(QuestionOption, MSG.optionRequired), v.maxLength(1000, "At most 1000 options")),
+      ),
+      [],
+    ),
     /** Project pre-screen questions name their project; library (temporary) questions have none. */
-    projectId: v.optional(v.nullable(v.string())),
+    projectId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64, MSG.projectRequired)))),
     isActive: boolDefault(true),
   }),
   // Cross-field rules run even when another field failed, so the form shows every message at once:
@@ -151,9 +180,9 @@ export function optionsFromLines(text: string): QuestionOption[] {
 // ---------------------------------------------------------------- qualifications
 
 export const QualificationOption = v.object({
-  _id: v.optional(v.string()),
-  text: requiredText(MSG.optionRequired),
-  subText: optionalText(),
+  _id: v.optional(v.pipe(v.string(), v.maxLength(64, "Unknown option"))),
+  text: requiredText(MSG.optionRequired, 1, MAX_LEN.longName, "Option"),
+  subText: optionalText(MAX_LEN.longName, "Sub text"),
   isActive: boolDefault(true),
 });
 
@@ -165,14 +194,19 @@ export function qualificationKeyOf(name: string): string {
 
 export const QualificationForm = v.pipe(
   v.object({
-    qualificationName: requiredText(MSG.questionNameRequired),
+    qualificationName: requiredText(MSG.questionNameRequired, 1, MAX_LEN.name, "Qualification name"),
     qualificationKey: v.pipe(
-      optionalText(64),
+      optionalText(64, "Qualification key"),
       v.check((s) => s === "" || /^[A-Za-z0-9_]+$/.test(s), MSG.qualificationKeyInvalid),
     ),
-    qualificationIcon: requiredText(MSG.questionNameRequired, 1, 2048),
+    qualificationIcon: requiredText(MSG.questionNameRequired, 1, MAX_LEN.url, "Icon"),
     qualificationOptions: v.pipe(
-      v.optional(v.nullable(v.array(QualificationOption, MSG.optionRequired)), []),
+      v.optional(
+        v.nullable(
+          v.pipe(v.array(QualificationOption, MSG.optionRequired), v.maxLength(1000, "At most 1000 options")),
+        ),
+        [],
+      ),
       v.transform((o) => o ?? []),
       v.minLength(MIN_OPTIONS, MSG.optionsTooFew),
     ),
@@ -189,18 +223,13 @@ export type QualificationUpdate = v.InferOutput<typeof QualificationUpdate>;
 
 // ---------------------------------------------------------------- supplier rules
 
-const cpi = (required: string) =>
-  v.pipe(
-    numberish(required, MSG.cpiNotNumber),
-    v.minValue(0, MSG.cpiNotNumber),
-    v.maxValue(1_000_000, MSG.cpiNotNumber),
-  );
+const cpi = (required: string) => money(required, MSG.cpiNotNumber, MAX_MONEY);
 
 export const SupplierRuleForm = v.pipe(
   v.object({
     minSupplierCpi: cpi(MSG.minCpiRequired),
     maxSupplierCpi: cpi(MSG.maxCpiRequired),
-    categoryTitle: optionalText(),
+    categoryTitle: optionalText(MAX_LEN.name, "Category title"),
     isActive: boolDefault(true),
   }),
   v.forward(

@@ -12,22 +12,34 @@ import {
   boolDefault,
   digits,
   isoDate,
-  numberish,
+  MAX_LEN,
+  money,
   optionalEmail,
   optionalText,
   optionalUrl,
   recordId,
   requiredText,
   SID_PLACEHOLDERS,
+  tooLongMsg,
   UID_PLACEHOLDERS,
 } from "./common.ts";
 import { emailBody } from "./email.ts";
+import { searchTerm } from "../list.ts";
 
 /** A required record id: absent, blank or malformed all read `message`. */
 const id = (message: string) =>
   v.pipe(v.optional(v.nullable(v.string(message)), ""), v.transform((s) => s ?? ""), recordId(message));
 const code = (message: string, max = 20) => requiredText(message, 1, max);
-const decimal = (message: string) => v.pipe(numberish(message), v.minValue(0, message));
+const decimal = (message: string) => money(message);
+/** Codes of a pick list (regions, cities, zip codes): bounded in size and number. */
+const codeList = (label: string, max: number = MAX_LEN.line) =>
+  v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(`${label} must be text`), v.trim(), v.maxLength(max, tooLongMsg(label, max)))),
+      v.maxLength(10_000, `At most 10000 ${label.toLowerCase()} entries`),
+    ),
+    [],
+  );
 const placeholderUrl = (name: "sid" | "uid") =>
   optionalUrl(name === "sid" ? SID_PLACEHOLDERS : UID_PLACEHOLDERS);
 
@@ -48,18 +60,18 @@ const status = v.pipe(
  */
 
 export const groupProjectEntries = {
-  projectName: requiredText(MSG.projectNameRequired, 4, 200),
-  projectDescription: optionalText(5000),
-  notes: optionalText(5000),
+  projectName: requiredText(MSG.projectNameRequired, 4, MAX_LEN.longName),
+  projectDescription: optionalText(MAX_LEN.note, "Project description"),
+  notes: optionalText(MAX_LEN.note, "Notes"),
   clientId: id(MSG.clientRequired),
   userId: id(MSG.managerRequired),
   isDynamicThanksUrl: boolDefault(true),
   projectStatus: v.optional(status, NEW_PROJECT_STATUS),
-  poNumber: optionalText(100),
+  poNumber: optionalText(MAX_LEN.code, "PO Number"),
   averageLOI: digits(requiredMsg("Average LOI")),
   ir: digits(requiredMsg("IR")),
   clientEmail: optionalEmail,
-  projectSpecs: optionalText(200_000),
+  projectSpecs: optionalText(MAX_LEN.rich, "Project specs"),
 };
 export const GroupProject = v.pipe(
   v.object(groupProjectEntries),
@@ -75,16 +87,16 @@ export const GroupProject = v.pipe(
 export type GroupProject = v.InferOutput<typeof GroupProject>;
 
 export const childProjectEntries = {
-  projectName: requiredText(MSG.projectNameRequired, 4, 200),
-  projectDescription: optionalText(5000),
+  projectName: requiredText(MSG.projectNameRequired, 4, MAX_LEN.longName),
+  projectDescription: optionalText(MAX_LEN.note, "Project description"),
   clientId: id(MSG.clientRequired),
   parentProjectId: id(requiredMsg("Parent project")),
-  wid: optionalText(100),
-  categoryId: v.optional(v.nullable(v.string()), null),
+  wid: optionalText(MAX_LEN.name, "WID"),
+  categoryId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64, "Unknown category"))), null),
   countryId: code(requiredMsg("Country"), 8),
-  regionId: v.optional(v.array(v.string()), []),
-  cityId: v.optional(v.array(v.string()), []),
-  zipCodeId: v.optional(v.array(v.pipe(v.string(), v.trim(), v.maxLength(20))), []),
+  regionId: codeList("Region"),
+  cityId: codeList("City"),
+  zipCodeId: codeList("Zip code", 20),
   languageId: v.optional(code(MSG.languageRequired, 8), "en"),
   averageLOI: digits(requiredMsg("Average LOI")),
   ir: digits(requiredMsg("IR")),
@@ -96,7 +108,7 @@ export const childProjectEntries = {
   startDate: isoDate(requiredMsg("Start date")),
   endDate: isoDate(requiredMsg("End date")),
   projectStatus: v.optional(status, NEW_PROJECT_STATUS),
-  poNumber: optionalText(100),
+  poNumber: optionalText(MAX_LEN.code, "PO Number"),
 };
 export const ChildProject = v.pipe(
   v.object(childProjectEntries),
@@ -141,11 +153,27 @@ export const projectSecurityEntries = {
 };
 export const ProjectSecurity = v.object(projectSecurityEntries);
 
+/** A multi-link project's client URLs: each a URL of bounded length, at most 100,000 of them. */
+const multiLinkUrls = () =>
+  v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(MSG.invalidUrl),
+          v.trim(),
+          v.maxLength(MAX_LEN.url, tooLongMsg("URL", MAX_LEN.url)),
+          v.url(MSG.invalidUrl),
+        ),
+      ),
+      v.maxLength(100_000, "At most 100000 links"),
+    ),
+  );
+
 export const ProjectUrls = v.object({
   isMultiLinkUrl: v.optional(v.boolean()),
   singleLinkUrl: placeholderUrl("uid"),
   singleLinkUrlTest: placeholderUrl("uid"),
-  multiLinkUrls: v.optional(v.array(v.pipe(v.string(), v.trim(), v.url(MSG.invalidUrl)))),
+  multiLinkUrls: multiLinkUrls(),
 });
 
 /**
@@ -159,9 +187,11 @@ export const ProjectPatch = v.object({
   ...projectSecurityEntries,
   singleLinkUrl: v.optional(placeholderUrl("uid")),
   singleLinkUrlTest: v.optional(placeholderUrl("uid")),
-  multiLinkUrls: v.optional(v.array(v.pipe(v.string(), v.trim(), v.url(MSG.invalidUrl)))),
+  multiLinkUrls: multiLinkUrls(),
   /** The Suppliers tab's 'Add Questionaire' panel (rich text). */
-  projectQuestionaire: v.optional(v.pipe(v.string(), v.maxLength(200_000))),
+  projectQuestionaire: v.optional(
+    v.pipe(v.string(), v.maxLength(MAX_LEN.rich, tooLongMsg("Questionnaire", MAX_LEN.rich))),
+  ),
   sampleSizeInc: v.optional(digits("Sample size increment must be a number")),
   isDeleted: v.optional(v.literal(true)),
   sendEmail: v.optional(v.boolean()),
@@ -182,11 +212,11 @@ export const ProjectOptionsQuery = v.object({
     ),
     v.transform((t) => (t === "" ? undefined : Number(t) as ProjectType)),
   ),
-  search: v.pipe(v.optional(v.string(), ""), v.trim(), v.maxLength(100, "At most 100 characters")),
+  search: v.pipe(searchTerm, v.trim()),
 });
 export type ProjectOptionsQuery = v.InferOutput<typeof ProjectOptionsQuery>;
 
-export const ClosePo = v.object({ poNumber: requiredText(MSG.poNumberRequired) });
+export const ClosePo = v.object({ poNumber: requiredText(MSG.poNumberRequired, 1, MAX_LEN.code) });
 
 export const CloneOptions = v.object({
   isPreScreen: v.optional(v.boolean(), false),
@@ -202,7 +232,7 @@ export const SupplierMapForm = v.object({
   supplierId: id(MSG.mapSupplierRequired),
   supplierCPI: v.optional(decimal(MSG.mapCpiRequired), 0),
   supplierQuota: v.optional(digits(MSG.mapQuotaRequired), 0),
-  supplierClickQuota: v.optional(decimal(MSG.mapClickQuotaRequired), 0),
+  supplierClickQuota: v.optional(digits(MSG.mapClickQuotaRequired), 0),
   isPreScreen: v.optional(v.boolean(), false),
   isTestLink: v.optional(v.boolean(), false),
   allowTraffic: v.optional(v.boolean(), true),
@@ -224,8 +254,8 @@ export const SupplierMapToggle = v.union([
 ], "Send one of allowTraffic, isTestLink, isPreScreen, isBoarded (true or false) or isDeleted (true)");
 
 export const EmailForm = v.object({
-  type: v.optional(v.string()),
-  projectId: v.optional(v.string()),
+  type: v.optional(v.pipe(v.string(), v.maxLength(MAX_LEN.code, tooLongMsg("Type", MAX_LEN.code)))),
+  projectId: v.optional(v.pipe(v.string(), v.maxLength(64, MSG.projectRequired))),
   emailBody,
 });
 

@@ -9,6 +9,9 @@ import {
   applyListFilters,
   applyListOrder,
   escapeLike,
+  FTS_MAX_TRIGRAMS,
+  FTS_PHRASE_MAX,
+  ftsQuery,
   iterateList,
   type ListSpec,
   planSearch,
@@ -18,7 +21,8 @@ import {
 import { rebuildSearchIndexes, refreshPlannerStats } from "../../server/db/maintenance.ts";
 import { sql } from "kysely";
 import { usersListQuery, usersListSpec } from "../../server/domain/users/users.ts";
-import type { ListBody } from "../../shared/list.ts";
+import { type ListBody, MAX_SEARCH } from "../../shared/list.ts";
+import { DomainError } from "../../server/domain/errors.ts";
 
 const body = (b: Partial<ListBody> = {}): ListBody => ({
   filter: {},
@@ -228,6 +232,94 @@ Deno.test("search: the trigram index finds exactly what LIKE finds, for every ki
     assert(sql.includes("users_fts"), "3+ characters use the index");
     const short = applyListFilters(q, body({ search: "al" }), usersListSpec, { kind: "fts" }).compile().sql;
     assert(!short.includes("users_fts") && short.includes("like"), "shorter terms fall back to LIKE");
+  }));
+
+Deno.test("search: a long term asks the index for a few trigrams, LIKE checks the rows: same rows as LIKE", () =>
+  withUsers(async (db) => {
+    const q = usersListQuery(db, "staff");
+    const find = async (search: string, plan: SearchPlan) =>
+      names(
+        await applyListOrder(
+          applyListFilters(q, body({ search }), usersListSpec, plan),
+          body(),
+          usersListSpec,
+        )
+          .execute(),
+      );
+    const terms = [
+      "alice@list.test",
+      "ALICE@LIST.TEST",
+      "alice@list.tes",
+      "ice@list.test",
+      // every trigram of these is in an e-mail of the list, the whole term in none
+      "@list.test@list.test",
+      "list.testlist.test",
+      "carol@list.testt",
+      "100% Dan Tester",
+      "Bob_Smith Tester".toLowerCase(),
+      "Bob%Smith Tester",
+      "x".repeat(MAX_SEARCH),
+    ];
+    for (const term of terms) {
+      const like = await find(term, { kind: "like" });
+      assertEquals(await find(term, { kind: "fts" }), like, `index, term ${JSON.stringify(term)}`);
+      const planned = await planSearch(db, body({ search: term }), usersListSpec);
+      assertEquals(await find(term, planned), like, `${planned.kind}, term ${JSON.stringify(term)}`);
+    }
+    assertEquals(await find("@list.test@list.test", { kind: "fts" }), [], "the LIKE check drops near misses");
+    assertEquals(await find("alice@list.test", { kind: "fts" }), ["Alice"]);
+  }));
+
+Deno.test("ftsQuery: a phrase up to a dozen characters, then a bounded set of trigrams whatever the length", () => {
+  assertEquals(ftsQuery("ab"), null, "under 3 characters: no index");
+  assertEquals(ftsQuery('a"b'), { match: '"a""b"', exact: true }, "one trigram");
+  assertEquals(ftsQuery("alice"), { match: '"ali" AND "lic" AND "ice"', exact: false }, "ASCII: LIKE checks");
+  assertEquals(ftsQuery("müll"), { match: '"müll"', exact: true }, "beyond ASCII: a phrase, case folded");
+  assertEquals(ftsQuery("é".repeat(FTS_PHRASE_MAX))?.exact, true);
+  assertEquals(ftsQuery("é".repeat(FTS_PHRASE_MAX + 1)), { match: '"ééé"', exact: false });
+  for (const n of [4, FTS_PHRASE_MAX + 1, 50, 100, 1_000, 100_000]) {
+    for (
+      const term of [
+        "a".repeat(n),
+        "ab".repeat(n).slice(0, n),
+        Array.from({ length: n }, (_, i) => String.fromCharCode(33 + (i * 7919) % 90)).join(""),
+      ]
+    ) {
+      const q = ftsQuery(term)!;
+      assertEquals(q.exact, false);
+      const parts = q.match.split(" AND ");
+      assert(parts.length <= FTS_MAX_TRIGRAMS, `${parts.length} trigrams for ${n} characters`);
+      assert(q.match.length <= FTS_MAX_TRIGRAMS * 12, `query of ${q.match.length} characters for ${n}`);
+      for (const part of parts) assert(term.includes(part.slice(1, -1).replaceAll('""', '"')), part);
+    }
+  }
+  const spread = ftsQuery("abcdefghijklmnopqrstuvwxyz")!.match;
+  assert(spread.startsWith('"abc"') && spread.endsWith('"xyz"'), `first and last trigrams: ${spread}`);
+});
+
+Deno.test("search: a term over MAX_SEARCH characters or with a NUL is refused (400), never planned", () =>
+  withUsers(async (db) => {
+    const q = usersListQuery(db, "staff");
+    for (const search of ["a".repeat(MAX_SEARCH + 1), "a".repeat(60_000), "ab\0cd"]) {
+      let refused: unknown;
+      try {
+        await runList(db, q, body({ search }), usersListSpec, (r) => r);
+      } catch (e) {
+        refused = e;
+      }
+      assert(refused instanceof DomainError && refused.kind === "invalid", `${search.length}: ${refused}`);
+      let escaped: unknown;
+      try {
+        escapeLike(search);
+      } catch (e) {
+        escaped = e;
+      }
+      assert(escaped instanceof DomainError && escaped.kind === "invalid", "pickers' LIKE too");
+    }
+    assertEquals(
+      (await runList(db, q, body({ search: "é".repeat(MAX_SEARCH) }), usersListSpec, (r) => r)).data,
+      [],
+    );
   }));
 
 Deno.test("planSearch: the index for rare terms and deep pages, LIKE for common terms and short ones", () =>

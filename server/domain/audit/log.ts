@@ -19,18 +19,39 @@ export const cliActor = (): Actor => ({ userId: null, name: "CLI", device: "comm
 
 export type AuditEntry = { activity: string; module: string; recordId?: string | null };
 
+/**
+ * The longest value each column of the log keeps: whatever a change names (a record's name, a
+ * device string), a log row stays small and its search index cheap. Longer text is cut with "…".
+ */
+export const LOG_MAX = {
+  name: 200,
+  activity: 1000,
+  module: 100,
+  recordId: 64,
+  ipAddress: 64,
+  device: 300,
+  place: 100,
+};
+
+/** `s` cut to `max` characters (code points, so no half surrogate), ending in "…" when cut. */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const chars = [...s];
+  return chars.length <= max ? s : chars.slice(0, max - 1).join("") + "…";
+}
+
 export async function writeLog(db: Db, actor: Actor, entry: AuditEntry, at = new Date()) {
   await db.insertInto("system_logs").values({
     id: newId(at.getTime()),
     createdAt: at.toISOString(),
     userId: actor.userId,
-    name: actor.name,
-    activity: entry.activity,
-    module: entry.module,
-    recordId: entry.recordId ?? null,
-    ipAddress: actor.ipAddress ?? "",
-    device: actor.device ?? "",
-    city: actor.city ?? "",
-    country: actor.country ?? "",
+    name: clip(actor.name, LOG_MAX.name),
+    activity: clip(entry.activity, LOG_MAX.activity),
+    module: clip(entry.module, LOG_MAX.module),
+    recordId: entry.recordId == null ? null : clip(entry.recordId, LOG_MAX.recordId),
+    ipAddress: clip(actor.ipAddress ?? "", LOG_MAX.ipAddress),
+    device: clip(actor.device ?? "", LOG_MAX.device),
+    city: clip(actor.city ?? "", LOG_MAX.place),
+    country: clip(actor.country ?? "", LOG_MAX.place),
   }).execute();
 }

@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { type AnyQB, escapeLike, type ListSpec } from "../../db/list.ts";
+import { type AnyQB, escapeLike, inNumberFilter, type ListSpec } from "../../db/list.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
 import { type ProjectRecord, projectRecord } from "./serialize.ts";
 import type { ProjectType } from "../../../shared/status.ts";
@@ -74,7 +74,7 @@ export function sinceFor(sortDate: number, now = new Date()): string | null {
 const commonFilters: ListSpec["filters"] = {
   clientId: (qb, val) => qb.where("projects.clientId", "in", inList(val)),
   userId: (qb, val) => qb.where("projects.userId", "in", inList(val)),
-  projectStatus: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  projectStatus: inNumberFilter("projects.projectStatus"),
   countryId: (qb, val) => qb.where("projects.countryId", "in", inList(val)),
   parentProjectId: (qb, val) => qb.where("projects.parentProjectId", "=", String(val)),
   sortDate: (qb, val) => {
@@ -106,7 +106,7 @@ export const parentListSpec: ListSpec = {
     ),
   multiSearch: ["projects.projectCode"],
   filters: commonFilters,
-  status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  status: inNumberFilter("projects.projectStatus"),
   sorts: {
     projectCode: "projects.projectCode",
     projectName: "projects.projectName",
@@ -120,7 +120,7 @@ export const childListSpec: ListSpec = {
   search: ["projects.projectCode", "projects.projectName"],
   multiSearch: ["projects.projectCode"],
   filters: commonFilters,
-  status: (qb, val) => qb.where("projects.projectStatus", "in", inList(val).map(Number)),
+  status: inNumberFilter("projects.projectStatus"),
   sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
   defaultSort: [["projects.projectCode", "asc"]],
   rowid: "projects.rowid",

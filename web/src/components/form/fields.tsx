@@ -8,7 +8,7 @@ import { useFormContext } from "react-hook-form";
 import { Eye, EyeOff } from "lucide-react";
 import { Input, Textarea } from "../ui/input.tsx";
 import { Button } from "../ui/button.tsx";
-import { FieldShell } from "./form.tsx";
+import { FieldShell, useFieldMaxLength } from "./form.tsx";
 
 type Common = {
   name: string;
@@ -27,6 +27,7 @@ export function TextField({
   ...input
 }: Common & Omit<React.ComponentProps<"input">, "name">) {
   const { register } = useFormContext();
+  const maxLength = useFieldMaxLength(name);
   return (
     <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
       {({ id, describedBy, invalid }) => (
@@ -35,6 +36,7 @@ export function TextField({
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}
           aria-required={required || undefined}
+          maxLength={maxLength}
           {...input}
           {...register(name)}
         />
@@ -52,6 +54,7 @@ export function TextareaField({
   ...input
 }: Common & Omit<React.ComponentProps<"textarea">, "name">) {
   const { register } = useFormContext();
+  const maxLength = useFieldMaxLength(name);
   return (
     <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
       {({ id, describedBy, invalid }) => (
@@ -59,6 +62,7 @@ export function TextareaField({
           id={id}
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}
+          maxLength={maxLength}
           {...input}
           {...register(name)}
         />
@@ -78,6 +82,7 @@ export function PasswordField({
   ...input
 }: Common & Omit<React.ComponentProps<"input">, "name" | "type"> & { addon?: React.ReactNode }) {
   const { register } = useFormContext();
+  const maxLength = useFieldMaxLength(name);
   const [shown, setShown] = React.useState(false);
   return (
     <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
@@ -90,6 +95,7 @@ export function PasswordField({
               aria-describedby={describedBy}
               aria-invalid={invalid || undefined}
               className="pr-10"
+              maxLength={maxLength}
               {...input}
               {...register(name)}
             />

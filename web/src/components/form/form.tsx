@@ -22,9 +22,23 @@ import type * as v from "valibot";
 import { ApiError } from "../../lib/api.ts";
 import { cn } from "../../lib/utils.ts";
 import { UnsavedChangesGuard } from "./unsaved-changes.tsx";
+import { maxLengthOf } from "./schema-limits.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnySchema = v.GenericSchema<any, any>;
+
+/** The schema of each form made by useSchemaForm (keyed by its stable `control`). */
+const formSchemas = new WeakMap<object, AnySchema>();
+const SchemaContext = React.createContext<AnySchema | undefined>(undefined);
+
+/**
+ * The most characters a field of the current form takes, from its schema's `maxLength`: the kit's
+ * text fields set it on their input, so a limit is declared once, in shared/schemas.
+ */
+export function useFieldMaxLength(name: string): number | undefined {
+  const schema = React.useContext(SchemaContext);
+  return React.useMemo(() => (schema ? maxLengthOf(schema, name) : undefined), [schema, name]);
+}
 
 /**
  * A form for a schema. Defaults may hold "nothing chosen yet" values the schema refuses (an empty
@@ -34,7 +48,7 @@ export function useSchemaForm<S extends AnySchema>(
   schema: S,
   defaultValues: { [K in keyof v.InferInput<S>]?: unknown },
 ): UseFormReturn<v.InferInput<S>, unknown, v.InferOutput<S>> {
-  return useForm<v.InferInput<S>, unknown, v.InferOutput<S>>({
+  const form = useForm<v.InferInput<S>, unknown, v.InferOutput<S>>({
     resolver: valibotResolver(schema),
     mode: "onChange",
     // "all" makes the resolver run every pipe step, so a schema's cross-field checks (a question's
@@ -43,6 +57,8 @@ export function useSchemaForm<S extends AnySchema>(
     criteriaMode: "all",
     defaultValues: defaultValues as DefaultValues<v.InferInput<S>>,
   });
+  formSchemas.set(form.control, schema);
+  return form;
 }
 
 /** Puts a server 400's `errors[]` on the matching fields; returns whether any landed. */
@@ -129,20 +145,22 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   }), []);
   return (
     <FormProvider {...form}>
-      <form
-        noValidate
-        className={className}
-        onSubmit={(e) => void onFormSubmit(e)}
-        onClickCapture={onClickCapture}
-        {...rest}
-      >
-        <ShownErrorsContext.Provider value={registry}>
-          <fieldset disabled={form.formState.isSubmitting} className="contents">
-            {children}
-          </fieldset>
-          <UnshownErrors />
-        </ShownErrorsContext.Provider>
-      </form>
+      <SchemaContext.Provider value={formSchemas.get(form.control)}>
+        <form
+          noValidate
+          className={className}
+          onSubmit={(e) => void onFormSubmit(e)}
+          onClickCapture={onClickCapture}
+          {...rest}
+        >
+          <ShownErrorsContext.Provider value={registry}>
+            <fieldset disabled={form.formState.isSubmitting} className="contents">
+              {children}
+            </fieldset>
+            <UnshownErrors />
+          </ShownErrorsContext.Provider>
+        </form>
+      </SchemaContext.Provider>
       {guardUnsaved ? <DirtyGuard /> : null}
     </FormProvider>
   );
