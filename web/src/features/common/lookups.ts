@@ -1,6 +1,7 @@
 /** Pick lists shared by the master-data screens: where their options come from and how they read. */
 import type { OptionsSource } from "../../components/data-grid/types.ts";
 import { clientOptionsCall } from "../../../../shared/api/clients.ts";
+import { supplierOptionsCall } from "../../../../shared/api/suppliers.ts";
 
 type Country = { _id?: string; value?: string; code?: string; label?: string; flag?: string };
 type Named = { _id?: string; value?: string; label?: string };
@@ -26,7 +27,7 @@ export const LANGUAGES: OptionsSource = {
 
 /** Active suppliers (GET /admin/suppliers/all). */
 export const SUPPLIERS: OptionsSource = {
-  path: "/admin/suppliers/all",
+  call: supplierOptionsCall,
   map: (s: Named & { supplierName?: string }) => ({
     value: String(s._id ?? s.value ?? ""),
     label: String(s.supplierName ?? s.label ?? s._id),
