@@ -8,6 +8,7 @@ import { isRole, type Role } from "../../../shared/roles.ts";
 import { dummyHash, verifyPassword } from "./password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type PublicUser, publicUser } from "../users/users.ts";
+import type { LoginResult } from "../../../shared/api/session.ts";
 
 const HOUR = 3600_000;
 export const SESSION_HOURS = 12;
@@ -16,7 +17,7 @@ export const REMEMBER_DAYS = 30;
 // Throttle: after MAX failures inside WINDOW for one e-mail (or 4x that for one IP), refuse for LOCK.
 export const THROTTLE = { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, ipFactor: 4 };
 
-export type LoginResult = { admin: PublicUser; accessToken: string };
+export type { LoginResult };
 
 async function checkThrottle(db: Db, keys: string[], now: number) {
   const rows = await db.selectFrom("login_throttle").selectAll().where("key", "in", keys).execute();
