@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
-import { defineList, ListBody, type ListResult } from "../list.ts";
+import { defineList, type ListResult } from "../list.ts";
 
 /** A line of the System Logs grid. */
 export type SystemLogRow = {
@@ -36,7 +36,7 @@ export const ProjectLogBody = v.object({
 
 /**
  * Either body: a string `filter` reads as {@link ProjectLogBody}, anything else as the list body
- * ({@link ListBody}); the handler validates it with the one that applies.
+ * (ListBody of shared/list.ts); the handler validates it with the one that applies.
  */
 export const SystemLogBody = v.record(v.string(), v.unknown());
 

@@ -7,7 +7,7 @@ import { MSG } from "../../../shared/messages.ts";
 import { isRole, type Role } from "../../../shared/roles.ts";
 import { dummyHash, verifyPassword } from "./password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { type PublicUser, publicUser } from "../users/users.ts";
+import { publicUser } from "../users/users.ts";
 import type { LoginResult } from "../../../shared/api/session.ts";
 
 const HOUR = 3600_000;
