@@ -103,12 +103,11 @@ export type ListDeclaration<T, F extends string = string, S extends string = str
   /** Names the list: the CSV file name and the grid's cache key. */
   id: string;
   /** The list call's contract (a POST taking the list body). */
-  // deno-lint-ignore no-explicit-any
   call: {
     key: string;
     path: string;
     method: string;
-    result: { readonly __returns?: (t: ListResult<T>) => any };
+    result: { readonly __returns?: (t: ListResult<T>) => unknown };
   };
   filters: { readonly [K in F]: FilterKind };
   sorts: readonly S[];

@@ -1,20 +1,15 @@
-/** E-mail actions (part 1, 7 "E-mail"): the bulk mail to suppliers. */
-import type { Api } from "../http/api.ts";
-import { actorOf } from "../http/api.ts";
-import { body } from "../http/validate.ts";
-import { ok } from "../http/respond.ts";
-import { BulkSupplierEmail } from "../../shared/schemas/email.ts";
+/** E-mail actions (part 1, 7 "E-mail"): handlers of shared/api/email.ts. */
+import { answer, type Api } from "../http/api.ts";
+import { sendBulkSupplierEmail } from "../../shared/api/email.ts";
 import { emailQueuedMsg } from "../../shared/messages.ts";
 import { queueBulkSupplierEmail } from "../domain/email/bulk.ts";
 import { kickDelivery } from "../domain/email/deliver.ts";
 
 export function emailRoutes(api: Api) {
-  api.post("/admin/email/supplier/bulk/send", async (c) => {
-    const input = await body(c, BulkSupplierEmail);
-    const deps = c.get("deps");
-    const { queued } = await queueBulkSupplierEmail(deps.db, actorOf(c), input);
+  api.handle(sendBulkSupplierEmail, async ({ deps, actor, body }) => {
+    const { queued } = await queueBulkSupplierEmail(deps.db, actor(), body);
     // committed: send in the background; the answer does not wait for the mail server
     kickDelivery(deps);
-    return ok(c, { queued, mailServer: !!deps.mailer }, emailQueuedMsg(queued, !!deps.mailer));
+    return answer({ queued, mailServer: !!deps.mailer }, emailQueuedMsg(queued, !!deps.mailer));
   });
 }

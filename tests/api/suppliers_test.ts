@@ -397,3 +397,33 @@ Deno.test("suppliers: every call refuses a missing token and a wrong role; accou
     await t.close();
   }
 });
+
+Deno.test("supplier picker: ?search finds by name or short code; an overlong search is a 400, not a scan", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    await created(
+      t,
+      token,
+      "/admin/supplier/add",
+      supplierBody({ supplierName: "Alpha Panel", supplierShortCode: "ALP" }),
+    );
+    await created(
+      t,
+      token,
+      "/admin/supplier/add",
+      supplierBody({ supplierName: "Beta Panel", supplierShortCode: "BET" }),
+    );
+    const labels = async (search: string) =>
+      (await t.call("GET", `/admin/suppliers/all?search=${encodeURIComponent(search)}`, { token })).json
+        .result
+        .map((s: { label: string }) => s.label);
+    assertEquals(await labels("alp"), ["Alpha Panel"]);
+    assertEquals(await labels("BET"), ["Beta Panel"]);
+    const long = await t.call("GET", `/admin/suppliers/all?search=${"x".repeat(201)}`, { token });
+    assertEquals([long.status, long.json.message], [400, "search is too long"]);
+    assertEquals(long.json.errors, [{ path: "search", message: "search is too long" }]);
+  } finally {
+    await t.close();
+  }
+});

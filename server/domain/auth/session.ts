@@ -8,7 +8,8 @@ import { MSG } from "../../../shared/messages.ts";
 import { isRole, type Role } from "../../../shared/roles.ts";
 import { dummyHash, verifyPassword } from "./password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { type PublicUser, publicUser } from "../users/users.ts";
+import { publicUser } from "../users/users.ts";
+import type { LoginResult } from "../../../shared/api/session.ts";
 
 const HOUR = 3600_000;
 export const SESSION_HOURS = 12;
@@ -24,7 +25,7 @@ export const REMEMBER_DAYS = 30;
  */
 export const THROTTLE = { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, ipFactor: 4 };
 
-export type LoginResult = { admin: PublicUser; accessToken: string };
+export type { LoginResult };
 
 type ThrottleKey = { key: string; max: number };
 

@@ -4,16 +4,18 @@ import type { Db } from "../../db/connection.ts";
 import type { CategoriesTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
-import { activeStatus, type AnyQB, type ListSpec } from "../../db/list.ts";
+import { activeStatus, type AnyQB, listSpecOf } from "../../db/list.ts";
 import { notFound } from "../errors.ts";
 import type { CategoryForm, CategoryUpdate } from "../../../shared/schemas/library.ts";
+import { categoriesList, type CategoryOption, type CategoryRecord } from "../../../shared/api/library.ts";
+import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { nowIso, runUpdate } from "../common/records.ts";
 
 const MODULE = "Categories";
 const COLUMNS = ["id", "categoryTitle", "categoryDesc", "isActive", "createdAt", "updatedAt"] as const;
 type CategoryRow = Pick<Selectable<CategoriesTable>, (typeof COLUMNS)[number]>;
-export type CategoryRecord = ReturnType<typeof toApi<CategoryRow>>;
+export type { CategoryRecord };
 
 export const categoryRecord = (r: CategoryRow): CategoryRecord => toApi(r);
 
@@ -21,13 +23,14 @@ export function categoriesListQuery(db: Db): AnyQB {
   return db.selectFrom("categories").select(COLUMNS).where("isDeleted", "=", 0);
 }
 
-export const categoriesListSpec: ListSpec = {
+export const categoriesListSpec = listSpecOf(categoriesList, {
+  filters: {},
   search: ["categoryTitle", "categoryDesc"],
   status: activeStatus(),
   sorts: { categoryTitle: "categoryTitle", createdAt: "createdAt" },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
   rowid: "categories.rowid",
-};
+});
 
 export async function getCategory(db: Db, id: string): Promise<CategoryRecord> {
   const row = await db.selectFrom("categories").select(COLUMNS).where("id", "=", id).where(
@@ -41,7 +44,7 @@ export async function getCategory(db: Db, id: string): Promise<CategoryRecord> {
 }
 
 /** Active categories for selects (child project form): `{_id, label, value, categoryTitle}`. */
-export async function categoryOptions(db: Db) {
+export async function categoryOptions(db: Db): Promise<CategoryOption[]> {
   const rows = await db.selectFrom("categories").select(["id", "categoryTitle", "categoryDesc"])
     .where("isDeleted", "=", 0).where("isActive", "=", 1).orderBy("categoryTitle").orderBy("id").execute();
   return rows.map((r) => ({
@@ -76,7 +79,7 @@ export async function createCategory(db: Db, actor: Actor, input: CategoryForm):
 }
 
 export async function updateCategory(db: Db, actor: Actor, id: string, input: CategoryUpdate) {
-  return await runUpdate<CategoryForm, CategoryRecord | { _id: string; isDeleted: true }>(db, actor, {
+  return await runUpdate<CategoryForm, CategoryRecord | Deleted>(db, actor, {
     table: "categories",
     id,
     what: "Category",

@@ -10,6 +10,8 @@ import { newId } from "../../db/ids.ts";
 import { conflict, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { QualificationForm, QualificationUpdate } from "../../../shared/schemas/library.ts";
+import type { QualificationOptionRecord, QualificationRecord } from "../../../shared/api/library.ts";
+import type { Deleted } from "../../../shared/api/contract.ts";
 import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
 import { nowIso, runUpdate } from "../common/records.ts";
@@ -18,19 +20,7 @@ const MODULE = "Qualifications";
 type QualificationRow = Selectable<QualificationsTable>;
 type OptionRow = Selectable<QualificationOptionsTable>;
 
-export type QualificationOptionRecord = { _id: string; text: string; subText: string; isActive: boolean };
-export type QualificationRecord = {
-  _id: string;
-  label: string;
-  value: string;
-  qualificationName: string;
-  qualificationKey: string;
-  qualificationIcon: string;
-  qualificationOptions: QualificationOptionRecord[];
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { QualificationOptionRecord, QualificationRecord };
 
 function record(q: QualificationRow, options: OptionRow[]): QualificationRecord {
   return {
@@ -124,7 +114,11 @@ async function saveOptions(
   }
 }
 
-export async function createQualification(db: Db, actor: Actor, input: QualificationForm) {
+export async function createQualification(
+  db: Db,
+  actor: Actor,
+  input: QualificationForm,
+): Promise<QualificationRecord> {
   return await db.transaction().execute(async (trx) => {
     await assertKeyFree(trx, input.qualificationKey);
     const now = nowIso();
@@ -151,7 +145,7 @@ export async function createQualification(db: Db, actor: Actor, input: Qualifica
 }
 
 export async function updateQualification(db: Db, actor: Actor, id: string, input: QualificationUpdate) {
-  return await runUpdate<QualificationForm, QualificationRecord | { _id: string; isDeleted: true }>(
+  return await runUpdate<QualificationForm, QualificationRecord | Deleted>(
     db,
     actor,
     {

@@ -15,6 +15,8 @@ import type {
   QuestionType,
   QuestionUpdate,
 } from "../../../shared/schemas/library.ts";
+import type { QuestionRecord, StoredOption } from "../../../shared/api/library.ts";
+import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { nowIso } from "../common/records.ts";
 import { projectChanged } from "../projects/projects.ts";
@@ -25,23 +27,7 @@ export type QuestionScope = { kind: "temp" } | { kind: "project"; projectId: str
 export const TEMP: QuestionScope = { kind: "temp" };
 
 type QuestionRow = Selectable<QuestionsTable>;
-export type StoredOption = QuestionOption & { _id: string };
-
-export type QuestionRecord = {
-  _id: string;
-  projectId: string | null;
-  isTempQuestion: boolean;
-  languageId: string;
-  questionTitle: Record<string, string>;
-  /** The title in the question's language (for lists and pickers). */
-  title: string;
-  questionType: QuestionType;
-  questionOption: StoredOption[];
-  sortOrder: number;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { QuestionRecord, StoredOption };
 
 function parse<T>(text: string, fallback: T): T {
   try {
@@ -154,7 +140,7 @@ export async function updateQuestion(
   scope: QuestionScope,
   id: string,
   input: QuestionUpdate,
-): Promise<{ record: QuestionRecord | { _id: string; isDeleted: true }; deleted: boolean }> {
+): Promise<{ record: QuestionRecord | Deleted; deleted: boolean }> {
   const out = await db.transaction().execute(async (trx) => {
     const existing = await getQuestion(trx, scope, id);
     const now = nowIso();

@@ -4,9 +4,11 @@ import type { Db } from "../../db/connection.ts";
 import type { SupplierRulesTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
-import { activeStatus, type AnyQB, type ListSpec } from "../../db/list.ts";
+import { activeStatus, type AnyQB, listSpecOf } from "../../db/list.ts";
 import { notFound } from "../errors.ts";
 import type { SupplierRuleForm, SupplierRuleUpdate } from "../../../shared/schemas/library.ts";
+import { type SupplierRuleRecord, supplierRulesList } from "../../../shared/api/library.ts";
+import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { nowIso, runUpdate } from "../common/records.ts";
 
@@ -21,21 +23,22 @@ const COLUMNS = [
   "updatedAt",
 ] as const;
 type RuleRow = Pick<Selectable<SupplierRulesTable>, (typeof COLUMNS)[number]>;
-export type SupplierRuleRecord = ReturnType<typeof toApi<RuleRow>>;
+export type { SupplierRuleRecord };
 export const supplierRuleRecord = (r: RuleRow): SupplierRuleRecord => toApi(r);
 
 export function supplierRulesListQuery(db: Db): AnyQB {
   return db.selectFrom("supplier_rules").select(COLUMNS).where("isDeleted", "=", 0);
 }
 
-export const supplierRulesListSpec: ListSpec = {
+export const supplierRulesListSpec = listSpecOf(supplierRulesList, {
+  filters: {},
   // "2.5" finds rules whose minimum or maximum reads 2.5
   search: ["categoryTitle", sql`cast(minSupplierCpi as text)`, sql`cast(maxSupplierCpi as text)`],
   status: activeStatus(),
   sorts: { minSupplierCpi: "minSupplierCpi", maxSupplierCpi: "maxSupplierCpi", createdAt: "createdAt" },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
   rowid: "supplier_rules.rowid",
-};
+});
 
 export async function getSupplierRule(db: Db, id: string): Promise<SupplierRuleRecord> {
   const row = await db.selectFrom("supplier_rules").select(COLUMNS).where("id", "=", id).where(
@@ -78,7 +81,7 @@ export async function createSupplierRule(
 }
 
 export async function updateSupplierRule(db: Db, actor: Actor, id: string, input: SupplierRuleUpdate) {
-  return await runUpdate<SupplierRuleForm, SupplierRuleRecord | { _id: string; isDeleted: true }>(db, actor, {
+  return await runUpdate<SupplierRuleForm, SupplierRuleRecord | Deleted>(db, actor, {
     table: "supplier_rules",
     id,
     what: "Supplier rule",

@@ -5,14 +5,9 @@
  */
 import cc from "currency-codes";
 
-export type CurrencyOption = {
-  _id: string;
-  label: string;
-  value: string;
-  name: string;
-  symbol?: string;
-  digits: number;
-};
+import type { CurrencyOption } from "../../../shared/api/lookups.ts";
+
+export type { CurrencyOption };
 
 /** The preset currency of a new child project (part 1, section 9: "a fixed preset id"). */
 export const DEFAULT_CURRENCY = "USD";

@@ -9,21 +9,19 @@
  */
 import { createRequire } from "node:module";
 import type { ICountry, IState } from "country-state-city";
+import type { CityOption, Country, RegionOption } from "../../../shared/api/lookups.ts";
+import type { CitiesBody } from "../../../shared/schemas/lookups.ts";
+import { invalid } from "../errors.ts";
+
+export type { CityOption, RegionOption };
 
 const require = createRequire(import.meta.url);
 const DATA = "country-state-city/lib/assets";
 /** city.json rows: [name, countryCode, stateCode, latitude, longitude]. */
 type RawCity = [string, string, string, string?, string?];
 
-export type CountryOption = {
-  _id: string;
-  label: string;
-  value: string;
-  code: string;
-  flag: string;
-  phonecode: string;
-  currency: string;
-};
+/** A country as held here: what the API shows, and its currency (the child project's default). */
+export type CountryOption = Country & { currency: string };
 
 let cache: CountryOption[] | null = null;
 let byCode: Map<string, CountryOption> | null = null;
@@ -56,9 +54,6 @@ export const isCountryCode = (code: unknown): code is string =>
   typeof code === "string" && !!countryByCode(code);
 
 // ---------------------------------------------------------------- regions and cities
-
-export type RegionOption = { _id: string; label: string; value: string; code: string; countryCode: string };
-export type CityOption = { _id: string; label: string; value: string; regionId: string; countryCode: string };
 
 type CityEntry = CityOption & { key: string };
 
@@ -164,4 +159,50 @@ export function cityById(id: string): CityOption | undefined {
   if (!c) return undefined;
   const { key: _key, ...rest } = c;
   return rest;
+}
+
+// ---------------------------------------------------------------- the lookup calls
+
+/** The countries as the API lists them (without the currency). */
+export function countryList(): Country[] {
+  return countries().map(({ currency: _currency, ...country }) => country);
+}
+
+function assertCountries(codes: string[], field: string) {
+  const unknown = codes.filter((c) => !countryByCode(c));
+  if (unknown.length) {
+    const message = `Unknown country: ${unknown.join(", ")}`;
+    throw invalid(message, [{ path: field, message }]);
+  }
+}
+
+/** The regions of the given countries; an unknown country is refused on `countryId`. */
+export function regionsFor(countryIds: string[]): RegionOption[] {
+  assertCountries(countryIds, "countryId");
+  return regionsOfCountries(countryIds);
+}
+
+/**
+ * Cities for the lookup call: unknown countries and regions, and regions outside the given
+ * countries, are refused; `message` says when the list is cut short.
+ */
+export function citiesFor(q: CitiesBody): { cities: CityOption[]; message: string } {
+  assertCountries(q.countryIds, "countryId");
+  const unknown = q.regionIds.filter((r) => !regionById(r));
+  if (unknown.length) {
+    const message = `Unknown region: ${unknown.join(", ")}`;
+    throw invalid(message, [{ path: "regionId", message }]);
+  }
+  if (q.regionIds.length && q.countryIds.length) {
+    const outside = q.regionIds.filter((r) => !q.countryIds.includes(regionById(r)!.countryCode));
+    if (outside.length) {
+      const message = `Region ${outside.join(", ")} is not in ${q.countryIds.join(", ")}`;
+      throw invalid(message, [{ path: "regionId", message }]);
+    }
+  }
+  const { cities, total } = citiesOf(q);
+  const message = total > cities.length
+    ? `Showing ${cities.length} of ${total} cities: search to narrow the list`
+    : "Success";
+  return { cities, message };
 }

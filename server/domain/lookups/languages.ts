@@ -1,7 +1,9 @@
 /** ISO 639-1 languages from a well-kept data package, held in memory: `_id` is the two-letter code. */
 import ISO6391 from "iso-639-1";
 
-export type LanguageOption = { _id: string; label: string; value: string; nativeName: string };
+import type { LanguageOption } from "../../../shared/api/lookups.ts";
+
+export type { LanguageOption };
 
 /** The child project form's default language (part 1, section 9). */
 export const DEFAULT_LANGUAGE = "en";

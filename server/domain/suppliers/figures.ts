@@ -8,16 +8,9 @@
 import type { Db } from "../../db/connection.ts";
 import { sql } from "kysely";
 import { ACTIVE_PROJECT_STATUS } from "../../../shared/status.ts";
+import type { SupplierFigures } from "../../../shared/api/suppliers.ts";
 
-export type SupplierFigures = {
-  totalProjects: number;
-  activeProjects: number;
-  responded: number;
-  completed: number;
-  approved: number;
-  actualExpense: number;
-  expectedExpense: number;
-};
+export type { SupplierFigures };
 
 export const ZERO_SUPPLIER_FIGURES: Readonly<SupplierFigures> = Object.freeze({
   totalProjects: 0,

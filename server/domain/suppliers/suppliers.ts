@@ -4,17 +4,17 @@ import type { Db } from "../../db/connection.ts";
 import type { SuppliersTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
-import {
-  activeStatus,
-  type AnyQB,
-  escapeLike,
-  inFilter,
-  isTruthyFlag,
-  type ListSpec,
-} from "../../db/list.ts";
+import { activeStatus, type AnyQB, escapeLike, inFilter, isTruthyFlag, listSpecOf } from "../../db/list.ts";
 import { conflict, notFound } from "../errors.ts";
+import type { Deleted } from "../../../shared/api/contract.ts";
 import { MSG } from "../../../shared/messages.ts";
 import { SUPPLIER_TYPES, type SupplierForm, type SupplierUpdate } from "../../../shared/schemas/supplier.ts";
+import {
+  type SupplierListItem,
+  type SupplierOption,
+  type SupplierRecord,
+  suppliersList,
+} from "../../../shared/api/suppliers.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { deactivateSupplierUsers } from "../users/users.ts";
 import { keepKnownClients } from "../clients/lookup.ts";
@@ -60,17 +60,7 @@ const LIST_COLUMNS = [
 ] as const satisfies readonly (keyof SupplierRow)[];
 type SupplierListRow = Pick<SupplierRow, (typeof LIST_COLUMNS)[number]>;
 
-export type SupplierListItem =
-  & ReturnType<typeof toApi<SupplierListRow>>
-  & ReturnType<typeof countryFields>
-  & SupplierFigures
-  & { supplierTypeLabel: string };
-
-export type SupplierRecord =
-  & Omit<ReturnType<typeof toApi<SupplierRow>>, "clientIds">
-  & ReturnType<typeof countryFields>
-  & SupplierFigures
-  & { clientId: string[]; supplierTypeLabel: string };
+export type { SupplierListItem, SupplierRecord };
 
 export function supplierListMap(row: SupplierListRow): SupplierListItem {
   return {
@@ -98,7 +88,7 @@ export function suppliersListQuery(db: Db): AnyQB {
 
 const upper = (s: string) => s.trim().toUpperCase();
 
-export const suppliersListSpec: ListSpec = {
+export const suppliersListSpec = listSpecOf(suppliersList, {
   search: ["supplierName", "supplierShortCode", "supplierEmail", "company"],
   filters: {
     countries: inFilter("countryId", upper),
@@ -115,7 +105,7 @@ export const suppliersListSpec: ListSpec = {
   },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
   rowid: "suppliers.rowid",
-};
+});
 
 // ---------------------------------------------------------------- read
 
@@ -187,7 +177,7 @@ export async function updateSupplier(
   actor: Actor,
   id: string,
   input: SupplierUpdate,
-): Promise<{ record: SupplierRecord | { _id: string; isDeleted: true }; outcome: UpdateOutcome }> {
+): Promise<{ record: SupplierRecord | Deleted; outcome: UpdateOutcome }> {
   const out = await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "suppliers",
     id,
@@ -227,7 +217,7 @@ export async function updateSupplier(
 // ---------------------------------------------------------------- pickers and recipients
 
 /** Active suppliers for selects: `{_id, label, value, supplierName, supplierShortCode}`, by name. */
-export async function supplierOptions(db: Db, search?: string) {
+export async function supplierOptions(db: Db, search?: string): Promise<SupplierOption[]> {
   let q = db.selectFrom("suppliers").select(["id", "supplierName", "supplierShortCode", "supplierType"])
     .where("isDeleted", "=", 0).where("isActive", "=", 1);
   const s = search?.trim();

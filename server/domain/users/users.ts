@@ -4,13 +4,15 @@ import type { Db } from "../../db/connection.ts";
 import type { UsersTable } from "../../db/tables/foundation.ts";
 import { newId } from "../../db/ids.ts";
 import { toApi } from "../../db/rows.ts";
-import type { AnyQB, ListSpec } from "../../db/list.ts";
+import { type AnyQB, listSpecOf } from "../../db/list.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { Role } from "../../../shared/roles.ts";
 import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
+import { type PublicUser, type UserOption, type UserRecord, usersList } from "../../../shared/api/users.ts";
 import { hashPassword } from "../auth/password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { supplierNames } from "../suppliers/lookup.ts";
 
 /**
  * What ends a user's tokens: a password change or a deactivation bumps the token generation, so
@@ -25,18 +27,7 @@ function endTokens(actor: Actor, userId: string) {
 }
 const endAllTokens = { tokenGeneration: sql<number>`tokenGeneration + 1`, keptTokenJti: null };
 
-export type PublicUser = {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phoneNumber: string;
-  role: Role;
-  supplierId: string | null;
-  isActive: boolean;
-  createdAt: string;
-};
+export type { PublicUser, UserRecord };
 
 type UserRow = Pick<
   Selectable<UsersTable>,
@@ -76,7 +67,8 @@ export function usersListQuery(db: Db, kind: "staff" | "supplier"): AnyQB {
   return kind === "supplier" ? q.where("role", "=", "SUPPLIER") : q.where("role", "!=", "SUPPLIER");
 }
 
-export const usersListSpec: ListSpec = {
+/** The filters and sorts of both Users grids (declared alike in shared/api/users.ts). */
+export const usersListSpec = listSpecOf(usersList, {
   search: ["firstName", "lastName", "email", "phoneNumber"],
   rowid: "users.rowid",
   fts: { table: "users_fts" },
@@ -88,7 +80,19 @@ export const usersListSpec: ListSpec = {
   status: (qb, val) => qb.where("isActive", "=", val === true || val === "true" || val === 1 ? 1 : 0),
   sorts: { name: "firstName", email: "email", role: "role", createdAt: "createdAt" },
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
-};
+});
+
+/** Supplier users show their supplier's name: one query per page. */
+export async function withSupplierNames(db: Db, rows: PublicUser[]): Promise<UserRecord[]> {
+  const names = await supplierNames(db, rows.map((r) => r.supplierId ?? ""));
+  return rows.map((r) => ({ ...r, supplierName: r.supplierId ? names.get(r.supplierId) ?? "" : "" }));
+}
+
+/** A user as the edit form reads it: a supplier login with its supplier's name. */
+export async function getUserRecord(db: Db, id: string): Promise<UserRecord> {
+  const [user] = await withSupplierNames(db, [await getUser(db, id)]);
+  return user;
+}
 
 export async function getUser(db: Db, id: string): Promise<PublicUser> {
   const u = await db.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id).where(
@@ -272,7 +276,7 @@ export async function setPassword(db: Db, actor: Actor, email: string, password:
 }
 
 /** Active staff users for pickers: `{ _id, label, role }`, optionally one role only. */
-export async function userOptions(db: Db, role?: Role) {
+export async function userOptions(db: Db, role?: Role): Promise<UserOption[]> {
   let q = db.selectFrom("users").select(["id", "firstName", "lastName", "email", "role"])
     .where("isDeleted", "=", 0).where("isActive", "=", 1).where("role", "!=", "SUPPLIER");
   if (role) q = q.where("role", "=", role);

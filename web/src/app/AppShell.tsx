@@ -7,7 +7,8 @@ import { House, LogOut, Settings, UserRound } from "lucide-react";
 import { navigationFor } from "../../../shared/permissions.ts";
 import { homePathFor, type Role, ROLE_LABELS } from "../../../shared/roles.ts";
 import { api } from "../lib/api.ts";
-import { type Admin, initialsOf, useAuth } from "../lib/auth.ts";
+import { adminMeCall, supplierMeCall } from "../../../shared/api/session.ts";
+import { initialsOf, useAuth } from "../lib/auth.ts";
 import { signOut } from "../lib/session.ts";
 import { cn } from "../lib/utils.ts";
 import { Logo } from "../components/layout/Logo.tsx";
@@ -42,7 +43,7 @@ function useFreshAdmin() {
     queryKey: ["me"],
     staleTime: Infinity,
     queryFn: async ({ signal }) =>
-      (await api.get<Admin>(useAuth.getState().admin?.role === "SUPPLIER" ? "/supplier/me" : "/admin/me", {
+      (await api(useAuth.getState().admin?.role === "SUPPLIER" ? supplierMeCall : adminMeCall, {}, {
         signal,
         quiet: (e) => e.status !== 401,
       })).result,

@@ -6,20 +6,16 @@ import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import type { Role } from "../../../shared/roles.ts";
 import { homePathFor } from "../../../shared/roles.ts";
+import type { PublicUser } from "../../../shared/api/users.ts";
 
 export const TOKEN_KEY = "accessToken";
 export const ADMIN_KEY = "admin";
 
-export type Admin = {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  role: Role;
-  supplierId: string | null;
-  isActive: boolean;
-};
+/** The signed-in user as kept in the browser: the part of the API's user the app shows and checks. */
+export type Admin = Pick<
+  PublicUser,
+  "_id" | "firstName" | "lastName" | "fullName" | "email" | "role" | "supplierId" | "isActive"
+>;
 
 type AuthState = {
   admin: Admin | null;

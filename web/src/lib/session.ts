@@ -2,12 +2,13 @@
 import { MSG } from "../../../shared/messages.ts";
 import type { LoginBody } from "../../../shared/schemas/auth.ts";
 import { api } from "./api.ts";
+import { loginCall, logoutCall } from "../../../shared/api/session.ts";
 import { type Admin, clearSession, getToken, startSession, useAuth } from "./auth.ts";
 import { notify } from "./notify.ts";
 import { emitSessionEnd } from "./session-events.ts";
 
 export async function signIn(input: LoginBody): Promise<Admin> {
-  const res = await api.post<{ admin: Admin; accessToken: string }>("/admin/login", input);
+  const res = await api(loginCall, { body: input });
   emitSessionEnd();
   startSession(res.result.admin, res.result.accessToken);
   notify.success(res.message);
@@ -22,7 +23,7 @@ export async function signIn(input: LoginBody): Promise<Admin> {
 export async function signOut(): Promise<void> {
   if (getToken()) {
     try {
-      await api.post("/admin/logout", {}, { quiet: true });
+      await api(logoutCall, {}, { quiet: true });
     } catch (e) {
       useAuth.getState().setSessionError(MSG.logoutFailed);
       console.warn(MSG.logoutFailed, e);

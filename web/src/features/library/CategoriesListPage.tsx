@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
 import { Pencil, Trash2 } from "lucide-react";
 import { api } from "../../lib/api.ts";
+import { updateCategoryCall } from "../../../../shared/api/library.ts";
 import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid, useCanEdit } from "../../components/data-grid/DataGrid.tsx";
@@ -11,17 +12,17 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
-import { categoriesList, type CategoryRow, LIBRARY_DESCRIPTION, useLibraryTabs } from "./library.ts";
+import { categoriesList, type CategoryRecord, LIBRARY_DESCRIPTION, useLibraryTabs } from "./library.ts";
 
 export default function CategoriesListPage() {
-  const list = useList<CategoryRow>(categoriesList);
+  const list = useList<CategoryRecord>(categoriesList);
   const navigate = useNavigate();
   const canEdit = useCanEdit();
   const tabs = useLibraryTabs();
 
-  const setActive = useActiveSwitch(list, (c: CategoryRow) => `/admin/category/update/${c._id}`);
+  const setActive = useActiveSwitch(list, updateCategoryCall);
 
-  const columns = useMemo<GridColumn<CategoryRow>[]>(() => [
+  const columns = useMemo<GridColumn<CategoryRecord>[]>(() => [
     {
       id: "categoryTitle",
       header: "Title",
@@ -58,7 +59,7 @@ export default function CategoriesListPage() {
     },
   ], [canEdit, setActive]);
 
-  const actions = useMemo<RowAction<CategoryRow>[]>(() => [
+  const actions = useMemo<RowAction<CategoryRecord>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (c) => navigate(`/admin/library/category/${c._id}/edit`) },
     {
       label: "Delete",
@@ -66,7 +67,7 @@ export default function CategoriesListPage() {
       destructive: true,
       confirm: true,
       onSelect: async (c) => {
-        const res = await api.put(`/admin/category/update/${c._id}`, { isDeleted: true });
+        const res = await api(updateCategoryCall, { params: { id: c._id }, body: { isDeleted: true } });
         list.removeRow(c._id);
         notify.success(res.message);
       },

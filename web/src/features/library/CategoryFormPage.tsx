@@ -8,12 +8,18 @@ import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { CategoryForm } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
+import {
+  addCategory,
+  categoryOptionsCall,
+  getCategoryCall,
+  updateCategoryCall,
+} from "../../../../shared/api/library.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
 import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
-import type { CategoryRow } from "./library.ts";
+import type { CategoryRecord } from "./library.ts";
 
 const LIST = "/admin/library";
 
@@ -24,7 +30,7 @@ export default function CategoryFormPage() {
     queryKey: ["category", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<CategoryRow>(`/admin/category/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getCategoryCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -49,19 +55,19 @@ export default function CategoryFormPage() {
   );
 }
 
-function CategoryEditor({ category }: { category?: CategoryRow }) {
+function CategoryEditor({ category }: { category?: CategoryRecord }) {
   const form = useSchemaForm(CategoryForm, {
     categoryTitle: category?.categoryTitle ?? "",
     categoryDesc: category?.categoryDesc ?? "",
     isActive: category?.isActive ?? true,
   });
 
-  const save = useSaveRecord<CategoryRow>({
-    add: "/admin/category/add",
-    update: (id) => `/admin/category/update/${id}`,
+  const save = useSaveRecord<CategoryRecord>({
+    add: addCategory,
+    update: updateCategoryCall,
     recordKey: (id) => ["category", id],
     back: LIST,
-    pickers: ["/admin/categories/all"],
+    pickers: [categoryOptionsCall],
   });
   const submit = (values: CategoryForm) => save(values, category?._id);
 

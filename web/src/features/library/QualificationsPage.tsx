@@ -11,6 +11,11 @@ import { Pencil, Plus, Trash2 } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { QualificationForm, qualificationKeyOf } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
+import {
+  addQualification,
+  listQualificationsCall,
+  updateQualificationCall,
+} from "../../../../shared/api/library.ts";
 import { notify } from "../../lib/notify.ts";
 import { cn } from "../../lib/utils.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -86,14 +91,13 @@ export default function QualificationsPage() {
 
   const list = useQuery({
     queryKey: KEY,
-    queryFn: async ({ signal }) =>
-      (await api.get<QualificationRecord[]>("/admin/qualifications/all", { signal })).result,
+    queryFn: async ({ signal }) => (await api(listQualificationsCall, {}, { signal })).result,
   });
 
   async function remove(q: QualificationRecord) {
     setDeleting(true);
     try {
-      const res = await api.put(`/admin/qualification/update/${q._id}`, { isDeleted: true });
+      const res = await api(updateQualificationCall, { params: { id: q._id }, body: { isDeleted: true } });
       qc.setQueryData<QualificationRecord[]>(KEY, (old) => old?.filter((x) => x._id !== q._id));
       if (editing?._id === q._id) setEditing(null);
       notify.success(res.message);
@@ -211,8 +215,8 @@ function QualificationEditor({
 
   async function submit(values: QualificationForm) {
     const res = qualification
-      ? await api.put<QualificationRecord>(`/admin/qualification/update/${qualification._id}`, values)
-      : await api.post<QualificationRecord>("/admin/qualification/add", values);
+      ? await api(updateQualificationCall, { params: { id: qualification._id }, body: values })
+      : await api(addQualification, { body: values });
     await qc.invalidateQueries({ queryKey: KEY });
     notify.success(res.message);
     if (qualification) onDone();

@@ -18,6 +18,7 @@ import {
   QuestionForm,
 } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
+import { addTempQuestion, getTempQuestion, updateTempQuestion } from "../../../../shared/api/library.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
 import { MIN_OPTIONS_KEPT, OptionQuotaInput, OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
@@ -67,7 +68,7 @@ export default function QuestionFormPage() {
     queryKey: ["question", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<QuestionRecord>(`/admin/question/temp/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getTempQuestion, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -101,8 +102,8 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
   });
 
   const save = useSaveRecord<QuestionRecord>({
-    add: "/admin/question/temp/add",
-    update: (id) => `/admin/survey/question/temp/update/${id}`,
+    add: addTempQuestion,
+    update: updateTempQuestion,
     recordKey: (id) => ["question", id],
     back: LIST,
     lists: TEMP_QUESTIONS_KEY,

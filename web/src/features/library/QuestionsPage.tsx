@@ -9,6 +9,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Inbox, Pencil, RotateCw, Trash2 } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { api } from "../../lib/api.ts";
+import {
+  listTempQuestions,
+  reorderTempQuestions,
+  updateTempQuestion,
+} from "../../../../shared/api/library.ts";
 import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
@@ -46,12 +51,11 @@ export default function QuestionsPage() {
 
   const questions = useQuery({
     queryKey: TEMP_QUESTIONS_KEY,
-    queryFn: async ({ signal }) =>
-      (await api.get<QuestionRecord[]>("/admin/questions/temp", { signal })).result,
+    queryFn: async ({ signal }) => (await api(listTempQuestions, {}, { signal })).result,
   });
 
   const reorder = useMutation({
-    mutationFn: (ids: string[]) => api.put<unknown>("/admin/question/temp/reorder", { ids }),
+    mutationFn: (ids: string[]) => api(reorderTempQuestions, { body: { ids } }),
     onSuccess: (res) => notify.success(res.message),
     // the server keeps the last order it accepted: show that one again
     onError: () => void qc.invalidateQueries({ queryKey: TEMP_QUESTIONS_KEY }),
@@ -68,7 +72,7 @@ export default function QuestionsPage() {
   async function remove(q: QuestionRecord) {
     setDeleting(true);
     try {
-      const res = await api.put(`/admin/survey/question/temp/update/${q._id}`, { isDeleted: true });
+      const res = await api(updateTempQuestion, { params: { id: q._id }, body: { isDeleted: true } });
       qc.setQueryData<QuestionRecord[]>(TEMP_QUESTIONS_KEY, (old) => old?.filter((x) => x._id !== q._id));
       notify.success(res.message);
     } catch {

@@ -7,13 +7,20 @@ import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { SupplierRuleForm } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
+import {
+  addSupplierRule,
+  type CategoryOption,
+  categoryOptionsCall,
+  getSupplierRuleCall,
+  updateSupplierRuleCall,
+} from "../../../../shared/api/library.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
-import type { SupplierRuleRow } from "./library.ts";
+import type { SupplierRuleRecord } from "./library.ts";
 
 const LIST = "/admin/library/rule";
 
@@ -23,7 +30,7 @@ export default function RuleFormPage() {
     queryKey: ["supplier-rule", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<SupplierRuleRow>(`/admin/supplier/rule/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getSupplierRuleCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -47,7 +54,7 @@ export default function RuleFormPage() {
   );
 }
 
-function RuleEditor({ rule }: { rule?: SupplierRuleRow }) {
+function RuleEditor({ rule }: { rule?: SupplierRuleRecord }) {
   const form = useSchemaForm(SupplierRuleForm, {
     minSupplierCpi: rule ? String(rule.minSupplierCpi) : "",
     maxSupplierCpi: rule ? String(rule.maxSupplierCpi) : "",
@@ -55,17 +62,16 @@ function RuleEditor({ rule }: { rule?: SupplierRuleRow }) {
     isActive: rule?.isActive ?? true,
   });
   const categories = useOptions({
-    path: "/admin/categories/all",
-    // deno-lint-ignore no-explicit-any
-    map: (c: any) => ({
+    call: categoryOptionsCall,
+    map: (c: CategoryOption) => ({
       value: String(c.categoryTitle ?? c.label ?? ""),
       label: String(c.categoryTitle ?? c.label ?? ""),
     }),
   });
 
-  const save = useSaveRecord<SupplierRuleRow>({
-    add: "/admin/supplier/rule/add",
-    update: (id) => `/admin/supplier/rule/update/${id}`,
+  const save = useSaveRecord<SupplierRuleRecord>({
+    add: addSupplierRule,
+    update: updateSupplierRuleCall,
     recordKey: (id) => ["supplier-rule", id],
     back: LIST,
   });

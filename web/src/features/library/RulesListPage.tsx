@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
 import { Pencil, Trash2 } from "lucide-react";
 import { api } from "../../lib/api.ts";
+import { updateSupplierRuleCall } from "../../../../shared/api/library.ts";
 import { notify } from "../../lib/notify.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -12,17 +13,22 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
-import { LIBRARY_DESCRIPTION, type SupplierRuleRow, supplierRulesList, useLibraryTabs } from "./library.ts";
+import {
+  LIBRARY_DESCRIPTION,
+  type SupplierRuleRecord,
+  supplierRulesList,
+  useLibraryTabs,
+} from "./library.ts";
 
 export default function RulesListPage() {
-  const list = useList<SupplierRuleRow>(supplierRulesList);
+  const list = useList<SupplierRuleRecord>(supplierRulesList);
   const navigate = useNavigate();
   const canEdit = useCanEdit();
   const tabs = useLibraryTabs();
 
-  const setActive = useActiveSwitch(list, (r: SupplierRuleRow) => `/admin/supplier/rule/update/${r._id}`);
+  const setActive = useActiveSwitch(list, updateSupplierRuleCall);
 
-  const columns = useMemo<GridColumn<SupplierRuleRow>[]>(() => [
+  const columns = useMemo<GridColumn<SupplierRuleRecord>[]>(() => [
     {
       id: "minSupplierCpi",
       header: "Minimum CPI",
@@ -66,7 +72,7 @@ export default function RulesListPage() {
     },
   ], [canEdit, setActive]);
 
-  const actions = useMemo<RowAction<SupplierRuleRow>[]>(() => [
+  const actions = useMemo<RowAction<SupplierRuleRecord>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (r) => navigate(`/admin/library/rule/${r._id}/edit`) },
     {
       label: "Delete",
@@ -74,7 +80,7 @@ export default function RulesListPage() {
       destructive: true,
       confirm: true,
       onSelect: async (r) => {
-        const res = await api.put(`/admin/supplier/rule/update/${r._id}`, { isDeleted: true });
+        const res = await api(updateSupplierRuleCall, { params: { id: r._id }, body: { isDeleted: true } });
         list.removeRow(r._id);
         notify.success(res.message);
       },

@@ -1,9 +1,23 @@
-/** Library area (part 2, Library): its tab strip, list declarations and record shapes. */
+/** Library area (part 2, Library): its tab strip and the grids over the lists of shared/api/library.ts. */
 import { canOpenScreen } from "../../../../shared/permissions.ts";
-import type { QuestionType } from "../../../../shared/schemas/library.ts";
+import type { QuestionOption, QuestionType } from "../../../../shared/schemas/library.ts";
+import {
+  categoriesList as categories,
+  type CategoryRecord,
+  type QualificationOptionRecord as StoredQualificationOption,
+  type SupplierRuleRecord,
+  supplierRulesList as supplierRules,
+} from "../../../../shared/api/library.ts";
 import type { ListDecl } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import { useAuth } from "../../lib/auth.ts";
+
+export type {
+  CategoryRecord,
+  QualificationRecord,
+  QuestionRecord,
+  SupplierRuleRecord,
+} from "../../../../shared/api/library.ts";
 
 /** The tab strip; a role sees only the tabs it may open (MANAGER: Categories). */
 const LIBRARY_TABS: PageTab[] = [
@@ -23,17 +37,8 @@ export const LIBRARY_DESCRIPTION =
 
 // ---------------------------------------------------------------- categories
 
-export type CategoryRow = {
-  _id: string;
-  categoryTitle: string;
-  categoryDesc: string;
-  isActive: boolean;
-  createdAt: string;
-};
-
-export const categoriesList: ListDecl<CategoryRow> = {
-  id: "categories",
-  path: "/admin/categories",
+export const categoriesList: ListDecl<CategoryRecord> = {
+  list: categories,
   rowId: (c) => c._id,
   defaultPageSize: 10,
   filters: [
@@ -41,23 +46,12 @@ export const categoriesList: ListDecl<CategoryRow> = {
     { kind: "status" },
     { kind: "export" },
   ],
-  exportName: "categories",
 };
 
 // ---------------------------------------------------------------- supplier rules
 
-export type SupplierRuleRow = {
-  _id: string;
-  minSupplierCpi: number;
-  maxSupplierCpi: number;
-  categoryTitle: string;
-  isActive: boolean;
-  createdAt: string;
-};
-
-export const supplierRulesList: ListDecl<SupplierRuleRow> = {
-  id: "supplier-rules",
-  path: "/admin/supplier/rules/data",
+export const supplierRulesList: ListDecl<SupplierRuleRecord> = {
+  list: supplierRules,
   rowId: (r) => r._id,
   defaultPageSize: 10,
   filters: [
@@ -65,31 +59,12 @@ export const supplierRulesList: ListDecl<SupplierRuleRow> = {
     { kind: "search", placeholder: "Search rules" },
     { kind: "export" },
   ],
-  exportName: "supplier-rules",
 };
 
 // ---------------------------------------------------------------- questions
 
-export type QuestionOptionRecord = {
-  _id?: string;
-  title: string;
-  enable: boolean;
-  formvalidate: boolean;
-  diy: boolean;
-  local: boolean;
-  quota: number;
-};
-
-export type QuestionRecord = {
-  _id: string;
-  languageId: string;
-  questionTitle: Record<string, string>;
-  title: string;
-  questionType: QuestionType;
-  questionOption: QuestionOptionRecord[];
-  sortOrder: number;
-  isActive: boolean;
-};
+/** An answer option as the question form edits it (a new one has no id yet). */
+export type QuestionOptionRecord = QuestionOption;
 
 /** The cache key of the temporary questions (list and forms share it). */
 export const TEMP_QUESTIONS_KEY = ["questions", "temp"] as const;
@@ -104,13 +79,5 @@ export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
 
 // ---------------------------------------------------------------- qualifications
 
-export type QualificationOptionRecord = { _id?: string; text: string; subText: string; isActive: boolean };
-
-export type QualificationRecord = {
-  _id: string;
-  qualificationName: string;
-  qualificationKey: string;
-  qualificationIcon: string;
-  qualificationOptions: QualificationOptionRecord[];
-  isActive: boolean;
-};
+/** An option as the qualification form edits it (a new one has no id yet). */
+export type QualificationOptionRecord = Omit<StoredQualificationOption, "_id"> & { _id?: string };

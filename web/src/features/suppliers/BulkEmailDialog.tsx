@@ -6,6 +6,7 @@ import * as React from "react";
 import { Mail } from "lucide-react";
 import { BulkSupplierEmail, DEFAULT_BULK_SUBJECT } from "../../../../shared/schemas/email.ts";
 import { api } from "../../lib/api.ts";
+import { sendBulkSupplierEmail } from "../../../../shared/api/email.ts";
 import { notify } from "../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../components/form/fields.tsx";
@@ -51,7 +52,7 @@ export function BulkEmailButton({ disabled }: { disabled?: boolean }) {
 function BulkEmailForm({ onSent }: { onSent: () => void }) {
   const form = useSchemaForm(BulkSupplierEmail, EMPTY);
   async function submit(values: BulkSupplierEmail) {
-    const res = await api.post<{ queued: number }>("/admin/email/supplier/bulk/send", values);
+    const res = await api(sendBulkSupplierEmail, { body: values });
     notify.success(res.message);
     form.reset(EMPTY);
     onSent();

@@ -26,6 +26,12 @@ import {
 import { CountryField, LookupMultiField } from "../common/fields.tsx";
 import { CLIENTS } from "../common/lookups.ts";
 import type { SupplierRecord } from "./suppliers.ts";
+import {
+  addSupplier,
+  getSupplierCall,
+  supplierOptionsCall,
+  updateSupplierCall,
+} from "../../../../shared/api/suppliers.ts";
 
 const LIST = "/admin/supplier";
 
@@ -97,7 +103,7 @@ export default function SupplierFormPage() {
     queryKey: ["supplier", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.post<SupplierRecord>(`/admin/supplier/${id}`, {}, { signal, quiet: quietNotFound })).result,
+      (await api(getSupplierCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -130,11 +136,11 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
   const form = useSchemaForm(SupplierForm, supplier ? valuesOf(supplier) : EMPTY);
 
   const save = useSaveRecord<SupplierRecord>({
-    add: "/admin/supplier/add",
-    update: (id) => `/admin/supplier/update/${id}`,
+    add: addSupplier,
+    update: updateSupplierCall,
     recordKey: (id) => ["supplier", id],
     back: LIST,
-    pickers: ["/admin/suppliers/all"],
+    pickers: [supplierOptionsCall],
   });
   const submit = (values: SupplierForm) => save(values, supplier?._id);
 

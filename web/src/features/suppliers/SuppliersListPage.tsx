@@ -14,16 +14,17 @@ import { Switch } from "../../components/ui/switch.tsx";
 import { CountryFlag } from "../common/CountryFlag.tsx";
 import { countColumn, moneyColumn } from "../common/columns.tsx";
 import { BulkEmailButton } from "./BulkEmailDialog.tsx";
-import { type SupplierRow, suppliersList } from "./suppliers.ts";
+import { type SupplierListItem, suppliersList } from "./suppliers.ts";
+import { updateSupplierCall } from "../../../../shared/api/suppliers.ts";
 
 export default function SuppliersListPage() {
-  const list = useList<SupplierRow>(suppliersList);
+  const list = useList<SupplierListItem>(suppliersList);
   const navigate = useNavigate();
   const canEdit = useCanEdit();
 
-  const setActive = useActiveSwitch(list, (s: SupplierRow) => `/admin/supplier/update/${s._id}`);
+  const setActive = useActiveSwitch(list, updateSupplierCall);
 
-  const columns = useMemo<GridColumn<SupplierRow>[]>(() => [
+  const columns = useMemo<GridColumn<SupplierListItem>[]>(() => [
     {
       id: "supplierName",
       header: "Supplier name",
@@ -55,13 +56,13 @@ export default function SuppliersListPage() {
         </span>
       ),
     },
-    countColumn<SupplierRow>("totalProjects", "Total projects", (s) => s.totalProjects),
-    countColumn<SupplierRow>("activeProjects", "Active projects", (s) => s.activeProjects),
-    countColumn<SupplierRow>("responded", "Traffic", (s) => s.responded),
-    countColumn<SupplierRow>("completed", "Completed", (s) => s.completed),
-    countColumn<SupplierRow>("approved", "Approved", (s) => s.approved),
-    moneyColumn<SupplierRow>("actualExpense", "Actual expense", (s) => s.actualExpense),
-    moneyColumn<SupplierRow>("expectedExpense", "Expected expense", (s) => s.expectedExpense),
+    countColumn<SupplierListItem>("totalProjects", "Total projects", (s) => s.totalProjects),
+    countColumn<SupplierListItem>("activeProjects", "Active projects", (s) => s.activeProjects),
+    countColumn<SupplierListItem>("responded", "Traffic", (s) => s.responded),
+    countColumn<SupplierListItem>("completed", "Completed", (s) => s.completed),
+    countColumn<SupplierListItem>("approved", "Approved", (s) => s.approved),
+    moneyColumn<SupplierListItem>("actualExpense", "Actual expense", (s) => s.actualExpense),
+    moneyColumn<SupplierListItem>("expectedExpense", "Expected expense", (s) => s.expectedExpense),
     {
       id: "isActive",
       header: "Active",
@@ -77,7 +78,7 @@ export default function SuppliersListPage() {
     },
   ], [canEdit, setActive]);
 
-  const actions = useMemo<RowAction<SupplierRow>[]>(() => [
+  const actions = useMemo<RowAction<SupplierListItem>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (s) => navigate(`/admin/supplier/${s._id}/edit`) },
     {
       label: "Delete",
@@ -85,7 +86,7 @@ export default function SuppliersListPage() {
       destructive: true,
       confirm: true,
       onSelect: async (s) => {
-        const res = await api.put(`/admin/supplier/update/${s._id}`, { isDeleted: true });
+        const res = await api(updateSupplierCall, { params: { id: s._id }, body: { isDeleted: true } });
         list.removeRow(s._id);
         notify.success(res.message);
       },

@@ -12,6 +12,7 @@ import { generatePassword, UserCreate, UserUpdate } from "../../../../shared/sch
 import { canOpenScreen } from "../../../../shared/permissions.ts";
 import { isRole } from "../../../../shared/roles.ts";
 import { api } from "../../lib/api.ts";
+import { addUser, getUserCall, updateUserCall } from "../../../../shared/api/users.ts";
 import { notify } from "../../lib/notify.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { copyText } from "../../lib/clipboard.ts";
@@ -28,7 +29,7 @@ import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { withCurrent } from "../common/fields.tsx";
 import { BackLink, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
 import { SUPPLIERS } from "../common/lookups.ts";
-import { roleOptionsFor, type UserRow } from "./users.ts";
+import { roleOptionsFor, type UserRecord } from "./users.ts";
 
 const LIST = "/admin/user";
 
@@ -63,7 +64,7 @@ export default function UserFormPage() {
     queryKey: ["user", id],
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<UserRow>(`/admin/user/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getUserCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
 
   return (
@@ -90,7 +91,7 @@ export default function UserFormPage() {
   );
 }
 
-function UserForm({ user }: { user?: UserRow }) {
+function UserForm({ user }: { user?: UserRecord }) {
   const editing = !!user;
   const myRole = useAuth((s) => s.admin?.role);
   // "New User" on the Suppliers tab opens with the SUPPLIER role chosen (?role=SUPPLIER)
@@ -115,9 +116,9 @@ function UserForm({ user }: { user?: UserRow }) {
       : { ...EMPTY, role: startRole },
   );
 
-  const save = useSaveRecord<UserRow>({
-    add: "/admin/user/add",
-    update: (id) => `/admin/user/update/${id}`,
+  const save = useSaveRecord<UserRecord>({
+    add: addUser,
+    update: updateUserCall,
     recordKey: (id) => ["user", id],
     back: LIST,
   });

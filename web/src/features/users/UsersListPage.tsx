@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from "react-router";
 import { Pencil, Trash2 } from "lucide-react";
 import { ROLE_LABELS } from "../../../../shared/roles.ts";
 import { api } from "../../lib/api.ts";
+import { updateUserCall } from "../../../../shared/api/users.ts";
 import { notify } from "../../lib/notify.ts";
 import { initialsOf, useAuth } from "../../lib/auth.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -20,7 +21,7 @@ import {
   ROLE_TONES,
   supplierUsersList,
   USER_TABS,
-  type UserRow,
+  type UserRecord,
 } from "./users.ts";
 
 export default function UsersListPage() {
@@ -31,14 +32,14 @@ export default function UsersListPage() {
 }
 
 function UsersList({ suppliers }: { suppliers: boolean }) {
-  const list = useList<UserRow>(suppliers ? supplierUsersList : managersList);
+  const list = useList<UserRecord>(suppliers ? supplierUsersList : managersList);
   const navigate = useNavigate();
   const canEdit = useCanEdit();
   const me = useAuth((s) => s.admin);
 
-  const setActive = useActiveSwitch(list, (u: UserRow) => `/admin/user/update/${u._id}`);
+  const setActive = useActiveSwitch(list, updateUserCall);
 
-  const columns = useMemo<GridColumn<UserRow>[]>(() => [
+  const columns = useMemo<GridColumn<UserRecord>[]>(() => [
     {
       id: "name",
       header: "Name",
@@ -64,7 +65,7 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
       ? [{
         id: "supplierName",
         header: "Supplier",
-        cell: (u: UserRow) => u.supplierName || <span className="text-muted-foreground">—</span>,
+        cell: (u: UserRecord) => u.supplierName || <span className="text-muted-foreground">—</span>,
       }]
       : []),
     {
@@ -90,7 +91,7 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
     },
   ], [canEdit, setActive, me, suppliers]);
 
-  const actions = useMemo<RowAction<UserRow>[]>(() => [
+  const actions = useMemo<RowAction<UserRecord>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (u) => navigate(`/admin/user/${u._id}/edit`) },
     {
       label: "Delete",
@@ -99,7 +100,7 @@ function UsersList({ suppliers }: { suppliers: boolean }) {
       confirm: true,
       disabled: (u) => lockedReason(u, me),
       onSelect: async (u) => {
-        const res = await api.put(`/admin/user/update/${u._id}`, { isDeleted: true });
+        const res = await api(updateUserCall, { params: { id: u._id }, body: { isDeleted: true } });
         list.removeRow(u._id);
         notify.success(res.message);
       },

@@ -1,29 +1,21 @@
 /** Users area: the two lists (managers, suppliers) and the labels and colours of roles. */
 import { type Role, ROLE_LABELS } from "../../../../shared/roles.ts";
 import type { ListDecl } from "../../components/data-grid/types.ts";
+import {
+  supplierUsersList as supplierUsers,
+  type UserRecord,
+  usersList as users,
+} from "../../../../shared/api/users.ts";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
 
-export type UserRow = {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phoneNumber: string;
-  role: Role;
-  supplierId: string | null;
-  /** Supplier logins: their supplier's name (the Suppliers tab). */
-  supplierName?: string;
-  isActive: boolean;
-  createdAt: string;
-};
+export type { UserRecord } from "../../../../shared/api/users.ts";
 
 /**
  * Why the signed-in user may not switch off or delete this row, or null (the server's rules, shown
  * ahead: nobody deactivates or deletes their own account; Super Admins are for Super Admins).
  */
 export function lockedReason(
-  row: Pick<UserRow, "_id" | "role">,
+  row: Pick<UserRecord, "_id" | "role">,
   me: { _id: string; role: Role } | null,
 ): string | null {
   if (!me) return null;
@@ -36,24 +28,20 @@ const filters = [
   { kind: "search", placeholder: "Search name, email or phone" },
   { kind: "status" },
   { kind: "export" },
-] as const satisfies ListDecl<UserRow>["filters"];
+] as const satisfies ListDecl<UserRecord>["filters"];
 
-export const managersList: ListDecl<UserRow> = {
-  id: "users",
-  path: "/admin/users",
+export const managersList: ListDecl<UserRecord> = {
+  list: users,
   rowId: (u) => u._id,
   defaultPageSize: 10,
   filters: [...filters],
-  exportName: "users",
 };
 
-export const supplierUsersList: ListDecl<UserRow> = {
-  id: "supplier-users",
-  path: "/admin/users/supplier",
+export const supplierUsersList: ListDecl<UserRecord> = {
+  list: supplierUsers,
   rowId: (u) => u._id,
   defaultPageSize: 10,
   filters: [...filters],
-  exportName: "supplier-users",
 };
 
 export const ROLE_TONES: Record<Role, BadgeTone> = {

@@ -1,0 +1,148 @@
+/** Suppliers (part 1: 2.8, section 7 "Suppliers"): the calls, the records they answer with, the list. */
+import * as v from "valibot";
+import { defineCall, type Deleted, returns } from "./contract.ts";
+import type { CountryFields } from "./clients.ts";
+import { defineList, ListBody, type ListResult } from "../list.ts";
+import { SupplierForm, SupplierUpdate } from "../schemas/supplier.ts";
+import { moneyCell as money } from "../format.ts";
+
+/** The supplier list figures, from the supplier-map counters (part 1, 2.8). */
+export type SupplierFigures = {
+  totalProjects: number;
+  activeProjects: number;
+  responded: number;
+  completed: number;
+  approved: number;
+  actualExpense: number;
+  expectedExpense: number;
+};
+
+/** A row of the suppliers grid: no API secrets, no redirects. */
+export type SupplierListItem =
+  & {
+    _id: string;
+    /** 1 DIY, 2 Local. */
+    supplierType: number;
+    supplierTypeLabel: string;
+    supplierName: string;
+    supplierShortCode: string;
+    supplierEmail: string;
+    supplierPhoneNumber: string;
+    countryId: string;
+    company: string;
+    netDays: number;
+    isEmailNotification: boolean;
+    isPreScreen: boolean;
+    isActive: boolean;
+    createdAt: string;
+  }
+  & CountryFields
+  & SupplierFigures;
+
+/** A whole supplier, as the edit form reads it. */
+export type SupplierRecord = SupplierListItem & {
+  supplierWebsite: string;
+  city: string;
+  state: string;
+  address1: string;
+  address2: string;
+  zipCode: string;
+  apiClientId: string;
+  hashKey: string;
+  supplierPanelSize: number | null;
+  supplierRuleCPI: string;
+  supplierApiKey: string;
+  apiBody: string;
+  apiKey: string;
+  apiUrl: string;
+  apiHeader: string;
+  variableMapping: string;
+  identifierMapping: string;
+  redirectComplete: string;
+  redirectQuotaFull: string;
+  redirectTerminate: string;
+  redirectQualityTerm: string;
+  redirectSurveyClose: string;
+  clientId: string[];
+  supplierApprovedHook: string;
+  isDeleted: boolean;
+  updatedAt: string;
+};
+
+/** An active supplier in a select. */
+export type SupplierOption = {
+  _id: string;
+  label: string;
+  value: string;
+  supplierName: string;
+  supplierShortCode: string;
+  supplierType: number;
+};
+
+/** `?search=` of the supplier picker (name or short code). */
+export const SupplierPickerQuery = v.object({
+  search: v.optional(v.pipe(v.string(), v.maxLength(200, "search is too long"))),
+});
+
+export const listSuppliers = defineCall({
+  method: "POST",
+  path: "/admin/suppliers",
+  body: ListBody,
+  csv: true,
+  result: returns<ListResult<SupplierListItem>>(),
+});
+export const supplierOptionsCall = defineCall({
+  method: "GET",
+  path: "/admin/suppliers/all",
+  query: SupplierPickerQuery,
+  result: returns<SupplierOption[]>(),
+});
+export const addSupplier = defineCall({
+  method: "POST",
+  path: "/admin/supplier/add",
+  body: SupplierForm,
+  result: returns<SupplierRecord>(),
+});
+export const updateSupplierCall = defineCall({
+  method: "PUT",
+  path: "/admin/supplier/update/:id",
+  ids: { id: "Supplier" },
+  body: SupplierUpdate,
+  result: returns<SupplierRecord | Deleted>(),
+});
+/** The spec reads one supplier with a POST (empty body). */
+export const getSupplierCall = defineCall({
+  method: "POST",
+  path: "/admin/supplier/:id",
+  ids: { id: "Supplier" },
+  result: returns<SupplierRecord>(),
+});
+
+/** The suppliers grid (2.8). */
+export const suppliersList = defineList<SupplierListItem>()({
+  id: "suppliers",
+  call: listSuppliers,
+  filters: {
+    countries: "texts",
+    countryId: "texts",
+    supplierType: "texts",
+    isActive: "flag",
+  },
+  sorts: ["supplierName", "supplierShortCode", "countryId", "createdAt"],
+  columns: [
+    { key: "supplierName", header: "Supplier name", value: (r) => r.supplierName },
+    { key: "supplierShortCode", header: "Short code", value: (r) => r.supplierShortCode },
+    { key: "supplierTypeLabel", header: "Type", value: (r) => r.supplierTypeLabel },
+    { key: "countryName", header: "Country", value: (r) => r.countryName },
+    { key: "countryCode", header: "Country code", value: (r) => r.countryCode },
+    { key: "totalProjects", header: "Total projects", value: (r) => r.totalProjects },
+    { key: "activeProjects", header: "Active projects", value: (r) => r.activeProjects },
+    { key: "responded", header: "Traffic", value: (r) => r.responded },
+    { key: "completed", header: "Completed", value: (r) => r.completed },
+    { key: "approved", header: "Approved", value: (r) => r.approved },
+    { key: "actualExpense", header: "Actual expense ($)", value: (r) => money(r.actualExpense) },
+    { key: "expectedExpense", header: "Expected expense ($)", value: (r) => money(r.expectedExpense) },
+    { key: "supplierEmail", header: "Email", value: (r) => r.supplierEmail },
+    { key: "isActive", header: "Status", value: (r) => (r.isActive ? "Active" : "Inactive") },
+  ],
+});
