@@ -1,4 +1,5 @@
 /** A live child project with a mapped supplier, and respondent traffic through app.request(). */
+import { LIVE_COUNTERS } from "../../server/db/tables/projects.ts";
 import type { TestApp } from "./app.ts";
 import { makeChild, makeParent, makeSupplier } from "./fixtures.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
@@ -99,18 +100,8 @@ export const back = (t: TestApp, uid: string, status: string, sigValue?: string)
 
 /** The live counters of a project and of a supplier map. */
 export async function counts(t: TestApp, table: "projects" | "supplier_maps", id: string) {
-  return await t.deps.db.selectFrom(table).select([
-    "clicked",
-    "complete",
-    "terminate",
-    "overQuota",
-    "qualityTerm",
-    "drop",
-    "security",
-    "preScreenTerminate",
-    "preScreenDrop",
-    "testClicked",
-  ]).where("id", "=", id).executeTakeFirstOrThrow();
+  return await t.deps.db.selectFrom(table).select(LIVE_COUNTERS).where("id", "=", id)
+    .executeTakeFirstOrThrow();
 }
 
 export async function sessionsOf(t: TestApp, projectId: string) {

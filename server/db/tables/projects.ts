@@ -3,21 +3,11 @@ import type { ColumnType } from "kysely";
 
 /** A column with a database default: optional on insert. */
 type D<T> = ColumnType<T, T | undefined, T>;
-export type Counters = {
-  clicked: D<number>;
-  complete: D<number>;
-  terminate: D<number>;
-  overQuota: D<number>;
-  qualityTerm: D<number>;
-  drop: D<number>;
-  security: D<number>;
-  preScreenTerminate: D<number>;
-  preScreenDrop: D<number>;
-  testClicked: D<number>;
-  approved: D<number>;
-  rejected: D<number>;
-};
-export const COUNTER_NAMES: (keyof Counters)[] = [
+/**
+ * The router's outcome counters: kept on projects, supplier maps and the daily rollup alike, named
+ * once here (the migrations that created the columns are frozen and spell them on their own).
+ */
+export const OUTCOME_COUNTERS = [
   "clicked",
   "complete",
   "terminate",
@@ -27,10 +17,18 @@ export const COUNTER_NAMES: (keyof Counters)[] = [
   "security",
   "preScreenTerminate",
   "preScreenDrop",
-  "testClicked",
-  "approved",
-  "rejected",
-];
+] as const;
+export type OutcomeCounter = (typeof OUTCOME_COUNTERS)[number];
+
+/** What live and test traffic bump on a project and a supplier map. */
+export const LIVE_COUNTERS = [...OUTCOME_COUNTERS, "testClicked"] as const;
+export type LiveCounter = (typeof LIVE_COUNTERS)[number];
+
+/** Every counter column of projects and supplier maps: the router's, and reconciliation's. */
+export const COUNTER_NAMES = [...LIVE_COUNTERS, "approved", "rejected"] as const;
+export type CounterColumn = (typeof COUNTER_NAMES)[number];
+
+export type Counters = { [K in CounterColumn]: D<number> };
 
 export interface ProjectsTable extends Counters {
   id: string;

@@ -1,4 +1,5 @@
 /** Row types of the respondent router's tables (migration 0004). */
+import { OUTCOME_COUNTERS } from "./projects.ts";
 import type { ColumnType } from "kysely";
 
 /** A column with a database default: optional on insert. */
@@ -69,15 +70,7 @@ export interface PrescreenAnswersTable {
 }
 
 export const ROLLUP_COUNTERS = [
-  "clicked",
-  "complete",
-  "terminate",
-  "overQuota",
-  "qualityTerm",
-  "drop",
-  "security",
-  "preScreenTerminate",
-  "preScreenDrop",
+  ...OUTCOME_COUNTERS,
   "secDuplicate",
   "secIp",
   "secDevice",

@@ -1,5 +1,6 @@
 /** Per-project CSV reports, read page by page for streaming. */
 import type { Db } from "../../db/connection.ts";
+import { OUTCOME_COUNTERS, type OutcomeCounter } from "../../db/tables/projects.ts";
 import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { countryByCode } from "../lookups/geo.ts";
 
@@ -10,16 +11,7 @@ type ChildRow = {
   projectStatus: number;
   sampleSize: number;
   cpi: number;
-  clicked: number;
-  complete: number;
-  terminate: number;
-  overQuota: number;
-  qualityTerm: number;
-  drop: number;
-  security: number;
-  preScreenTerminate: number;
-  preScreenDrop: number;
-};
+} & Record<OutcomeCounter, number>;
 
 /** The children of a parent (or the child itself) with their counts. */
 export async function* groupReportPages(db: Db, projectId: string): AsyncGenerator<ChildRow[]> {
@@ -31,15 +23,7 @@ export async function* groupReportPages(db: Db, projectId: string): AsyncGenerat
       "projectStatus",
       "sampleSize",
       "cpi",
-      "clicked",
-      "complete",
-      "terminate",
-      "overQuota",
-      "qualityTerm",
-      "drop",
-      "security",
-      "preScreenTerminate",
-      "preScreenDrop",
+      ...OUTCOME_COUNTERS,
     ])
     .where((eb) => eb.or([eb("id", "=", projectId), eb("parentProjectId", "=", projectId)]))
     .where("projectType", "=", PROJECT_TYPE.CHILD).where("isDeleted", "=", 0).orderBy("projectCode")

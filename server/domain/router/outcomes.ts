@@ -10,6 +10,7 @@
  * - testClicked: test sessions except `closed`; test sessions never touch any other counter.
  * - prescreen / redirected sessions are in progress: clicked only, until they end or drop.
  */
+import { LIVE_COUNTERS, type LiveCounter } from "../../db/tables/projects.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
 import type { Redirects } from "./config.ts";
 
@@ -28,30 +29,8 @@ export const STATUS_COUNTER: Partial<Record<SessionStatus, CounterName>> = {
   preScreenDrop: "preScreenDrop",
 };
 
-export type CounterName =
-  | "clicked"
-  | "complete"
-  | "terminate"
-  | "overQuota"
-  | "qualityTerm"
-  | "drop"
-  | "security"
-  | "preScreenTerminate"
-  | "preScreenDrop"
-  | "testClicked";
-
-export const LIVE_COUNTERS: CounterName[] = [
-  "clicked",
-  "complete",
-  "terminate",
-  "overQuota",
-  "qualityTerm",
-  "drop",
-  "security",
-  "preScreenTerminate",
-  "preScreenDrop",
-  "testClicked",
-];
+export type CounterName = LiveCounter;
+export { LIVE_COUNTERS };
 
 /** Still in progress: a return (or the drop sweep) can end it. */
 export const OPEN_STATUSES: SessionStatus[] = ["prescreen", "redirected"];
