@@ -3,6 +3,7 @@
  * clone, soft delete. Every change writes a system log row with the project id, which the project
  * Logs dialog reads.
  */
+import type { DeletedProject, ProjectDetail } from "../../../shared/api/projects.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
@@ -87,7 +88,7 @@ export function checkTargeting<T extends Targeting>(input: T, messages = TARGETI
 }
 
 /** The project with client and manager names; deleted projects are not found. */
-export async function getProject(db: Db, id: string) {
+export async function getProject(db: Db, id: string): Promise<ProjectDetail> {
   const row = await db.selectFrom("projects")
     .leftJoin("clients", "clients.id", "projects.clientId")
     .leftJoin("users", "users.id", "projects.userId")
@@ -339,7 +340,12 @@ const PATCH_COLUMNS = [
 ] as const;
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
-export async function updateProject(db: Db, caller: Caller, id: string, patch: ProjectPatch) {
+export async function updateProject(
+  db: Db,
+  caller: Caller,
+  id: string,
+  patch: ProjectPatch,
+): Promise<ProjectDetail | DeletedProject> {
   // the project and any children the change reached: the router forgets them all
   const touched: string[] = [];
   try {
@@ -355,7 +361,7 @@ async function updateProjectTx(
   id: string,
   input: ProjectPatch,
   touched: string[],
-) {
+): Promise<ProjectDetail | DeletedProject> {
   const patch = checkTargeting(input);
   return await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
