@@ -1,20 +1,12 @@
-/** Child project tabs: pre-screen questions, quotas, exclusions (part 1 section 7, part 2 project-level calls). */
+/** Child project tabs: pre-screen questions, quotas, exclusions (handlers of shared/api/project-parts.ts). */
 import * as v from "valibot";
-import { searchTerm } from "../../shared/list.ts";
-import type { Api } from "../http/api.ts";
-import { actorOf } from "../http/api.ts";
-import { body, idParam, parseWith } from "../http/validate.ts";
-import { ok } from "../http/respond.ts";
-import type { Ctx } from "../http/context.ts";
-import {
-  ExclusionForm,
-  ExclusionUpdate,
-  ProjectQuestionCopy,
-  QuotaAdd,
-  QuotaSizes,
-  QuotaUpdate,
-} from "../../shared/schemas/project.ts";
-import { QuestionForm, QuestionReorder, QuestionUpdate } from "../../shared/schemas/library.ts";
+import { answer, type Api } from "../http/api.ts";
+import { parseWith } from "../http/validate.ts";
+import type { Db } from "../db/connection.ts";
+import * as P from "../../shared/api/project-parts.ts";
+import { groupQuestionsCall } from "../../shared/api/project-reports.ts";
+import { ProjectQuestionCopy } from "../../shared/schemas/project.ts";
+import { QuestionForm, QuestionUpdate } from "../../shared/schemas/library.ts";
 import {
   createQuestion,
   getQuestion,
@@ -30,43 +22,38 @@ import { getProject } from "../domain/projects/projects.ts";
 import { projectQuestionScope } from "../domain/projects/questions.ts";
 import { groupQuestions } from "../domain/projects/prescreen-report.ts";
 
-const projectScope = async (c: Ctx, projectId: string): Promise<QuestionScope> => {
-  await getProject(c.get("deps").db, projectId);
+const projectScope = async (db: Db, projectId: string): Promise<QuestionScope> => {
+  await getProject(db, projectId);
   return { kind: "project", projectId };
 };
 
 export function projectPartRoutes(api: Api) {
   // ---- pre-screen questions
   // the question choices of the Prescreen Data dialog (their values are the report's questionIndex)
-  api.get("/admin/project/questions/group/:projectId", async (c) => {
-    const list = await groupQuestions(c.get("deps").db, idParam(c, "Project", "projectId"));
-    return ok(
-      c,
-      list.map(({ value, label, projectId, projectCode, questionId }) => ({
-        value,
-        label,
-        projectId,
-        projectCode,
-        questionId,
-      })),
-    );
+  api.handle(groupQuestionsCall, async ({ db, params }) => {
+    const list = await groupQuestions(db, params.projectId);
+    return list.map(({ value, label, projectId, projectCode, questionId }) => ({
+      value,
+      label,
+      projectId,
+      projectCode,
+      questionId,
+    }));
   });
 
-  api.get("/admin/project/questions/:projectId", async (c) => {
-    const projectId = idParam(c, "Project", "projectId");
-    return ok(c, await listQuestions(c.get("deps").db, await projectScope(c, projectId)));
-  });
+  api.handle(
+    P.listProjectQuestions,
+    async ({ db, params }) => listQuestions(db, await projectScope(db, params.projectId)),
+  );
 
-  api.post("/admin/project/question/add", async (c) => {
-    const raw = await body(c, v.record(v.string(), v.unknown()));
-    const db = c.get("deps").db;
+  api.handle(P.addProjectQuestion, async ({ db, body: raw, actor }) => {
     // from the library: copy a temporary question into the project
     if (raw.questionId && !raw.questionTitle) {
       const { projectId, questionId } = parseWith(ProjectQuestionCopy, raw);
-      const scope = await projectScope(c, projectId);
+      const scope = await projectScope(db, projectId);
       const source = await getQuestion(db, TEMP, questionId);
-      const record = await createQuestion(db, actorOf(c), scope, parseWith(QuestionForm, source));
-      return ok(c, record, "Question added successfully");
+      const record = await createQuestion(db, actor(), scope, parseWith(QuestionForm, source));
+      return answer(record, "Question added successfully");
     }
     const projectId = parseWith(
       v.object({
@@ -74,93 +61,69 @@ export function projectPartRoutes(api: Api) {
       }),
       raw,
     ).projectId;
-    const scope = await projectScope(c, projectId);
-    return ok(
-      c,
-      await createQuestion(db, actorOf(c), scope, parseWith(QuestionForm, raw)),
+    const scope = await projectScope(db, projectId);
+    return answer(
+      await createQuestion(db, actor(), scope, parseWith(QuestionForm, raw)),
       "Question added successfully",
     );
   });
 
-  api.put("/admin/survey/question/update/all/:id", async (c) => {
-    const projectId = idParam(c, "Project");
-    const { ids } = await body(c, QuestionReorder);
-    return ok(
-      c,
-      await reorderQuestions(c.get("deps").db, actorOf(c), await projectScope(c, projectId), ids),
+  api.handle(P.reorderProjectQuestions, async ({ db, params, body, actor }) =>
+    answer(
+      await reorderQuestions(db, actor(), await projectScope(db, params.id), body.ids),
       "Question order saved",
-    );
-  });
+    ));
 
-  api.put("/admin/survey/question/update/:questionId", async (c) => {
-    const db = c.get("deps").db;
-    const questionId = idParam(c, "Question", "questionId");
+  api.handle(P.updateProjectQuestion, async ({ db, params, body: raw, actor }) => {
+    const questionId = params.questionId;
     const scope = await projectQuestionScope(db, questionId);
-    const raw = await body(c, v.record(v.string(), v.unknown()));
     const { projectId: _ignored, ...rest } = raw;
     const { record, deleted } = await updateQuestion(
       db,
-      actorOf(c),
+      actor(),
       scope,
       questionId,
       parseWith(QuestionUpdate, rest),
     );
-    return ok(c, record, deleted ? "Question deleted successfully" : "Question updated successfully");
+    return answer(record, deleted ? "Question deleted successfully" : "Question updated successfully");
   });
 
   // ---- quotas
-  api.get(
-    "/admin/quotas/all/:projectId",
-    async (c) => ok(c, await listQuotas(c.get("deps").db, idParam(c, "Project", "projectId"))),
+  api.handle(P.listQuotasCall, ({ db, params }) => listQuotas(db, params.projectId));
+
+  api.handle(
+    P.addQuotaCall,
+    async ({ db, deps, params, body, actor }) =>
+      answer(
+        await addQuota(db, actor(), params.projectId, body.quotaId, deps.now),
+        "Quota added successfully",
+      ),
   );
 
-  api.post("/admin/quota/add/:projectId", async (c) => {
-    const projectId = idParam(c, "Project", "projectId");
-    const { quotaId } = await body(c, QuotaAdd);
-    return ok(
-      c,
-      await addQuota(c.get("deps").db, actorOf(c), projectId, quotaId, c.get("deps").now),
-      "Quota added successfully",
-    );
+  api.handle(P.updateQuotaCall, async ({ db, deps, params, body, actor }) => {
+    const result = await updateQuota(db, actor(), params.quotaId, params.projectId, body, deps.now);
+    return answer(result, "isDeleted" in body ? "Quota removed" : "Quota updated successfully");
   });
 
-  api.put("/admin/quota/update/:quotaId/:projectId", async (c) => {
-    const quotaId = idParam(c, "Quota", "quotaId");
-    const projectId = idParam(c, "Project", "projectId");
-    const patch = await body(c, QuotaUpdate);
-    const { db, now } = c.get("deps");
-    const result = await updateQuota(db, actorOf(c), quotaId, projectId, patch, now);
-    return ok(c, result, "isDeleted" in patch ? "Quota removed" : "Quota updated successfully");
-  });
-
-  api.put("/admin/quota/sample/update/:quotaId/:projectId", async (c) => {
-    const quotaId = idParam(c, "Quota", "quotaId");
-    const projectId = idParam(c, "Project", "projectId");
-    const { quotaValue } = await body(c, QuotaSizes);
-    return ok(
-      c,
-      await updateQuotaSizes(c.get("deps").db, actorOf(c), quotaId, projectId, quotaValue, c.get("deps").now),
+  api.handle(P.updateQuotaSizesCall, async ({ db, deps, params, body, actor }) =>
+    answer(
+      await updateQuotaSizes(db, actor(), params.quotaId, params.projectId, body.quotaValue, deps.now),
       "Quota sizes saved",
-    );
-  });
+    ));
 
   // ---- exclusions
-  api.post("/admin/project/excluded/:id", async (c) => {
-    const projectId = idParam(c, "Project");
-    const { search } = await body(c, v.object({ search: searchTerm }));
-    await getProject(c.get("deps").db, projectId);
-    return ok(c, await listExclusions(c.get("deps").db, projectId, search));
+  api.handle(P.listExclusionsCall, async ({ db, params, body }) => {
+    await getProject(db, params.id);
+    return listExclusions(db, params.id, body.search);
   });
 
-  api.post("/admin/project/exclude/add", async (c) => {
-    const input = await body(c, ExclusionForm);
-    await addExclusion(c.get("deps").db, actorOf(c), input, c.get("deps").now);
-    return ok(c, await listExclusions(c.get("deps").db, input.projectId), "Exclusion added successfully");
+  api.handle(P.addExclusionCall, async ({ db, deps, body, actor }) => {
+    await addExclusion(db, actor(), body, deps.now);
+    return answer(await listExclusions(db, body.projectId), "Exclusion added successfully");
   });
 
-  api.put("/admin/project/exclude/update/:id", async (c) => {
-    const patch = await body(c, ExclusionUpdate);
-    await updateExclusion(c.get("deps").db, actorOf(c), idParam(c, "Exclusion"), patch, c.get("deps").now);
-    return ok(c, null, "isDeleted" in patch ? "Exclusion removed" : "Exclusion updated successfully");
+  api.handle(P.updateExclusionCall, async ({ db, deps, params, body, actor }) => {
+    await updateExclusion(db, actor(), params.id, body, deps.now);
+    return answer(null, "isDeleted" in body ? "Exclusion removed" : "Exclusion updated successfully");
   });
 }

@@ -1,18 +1,12 @@
 /**
  * Per-project reports (part 1, 7 "Projects" and "Suppliers and supplier maps"), each a streamed CSV:
  * the children's figures, the supplier maps, respondent identifiers (child and supplier reports),
- * pre-screen answers; and the Security stats drill-down.
+ * pre-screen answers; and the Security stats drill-down. Handlers of shared/api/project-reports.ts.
  */
 import type { Api } from "../http/api.ts";
-import { body, idParam } from "../http/validate.ts";
-import { ok } from "../http/respond.ts";
 import { csvResponse, csvStream } from "../http/csv.ts";
-import {
-  parseIdentifiers,
-  PrescreenReportForm,
-  ProjectRef,
-  SupplierReportRequest,
-} from "../../shared/schemas/project.ts";
+import * as R from "../../shared/api/project-reports.ts";
+import { parseIdentifiers } from "../../shared/schemas/project.ts";
 import {
   groupReportColumns,
   groupReportPages,
@@ -34,10 +28,8 @@ import { entryBaseOf } from "./supplier-maps.ts";
 const safe = (s: string) => s.replace(/[^\w-]+/g, "_");
 
 export function projectReportRoutes(api: Api) {
-  api.post("/admin/project/group/report", async (c) => {
-    const { projectId } = await body(c, ProjectRef);
-    const db = c.get("deps").db;
-    const p = await getProject(db, projectId);
+  api.handle(R.groupReportCall, async ({ db, body, c }) => {
+    const p = await getProject(db, body.projectId);
     return csvResponse(
       c,
       `${p.projectCode}-projects.csv`,
@@ -45,10 +37,8 @@ export function projectReportRoutes(api: Api) {
     );
   });
 
-  api.post("/admin/project/suppliermap/report", async (c) => {
-    const { projectId } = await body(c, ProjectRef);
-    const db = c.get("deps").db;
-    const p = await getProject(db, projectId);
+  api.handle(R.supplierMapReportCall, async ({ db, body, c }) => {
+    const p = await getProject(db, body.projectId);
     return csvResponse(
       c,
       `${p.projectCode}-suppliers.csv`,
@@ -57,10 +47,8 @@ export function projectReportRoutes(api: Api) {
   });
 
   // the identifiers of a child project's respondents, or of all of a parent's children
-  api.post("/admin/project/child/report", async (c) => {
-    const { projectId } = await body(c, ProjectRef);
-    const db = c.get("deps").db;
-    const { project, children } = await reportProjects(db, projectId);
+  api.handle(R.identifiersReportCall, async ({ db, body, c }) => {
+    const { project, children } = await reportProjects(db, body.projectId);
     const maps = await reportMaps(db, children.map((ch) => ch.id));
     return csvResponse(
       c,
@@ -70,10 +58,8 @@ export function projectReportRoutes(api: Api) {
   });
 
   // one supplier's respondents on the project
-  api.post("/admin/project/supplier/report", async (c) => {
-    const { projectId, supplierMapId } = await body(c, SupplierReportRequest);
-    const db = c.get("deps").db;
-    const { map } = await supplierReportMap(db, projectId, supplierMapId);
+  api.handle(R.supplierReportCall, async ({ db, body, c }) => {
+    const { map } = await supplierReportMap(db, body.projectId, body.supplierMapId);
     return csvResponse(
       c,
       `${map.projectCode}-${safe(map.supplierName) || "supplier"}-identifiers.csv`,
@@ -82,24 +68,20 @@ export function projectReportRoutes(api: Api) {
   });
 
   // every respondent's pre-screen answers, one column per question
-  api.post("/admin/project/prescreen/report", async (c) => {
-    const { projectId } = await body(c, ProjectRef);
-    const report = await prescreenReport(c.get("deps").db, { projectId });
+  api.handle(R.prescreenReportCall, async ({ db, body, c }) => {
+    const report = await prescreenReport(db, { projectId: body.projectId });
     return csvResponse(c, report.filename, csvStream(report.columns, report.pages));
   });
 
   // the same for chosen questions and respondents (Prescreen Data dialog)
-  api.post("/admin/project/group/prescreen/report", async (c) => {
-    const input = await body(c, PrescreenReportForm);
-    const report = await prescreenReport(c.get("deps").db, {
-      projectId: input.projectId,
-      questionIndex: input.questionIndex,
-      uids: parseIdentifiers(input.userIdentifier),
+  api.handle(R.groupPrescreenReportCall, async ({ db, body, c }) => {
+    const report = await prescreenReport(db, {
+      projectId: body.projectId,
+      questionIndex: body.questionIndex,
+      uids: parseIdentifiers(body.userIdentifier),
     });
     return csvResponse(c, report.filename, csvStream(report.columns, report.pages));
   });
 
-  api.post("/admin/project/security/stat/:projectId", async (c) => {
-    return ok(c, await securityStats(c.get("deps").db, idParam(c, "Project", "projectId")));
-  });
+  api.handle(R.securityStatsCall, ({ db, params }) => securityStats(db, params.projectId));
 }

@@ -8,11 +8,12 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import { toRow } from "../../db/rows.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
+import type { Exclusion } from "../../../shared/api/project-parts.ts";
 
 const FLAGS = ["isExcluded", "complete", "terminate", "overQuota", "dropout"] as const;
 export type ExclusionFlags = Partial<Record<(typeof FLAGS)[number], boolean>>;
 
-export async function listExclusions(db: Db, projectId: string, search = "") {
+export async function listExclusions(db: Db, projectId: string, search = ""): Promise<Exclusion[]> {
   let q = db.selectFrom("project_exclusions as e")
     .innerJoin("projects as x", "x.id", "e.excludedProjectId")
     .select([

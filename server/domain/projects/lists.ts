@@ -4,11 +4,19 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { type AnyQB, escapeLike, inNumberFilter, type ListSpec } from "../../db/list.ts";
+import {
+  type AnyQB,
+  escapeLike,
+  type FilterFn,
+  inNumberFilter,
+  type ListSpec,
+  listSpecOf,
+} from "../../db/list.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
 import { type ProjectRecord, projectRecord } from "./serialize.ts";
 import type { ProjectType } from "../../../shared/status.ts";
 import type { ProjectOptionsQuery } from "../../../shared/schemas/project.ts";
+import { childProjectsList, type ProjectRow, projectsList } from "../../../shared/api/projects.ts";
 
 const inList = (val: unknown) => (Array.isArray(val) ? val.map(String) : [String(val)]);
 
@@ -71,7 +79,7 @@ export function sinceFor(sortDate: number, now = new Date()): string | null {
   return d.toISOString();
 }
 
-const commonFilters: ListSpec["filters"] = {
+const commonFilters = {
   clientId: (qb, val) => qb.where("projects.clientId", "in", inList(val)),
   userId: (qb, val) => qb.where("projects.userId", "in", inList(val)),
   projectStatus: inNumberFilter("projects.projectStatus"),
@@ -83,9 +91,9 @@ const commonFilters: ListSpec["filters"] = {
   },
   minDate: (qb, val) => qb.where("projects.createdAt", ">=", String(val)),
   maxDate: (qb, val) => qb.where("projects.createdAt", "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
-};
+} satisfies Record<string, FilterFn>;
 
-export const parentListSpec: ListSpec = {
+export const parentListSpec: ListSpec = listSpecOf(projectsList, {
   searchWhere: (qb, pattern) =>
     qb.where((eb) =>
       eb.or([
@@ -114,9 +122,9 @@ export const parentListSpec: ListSpec = {
   },
   defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
   rowid: "projects.rowid",
-};
+});
 
-export const childListSpec: ListSpec = {
+export const childListSpec: ListSpec = listSpecOf(childProjectsList, {
   search: ["projects.projectCode", "projects.projectName"],
   multiSearch: ["projects.projectCode"],
   filters: commonFilters,
@@ -124,13 +132,13 @@ export const childListSpec: ListSpec = {
   sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
   defaultSort: [["projects.projectCode", "asc"]],
   rowid: "projects.rowid",
-};
+});
 
-export const mapProject = (row: never) => projectRecord(row);
+export const mapProject = (row: never): ProjectRow => projectRecord(row);
 
 /** A parent's figures are the sums of its children's counters, sample sizes and revenue. */
 export function parentFigures(db: Db) {
-  return async (rows: ProjectRecord[]): Promise<ProjectRecord[]> => {
+  return async (rows: ProjectRow[]): Promise<ProjectRow[]> => {
     if (!rows.length) return rows;
     const ids = rows.map((r) => r._id);
     const sums = await db.selectFrom("projects")
@@ -156,33 +164,7 @@ export function parentFigures(db: Db) {
         cpi: Number(s?.cpi ?? r.cpi),
         totalDisqualified: Number(s?.security ?? 0),
         eRevenue: Math.round(Number(s?.eRevenue ?? 0) * 100) / 100,
-      } as ProjectRecord;
+      } as ProjectRow;
     });
   };
 }
-
-export const projectCsvColumns = [
-  { header: "Project code", value: (p: ProjectRecord) => p.projectCode },
-  { header: "Project name", value: (p: ProjectRecord) => p.projectName },
-  { header: "Client", value: (p: ProjectRecord) => p.clienName },
-  { header: "Manager", value: (p: ProjectRecord) => p.managerName },
-  { header: "Status", value: (p: ProjectRecord) => p.projectStatusLabel },
-  { header: "Complete", value: (p: ProjectRecord) => p.complete },
-  { header: "Sample size", value: (p: ProjectRecord) => p.sampleSize },
-  { header: "Terminate (ST)", value: (p: ProjectRecord) => p.terminate },
-  { header: "Over quota (OQ)", value: (p: ProjectRecord) => p.overQuota },
-  { header: "Quality term (QT)", value: (p: ProjectRecord) => p.qualityTerm },
-  { header: "Drop (DO)", value: (p: ProjectRecord) => p.drop },
-  { header: "Security", value: (p: ProjectRecord) => p.totalDisqualified },
-  { header: "Clicked", value: (p: ProjectRecord) => p.clicked },
-  { header: "CPI", value: (p: ProjectRecord) => p.cpi },
-  { header: "PO number", value: (p: ProjectRecord) => p.poNumber },
-  { header: "Created", value: (p: ProjectRecord) => p.createdAt },
-];
-
-/** The child grid's export: the project columns with each child's country after its name. */
-export const childCsvColumns = [
-  ...projectCsvColumns.slice(0, 2),
-  { header: "Country", value: (p: ProjectRecord) => p.countryName },
-  ...projectCsvColumns.slice(2),
-];

@@ -4,6 +4,7 @@
  * create.ts, editing in update.ts, status rules in status.ts, cloning in clone.ts. Every change
  * writes a system log row with the project id, which the project Logs dialog reads.
  */
+import type { ProjectDetail } from "../../../shared/api/projects.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { invalid, notFound } from "../errors.ts";
@@ -78,7 +79,7 @@ export function checkTargeting<T extends Targeting>(input: T, messages = TARGETI
 }
 
 /** The project with client and manager names; deleted projects are not found. */
-export async function getProject(db: Db, id: string) {
+export async function getProject(db: Db, id: string): Promise<ProjectDetail> {
   const row = await db.selectFrom("projects")
     .leftJoin("clients", "clients.id", "projects.clientId")
     .leftJoin("users", "users.id", "projects.userId")

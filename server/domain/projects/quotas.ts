@@ -9,8 +9,9 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
 import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
+import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
 
-export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
+export type { QuotaCell };
 
 async function projectOf(db: Db, projectId: string) {
   const p = await db.selectFrom("projects").select(["id", "projectCode", "sampleSize", "projectType"]).where(
@@ -33,7 +34,7 @@ const parseCells = (s: string): QuotaCell[] => {
 };
 
 /** Quotas of a project with the qualification's name and options, each with size, percent and completes. */
-export async function listQuotas(db: Db, projectId: string) {
+export async function listQuotas(db: Db, projectId: string): Promise<ProjectQuota[]> {
   const project = await projectOf(db, projectId);
   const rows = await db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId).where(
     "isDeleted",
@@ -41,7 +42,7 @@ export async function listQuotas(db: Db, projectId: string) {
     0,
   )
     .orderBy("createdAt").execute();
-  const out = [];
+  const out: ProjectQuota[] = [];
   for (const q of rows) {
     const qual = await getQualification(db, q.qualificationId).catch(() => null);
     const cells = parseCells(q.quotaValue);

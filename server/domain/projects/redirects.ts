@@ -6,29 +6,11 @@
  */
 import type { Db } from "../../db/connection.ts";
 import { projectSecret } from "../router/config.ts";
-import { clientReturnLinks, type ReturnLink, SIGNATURE_METHOD } from "../router/links.ts";
+import { clientReturnLinks, SIGNATURE_METHOD } from "../router/links.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
+import type { ProjectRedirects, SigningKey } from "../../../shared/api/projects.ts";
 
-export type SigningKey = {
-  projectId: string;
-  projectCode: string;
-  /** Whether the router requires a signature on this child's returns (its Secured Url). */
-  secured: boolean;
-  /** The key, or null when the caller may not see it (or the child is not secured). */
-  key: string | null;
-};
-
-export type ProjectRedirects = {
-  redirects: ReturnLink[];
-  signing: {
-    /** Secured Url of the project itself. */
-    required: boolean;
-    method: string;
-    /** Whether the caller's role sees the keys. */
-    keysShown: boolean;
-    keys: SigningKey[];
-  };
-};
+export type { ProjectRedirects, SigningKey };
 
 export async function projectRedirects(
   db: Db,

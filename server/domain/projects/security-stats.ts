@@ -8,6 +8,7 @@ import type { Db } from "../../db/connection.ts";
 import { REASON } from "../router/outcomes.ts";
 import { reportMaps, reportProjects } from "./identifiers-report.ts";
 import { SECURITY_FIGURES, type SecurityFigures } from "../../../shared/status.ts";
+import type { SecurityRow, SecurityStats } from "../../../shared/api/project-reports.ts";
 
 const zero = (): SecurityFigures =>
   Object.fromEntries(SECURITY_FIGURES.map((k) => [k, 0])) as SecurityFigures;
@@ -35,12 +36,7 @@ function figuresOf(status: string, reason: string): (keyof SecurityFigures)[] {
   return [...new Set(out)];
 }
 
-export type SecurityRow = SecurityFigures & {
-  projectId: string;
-  projectCode: string;
-  supplierId: string;
-  supplierName: string;
-};
+export type { SecurityRow };
 
 /** Checks a child project has on (the Project Securities tab), by label. */
 const CHECKS: [string, string][] = [
@@ -55,7 +51,7 @@ const CHECKS: [string, string][] = [
   ["isRDHigh", "RD high"],
 ];
 
-export async function securityStats(db: Db, projectId: string) {
+export async function securityStats(db: Db, projectId: string): Promise<SecurityStats> {
   const { project, children } = await reportProjects(db, projectId);
   const maps = await reportMaps(db, children.map((c) => c.id));
   const counts = maps.length

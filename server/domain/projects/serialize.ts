@@ -4,6 +4,8 @@ import type { ProjectsTable, SupplierMapsTable } from "../../db/tables/projects.
 import { toApi } from "../../db/rows.ts";
 import { projectStatusLabel } from "../../../shared/status.ts";
 import { countryFields } from "../common/records.ts";
+import type { ProjectRow } from "../../../shared/api/projects.ts";
+import type { SupplierMapRecord } from "../../../shared/api/supplier-maps.ts";
 
 const parseList = (s: string | null | undefined): string[] => {
   try {
@@ -14,11 +16,12 @@ const parseList = (s: string | null | undefined): string[] => {
   }
 };
 
-export type ProjectRecord = ReturnType<typeof projectRecord>;
+/** A project row of the grids (shared/api/projects.ts). */
+export type ProjectRecord = ProjectRow;
 
 export function projectRecord(
   row: Selectable<ProjectsTable> & { clientName?: string | null; managerName?: string | null },
-) {
+): ProjectRow {
   const { regionIds, cityIds, zipCodes, clientName, managerName, ...rest } = row;
   const base = toApi(rest);
   // a child's country by name and code, from the lookup (a group project has none)
@@ -48,7 +51,7 @@ export function projectRecord(
 export function supplierMapRecord(
   row: Selectable<SupplierMapsTable> & { supplierName?: string | null },
   entryBase: string,
-) {
+): SupplierMapRecord {
   const base = toApi(row);
   return {
     ...base,

@@ -13,6 +13,7 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { supplierMapRecord } from "./serialize.ts";
 import { type Clock, dateAt, isoAt } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
+import type { SupplierMapRecord, SupplierStat } from "../../../shared/api/supplier-maps.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -33,13 +34,18 @@ function mapsQuery(db: Db) {
     .where("supplier_maps.isDeleted", "=", 0);
 }
 
-export async function getSupplierMap(db: Db, id: string, entryBase: EntryBase) {
+export async function getSupplierMap(db: Db, id: string, entryBase: EntryBase): Promise<SupplierMapRecord> {
   const row = await mapsQuery(db).where("supplier_maps.id", "=", id).executeTakeFirst();
   if (!row) throw notFound("Supplier map");
   return supplierMapRecord(row, entryBase);
 }
 
-export async function listSupplierMaps(db: Db, projectId: string, search: string, entryBase: EntryBase) {
+export async function listSupplierMaps(
+  db: Db,
+  projectId: string,
+  search: string,
+  entryBase: EntryBase,
+): Promise<SupplierMapRecord[]> {
   let q = mapsQuery(db).where("supplier_maps.projectId", "=", projectId);
   if (search.trim()) q = q.where("suppliers.supplierName", "like", `%${search.trim()}%`);
   const rows = await q.orderBy("supplier_maps.createdAt").execute();
@@ -160,7 +166,7 @@ export async function updateSupplierMap(
 }
 
 /** Supplier Stats dialog: completes, terminates and over quota per supplier of a project (child or parent). */
-export async function supplierStats(db: Db, projectId: string) {
+export async function supplierStats(db: Db, projectId: string): Promise<SupplierStat[]> {
   const rows = await db.selectFrom("supplier_maps")
     .innerJoin("projects", "projects.id", "supplier_maps.projectId")
     .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")

@@ -1,4 +1,5 @@
 /** PUT /admin/project/update/:id: any tab's fields, a status, the survey links, or a soft delete. */
+import type { DeletedProject, ProjectDetail } from "../../../shared/api/projects.ts";
 import type { Db } from "../../db/connection.ts";
 import { toRow } from "../../db/rows.ts";
 import { conflict, forbidden, invalid, notFound } from "../errors.ts";
@@ -69,7 +70,7 @@ export async function updateProject(
   id: string,
   patch: ProjectPatch,
   now: Clock = Date.now,
-) {
+): Promise<ProjectDetail | DeletedProject> {
   // the project and any children the change reached: the router forgets them all
   const touched: string[] = [];
   try {
@@ -86,7 +87,7 @@ async function updateProjectTx(
   input: ProjectPatch,
   touched: string[],
   clock: Clock,
-) {
+): Promise<ProjectDetail | DeletedProject> {
   const patch = checkTargeting(input);
   return await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)

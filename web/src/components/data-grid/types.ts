@@ -64,6 +64,8 @@ export type ListDecl<T, F extends string = string> = {
   /** URL parameter of the page number (external offers use `p`). */
   pageParam?: string;
   filters?: FilterDecl<F>[];
+  /** Path parameters of the declared list call (e.g. `{ id: parentId }` of a project's children). */
+  params?: Record<string, string>;
   /** Filter values always sent (for example a parent project id). */
   fixedFilter?: Partial<Record<F, FilterValue>>;
   exportName?: string;

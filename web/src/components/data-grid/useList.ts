@@ -36,7 +36,9 @@ export function listIdentity<T, F extends string>(decl: ListDecl<T, F>) {
 function fetchPage<T>(decl: ListDecl<T, string>, body: ListBody, signal: AbortSignal) {
   const opts = { signal, quiet: inPlace };
   return decl.list
-    ? api(decl.list.call as never, { body } as never, opts) as Promise<{ result: Page<T> }>
+    ? api(decl.list.call as never, { body, params: decl.params } as never, opts) as Promise<
+      { result: Page<T> }
+    >
     : api.post<Page<T>>(decl.path!, body, opts);
 }
 
@@ -155,7 +157,9 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     try {
       const exportBody = { ...body, pageNo: 1 };
       const { blob, filename } = decl.list
-        ? await download(decl.list.call as never, { body: exportBody } as never, { query: { format: "csv" } })
+        ? await download(decl.list.call as never, { body: exportBody, params: decl.params } as never, {
+          query: { format: "csv" },
+        })
         : await requestBlob("POST", decl.path!, { body: exportBody, query: { format: "csv" } });
       saveBlob(blob, filename ?? `${exportName}.csv`);
       notify.success("Export ready");

@@ -6,10 +6,11 @@
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
+import { getProjectCall } from "../../../../shared/api/projects.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { BackLink, LoadedRecord, quietNotFound, recordDescription } from "../common/FormParts.tsx";
 import { ChildProjectForm } from "./ChildProjectForm.tsx";
-import { projectKey, type ProjectRecord } from "./projects.ts";
+import { projectKey } from "./projects.ts";
 
 export default function ChildProjectAddPage() {
   const { projectid: parentId } = useParams();
@@ -17,7 +18,7 @@ export default function ChildProjectAddPage() {
     queryKey: projectKey(parentId),
     enabled: !!parentId,
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${parentId}`, { signal, quiet: quietNotFound })).result,
+      (await api(getProjectCall, { params: { id: parentId! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>

@@ -11,6 +11,7 @@ import * as React from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
+import { childOptionsCall, getProjectCall } from "../../../../shared/api/projects.ts";
 import { cn } from "../../lib/utils.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { UnsavedChangesScope } from "../../components/form/unsaved-changes.tsx";
@@ -19,7 +20,7 @@ import { Card } from "../../components/ui/card.tsx";
 import { Select } from "../../components/ui/select.tsx";
 import { BackLink, FormSkeleton, quietNotFound, RecordLoadError } from "../common/FormParts.tsx";
 import { ChildProjectForm } from "./ChildProjectForm.tsx";
-import { type ChildOption, childrenKey, projectKey, type ProjectRecord } from "./projects.ts";
+import { childrenKey, projectKey, type ProjectRecord } from "./projects.ts";
 import { StatusBadge } from "./StatusMenu.tsx";
 import { QuotaTab } from "./tabs/QuotaTab.tsx";
 import { UrlsTab } from "./tabs/UrlsTab.tsx";
@@ -49,14 +50,14 @@ export default function ChildProjectEditPage() {
   const project = useQuery({
     queryKey: projectKey(id),
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getProjectCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   const parentId = project.data?.parentProjectId;
   const siblings = useQuery({
     queryKey: childrenKey(parentId),
     enabled: !!parentId,
     queryFn: async ({ signal }) =>
-      (await api.get<ChildOption[]>(`/admin/project/child/all/${parentId}`, { signal })).result,
+      (await api(childOptionsCall, { params: { parentProjectId: parentId! } }, { signal })).result,
   });
 
   function setTab(next: TabId) {

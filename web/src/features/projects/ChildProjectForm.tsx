@@ -12,6 +12,7 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { Download, FileUp, X } from "lucide-react";
 import { ChildProject } from "../../../../shared/schemas/project.ts";
 import { api } from "../../lib/api.ts";
+import { addProject, getProjectCall, updateProjectCall } from "../../../../shared/api/projects.ts";
 import { notify } from "../../lib/notify.ts";
 import { cn } from "../../lib/utils.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
@@ -116,8 +117,8 @@ export function ChildProjectForm({
     const { categoryId, ...rest } = values;
     const body = { ...rest, categoryId: categoryId || null };
     const res = project
-      ? await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, body)
-      : await api.post<ProjectRecord>("/admin/project/add", body);
+      ? await api(updateProjectCall, { params: { id: project._id }, body })
+      : await api(addProject, { body });
     await qc.invalidateQueries({ queryKey: ["list"] });
     // refreshed, not dropped: the edit page stays mounted (with its other tabs) if leaving is held up
     void qc.invalidateQueries({ queryKey: projectKey(res.result._id) });
@@ -236,7 +237,7 @@ function ParentPicker() {
     queryKey: projectKey(parentId),
     enabled: !!parentId,
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${parentId}`, { signal })).result,
+      (await api(getProjectCall, { params: { id: parentId } }, { signal })).result,
   });
   React.useEffect(() => {
     if (parent.data) setValue("clientId", parent.data.clientId, { shouldValidate: true });

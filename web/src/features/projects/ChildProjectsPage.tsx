@@ -9,6 +9,7 @@ import { Link, useParams } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pencil } from "lucide-react";
 import { api } from "../../lib/api.ts";
+import { getProjectCall, updateProjectCall } from "../../../../shared/api/projects.ts";
 import { notify } from "../../lib/notify.ts";
 import { formatCount } from "../../lib/format.ts";
 import { cn } from "../../lib/utils.ts";
@@ -33,7 +34,7 @@ export default function ChildProjectsPage() {
   const parent = useQuery({
     queryKey: projectKey(parentId),
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${parentId}`, { signal, quiet: quietNotFound })).result,
+      (await api(getProjectCall, { params: { id: parentId! } }, { signal, quiet: quietNotFound })).result,
   });
   const back = <BackLink to="/admin/project">Projects</BackLink>;
   // once known, a failed refresh does not take the list away
@@ -223,8 +224,9 @@ function ClickQuotaInput({
     setBad(false);
     setBusy(true);
     try {
-      const res = await api.put<ProjectRow>(`/admin/project/update/${project._id}`, {
-        respondentClickQuota: Number(value),
+      const res = await api(updateProjectCall, {
+        params: { id: project._id },
+        body: { respondentClickQuota: Number(value) },
       });
       onSaved(Number(value));
       notify.success(res.message);

@@ -10,6 +10,7 @@ import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { GroupProject } from "../../../../shared/schemas/project.ts";
 import { api } from "../../lib/api.ts";
+import { addProject, getProjectCall, updateProjectCall } from "../../../../shared/api/projects.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
@@ -35,7 +36,7 @@ export default function GroupProjectFormPage() {
     queryKey: projectKey(id),
     enabled: !!id,
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${id}`, { signal, quiet: quietNotFound })).result,
+      (await api(getProjectCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
   });
   return (
     <>
@@ -79,8 +80,8 @@ function GroupProjectEditor({ project }: { project?: ProjectRecord }) {
   });
 
   const save = useSaveRecord<ProjectRecord>({
-    add: "/admin/project/add",
-    update: (id) => `/admin/project/update/${id}`,
+    add: addProject,
+    update: updateProjectCall,
     recordKey: projectKey,
     back: LIST,
   });

@@ -13,7 +13,12 @@ import {
   PrescreenReportForm,
   type PrescreenReportForm as PrescreenReportValues,
 } from "../../../../shared/schemas/project.ts";
-import { api, requestBlob } from "../../lib/api.ts";
+import { api, download } from "../../lib/api.ts";
+import {
+  groupPrescreenReportCall,
+  groupQuestionsCall,
+  prescreenReportCall,
+} from "../../../../shared/api/project-reports.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
@@ -29,7 +34,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
-import type { GroupQuestion, ProjectRow } from "./projects.ts";
+import type { ProjectRow } from "./projects.ts";
 import { subtitle } from "./parts.tsx";
 
 const IDENTIFIERS_PLACEHOLDER = "One per line, or separated by commas\n5f1c0a2b3d4e5f6a7b8c9d0e";
@@ -56,7 +61,7 @@ function PrescreenForm({ project, onDone }: { project: ProjectRow; onDone: () =>
     queryKey: ["prescreen-questions", project._id],
     staleTime: 0,
     queryFn: async ({ signal }) =>
-      (await api.get<GroupQuestion[]>(`/admin/project/questions/group/${project._id}`, { signal })).result,
+      (await api(groupQuestionsCall, { params: { projectId: project._id } }, { signal })).result,
   });
   const options = (questions.data ?? []).map((q) => ({ value: q.value, label: q.label }));
 
@@ -64,10 +69,8 @@ function PrescreenForm({ project, onDone }: { project: ProjectRow; onDone: () =>
     const everything = parseIdentifiers(values.userIdentifier).length === 0 &&
       values.questionIndex.length === 0;
     const { blob, filename } = everything
-      ? await requestBlob("POST", "/admin/project/prescreen/report", { body: { projectId: project._id } })
-      : await requestBlob("POST", "/admin/project/group/prescreen/report", {
-        body: { ...values, projectId: project._id },
-      });
+      ? await download(prescreenReportCall, { body: { projectId: project._id } })
+      : await download(groupPrescreenReportCall, { body: { ...values, projectId: project._id } });
     saveBlob(blob, filename ?? `${project.projectCode}-prescreen.csv`);
     notify.success("Export ready");
     onDone();

@@ -5,12 +5,16 @@
  * the suppliers?). Each loads what it shows when it opens.
  */
 import * as React from "react";
+import type * as v from "valibot";
 import { useNavigate } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { Copy, Mail } from "lucide-react";
 import { CloneOptions, EmailForm } from "../../../../shared/schemas/project.ts";
 import { projectStatusLabel } from "../../../../shared/status.ts";
 import { api } from "../../lib/api.ts";
+import { childOptionsCall, cloneProjectCall, updateProjectCall } from "../../../../shared/api/projects.ts";
+import { listSupplierMapsCall } from "../../../../shared/api/supplier-maps.ts";
+import { sendProjectEmailCall } from "../../../../shared/api/project-reports.ts";
 import { notify } from "../../lib/notify.ts";
 import { formatCount, formatDateTime, formatMoney } from "../../lib/format.ts";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
@@ -31,13 +35,7 @@ import {
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
 import { COUNTRIES } from "../common/lookups.ts";
-import {
-  type ChildOption,
-  LANGUAGES,
-  type LogItem,
-  type ProjectRow,
-  type SupplierMapRow,
-} from "./projects.ts";
+import { LANGUAGES, type LogItem, type ProjectRow, type SupplierMapRow } from "./projects.ts";
 import {
   CopyButton,
   EmptyState,
@@ -187,13 +185,9 @@ function SupplierMappedDialog({ project, onClose }: { project: ProjectRow | null
       const p = project!;
       const children: { _id: string; projectCode: string }[] = p.projectType === 2
         ? [p]
-        : (await api.get<ChildOption[]>(`/admin/project/child/all/${p._id}`, { signal })).result;
+        : (await api(childOptionsCall, { params: { parentProjectId: p._id } }, { signal })).result;
       const lists = await Promise.all(children.map(async (c) => {
-        const res = await api.post<SupplierMapRow[]>(
-          "/admin/supplierMaps",
-          { projectId: c._id, search: "" },
-          { signal },
-        );
+        const res = await api(listSupplierMapsCall, { body: { projectId: c._id, search: "" } }, { signal });
         return res.result.map((m) => ({ ...m, projectCode: c.projectCode }));
       }));
       return lists.flat();
@@ -315,7 +309,7 @@ function EmailFormBody({
   async function submit(values: { emailBody: string }) {
     const body = (p: { _id: string }) => ({ type: "project", projectId: p._id, emailBody: values.emailBody });
     if (projects.length === 1) {
-      const res = await api.post<{ queued: number }>("/admin/email/send", body(projects[0]));
+      const res = await api(sendProjectEmailCall, { body: body(projects[0]) });
       notify.success(res.message);
       onSent();
       return;
@@ -325,7 +319,7 @@ function EmailFormBody({
     const failed: string[] = [];
     for (const p of projects) {
       try {
-        const res = await api.post<{ queued: number }>("/admin/email/send", body(p), { quiet: true });
+        const res = await api(sendProjectEmailCall, { body: body(p) }, { quiet: true });
         queued += res.result?.queued ?? 0;
       } catch (e) {
         failed.push(`${p.projectCode} (${e instanceof Error ? e.message : "failed"})`);
@@ -405,8 +399,8 @@ function CloneForm({ project }: { project: ProjectRow }) {
   });
   const countries = useOptions(COUNTRIES);
   const languages = useOptions(LANGUAGES);
-  async function submit(values: Record<string, unknown>) {
-    const res = await api.post<{ parentProjectId: string }>(`/admin/project/clone/${project._id}`, values);
+  async function submit(values: v.InferOutput<typeof CloneOptions>) {
+    const res = await api(cloneProjectCall, { params: { projectId: project._id }, body: values });
     notify.success(res.message);
     navigate(`/admin/project/${res.result.parentProjectId}/childs`);
   }
@@ -476,9 +470,9 @@ function SupplierEmailQuestion({
     if (!project) return;
     setBusy(sendEmail ? "yes" : "no");
     try {
-      const res = await api.put<ProjectRow>(`/admin/project/update/${project._id}`, {
-        projectStatus: to,
-        sendEmail,
+      const res = await api(updateProjectCall, {
+        params: { id: project._id },
+        body: { projectStatus: to, sendEmail },
       });
       notify.success(res.message);
       onDone(res.result);

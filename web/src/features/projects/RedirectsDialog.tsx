@@ -7,6 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { KeyRound, ShieldCheck } from "lucide-react";
 import { api } from "../../lib/api.ts";
+import { getProjectCall } from "../../../../shared/api/projects.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { projectKey, type ProjectRecord, type ProjectRow } from "./projects.ts";
 import { CopyButton, ErrorState, LoadingRows, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
@@ -17,7 +18,7 @@ export function RedirectsDialog({ project, onClose }: { project: ProjectRow | nu
     enabled: !!project,
     staleTime: 0,
     queryFn: async ({ signal }) =>
-      (await api.get<ProjectRecord>(`/admin/project/${project!._id}`, { signal })).result,
+      (await api(getProjectCall, { params: { id: project!._id } }, { signal })).result,
   });
   const p = record.data;
   return (

@@ -6,10 +6,11 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
+import { securityStatsCall } from "../../../../shared/api/project-reports.ts";
 import { formatCount } from "../../lib/format.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { SECURITY_REASONS } from "../../../../shared/status.ts";
-import type { ProjectRow, SecurityStats } from "./projects.ts";
+import type { ProjectRow } from "./projects.ts";
 import { EmptyState, ErrorState, LoadingRows, pct, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
 
 const rate = (part: number, whole: number) => pct(whole ? Math.round((part / whole) * 1000) / 10 : null);
@@ -22,7 +23,7 @@ export function SecurityStatsDialog(
     enabled: !!project,
     staleTime: 0,
     queryFn: async ({ signal }) =>
-      (await api.post<SecurityStats>(`/admin/project/security/stat/${project!._id}`, {}, { signal })).result,
+      (await api(securityStatsCall, { params: { projectId: project!._id } }, { signal })).result,
   });
   const s = stats.data;
   return (

@@ -7,6 +7,7 @@ import * as React from "react";
 import { useQueries } from "@tanstack/react-query";
 import { ChevronDown, ChevronUp, Mail, X } from "lucide-react";
 import { api } from "../../lib/api.ts";
+import { childOptionsCall } from "../../../../shared/api/projects.ts";
 import { cn } from "../../lib/utils.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
@@ -24,7 +25,7 @@ export function SelectionDrawer({ projects, onClear }: { projects: ProjectRow[];
       queryKey: childrenKey(p._id),
       staleTime: 30_000,
       queryFn: async ({ signal }: { signal: AbortSignal }) =>
-        (await api.get<ChildOption[]>(`/admin/project/child/all/${p._id}`, { signal })).result,
+        (await api(childOptionsCall, { params: { parentProjectId: p._id } }, { signal })).result,
     })),
   });
   const all = children.flatMap((q) => q.data ?? []);

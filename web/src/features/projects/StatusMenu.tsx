@@ -34,6 +34,7 @@ import {
   DropdownMenuTrigger,
 } from "../../components/ui/dropdown-menu.tsx";
 import { api } from "../../lib/api.ts";
+import { closeProjectByCode } from "../../../../shared/api/projects.ts";
 import { notify } from "../../lib/notify.ts";
 import { cn } from "../../lib/utils.ts";
 import { type ProjectRow, STATUS_TONES } from "./projects.ts";
@@ -250,10 +251,7 @@ function CloseForm({
   const form = useSchemaForm(ClosePo, { poNumber: project.poNumber ?? "" });
   const po = useWatch({ control: form.control, name: "poNumber" }) as string;
   async function submit(values: ClosePoValues) {
-    const res = await api.put<ProjectRow>(
-      `/admin/project/code/update/${encodeURIComponent(project.projectCode)}`,
-      values,
-    );
+    const res = await api(closeProjectByCode, { params: { projectCode: project.projectCode }, body: values });
     notify.success(res.message);
     onClosed(res.result);
   }

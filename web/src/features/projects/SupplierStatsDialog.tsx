@@ -5,6 +5,7 @@
 import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
+import { supplierStatsCall } from "../../../../shared/api/supplier-maps.ts";
 import { formatCount } from "../../lib/format.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
@@ -17,7 +18,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
-import type { ProjectRow, SupplierStat } from "./projects.ts";
+import type { ProjectRow } from "./projects.ts";
 import { EmptyState, ErrorState, SimpleTable } from "./parts.tsx";
 
 const SupplierStatsChart = React.lazy(() => import("./SupplierStatsChart.tsx"));
@@ -30,7 +31,7 @@ export function SupplierStatsDialog(
     enabled: !!project,
     staleTime: 0,
     queryFn: async ({ signal }) =>
-      (await api.post<SupplierStat[]>(`/admin/project/supplier/stat/${project!._id}`, {}, { signal })).result,
+      (await api(supplierStatsCall, { params: { projectId: project!._id } }, { signal })).result,
   });
   return (
     <Dialog open={!!project} onOpenChange={(o) => !o && onClose()}>

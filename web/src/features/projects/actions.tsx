@@ -29,7 +29,17 @@ import {
   Truck,
 } from "lucide-react";
 import { actionApplies, projectStatusLabel } from "../../../../shared/status.ts";
-import { api, requestBlob } from "../../lib/api.ts";
+import { api, download } from "../../lib/api.ts";
+import type { AnyContract, BodyIn } from "../../../../shared/api/contract.ts";
+import { updateProjectCall } from "../../../../shared/api/projects.ts";
+import {
+  groupReportCall,
+  identifiersReportCall,
+  sendClientReportCall,
+  sendRfqCall,
+  sendSupplierLinksCall,
+  supplierMapReportCall,
+} from "../../../../shared/api/project-reports.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import type { RowAction, RowActionEntry } from "../../components/data-grid/types.ts";
@@ -45,7 +55,7 @@ export function useStatusChange(list: ListController<ProjectRow>) {
     const before = { projectStatus: p.projectStatus, projectStatusLabel: p.projectStatusLabel };
     patchRow(p._id, { projectStatus, projectStatusLabel: projectStatusLabel(projectStatus) });
     try {
-      const res = await api.put<ProjectRow>(`/admin/project/update/${p._id}`, { projectStatus });
+      const res = await api(updateProjectCall, { params: { id: p._id }, body: { projectStatus } });
       notify.success(res.message);
       void qc.invalidateQueries({ queryKey: ["project", p._id] });
     } catch {
@@ -55,23 +65,29 @@ export function useStatusChange(list: ListController<ProjectRow>) {
 }
 
 /** Confirms, then posts one of the project e-mails (RFQ, progress report, supplier data). */
-function emailAction(label: string, icon: RowAction<ProjectRow>["icon"], path: string, what: string) {
+type ProjectEmailCall = typeof sendRfqCall | typeof sendClientReportCall | typeof sendSupplierLinksCall;
+function emailAction(
+  label: string,
+  icon: RowAction<ProjectRow>["icon"],
+  call: ProjectEmailCall,
+  what: string,
+) {
   return {
     label,
     icon,
     destructive: false,
     confirm: { description: what, confirmLabel: "Yes, send" },
     onSelect: async (p: ProjectRow) => {
-      const res = await api.post(path, { projectId: p._id });
+      const res = await api(call as typeof sendRfqCall, { body: { projectId: p._id } });
       notify.success(res.message);
     },
   } satisfies RowAction<ProjectRow>;
 }
 
-/** A per-project CSV report (POST {projectId}), streamed by the server, saved under its file name. */
-export async function downloadReport(path: string, body: Record<string, string>, fallbackName: string) {
+/** A per-project CSV report (its call and body), streamed by the server, saved under its file name. */
+export async function downloadReport<C extends AnyContract>(call: C, body: BodyIn<C>, fallbackName: string) {
   try {
-    const { blob, filename } = await requestBlob("POST", path, { body });
+    const { blob, filename } = await download(call as AnyContract, { body } as never);
     saveBlob(blob, filename ?? fallbackName);
     notify.success("Export ready");
   } catch {
@@ -83,13 +99,13 @@ export async function downloadReport(path: string, body: Record<string, string>,
 function reportAction(
   label: string,
   icon: RowAction<ProjectRow>["icon"],
-  path: string,
+  call: typeof identifiersReportCall | typeof supplierMapReportCall | typeof groupReportCall,
   suffix: string,
 ): RowAction<ProjectRow> {
   return {
     label,
     icon,
-    onSelect: (p) => downloadReport(path, { projectId: p._id }, `${p.projectCode}-${suffix}.csv`),
+    onSelect: (p) => downloadReport(call, { projectId: p._id }, `${p.projectCode}-${suffix}.csv`),
   };
 }
 
@@ -147,11 +163,11 @@ export function useProjectActions({
         label: "Reports & downloads",
         actions: [
           {
-            ...reportAction("Export Data", FileDown, "/admin/project/child/report", "identifiers"),
+            ...reportAction("Export Data", FileDown, identifiersReportCall, "identifiers"),
             hidden: noChildren,
           },
           {
-            ...reportAction("Supplier Data", ClipboardList, "/admin/project/suppliermap/report", "suppliers"),
+            ...reportAction("Supplier Data", ClipboardList, supplierMapReportCall, "suppliers"),
             hidden: noChildren,
           },
           { label: "Prescreen Data", icon: ListChecks, onSelect: dialog("prescreen"), hidden: noChildren },
@@ -159,7 +175,7 @@ export function useProjectActions({
             ...reportAction(
               "Child Projects Report",
               FileSpreadsheet,
-              "/admin/project/group/report",
+              groupReportCall,
               "projects",
             ),
             hidden: (p) => kind === "child" || noChildren(p),
@@ -174,7 +190,7 @@ export function useProjectActions({
             ...emailAction(
               "RFQ Email",
               Send,
-              "/admin/email/send/quota",
+              sendRfqCall,
               "A request for quote goes to every active supplier with e-mail notifications on.",
             ),
             hidden: noChildren,
@@ -183,7 +199,7 @@ export function useProjectActions({
             ...emailAction(
               "Progress Report",
               FileText,
-              "/admin/email/send/report",
+              sendClientReportCall,
               "The client gets the project's progress by e-mail.",
             ),
             hidden: noChildren,
@@ -192,7 +208,7 @@ export function useProjectActions({
             ...emailAction(
               "Email Supplier Links",
               Share2,
-              "/admin/email/send/map",
+              sendSupplierLinksCall,
               "Each mapped supplier gets its entry links and figures by e-mail.",
             ),
             hidden: noChildren,
@@ -230,7 +246,7 @@ export function useProjectActions({
             // 'Are you sure?' with No / Yes, and which project it is about
             confirm: { description: (p) => deleteQuestion(p, kind) },
             onSelect: async (p) => {
-              const res = await api.put(`/admin/project/update/${p._id}`, { isDeleted: true });
+              const res = await api(updateProjectCall, { params: { id: p._id }, body: { isDeleted: true } });
               removeRow(p._id);
               notify.success(res.message);
             },

@@ -4,141 +4,38 @@
  * pre-screen choices the server answers with, and the lookups the forms pick from.
  */
 import { canOpenScreen } from "../../../../shared/permissions.ts";
-import { PROJECT_STATUS_LIST, type SecurityFigures } from "../../../../shared/status.ts";
+import { PROJECT_STATUS_LIST } from "../../../../shared/status.ts";
+import {
+  childProjectsList,
+  type ProjectCounters,
+  projectOptionsCall,
+  type ProjectRow,
+  projectsList as projects,
+} from "../../../../shared/api/projects.ts";
 import type { ListDecl, OptionsSource } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { CLIENTS } from "../common/lookups.ts";
 
-export type Counters = {
-  clicked: number;
-  complete: number;
-  terminate: number;
-  overQuota: number;
-  qualityTerm: number;
-  drop: number;
-  security: number;
-  preScreenTerminate: number;
-  preScreenDrop: number;
-  testClicked: number;
-  approved: number;
-  rejected: number;
-};
-
-export type SecurityFlags = {
-  isMultiLinkUrl: boolean;
-  isDynamicThanksUrl: boolean;
-  isGeoLocation: boolean;
-  isClientUrlProtection: boolean;
-  isPreScreen: boolean;
-  isExclude: boolean;
-  isMobile: boolean;
-  isDesktop: boolean;
-  isTablet: boolean;
-  isSpeeder: boolean;
-  isProxyVpn: boolean;
-  isUniqueIp: boolean;
-  isPii: boolean;
-  isRDLow: boolean;
-  isRDMedium: boolean;
-  isRDHigh: boolean;
-  maxIPCount: number;
-  speedTime: number;
-};
-
-/** A project (parent or child) as the list and GET /admin/project/:id answer it. */
-export type ProjectRow = Counters & SecurityFlags & {
-  _id: string;
-  projectType: 1 | 2;
-  parentProjectId: string | null;
-  projectCode: string;
-  projectName: string;
-  projectDescription: string;
-  notes: string;
-  clientId: string;
-  userId: string | null;
-  projectStatus: number;
-  projectStatusLabel: string;
-  poNumber: string;
-  clientEmail: string;
-  projectSpecs: string;
-  projectQuestionaire: string;
-  averageLOI: number;
-  ir: number;
-  wid: string;
-  categoryId: string | null;
-  countryId: string | null;
-  /** The child's country from the lookup ("" for a group project). */
-  countryName: string;
-  countryCode: string;
-  regionId: string[];
-  cityId: string[];
-  zipCodeId: string[];
-  languageId: string;
-  currencyId: string;
-  cpi: number;
-  sampleSize: number;
-  sampleSizeInc: number;
-  respondentClickQuota: number;
-  respondentTestClickQuota: number;
-  startDate: string | null;
-  endDate: string | null;
-  singleLinkUrl: string;
-  singleLinkUrlTest: string;
-  clienName: string;
-  managerName: string;
-  totalDisqualified: number;
-  eRevenue: number;
-  createdAt: string;
-  /** Parents in the list: how many children their figures sum. */
-  childCount?: number;
-};
-
-/** GET /admin/project/:id adds the tab badges, the uploaded link count and the Redirects. */
-export type ProjectRecord = ProjectRow & ProjectRedirects & {
-  questionCount: number;
-  supplierCount: number;
-  multiLinkCount: number;
-};
-
-export type SupplierMapRow = Counters & {
-  _id: string;
-  supplierMapId: string;
-  projectId: string;
-  supplierId: string;
-  supplierName: string;
-  supplierCPI: number;
-  supplierQuota: number;
-  supplierClickQuota: number;
-  isPreScreen: boolean;
-  isTestLink: boolean;
-  allowTraffic: boolean;
-  isBoarded: boolean;
-  redirectComplete: string;
-  redirectTerminate: string;
-  redirectQuotaFull: string;
-  redirectQualityTerm: string;
-  redirectSurveyClose: string;
-  /** The supplier's live entry link (`/survey/start/{mapId}?sid=[sid]`). */
-  redirectUrl: string;
-  testUrl: string;
-  totalResponded: number;
-};
-
-export type ChildOption = { _id: string; projectCode: string; projectName: string; projectStatus: number };
+export type {
+  ChildOption,
+  ProjectCounters as Counters,
+  ProjectRecord,
+  ProjectRedirects,
+  ProjectRow,
+  ProjectSecurityFlags as SecurityFlags,
+  ProjectsListMeta,
+  ReturnLink,
+  SigningKey,
+} from "../../../../shared/api/projects.ts";
+export type {
+  SupplierMapRecord as SupplierMapRow,
+  SupplierStat,
+} from "../../../../shared/api/supplier-maps.ts";
+export type { GroupQuestion, SecurityStats } from "../../../../shared/api/project-reports.ts";
+/** A row of the project's Logs dialog (the system log's project timeline). */
 export type LogItem = { _id: string; name: string; activity: string; createdAt: string; module: string };
-export type SupplierStat = {
-  supplierId: string;
-  supplierName: string;
-  complete: number;
-  terminate: number;
-  overQuota: number;
-  qualityTerm: number;
-  drop: number;
-  clicked: number;
-  security: number;
-};
 
 // ---------------------------------------------------------------- lists
 
@@ -153,9 +50,10 @@ export const MANAGERS: OptionsSource = {
   }),
 };
 
-export const projectsList: ListDecl<ProjectRow> = {
-  id: "projects",
-  path: "/admin/projects",
+type ProjectFilter = "clientId" | "userId" | "projectStatus" | "countryId" | "parentProjectId";
+
+export const projectsList: ListDecl<ProjectRow, ProjectFilter> = {
+  list: projects,
   rowId: (p) => p._id,
   defaultPageSize: 20,
   filters: [
@@ -174,13 +72,15 @@ export const projectsList: ListDecl<ProjectRow> = {
     { kind: "dateRange" },
     { kind: "export" },
   ],
-  exportName: "projects",
 };
 
-export function childsList(parentId: string): ListDecl<ProjectRow> {
+/** A parent's children: the declared child list, its parent as the call's id and a fixed filter. */
+export function childsList(parentId: string): ListDecl<ProjectRow, ProjectFilter> {
   return {
-    id: "child-projects",
-    path: `/admin/project/childs/${parentId}`,
+    list: childProjectsList,
+    params: { id: parentId },
+    // also names the parent in the cache key: each parent's pages are their own
+    fixedFilter: { parentProjectId: parentId },
     rowId: (p) => p._id,
     defaultPageSize: 20,
     filters: [
@@ -195,7 +95,6 @@ export function childsList(parentId: string): ListDecl<ProjectRow> {
       },
       { kind: "export" },
     ],
-    exportName: "child-projects",
   };
 }
 
@@ -219,46 +118,15 @@ export const STATUS_TONES: Record<string, BadgeTone> = Object.fromEntries(
 // ---------------------------------------------------------------- figures
 
 /** Completes over finished outcomes (complete, terminate), as a whole percent; null before any. */
-export function incidence(p: Pick<Counters, "complete" | "terminate">): number | null {
+export function incidence(p: Pick<ProjectCounters, "complete" | "terminate">): number | null {
   const base = p.complete + p.terminate;
   return base > 0 ? Math.round((p.complete / base) * 100) : null;
 }
 
 /** Completes over clicks, as a whole percent; null before any click. */
-export function conversion(p: Pick<Counters, "complete" | "clicked">): number | null {
+export function conversion(p: Pick<ProjectCounters, "complete" | "clicked">): number | null {
   return p.clicked > 0 ? Math.round((p.complete / p.clicked) * 100) : null;
 }
-
-// ---------------------------------------------------------------- return links, security, pre-screen
-
-/** A return link as the server builds it (the router's own builder). */
-export type ReturnLink = { label: string; url: string };
-
-/** The projects list metadata: the toolbar's 'url' and 'notify' links. */
-export type ProjectsListMeta = { postBacks?: ReturnLink[]; notifyUrls?: ReturnLink[] };
-
-export type SigningKey = { projectId: string; projectCode: string; secured: boolean; key: string | null };
-
-/** GET /admin/project/:id: the Redirects grid and how a secured project's returns are signed. */
-export type ProjectRedirects = {
-  redirects: ReturnLink[];
-  signing: { required: boolean; method: string; keysShown: boolean; keys: SigningKey[] };
-};
-
-/** POST /admin/project/security/stat/:id: the figures per reason, in total and per child and supplier. */
-export type SecurityStats = {
-  total: SecurityFigures;
-  rows: (SecurityFigures & {
-    projectId: string;
-    projectCode: string;
-    supplierId: string;
-    supplierName: string;
-  })[];
-  checks: { projectId: string; projectCode: string; checks: string[]; devices: string[] }[];
-};
-
-/** GET /admin/project/questions/group/:id: the Prescreen Data question choices. */
-export type GroupQuestion = { value: string; label: string; projectId: string; projectCode: string };
 
 // ---------------------------------------------------------------- lookups of the forms
 
@@ -276,7 +144,8 @@ export const CATEGORIES: OptionsSource = {
 };
 /** Parent projects to add a child under (GET /admin/projects/all?type=1). */
 export const PARENT_PROJECTS: OptionsSource = {
-  path: "/admin/projects/all?type=1",
+  call: projectOptionsCall,
+  query: { type: "1" },
   map: (p: Named & { projectCode?: string; projectName?: string }) => ({
     value: String(p._id ?? ""),
     label: `${p.projectCode} - ${p.projectName}`,

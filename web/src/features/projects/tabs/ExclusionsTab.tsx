@@ -11,6 +11,14 @@ import { Plus, Trash2 } from "lucide-react";
 import { MSG } from "../../../../../shared/messages.ts";
 import { ExclusionForm } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
+import type { BodyIn } from "../../../../../shared/api/contract.ts";
+import { projectOptionsCall } from "../../../../../shared/api/projects.ts";
+import {
+  addExclusionCall,
+  type Exclusion,
+  listExclusionsCall,
+  updateExclusionCall,
+} from "../../../../../shared/api/project-parts.ts";
 import { notify } from "../../../lib/notify.ts";
 import { formatDate } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
@@ -27,26 +35,15 @@ import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
 import { SearchInput } from "../../../components/filters/SearchInput.tsx";
 import type { ProjectRecord } from "../projects.ts";
 
-type Exclusion = {
-  _id: string;
-  excludedProjectId: string;
-  projectCode: string;
-  projectName: string;
-  isExcluded: boolean;
-  complete: boolean;
-  terminate: boolean;
-  overQuota: boolean;
-  dropout: boolean;
-  createdAt: string;
-};
 type Flag = "complete" | "terminate" | "overQuota" | "dropout";
+/** One flag's change (`{ [flag]: on }`). */
+type FlagBody = BodyIn<typeof updateExclusionCall>;
 const FLAGS: { key: Flag; label: string }[] = [
   { key: "complete", label: "Complete" },
   { key: "terminate", label: "Terminate" },
   { key: "overQuota", label: "Over Quota" },
   { key: "dropout", label: "Dropout" },
 ];
-type ProjectOption = { _id: string; projectCode: string; projectName: string };
 
 export function ExclusionsTab({ project }: { project: ProjectRecord }) {
   const qc = useQueryClient();
@@ -57,7 +54,7 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
     queryKey: key,
     placeholderData: keepPreviousData,
     queryFn: async ({ signal }) =>
-      (await api.post<Exclusion[]>(`/admin/project/excluded/${project._id}`, { search }, { signal })).result,
+      (await api(listExclusionsCall, { params: { id: project._id }, body: { search } }, { signal })).result,
   });
   const [removing, setRemoving] = React.useState<Exclusion | null>(null);
   const [busyRemove, setBusyRemove] = React.useState(false);
@@ -71,7 +68,7 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
   async function setFlag(e: Exclusion, k: Flag | "isExcluded", on: boolean) {
     patch(e._id, { [k]: on });
     try {
-      const res = await api.put(`/admin/project/exclude/update/${e._id}`, { [k]: on });
+      const res = await api(updateExclusionCall, { params: { id: e._id }, body: { [k]: on } as FlagBody });
       notify.success(res.message);
     } catch {
       patch(e._id, { [k]: e[k] });
@@ -81,7 +78,7 @@ export function ExclusionsTab({ project }: { project: ProjectRecord }) {
   async function remove(e: Exclusion) {
     setBusyRemove(true);
     try {
-      const res = await api.put(`/admin/project/exclude/update/${e._id}`, { isDeleted: true });
+      const res = await api(updateExclusionCall, { params: { id: e._id }, body: { isDeleted: true } });
       qc.setQueryData<Exclusion[]>(key, (old) => old?.filter((x) => x._id !== e._id));
       void qc.invalidateQueries({ queryKey: ["exclusions", project._id] });
       notify.success(res.message);
@@ -221,14 +218,14 @@ function AddExclusion({
   const projects = useQuery({
     queryKey: ["projects-all"],
     staleTime: 60_000,
-    queryFn: async ({ signal }) => (await api.get<ProjectOption[]>("/admin/projects/all", { signal })).result,
+    queryFn: async ({ signal }) => (await api(projectOptionsCall, {}, { signal })).result,
   });
   const options = (projects.data ?? [])
     .filter((p) => p._id !== project._id && !taken.has(p._id))
     .map((p) => ({ value: p._id, label: `${p.projectCode} - ${p.projectName}` }));
 
-  async function submit(values: Record<string, unknown>) {
-    const res = await api.post<Exclusion[]>("/admin/project/exclude/add", values);
+  async function submit(values: BodyIn<typeof addExclusionCall>) {
+    const res = await api(addExclusionCall, { body: values });
     onAdded(res.result);
     form.reset(start);
     notify.success(res.message);

@@ -11,6 +11,12 @@ import { MSG } from "../../../../../shared/messages.ts";
 import { DEFAULT_LANGUAGE, QuestionForm } from "../../../../../shared/schemas/library.ts";
 import { QUESTION_TYPES } from "../../../../../shared/schemas/library.ts";
 import { api } from "../../../lib/api.ts";
+import {
+  addProjectQuestion,
+  listProjectQuestions,
+  reorderProjectQuestions,
+  updateProjectQuestion,
+} from "../../../../../shared/api/project-parts.ts";
 import { notify } from "../../../lib/notify.ts";
 import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
 import { EditableTable, type TableColumn } from "../../../components/data-grid/EditableTable.tsx";
@@ -46,7 +52,7 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
   const questions = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await api.get<QuestionRecord[]>(`/admin/project/questions/${project._id}`, { signal })).result,
+      (await api(listProjectQuestions, { params: { projectId: project._id } }, { signal })).result,
   });
   const library = useQuery({
     queryKey: ["questions", "temp"],
@@ -65,7 +71,8 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
   const refreshCount = () => void qc.invalidateQueries({ queryKey: projectKey(project._id) });
 
   const reorder = useMutation({
-    mutationFn: (ids: string[]) => api.put(`/admin/survey/question/update/all/${project._id}`, { ids }),
+    mutationFn: (ids: string[]) =>
+      api(reorderProjectQuestions, { params: { id: project._id }, body: { ids } }),
     onSuccess: (res) => notify.success(res.message),
     onError: () => void qc.invalidateQueries({ queryKey: key }),
   });
@@ -82,10 +89,7 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
     if (!pick) return;
     setCopying(true);
     try {
-      const res = await api.post<QuestionRecord>("/admin/project/question/add", {
-        projectId: project._id,
-        questionId: pick,
-      });
+      const res = await api(addProjectQuestion, { body: { projectId: project._id, questionId: pick } });
       setPick("");
       setPickKey((k) => k + 1);
       await qc.invalidateQueries({ queryKey: key });
@@ -101,7 +105,10 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
   async function remove(q: QuestionRecord) {
     setBusyRemove(true);
     try {
-      const res = await api.put(`/admin/survey/question/update/${q._id}`, { isDeleted: true });
+      const res = await api(updateProjectQuestion, {
+        params: { questionId: q._id },
+        body: { isDeleted: true },
+      });
       qc.setQueryData<QuestionRecord[]>(key, (old) => old?.filter((x) => x._id !== q._id));
       refreshCount();
       notify.success(res.message);
@@ -269,8 +276,11 @@ function QuestionDialogForm({
   async function submit(values: QuestionForm) {
     try {
       const res = question
-        ? await api.put(`/admin/survey/question/update/${question._id}`, { ...values, projectId })
-        : await api.post("/admin/project/question/add", { ...values, projectId });
+        ? await api(updateProjectQuestion, {
+          params: { questionId: question._id },
+          body: { ...values, projectId },
+        })
+        : await api(addProjectQuestion, { body: { ...values, projectId } });
       notify.success(res.message);
       await onSaved();
     } catch (e) {

@@ -7,6 +7,13 @@ import * as React from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Save, Trash2 } from "lucide-react";
 import { api } from "../../../lib/api.ts";
+import {
+  addQuotaCall,
+  listQuotasCall,
+  type ProjectQuota,
+  updateQuotaCall,
+  updateQuotaSizesCall,
+} from "../../../../../shared/api/project-parts.ts";
 import { notify } from "../../../lib/notify.ts";
 import { formatCount } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
@@ -22,22 +29,8 @@ import { MSG } from "../../../../../shared/messages.ts";
 import type { ProjectRecord } from "../projects.ts";
 import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
 
-type QuotaOption = {
-  quotaOptionId: string;
-  text: string;
-  selected: boolean;
-  quotaSize: number;
-  percent: number;
-  completes: number;
-};
-type Quota = {
-  _id: string;
-  quotaId: { _id: string; qualificationName: string };
-  options: QuotaOption[];
-  total: number;
-  sampleSize: number;
-  totalMatchesSampleSize: boolean;
-};
+type Quota = ProjectQuota;
+type QuotaOption = Quota["options"][number];
 type Qualification = { _id: string; qualificationName: string };
 
 /** size over sample size as a percent with 2 decimals. */
@@ -52,7 +45,7 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
   const quotas = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await api.get<Quota[]>(`/admin/quotas/all/${project._id}`, { signal })).result,
+      (await api(listQuotasCall, { params: { projectId: project._id } }, { signal })).result,
   });
   const qualifications = useQuery({
     queryKey: ["qualifications", "all"],
@@ -79,7 +72,7 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
     if (!pick) return;
     setAdding(true);
     try {
-      const res = await api.post<Quota[]>(`/admin/quota/add/${project._id}`, { quotaId: pick });
+      const res = await api(addQuotaCall, { params: { projectId: project._id }, body: { quotaId: pick } });
       setList(res.result);
       setPick("");
       setPickKey((k) => k + 1);
@@ -94,7 +87,10 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
   async function remove(q: Quota) {
     setBusyRemove(true);
     try {
-      const res = await api.put<Quota[]>(`/admin/quota/update/${q._id}/${project._id}`, { isDeleted: true });
+      const res = await api(updateQuotaCall, {
+        params: { quotaId: q._id, projectId: project._id },
+        body: { isDeleted: true },
+      });
       setList(res.result);
       notify.success(res.message);
     } catch {
@@ -253,8 +249,9 @@ function QuotaCard({
     );
     setChoosing(true);
     try {
-      const res = await api.put<Quota[]>(`/admin/quota/update/${quota._id}/${projectId}`, {
-        quotaOptionId: ids,
+      const res = await api(updateQuotaCall, {
+        params: { quotaId: quota._id, projectId },
+        body: { quotaOptionId: ids },
       });
       onChange(res.result);
     } catch {
@@ -267,11 +264,14 @@ function QuotaCard({
   async function save() {
     setSaving(true);
     try {
-      const res = await api.put<Quota[]>(`/admin/quota/sample/update/${quota._id}/${projectId}`, {
-        quotaValue: selected.map((o) => ({
-          quotaOptionId: o.quotaOptionId,
-          quotaSize: Number(sizes[o.quotaOptionId] ?? 0),
-        })),
+      const res = await api(updateQuotaSizesCall, {
+        params: { quotaId: quota._id, projectId },
+        body: {
+          quotaValue: selected.map((o) => ({
+            quotaOptionId: o.quotaOptionId,
+            quotaSize: Number(sizes[o.quotaOptionId] ?? 0),
+          })),
+        },
       });
       onChange(res.result);
       notify.success(res.message);

@@ -8,6 +8,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useWatch } from "react-hook-form";
 import { ProjectSecurity } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
+import type { BodyIn } from "../../../../../shared/api/contract.ts";
+import { updateProjectCall } from "../../../../../shared/api/projects.ts";
 import { notify } from "../../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
@@ -41,8 +43,8 @@ export function SecurityTab({ project }: { project: ProjectRecord }) {
     speedTime: String(project.speedTime ?? 0),
   });
 
-  async function submit(values: Record<string, unknown>) {
-    const res = await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, values);
+  async function submit(values: BodyIn<typeof updateProjectCall>) {
+    const res = await api(updateProjectCall, { params: { id: project._id }, body: values });
     qc.setQueryData(projectKey(project._id), res.result);
     form.reset(form.getValues());
     notify.success(res.message);

@@ -15,6 +15,16 @@ import { ChevronDown, Download, Pencil, Plus, Trash2 } from "lucide-react";
 import { MSG } from "../../../../../shared/messages.ts";
 import { ProjectPatch, SupplierMapForm } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
+import { updateProjectCall } from "../../../../../shared/api/projects.ts";
+import { supplierReportCall } from "../../../../../shared/api/project-reports.ts";
+import {
+  listSupplierMapsCall,
+  saveSupplierMapCall,
+  type SupplierMapDefaults,
+  supplierMapDefaultsCall,
+  updateSupplierMapCall,
+} from "../../../../../shared/api/supplier-maps.ts";
+import type { BodyIn } from "../../../../../shared/api/contract.ts";
 import { notify } from "../../../lib/notify.ts";
 import { formatCount, formatMoney } from "../../../lib/format.ts";
 import { cn } from "../../../lib/utils.ts";
@@ -42,6 +52,8 @@ const TOGGLES = [
   { key: "isBoarded", label: "Boarded" },
 ] as const;
 type ToggleKey = (typeof TOGGLES)[number]["key"];
+/** One toggle's change (`{ [key]: on }`). */
+type ToggleBody = BodyIn<typeof updateSupplierMapCall>;
 
 const REDIRECTS = [
   { name: "redirectComplete", label: "Complete", example: "https://panel.example/complete?sid=[sid]" },
@@ -69,7 +81,7 @@ const DEFAULTS = {
 };
 
 /** The server's empty map as form values (numbers as the text fields hold them). */
-function formDefaults(server: Partial<typeof DEFAULTS> | undefined): typeof DEFAULTS {
+function formDefaults(server: SupplierMapDefaults | undefined): typeof DEFAULTS {
   if (!server) return DEFAULTS;
   const out = { ...DEFAULTS } as Record<string, unknown>;
   for (const [k, v] of Object.entries(server)) if (k in DEFAULTS && v !== null && v !== undefined) out[k] = v;
@@ -102,17 +114,13 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
   const maps = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      (await api.post<SupplierMapRow[]>("/admin/supplierMaps", { projectId: project._id, search: "" }, {
-        signal,
-      }))
-        .result,
+      (await api(listSupplierMapsCall, { body: { projectId: project._id, search: "" } }, { signal })).result,
   });
   // the empty form as the server defines it (GET /admin/supplierMap), the spec's defaults until it answers
   const defaults = useQuery({
     queryKey: ["supplier-map-defaults"],
     staleTime: Infinity,
-    queryFn: async ({ signal }) =>
-      (await api.get<Partial<typeof DEFAULTS>>("/admin/supplierMap", { signal })).result,
+    queryFn: async ({ signal }) => (await api(supplierMapDefaultsCall, {}, { signal })).result,
   });
   const [formOpen, setFormOpen] = React.useState(false);
   const [editing, setEditing] = React.useState<SupplierMapRow | null>(null);
@@ -132,7 +140,10 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
   async function toggle(m: SupplierMapRow, k: ToggleKey, on: boolean) {
     patch(m._id, { [k]: on });
     try {
-      const res = await api.put<SupplierMapRow>(`/admin/supplierMap/update/${m._id}`, { [k]: on });
+      const res = await api(updateSupplierMapCall, {
+        params: { id: m._id },
+        body: { [k]: on } as ToggleBody,
+      });
       notify.success(res.message);
     } catch {
       patch(m._id, { [k]: m[k] });
@@ -142,7 +153,7 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
   async function remove(m: SupplierMapRow) {
     setBusyRemove(true);
     try {
-      const res = await api.put(`/admin/supplierMap/update/${m._id}`, { isDeleted: true });
+      const res = await api(updateSupplierMapCall, { params: { id: m._id }, body: { isDeleted: true } });
       qc.setQueryData<SupplierMapRow[]>(key, (old) => old?.filter((x) => x._id !== m._id));
       void qc.invalidateQueries({ queryKey: projectKey(project._id) });
       notify.success(res.message);
@@ -358,7 +369,7 @@ function MapsTable({
             title="Supplier report: this supplier's respondents (CSV)"
             onClick={() =>
               downloadReport(
-                "/admin/project/supplier/report",
+                supplierReportCall,
                 { supplierMapId: m._id, projectId: m.projectId },
                 "supplier-identifiers.csv",
               )}
@@ -413,7 +424,7 @@ function SupplierMapEditor({
   const form = useSchemaForm(SupplierMapForm, start);
 
   async function submit(values: SupplierMapForm) {
-    const res = await api.post<SupplierMapRow>("/admin/supplierMap/add", { ...values, projectId });
+    const res = await api(saveSupplierMapCall, { body: { ...values, projectId } });
     notify.success(res.message);
     // the whole form starts again, the supplier select included, ready for the next supplier
     form.reset({ projectId, ...empty });
@@ -523,7 +534,7 @@ function QuestionnairePanel({ project, disabled }: { project: ProjectRecord; dis
   const qc = useQueryClient();
   const form = useSchemaForm(QuestionnaireForm, { projectQuestionaire: project.projectQuestionaire ?? "" });
   async function submit(values: v.InferOutput<typeof QuestionnaireForm>) {
-    const res = await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, values);
+    const res = await api(updateProjectCall, { params: { id: project._id }, body: values });
     qc.setQueryData<ProjectRecord>(projectKey(project._id), (old) => (old ? { ...old, ...res.result } : old));
     form.reset(values);
     notify.success(res.message);

@@ -9,6 +9,7 @@ import { useWatch } from "react-hook-form";
 import { Download, FileUp, X } from "lucide-react";
 import { ProjectUrls } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
+import { updateProjectCall } from "../../../../../shared/api/projects.ts";
 import { notify } from "../../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
@@ -38,14 +39,19 @@ export function UrlsTab({ project }: { project: ProjectRecord }) {
       notify.error("Upload the survey links (CSV) first, or turn multi-link off");
       return;
     }
-    const res = await api.put<ProjectRecord>(`/admin/project/update/${project._id}`, {
-      isMultiLinkUrl: !!values.isMultiLinkUrl,
-      singleLinkUrl: values.singleLinkUrl,
-      singleLinkUrlTest: values.singleLinkUrlTest,
-      ...(links !== null ? { multiLinkUrls: links } : {}),
+    const res = await api(updateProjectCall, {
+      params: { id: project._id },
+      body: {
+        isMultiLinkUrl: !!values.isMultiLinkUrl,
+        singleLinkUrl: values.singleLinkUrl,
+        singleLinkUrlTest: values.singleLinkUrlTest,
+        ...(links !== null ? { multiLinkUrls: links } : {}),
+      },
     });
     qc.setQueryData(projectKey(project._id), res.result);
-    setSaved(res.result.multiLinkCount ?? (links?.length ?? saved));
+    // an update that did not delete answers the project with its link count
+    const linkCount = "multiLinkCount" in res.result ? res.result.multiLinkCount : undefined;
+    setSaved(linkCount ?? (links?.length ?? saved));
     setLinks(null);
     form.reset(values);
     notify.success(res.message);
