@@ -6,21 +6,14 @@
  * with a message); the registrar wraps it in the `{ result, message }` envelope.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import type {
-  AnyContract,
-  BodyOut,
-  Method,
-  ParamsOf,
-  QueryOut,
-  ResultOf,
-} from "../../shared/api/contract.ts";
+import type { AnyContract, BodyOut, ParamsOf, QueryOut, ResultOf } from "../../shared/api/contract.ts";
 import type { ListResult } from "../../shared/list.ts";
 import type { Deps } from "../deps.ts";
 import type { Db } from "../db/connection.ts";
 import { type ListDefinition, listResponse } from "./list-route.ts";
 import { ok } from "./respond.ts";
 import { body as readBody, idParam, parseWith } from "./validate.ts";
-import { API, apiRoles } from "../../shared/permissions.ts";
+import { API } from "../../shared/permissions.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
@@ -57,8 +50,6 @@ export type CallHandler<C extends AnyContract> = (
 ) => Reply<ResultOf<C>> | Promise<Reply<ResultOf<C>>>;
 
 type ItemOf<C extends AnyContract> = ResultOf<C> extends ListResult<infer T> ? T : never;
-/** What a call declares beyond its handler: a larger body limit where an upload needs one. */
-export type CallOptions = { maxBodyBytes?: number };
 
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization") ?? "";
@@ -114,35 +105,6 @@ export class Api {
       this.app.on(contract.method, contract.path, limit, requireSession, requireRoles(contract.roles), run);
     }
     this.registered.push(contract.key);
-  }
-
-  /** A call anyone may make (login only). The body limit applies as to any call. */
-  public(method: Method, path: string, handler: Handler, options: CallOptions = {}) {
-    this.app.on(method, path, limitBody(options.maxBodyBytes ?? DEFAULT_BODY_LIMIT), handler);
-    this.registered.push(`${method} ${path}`);
-  }
-
-  /** The body limit comes first: a giant body is refused before the session is even looked at. */
-  #on(method: Method, path: string, handler: Handler, options: CallOptions) {
-    const roles = apiRoles(`${method} ${path}`);
-    this.app.on(
-      method,
-      path,
-      limitBody(options.maxBodyBytes ?? DEFAULT_BODY_LIMIT),
-      requireSession,
-      requireRoles(roles),
-      handler,
-    );
-    this.registered.push(`${method} ${path}`);
-  }
-  get(path: string, handler: Handler, options: CallOptions = {}) {
-    this.#on("GET", path, handler, options);
-  }
-  post(path: string, handler: Handler, options: CallOptions = {}) {
-    this.#on("POST", path, handler, options);
-  }
-  put(path: string, handler: Handler, options: CallOptions = {}) {
-    this.#on("PUT", path, handler, options);
   }
 
   /**

@@ -2,11 +2,25 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { buildListBody, ownedParams, readListState } from "../../web/src/components/data-grid/list-params.ts";
 import type { ListDecl } from "../../web/src/components/data-grid/types.ts";
+import { defineList, type ListResult } from "../../shared/list.ts";
+import { returns } from "../../shared/api/contract.ts";
 
 type Row = { _id: string };
+const things = defineList<Row>()({
+  id: "t",
+  call: {
+    key: "POST /admin/things",
+    path: "/admin/things",
+    method: "POST",
+    result: returns<ListResult<Row>>(),
+  },
+  filters: { clientId: "texts", projectStatus: "numbers", parentProjectId: "text", sortDate: "number" },
+  sorts: [],
+  columns: [],
+});
 const decl: ListDecl<Row> = {
   id: "t",
-  path: "/admin/things",
+  list: things,
   rowId: (r) => r._id,
   defaultPageSize: 20,
   fixedFilter: { parentProjectId: "p1" },

@@ -13,7 +13,7 @@ import {
   listSpecOf,
 } from "../../db/list.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
-import { type ProjectRecord, projectRecord } from "./serialize.ts";
+import { projectRecord } from "./serialize.ts";
 import type { ProjectType } from "../../../shared/status.ts";
 import type { ProjectOptionsQuery } from "../../../shared/schemas/project.ts";
 import { childProjectsList, type ProjectRow, projectsList } from "../../../shared/api/projects.ts";

@@ -149,15 +149,8 @@ export function download<C extends AnyContract>(contract: C, ...[input, opts]: C
 /** The cache key of a call's answers (lists, pickers): the call, then what was asked. */
 export const callKey = (contract: AnyContract, ...rest: unknown[]) => [contract.key, ...rest] as const;
 
-/** Path-spelling calls, kept while the areas move to their contracts. */
-api.get = <T>(path: string, opts?: RequestOptions) => request<T>("GET", path, opts);
-api.post = <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-  request<T>("POST", path, { ...opts, body: body ?? {} });
-api.put = <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-  request<T>("PUT", path, { ...opts, body: body ?? {} });
-
 /** A file answer (CSV, PDF): the blob and the file name the server proposed. */
-export async function requestBlob(
+async function requestBlob(
   method: string,
   path: string,
   opts: RequestOptions = {},

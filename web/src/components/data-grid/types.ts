@@ -9,10 +9,7 @@ export type FilterValue = string | number | boolean | null | (string | number)[]
 
 /** Where a select's options come from: a lookup call (its body or query); a 404 means "none yet". */
 export type OptionsSource = {
-  call?: AnyContract;
-  /** Path and method of a lookup not declared in shared/api yet (going away). */
-  path?: string;
-  method?: "GET" | "POST";
+  call: AnyContract;
   body?: unknown;
   query?: Record<string, string>;
   params?: Record<string, string>;
@@ -53,9 +50,7 @@ export type FilterDecl<F extends string = string> =
 
 export type ListDecl<T, F extends string = string> = {
   /** The list as declared in shared/api: its call, filter keys and CSV columns. */
-  list?: ListDeclaration<T, F>;
-  /** POST path of a list not declared in shared/api yet (going away). */
-  path?: string;
+  list: ListDeclaration<T, F>;
   /** Names the list in caches and the exported file (the declaration's id unless told). */
   id?: string;
   rowId: (row: T) => string;

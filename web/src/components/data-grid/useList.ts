@@ -10,7 +10,7 @@ import { useCallback, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ListBody, ListResult } from "../../../../shared/list.ts";
-import { api, type ApiError, download, requestBlob } from "../../lib/api.ts";
+import { api, type ApiError, download } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import type { ListDecl } from "./types.ts";
@@ -28,18 +28,13 @@ type Page<T> = { data: T[]; metadata: ListMeta };
 
 /** The list's call key (its cache key's head) and its name for the exported file. */
 export function listIdentity<T, F extends string>(decl: ListDecl<T, F>) {
-  const key = decl.list?.call.key ?? decl.path ?? "";
-  return { key, name: decl.exportName ?? decl.id ?? decl.list?.id ?? "export" };
+  return { key: decl.list.call.key, name: decl.exportName ?? decl.id ?? decl.list.id };
 }
 
-/** One page (or the exact count) of a list: through its declared call, or its legacy path. */
+/** One page (or the exact count) of a list, through its declared call. */
 function fetchPage<T>(decl: ListDecl<T, string>, body: ListBody, signal: AbortSignal) {
-  const opts = { signal, quiet: inPlace };
-  return decl.list
-    ? api(decl.list.call as never, { body, params: decl.params } as never, opts) as Promise<
-      { result: Page<T> }
-    >
-    : api.post<Page<T>>(decl.path!, body, opts);
+  const input = { body, params: decl.params } as never;
+  return api(decl.list.call as never, input, { signal, quiet: inPlace }) as Promise<{ result: Page<T> }>;
 }
 
 export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
@@ -156,11 +151,8 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     setExporting(true);
     try {
       const exportBody = { ...body, pageNo: 1 };
-      const { blob, filename } = decl.list
-        ? await download(decl.list.call as never, { body: exportBody, params: decl.params } as never, {
-          query: { format: "csv" },
-        })
-        : await requestBlob("POST", decl.path!, { body: exportBody, query: { format: "csv" } });
+      const input = { body: exportBody, params: decl.params } as never;
+      const { blob, filename } = await download(decl.list.call as never, input, { query: { format: "csv" } });
       saveBlob(blob, filename ?? `${exportName}.csv`);
       notify.success("Export ready");
     } catch {
@@ -205,21 +197,19 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
 export type ListController<T> = ReturnType<typeof useList<T, string>>;
 
 /**
- * A row's active switch: shows the new state at once, saves it (`PUT path {isActive}`), puts the row
+ * A row's active switch: shows the new state at once, saves it (the update call with `{isActive}`), puts the row
  * back if the save fails, then refreshes the list, since with a status filter on the row may no
  * longer belong on the page (and the totals change). Returns `(row, isActive) => void`.
  */
 export function useActiveSwitch<T extends { isActive: boolean; _id: string }>(
   list: ListController<T>,
-  /** The record's update call (PUT, `:id`), or a path builder (going away). */
-  update: AnyContract | ((row: T) => string),
+  /** The record's update call (PUT, `:id`). */
+  update: AnyContract,
 ) {
   const { patchRow, invalidate, decl } = list;
   const { mutate } = useMutation({
     mutationFn: ({ row, isActive }: { row: T; isActive: boolean }) =>
-      typeof update === "function"
-        ? api.put<T>(update(row), { isActive })
-        : api(update, { params: { id: row._id }, body: { isActive } } as never),
+      api(update, { params: { id: row._id }, body: { isActive } } as never),
     onMutate: ({ row, isActive }) => patchRow(decl.rowId(row), { isActive } as Partial<T>),
     onSuccess: (res) => notify.success(res.message),
     onError: (_e, { row }) => patchRow(decl.rowId(row), { isActive: row.isActive } as Partial<T>),

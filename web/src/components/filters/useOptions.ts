@@ -12,24 +12,16 @@ const defaultMap = (r: any): Option => ({
 
 export function useOptions(source: OptionsSource | undefined, fixed: Option[] = []) {
   const q = useQuery({
-    queryKey: ["options", source?.call?.key ?? source?.path, source?.body ?? source?.query ?? null],
+    queryKey: ["options", source?.call.key, source?.body ?? source?.query ?? null],
     enabled: !!source,
     staleTime: 5 * 60_000,
     queryFn: async ({ signal }) => {
       try {
-        const quiet = (e: ApiError) => e.status === 404;
-        const res = source!.call
-          ? await api(
-            source!.call as never,
-            { body: source!.body, query: source!.query, params: source!.params } as never,
-            {
-              signal,
-              quiet,
-            },
-          ) as { result: unknown[] }
-          : source!.method === "POST"
-          ? await api.post<unknown[]>(source!.path!, source!.body, { signal, quiet: (e) => e.status === 404 })
-          : await api.get<unknown[]>(source!.path!, { signal, quiet: (e) => e.status === 404 });
+        const input = { body: source!.body, query: source!.query, params: source!.params } as never;
+        const res = await api(source!.call as never, input, {
+          signal,
+          quiet: (e: ApiError) => e.status === 404,
+        }) as { result: unknown[] };
         const list = Array.isArray(res.result) ? res.result : [];
         return list.map(source!.map ?? defaultMap).filter((o) => o.value !== "");
       } catch (e) {

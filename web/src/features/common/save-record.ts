@@ -10,18 +10,18 @@ import type { AnyContract } from "../../../../shared/api/contract.ts";
 import { notify } from "../../lib/notify.ts";
 
 export type SaveRecordOptions = {
-  /** The call that adds a record (e.g. addClient), or its POST path (going away). */
-  add: AnyContract | string;
-  /** The call that updates one by `:id` (e.g. updateClientCall), or its PUT path (going away). */
-  update: AnyContract | ((id: string) => string);
+  /** The call that adds a record (e.g. addClient). */
+  add: AnyContract;
+  /** The call that updates one by `:id` (e.g. updateClientCall). */
+  update: AnyContract;
   /** The cached record's query key (forgotten after a save so the next edit loads it afresh). */
   recordKey: (id: string | undefined) => QueryKey;
   /** Where to go afterwards (the list). */
   back: string;
   /** Lists to refresh; every grid's list by default. */
   lists?: QueryKey;
-  /** Pickers offering such records (their lookup calls, or paths going away), dropped so they load the change. */
-  pickers?: (AnyContract | string)[];
+  /** Pickers offering such records (their lookup calls), dropped so they load the change. */
+  pickers?: AnyContract[];
 };
 
 /** `save(values, id?)`: add when there is no id, update otherwise; resolves after navigating. */
@@ -30,17 +30,14 @@ export function useSaveRecord<T>(opts: SaveRecordOptions) {
   const navigate = useNavigate();
   return async function save(values: unknown, id?: string): Promise<T> {
     const { add, update } = opts;
-    const res = id
-      ? typeof update === "function"
-        ? await api.put<T>(update(id), values)
-        : await api(update, { params: { id }, body: values } as never) as { result: T; message: string }
-      : typeof add === "string"
-      ? await api.post<T>(add, values)
-      : await api(add, { body: values } as never) as { result: T; message: string };
+    const res =
+      await (id
+        ? api(update, { params: { id }, body: values } as never)
+        : api(add, { body: values } as never)) as { result: T; message: string };
     await qc.invalidateQueries({ queryKey: opts.lists ?? ["list"] });
     qc.removeQueries({ queryKey: opts.recordKey(id) });
     for (const p of opts.pickers ?? []) {
-      qc.removeQueries({ queryKey: typeof p === "string" ? ["options", p] : ["options", ...callKey(p)] });
+      qc.removeQueries({ queryKey: ["options", ...callKey(p)] });
     }
     notify.success(res.message);
     navigate(opts.back);

@@ -36,6 +36,7 @@ import {
   projectKey,
   type ProjectRecord,
 } from "./projects.ts";
+import { citiesCall, regionsCall } from "../../../../shared/api/lookups.ts";
 
 type Values = Record<string, unknown>;
 
@@ -274,7 +275,7 @@ function RegionsField() {
     enabled: !!country,
     staleTime: 10 * 60_000,
     queryFn: async ({ signal }) =>
-      (await api.post<Option[]>("/admin/regions", { countryId: country }, { signal })).result,
+      (await api(regionsCall, { body: { countryId: country } }, { signal })).result as Option[],
   });
   // a new country starts without regions and cities (not when the record first loads)
   React.useEffect(() => {
@@ -305,8 +306,8 @@ function CitiesField() {
     enabled: regionIds.length > 0,
     staleTime: 10 * 60_000,
     queryFn: async ({ signal }) => {
-      const res = await api.post<Option[]>("/admin/cities", { regionIds, limit: 500 }, { signal });
-      return { list: res.result, note: res.message === "Success" ? "" : res.message };
+      const res = await api(citiesCall, { body: { regionIds, limit: 500 } }, { signal });
+      return { list: res.result as Option[], note: res.message === "Success" ? "" : res.message };
     },
   });
   // cities of regions no longer chosen go

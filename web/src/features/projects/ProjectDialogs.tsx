@@ -50,6 +50,7 @@ import { SupplierStatsDialog } from "./SupplierStatsDialog.tsx";
 import { SecurityStatsDialog } from "./SecurityStatsDialog.tsx";
 import { RedirectsDialog } from "./RedirectsDialog.tsx";
 import { PrescreenDataDialog } from "./PrescreenDataDialog.tsx";
+import { systemLogCall } from "../../../../shared/api/system-log.ts";
 
 export type DialogKind =
   | "logs"
@@ -136,8 +137,10 @@ function LogsDialog({ project, onClose }: { project: ProjectRow | null; onClose:
     queryKey: ["project-logs", project?._id],
     enabled: !!project,
     staleTime: 0,
-    queryFn: async ({ signal }) =>
-      (await api.post<LogItem[]>("/admin/system/log", { filter: project!._id }, { signal })).result,
+    queryFn: async ({ signal }) => {
+      const { result } = await api(systemLogCall, { body: { filter: project!._id } }, { signal });
+      return (Array.isArray(result) ? result : []) as LogItem[];
+    },
   });
   return (
     <ViewDialog

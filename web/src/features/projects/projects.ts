@@ -17,6 +17,9 @@ import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { CLIENTS } from "../common/lookups.ts";
+import { userOptionsCall } from "../../../../shared/api/users.ts";
+import { currenciesCall } from "../../../../shared/api/lookups.ts";
+import { categoryOptionsCall } from "../../../../shared/api/library.ts";
 
 export type {
   ChildOption,
@@ -41,9 +44,9 @@ export type LogItem = { _id: string; name: string; activity: string; createdAt: 
 
 export const STATUS_OPTIONS = PROJECT_STATUS_LIST.map((s) => ({ value: String(s.value), label: s.label }));
 
-/** Staff who may manage a project (GET /admin/users/all; supplier logins are left out). */
+/** Staff who may manage a project (supplier logins are left out). */
 export const MANAGERS: OptionsSource = {
-  path: "/admin/users/all",
+  call: userOptionsCall,
   map: (u: { _id?: string; label?: string; role?: string; firstName?: string; lastName?: string }) => ({
     value: u.role === "SUPPLIER" ? "" : String(u._id ?? ""),
     label: String(u.label ?? `${u.firstName ?? ""} ${u.lastName ?? ""}`.trim()),
@@ -134,9 +137,9 @@ type Named = { _id?: string; value?: string; label?: string };
 const named = (r: Named) => ({ value: String(r._id ?? r.value ?? ""), label: String(r.label ?? r._id) });
 
 export { LANGUAGES } from "../common/lookups.ts";
-export const CURRENCIES: OptionsSource = { path: "/admin/currencies", map: named };
+export const CURRENCIES: OptionsSource = { call: currenciesCall, map: named };
 export const CATEGORIES: OptionsSource = {
-  path: "/admin/categories/all",
+  call: categoryOptionsCall,
   map: (c: Named & { categoryTitle?: string }) => ({
     value: String(c._id ?? ""),
     label: String(c.categoryTitle ?? c.label ?? c._id),

@@ -41,6 +41,7 @@ import { Select } from "../../../components/ui/select.tsx";
 import { OptionsSection } from "../../library/QuestionFormPage.tsx";
 import { QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/library.ts";
 import { projectKey, type ProjectRecord } from "../projects.ts";
+import { listTempQuestions } from "../../../../../shared/api/library.ts";
 
 const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
 const newOption = () => ({ title: "", enable: true, formvalidate: true, diy: true, local: true, quota: 0 });
@@ -57,8 +58,7 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
   const library = useQuery({
     queryKey: ["questions", "temp"],
     staleTime: 60_000,
-    queryFn: async ({ signal }) =>
-      (await api.get<QuestionRecord[]>("/admin/questions/temp", { signal })).result,
+    queryFn: async ({ signal }) => (await api(listTempQuestions, {}, { signal })).result,
   });
   const [pick, setPick] = React.useState("");
   // remounts the picker after an add, so it shows its placeholder again

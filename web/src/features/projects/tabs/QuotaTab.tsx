@@ -28,6 +28,7 @@ import { Select } from "../../../components/ui/select.tsx";
 import { MSG } from "../../../../../shared/messages.ts";
 import type { ProjectRecord } from "../projects.ts";
 import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+import { listQualificationsCall } from "../../../../../shared/api/library.ts";
 
 type Quota = ProjectQuota;
 type QuotaOption = Quota["options"][number];
@@ -51,7 +52,7 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
     queryKey: ["qualifications", "all"],
     staleTime: 60_000,
     queryFn: async ({ signal }) =>
-      (await api.get<Qualification[]>("/admin/qualifications/all", { signal })).result,
+      (await api(listQualificationsCall, {}, { signal })).result as Qualification[],
   });
   const [pick, setPick] = React.useState("");
   // remounts the picker after an add, so it shows its placeholder again
