@@ -40,7 +40,8 @@ const DAYS = 90;
 const RUNS = 30;
 const DAY = 86_400_000;
 
-const hex = (prefix: number, i: number) => prefix.toString(16).padStart(8, "0") + i.toString(16).padStart(16, "0");
+const hex = (prefix: number, i: number) =>
+  prefix.toString(16).padStart(8, "0") + i.toString(16).padStart(16, "0");
 const iso = (ms: number) => new Date(ms).toISOString();
 
 type Status = "complete" | "terminate" | "overQuota" | "qualityTerm" | "drop" | "security" | "preScreenDrop";
@@ -164,7 +165,8 @@ export async function bench(): Promise<BenchRow[]> {
         const m = maps[Math.floor(rand() * maps.length)];
         const p = m.project;
         const dayIdx = Math.min(DAYS, p.start + Math.floor(rand() * p.length));
-        const at = today0 - (DAYS - dayIdx) * DAY + Math.floor(rand() * (dayIdx === DAYS ? 15 : 24) * 3_600_000);
+        const at = today0 - (DAYS - dayIdx) * DAY +
+          Math.floor(rand() * (dayIdx === DAYS ? 15 : 24) * 3_600_000);
         let x = rand(), status: Status = "complete";
         for (const [s, w] of OUTCOMES) {
           if ((x -= w) < 0) {
@@ -175,7 +177,14 @@ export async function bench(): Promise<BenchRow[]> {
         const date = iso(at).slice(0, 10);
         const rk = `${date}|${p.id}|${m.supplier}`;
         const r = rollup.get(rk) ??
-          { date, projectId: p.id, supplierId: m.supplier, supplierMapId: m.id, parentProjectId: p.parent, clientId: p.client };
+          {
+            date,
+            projectId: p.id,
+            supplierId: m.supplier,
+            supplierMapId: m.id,
+            parentProjectId: p.parent,
+            clientId: p.client,
+          };
         rollup.set(rk, r);
         const add = (c: string, by = 1) => (r[c] = ((r[c] as number) ?? 0) + by);
         add("clicked");
@@ -210,22 +219,26 @@ export async function bench(): Promise<BenchRow[]> {
 
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < maps.length; i += 200) {
-        await trx.insertInto("supplier_maps").values(maps.slice(i, i + 200).map((m) => {
-          const c = counters.get(m.id) ?? {};
-          const finished = [4, 5].includes(projectRows[Number.parseInt(m.project.id.slice(8), 16)].projectStatus);
-          return {
-            id: m.id,
-            projectId: m.project.id,
-            supplierId: m.supplier,
-            supplierCPI: m.cpi,
-            createdAt: iso(now),
-            updatedAt: iso(now),
-            ...Object.fromEntries(OUTCOMES.map(([k]) => [k, 0])),
-            clicked: 0,
-            ...c,
-            approved: finished ? Math.floor((c.complete ?? 0) * 0.9) : 0,
-          };
-        })).execute();
+        await trx.insertInto("supplier_maps").values(
+          maps.slice(i, i + 200).map((m) => {
+            const c = counters.get(m.id) ?? {};
+            const finished = [4, 5].includes(
+              projectRows[Number.parseInt(m.project.id.slice(8), 16)].projectStatus,
+            );
+            return {
+              id: m.id,
+              projectId: m.project.id,
+              supplierId: m.supplier,
+              supplierCPI: m.cpi,
+              createdAt: iso(now),
+              updatedAt: iso(now),
+              ...Object.fromEntries(OUTCOMES.map(([k]) => [k, 0])),
+              clicked: 0,
+              ...c,
+              approved: finished ? Math.floor((c.complete ?? 0) * 0.9) : 0,
+            };
+          }),
+        ).execute();
       }
       for (const p of projects) {
         const c = counters.get(p.id);
@@ -277,7 +290,9 @@ export async function bench(): Promise<BenchRow[]> {
       ],
       ["live update (one reading for all viewers)", () => readLive(db, now)],
     ];
-    const base = summarize(await timeRuns(() => rollupSums(db, { from: "0000-00-00", keyLength: 4 }), RUNS)).median;
+    const base = summarize(
+      await timeRuns(() => rollupSums(db, { from: "0000-00-00", keyLength: 4 }), RUNS),
+    ).median;
     const n = (x: number) => x.toLocaleString("en-US");
     const rows: BenchRow[] = [
       {
