@@ -120,7 +120,8 @@ function ManagerTable() {
     queryKey: callKey(dashboardManagersCall),
     queryFn: async ({ signal }) => (await api(dashboardManagersCall, undefined, { signal })).result,
   });
-  const th = "px-3 py-2 text-right text-xs font-semibold uppercase tracking-wide text-muted-foreground";
+  const head = "px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground";
+  const th = `${head} text-right`;
   const td = "px-3 py-2 text-right tabular-nums";
   return (
     <Card>
@@ -138,7 +139,7 @@ function ManagerTable() {
             <table className="w-full text-sm" data-testid="manager-table">
               <thead>
                 <tr className="border-b">
-                  <th className={`${th} text-left`}>User</th>
+                  <th className={`${head} text-left`}>User</th>
                   <th className={th}>Live</th>
                   <th className={th}>Paused</th>
                   <th className={th}>Closed</th>
