@@ -169,6 +169,9 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/dashboard/project/traffic/data": R.ALL_STAFF,
   "POST /admin/dashboard/project/security/data": R.ALL_STAFF,
   "POST /admin/dashboard/project/expense/revenue/data": R.ALL_STAFF,
+  // live figures: a ticket (authenticated POST), then the event stream opened with it
+  "POST /admin/dashboard/live/ticket": R.ALL_STAFF,
+  "GET /admin/dashboard/live": R.ALL_STAFF,
   // lookups
   "GET /admin/countries": R.ALL_STAFF,
   "GET /admin/languages": R.ALL_STAFF,

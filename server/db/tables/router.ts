@@ -94,6 +94,11 @@ export type RouterDailyTable =
   }
   & { [K in RollupCounter]: D<number> };
 
+/** router_daily summed per day over every project and supplier, kept by triggers (migration 0007). */
+export type RouterDailyTotalsTable =
+  & { date: string; revenue: D<number>; cost: D<number> }
+  & { [K in RollupCounter]: D<number> };
+
 export interface ProjectSecretsTable {
   projectId: string;
   secret: string;
@@ -119,6 +124,7 @@ export interface RouterTables {
   prescreen_answers: PrescreenAnswersTable;
   project_ip_counts: ProjectIpCountsTable;
   router_daily: RouterDailyTable;
+  router_daily_totals: RouterDailyTotalsTable;
   project_secrets: ProjectSecretsTable;
   router_hooks: RouterHooksTable;
 }

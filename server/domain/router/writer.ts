@@ -42,6 +42,8 @@ export class RouterWriter {
   readonly #queue: BatchQueue<RouterEvent, Outcome>;
   /** Called after each commit with the sessions it wrote (for the uid cache, hook delivery). */
   onCommit: ((sessions: SessionRow[], hooks: number) => void) | null = null;
+  /** Listeners told after each committed flush (the dashboard's live figures); see onFlushed. */
+  readonly #flushed = new Set<() => void>();
   /** Transactions run so far (the bench reports events per flush). */
   flushes = 0;
 
@@ -57,6 +59,15 @@ export class RouterWriter {
 
   submit(event: RouterEvent): Promise<Outcome> {
     return this.#queue.submit(event);
+  }
+
+  /**
+   * Calls `listener` after each committed flush (counters and rollup written), with nothing about
+   * the batch: listeners read what they need themselves. Returns the function that stops it.
+   */
+  onFlushed(listener: () => void): () => void {
+    this.#flushed.add(listener);
+    return () => this.#flushed.delete(listener);
   }
 
   /** Resolves once every queued event is written. */
@@ -76,6 +87,11 @@ export class RouterWriter {
       return { outcomes, changes };
     });
     this.onCommit?.([...changes.dirty.values()], changes.hooks.length);
+    for (const listener of this.#flushed) {
+      try {
+        listener();
+      } catch { /* a listener's failure is its own: the batch is written and answered */ }
+    }
     return outcomes;
   }
 }

@@ -1,58 +1,189 @@
-/** /admin/dashboard: a welcome header, the Search Project box and cards to the areas the role can open. */
+/**
+ * /admin/dashboard (part 1, 2.3): the Search Project box, the cards (Today Completed and Today
+ * Security open their dialogs), the project-manager table and the charts. Today's figures and the
+ * traffic chart's today move with the live stream (./live.ts).
+ */
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
-import {
-  ArrowRight,
-  BookOpen,
-  Boxes,
-  Building2,
-  ChartColumn,
-  CloudDownload,
-  FolderKanban,
-  LifeBuoy,
-  type LucideIcon,
-  Receipt,
-  Scale,
-  Search,
-  Truck,
-  Users,
-} from "lucide-react";
-import { canOpenScreen, navigationFor } from "../../../../shared/permissions.ts";
+import { useNavigate } from "react-router";
+import { useQuery } from "@tanstack/react-query";
+import { Activity, CircleCheck, Search, ShieldAlert } from "lucide-react";
+import { canOpenScreen } from "../../../../shared/permissions.ts";
 import { ROLE_LABELS } from "../../../../shared/roles.ts";
+import {
+  type DashboardBox,
+  dashboardBoxCall,
+  dashboardManagersCall,
+  type LiveUpdate,
+} from "../../../../shared/api/dashboard.ts";
 import { useAuth } from "../../lib/auth.ts";
+import { api, callKey } from "../../lib/api.ts";
+import { formatMoney, formatShort } from "../../lib/format.ts";
 import { Input } from "../../components/ui/input.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
-
-const AREAS: Record<string, { icon: LucideIcon; text: string }> = {
-  "/admin/project": { icon: FolderKanban, text: "Group and child projects, quotas, suppliers and status." },
-  "/admin/api": { icon: CloudDownload, text: "Import survey offers from external sample providers." },
-  "/admin/client": { icon: Building2, text: "Buyers of completes, their contacts and API settings." },
-  "/admin/supplier": { icon: Truck, text: "Panels and traffic providers, redirects and CPI rules." },
-  "/admin/report": { icon: ChartColumn, text: "Client, supplier and completion reports as CSV." },
-  "/admin/reconcile": { icon: Scale, text: "Approve or reject respondent identifiers per project." },
-  "/admin/invoice": { icon: Receipt, text: "Ready to invoice, invoices, finances and purchase orders." },
-  "/admin/user": { icon: Users, text: "Staff and supplier accounts, roles and access." },
-  "/admin/library": { icon: BookOpen, text: "Categories, questions, qualifications and supplier rules." },
-  "/admin/support": { icon: LifeBuoy, text: "Identifier search, short codes, system logs and jobs." },
-  "/supplier/project": { icon: FolderKanban, text: "Projects mapped to your supplier account." },
-  "/supplier/inventory": { icon: Boxes, text: "Projects you can start sending traffic to." },
-};
+import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
+import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { type LiveMode, useDashboardLive } from "./live.ts";
+import { DashboardCharts } from "./charts.tsx";
+import { TodayCompletedDialog, TodaySecurityDialog } from "./today-dialogs.tsx";
 
 function greeting(now = new Date()) {
   const h = now.getHours();
   return h < 12 ? "Good morning" : h < 18 ? "Good afternoon" : "Good evening";
 }
 
+/** The cards with today's figures from the live stream when it is newer (totals move by the same amount). */
+function withLive(box: DashboardBox | undefined, live: LiveUpdate | null): DashboardBox | undefined {
+  if (!box || !live) return box;
+  const delta = live.todayCompleted - box.todayCompleted;
+  return {
+    ...box,
+    todayCompleted: live.todayCompleted,
+    todaySecurityDrop: live.todaySecurityDrop,
+    totalCompleted: box.totalCompleted + delta,
+    monthCompleted: box.monthCompleted + delta,
+  };
+}
+
+type CardDef = { key: keyof DashboardBox; label: string; money?: boolean };
+const CARDS: CardDef[] = [
+  { key: "totalCompleted", label: "Total Completed" },
+  { key: "monthCompleted", label: "Monthly Completed" },
+  { key: "totalProjects", label: "Total Projects" },
+  { key: "monthlyRevenue", label: "Monthly Revenue", money: true },
+  { key: "monthlyExpense", label: "Monthly Expense", money: true },
+  { key: "monthlyInvoice", label: "Monthly Invoice", money: true },
+  { key: "revenueClosedInvoice", label: "Monthly Projects Cost", money: true },
+  { key: "monthlyInvoiceCost", label: "Monthly Invoice Cost", money: true },
+];
+
+function Figure({ label, value, testId }: { label: string; value: string | null; testId: string }) {
+  return (
+    <Card className="flex flex-col gap-1 p-4" data-testid={testId}>
+      <span className="text-sm text-muted-foreground">{label}</span>
+      {value === null
+        ? <Skeleton className="h-7 w-24" />
+        : <span className="text-2xl font-semibold tabular-nums" data-testid={`${testId}-value`}>{value}
+        </span>}
+    </Card>
+  );
+}
+
+function TodayCard({ label, value, icon: Icon, onOpen, testId }: {
+  label: string;
+  value: number | null;
+  icon: typeof CircleCheck;
+  onOpen: () => void;
+  testId: string;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      data-testid={testId}
+      aria-haspopup="dialog"
+      className="flex items-center gap-3 rounded-xl border bg-card p-4 text-left shadow-xs transition hover:border-primary/40 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-accent text-accent-foreground">
+        <Icon className="size-5" aria-hidden="true" />
+      </span>
+      <span className="flex flex-col">
+        <span className="text-sm text-muted-foreground">{label}</span>
+        {value === null
+          ? <Skeleton className="h-7 w-16" />
+          : (
+            <span className="text-2xl font-semibold tabular-nums" data-testid={`${testId}-value`}>
+              {formatShort(value)}
+            </span>
+          )}
+      </span>
+    </button>
+  );
+}
+
+function LiveBadge({ mode }: { mode: LiveMode }) {
+  const text = mode === "live" ? "Live" : mode === "polling" ? "Updating every 5 s" : "Connecting…";
+  return (
+    <span
+      className="inline-flex items-center gap-1.5 text-xs text-muted-foreground"
+      data-testid="live-mode"
+      data-mode={mode}
+    >
+      <Activity className={mode === "live" ? "size-3.5 text-emerald-600" : "size-3.5"} aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+function ManagerTable() {
+  const q = useQuery({
+    queryKey: callKey(dashboardManagersCall),
+    queryFn: async ({ signal }) => (await api(dashboardManagersCall, undefined, { signal })).result,
+  });
+  const head = "px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground";
+  const th = `${head} text-right`;
+  const td = "px-3 py-2 text-right tabular-nums";
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Project Managers</CardTitle>
+      </CardHeader>
+      <CardContent className="overflow-x-auto">
+        {q.isPending
+          ? <Skeleton className="h-24 w-full" />
+          : q.isError
+          ? <p role="alert" className="text-sm text-muted-foreground">Could not load the managers.</p>
+          : !q.data.length
+          ? <p className="text-sm text-muted-foreground">No Rows</p>
+          : (
+            <table className="w-full text-sm" data-testid="manager-table">
+              <thead>
+                <tr className="border-b">
+                  <th className={`${head} text-left`}>User</th>
+                  <th className={th}>Live</th>
+                  <th className={th}>Paused</th>
+                  <th className={th}>Closed</th>
+                  <th className={th}>Invoiced</th>
+                  <th className={th}>Total</th>
+                  <th className={th}>Active</th>
+                </tr>
+              </thead>
+              <tbody>
+                {q.data.map((r) => (
+                  <tr key={r.userId ?? "none"} className="border-b last:border-0">
+                    <td className="px-3 py-2 font-medium">{r.name}</td>
+                    <td className={td}>{formatShort(r.live)}</td>
+                    <td className={td}>{formatShort(r.paused)}</td>
+                    <td className={td}>{formatShort(r.closed)}</td>
+                    <td className={td}>{formatShort(r.invoiced)}</td>
+                    <td className={td}>{formatShort(r.total)}</td>
+                    <td className={td}>{formatShort(r.active)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function DashboardPage() {
   const admin = useAuth((s) => s.admin)!;
   const navigate = useNavigate();
   const [search, setSearch] = useState("");
-  const areas = navigationFor(admin.role).filter((n) => n.path !== "/admin/dashboard");
+  const [dialog, setDialog] = useState<"completed" | "security" | null>(null);
   const canSearchProjects = canOpenScreen(admin.role, "/admin/project");
+  const { update: live, mode } = useDashboardLive();
+  const q = useQuery({
+    queryKey: callKey(dashboardBoxCall),
+    queryFn: async ({ signal }) => (await api(dashboardBoxCall, undefined, { signal })).result,
+  });
+  const box = withLive(q.data, live);
+  const show = (c: CardDef) => (box ? (c.money ? formatMoney(box[c.key]) : formatShort(box[c.key])) : null);
 
   return (
-    <div className="flex flex-col gap-8">
+    <div className="flex flex-col gap-6">
       <section className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex flex-col gap-1.5">
           <p className="text-sm text-muted-foreground">{greeting()},</p>
@@ -62,6 +193,7 @@ export default function DashboardPage() {
           <div className="flex items-center gap-2 text-muted-foreground">
             <Badge tone="primary">{ROLE_LABELS[admin.role]}</Badge>
             <span>{admin.email}</span>
+            <LiveBadge mode={mode} />
           </div>
         </div>
         {canSearchProjects
@@ -91,39 +223,47 @@ export default function DashboardPage() {
           : null}
       </section>
 
-      <section aria-labelledby="areas-title" className="flex flex-col gap-3">
-        <h2 id="areas-title" className="text-sm font-semibold uppercase tracking-wide text-muted-foreground">
-          Your areas
-        </h2>
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {areas.map((a) => {
-            const meta = AREAS[a.path];
-            const Icon = meta?.icon ?? FolderKanban;
-            return (
-              <li key={a.path}>
-                <Link
-                  to={a.path}
-                  className="group flex h-full items-start gap-4 rounded-xl border bg-card p-5 shadow-xs transition hover:border-primary/40 hover:shadow-md focus-visible:ring-2 focus-visible:ring-ring"
-                >
-                  <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-accent text-accent-foreground">
-                    <Icon className="size-5" aria-hidden="true" />
-                  </span>
-                  <span className="flex min-w-0 flex-1 flex-col gap-1">
-                    <span className="flex items-center justify-between gap-2 font-semibold">
-                      {a.label}
-                      <ArrowRight
-                        className="size-4 text-muted-foreground transition group-hover:translate-x-0.5 group-hover:text-primary"
-                        aria-hidden="true"
-                      />
-                    </span>
-                    <span className="text-sm text-muted-foreground">{meta?.text}</span>
-                  </span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
+      {q.isError && !box
+        ? (
+          <div role="alert" className="flex items-center gap-3 rounded-xl border p-4 text-sm">
+            The figures could not be loaded.
+            <Button variant="outline" size="sm" onClick={() => q.refetch()}>Try again</Button>
+          </div>
+        )
+        : null}
+
+      <section aria-label="Today" className="grid gap-4 sm:grid-cols-2">
+        <TodayCard
+          testId="card-today-completed"
+          label="Today Completed"
+          value={box ? box.todayCompleted : null}
+          icon={CircleCheck}
+          onOpen={() => setDialog("completed")}
+        />
+        <TodayCard
+          testId="card-today-security"
+          label="Today Security"
+          value={box ? box.todaySecurityDrop : null}
+          icon={ShieldAlert}
+          onOpen={() => setDialog("security")}
+        />
       </section>
+
+      <section aria-label="Figures" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {CARDS.map((c) => <Figure key={c.key} testId={`card-${c.key}`} label={c.label} value={show(c)} />)}
+      </section>
+
+      <ManagerTable />
+      <DashboardCharts live={live} />
+
+      <TodayCompletedDialog
+        open={dialog === "completed"}
+        onOpenChange={(o) => setDialog(o ? "completed" : null)}
+      />
+      <TodaySecurityDialog
+        open={dialog === "security"}
+        onOpenChange={(o) => setDialog(o ? "security" : null)}
+      />
     </div>
   );
 }
