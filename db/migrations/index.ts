@@ -6,6 +6,7 @@ import * as m0003 from "./0003_projects.ts";
 import * as m0004 from "./0004_router.ts";
 import * as m0005 from "./0005_search.ts";
 import * as m0006 from "./0006_router_hook_lease.ts";
+import * as m0007 from "./0007_support.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "0004_router": m0004,
   "0005_search": m0005,
   "0006_router_hook_lease": m0006,
+  "0007_support": m0007,
 };
