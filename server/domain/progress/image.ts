@@ -214,9 +214,9 @@ export async function progressSvg(d: ProgressData): Promise<string> {
 }
 
 /** The report as a PNG image. */
-export async function progressPng(d: ProgressData): Promise<Uint8Array> {
+export async function progressPng(d: ProgressData): Promise<Uint8Array<ArrayBuffer>> {
   const svg = await progressSvg(d);
-  return new Resvg(svg, { fitTo: { mode: "width", value: WIDTH }, background: "#ffffff" }).render().asPng();
+  return new Resvg(svg, { fitTo: { mode: "width", value: WIDTH }, background: "#ffffff" }).render().asPng() as Uint8Array<ArrayBuffer>;
 }
 
 /** The file name of a project's report. */
