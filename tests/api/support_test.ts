@@ -228,3 +228,41 @@ Deno.test("progress report: a PNG of sane size for a group and a child project; 
     await t.close();
   }
 });
+
+Deno.test("cli report progress: writes the project's PNG; an unknown code is a one-line error", opts, async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-progress-" });
+  try {
+    const env = { DATABASE_URL: `file:${dir}/samplex.db` };
+    const t = await testApp(env);
+    let code = "";
+    try {
+      code = (await liveProject(t)).parent.projectCode;
+    } finally {
+      await t.close();
+    }
+    const run = async (args: string[]) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "cli/main.ts", ...args],
+        cwd: new URL("../..", import.meta.url).pathname,
+        env: { NO_COLOR: "1", DENO_ENV: "test", LOG_LEVEL: "info", ...env },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const dec = new TextDecoder();
+      return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
+    };
+    const file = `${dir}/progress.png`;
+    const ok = await run(["report", "progress", code, "--out", file]);
+    assertEquals(ok.code, 0, ok.stderr);
+    assertMatch(ok.stdout, /^wrote .*progress\.png \(\d+ bytes\)$/);
+    const bytes = await Deno.readFile(file);
+    assertEquals([...bytes.slice(1, 4)], [0x50, 0x4e, 0x47]);
+    assertEquals(pngSize(bytes).width, 1000);
+
+    const bad = await run(["report", "progress", "NOPE-9", "--out", file]);
+    assertEquals(bad.code, 1);
+    assertEquals(bad.stderr, "error: no project with code NOPE-9");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
