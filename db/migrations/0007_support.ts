@@ -44,7 +44,11 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex("scheduled_jobs_list").on("scheduled_jobs").columns(["isDeleted", "createdAt"])
     .execute();
 
-  await db.schema.alterTable("email_outbox").addColumn("attachments", "text", (c) => c.notNull().defaultTo("[]"))
+  await db.schema.alterTable("email_outbox").addColumn(
+    "attachments",
+    "text",
+    (c) => c.notNull().defaultTo("[]"),
+  )
     .execute();
 }
 

@@ -5,4 +5,5 @@ import type { ProjectTables } from "./tables/projects.ts";
 import type { RouterTables } from "./tables/router.ts";
 import type { SupportTables } from "./tables/support.ts";
 
-export interface Database extends FoundationTables, MasterTables, ProjectTables, RouterTables, SupportTables {}
+export interface Database
+  extends FoundationTables, MasterTables, ProjectTables, RouterTables, SupportTables {}

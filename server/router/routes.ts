@@ -65,10 +65,13 @@ function respond(c: Ctx, { session, project, map }: Routed) {
   if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
   const target = map.redirects[redirectKind(session.status)];
   if (target) {
-    return go(c, fillPlaceholders(
+    return go(
+      c,
+      fillPlaceholders(
         target,
         supplierRedirectValues({ sid: session.sid, uid: session.id, projectCode: project.projectCode }),
-      ));
+      ),
+    );
   }
   return html(c, messagePage(PAGE_OF[session.status] ?? "closed", project.languageId));
 }

@@ -9,7 +9,15 @@ import {
   identifiersQuery,
 } from "../domain/support/identifiers.ts";
 import { shortCodes } from "../domain/support/shortcodes.ts";
-import { addJob, getJob, JOB_MESSAGES, jobRecord, jobsListSpec, jobsQuery, updateJob } from "../domain/support/jobs.ts";
+import {
+  addJob,
+  getJob,
+  JOB_MESSAGES,
+  jobRecord,
+  jobsListSpec,
+  jobsQuery,
+  updateJob,
+} from "../domain/support/jobs.ts";
 import { progressData } from "../domain/progress/data.ts";
 import { progressFileName, progressPng } from "../domain/progress/image.ts";
 

@@ -14,7 +14,9 @@ export function searchIdentifiers(text: string): string[] {
   return [...new Set(text.split(/[\r\n,]+/).map((s) => s.trim()).filter(Boolean))];
 }
 
-export const TOO_MANY_IDENTIFIERS = `At most ${MAX_SEARCH_IDENTIFIERS.toLocaleString("en-US")} identifiers at once`;
+export const TOO_MANY_IDENTIFIERS = `At most ${
+  MAX_SEARCH_IDENTIFIERS.toLocaleString("en-US")
+} identifiers at once`;
 
 const identifiersText = v.pipe(
   v.string("Identifiers must be text"),
@@ -76,7 +78,9 @@ const only = (input: unknown, key: string) =>
 
 /** PUT /admin/schedule/job/update/:id: `{isSoft}`, `{isActive}` or `{isDeleted: true}` alone, else the form. */
 export const JobUpdate = v.lazy((input: unknown) =>
-  only(input, "isSoft") ? SoftPatch : only(input, "isActive")
+  only(input, "isSoft")
+    ? SoftPatch
+    : only(input, "isActive")
     ? ActivePatch
     : only(input, "isDeleted")
     ? DeletePatch

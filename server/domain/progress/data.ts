@@ -99,7 +99,9 @@ export async function progressData(db: Db, projectId: string, now: number): Prom
   const first = new Date(today - (PROGRESS_DAYS - 1) * DAY).toISOString().slice(0, 10);
   const daily = ids.length
     ? await db.selectFrom("router_daily")
-      .select((eb) => ["date", eb.fn.sum<number>("clicked").as("clicked"), eb.fn.sum<number>("complete").as("complete")])
+      .select((
+        eb,
+      ) => ["date", eb.fn.sum<number>("clicked").as("clicked"), eb.fn.sum<number>("complete").as("complete")])
       .where("projectId", "in", ids).where("date", ">=", first).groupBy("date").execute()
     : [];
   const byDate = new Map(daily.map((d) => [d.date, d]));
@@ -135,7 +137,9 @@ export async function progressData(db: Db, projectId: string, now: number): Prom
       complete: Number(c.complete),
       quota: Number(c.sampleSize),
     })),
-    suppliers: [...bySupplier.values()].sort((a, b) => b.complete - a.complete || a.label.localeCompare(b.label)),
+    suppliers: [...bySupplier.values()].sort((a, b) =>
+      b.complete - a.complete || a.label.localeCompare(b.label)
+    ),
     days,
     generatedAt: new Date(now).toISOString(),
   };

@@ -113,7 +113,12 @@ function traffic(d: ProgressData) {
     { flexDirection: "column", marginTop: 26 },
     el(
       { alignItems: "center", marginBottom: 8 },
-      text(`Traffic, last ${d.days.length} days`, { fontSize: 19, fontWeight: 700, color: C.ink, flexGrow: 1 }),
+      text(`Traffic, last ${d.days.length} days`, {
+        fontSize: 19,
+        fontWeight: 700,
+        color: C.ink,
+        flexGrow: 1,
+      }),
       el({ width: 12, height: 12, backgroundColor: C.light, marginRight: 6 }),
       text("Clicks", { fontSize: 13, color: C.muted, marginRight: 16 }),
       el({ width: 12, height: 12, backgroundColor: C.done, marginRight: 6 }),
@@ -123,7 +128,13 @@ function traffic(d: ProgressData) {
       { alignItems: "flex-end", height: H + 40, borderBottom: `1px solid ${C.line}` },
       ...d.days.map((x) =>
         el(
-          { flexDirection: "column", alignItems: "center", justifyContent: "flex-end", flexGrow: 1, flexBasis: 0 },
+          {
+            flexDirection: "column",
+            alignItems: "center",
+            justifyContent: "flex-end",
+            flexGrow: 1,
+            flexBasis: 0,
+          },
           text(x.clicked ? fmt(x.clicked) : "", { fontSize: 11, color: C.muted, marginBottom: 2 }),
           el(
             { alignItems: "flex-end", height: Math.max(1, Math.round((x.clicked / max) * H)) },
@@ -171,7 +182,12 @@ function report(d: ProgressData): Node {
       { alignItems: "flex-end", borderBottom: `2px solid ${C.ink}`, paddingBottom: 14 },
       el(
         { flexDirection: "column", flexGrow: 1 },
-        text("Progress report", { fontSize: 14, color: C.muted, textTransform: "uppercase", letterSpacing: 1 }),
+        text("Progress report", {
+          fontSize: 14,
+          color: C.muted,
+          textTransform: "uppercase",
+          letterSpacing: 1,
+        }),
         text(`${d.projectCode} · ${d.projectName}`.slice(0, 70), { fontSize: 28, fontWeight: 700 }),
       ),
       el(
@@ -216,7 +232,8 @@ export async function progressSvg(d: ProgressData): Promise<string> {
 /** The report as a PNG image. */
 export async function progressPng(d: ProgressData): Promise<Uint8Array<ArrayBuffer>> {
   const svg = await progressSvg(d);
-  return new Resvg(svg, { fitTo: { mode: "width", value: WIDTH }, background: "#ffffff" }).render().asPng() as Uint8Array<ArrayBuffer>;
+  return new Resvg(svg, { fitTo: { mode: "width", value: WIDTH }, background: "#ffffff" }).render()
+    .asPng() as Uint8Array<ArrayBuffer>;
 }
 
 /** The file name of a project's report. */

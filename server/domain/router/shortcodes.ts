@@ -18,7 +18,8 @@ export type ShortCode = {
   filledIn: string[];
 };
 
-const SUPPLIER_REDIRECTS = "Supplier redirects (complete, terminate, quota full, quality term, survey closed)";
+const SUPPLIER_REDIRECTS =
+  "Supplier redirects (complete, terminate, quota full, quality term, survey closed)";
 const CLIENT_LINKS = "Client survey links (single, test and multi links)";
 const APPROVED_HOOK = "Supplier approved hook";
 

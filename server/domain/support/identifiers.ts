@@ -97,6 +97,11 @@ export function identifierMatch(r: Row): IdentifierMatch {
 
 /** Every match of the identifiers, a page at a time (the export). */
 export function identifierMatchPages(db: Db, text: string): AsyncGenerator<IdentifierMatch[]> {
-  const body: ListBody = { filter: { multiSearch: text }, search: "", pageNo: 1, limit: IDENTIFIER_PAGE_SIZE };
+  const body: ListBody = {
+    filter: { multiSearch: text },
+    search: "",
+    pageNo: 1,
+    limit: IDENTIFIER_PAGE_SIZE,
+  };
   return iterateList(db, identifiersQuery(db, body), body, identifiersListSpec, identifierMatch);
 }

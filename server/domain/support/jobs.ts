@@ -11,7 +11,7 @@ import { type AnyQB, isTruthyFlag, listSpecOf } from "../../db/list.ts";
 import { invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
-import { jobsList, type JobRunStatus, type ScheduledJob } from "../../../shared/api/support.ts";
+import { type JobRunStatus, jobsList, type ScheduledJob } from "../../../shared/api/support.ts";
 import type { JobForm, JobPatch } from "../../../shared/schemas/support.ts";
 
 export const MODULE = "Scheduled Jobs";
@@ -166,7 +166,8 @@ export async function updateJob(
       .where("j.id", "=", id).where("j.isDeleted", "=", 0).executeTakeFirst();
     if (!job) throw notFound("Scheduled job");
     const at = now(), stamp = new Date(at).toISOString();
-    const log = (activity: string) => writeLog(trx, actor, { activity, module: MODULE, recordId: id }, new Date(at));
+    const log = (activity: string) =>
+      writeLog(trx, actor, { activity, module: MODULE, recordId: id }, new Date(at));
     const label = `job on ${job.projectCode}`;
     const due = (interval: number) => new Date(at + interval * MINUTE).toISOString();
     if ("isDeleted" in input) {

@@ -55,7 +55,11 @@ export class JobScheduler {
   #timer: ReturnType<typeof setInterval> | undefined;
   #running: Promise<JobRun[]> | null = null;
 
-  constructor(private readonly db: Db, private readonly log: Logger, private readonly opts: SchedulerOptions = {}) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly opts: SchedulerOptions = {},
+  ) {}
 
   #now() {
     return this.opts.now?.() ?? Date.now();
@@ -131,7 +135,9 @@ export class JobScheduler {
       nextRunAt: new Date(now + (fresh?.interval ?? job.interval) * MINUTE).toISOString(),
     })).where("id", "=", job.id).where("nextRunAt", "=", lease).executeTakeFirst();
     if (Number(r.numUpdatedRows ?? 0) !== 1) {
-      this.log.warn("scheduled job run outlived its lease, or the job was rescheduled meanwhile", { id: job.id });
+      this.log.warn("scheduled job run outlived its lease, or the job was rescheduled meanwhile", {
+        id: job.id,
+      });
     }
     return { jobId: job.id, projectCode: result.projectCode, status: result.status, outcome: result.outcome };
   }
@@ -142,7 +148,14 @@ export class JobScheduler {
     const done = await this.db.transaction().execute(async (trx) => {
       const p = await trx.selectFrom("projects").selectAll().where("id", "=", job.projectId)
         .where("isDeleted", "=", 0).executeTakeFirst();
-      if (!p) return { status: "error" as const, outcome: "The project no longer exists", projectCode: "", ids: [] };
+      if (!p) {
+        return {
+          status: "error" as const,
+          outcome: "The project no longer exists",
+          projectCode: "",
+          ids: [],
+        };
+      }
       const completes = p.projectType === PROJECT_TYPE.GROUP
         ? Number(
           (await trx.selectFrom("projects").select((eb) => eb.fn.sum<number>("complete").as("n"))
@@ -160,7 +173,9 @@ export class JobScheduler {
           return { ...base, status: "ok" as const, outcome, ids };
         } catch (e) {
           if (!(e instanceof DomainError)) throw e;
-          const outcome = `Could not ${to === PROJECT_STATUS.CLOSED ? "close" : "pause"} ${p.projectCode} (${why}): ${e.message}`;
+          const outcome = `Could not ${
+            to === PROJECT_STATUS.CLOSED ? "close" : "pause"
+          } ${p.projectCode} (${why}): ${e.message}`;
           await writeLog(trx, SCHEDULER_ACTOR, { activity: outcome, module: MODULE, recordId: job.id }, at);
           return { ...base, status: "error" as const, outcome, ids: [] };
         }
@@ -192,7 +207,11 @@ export class JobScheduler {
     const data = await progressData(this.db, job.projectId, now);
     const base = { projectCode: data.projectCode };
     if (!data.managerEmail) {
-      return { ...base, status: "error" as const, outcome: `${data.projectCode} has no manager with an e-mail` };
+      return {
+        ...base,
+        status: "error" as const,
+        outcome: `${data.projectCode} has no manager with an e-mail`,
+      };
     }
     const png = await progressPng(data);
     const at = new Date(now);
@@ -201,13 +220,20 @@ export class JobScheduler {
       await enqueueMails(trx, [{
         to: data.managerEmail,
         subject: `${data.projectCode} progress report`,
-        html: `<p>Hello ${escapeHtml(data.managerName || "")},</p><p>The progress report of ${
-          escapeHtml(data.projectCode)
-        } (${escapeHtml(data.projectName)}) is attached: ${data.complete} of ${data.sampleSize} completes, ` +
+        html:
+          `<p>Hello ${escapeHtml(data.managerName || "")},</p><p>The progress report of ${
+            escapeHtml(data.projectCode)
+          } (${
+            escapeHtml(data.projectName)
+          }) is attached: ${data.complete} of ${data.sampleSize} completes, ` +
           `${data.clicked} clicks.</p>`,
         module: MODULE,
         recordId: job.id,
-        attachments: [{ filename: progressFileName(data), contentType: "image/png", content: Buffer.from(png).toString("base64") }],
+        attachments: [{
+          filename: progressFileName(data),
+          contentType: "image/png",
+          content: Buffer.from(png).toString("base64"),
+        }],
       }], at);
       await writeLog(trx, SCHEDULER_ACTOR, { activity: outcome, module: MODULE, recordId: job.id }, at);
     });

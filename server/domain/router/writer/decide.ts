@@ -194,7 +194,9 @@ export class Decisions {
 
   /** The client survey URL for a respondent, taking the next unused link on multi-link projects. */
   #clientUrl(p: ProjectConfig, uid: string, isTest: boolean): string | null {
-    if (isTest) return p.singleLinkUrlTest ? fillPlaceholders(p.singleLinkUrlTest, clientLinkValues(uid)) : null;
+    if (isTest) {
+      return p.singleLinkUrlTest ? fillPlaceholders(p.singleLinkUrlTest, clientLinkValues(uid)) : null;
+    }
     if (p.isMultiLinkUrl) {
       const link = this.state.links.get(p.id)?.shift();
       if (!link) return null;
