@@ -24,6 +24,11 @@ export default function IdentifiersPage() {
   const [text, setText] = useState(current);
   const count = searchIdentifiers(text).length;
   const searched = searchIdentifiers(current).length;
+  // the box above is the multi-line search: the toolbar shows the other filters and the export
+  const toolbarList = useMemo(() => ({
+    ...list,
+    decl: { ...list.decl, filters: list.decl.filters?.filter((f) => f.kind !== "multiSearch") },
+  }), [list]);
 
   const columns = useMemo<GridColumn<IdentifierMatch>[]>(() => [
     {
@@ -102,7 +107,7 @@ export default function IdentifiersPage() {
           </span>
         </div>
       </form>
-      <FilterToolbar list={list} />
+      <FilterToolbar list={toolbarList} />
       <DataGrid
         list={list}
         columns={columns}

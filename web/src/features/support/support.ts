@@ -36,6 +36,8 @@ export const identifiersGrid: ListDecl<IdentifierMatch, "outcome"> = {
   defaultPageSize: 100,
   pageSizes: [100],
   filters: [
+    // the page's own box sends it (filter.multiSearch); the toolbar leaves it out
+    { kind: "multiSearch", label: "Identifiers" },
     {
       kind: "select",
       key: "outcome",
