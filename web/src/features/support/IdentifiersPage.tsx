@@ -17,6 +17,8 @@ import { deviceLabel, identifierDateTime } from "../../../../shared/api/support.
 import { MAX_SEARCH_IDENTIFIERS, searchIdentifiers } from "../../../../shared/schemas/support.ts";
 import { type IdentifierMatch, identifiersGrid, SUPPORT_DESCRIPTION, useSupportTabs } from "./support.ts";
 
+const EXAMPLE = ["resp-0001", "65f0c1d2e3a4b5c6d7e8f901"].join("\n");
+
 export default function IdentifiersPage() {
   const tabs = useSupportTabs();
   const list = useList<IdentifierMatch, "outcome">(identifiersGrid);
@@ -82,7 +84,7 @@ export default function IdentifiersPage() {
           onChange={(e) => setText(e.target.value)}
           rows={5}
           className="max-w-3xl font-mono text-xs"
-          placeholder={"resp-0001\n65f0c1d2e3a4b5c6d7e8f901"}
+          placeholder={EXAMPLE}
           aria-describedby="identifiers-count"
         />
         <div className="flex flex-wrap items-center gap-2">
