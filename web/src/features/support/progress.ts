@@ -1,4 +1,4 @@
-/** The project row action Progress Report: the server's PNG of the project's progress, saved as a file. */
+/** The project row action Progress Image (the E-mail group already has a "Progress Report"): the server's PNG of the project's progress, saved as a file. */
 import { ChartNoAxesCombined } from "lucide-react";
 import { download } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
@@ -18,5 +18,5 @@ export async function downloadProgressReport(p: { _id: string; projectCode: stri
 
 /** The row action (projects grid and child projects). */
 export function progressReportAction<T extends { _id: string; projectCode: string }>(): RowAction<T> {
-  return { label: "Progress Report", icon: ChartNoAxesCombined, onSelect: downloadProgressReport };
+  return { label: "Progress Image", icon: ChartNoAxesCombined, onSelect: downloadProgressReport };
 }
