@@ -7,6 +7,7 @@ import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
 import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";
 import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
+import { JobScheduler } from "./domain/support/scheduler.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -51,6 +52,9 @@ export async function serve(opts: { webRoot?: string } = {}) {
   // the IP tables load once (a fraction of a second), before respondents arrive
   await warmSecurityData().catch((e) => deps.log.warn("IP data not loaded", { error: String(e) }));
   const sweepTimer = setInterval(sweep, DROP_SWEEP_INTERVAL_MS);
+  // scheduled jobs (Support): due jobs run on every tick, each once across the instances
+  const scheduler = new JobScheduler(deps.db, deps.log, { now: deps.now, onMail: () => kickDelivery(deps) });
+  scheduler.start();
   const ac = new AbortController();
   const server = Deno.serve({
     port: env.PORT,
@@ -73,6 +77,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
     clearInterval(outboxTimer);
     clearInterval(sweepTimer);
     clearInterval(statsTimer);
+    await scheduler.stop();
     await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start
     await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);

@@ -207,6 +207,7 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/clone/:projectId": R.PROJECT_EDIT,
   "POST /admin/project/supplier/stat/:projectId": PROJECT_READ,
   "POST /admin/project/security/stat/:projectId": PROJECT_READ,
+  "GET /admin/project/progress/:projectId": PROJECT_READ,
   "POST /admin/system/log": [...new Set([...PROJECT_READ, ...R.SUPPORT_LOG])],
   "GET /admin/quotas/all/:projectId": R.PROJECT_EDIT,
   "POST /admin/quota/add/:projectId": R.PROJECT_EDIT,

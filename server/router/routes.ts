@@ -13,6 +13,7 @@ import type { AppEnv, Ctx } from "../http/context.ts";
 import { clientIp } from "../http/request-info.ts";
 import { type Routed, routerFor, SID_RE } from "../domain/router/router.ts";
 import { fillPlaceholders, redirectKind } from "../domain/router/outcomes.ts";
+import { supplierRedirectValues } from "../domain/router/shortcodes.ts";
 import type { SessionStatus } from "../db/tables/router.ts";
 import { askable } from "../domain/router/prescreen.ts";
 import { type MessageKind, messagePage, prescreenPage } from "./pages.tsx";
@@ -64,7 +65,13 @@ function respond(c: Ctx, { session, project, map }: Routed) {
   if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
   const target = map.redirects[redirectKind(session.status)];
   if (target) {
-    return go(c, fillPlaceholders(target, { sid: session.sid, pid: project.projectCode, uid: session.id }));
+    return go(
+      c,
+      fillPlaceholders(
+        target,
+        supplierRedirectValues({ sid: session.sid, uid: session.id, projectCode: project.projectCode }),
+      ),
+    );
   }
   return html(c, messagePage(PAGE_OF[session.status] ?? "closed", project.languageId));
 }

@@ -14,6 +14,7 @@ import { projectPartRoutes } from "./project-parts.ts";
 import { projectEmailRoutes } from "./project-emails.ts";
 import { projectReportRoutes } from "./project-reports.ts";
 import { dashboardRoutes } from "./dashboard.ts";
+import { supportRoutes } from "./support.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -30,4 +31,5 @@ export function registerRoutes(api: Api) {
   projectEmailRoutes(api);
   projectReportRoutes(api);
   dashboardRoutes(api);
+  supportRoutes(api);
 }

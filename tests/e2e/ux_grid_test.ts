@@ -166,7 +166,14 @@ Deno.test(e2e("grids at 1024 px: pinned, grouped, explained, recoverable and rea
       assertEquals(groups, [
         ["Open", "Child", "Add Project", "Edit", "Clone"],
         ["View", "Logs", "Security", "Supplier Stats", "Redirects", "Supplier Mapped"],
-        ["Reports & downloads", "Export Data", "Supplier Data", "Prescreen Data", "Child Projects Report"],
+        [
+          "Reports & downloads",
+          "Export Data",
+          "Supplier Data",
+          "Prescreen Data",
+          "Progress Image",
+          "Child Projects Report",
+        ],
         ["E-mail", "Send Bulk Email", "RFQ Email", "Progress Report", "Email Supplier Links"],
         ["Status", "Edit Status"],
         ["", "Delete"],

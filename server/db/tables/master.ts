@@ -1,4 +1,5 @@
 /** Row types of the master-data tables (clients, suppliers, library, e-mail outbox). Booleans are 0/1. */
+import type { ColumnType } from "kysely";
 export interface ClientsTable {
   id: string;
   clientName: string;
@@ -158,6 +159,8 @@ export interface EmailOutboxTable {
   createdAt: string;
   updatedAt: string;
   sentAt: string | null;
+  /** JSON [{ filename, contentType, content (base64) }] (migration 0008). */
+  attachments: ColumnType<string, string | undefined, string>;
 }
 
 export interface MasterTables {

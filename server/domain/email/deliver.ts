@@ -4,6 +4,7 @@
  * error. Requests only enqueue (inside their transaction) and then call `kickDelivery`, which runs
  * `deliverPending` in the background, one run at a time per database.
  */
+import { parseAttachments } from "./outbox.ts";
 import type { Deps } from "../../deps.ts";
 
 export type DeliveryDeps = Pick<Deps, "db" | "log" | "mailer">;
@@ -56,6 +57,7 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
             subject: mail.subject,
             html: mail.bodyHtml,
             text: mail.bodyText,
+            attachments: parseAttachments(mail.attachments),
           });
           const now = new Date().toISOString();
           await db.updateTable("email_outbox").set({

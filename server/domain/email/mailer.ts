@@ -4,7 +4,15 @@
  */
 import nodemailer from "nodemailer";
 
-export type OutgoingMail = { to: string; subject: string; html: string; text: string };
+/** A file sent with a mail; `content` is base64. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachments?: MailAttachment[];
+};
 
 export interface Mailer {
   /** The From header (SMTP_FROM). */
@@ -39,6 +47,7 @@ export function createSmtpMailer(url: string, from: string, opts: SmtpOptions = 
         subject: mail.subject,
         html: mail.html,
         text: mail.text,
+        attachments: (mail.attachments ?? []).map((a) => ({ ...a, encoding: "base64" })),
       });
       const rejected = (info.rejected ?? []).map(String);
       if (rejected.length) throw new Error(`Recipient rejected: ${rejected.join(", ")}`);

@@ -3,6 +3,7 @@ import type { Db } from "../../db/connection.ts";
 import type { Selectable } from "kysely";
 import type { EmailOutboxTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
+import type { MailAttachment } from "./mailer.ts";
 import { htmlToText, safeEmailHtml } from "../../../shared/html.ts";
 
 export type NewMail = {
@@ -14,6 +15,8 @@ export type NewMail = {
   /** Which area queued it, and for which record (the audit trail of a mail). */
   module: string;
   recordId?: string | null;
+  /** Files sent with it (a report image). */
+  attachments?: MailAttachment[];
 };
 
 export type OutboxRow = Selectable<EmailOutboxTable>;
@@ -41,6 +44,7 @@ export async function enqueueMails(
       createdAt: now,
       updatedAt: now,
       sentAt: null,
+      attachments: JSON.stringify(m.attachments ?? []),
     };
   });
   for (let i = 0; i < rows.length; i += 500) {
@@ -53,4 +57,14 @@ export async function outboxByIds(db: Db, ids: string[]): Promise<OutboxRow[]> {
   if (!ids.length) return [];
   return await db.selectFrom("email_outbox").selectAll().where("id", "in", ids).orderBy("toAddress")
     .execute();
+}
+
+/** The attachments stored with an outbox row (none for a row of before migration 0008). */
+export function parseAttachments(raw: string | null | undefined): MailAttachment[] {
+  try {
+    const list = JSON.parse(raw || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
 }

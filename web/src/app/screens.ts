@@ -31,6 +31,7 @@ const childProjectAdd: Loader = () => import("../features/projects/ChildProjectA
 const childProjectEdit: Loader = () => import("../features/projects/ChildProjectEditPage.tsx");
 const rulesList: Loader = () => import("../features/library/RulesListPage.tsx");
 const ruleForm: Loader = () => import("../features/library/RuleFormPage.tsx");
+const jobForm: Loader = () => import("../features/support/JobFormPage.tsx");
 
 export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/dashboard": {
@@ -105,13 +106,29 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
     load: () => import("../features/library/QualificationsPage.tsx"),
   },
   // support
-  "/admin/support": { title: "Identifiers", area: "Support" },
-  "/admin/support/shortcode": { title: "ShortCodes", area: "Support" },
-  "/admin/support/log": { title: "System Logs", area: "Support" },
-  "/admin/support/job": { title: "Scheduled Jobs", area: "Support" },
-  "/admin/support/job/add": { title: "Add Schedule Job", area: "Support" },
-  "/admin/support/job/:jobid/edit": { title: "Edit Schedule Job", area: "Support" },
-  "/admin/support/job/:jobid": { title: "Schedule Job", area: "Support" },
+  "/admin/support": {
+    title: "Identifiers",
+    area: "Support",
+    load: () => import("../features/support/IdentifiersPage.tsx"),
+  },
+  "/admin/support/shortcode": {
+    title: "ShortCodes",
+    area: "Support",
+    load: () => import("../features/support/ShortCodesPage.tsx"),
+  },
+  "/admin/support/log": {
+    title: "System Logs",
+    area: "Support",
+    load: () => import("../features/support/SystemLogsPage.tsx"),
+  },
+  "/admin/support/job": {
+    title: "Scheduled Jobs",
+    area: "Support",
+    load: () => import("../features/support/JobsListPage.tsx"),
+  },
+  "/admin/support/job/add": { title: "Add Schedule Job", area: "Support", load: jobForm },
+  "/admin/support/job/:jobid/edit": { title: "Edit Schedule Job", area: "Support", load: jobForm },
+  "/admin/support/job/:jobid": { title: "Schedule Job", area: "Support", load: jobForm },
   // supplier portal
   "/supplier/project": { title: "Projects", area: "Supplier portal" },
   "/supplier/inventory": { title: "Inventory", area: "Supplier portal" },

@@ -8,10 +8,10 @@ import type { SessionStatus } from "../../../db/tables/router.ts";
 import { newId } from "../../../db/ids.ts";
 import type { ProjectConfig } from "../config.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
-import { fillPlaceholders, iso, REASON, STATUS_LETTER } from "../outcomes.ts";
+import { fillPlaceholders, iso, REASON } from "../outcomes.ts";
 import { type BatchState, mapCounts, projectCounts } from "./load.ts";
 import type { Changes } from "./write.ts";
-import { hookKey } from "../hooks.ts";
+import { approvedHookValues, clientLinkValues } from "../shortcodes.ts";
 import {
   type EntryEvent,
   type Outcome,
@@ -194,14 +194,16 @@ export class Decisions {
 
   /** The client survey URL for a respondent, taking the next unused link on multi-link projects. */
   #clientUrl(p: ProjectConfig, uid: string, isTest: boolean): string | null {
-    if (isTest) return p.singleLinkUrlTest ? fillPlaceholders(p.singleLinkUrlTest, { uid }) : null;
+    if (isTest) {
+      return p.singleLinkUrlTest ? fillPlaceholders(p.singleLinkUrlTest, clientLinkValues(uid)) : null;
+    }
     if (p.isMultiLinkUrl) {
       const link = this.state.links.get(p.id)?.shift();
       if (!link) return null;
       this.changes.usedLinks.push({ id: link.id, uid });
-      return fillPlaceholders(link.url, { uid });
+      return fillPlaceholders(link.url, clientLinkValues(uid));
     }
-    return p.singleLinkUrl ? fillPlaceholders(p.singleLinkUrl, { uid }) : null;
+    return p.singleLinkUrl ? fillPlaceholders(p.singleLinkUrl, clientLinkValues(uid)) : null;
   }
 
   /** Drops are sessions older than twice the LOI; without an LOI, a fixed wait. */
@@ -350,13 +352,10 @@ export class Decisions {
         this.changes.hooks.push({
           sessionId: s.id,
           supplierId: s.supplierId,
-          url: fillPlaceholders(e.map.approvedHook, {
-            sid: s.sid,
-            uid: s.id,
-            pid: p.projectCode,
-            status: STATUS_LETTER.complete,
-            key: hookKey(s.id, "complete"),
-          }),
+          url: fillPlaceholders(
+            e.map.approvedHook,
+            approvedHookValues({ sid: s.sid, uid: s.id, projectCode: p.projectCode }, "complete"),
+          ),
         });
       }
     }

@@ -31,13 +31,6 @@ export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
   "/admin/invoice/view/:invoiceid": "The invoice as the client receives it, ready to download as a PDF.",
   "/admin/invoice/status/:invoiceid/edit":
     "Record an invoice's payment: reference number, received date and status.",
-  "/admin/support": "Find respondent identifiers across projects and export what matches.",
-  "/admin/support/shortcode": "The short codes in use and what each stands for.",
-  "/admin/support/log": "Who did what and when, with the device and place it came from.",
-  "/admin/support/job": "Jobs that run on a project at an interval, each switched on or off.",
-  "/admin/support/job/add": "Schedule a job for a project at an interval.",
-  "/admin/support/job/:jobid/edit": "Change a scheduled job's project, interval or comment.",
-  "/admin/support/job/:jobid": "A scheduled job and its settings.",
   "/supplier/project": "The projects mapped to your company, with a report to download for each.",
   "/supplier/inventory": "Projects you can take on: start one by giving your five redirect links.",
 };

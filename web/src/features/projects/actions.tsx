@@ -46,6 +46,7 @@ import type { RowAction, RowActionEntry } from "../../components/data-grid/types
 import type { ListController } from "../../components/data-grid/useList.ts";
 import type { OpenDialog } from "./ProjectDialogs.tsx";
 import type { ProjectRow } from "./projects.ts";
+import { progressReportAction } from "../support/progress.ts";
 
 /** Status change from a grid's menu: PUT /admin/project/update/:id {projectStatus}. */
 export function useStatusChange(list: ListController<ProjectRow>) {
@@ -171,6 +172,7 @@ export function useProjectActions({
             hidden: noChildren,
           },
           { label: "Prescreen Data", icon: ListChecks, onSelect: dialog("prescreen"), hidden: noChildren },
+          progressReportAction<ProjectRow>(),
           {
             ...reportAction(
               "Child Projects Report",

@@ -1,0 +1,68 @@
+/** Support (part 2, 7 "Support and users") and the progress report: handlers of shared/api/support.ts. */
+import { answer, type Api } from "../http/api.ts";
+import { csvResponse, csvStream } from "../http/csv.ts";
+import * as S from "../../shared/api/support.ts";
+import {
+  identifierMatch,
+  identifierMatchPages,
+  identifiersListSpec,
+  identifiersQuery,
+} from "../domain/support/identifiers.ts";
+import { shortCodes } from "../domain/support/shortcodes.ts";
+import {
+  addJob,
+  getJob,
+  JOB_MESSAGES,
+  jobRecord,
+  jobsListSpec,
+  jobsQuery,
+  updateJob,
+} from "../domain/support/jobs.ts";
+import { progressData } from "../domain/progress/data.ts";
+import { progressFileName, progressPng } from "../domain/progress/image.ts";
+
+export function supportRoutes(api: Api) {
+  api.list(S.searchIdentifiersCall, ({ db, body }) => ({
+    query: identifiersQuery(db, body),
+    spec: identifiersListSpec,
+    map: identifierMatch,
+    list: S.identifiersList,
+  }));
+  api.handle(S.identifiersReportCall, ({ db, body, c }) => {
+    const stamp = new Date().toISOString().slice(0, 10);
+    return csvResponse(
+      c,
+      `identifiers-${stamp}.csv`,
+      csvStream(S.identifiersList.columns, identifierMatchPages(db, body.identifierData)),
+    );
+  });
+
+  api.handle(S.shortCodesCall, ({ body }) => shortCodes(body.filter ?? ""));
+
+  api.list(S.listJobsCall, ({ db }) => ({
+    query: jobsQuery(db),
+    spec: jobsListSpec,
+    map: jobRecord,
+    list: S.jobsList,
+  }));
+  api.handle(
+    S.addJobCall,
+    async ({ db, deps, actor, body }) =>
+      answer(await addJob(db, actor(), body, deps.now), "Scheduled job added successfully"),
+  );
+  api.handle(S.updateJobCall, async ({ db, deps, actor, params, body }) => {
+    const { record, outcome } = await updateJob(db, actor(), params.id, body, deps.now);
+    return answer(record, JOB_MESSAGES[outcome]);
+  });
+  api.handle(S.getJobCall, ({ db, params }) => getJob(db, params.id));
+
+  api.handle(S.progressReportCall, async ({ db, deps, params, c }) => {
+    const data = await progressData(db, params.projectId, deps.now());
+    const png = await progressPng(data);
+    return c.body(png, 200, {
+      "content-type": "image/png",
+      "content-disposition": `attachment; filename="${progressFileName(data)}"`,
+      "cache-control": "no-store",
+    });
+  });
+}
