@@ -7,6 +7,9 @@ import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
 import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";
 import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
+import { beat, clearHeartbeat, HEARTBEAT_MS } from "./domain/ops/heartbeat.ts";
+import { startScheduledBackups } from "./domain/ops/backup.ts";
+import { commitOf, VERSION } from "./domain/ops/version.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -51,6 +54,19 @@ export async function serve(opts: { webRoot?: string } = {}) {
   // the IP tables load once (a fraction of a second), before respondents arrive
   await warmSecurityData().catch((e) => deps.log.warn("IP data not loaded", { error: String(e) }));
   const sweepTimer = setInterval(sweep, DROP_SWEEP_INTERVAL_MS);
+  // "in use": `db restore` refuses to overwrite a database whose server beats (domain/ops/heartbeat.ts)
+  const heartbeat = () =>
+    beat(deps.db).catch((e) => deps.log.warn("heartbeat not written", { error: String(e) }));
+  await heartbeat();
+  const heartbeatTimer = setInterval(heartbeat, HEARTBEAT_MS);
+  const backups = env.BACKUP_DIR && env.BACKUP_EVERY_HOURS
+    ? await startScheduledBackups(deps.db, env.DATABASE_URL, {
+      dir: env.BACKUP_DIR,
+      everyHours: env.BACKUP_EVERY_HOURS,
+      keep: env.BACKUP_KEEP,
+    }, deps.log)
+    : undefined;
+  deps.log.info("release", { version: VERSION, commit: commitOf(env.GIT_COMMIT) });
   const ac = new AbortController();
   const server = Deno.serve({
     port: env.PORT,
@@ -73,10 +89,13 @@ export async function serve(opts: { webRoot?: string } = {}) {
     clearInterval(outboxTimer);
     clearInterval(sweepTimer);
     clearInterval(statsTimer);
+    clearInterval(heartbeatTimer);
+    await backups?.stop();
     await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start
     await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);
     deps.mailer?.close();
+    await clearHeartbeat(deps.db).catch(() => {});
     await handle.close();
     Deno.exit(0);
   };

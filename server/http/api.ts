@@ -78,6 +78,8 @@ export function requireRoles(roles: readonly Role[]): MiddlewareHandler<AppEnv> 
 export class Api {
   readonly app = new Hono<AppEnv>();
   readonly registered: string[] = [];
+  /** Calls registered the legacy way (path and handler, no contract): the API reference omits them. */
+  readonly legacy: string[] = [];
 
   /** Registers a contract's handler: session and role check, validated input, typed result. */
   handle<C extends AnyContract>(contract: C, handler: CallHandler<C>) {
@@ -120,6 +122,7 @@ export class Api {
   public(method: Method, path: string, handler: Handler, options: CallOptions = {}) {
     this.app.on(method, path, limitBody(options.maxBodyBytes ?? DEFAULT_BODY_LIMIT), handler);
     this.registered.push(`${method} ${path}`);
+    this.legacy.push(`${method} ${path}`);
   }
 
   /** The body limit comes first: a giant body is refused before the session is even looked at. */
@@ -134,6 +137,7 @@ export class Api {
       handler,
     );
     this.registered.push(`${method} ${path}`);
+    this.legacy.push(`${method} ${path}`);
   }
   get(path: string, handler: Handler, options: CallOptions = {}) {
     this.#on("GET", path, handler, options);
