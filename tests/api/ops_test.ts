@@ -236,3 +236,25 @@ Deno.test("Support backups: a server database says backups are done where it run
     await t.close();
   }
 });
+
+Deno.test("env: the operations variables are checked with clear messages", async () => {
+  const { EnvError, loadEnv } = await import("../../server/env.ts");
+  const bad = (env: Record<string, string>) => {
+    try {
+      loadEnv(env);
+      return "";
+    } catch (e) {
+      assert(e instanceof EnvError);
+      return e.message;
+    }
+  };
+  assertMatch(bad({ BACKUP_EVERY_HOURS: "6" }), /BACKUP_EVERY_HOURS needs BACKUP_DIR/);
+  assertMatch(
+    bad({ BACKUP_DIR: "/b", BACKUP_EVERY_HOURS: "0" }),
+    /BACKUP_EVERY_HOURS must be a number of hours above 0/,
+  );
+  assertMatch(bad({ BACKUP_KEEP: "0" }), /BACKUP_KEEP must be a whole number from 1 to 9999/);
+  assertMatch(bad({ METRICS_TOKEN: "short" }), /METRICS_TOKEN must be at least 16 characters/);
+  const ok = loadEnv({ BACKUP_DIR: "/b", BACKUP_EVERY_HOURS: "0.5", METRICS_TOKEN: TOKEN });
+  assertEquals([ok.BACKUP_EVERY_HOURS, ok.BACKUP_KEEP, ok.METRICS_TOKEN], [0.5, 7, TOKEN]);
+});
