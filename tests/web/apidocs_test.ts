@@ -10,7 +10,9 @@ const doc = buildOpenApi();
 Deno.test("API reference page: every operation once, under the area of its tag", () => {
   const groups = groupByArea(doc);
   const shown = groups.flatMap((g) => g.operations.map((o) => `${o.method} ${o.path}`));
-  const all = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+  const all = Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)
+  );
   assertEquals(shown.sort(), all.sort());
   for (const g of groups) for (const o of g.operations) assertEquals(o.op.tags[0], g.area);
   const login = groups.find((g) => g.area === "Session")!.operations.find((o) => o.path === "/admin/login")!;
