@@ -109,7 +109,12 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   });
 
   // Prometheus metrics, for the bearer of METRICS_TOKEN only; off (404) without one
-  if (deps.env.METRICS_TOKEN) app.get("/metrics", metricsHandler(deps.env.METRICS_TOKEN, deps.db));
+  app.get(
+    "/metrics",
+    deps.env.METRICS_TOKEN
+      ? metricsHandler(deps.env.METRICS_TOKEN, deps.db)
+      : (c) => c.json({ message: MSG.notFound }, 404), // not the SPA's fallback page either
+  );
 
   const api = new Api();
   registerRoutes(api);

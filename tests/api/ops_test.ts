@@ -10,6 +10,8 @@ import { runScheduledBackup } from "../../server/domain/ops/backup.ts";
 import { createLogger } from "../../server/logger.ts";
 import config from "../../deno.json" with { type: "json" };
 import { migrations } from "../../db/migrations/index.ts";
+import { createApp } from "../../server/app.ts";
+import { MSG } from "../../shared/messages.ts";
 
 const TOKEN = "metrics-token-0123456789";
 
@@ -31,10 +33,18 @@ async function scrape(t: Awaited<ReturnType<typeof testApp>>, token: string | nu
 
 Deno.test("/metrics: off without METRICS_TOKEN, 403 without or with a wrong token", async () => {
   const off = await testApp();
+  const webRoot = await Deno.makeTempDir({ prefix: "samplex-web-" });
   try {
     assertEquals((await scrape(off)).status, 404);
+    // with the SPA mounted too: a 404, not its history fallback page
+    await Deno.writeTextFile(`${webRoot}/index.html`, "<!doctype html><title>Samplex</title>");
+    const withSpa = createApp(off.deps, { webRoot });
+    const res = await withSpa.request("/metrics", { headers: { authorization: `Bearer ${TOKEN}` } });
+    assertEquals(res.status, 404);
+    assertEquals((await res.json()).message, MSG.notFound);
   } finally {
     await off.close();
+    await Deno.remove(webRoot, { recursive: true });
   }
   const t = await testApp({ METRICS_TOKEN: TOKEN });
   try {
