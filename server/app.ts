@@ -109,12 +109,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   });
 
   // Prometheus metrics, for the bearer of METRICS_TOKEN only; off (404) without one
-  app.get(
-    "/metrics",
-    deps.env.METRICS_TOKEN
-      ? metricsHandler(deps.env.METRICS_TOKEN, deps.db)
-      : (c) => c.json({ message: MSG.notFound }, 404), // not the SPA's fallback page either
-  );
+  const metricsToken = deps.env.METRICS_TOKEN;
+  if (metricsToken) app.get("/metrics", metricsHandler(metricsToken, deps.db));
+  // off: a 404, not the SPA's history fallback page
+  else app.get("/metrics", (c) => c.json({ message: MSG.notFound }, 404));
 
   const api = new Api();
   registerRoutes(api);
