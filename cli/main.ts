@@ -8,10 +8,12 @@ import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { reasonOf } from "./context.ts";
+import { releaseName } from "../server/domain/ops/version.ts";
 
 export function buildProgram(): Command {
   const program = new Command("deno task cli")
     .description("Samplex back-office: database and user administration")
+    .version(releaseName(), "-V, --version", "print the version and the commit")
     .exitOverride();
   registerDbCommands(program);
   registerUserCommands(program);

@@ -9,6 +9,10 @@ import { mountSpa } from "./http/static.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { surveyMiddleware, surveyRoutes } from "./router/routes.ts";
+import { metricsHandler, requestMetrics } from "./http/metrics.ts";
+import { databaseHealth } from "./domain/ops/health.ts";
+import { commitOf, VERSION } from "./domain/ops/version.ts";
+import { openApiDocument } from "./openapi.ts";
 
 export type AppOptions = {
   /** Folder of the built SPA (web/dist); without it only the API is served. */
@@ -17,6 +21,9 @@ export type AppOptions = {
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
+
+  // request counts and latencies per route group (server/http/metrics.ts), the router included
+  app.use("*", requestMetrics());
 
   // The respondent router is the hot path: mounted ahead of the per-request log and the generic
   // header middleware (each respondent's journey is kept in the sessions table instead), with its
@@ -83,17 +90,35 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   });
 
   app.get("/healthz", async (c) => {
+    const release = { version: VERSION, commit: commitOf(deps.env.GIT_COMMIT) };
     try {
       await deps.db.selectFrom("settings").select("key").limit(1).execute();
-      return c.json({ status: "ok" });
     } catch {
-      return c.json({ status: "database unavailable" }, 503);
+      return c.json({ status: "database unavailable", ...release, database: { answers: false } }, 503);
     }
+    const db = await databaseHealth(deps.db);
+    const database = db.answers
+      ? {
+        answers: true,
+        ms: db.ms,
+        migrationsCurrent: db.migrations.current,
+        latestMigration: db.migrations.latest,
+      }
+      : { answers: false };
+    return c.json({ status: "ok", ...release, database });
   });
+
+  // Prometheus metrics, for the bearer of METRICS_TOKEN only; off (404) without one
+  const metricsToken = deps.env.METRICS_TOKEN;
+  if (metricsToken) app.get("/metrics", metricsHandler(metricsToken, deps.db));
+  // off: a 404, not the SPA's history fallback page
+  else app.get("/metrics", (c) => c.json({ message: MSG.notFound }, 404));
 
   const api = new Api();
   registerRoutes(api);
   api.guardUnbuilt();
+  // the API reference (OpenAPI 3.1), generated from the contracts: public, it holds no data
+  api.app.get("/openapi.json", (c) => c.json(openApiDocument()));
   api.app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   app.route("/api/v1", api.app);
   app.all("/api/*", (c) => c.json({ message: MSG.notFound }, 404));

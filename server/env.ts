@@ -68,6 +68,29 @@ const EnvSchema = v.pipe(
     COUNTRY_HEADER: v.optional(headerName("COUNTRY_HEADER")),
     CITY_HEADER: v.optional(headerName("CITY_HEADER")),
     PROVIDER_TOLUNA_PANEL: v.optional(v.string()),
+    /** Bearer token of GET /metrics; without it /metrics is off (404). */
+    METRICS_TOKEN: v.optional(
+      v.pipe(v.string(), v.minLength(16, "METRICS_TOKEN must be at least 16 characters")),
+    ),
+    /** Folder of the scheduled backups; with BACKUP_EVERY_HOURS, the server writes one that often. */
+    BACKUP_DIR: v.optional(v.string()),
+    BACKUP_EVERY_HOURS: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(
+          (s) => /^\d+(\.\d+)?$/.test(s) && +s > 0 && +s <= 24 * 366,
+          "BACKUP_EVERY_HOURS must be a number of hours above 0 (1, 6, 24, 0.5...)",
+        ),
+        v.transform(Number),
+      ),
+    ),
+    BACKUP_KEEP: v.pipe(
+      v.optional(v.string(), "7"),
+      v.check((s) => /^\d{1,4}$/.test(s) && +s >= 1, "BACKUP_KEEP must be a whole number from 1 to 9999"),
+      v.transform(Number),
+    ),
+    /** The commit this build came from, when git cannot say (the image: a build argument). */
+    GIT_COMMIT: v.optional(v.string()),
     PROVIDER_TOLUNA_PARTNER_KEY: v.optional(v.string()),
   }),
   // a partial check runs even when other variables are wrong, so every problem is listed at once
@@ -78,6 +101,14 @@ const EnvSchema = v.pipe(
       "JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
     ),
     ["JWT_SECRET"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["BACKUP_DIR"], ["BACKUP_EVERY_HOURS"]],
+      (e) => !e.BACKUP_EVERY_HOURS || !!e.BACKUP_DIR,
+      "BACKUP_EVERY_HOURS needs BACKUP_DIR (the folder the backups go to)",
+    ),
+    ["BACKUP_DIR"],
   ),
 );
 export type Env = v.InferOutput<typeof EnvSchema>;

@@ -8,6 +8,9 @@ import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";
 import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
 import { JobScheduler } from "./domain/support/scheduler.ts";
+import { beat, clearHeartbeat, HEARTBEAT_MS } from "./domain/ops/heartbeat.ts";
+import { startScheduledBackups } from "./domain/ops/backup.ts";
+import { commitOf, VERSION } from "./domain/ops/version.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -55,6 +58,19 @@ export async function serve(opts: { webRoot?: string } = {}) {
   // scheduled jobs (Support): due jobs run on every tick, each once across the instances
   const scheduler = new JobScheduler(deps.db, deps.log, { now: deps.now, onMail: () => kickDelivery(deps) });
   scheduler.start();
+  // "in use": `db restore` refuses to overwrite a database whose server beats (domain/ops/heartbeat.ts)
+  const heartbeat = () =>
+    beat(deps.db).catch((e) => deps.log.warn("heartbeat not written", { error: String(e) }));
+  await heartbeat();
+  const heartbeatTimer = setInterval(heartbeat, HEARTBEAT_MS);
+  const backups = env.BACKUP_DIR && env.BACKUP_EVERY_HOURS
+    ? await startScheduledBackups(deps.db, env.DATABASE_URL, {
+      dir: env.BACKUP_DIR,
+      everyHours: env.BACKUP_EVERY_HOURS,
+      keep: env.BACKUP_KEEP,
+    }, deps.log)
+    : undefined;
+  deps.log.info("release", { version: VERSION, commit: commitOf(env.GIT_COMMIT) });
   const ac = new AbortController();
   const server = Deno.serve({
     port: env.PORT,
@@ -78,10 +94,13 @@ export async function serve(opts: { webRoot?: string } = {}) {
     clearInterval(sweepTimer);
     clearInterval(statsTimer);
     await scheduler.stop();
+    clearInterval(heartbeatTimer);
+    await backups?.stop();
     await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start
     await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);
     deps.mailer?.close();
+    await clearHeartbeat(deps.db).catch(() => {});
     await handle.close();
     Deno.exit(0);
   };

@@ -22,6 +22,7 @@ const R = {
   SUPPORT_SHORTCODE: ["SUBSCRIBER", "SUPERADMIN", "ACCOUNTANT", "ADMIN", "MANAGER"],
   SUPPORT_LOG: ["SUPERADMIN", "ACCOUNTANT", "ADMIN"],
   SUPPORT_JOB: ["SUPERADMIN", "ACCOUNTANT", "ADMIN", "MANAGER"],
+  API_DOCS: ["APIMANAGER", "SUPERADMIN"],
   SUPPLIER: ["SUPPLIER"],
   /** Anyone signed in, staff or supplier. */
   ANY: ["SUBSCRIBER", "APIMANAGER", "SUPERADMIN", "ADMIN", "MANAGER", "ACCOUNTANT", "SUPPLIER", "BDE"],
@@ -103,6 +104,9 @@ export const SCREENS: ScreenRule[] = [
   { path: "/admin/support/job/add", roles: R.SUPPORT_JOB },
   { path: "/admin/support/job/:jobid/edit", roles: R.SUPPORT_JOB },
   { path: "/admin/support/job/:jobid", roles: R.SUPPORT_JOB },
+  // operations (issue 16): scheduled backups, the API reference
+  { path: "/admin/support/backups", roles: R.SUPPORT_LOG },
+  { path: "/admin/support/api-reference", roles: R.API_DOCS },
   // supplier portal
   { path: "/supplier/project", roles: R.SUPPLIER },
   { path: "/supplier/inventory", roles: R.SUPPLIER },
@@ -296,6 +300,9 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/schedule/job/add": R.SUPPORT_JOB,
   "PUT /admin/schedule/job/update/:id": R.SUPPORT_JOB,
   "GET /admin/schedule/job/:id": R.SUPPORT_JOB,
+  // operations (issue 16)
+  "GET /admin/support/backups": R.SUPPORT_LOG,
+  "GET /admin/support/api-reference": R.API_DOCS,
   // users
   "POST /admin/users": R.USERS,
   "POST /admin/users/supplier": R.USERS,

@@ -1,6 +1,8 @@
 /**
  * `db migrate`, `db seed --demo`: the same migrator and seed the server runs at start-up;
- * `db reindex`: rebuilds the search indexes and the planner's statistics.
+ * `db reindex`: rebuilds the search indexes and the planner's statistics;
+ * `db backup --out FILE`: a consistent snapshot of the live database (the server keeps serving);
+ * `db restore FILE [--force]`: puts a backup in place of DATABASE_URL's file, checked after.
  */
 import type { Command } from "commander";
 import { openDatabase } from "../../server/db/connection.ts";
@@ -9,6 +11,12 @@ import { migrations } from "../../db/migrations/index.ts";
 import { rebuildSearchIndexes, refreshPlannerStats } from "../../server/db/maintenance.ts";
 import { DEMO_PASSWORD, demoEmail, seedDemo } from "../../server/seed/seed.ts";
 import { cliEnv, CliError, say, withDeps } from "../context.ts";
+import {
+  backupDatabase,
+  BackupError,
+  fileDatabasePath,
+  restoreDatabase,
+} from "../../server/domain/ops/backup.ts";
 
 export function registerDbCommands(program: Command) {
   const db = program.command("db").description("database: migrations and demo data");
@@ -65,4 +73,54 @@ export function registerDbCommands(program: Command) {
         say(what ? `Rebuilt ${what}; statistics refreshed` : "No search indexes; statistics refreshed");
       })
     );
+
+  db.command("backup")
+    .description("write a consistent snapshot of DATABASE_URL to a new file while the server keeps serving")
+    .requiredOption("--out <file>", "the backup file to write (must not exist)")
+    .action(async (opts: { out: string }) => {
+      const env = cliEnv();
+      // a server database is backed up where it runs: say how before connecting to it
+      await guard(() => Promise.resolve(fileDatabasePath(env.DATABASE_URL, "backed up to a file")));
+      const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+      try {
+        const r = await guard(() => backupDatabase(handle.db, env.DATABASE_URL, opts.out));
+        say(`Backed up the database to ${r.file} (${sizeOf(r.bytes)}, ${r.ms} ms)`);
+      } finally {
+        await handle.close();
+      }
+    });
+
+  db.command("restore")
+    .description(
+      "replace DATABASE_URL's file with a backup, then check it (integrity, migrations); refuses a " +
+        "database a running server is using unless --force",
+    )
+    .argument("<file>", "the backup file")
+    .option("--force", "overwrite even when a server's heartbeat says the database is in use")
+    .action(async (file: string, opts: { force?: boolean }) => {
+      const env = cliEnv();
+      const r = await guard(() => restoreDatabase(file, env.DATABASE_URL, { force: opts.force }));
+      const migrated = r.migrated.length ? `, ${r.migrated.length} migration(s) applied` : "";
+      say(
+        `Restored ${file} into ${r.file} (${
+          sizeOf(r.bytes)
+        }): integrity ok, migrations at ${r.latest}${migrated}`,
+      );
+    });
+}
+
+/** A backup's own refusals become the command's one-line error. */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof BackupError) throw new CliError(e.message);
+    throw e;
+  }
+}
+
+function sizeOf(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

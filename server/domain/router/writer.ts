@@ -26,6 +26,7 @@ import { loadBatch } from "./writer/load.ts";
 import { Decisions } from "./writer/decide.ts";
 import { Changes } from "./writer/write.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./writer/types.ts";
+import { recordRouterBatch } from "../ops/metrics.ts";
 
 export type {
   EntryEvent,
@@ -78,6 +79,7 @@ export class RouterWriter {
   /** One batch in one transaction: load, decide each event in order, write. */
   async #flush(events: RouterEvent[]): Promise<Outcome[]> {
     this.flushes++;
+    const started = performance.now();
     const { outcomes, changes } = await this.db.transaction().execute(async (trx) => {
       const state = await loadBatch(trx, events);
       const changes = new Changes(state);
@@ -86,6 +88,8 @@ export class RouterWriter {
       await changes.write(trx, this.now());
       return { outcomes, changes };
     });
+    // metrics: one call per committed batch (entries and outcomes, batch size, flush time)
+    recordRouterBatch(events, outcomes, (performance.now() - started) / 1000);
     this.onCommit?.([...changes.dirty.values()], changes.hooks.length);
     for (const listener of this.#flushed) {
       try {

@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useNavigate } from "react-router";
 import { QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { queryClient } from "../lib/query.ts";
-import { House, LogOut, Settings, UserRound } from "lucide-react";
-import { navigationFor } from "../../../shared/permissions.ts";
+import { BookOpen, DatabaseBackup, House, LogOut, Settings, UserRound } from "lucide-react";
+import { canOpenScreen, navigationFor } from "../../../shared/permissions.ts";
 import { homePathFor, type Role, ROLE_LABELS } from "../../../shared/roles.ts";
 import { api } from "../lib/api.ts";
 import { adminMeCall, supplierMeCall } from "../../../shared/api/session.ts";
@@ -146,6 +146,21 @@ function AvatarMenu() {
         <DropdownMenuItem onSelect={() => {}}>
           <Settings /> Settings
         </DropdownMenuItem>
+        {/* operations pages of Support, for the roles that may open them */}
+        {canOpenScreen(admin.role, "/admin/support/api-reference")
+          ? (
+            <DropdownMenuItem onSelect={() => navigate("/admin/support/api-reference")}>
+              <BookOpen /> API reference
+            </DropdownMenuItem>
+          )
+          : null}
+        {canOpenScreen(admin.role, "/admin/support/backups")
+          ? (
+            <DropdownMenuItem onSelect={() => navigate("/admin/support/backups")}>
+              <DatabaseBackup /> Backups
+            </DropdownMenuItem>
+          )
+          : null}
         <DropdownMenuSeparator />
         <DropdownMenuItem
           destructive

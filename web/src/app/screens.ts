@@ -129,6 +129,16 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/support/job/add": { title: "Add Schedule Job", area: "Support", load: jobForm },
   "/admin/support/job/:jobid/edit": { title: "Edit Schedule Job", area: "Support", load: jobForm },
   "/admin/support/job/:jobid": { title: "Schedule Job", area: "Support", load: jobForm },
+  "/admin/support/backups": {
+    title: "Backups",
+    area: "Support",
+    load: () => import("../features/apidocs/BackupsPage.tsx"),
+  },
+  "/admin/support/api-reference": {
+    title: "API reference",
+    area: "Support",
+    load: () => import("../features/apidocs/ApiReferencePage.tsx"),
+  },
   // supplier portal
   "/supplier/project": { title: "Projects", area: "Supplier portal" },
   "/supplier/inventory": { title: "Inventory", area: "Supplier portal" },

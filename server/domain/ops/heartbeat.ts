@@ -1,0 +1,54 @@
+/**
+ * "This database is in use": a running server writes a heartbeat row in `settings` (key
+ * `server.heartbeat`: its host, process id and time) when it starts and every HEARTBEAT_MS after,
+ * and deletes it when it stops cleanly. `db restore` refuses to overwrite a database whose heartbeat
+ * is younger than STALE_MS unless told `--force`. A crashed server leaves a heartbeat that goes
+ * stale after STALE_MS, so a restore after a crash waits at most that long (or uses --force).
+ * SQLite's own locks cannot tell: in WAL mode a serving process holds no lock between statements.
+ */
+import type { Db } from "../../db/connection.ts";
+
+export const HEARTBEAT_KEY = "server.heartbeat";
+export const HEARTBEAT_MS = 30_000;
+/** A heartbeat older than this belongs to a server that is gone. */
+export const STALE_MS = 3 * HEARTBEAT_MS;
+
+export type Heartbeat = { host: string; pid: number; at: string };
+
+export async function beat(db: Db, now = Date.now()): Promise<void> {
+  const value = JSON.stringify({ host: hostname(), pid: Deno.pid, at: new Date(now).toISOString() });
+  await db.insertInto("settings").values({ key: HEARTBEAT_KEY, value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value })).execute();
+}
+
+export async function clearHeartbeat(db: Db): Promise<void> {
+  await db.deleteFrom("settings").where("key", "=", HEARTBEAT_KEY).execute();
+}
+
+export async function readHeartbeat(db: Db): Promise<Heartbeat | null> {
+  const row = await db.selectFrom("settings").select("value").where("key", "=", HEARTBEAT_KEY)
+    .executeTakeFirst();
+  if (!row) return null;
+  try {
+    const h = JSON.parse(row.value) as Heartbeat;
+    return typeof h?.at === "string" ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The live server's heartbeat, or null when none beat within STALE_MS of `now`. */
+export async function liveServer(db: Db, now = Date.now()): Promise<(Heartbeat & { ageMs: number }) | null> {
+  const h = await readHeartbeat(db);
+  if (!h) return null;
+  const ageMs = now - Date.parse(h.at);
+  return Number.isFinite(ageMs) && ageMs < STALE_MS ? { ...h, ageMs } : null;
+}
+
+function hostname(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "unknown";
+  }
+}

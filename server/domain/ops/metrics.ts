@@ -1,0 +1,223 @@
+/**
+ * The process's metrics, in the Prometheus text format (GET /metrics). Counters and histograms are
+ * plain numbers in maps, bumped where things happen at the cost of a map look-up: the request
+ * middleware (server/http/metrics.ts) and the router's writer (one call per flush). Gauges that
+ * belong to the database (outbox depth, hooks pending, database size) are read when scraped.
+ */
+import { sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import { commitOf, VERSION } from "./version.ts";
+
+type Labels = Record<string, string>;
+
+/** `{a="x",b="y"}` with the format's escapes; the key of a series. */
+function labelText(labels: Labels): string {
+  const parts = Object.entries(labels).map(([k, v]) =>
+    `${k}="${v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"')}"`
+  );
+  return parts.length ? `{${parts.join(",")}}` : "";
+}
+
+export class Counter {
+  readonly #series = new Map<string, number>();
+  constructor(readonly name: string, readonly help: string) {}
+  inc(labels: Labels = {}, by = 1) {
+    const key = labelText(labels);
+    this.#series.set(key, (this.#series.get(key) ?? 0) + by);
+  }
+  /** The value of one series (tests, the support page). */
+  get(labels: Labels = {}): number {
+    return this.#series.get(labelText(labels)) ?? 0;
+  }
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    for (const [key, n] of this.#series) lines.push(`${this.name}${key} ${n}`);
+    return lines.join("\n");
+  }
+}
+
+type HistogramSeries = { labels: Labels; counts: number[]; sum: number; count: number };
+
+export class Histogram {
+  readonly #series = new Map<string, HistogramSeries>();
+  constructor(readonly name: string, readonly help: string, readonly buckets: readonly number[]) {}
+  observe(value: number, labels: Labels = {}) {
+    const key = labelText(labels);
+    let s = this.#series.get(key);
+    if (!s) {
+      s = { labels, counts: new Array(this.buckets.length).fill(0), sum: 0, count: 0 };
+      this.#series.set(key, s);
+    }
+    // counts are per bucket here and made cumulative when rendered
+    const i = this.buckets.findIndex((b) => value <= b);
+    if (i >= 0) s.counts[i]++;
+    s.sum += value;
+    s.count++;
+  }
+  count(labels: Labels = {}): number {
+    return this.#series.get(labelText(labels))?.count ?? 0;
+  }
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
+    for (const s of this.#series.values()) {
+      let running = 0;
+      this.buckets.forEach((b, i) => {
+        running += s.counts[i];
+        lines.push(`${this.name}_bucket${labelText({ ...s.labels, le: String(b) })} ${running}`);
+      });
+      lines.push(`${this.name}_bucket${labelText({ ...s.labels, le: "+Inf" })} ${s.count}`);
+      lines.push(`${this.name}_sum${labelText(s.labels)} ${round(s.sum)}`);
+      lines.push(`${this.name}_count${labelText(s.labels)} ${s.count}`);
+    }
+    return lines.join("\n");
+  }
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+function gauge(name: string, help: string, series: [Labels, number][]): string {
+  return [
+    `# HELP ${name} ${help}`,
+    `# TYPE ${name} gauge`,
+    ...series.map(([labels, n]) => `${name}${labelText(labels)} ${n}`),
+  ].join("\n");
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000];
+
+/** Route groups of the request metrics. */
+export type RouteGroup = "api" | "survey" | "static" | "ops";
+
+export const metrics = {
+  requests: new Counter(
+    "samplex_http_requests_total",
+    "HTTP requests answered, by route group and status class.",
+  ),
+  latency: new Histogram(
+    "samplex_http_request_duration_seconds",
+    "Time to answer an HTTP request, by route group.",
+    LATENCY_BUCKETS,
+  ),
+  routerEvents: new Counter(
+    "samplex_router_events_total",
+    "Respondent router events written (entry, prescreen, return, sweep), by the outcome: the session's status after it, or retried/repeat/unknown.",
+  ),
+  routerDropsSwept: new Counter(
+    "samplex_router_swept_drops_total",
+    "Sessions the drop sweep counted as drops.",
+  ),
+  writerBatch: new Histogram(
+    "samplex_router_writer_batch_events",
+    "Events per router writer transaction.",
+    BATCH_BUCKETS,
+  ),
+  writerFlush: new Histogram(
+    "samplex_router_writer_flush_seconds",
+    "Time of one router writer transaction (load, decide, write, commit).",
+    LATENCY_BUCKETS,
+  ),
+  backups: new Counter("samplex_backups_total", "Scheduled backups run, by result (ok, failed)."),
+};
+
+/** What the router's writer reports after each committed batch: one call, a few map bumps. */
+export type RouterBatchEvent = { kind: string };
+export type RouterBatchOutcome = {
+  session: { status: string } | null;
+  counted: boolean;
+  retried?: boolean;
+  swept?: number;
+};
+export function recordRouterBatch(
+  events: readonly RouterBatchEvent[],
+  outcomes: readonly RouterBatchOutcome[],
+  seconds: number,
+) {
+  metrics.writerBatch.observe(events.length);
+  metrics.writerFlush.observe(seconds);
+  for (let i = 0; i < events.length; i++) {
+    const kind = events[i].kind, out = outcomes[i];
+    if (kind === "sweep") {
+      if (out?.swept) metrics.routerDropsSwept.inc({}, out.swept);
+      continue;
+    }
+    const outcome = !out?.session
+      ? "unknown"
+      : out.retried
+      ? "retried"
+      : out.counted
+      ? out.session.status
+      : "repeat";
+    metrics.routerEvents.inc({ kind, outcome });
+  }
+}
+
+/** Figures read from the database at scrape time. */
+async function databaseGauges(db: Db): Promise<string[]> {
+  const out: string[] = [];
+  const outbox = await db.selectFrom("email_outbox").select(["status", sql<number>`count(*)`.as("n")])
+    .where("status", "in", ["queued", "sending", "failed"]).groupBy("status").execute();
+  const mail = new Map(outbox.map((r) => [r.status, Number(r.n)]));
+  out.push(gauge("samplex_email_outbox_depth", "E-mails waiting to be sent (queued or being sent).", [[
+    {},
+    (mail.get("queued") ?? 0) + (mail.get("sending") ?? 0),
+  ]]));
+  out.push(gauge("samplex_email_outbox_failed", "E-mails that failed for good (kept in the outbox).", [[
+    {},
+    mail.get("failed") ?? 0,
+  ]]));
+  const hooks = await db.selectFrom("router_hooks").select(["status", sql<number>`count(*)`.as("n")])
+    .where("status", "in", ["queued", "sending", "failed"]).groupBy("status").execute();
+  const h = new Map(hooks.map((r) => [r.status, Number(r.n)]));
+  out.push(gauge("samplex_hook_deliveries_pending", "Approved-complete hooks not yet delivered.", [[
+    {},
+    (h.get("queued") ?? 0) + (h.get("sending") ?? 0),
+  ]]));
+  out.push(
+    gauge("samplex_hook_deliveries_failed", "Hooks given up after every retry.", [[
+      {},
+      h.get("failed") ?? 0,
+    ]]),
+  );
+  out.push(
+    gauge("samplex_database_size_bytes", "Size of the database (pages times page size).", [[
+      {},
+      await databaseBytes(db),
+    ]]),
+  );
+  return out;
+}
+
+/** page_count * page_size; 0 where the database server does not answer these pragmas. */
+export async function databaseBytes(db: Db): Promise<number> {
+  try {
+    const pc = await sql<{ page_count: number }>`pragma page_count`.execute(db);
+    const ps = await sql<{ page_size: number }>`pragma page_size`.execute(db);
+    return Number(pc.rows[0]?.page_count ?? 0) * Number(ps.rows[0]?.page_size ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** The whole scrape: process, request and router series, then the database's figures. */
+export async function renderMetrics(db: Db): Promise<string> {
+  const mem = Deno.memoryUsage();
+  const parts = [
+    gauge("samplex_build_info", "The running release.", [[{ version: VERSION, commit: commitOf() }, 1]]),
+    gauge("process_resident_memory_bytes", "Resident memory of the process.", [[{}, mem.rss]]),
+    gauge("process_heap_used_bytes", "JavaScript heap in use.", [[{}, mem.heapUsed]]),
+    gauge("process_heap_total_bytes", "JavaScript heap reserved.", [[{}, mem.heapTotal]]),
+    gauge("process_uptime_seconds", "Seconds since the process started.", [[
+      {},
+      Math.round(performance.now() / 1000),
+    ]]),
+    ...Object.values(metrics).map((m) => m.render()),
+  ];
+  try {
+    parts.push(...await databaseGauges(db));
+    parts.push(gauge("samplex_database_up", "1 when the database answered the scrape's queries.", [[{}, 1]]));
+  } catch {
+    parts.push(gauge("samplex_database_up", "1 when the database answered the scrape's queries.", [[{}, 0]]));
+  }
+  return parts.join("\n") + "\n";
+}
