@@ -601,8 +601,13 @@ Deno.test(
             await form.getByLabel("Icon").fill("car");
             await form.getByLabel("Option 1", { exact: true }).fill("Has a dog");
             await form.getByLabel("Option 2", { exact: true }).fill("No pets");
-            // a sub text has no message of its own under it: the form tells it after the refused Add
-            await form.getByLabel("Sub text of option 1").fill("x".repeat(300));
+            // the sub text's input carries the schema's bound, so typing stops at 255 characters
+            const sub = form.getByLabel("Sub text of option 1");
+            assertEquals(await sub.getAttribute("maxlength"), "255");
+            // should a longer value get past it (the bound taken off here), the sub text, which has no
+            // message of its own under it, is told by the form after the refused Add
+            await sub.evaluate((el) => el.removeAttribute("maxlength"));
+            await sub.fill("x".repeat(300));
             await form.getByRole("button", { name: "Add Qualification" }).click();
             await form.getByTestId("form-errors").filter({ hasText: "At most 255 characters" }).waitFor();
             const saved = () =>
