@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/user.ts";
+import { registerReconcileCommands } from "./commands/reconcile.ts";
 import { reasonOf } from "./context.ts";
 
 export function buildProgram(): Command {
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerDbCommands(program);
   registerUserCommands(program);
+  registerReconcileCommands(program);
   return program;
 }
 
