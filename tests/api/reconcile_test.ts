@@ -485,3 +485,27 @@ Deno.test("reconcile: every call refuses no token (401) and a role without recon
     await t.close();
   }
 });
+
+Deno.test("reconcile: the demo seed reconciles its closed projects through the domain; counts agree with the sessions", async () => {
+  const { seedDemo } = await import("../../server/seed/seed.ts");
+  const t = await testApp();
+  try {
+    await seedDemo(t.deps);
+    const ups = await t.deps.db.selectFrom("reconciles").select(["projectId", "type", "matched", "status"])
+      .execute();
+    assert(ups.length >= 2 && ups.every((u) => u.status === "applied"), JSON.stringify(ups));
+    const ids = [...new Set(ups.map((u) => u.projectId))];
+    const approved = await t.deps.db.selectFrom("projects").select(["approved", "rejected", "complete"])
+      .where("id", "in", ids).execute();
+    assert(approved.every((p) => p.approved > 0 && p.approved + p.rejected === p.complete));
+    const all = (await t.deps.db.selectFrom("projects").select("id").execute()).map((p) => p.id);
+    assertEquals(await reconcileMismatches(t.deps.db, all), []);
+    const list = await t.call("POST", "/admin/reconcile/projects", {
+      token: await t.tokenFor("ACCOUNTANT"),
+      body: { filter: { projectStatus: [6] }, limit: 20 },
+    });
+    assert(list.json.result.data.some((r: { approved: number }) => r.approved > 0), list.text);
+  } finally {
+    await t.close();
+  }
+});
