@@ -35,7 +35,7 @@ import type { ReconcileSummary, UndoResult } from "../../../shared/api/reconcile
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
 import { routerFor } from "../router/router.ts";
-import { assertReconcilable, inList, MODULE, type ReconcileTarget, reconcileTarget } from "./scope.ts";
+import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts";
 
 /** The approved post-back's idempotency key and [status] letter: apart from the complete's `<uid>-c`. */
 export const APPROVED_LETTER = "a";
@@ -142,6 +142,8 @@ export async function reconcileUpload(
       .catch(() => {});
     throw e;
   }
+  // the staged identifiers are spent: dropped after the commit, so the transaction stays short
+  await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
   if (hooks) routerFor(deps).hooks.kick();
   return await getReconcile(db, id);
 }
@@ -171,7 +173,9 @@ async function apply(trx: Db, actor: Actor, id: string, type: ReconcileType, at:
       WHERE id IN (SELECT sessionId FROM reconcile_items WHERE reconcileId = ${id})`.execute(trx);
     await moveCounters(trx, id, type, 1);
   }
-  const hooks = type === RECONCILE_TYPE.APPROVED && matched ? await queueApprovedHooks(trx, id, at) : 0;
+  const hooks = type === RECONCILE_TYPE.APPROVED && matched
+    ? await queueApprovedHooks(trx, id, at, scope)
+    : 0;
   await trx.updateTable("reconciles").set({
     status: "applied",
     matched,
@@ -180,7 +184,6 @@ async function apply(trx: Db, actor: Actor, id: string, type: ReconcileType, at:
     unknown: row.identifiers - Number(c.inScope),
     hooksQueued: hooks,
   }).where("id", "=", id).execute();
-  await trx.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
   const label = reconcileTypeLabel(type);
   await writeLog(trx, actor, {
     activity: `Reconciled ${target.projectCode}${
@@ -242,7 +245,12 @@ async function moveCounters(trx: Db, id: string, type: number, sign: 1 | -1) {
  * way the router queues a complete's: a row of router_hooks the sender claims with a lease. A
  * session whose approval was queued before (and sent, or being sent) gets none again.
  */
-async function queueApprovedHooks(trx: Db, id: string, at: Date): Promise<number> {
+async function queueApprovedHooks(trx: Db, id: string, at: Date, scope: string[]): Promise<number> {
+  // most suppliers have no hook: then there is nothing to join
+  const hooked = await sql<{ n: number }>`SELECT count(*) AS n FROM supplier_maps m
+    JOIN suppliers sup ON sup.id = m.supplierId
+    WHERE m.projectId IN (${sql.join(scope)}) AND trim(sup.supplierApprovedHook) != ''`.execute(trx);
+  if (!Number(hooked.rows[0].n)) return 0;
   const rows = await sql<{ uid: string; sid: string; supplierId: string; hook: string; projectCode: string }>`
     SELECT s.id AS uid, s.sid, s.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
     FROM reconcile_items i
@@ -389,12 +397,3 @@ export const toSummary = (r: Row): ReconcileSummary => ({
   undoneAt: r.undoneAt,
   undoneByName: r.undoneByName,
 });
-
-/** The uploads of a project, newest first (at most 100). */
-export async function projectUploads(db: Db, target: ReconcileTarget): Promise<ReconcileSummary[]> {
-  const rows = await db.selectFrom("reconciles").innerJoin("projects", "projects.id", "reconciles.projectId")
-    .selectAll("reconciles").select("projects.projectCode").where("reconciles.projectId", "=", target.id)
-    .where("reconciles.status", "in", ["applied", "undone"])
-    .orderBy("reconciles.createdAt", "desc").orderBy("reconciles.id", "desc").limit(100).execute();
-  return rows.map(toSummary);
-}
