@@ -50,7 +50,7 @@ Deno.test(
         const admin = await server.user("ACCOUNTANT");
         const su = await server.user("SUPERADMIN");
         const manager = await server.user("MANAGER");
-    const t = await httpApp(server.url, su.email, manager._id);
+        const t = await httpApp(server.url, su.email, manager._id);
         const s = await liveProject(t);
         const uids: string[] = [];
         for (let i = 0; i < 4; i++) {
