@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerReportCommands } from "./commands/report.ts";
+import { registerReconcileCommands } from "./commands/reconcile.ts";
 import { reasonOf } from "./context.ts";
 import { releaseName } from "../server/domain/ops/version.ts";
 
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerDbCommands(program);
   registerUserCommands(program);
   registerReportCommands(program);
+  registerReconcileCommands(program);
   return program;
 }
 

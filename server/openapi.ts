@@ -27,6 +27,7 @@ import * as supplierMaps from "../shared/api/supplier-maps.ts";
 import * as projectReports from "../shared/api/project-reports.ts";
 import * as dashboard from "../shared/api/dashboard.ts";
 import * as support from "../shared/api/support.ts";
+import * as reconcile from "../shared/api/reconcile.ts";
 import { VERSION } from "./domain/ops/version.ts";
 
 /**
@@ -47,6 +48,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   "Project tabs": projectParts,
   "Supplier maps": supplierMaps,
   "Project reports and e-mails": projectReports,
+  Reconcile: reconcile,
   Support: support,
   Operations: ops,
 };

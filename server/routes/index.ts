@@ -16,6 +16,7 @@ import { projectReportRoutes } from "./project-reports.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { supportRoutes } from "./support.ts";
 import { opsRoutes } from "./ops.ts";
+import { reconcileRoutes } from "./reconcile.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -34,4 +35,5 @@ export function registerRoutes(api: Api) {
   dashboardRoutes(api);
   supportRoutes(api);
   opsRoutes(api);
+  reconcileRoutes(api);
 }

@@ -23,6 +23,7 @@ import { Router } from "../domain/router/router.ts";
 import { projectSecret } from "../domain/router/config.ts";
 import { returnSignature } from "../domain/router/links.ts";
 import { STATUS_LETTER } from "../domain/router/outcomes.ts";
+import { seedReconcile } from "./reconcile.ts";
 
 const DAY = 86_400_000;
 
@@ -608,6 +609,8 @@ export async function seedTraffic(
       const close = patch({ projectStatus: CLOSED, poNumber: po ?? "PO-DEMO" });
       await updateProject(db, caller, child.id, close, clock);
       await updateProject(db, caller, parentId, close, clock);
+      // the client's approved and rejected files, through the reconcile domain
+      await seedReconcile(deps, child.id, rand, clock());
       if (to === READY_TO_INVOICE || to === INVOICED) {
         await setStatus(db, caller, child.id, "proceedToInvoice", clock);
       }

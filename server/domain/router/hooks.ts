@@ -31,7 +31,18 @@ export const hookKey = (uid: string, status: FinalStatus) => `${uid}-${STATUS_LE
 /** The header a hook's key travels in. */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-type Due = { id: number; sessionId: string; url: string; status: string; attempts: number; nextAt: string };
+type Due = {
+  id: number;
+  sessionId: string;
+  url: string;
+  status: string;
+  attempts: number;
+  nextAt: string;
+  /** Set when the hook is not a complete's (a reconcile approval: `<uid>-a`). */
+  hookKey: string | null;
+};
+/** The idempotency key a queued hook travels with. */
+const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.sessionId, "complete");
 type Claimed = Due & { lease: string; attempts: number };
 
 export type HookOptions = {
@@ -96,7 +107,7 @@ export class HookSender {
       const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
       const due = await this.db.selectFrom("router_hooks")
-        .select(["id", "sessionId", "url", "status", "attempts", "nextAt"])
+        .select(["id", "sessionId", "url", "status", "attempts", "nextAt", "hookKey"])
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
       const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
@@ -132,7 +143,7 @@ export class HookSender {
       // its sender died mid-send: the supplier may have it already, and deduplicates on the key
       this.log.warn("supplier approved hook sent again after its lease ran out", {
         id: h.id,
-        key: hookKey(h.sessionId, "complete"),
+        key: keyOf(h),
         attempts,
       });
     }
@@ -145,7 +156,7 @@ export class HookSender {
       const res = await this.opts.fetch(h.url, {
         method: "GET",
         redirect: "follow",
-        headers: { [IDEMPOTENCY_HEADER]: hookKey(h.sessionId, "complete") },
+        headers: { [IDEMPOTENCY_HEADER]: keyOf(h) },
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
       await res.body?.cancel();

@@ -30,6 +30,8 @@ const childProjects: Loader = () => import("../features/projects/ChildProjectsPa
 const childProjectAdd: Loader = () => import("../features/projects/ChildProjectAddPage.tsx");
 const childProjectEdit: Loader = () => import("../features/projects/ChildProjectEditPage.tsx");
 const rulesList: Loader = () => import("../features/library/RulesListPage.tsx");
+const reconcileList: Loader = () => import("../features/reconcile/ReconcileListPage.tsx");
+const reconcileForm: Loader = () => import("../features/reconcile/ReconcileFormPage.tsx");
 const ruleForm: Loader = () => import("../features/library/RuleFormPage.tsx");
 const jobForm: Loader = () => import("../features/support/JobFormPage.tsx");
 
@@ -67,9 +69,9 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers", load: supplierForm },
   // reports, reconcile
   "/admin/report": { title: "Reports", area: "Reports" },
-  "/admin/reconcile": { title: "Reconcile", area: "Reconciles" },
-  "/admin/reconcile/add": { title: "Add Reconcile", area: "Reconciles" },
-  "/admin/reconcile/:reconcileid/edit": { title: "Edit Reconcile", area: "Reconciles" },
+  "/admin/reconcile": { title: "Reconcile", area: "Reconciles", load: reconcileList },
+  "/admin/reconcile/add": { title: "Add Reconcile", area: "Reconciles", load: reconcileForm },
+  "/admin/reconcile/:reconcileid/edit": { title: "Edit Reconcile", area: "Reconciles", load: reconcileForm },
   // accounts
   "/admin/invoice": { title: "Ready To Invoice", area: "Accounts" },
   "/admin/invoice/archieved": { title: "Archieved", area: "Accounts" },

@@ -11,10 +11,6 @@ export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
   "/admin/api/circle": "This provider's survey offers, each added as a project in one step.",
   "/admin/api/mrkt": "This provider's survey offers, each added as a project in one step.",
   "/admin/report": "Client, supplier, prescreen and complete reports, downloaded as CSV.",
-  "/admin/reconcile": "Approve or reject a project's respondent identifiers, then send it to invoicing.",
-  "/admin/reconcile/add": "Start reconciling a project from a file of approved or rejected identifiers.",
-  "/admin/reconcile/:reconcileid/edit":
-    "Correct a reconciliation: the identifiers approved or rejected for a project.",
   "/admin/invoice": "Projects ready to invoice, with their completes, CPI and PO numbers.",
   "/admin/invoice/archieved": "Projects archived after invoicing.",
   "/admin/invoice/list": "Invoices sent to clients, their due and received dates, and whether they are paid.",

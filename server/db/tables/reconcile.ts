@@ -1,0 +1,50 @@
+/** Row types of reconcile (migration 0009), and the columns it adds to the router's tables. */
+import type { ColumnType } from "kysely";
+
+type D<T> = ColumnType<T, T | undefined, T>;
+
+/** A session's reconcile state. */
+export const RECONCILE_STATE = { NONE: 0, APPROVED: 1, REJECTED: 2 } as const;
+
+declare module "./router.ts" {
+  interface SessionsTable {
+    /** 0 not reconciled, 1 approved, 2 rejected (RECONCILE_STATE). */
+    reconciled: D<number>;
+  }
+  interface RouterHooksTable {
+    /** The idempotency key when it is not the complete's (`<uid>-a` for an approval). */
+    hookKey: D<string | null>;
+  }
+}
+
+export interface ReconcilesTable {
+  id: string;
+  projectId: string;
+  type: number;
+  fileName: D<string>;
+  lines: D<number>;
+  identifiers: D<number>;
+  matched: D<number>;
+  unknown: D<number>;
+  duplicates: D<number>;
+  alreadyReconciled: D<number>;
+  notComplete: D<number>;
+  hooksQueued: D<number>;
+  status: "staging" | "applied" | "undone" | "failed";
+  createdBy: D<string | null>;
+  createdByName: D<string>;
+  createdAt: string;
+  undoneAt: D<string | null>;
+  undoneByName: D<string>;
+}
+
+export interface ReconcileItemsTable {
+  reconcileId: string;
+  sessionId: string;
+}
+
+export interface ReconcileTables {
+  reconciles: ReconcilesTable;
+  reconcile_items: ReconcileItemsTable;
+  reconcile_stage: ReconcileItemsTable;
+}

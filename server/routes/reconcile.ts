@@ -1,0 +1,63 @@
+/** Reconcile (part 2, "Reconcile"): handlers of the contracts in shared/api/reconcile.ts. */
+import { answer, type Api } from "../http/api.ts";
+import * as R from "../../shared/api/reconcile.ts";
+import { reconcileTypeLabel } from "../../shared/schemas/reconcile.ts";
+import { identifiersOf, reconcileUpload, undoReconcile } from "../domain/reconcile/reconcile.ts";
+import {
+  enrichReconcileRows,
+  reconcileListMap,
+  reconcileListQuery,
+  reconcileListSpec,
+} from "../domain/reconcile/list.ts";
+import { supplierSummary, updateSupplierSummary } from "../domain/reconcile/summary.ts";
+import { reconcileStatus, revokeProject } from "../domain/reconcile/status.ts";
+import { projectStatusLabel } from "../../shared/status.ts";
+
+export function reconcileRoutes(api: Api) {
+  api.list(R.listReconcileProjects, ({ db }) => ({
+    query: reconcileListQuery(db),
+    spec: reconcileListSpec,
+    map: reconcileListMap,
+    enrich: (rows) => enrichReconcileRows(db, rows),
+    list: R.reconcileList,
+  }));
+
+  api.handle(R.reconcileUpload, async ({ deps, actor, params, body }) => {
+    const summary = await reconcileUpload(deps, actor(), params.id, body.type, identifiersOf(body));
+    return answer(
+      summary,
+      `${summary.matched} identifiers ${
+        reconcileTypeLabel(summary.type).toLowerCase()
+      } on ${summary.projectCode}`,
+    );
+  });
+
+  api.handle(R.reconcileUndo, async ({ deps, actor, params }) => {
+    const out = await undoReconcile(deps, actor(), params.id);
+    return answer(out, `Reconcile undone: ${out.restored} sessions restored`);
+  });
+
+  api.handle(R.reconcileStatusCall, async ({ deps, actor, params, body }) => {
+    const out = await reconcileStatus(
+      deps.db,
+      actor(),
+      params.id,
+      body.projectStatus,
+      body.sendEmail,
+      deps.now,
+    );
+    return answer(out, `${out.projectCode} is now ${projectStatusLabel(out.projectStatus)}`);
+  });
+
+  api.handle(R.revokeProjectCall, async ({ deps, actor, params, body }) => {
+    const out = await revokeProject(deps.db, actor(), params.id, body.sendEmail, deps.now);
+    return answer(out, `${out.projectCode} revoked: back to Closed`);
+  });
+
+  api.handle(R.supplierSummaryCall, ({ db, body }) => supplierSummary(db, body.projectId));
+  api.handle(
+    R.approveSummaryCall,
+    async ({ deps, actor, body }) =>
+      answer(await updateSupplierSummary(deps.db, actor(), body, deps.now), "Supplier summary updated"),
+  );
+}

@@ -1,0 +1,511 @@
+/**
+ * Reconcile: uploads of approved or rejected identifier files applied all or nothing, the result
+ * summary, undo back to exactly the state before, uploads racing on one project, the approved
+ * counts flowing into the lists and figures, the suppliers' approved post-backs, revoke and the
+ * status step, the supplier summary, and the guards of every call.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { makeSupplier } from "../helpers/fixtures.ts";
+import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
+import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
+import { reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
+import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
+import { sql } from "kysely";
+
+type Traffic = Awaited<ReturnType<typeof liveProject>> & { completes: string[]; terminates: string[] };
+
+/** A live project with `complete` completes and `terminate` terminates, then Closed (PO set). */
+async function closedProject(
+  t: TestApp,
+  n: { complete: number; terminate?: number },
+  opts: Parameters<typeof liveProject>[1] = {},
+): Promise<Traffic> {
+  const s = await liveProject(t, opts);
+  const completes: string[] = [], terminates: string[] = [];
+  for (let i = 0; i < n.complete + (n.terminate ?? 0); i++) {
+    const uid = uidOf((await enter(t, s.mapId, `r${i}-${s.mapId.slice(-6)}`)).location);
+    const isComplete = i < n.complete;
+    await back(t, uid, isComplete ? "c" : "t");
+    (isComplete ? completes : terminates).push(uid);
+  }
+  await router(t).idle();
+  const admin = await t.tokenFor("SUPERADMIN");
+  for (const id of [s.child._id, s.parent._id]) {
+    const r = await t.call("PUT", `/admin/project/update/${id}`, {
+      token: admin,
+      body: { projectStatus: 6, poNumber: "PO-1" },
+    });
+    assertEquals(r.status, 200, r.text);
+  }
+  return { ...s, completes, terminates };
+}
+
+async function upload(
+  t: TestApp,
+  projectId: string,
+  body: unknown,
+  role: "SUPERADMIN" | "ACCOUNTANT" = "SUPERADMIN",
+) {
+  return await t.call("POST", `/admin/project/reconsile/${projectId}`, {
+    token: await t.tokenFor(role),
+    body,
+  });
+}
+const csvOf = (lines: string[]) => lines.join("\n") + "\n";
+
+async function approvedOf(t: TestApp, table: "projects" | "supplier_maps", id: string) {
+  return await t.deps.db.selectFrom(table).select(["approved", "rejected"]).where("id", "=", id)
+    .executeTakeFirstOrThrow();
+}
+
+async function snapshot(t: TestApp, s: Traffic) {
+  const sessions = await t.deps.db.selectFrom("sessions").select(["id", "reconciled"])
+    .where("projectId", "=", s.child._id).orderBy("id").execute();
+  const rollup = await sql<{ date: string; approved: number; rejected: number }>`
+    SELECT date, approved, rejected FROM router_daily WHERE projectId = ${s.child._id} ORDER BY date`
+    .execute(t.deps.db);
+  return {
+    sessions,
+    project: await approvedOf(t, "projects", s.child._id),
+    map: await approvedOf(t, "supplier_maps", s.mapId),
+    rollup: rollup.rows,
+  };
+}
+
+Deno.test("reconcile: an upload with unknown, duplicate and already reconciled identifiers says so, and applies only the new completes", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 6, terminate: 2 });
+    const [a, b, c, d] = s.completes;
+    // first upload approves a and b
+    const first = await upload(t, s.parent._id, { type: 1, csv: csvOf([a, b]), fileName: "first.csv" });
+    assertEquals(first.status, 200, first.text);
+    assertEquals(first.json.result.matched, 2);
+    // second: a header, blank lines, quotes, a duplicate, an unknown id, one already approved, a terminate
+    const file = ['"UID"', "", `"${c}"`, d, `${c}`, "  ", "ffffffffffffffffffffffff", a, s.terminates[0], ""]
+      .join("\r\n");
+    const second = await upload(t, s.parent._id, { type: 2, csv: file, fileName: "rejects.csv" });
+    assertEquals(second.status, 200, second.text);
+    const r = second.json.result;
+    assertEquals(
+      {
+        matched: r.matched,
+        unknown: r.unknown,
+        duplicates: r.duplicates,
+        alreadyReconciled: r.alreadyReconciled,
+        notComplete: r.notComplete,
+        identifiers: r.identifiers,
+        type: r.typeLabel,
+        status: r.status,
+      },
+      {
+        matched: 2,
+        unknown: 1,
+        duplicates: 1,
+        alreadyReconciled: 1,
+        notComplete: 1,
+        identifiers: 5,
+        type: "Rejected",
+        status: "applied",
+      },
+    );
+    assertMatch(second.json.message, /2 identifiers rejected/);
+    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 2, rejected: 2 });
+    assertEquals(await approvedOf(t, "supplier_maps", s.mapId), { approved: 2, rejected: 2 });
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+
+    // the approved count flows on: the projects list (group sums), the reconcile list, client and supplier figures
+    const admin = await t.tokenFor("SUPERADMIN");
+    const projects = await t.call("POST", "/admin/projects", {
+      token: admin,
+      body: { search: s.parent.projectCode },
+    });
+    assertEquals(projects.json.result.data[0].approved, 2);
+    const list = await t.call("POST", "/admin/reconcile/projects", {
+      token: admin,
+      body: { filter: { projectStatus: [6] }, limit: 20 },
+    });
+    assertEquals(list.status, 200, list.text);
+    const row = list.json.result.data.find((x: { _id: string }) => x._id === s.parent._id);
+    assertEquals([row.complete, row.approved, row.rejected, row.pending], [6, 2, 2, 2]);
+    assertEquals(row.lastReconcile.fileName, "rejects.csv");
+    const clients = await t.call("POST", "/admin/clients", { token: admin, body: {} });
+    const client = clients.json.result.data.find((x: { _id: string }) => x._id === s.parent.clientId);
+    assertEquals(client.approved, 2);
+    const suppliers = await t.call("POST", "/admin/suppliers", { token: admin, body: {} });
+    const supplier = suppliers.json.result.data.find((x: { _id: string }) => x._id === s.supplierId);
+    assertEquals([supplier.approved, supplier.actualExpense], [2, 2.5]);
+    // the CSV of the reconcile grid
+    const csv = await t.call("POST", "/admin/reconcile/projects?format=csv", { token: admin, body: {} });
+    assertMatch(
+      csv.text.split("\n")[0],
+      /^Project code,Project name,Client,Status,Complete,Approved,Rejected/,
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: a file that breaks the rules is a 400 naming the line, and nothing is applied", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 2 });
+    const [a, b] = s.completes;
+    const two = await upload(t, s.parent._id, { type: 1, csv: `${a}\n\n${a},${b}\n` });
+    assertEquals([two.status, two.json.message], [400, "Line 3: one identifier a line, found 2 values"]);
+    const spaced = await upload(t, s.parent._id, { type: 1, csv: `${a}\nnot an id\n` });
+    assertEquals([spaced.status, spaced.json.message], [
+      400,
+      "Line 2: an identifier holds no spaces or control characters",
+    ]);
+    const empty = await upload(t, s.parent._id, { type: 1, csv: "\n\n" });
+    assertEquals([empty.status, empty.json.message], [400, "The file holds no identifiers"]);
+    for (
+      const body of [
+        { type: 3, csv: a },
+        { type: 1 },
+        { csv: a },
+        { type: 1, csv: 5 },
+        { type: 1, uid: "x" },
+        [],
+      ]
+    ) {
+      const r = await upload(t, s.parent._id, body);
+      assertEquals(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+      assert(typeof r.json.message === "string" && r.json.message.length > 0);
+    }
+    const notJson = await t.call("POST", `/admin/project/reconsile/${s.parent._id}`, {
+      token: await t.tokenFor("ADMIN"),
+      raw: "{type:1",
+    });
+    assertEquals(notJson.status, 400);
+    // the spec's own body: a list of identifiers
+    const list = await upload(t, s.parent._id, { type: "1", uid: [a, a, " "] });
+    assertEquals([list.status, list.json.result.matched, list.json.result.duplicates], [200, 1, 1]);
+    // an unknown or malformed project id
+    assertEquals((await upload(t, "0".repeat(24), { type: 1, csv: a })).status, 404);
+    assertEquals((await upload(t, "nope", { type: 1, csv: a })).status, 404);
+    // a body over the call's limit
+    const big = await t.call("POST", `/admin/project/reconsile/${s.parent._id}`, {
+      token: await t.tokenFor("ADMIN"),
+      raw: JSON.stringify({ type: 1, csv: "x".repeat(21 * 1024 * 1024) }),
+    });
+    assertEquals(big.status, 413);
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: a failure half way leaves nothing applied (sessions, counters, rollup, hooks, staging)", async () => {
+  const t = await testApp({}, { router: { fetch: () => Promise.resolve(new Response("ok")) } });
+  try {
+    const supplier = await makeSupplier(t, {
+      supplierApprovedHook: "https://panel.example/a?uid=[uid]&s=[status]",
+    });
+    const s = await closedProject(t, { complete: 4 }, { supplierId: supplier._id });
+    await router(t).idle();
+    const hooksBefore = await t.deps.db.selectFrom("router_hooks").select("id").execute();
+    const before = await snapshot(t, s);
+    // the sessions are marked before the supplier map's counter moves: that statement fails
+    await sql`CREATE TRIGGER fail_map BEFORE UPDATE OF approved ON supplier_maps
+      BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(t.deps.db);
+    let failed = "";
+    try {
+      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers: s.completes,
+        lines: 4,
+        duplicates: 0,
+      });
+    } catch (e) {
+      failed = String(e);
+    }
+    assertMatch(failed, /disk on fire/);
+    assertEquals(await snapshot(t, s), before);
+    assertEquals(
+      (await t.deps.db.selectFrom("router_hooks").select("id").execute()).length,
+      hooksBefore.length,
+    );
+    assertEquals((await t.deps.db.selectFrom("reconcile_stage").select("sessionId").execute()).length, 0);
+    assertEquals((await t.deps.db.selectFrom("reconciles").select("id").execute()).length, 0);
+    // through the API: an error answer, not a half-applied upload
+    const r = await upload(t, s.parent._id, { type: 1, uid: s.completes });
+    assert(r.status >= 400, `${r.status}: ${r.text}`);
+    assertEquals(await snapshot(t, s), before);
+    await sql`DROP TRIGGER fail_map`.execute(t.deps.db);
+    const ok = await upload(t, s.parent._id, { type: 1, uid: s.completes });
+    assertEquals([ok.status, ok.json.result.matched], [200, 4]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: undo restores exactly the state before its upload; queued approved post-backs are withdrawn, sent ones never go twice; logged", async () => {
+  const sent: string[] = [];
+  let hold = true;
+  const t = await testApp({}, {
+    router: {
+      fetch: (url) => {
+        if (hold) return Promise.resolve(new Response("busy", { status: 503 }));
+        sent.push(String(url));
+        return Promise.resolve(new Response("ok"));
+      },
+      hookRetryDelaysMs: [60_000, 60_000, 60_000],
+    },
+  });
+  try {
+    const supplier = await makeSupplier(t, {
+      supplierApprovedHook: "https://panel.example/hook?uid=[uid]&status=[status]&key=[key]",
+    });
+    const s = await closedProject(t, { complete: 5 }, { supplierId: supplier._id });
+    hold = false;
+    await router(t).idle();
+    assertEquals(sent.length, 0, "the complete hooks failed once and wait a minute to retry");
+    sent.length = 0;
+    const initial = await snapshot(t, s);
+    const [a, b, c, d] = s.completes;
+
+    const first = await upload(t, s.parent._id, { type: 1, csv: csvOf([a, b]) });
+    assertEquals(first.json.result.hooksQueued, 2);
+    await router(t).idle();
+    assertEquals(
+      sent.sort(),
+      [a, b].map((u) => `https://panel.example/hook?uid=${u}&status=a&key=${u}-a`).sort(),
+    );
+    const afterFirst = await snapshot(t, s);
+
+    hold = true; // the next approvals stay queued (their first attempt fails, the retry waits)
+    const second = await upload(t, s.parent._id, { type: 1, csv: csvOf([c, d, a]) });
+    assertEquals([second.json.result.matched, second.json.result.alreadyReconciled], [2, 1]);
+    await router(t).idle();
+    const undo = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
+      token: await t.tokenFor("MANAGER"),
+    });
+    assertEquals(undo.status, 200, undo.text);
+    assertEquals(
+      [undo.json.result.restored, undo.json.result.hooksWithdrawn, undo.json.result.hooksAlreadySent],
+      [2, 2, 0],
+    );
+    assertEquals(await snapshot(t, s), afterFirst, "back to exactly the state after the first upload");
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+
+    // undo the first: its post-backs were sent, and re-approving does not send them again
+    const undo1 = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
+      token: await t.tokenFor("ACCOUNTANT"),
+    });
+    assertEquals([undo1.json.result.restored, undo1.json.result.hooksAlreadySent], [2, 2]);
+    assertEquals(await snapshot(t, s), initial);
+    const nothing = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
+      token: await t.tokenFor("ADMIN"),
+    });
+    assertEquals(nothing.status, 409);
+    hold = false;
+    sent.length = 0;
+    const again = await upload(t, s.parent._id, { type: 1, uid: [a, b, c] });
+    assertEquals([again.json.result.matched, again.json.result.hooksQueued], [3, 1]);
+    await router(t).idle();
+    assertEquals(sent, [`https://panel.example/hook?uid=${c}&status=a&key=${c}-a`]);
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+
+    const logs = await t.deps.db.selectFrom("system_logs").select(["activity", "module"])
+      .where("module", "=", "Reconcile").orderBy("createdAt").execute();
+    assert(
+      logs.some((l) =>
+        /^Undid the approved reconcile of .*: 2 sessions back to not reconciled; 2 queued approved post-backs withdrawn, 0 already sent/
+          .test(l.activity)
+      ),
+      JSON.stringify(logs),
+    );
+    assert(logs.some((l) => /2 already sent are not sent again/.test(l.activity)));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: two uploads racing on one project count every session once", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 8 });
+    const one = s.completes.slice(0, 6), two = s.completes.slice(3);
+    const [r1, r2] = await Promise.all([
+      upload(t, s.parent._id, { type: 1, uid: one }),
+      upload(t, s.parent._id, { type: 2, uid: two }),
+    ]);
+    assertEquals([r1.status, r2.status], [200, 200]);
+    const m1 = r1.json.result, m2 = r2.json.result;
+    assertEquals(m1.matched + m2.matched, 8);
+    assertEquals(m1.alreadyReconciled + m2.alreadyReconciled, 3);
+    assertEquals(await approvedOf(t, "projects", s.child._id), {
+      approved: m1.matched,
+      rejected: m2.matched,
+    });
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: status step with sendEmail, revoke with its rules, settled projects refuse uploads", async () => {
+  const t = await testApp();
+  try {
+    const supplier = await makeSupplier(t, { supplierEmail: "panel@example.com" });
+    const s = await closedProject(t, { complete: 2 }, { supplierId: supplier._id });
+    const token = await t.tokenFor("ACCOUNTANT");
+    const revokeClosed = await t.call("POST", `/admin/project/revoke/${s.parent._id}`, { token, body: {} });
+    assertEquals(revokeClosed.status, 409);
+    const mails = () => t.deps.db.selectFrom("email_outbox").select(["toAddress", "subject"]).execute();
+    const toInvoice = await t.call("PUT", `/admin/project/reconsile/update/${s.parent._id}`, {
+      token,
+      body: { projectStatus: 4, sendEmail: true },
+    });
+    assertEquals([toInvoice.status, toInvoice.json.result.projectStatus], [200, 4], toInvoice.text);
+    assertEquals((await mails()).map((m) => [m.toAddress, m.subject]), [
+      ["panel@example.com", `${s.parent.projectCode} is ready to invoice`],
+    ]);
+    const revoked = await t.call("POST", `/admin/project/revoke/${s.parent._id}`, {
+      token,
+      body: { sendEmail: false },
+    });
+    assertEquals([revoked.status, revoked.json.result.projectStatus], [200, 6], revoked.text);
+    const child = await t.deps.db.selectFrom("projects").select("projectStatus").where("id", "=", s.child._id)
+      .executeTakeFirstOrThrow();
+    assertEquals(child.projectStatus, 6, "the child comes back with its group");
+    assertEquals((await mails()).length, 1, "no mail without sendEmail");
+    const archived = await t.call("PUT", `/admin/project/reconsile/update/${s.parent._id}`, {
+      token,
+      body: { projectStatus: 7 },
+    });
+    assertEquals(archived.status, 200);
+    const refused = await upload(t, s.parent._id, { type: 1, uid: s.completes });
+    assertEquals(refused.status, 409);
+    await t.call("POST", `/admin/project/revoke/${s.parent._id}`, { token, body: { sendEmail: true } });
+    assert((await mails()).some((m) => /is back in reconciliation/.test(m.subject)));
+    const bad = await t.call("PUT", `/admin/project/reconsile/update/${s.parent._id}`, {
+      token,
+      body: { projectStatus: 1 },
+    });
+    assertEquals(bad.status, 400);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: the supplier summary shows and edits supplier CPI and the admin-approved count", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 3 });
+    await upload(t, s.parent._id, { type: 1, uid: s.completes.slice(0, 2) });
+    const token = await t.tokenFor("MANAGER");
+    const sum = await t.call("POST", "/admin/suppliers/summary", {
+      token,
+      body: { projectId: s.parent._id },
+    });
+    assertEquals(sum.status, 200, sum.text);
+    const row = sum.json.result[0];
+    assertEquals([row.complete, row.approved, row.supplierCPI, row.totalAccepted, row.cost], [
+      3,
+      2,
+      1.25,
+      2,
+      2.5,
+    ]);
+    const cpi = await t.call("POST", "/admin/suppliers/approve/summary", {
+      token,
+      body: { projectId: s.parent._id, supplierId: s.supplierId, supplierCPI: "2" },
+    });
+    assertEquals([cpi.status, cpi.json.result.cost], [200, 4], cpi.text);
+    const adm = await t.call("POST", "/admin/suppliers/approve/summary", {
+      token,
+      body: { projectId: s.parent._id, supplierId: s.supplierId, adminApproved: 3 },
+    });
+    assertEquals([adm.json.result.adminApproved, adm.json.result.totalAccepted, adm.json.result.cost], [
+      3,
+      3,
+      6,
+    ]);
+    for (
+      const body of [
+        { projectId: s.parent._id, supplierId: s.supplierId, supplierCPI: -1 },
+        { projectId: s.parent._id, supplierId: s.supplierId, adminApproved: 1.5 },
+        { projectId: s.parent._id, supplierId: s.supplierId },
+        { projectId: s.parent._id, supplierId: s.supplierId, supplierCPI: "abc" },
+        {},
+      ]
+    ) {
+      const r = await t.call("POST", "/admin/suppliers/approve/summary", { token, body });
+      assertEquals(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
+    }
+    const unknown = await t.call("POST", "/admin/suppliers/approve/summary", {
+      token,
+      body: { projectId: s.parent._id, supplierId: "0".repeat(24), supplierCPI: 1 },
+    });
+    assertEquals(unknown.status, 404);
+    assertEquals(
+      (await t.call("POST", "/admin/suppliers/summary", { token, body: { projectId: "0".repeat(24) } }))
+        .status,
+      404,
+    );
+    assertEquals((await t.call("POST", "/admin/suppliers/summary", { token, body: {} })).status, 400);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: every call refuses no token (401) and a role without reconcile (403)", async () => {
+  const t = await testApp();
+  try {
+    const id = "0".repeat(24);
+    await expectGuarded(t, "POST", "/admin/reconcile/projects", "BDE");
+    await expectGuarded(t, "POST", `/admin/project/reconsile/${id}`, "SUBSCRIBER", { type: 1, uid: ["x"] });
+    await expectGuarded(t, "POST", `/admin/project/reconsile/undo/${id}`, "BDE");
+    await expectGuarded(t, "PUT", `/admin/project/reconsile/update/${id}`, "SUBSCRIBER", {
+      projectStatus: 4,
+    });
+    await expectGuarded(t, "POST", `/admin/project/revoke/${id}`, "BDE");
+    await expectGuarded(t, "POST", "/admin/suppliers/approve/summary", "SUBSCRIBER", { projectId: id });
+    await expectGuarded(t, "POST", "/admin/suppliers/summary", "SUPPLIER", { projectId: id });
+    // the supplier portal's users reach none of them
+    await expectGuarded(t, "POST", `/admin/project/reconsile/${id}`, "SUPPLIER", { type: 1, uid: ["x"] });
+    for (
+      const [m, p] of [["POST", `/admin/project/reconsile/undo/${id}`], [
+        "POST",
+        `/admin/project/revoke/${id}`,
+      ]]
+    ) {
+      const r = await t.call(m, p, { token: await t.tokenFor("ADMIN") });
+      assertEquals(r.status, 404, `${p}: ${r.text}`);
+    }
+    const list = await t.call("POST", "/admin/reconcile/projects", {
+      token: await t.tokenFor("APIMANAGER"),
+      body: { pageNo: 0 },
+    });
+    assertEquals(list.status, 400);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: the demo seed reconciles its closed projects through the domain; counts agree with the sessions", async () => {
+  const { seedDemo } = await import("../../server/seed/seed.ts");
+  const t = await testApp();
+  try {
+    await seedDemo(t.deps);
+    const ups = await t.deps.db.selectFrom("reconciles").select(["projectId", "type", "matched", "status"])
+      .execute();
+    assert(ups.length >= 2 && ups.every((u) => u.status === "applied"), JSON.stringify(ups));
+    const ids = [...new Set(ups.map((u) => u.projectId))];
+    const approved = await t.deps.db.selectFrom("projects").select(["approved", "rejected", "complete"])
+      .where("id", "in", ids).execute();
+    assert(approved.every((p) => p.approved > 0 && p.approved + p.rejected === p.complete));
+    const all = (await t.deps.db.selectFrom("projects").select("id").execute()).map((p) => p.id);
+    assertEquals(await reconcileMismatches(t.deps.db, all), []);
+    const list = await t.call("POST", "/admin/reconcile/projects", {
+      token: await t.tokenFor("ACCOUNTANT"),
+      body: { filter: { projectStatus: [6] }, limit: 20 },
+    });
+    assert(list.json.result.data.some((r: { approved: number }) => r.approved > 0), list.text);
+  } finally {
+    await t.close();
+  }
+});

@@ -1,0 +1,83 @@
+/**
+ * `deno task cli reconcile <projectCode> <file.csv> --type approved|rejected`: a subprocess against
+ * a temporary database file; the summary it prints matches what the API then shows.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { testApp } from "../helpers/app.ts";
+import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
+import { closeRouter } from "../../server/domain/router/router.ts";
+import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+async function cli(args: string[], env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/main.ts", ...args],
+    cwd: root,
+    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
+}
+
+Deno.test("cli reconcile: approves a project's identifiers from a file and prints the summary; bad input is one line", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-reconcile-" });
+  const env = { DATABASE_URL: `file:${dir}/samplex.db` };
+  try {
+    let code = "", childId = "";
+    const uids: string[] = [];
+    {
+      const t = await testApp(env);
+      try {
+        const s = await liveProject(t);
+        for (let i = 0; i < 3; i++) {
+          const uid = uidOf((await enter(t, s.mapId, `cli${i}`)).location);
+          await back(t, uid, "c");
+          uids.push(uid);
+        }
+        await router(t).idle();
+        code = s.parent.projectCode;
+        childId = s.child._id;
+      } finally {
+        await closeRouter(t.deps);
+        await t.close();
+      }
+    }
+    const file = `${dir}/approved.csv`;
+    await Deno.writeTextFile(file, `uid\n${uids[0]}\n\n"${uids[1]}"\n${uids[0]}\nffffffffffffffffffffffff\n`);
+    const ok = await cli(["reconcile", code, file, "--type", "approved"], env);
+    assertEquals(ok.code, 0, ok.stderr);
+    assertEquals(
+      ok.stdout,
+      `${code}: 2 approved of 3 identifiers; unknown 1, duplicate in the file 1, already reconciled 0, not a complete 0, approved post-backs queued 0`,
+    );
+    const t = await testApp(env);
+    try {
+      const row = await t.deps.db.selectFrom("projects").select("approved").where("id", "=", childId)
+        .executeTakeFirstOrThrow();
+      assertEquals(row.approved, 2);
+      assertEquals(await reconcileMismatches(t.deps.db, [childId]), []);
+      const log = await t.deps.db.selectFrom("system_logs").select(["name", "activity"])
+        .where("module", "=", "Reconcile").execute();
+      assertEquals(log.length, 1);
+      assertEquals(log[0].name, "CLI");
+    } finally {
+      await t.close();
+    }
+    const bad = `${dir}/bad.csv`;
+    await Deno.writeTextFile(bad, `${uids[2]}\n${uids[1]};x\tz\n`);
+    const r1 = await cli(["reconcile", code, bad, "--type", "rejected"], env);
+    assertEquals([r1.code, r1.stdout], [1, ""]);
+    assertMatch(r1.stderr, /^error: Line 2: /);
+    const r2 = await cli(["reconcile", "NOPE", file, "--type", "approved"], env);
+    assertEquals([r2.code, r2.stderr], [1, "error: Project NOPE not found"]);
+    const r3 = await cli(["reconcile", code, file, "--type", "maybe"], env);
+    assertEquals([r3.code, r3.stderr], [1, "error: --type: must be approved or rejected"]);
+    const r4 = await cli(["reconcile", code, `${dir}/missing.csv`, "--type", "approved"], env);
+    assert(r4.code === 1 && r4.stderr.startsWith("error: Cannot read"), r4.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,110 @@
+/**
+ * Reconcile in chromium against the real app: a Closed project with completes, reconciled from an
+ * uploaded file on its reconcile page (the browser reads and checks the file first); the summary
+ * shows, the project's Approved count moves on the page and in the projects list, and Undo Reconcile
+ * ('Do you sure?') takes it back.
+ */
+import { Buffer } from "node:buffer";
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { back, enter, liveProject, uidOf } from "../helpers/router.ts";
+import { routerFor } from "../../server/domain/router/router.ts";
+import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+
+/** The API helpers of the API tests, over HTTP to the running server. */
+async function httpApp(url: string, email: string, managerId: string): Promise<TestApp> {
+  const login = await fetch(`${url}/api/v1/admin/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: E2E_PASSWORD }),
+  });
+  const token = (await login.json()).result.accessToken as string;
+  const call = async (method: string, path: string, opts: { body?: unknown; token?: string | null } = {}) => {
+    const res = await fetch(`${url}/api/v1${path}`, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${opts.token ?? token}` },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch { /* not JSON */ }
+    return { status: res.status, json, text, headers: res.headers };
+  };
+  return {
+    call,
+    tokenFor: () => Promise.resolve(token),
+    userWith: () => Promise.resolve({ id: managerId }),
+    app: { request: (path: string) => fetch(`${url}${path}`, { redirect: "manual" }) },
+  } as unknown as TestApp;
+}
+
+Deno.test(
+  e2e(
+    "reconcile: a project reconciled from an uploaded file; its Approved count moves; undo takes it back",
+    async () => {
+      const server = await startServer();
+      const browser = await launchBrowser();
+      try {
+        const admin = await server.user("ACCOUNTANT");
+        const su = await server.user("SUPERADMIN");
+        const manager = await server.user("MANAGER");
+        const t = await httpApp(server.url, su.email, manager._id);
+        const s = await liveProject(t);
+        const uids: string[] = [];
+        for (let i = 0; i < 4; i++) {
+          const r = await enter(t, s.mapId, `e2e${i}`);
+          const uid = uidOf(r.location);
+          await back(t, uid, "c");
+          uids.push(uid);
+        }
+        await routerFor(server.deps).idle();
+        for (const id of [s.child._id, s.parent._id]) {
+          const r = await t.call("PUT", `/admin/project/update/${id}`, {
+            body: { projectStatus: 6, poNumber: "PO-E2E" },
+          });
+          assertEquals(r.status, 200, r.text);
+        }
+
+        const { page, errors } = await newPage(browser, server.url);
+        await signIn(page, admin.email);
+        await page.goto("/admin/reconcile");
+        // the list opens on Closed projects
+        await page.waitForURL((u) => u.searchParams.get("projectStatus") === "6");
+        await page.getByRole("link", { name: s.parent.projectCode }).click();
+        await page.waitForURL(`**/admin/reconcile/${s.parent._id}/edit`);
+        await page.getByTestId("figure-Approved").filter({ hasText: "0" }).waitFor();
+
+        await page.getByRole("combobox", { name: "Type" }).click();
+        await page.getByRole("option", { name: "Approved", exact: true }).click();
+        await page.getByLabel("Identifier file (CSV, one identifier a line)").setInputFiles({
+          name: "approved.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from(`UID\n${uids[0]}\n\n"${uids[1]}"\n${uids[2]}\n${uids[0]}\n`),
+        });
+        await page.getByTestId("reconcile-preview").filter({ hasText: "3 identifiers read, 1 duplicate" })
+          .waitFor();
+        await page.getByRole("button", { name: "Upload" }).click();
+        await page.getByTestId("figure-Approved").filter({ hasText: "3" }).waitFor();
+        const summary = await page.getByTestId("reconcile-summary").first().textContent();
+        assertMatch(summary ?? "", /Matched \(approved\): 3/);
+
+        // the projects list shows it too
+        const list = await t.call("POST", "/admin/projects", { body: { search: s.parent.projectCode } });
+        assertEquals(list.json.result.data[0].approved, 3);
+
+        // Undo Reconcile asks the spec's question
+        await page.getByRole("button", { name: "Undo Reconcile" }).click();
+        await page.getByRole("alertdialog").getByText("Do you sure?").waitFor();
+        await page.getByRole("button", { name: "Yes" }).click();
+        await page.getByTestId("figure-Approved").filter({ hasText: /^0$/ }).waitFor();
+        assertEquals(pathOf(page), `/admin/reconcile/${s.parent._id}/edit`);
+        assertEquals(errors, []);
+      } finally {
+        await browser.close();
+        await server.close();
+      }
+    },
+  ),
+);
