@@ -7,6 +7,7 @@ import * as m0004 from "./0004_router.ts";
 import * as m0005 from "./0005_search.ts";
 import * as m0006 from "./0006_router_hook_lease.ts";
 import * as m0007 from "./0007_token_generation.ts";
+import * as m0010 from "./0010_accounts.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0005_search": m0005,
   "0006_router_hook_lease": m0006,
   "0007_token_generation": m0007,
+  "0010_accounts": m0010,
 };

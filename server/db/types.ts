@@ -3,5 +3,6 @@ import type { FoundationTables } from "./tables/foundation.ts";
 import type { MasterTables } from "./tables/master.ts";
 import type { ProjectTables } from "./tables/projects.ts";
 import type { RouterTables } from "./tables/router.ts";
+import type { AccountTables } from "./tables/accounts.ts";
 
-export interface Database extends FoundationTables, MasterTables, ProjectTables, RouterTables {}
+export interface Database extends FoundationTables, MasterTables, ProjectTables, RouterTables, AccountTables {}

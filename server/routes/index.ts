@@ -13,6 +13,7 @@ import { systemLogRoutes } from "./system-log.ts";
 import { projectPartRoutes } from "./project-parts.ts";
 import { projectEmailRoutes } from "./project-emails.ts";
 import { projectReportRoutes } from "./project-reports.ts";
+import { accountRoutes } from "./accounts.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -28,4 +29,5 @@ export function registerRoutes(api: Api) {
   projectPartRoutes(api);
   projectEmailRoutes(api);
   projectReportRoutes(api);
+  accountRoutes(api);
 }
