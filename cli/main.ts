@@ -6,14 +6,16 @@
 import { Command, CommanderError } from "commander";
 import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/user.ts";
+import { registerInvoiceCommands } from "./commands/invoice.ts";
 import { reasonOf } from "./context.ts";
 
 export function buildProgram(): Command {
   const program = new Command("deno task cli")
-    .description("Samplex back-office: database and user administration")
+    .description("Samplex back-office: database, user and invoice administration")
     .exitOverride();
   registerDbCommands(program);
   registerUserCommands(program);
+  registerInvoiceCommands(program);
   return program;
 }
 

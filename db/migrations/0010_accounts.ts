@@ -25,6 +25,12 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();
 
+  // the completes of a project entered by hand for invoicing: not router counters (no sessions back them)
+  await db.schema.createTable("manual_project_figures")
+    .addColumn("projectId", "text", (c) => c.primaryKey().references("projects.id"))
+    .addColumn("complete", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+
   await db.schema.createTable("invoices")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("invoiceCode", "text", (c) => c.notNull().unique())
@@ -106,7 +112,14 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   for (
-    const t of ["purchase_order_lines", "purchase_orders", "invoice_lines", "invoices", "issuing_companies"]
+    const t of [
+      "purchase_order_lines",
+      "purchase_orders",
+      "invoice_lines",
+      "invoices",
+      "manual_project_figures",
+      "issuing_companies",
+    ]
   ) {
     await db.schema.dropTable(t).execute();
   }

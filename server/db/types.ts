@@ -5,4 +5,5 @@ import type { ProjectTables } from "./tables/projects.ts";
 import type { RouterTables } from "./tables/router.ts";
 import type { AccountTables } from "./tables/accounts.ts";
 
-export interface Database extends FoundationTables, MasterTables, ProjectTables, RouterTables, AccountTables {}
+export interface Database
+  extends FoundationTables, MasterTables, ProjectTables, RouterTables, AccountTables {}

@@ -82,7 +82,13 @@ export interface PurchaseOrderLinesTable {
   total: D<number>;
 }
 
+export interface ManualProjectFiguresTable {
+  projectId: string;
+  complete: D<number>;
+}
+
 export interface AccountTables {
+  manual_project_figures: ManualProjectFiguresTable;
   issuing_companies: IssuingCompaniesTable;
   invoices: InvoicesTable;
   invoice_lines: InvoiceLinesTable;

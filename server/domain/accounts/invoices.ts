@@ -145,8 +145,8 @@ export async function getInvoiceByCode(db: Db, code: string): Promise<InvoiceRec
 
 /**
  * A group project's figures, summed over its children (where the router counts): completes,
- * approved, sample size, and the revenue complete x CPI. A project without children (entered by
- * hand) bills its own.
+ * approved, sample size, and the revenue complete x CPI. A project entered by hand bills the
+ * completes typed for it.
  */
 export async function projectFigures(db: Db, ids: string[]) {
   const out = new Map<string, { complete: number; approved: number; sampleSize: number; revenue: number }>();
@@ -167,6 +167,22 @@ export async function projectFigures(db: Db, ids: string[]) {
         approved: Number(r.approved ?? 0),
         sampleSize: Number(r.sampleSize ?? 0),
         revenue: cents(Number(r.revenue ?? 0)),
+      });
+    }
+    // projects entered by hand bill the completes typed for them, at their own CPI
+    const manual = await db.selectFrom("manual_project_figures as f").innerJoin(
+      "projects as p",
+      "p.id",
+      "f.projectId",
+    )
+      .select(["f.projectId", "f.complete", "p.cpi"]).where("f.projectId", "in", part).execute();
+    for (const m of manual) {
+      if (out.has(m.projectId)) continue;
+      out.set(m.projectId, {
+        complete: m.complete,
+        approved: 0,
+        sampleSize: 0,
+        revenue: cents(m.complete * m.cpi),
       });
     }
   }

@@ -158,9 +158,9 @@ export async function enrichAccountProjects(db: Db, rows: AccountProjectRow[]): 
 }
 
 /**
- * POST /admin/invoice/manual/add: a project entered by hand (work done outside the router), as a
- * group project with one child holding its completes and CPI, so every figure reads it as any
- * other project's. Its code is the one typed, and must be free.
+ * POST /admin/invoice/manual/add: a project entered by hand (work done outside the router): a group
+ * project with its CPI, and its completes kept beside it (not in the router's counters, which
+ * sessions back). Its code is the one typed, and must be free.
  */
 export async function createManualProject(
   db: Db,
@@ -200,14 +200,8 @@ export async function createManualProject(
       projectDescription: "Entered by hand for invoicing",
       ...common,
     }).execute();
-    await trx.insertInto("projects").values({
-      id: newId(now.getTime()),
-      projectType: PROJECT_TYPE.CHILD,
-      parentProjectId: id,
-      projectCode: `${code}-01`,
-      complete: form.complete,
-      ...common,
-    }).execute();
+    await trx.insertInto("manual_project_figures").values({ projectId: id, complete: form.complete })
+      .execute();
     await writeLog(trx, actor, {
       activity: `Added manual project ${code} (${projectStatusLabel(form.projectStatus)}) for invoicing`,
       module: PROJECTS_MODULE,
