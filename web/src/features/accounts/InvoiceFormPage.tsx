@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Trash2, UserRoundSearch } from "lucide-react";
 import { api, ApiError, callKey } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
@@ -57,6 +57,8 @@ export default function InvoiceFormPage() {
   const { id } = useParams();
   const [search] = useSearchParams();
   const navigate = useNavigate();
+  // the grids show what a save changed
+  const qc = useQueryClient();
   const editing = !!id;
   const [client, setClient] = useState<ClientInvoiceOption | null>(null);
   const [picking, setPicking] = useState(false);
@@ -191,6 +193,7 @@ export default function InvoiceFormPage() {
         notify.success(res.message);
         await saveInvoicePdf(res.result.invoice._id, res.result.invoice.invoiceCode);
       }
+      await qc.invalidateQueries({ queryKey: ["list"] });
       navigate("/admin/invoice/list");
     } catch (e) {
       if (e instanceof ApiError) setErrors(Object.fromEntries(e.errors.map((x) => [x.path, x.message])));

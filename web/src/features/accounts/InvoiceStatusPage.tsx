@@ -1,7 +1,7 @@
 /** /admin/invoice/status/:invoiceid/edit: Edit Invoice (Reference Number, Received Date, Comment, status). */
 import { useEffect, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, callKey } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -17,6 +17,8 @@ import { INVOICE_STATUS_OPTIONS } from "./accounts.ts";
 export default function InvoiceStatusPage() {
   const { invoiceid = "" } = useParams();
   const navigate = useNavigate();
+  // the grids show what a save changed
+  const qc = useQueryClient();
   const inv = useQuery({
     queryKey: callKey(getInvoiceCall, invoiceid),
     queryFn: async () => (await api(getInvoiceCall, { params: { id: invoiceid } })).result,
@@ -48,6 +50,7 @@ export default function InvoiceStatusPage() {
         body: { referenceNo, recievedDate, comment, invoiceStatus: Number(status) },
       });
       notify.success(res.message);
+      await qc.invalidateQueries({ queryKey: ["list"] });
       navigate("/admin/invoice/list");
     } catch (e) {
       if (e instanceof ApiError) setErrors(Object.fromEntries(e.errors.map((x) => [x.path, x.message])));

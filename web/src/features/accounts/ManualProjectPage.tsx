@@ -4,6 +4,7 @@
  */
 import { useState } from "react";
 import { useNavigate } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -23,6 +24,8 @@ const STATUSES = PROJECT_STATUS_LIST.filter((s) => s.value !== PROJECT_STATUS.IN
 
 export default function ManualProjectPage() {
   const navigate = useNavigate();
+  // the grids show what a save changed
+  const qc = useQueryClient();
   const clients = useOptions(CLIENTS);
   const [form, setForm] = useState({
     clientId: "",
@@ -54,6 +57,7 @@ export default function ManualProjectPage() {
         body: { ...form, projectStatus: Number(form.projectStatus) },
       });
       notify.success(res.message);
+      await qc.invalidateQueries({ queryKey: ["list"] });
       navigate("/admin/invoice");
     } catch (e) {
       if (e instanceof ApiError) setErrors(Object.fromEntries(e.errors.map((x) => [x.path, x.message])));
