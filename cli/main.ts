@@ -8,18 +8,20 @@ import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerReconcileCommands } from "./commands/reconcile.ts";
+import { registerInvoiceCommands } from "./commands/invoice.ts";
 import { reasonOf } from "./context.ts";
 import { releaseName } from "../server/domain/ops/version.ts";
 
 export function buildProgram(): Command {
   const program = new Command("deno task cli")
-    .description("Samplex back-office: database and user administration")
+    .description("Samplex back-office: database, users, reconciles, invoices and reports")
     .version(releaseName(), "-V, --version", "print the version and the commit")
     .exitOverride();
   registerDbCommands(program);
   registerUserCommands(program);
-  registerReportCommands(program);
   registerReconcileCommands(program);
+  registerInvoiceCommands(program);
+  registerReportCommands(program);
   return program;
 }
 

@@ -28,6 +28,7 @@ import * as projectReports from "../shared/api/project-reports.ts";
 import * as dashboard from "../shared/api/dashboard.ts";
 import * as support from "../shared/api/support.ts";
 import * as reconcile from "../shared/api/reconcile.ts";
+import * as accounts from "../shared/api/accounts.ts";
 import { VERSION } from "./domain/ops/version.ts";
 
 /**
@@ -49,6 +50,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   "Supplier maps": supplierMaps,
   "Project reports and e-mails": projectReports,
   Reconcile: reconcile,
+  Accounts: accounts,
   Support: support,
   Operations: ops,
 };

@@ -79,6 +79,7 @@ export const SCREENS: ScreenRule[] = [
   { path: "/admin/invoice/:projectid/edit", roles: R.ACCOUNTS },
   { path: "/admin/invoice/view/:invoiceid", roles: R.ACCOUNTS },
   { path: "/admin/invoice/status/:invoiceid/edit", roles: R.ACCOUNTS },
+  { path: "/admin/invoice/companies", roles: ["SUPERADMIN"] },
   // users
   { path: "/admin/user", roles: R.USERS },
   { path: "/admin/user/supplier", roles: R.USERS },
@@ -265,6 +266,9 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/invoice/supplier/download/:id": R.ACCOUNTS,
   "POST /admin/project/reconsile/supplier/:supplierId": R.ACCOUNTS,
   "POST /admin/invoice/manual/add": R.ACCOUNTS,
+  // the issuing companies invoices and POs come from: everyone in accounts reads, a SUPERADMIN edits
+  "GET /admin/issuing-companies": R.ACCOUNTS,
+  "PUT /admin/issuing-company/update/:id": ["SUPERADMIN"],
   // reconcile
   "POST /admin/reconcile/projects": R.RECONCILE,
   "POST /admin/project/revoke/:id": R.RECONCILE,

@@ -7,9 +7,10 @@ import * as m0004 from "./0004_router.ts";
 import * as m0005 from "./0005_search.ts";
 import * as m0006 from "./0006_router_hook_lease.ts";
 import * as m0007 from "./0007_token_generation.ts";
-import * as m0011 from "./0011_dashboard_totals.ts";
 import * as m0008 from "./0008_support.ts";
 import * as m0009 from "./0009_reconcile.ts";
+import * as m0010 from "./0010_accounts.ts";
+import * as m0011 from "./0011_dashboard_totals.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -19,7 +20,8 @@ export const migrations: Record<string, Migration> = {
   "0005_search": m0005,
   "0006_router_hook_lease": m0006,
   "0007_token_generation": m0007,
-  "0011_dashboard_totals": m0011,
   "0008_support": m0008,
   "0009_reconcile": m0009,
+  "0010_accounts": m0010,
+  "0011_dashboard_totals": m0011,
 };

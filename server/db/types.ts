@@ -5,6 +5,14 @@ import type { ProjectTables } from "./tables/projects.ts";
 import type { RouterTables } from "./tables/router.ts";
 import type { SupportTables } from "./tables/support.ts";
 import type { ReconcileTables } from "./tables/reconcile.ts";
+import type { AccountTables } from "./tables/accounts.ts";
 
 export interface Database
-  extends FoundationTables, MasterTables, ProjectTables, RouterTables, SupportTables, ReconcileTables {}
+  extends
+    FoundationTables,
+    MasterTables,
+    ProjectTables,
+    RouterTables,
+    SupportTables,
+    ReconcileTables,
+    AccountTables {}

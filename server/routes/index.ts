@@ -17,6 +17,7 @@ import { dashboardRoutes } from "./dashboard.ts";
 import { supportRoutes } from "./support.ts";
 import { opsRoutes } from "./ops.ts";
 import { reconcileRoutes } from "./reconcile.ts";
+import { accountRoutes } from "./accounts.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -36,4 +37,5 @@ export function registerRoutes(api: Api) {
   supportRoutes(api);
   opsRoutes(api);
   reconcileRoutes(api);
+  accountRoutes(api);
 }

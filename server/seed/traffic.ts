@@ -6,6 +6,7 @@
  * as they would in production. Random choices come from a seeded generator: the demo is the same
  * on every machine.
  */
+import { seedAccounts } from "./accounts.ts";
 import * as v from "valibot";
 import type { Deps } from "../deps.ts";
 import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
@@ -629,6 +630,13 @@ export async function seedTraffic(
       await updateProject(db, caller, parentId, patch({ projectStatus: to }), clock);
     }
   }
+  // the accounts tabs: invoices, an archived project, a purchase order
+  await seedAccounts(
+    db,
+    caller,
+    clock,
+    children.map((c) => ({ parentId: c.parentId, status: c.child.plan.status })),
+  );
   await router.close();
   return counts;
 }

@@ -29,6 +29,9 @@ const groupProjectForm: Loader = () => import("../features/projects/GroupProject
 const childProjects: Loader = () => import("../features/projects/ChildProjectsPage.tsx");
 const childProjectAdd: Loader = () => import("../features/projects/ChildProjectAddPage.tsx");
 const childProjectEdit: Loader = () => import("../features/projects/ChildProjectEditPage.tsx");
+const readyToInvoice: Loader = () => import("../features/accounts/AccountProjectsPage.tsx");
+const invoiceForm: Loader = () => import("../features/accounts/InvoiceFormPage.tsx");
+const manualProject: Loader = () => import("../features/accounts/ManualProjectPage.tsx");
 const rulesList: Loader = () => import("../features/library/RulesListPage.tsx");
 const reconcileList: Loader = () => import("../features/reconcile/ReconcileListPage.tsx");
 const reconcileForm: Loader = () => import("../features/reconcile/ReconcileFormPage.tsx");
@@ -73,19 +76,56 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/reconcile/add": { title: "Add Reconcile", area: "Reconciles", load: reconcileForm },
   "/admin/reconcile/:reconcileid/edit": { title: "Edit Reconcile", area: "Reconciles", load: reconcileForm },
   // accounts
-  "/admin/invoice": { title: "Ready To Invoice", area: "Accounts" },
-  "/admin/invoice/archieved": { title: "Archieved", area: "Accounts" },
-  "/admin/invoice/list": { title: "Invoices", area: "Accounts" },
-  "/admin/invoice/supplier": { title: "Finances", area: "Accounts" },
-  "/admin/invoice/supplier/list": { title: "Purchase Order", area: "Accounts" },
-  "/admin/invoice/supplier/:supplierid/list": { title: "Supplier Projects", area: "Accounts" },
-  "/admin/invoice/generate": { title: "Generate Invoice", area: "Accounts" },
-  "/admin/invoice/generate/manual": { title: "Generate Invoice Manual", area: "Accounts" },
-  "/admin/invoice/generate/:id/edit": { title: "Edit Invoice", area: "Accounts" },
-  "/admin/invoice/add": { title: "Add Invoice", area: "Accounts" },
+  "/admin/invoice": { title: "Ready To Invoice", area: "Accounts", load: readyToInvoice },
+  "/admin/invoice/archieved": {
+    title: "Archieved",
+    area: "Accounts",
+    load: () => import("../features/accounts/ArchievedPage.tsx"),
+  },
+  "/admin/invoice/list": {
+    title: "Invoices",
+    area: "Accounts",
+    load: () => import("../features/accounts/InvoicesListPage.tsx"),
+  },
+  "/admin/invoice/supplier": {
+    title: "Finances",
+    area: "Accounts",
+    load: () => import("../features/accounts/FinancesPage.tsx"),
+  },
+  "/admin/invoice/supplier/list": {
+    title: "Purchase Order",
+    area: "Accounts",
+    load: () => import("../features/accounts/PurchaseOrdersPage.tsx"),
+  },
+  "/admin/invoice/supplier/:supplierid/list": {
+    title: "Supplier Projects",
+    area: "Accounts",
+    load: () => import("../features/accounts/SupplierProjectsPage.tsx"),
+  },
+  "/admin/invoice/generate": { title: "Generate Invoice", area: "Accounts", load: invoiceForm },
+  "/admin/invoice/generate/manual": {
+    title: "Generate Invoice Manual",
+    area: "Accounts",
+    load: manualProject,
+  },
+  "/admin/invoice/generate/:id/edit": { title: "Edit Invoice", area: "Accounts", load: invoiceForm },
+  "/admin/invoice/add": { title: "Add Invoice", area: "Accounts", load: manualProject },
   "/admin/invoice/:projectid/edit": { title: "Edit Invoice", area: "Accounts" },
-  "/admin/invoice/view/:invoiceid": { title: "Invoice", area: "Accounts" },
-  "/admin/invoice/status/:invoiceid/edit": { title: "Edit Invoice", area: "Accounts" },
+  "/admin/invoice/view/:invoiceid": {
+    title: "Invoice",
+    area: "Accounts",
+    load: () => import("../features/accounts/InvoiceViewPage.tsx"),
+  },
+  "/admin/invoice/status/:invoiceid/edit": {
+    title: "Edit Invoice",
+    area: "Accounts",
+    load: () => import("../features/accounts/InvoiceStatusPage.tsx"),
+  },
+  "/admin/invoice/companies": {
+    title: "Issuing companies",
+    area: "Accounts",
+    load: () => import("../features/accounts/IssuingCompaniesPage.tsx"),
+  },
   // users
   "/admin/user": { title: "Users", area: "Users", load: usersList },
   "/admin/user/supplier": { title: "Users", area: "Users", load: usersList },

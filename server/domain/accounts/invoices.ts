@@ -1,0 +1,647 @@
+/**
+ * Invoices to clients (part 2: 2 "Invoices", "Generate Invoice", 3 Invoice, 4, 5 "Invoice
+ * generation", "Invoice status edit"). An invoice bills a client for Ready To Invoice projects (or
+ * lines typed by hand); saving it makes those projects Invoiced, in the same transaction. Its code
+ * comes from a sequence inside that transaction, so concurrent invoices never share one.
+ */
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
+import { newId } from "../../db/ids.ts";
+import { type AnyQB, listSpecOf } from "../../db/list.ts";
+import {
+  type BillTo,
+  type InvoiceListItem,
+  type InvoiceProjectOption,
+  type InvoiceRecord,
+  invoicesList,
+  type RefUploadResult,
+} from "../../../shared/api/accounts.ts";
+import type {
+  InvoiceForm,
+  InvoiceLine,
+  InvoiceStatusForm,
+  InvoiceUpdate,
+} from "../../../shared/schemas/accounts.ts";
+import { INVOICE_STATUS, PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { countryFields } from "../common/records.ts";
+import { nextSequence } from "../projects/codes.ts";
+import { applyStatus } from "../projects/status.ts";
+import { projectChanged } from "../projects/projects.ts";
+import { issuerFor, MODULE } from "./issuers.ts";
+import { addDays, businessToday, cents, type Clock } from "./dates.ts";
+import { inIds, readRefRows } from "./refs.ts";
+
+export const INVOICE_SEQUENCE = "invoice";
+export const INVOICE_CODE_START = 10001;
+export const invoiceCodeOf = (n: number) => `INV${n}`;
+
+export const invoiceStatusLabel = (s: number) =>
+  INVOICE_STATUS.find((x) => x.value === s)?.label ?? String(s);
+
+export const INVOICE_MSG = {
+  dateTooEarly: "The invoice date cannot be earlier than today",
+  dateMovedBack: "The invoice date cannot be earlier than its present value",
+  dueTooEarly: "The due date cannot be earlier than the invoice date plus the net terms",
+  projectNotReady: (code: string) => `Project ${code} is not Ready To Invoice for this client`,
+  projectTwice: (code: string) => `Project ${code} is on the invoice twice`,
+  projectInvoiced: (code: string, inv: string) => `Project ${code} is already on invoice ${inv}`,
+};
+
+// ---------------------------------------------------------------- codes
+
+/** GET /admin/invoice/code/get: the code the next invoice takes if no other is saved first. */
+export async function nextInvoiceCode(db: Db): Promise<string> {
+  const row = await db.selectFrom("sequences").select("value").where("name", "=", INVOICE_SEQUENCE)
+    .executeTakeFirst();
+  return invoiceCodeOf(row ? row.value + 1 : INVOICE_CODE_START);
+}
+
+// ---------------------------------------------------------------- read
+
+type InvoiceRow = Selectable<InvoicesTable>;
+type LineRow = Selectable<InvoiceLinesTable>;
+
+async function billTo(db: Db, clientId: string): Promise<BillTo> {
+  const c = await db.selectFrom("clients").select([
+    "id",
+    "clientName",
+    "company",
+    "clientEmail",
+    "clientPhoneNumber",
+    "address1",
+    "address2",
+    "city",
+    "state",
+    "zipCode",
+    "countryId",
+    "netDays",
+    "wolfAccount",
+  ]).where("id", "=", clientId).executeTakeFirst();
+  if (!c) throw notFound("Client");
+  const { id, countryId, ...rest } = c;
+  return { _id: id, ...rest, countryId: { _id: countryId, name: countryFields(countryId).countryName } };
+}
+
+async function invoiceRecord(db: Db, row: InvoiceRow): Promise<InvoiceRecord> {
+  const [client, lines, issuer] = await Promise.all([
+    billTo(db, row.clientId),
+    db.selectFrom("invoice_lines").selectAll().where("invoiceId", "=", row.id).orderBy("position").execute(),
+    db.selectFrom("issuing_companies").selectAll().where("id", "=", row.issuingCompanyId).executeTakeFirst(),
+  ]);
+  if (!issuer) throw notFound("Issuing company");
+  const { id: issuerId, createdAt: _ic, ...issuerRest } = issuer;
+  return {
+    _id: row.id,
+    invoiceCode: row.invoiceCode,
+    clientId: row.clientId,
+    clientName: client.clientName,
+    client,
+    issuer: { _id: issuerId, ...issuerRest },
+    netTerms: row.netTerms,
+    invoiceStatus: row.invoiceStatus,
+    invoiceStatusLabel: invoiceStatusLabel(row.invoiceStatus),
+    currentDate: row.currentDate,
+    dueDate: row.dueDate,
+    recievedDate: row.recievedDate,
+    referenceNo: row.referenceNo,
+    comment: row.comment,
+    total: row.total,
+    projects: lines.map(lineRecord),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const lineRecord = (l: LineRow) => ({
+  _id: l.id,
+  projectId: l.projectId,
+  projectCode: l.projectCode,
+  projectName: l.projectName,
+  poNumber: l.poNumber,
+  complete: l.complete,
+  cpi: l.cpi,
+  total: l.total,
+});
+
+export async function getInvoice(db: Db, id: string): Promise<InvoiceRecord> {
+  const row = await db.selectFrom("invoices").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
+    .executeTakeFirst();
+  if (!row) throw notFound("Invoice");
+  return invoiceRecord(db, row);
+}
+
+/** The CLI's way in: an invoice by its code. */
+export async function getInvoiceByCode(db: Db, code: string): Promise<InvoiceRecord> {
+  const row = await db.selectFrom("invoices").selectAll().where("invoiceCode", "=", code.trim().toUpperCase())
+    .where("isDeleted", "=", 0).executeTakeFirst();
+  if (!row) throw notFound("Invoice");
+  return invoiceRecord(db, row);
+}
+
+// ---------------------------------------------------------------- projects to invoice
+
+/**
+ * A group project's figures, summed over its children (where the router counts): completes,
+ * approved, sample size, and the revenue complete x CPI. A project entered by hand bills the
+ * completes typed for it.
+ */
+export async function projectFigures(db: Db, ids: string[]) {
+  const out = new Map<string, { complete: number; approved: number; sampleSize: number; revenue: number }>();
+  if (!ids.length) return out;
+  for (const part of chunks(ids, 500)) {
+    const rows = await db.selectFrom("projects")
+      .select([
+        "parentProjectId",
+        sql<number>`sum(complete)`.as("complete"),
+        sql<number>`sum(approved)`.as("approved"),
+        sql<number>`sum(sampleSize)`.as("sampleSize"),
+        sql<number>`sum(complete * cpi)`.as("revenue"),
+      ])
+      .where("parentProjectId", "in", part).where("isDeleted", "=", 0).groupBy("parentProjectId").execute();
+    for (const r of rows) {
+      out.set(r.parentProjectId!, {
+        complete: Number(r.complete ?? 0),
+        approved: Number(r.approved ?? 0),
+        sampleSize: Number(r.sampleSize ?? 0),
+        revenue: cents(Number(r.revenue ?? 0)),
+      });
+    }
+    // projects entered by hand bill the completes typed for them, at their own CPI
+    const manual = await db.selectFrom("manual_project_figures as f").innerJoin(
+      "projects as p",
+      "p.id",
+      "f.projectId",
+    )
+      .select(["f.projectId", "f.complete", "p.cpi"]).where("f.projectId", "in", part).execute();
+    for (const m of manual) {
+      if (out.has(m.projectId)) continue;
+      out.set(m.projectId, {
+        complete: m.complete,
+        approved: 0,
+        sampleSize: 0,
+        revenue: cents(m.complete * m.cpi),
+      });
+    }
+  }
+  return out;
+}
+
+export function chunks<T>(xs: T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+/** The default line of a project: its completes, and a CPI that makes complete x CPI its revenue. */
+export function defaultLine(
+  p: { cpi: number },
+  f: { complete: number; revenue: number } | undefined,
+): { complete: number; cpi: number; total: number } {
+  if (!f) return { complete: 0, cpi: p.cpi, total: 0 };
+  const cpi = f.complete > 0 ? cents(f.revenue / f.complete) : p.cpi;
+  return { complete: f.complete, cpi, total: cents(f.complete * cpi) };
+}
+
+/** POST /admin/invoice/projects/all: the client's Ready To Invoice group projects (and an edited invoice's own). */
+export async function invoiceProjects(
+  db: Db,
+  clientId: string,
+  invoiceId: string | null,
+): Promise<InvoiceProjectOption[]> {
+  let q = db.selectFrom("projects").select(["id", "projectCode", "projectName", "poNumber", "cpi"])
+    .where("clientId", "=", clientId).where("isDeleted", "=", 0)
+    .where("projectType", "=", PROJECT_TYPE.GROUP);
+  q = invoiceId
+    ? q.where((eb) =>
+      eb.or([
+        eb("projectStatus", "=", PROJECT_STATUS.READY_TO_INVOICE),
+        eb("id", "in", eb.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", invoiceId)),
+      ])
+    )
+    : q.where("projectStatus", "=", PROJECT_STATUS.READY_TO_INVOICE);
+  const rows = await q.orderBy("projectCode").limit(500).execute();
+  const figures = await projectFigures(db, rows.map((r) => r.id));
+  return rows.map((r) => {
+    const f = figures.get(r.id);
+    return {
+      _id: r.id,
+      projectCode: r.projectCode,
+      projectName: r.projectName,
+      poNumber: r.poNumber,
+      approved: f?.approved ?? 0,
+      sampleSize: f?.sampleSize ?? 0,
+      ...defaultLine(r, f),
+    };
+  });
+}
+
+// ---------------------------------------------------------------- write
+
+type Target = {
+  id: string;
+  projectType: number;
+  projectCode: string;
+  projectStatus: number;
+  poNumber: string;
+};
+
+/** Checks the lines against the client's projects; returns the projects the lines name. */
+async function checkLines(
+  trx: Db,
+  clientId: string,
+  lines: InvoiceLine[],
+  invoiceId: string | null,
+): Promise<Map<string, Target & { projectName: string }>> {
+  const ids = lines.map((l) => l.projectId).filter((x): x is string => !!x);
+  const seen = new Set<string>();
+  lines.forEach((l, i) => {
+    if (!l.projectId) return;
+    if (seen.has(l.projectId)) {
+      throw invalid(INVOICE_MSG.projectTwice(l.projectCode), [{
+        path: `projects.${i}.projectId`,
+        message: INVOICE_MSG.projectTwice(l.projectCode),
+      }]);
+    }
+    seen.add(l.projectId);
+  });
+  const rows = ids.length
+    ? await trx.selectFrom("projects")
+      .select(["id", "projectType", "projectCode", "projectName", "projectStatus", "poNumber", "clientId"])
+      .where("id", "in", ids).where("isDeleted", "=", 0).execute()
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const onThis = new Set(
+    invoiceId
+      ? (await trx.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", invoiceId)
+        .execute())
+        .map((r) => r.projectId)
+      : [],
+  );
+  const elsewhere = ids.length
+    ? await trx.selectFrom("invoice_lines as l").innerJoin("invoices as i", "i.id", "l.invoiceId")
+      .select(["l.projectId", "i.invoiceCode"]).where("l.projectId", "in", ids).where("i.isDeleted", "=", 0)
+      .$if(!!invoiceId, (q) => q.where("i.id", "!=", invoiceId!)).execute()
+    : [];
+  const taken = new Map(elsewhere.map((r) => [r.projectId, r.invoiceCode]));
+  lines.forEach((l, i) => {
+    if (!l.projectId) return;
+    const p = byId.get(l.projectId);
+    const path = `projects.${i}.projectId`;
+    const code = p?.projectCode ?? l.projectCode;
+    if (taken.has(l.projectId)) {
+      const m = INVOICE_MSG.projectInvoiced(code, taken.get(l.projectId)!);
+      throw conflict(m, [{ path, message: m }]);
+    }
+    const ok = p && p.clientId === clientId && p.projectType === PROJECT_TYPE.GROUP &&
+      (p.projectStatus === PROJECT_STATUS.READY_TO_INVOICE || onThis.has(p.id));
+    if (!ok) {
+      throw invalid(INVOICE_MSG.projectNotReady(code), [{
+        path,
+        message: INVOICE_MSG.projectNotReady(code),
+      }]);
+    }
+  });
+  return byId;
+}
+
+function checkDates(form: InvoiceForm, earliest: string, earliestMsg: string) {
+  if (form.currentDate < earliest) {
+    throw invalid(earliestMsg, [{ path: "currentDate", message: earliestMsg }]);
+  }
+  if (form.dueDate < addDays(form.currentDate, form.netTerms)) {
+    throw invalid(INVOICE_MSG.dueTooEarly, [{ path: "dueDate", message: INVOICE_MSG.dueTooEarly }]);
+  }
+}
+
+async function insertLines(
+  trx: Db,
+  invoiceId: string,
+  lines: InvoiceLine[],
+  projects: Map<string, { projectCode: string; projectName: string }>,
+) {
+  await trx.deleteFrom("invoice_lines").where("invoiceId", "=", invoiceId).execute();
+  const at = Date.now();
+  const values = lines.map((l, i) => {
+    const p = l.projectId ? projects.get(l.projectId) : undefined;
+    return {
+      id: newId(at),
+      invoiceId,
+      position: i + 1,
+      projectId: l.projectId,
+      // a project's line carries the project's own code and name
+      projectCode: p?.projectCode ?? l.projectCode,
+      projectName: p?.projectName ?? l.projectName,
+      poNumber: l.poNumber,
+      complete: l.complete,
+      cpi: cents(l.cpi),
+      total: cents(l.total),
+    };
+  });
+  for (const part of chunks(values, 100)) await trx.insertInto("invoice_lines").values(part).execute();
+}
+
+const grandTotal = (lines: InvoiceLine[]) => cents(lines.reduce((s, l) => s + cents(l.total), 0));
+
+/** Moves projects to a status (Invoiced when billed, back to Ready To Invoice when taken off). */
+async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, from: number, at: Date) {
+  const touched: string[] = [];
+  if (!ids.length) return touched;
+  const rows = await trx.selectFrom("projects")
+    .select(["id", "projectType", "projectCode", "projectStatus", "poNumber"])
+    .where("id", "in", ids).where("projectStatus", "=", from).execute();
+  for (const p of rows) touched.push(...await applyStatus(trx, actor, p, to, undefined, () => at.getTime()));
+  return touched;
+}
+
+/** POST /admin/invoice/add: saves an invoice with a fresh code; its projects become Invoiced. */
+export async function createInvoice(
+  db: Db,
+  actor: Actor,
+  form: InvoiceForm,
+  now: Clock = Date.now,
+): Promise<InvoiceRecord> {
+  // a day's grace: a browser west of the business may still be on yesterday
+  checkDates(form, addDays(businessToday(now), -1), INVOICE_MSG.dateTooEarly);
+  const touched: string[] = [];
+  const at = new Date(now()), stamp = at.toISOString();
+  const id = newId(at.getTime());
+  const record = await db.transaction().execute(async (trx) => {
+    const client = await trx.selectFrom("clients").select(["id", "wolfAccount", "clientName"])
+      .where("id", "=", form.clientId).where("isDeleted", "=", 0).executeTakeFirst();
+    if (!client) throw invalid("Unknown client", [{ path: "clientId", message: "Unknown client" }]);
+    const issuer = await issuerFor(trx, client.wolfAccount);
+    const projects = await checkLines(trx, form.clientId, form.projects, null);
+    const invoiceCode = invoiceCodeOf(await nextSequence(trx, INVOICE_SEQUENCE, INVOICE_CODE_START));
+    await trx.insertInto("invoices").values({
+      id,
+      invoiceCode,
+      clientId: form.clientId,
+      issuingCompanyId: issuer._id,
+      netTerms: form.netTerms,
+      invoiceStatus: form.invoiceStatus,
+      currentDate: form.currentDate,
+      dueDate: form.dueDate,
+      total: grandTotal(form.projects),
+      createdBy: actor.userId,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).execute();
+    await insertLines(trx, id, form.projects, projects);
+    touched.push(
+      ...await moveProjects(
+        trx,
+        actor,
+        [...projects.keys()],
+        PROJECT_STATUS.INVOICED,
+        PROJECT_STATUS.READY_TO_INVOICE,
+        at,
+      ),
+    );
+    await writeLog(trx, actor, {
+      activity: `Generated invoice ${invoiceCode} for ${client.clientName} ($${
+        grandTotal(form.projects).toFixed(2)
+      })`,
+      module: MODULE,
+      recordId: id,
+    }, at);
+    return await getInvoice(trx, id);
+  });
+  projectChanged(...touched);
+  return record;
+}
+
+/** PUT /admin/invoice/update/:id: the whole invoice (lines, dates, terms) or its status edit. */
+export async function updateInvoice(
+  db: Db,
+  actor: Actor,
+  id: string,
+  form: InvoiceUpdate,
+  now: Clock = Date.now,
+): Promise<InvoiceRecord> {
+  const touched: string[] = [];
+  const at = new Date(now()), stamp = at.toISOString();
+  const record = await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("invoices").selectAll().where("id", "=", id).where(
+      "isDeleted",
+      "=",
+      0,
+    )
+      .executeTakeFirst();
+    if (!before) throw notFound("Invoice");
+    if (!("projects" in form)) {
+      const s = form as InvoiceStatusForm;
+      await trx.updateTable("invoices").set({
+        referenceNo: s.referenceNo,
+        recievedDate: s.recievedDate,
+        comment: s.comment,
+        invoiceStatus: s.invoiceStatus,
+        updatedAt: stamp,
+      }).where("id", "=", id).execute();
+      await writeLog(trx, actor, {
+        activity: `Invoice ${before.invoiceCode} marked ${
+          invoiceStatusLabel(s.invoiceStatus)
+        } (reference ${s.referenceNo})`,
+        module: MODULE,
+        recordId: id,
+      }, at);
+      return await getInvoice(trx, id);
+    }
+    const f = form as InvoiceForm;
+    checkDates(f, before.currentDate, INVOICE_MSG.dateMovedBack);
+    const client = await trx.selectFrom("clients").select(["id", "wolfAccount"])
+      .where("id", "=", f.clientId).where("isDeleted", "=", 0).executeTakeFirst();
+    if (!client) throw invalid("Unknown client", [{ path: "clientId", message: "Unknown client" }]);
+    const issuer = await issuerFor(trx, client.wolfAccount);
+    const oldIds = (await trx.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", id)
+      .execute()).map((r) => r.projectId).filter((x): x is string => !!x);
+    const projects = await checkLines(trx, f.clientId, f.projects, id);
+    await trx.updateTable("invoices").set({
+      clientId: f.clientId,
+      issuingCompanyId: issuer._id,
+      netTerms: f.netTerms,
+      invoiceStatus: f.invoiceStatus,
+      currentDate: f.currentDate,
+      dueDate: f.dueDate,
+      total: grandTotal(f.projects),
+      updatedAt: stamp,
+    }).where("id", "=", id).execute();
+    await insertLines(trx, id, f.projects, projects);
+    const newIds = new Set(projects.keys());
+    touched.push(
+      ...await moveProjects(
+        trx,
+        actor,
+        oldIds.filter((p) => !newIds.has(p)),
+        PROJECT_STATUS.READY_TO_INVOICE,
+        PROJECT_STATUS.INVOICED,
+        at,
+      ),
+      ...await moveProjects(
+        trx,
+        actor,
+        [...newIds],
+        PROJECT_STATUS.INVOICED,
+        PROJECT_STATUS.READY_TO_INVOICE,
+        at,
+      ),
+    );
+    await writeLog(trx, actor, {
+      activity: `Updated invoice ${before.invoiceCode} ($${grandTotal(f.projects).toFixed(2)})`,
+      module: MODULE,
+      recordId: id,
+    }, at);
+    return await getInvoice(trx, id);
+  });
+  projectChanged(...touched);
+  return record;
+}
+
+// ---------------------------------------------------------------- list
+
+export function invoicesListQuery(db: Db): AnyQB {
+  return db.selectFrom("invoices")
+    .leftJoin("clients", "clients.id", "invoices.clientId")
+    .selectAll("invoices")
+    .select(["clients.clientName as clientName"])
+    .where("invoices.isDeleted", "=", 0);
+}
+
+export const invoicesListSpec = listSpecOf(invoicesList, {
+  search: ["invoices.invoiceCode", "clients.clientName", "invoices.referenceNo"],
+  filters: {
+    clientId: inIds("invoices.clientId"),
+    invoiceStatus: (qb, val) => {
+      const list = (Array.isArray(val) ? val : [val]).map(Number).filter(Number.isFinite);
+      return list.length ? qb.where("invoices.invoiceStatus", "in", list) : qb;
+    },
+  },
+  sorts: {
+    invoiceCode: "invoices.invoiceCode",
+    dueDate: "invoices.dueDate",
+    createdAt: "invoices.createdAt",
+  },
+  defaultSort: [["invoices.createdAt", "desc"], ["invoices.id", "desc"]],
+});
+
+export const invoiceListMap = (row: never): InvoiceListItem => {
+  const r = row as InvoiceRow & { clientName: string | null };
+  return {
+    _id: r.id,
+    invoiceCode: r.invoiceCode,
+    clientId: r.clientId,
+    clientName: r.clientName ?? "",
+    projectCodes: "",
+    currentDate: r.currentDate,
+    dueDate: r.dueDate,
+    recievedDate: r.recievedDate,
+    referenceNo: r.referenceNo,
+    comment: r.comment,
+    total: r.total,
+    invoiceStatus: r.invoiceStatus,
+    invoiceStatusLabel: invoiceStatusLabel(r.invoiceStatus),
+    complete: 0,
+    sampleSize: 0,
+    createdAt: r.createdAt,
+  };
+};
+
+/** Adds each page's project codes and the invoiced projects' completes and sample sizes. */
+export async function enrichInvoices(db: Db, rows: InvoiceListItem[]): Promise<InvoiceListItem[]> {
+  if (!rows.length) return rows;
+  const lines = await db.selectFrom("invoice_lines").select(["invoiceId", "projectId", "projectCode"])
+    .where("invoiceId", "in", rows.map((r) => r._id)).orderBy("position").execute();
+  const figures = await projectFigures(db, lines.map((l) => l.projectId).filter((x): x is string => !!x));
+  const by = new Map<string, { codes: string[]; complete: number; sampleSize: number }>();
+  for (const l of lines) {
+    const e = by.get(l.invoiceId) ?? { codes: [], complete: 0, sampleSize: 0 };
+    e.codes.push(l.projectCode);
+    const f = l.projectId ? figures.get(l.projectId) : undefined;
+    e.complete += f?.complete ?? 0;
+    e.sampleSize += f?.sampleSize ?? 0;
+    by.set(l.invoiceId, e);
+  }
+  return rows.map((r) => {
+    const e = by.get(r._id);
+    return e ? { ...r, projectCodes: e.codes.join(", "), complete: e.complete, sampleSize: e.sampleSize } : r;
+  });
+}
+
+// ---------------------------------------------------------------- Upload Ref. No.
+
+/**
+ * POST /admin/invoice/upload {data: rows}: each row names an invoice code and its payment
+ * reference (then optionally the received date, default today, and a comment); the invoice is
+ * marked Paid. All or nothing: an unknown code or a bad row refuses the whole file, naming the line.
+ */
+export async function uploadInvoiceRefs(
+  db: Db,
+  actor: Actor,
+  data: string[][],
+  now: Clock = Date.now,
+): Promise<RefUploadResult> {
+  const refs = readRefRows(data, businessToday(now), "invoice");
+  const at = new Date(now()), stamp = at.toISOString();
+  return await db.transaction().execute(async (trx) => {
+    const known = new Map<string, string>();
+    for (const part of chunks(refs.map((r) => r.code), 500)) {
+      const rows = await trx.selectFrom("invoices").select(["id", "invoiceCode"])
+        .where("invoiceCode", "in", part).where("isDeleted", "=", 0).execute();
+      rows.forEach((r) => known.set(r.invoiceCode, r.id));
+    }
+    for (const r of refs) {
+      const id = known.get(r.code);
+      if (!id) {
+        throw invalid(`Line ${r.line}: there is no invoice ${r.code}`, [{
+          path: "data",
+          message: `Line ${r.line}: there is no invoice ${r.code}`,
+        }]);
+      }
+      await trx.updateTable("invoices").set({
+        referenceNo: r.referenceNo,
+        recievedDate: r.recievedDate,
+        ...(r.comment ? { comment: r.comment } : {}),
+        invoiceStatus: 2,
+        updatedAt: stamp,
+      }).where("id", "=", id).execute();
+    }
+    await writeLog(trx, actor, {
+      activity: `Uploaded reference numbers of ${refs.length} invoice${refs.length === 1 ? "" : "s"}`,
+      module: MODULE,
+    }, at);
+    return { updated: refs.length, codes: refs.map((r) => r.code) };
+  });
+}
+
+// ---------------------------------------------------------------- figures for the dashboard
+
+export type InvoicedAmount = { date: string; total: number; count: number };
+export type AmountBucket = "day" | "month" | "year";
+const BUCKET_LENGTH: Record<AmountBucket, number> = { day: 10, month: 7, year: 4 };
+
+/**
+ * The dashboard's invoice figures: the sum of client invoice grand totals (and their number) per
+ * day, month or year of the invoice date, from `from` to `to` (calendar days, inclusive).
+ */
+export async function invoicedAmounts(
+  db: Db,
+  range: { from: string; to: string; by?: AmountBucket; clientId?: string | null },
+): Promise<InvoicedAmount[]> {
+  const bucket = sql<string>`substr(currentDate, 1, ${BUCKET_LENGTH[range.by ?? "day"]})`;
+  let q = db.selectFrom("invoices")
+    .select([bucket.as("date"), sql<number>`sum(total)`.as("total"), sql<number>`count(*)`.as("count")])
+    .where("isDeleted", "=", 0).where("currentDate", ">=", range.from).where("currentDate", "<=", range.to);
+  if (range.clientId) q = q.where("clientId", "=", range.clientId);
+  const rows = await q.groupBy(bucket).orderBy(bucket).execute();
+  return rows.map((r) => ({ date: r.date, total: cents(Number(r.total)), count: Number(r.count) }));
+}
+
+/** What suppliers bill us: the purchase orders' totals from `from` to `to` (calendar days, inclusive). */
+export async function purchaseOrderAmount(db: Db, range: { from: string; to: string }): Promise<number> {
+  const r = await db.selectFrom("purchase_orders").select(sql<number>`coalesce(sum(total), 0)`.as("total"))
+    .where("isDeleted", "=", 0).where("currentDate", ">=", range.from).where("currentDate", "<=", range.to)
+    .executeTakeFirst();
+  return cents(Number(r?.total ?? 0));
+}

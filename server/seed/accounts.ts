@@ -1,0 +1,78 @@
+/**
+ * The demo's accounts, made through the accounts domain as staff would: group projects whose
+ * children all reached invoicing proceed to invoice, those with invoiced work get an invoice (the
+ * first one paid, a second one archived), and a supplier with reconciled work gets a purchase
+ * order. The demo's project set and statuses stay as the seed plans them.
+ */
+import type { Db } from "../db/connection.ts";
+import { PROJECT_STATUS } from "../../shared/status.ts";
+import type { Caller } from "../domain/projects/projects.ts";
+import { setStatus } from "../domain/projects/status.ts";
+import { createInvoice, invoiceProjects, updateInvoice } from "../domain/accounts/invoices.ts";
+import { createPurchaseOrder, RECONCILED_STATUSES } from "../domain/accounts/purchase-orders.ts";
+import { ensureIssuers } from "../domain/accounts/issuers.ts";
+import { addDays, businessToday } from "../domain/accounts/dates.ts";
+
+export async function seedAccounts(
+  db: Db,
+  caller: Caller,
+  clock: () => number,
+  children: { parentId: string; status: number }[],
+): Promise<{ invoices: number; purchaseOrders: number }> {
+  await ensureIssuers(db, new Date(clock()));
+  const { READY_TO_INVOICE, INVOICED } = PROJECT_STATUS;
+  const byParent = new Map<string, number[]>();
+  for (const c of children) byParent.set(c.parentId, [...(byParent.get(c.parentId) ?? []), c.status]);
+  const toInvoice: string[] = [];
+  for (const [parentId, statuses] of byParent) {
+    if (!statuses.every((s) => s === READY_TO_INVOICE || s === INVOICED)) continue;
+    await setStatus(db, caller, parentId, "proceedToInvoice", clock);
+    if (statuses.includes(INVOICED)) toInvoice.push(parentId);
+  }
+  let invoices = 0;
+  const today = businessToday(clock);
+  for (const [i, parentId] of toInvoice.entries()) {
+    const p = await db.selectFrom("projects").select(["clientId"]).where("id", "=", parentId)
+      .executeTakeFirstOrThrow();
+    const client = await db.selectFrom("clients").select("netDays").where("id", "=", p.clientId)
+      .executeTakeFirstOrThrow();
+    const line = (await invoiceProjects(db, p.clientId, null)).find((o) => o._id === parentId);
+    if (!line) continue;
+    const inv = await createInvoice(db, caller.actor, {
+      clientId: p.clientId,
+      netTerms: client.netDays,
+      invoiceStatus: 1,
+      currentDate: today,
+      dueDate: addDays(today, client.netDays),
+      projects: [{
+        projectId: line._id,
+        projectCode: line.projectCode,
+        projectName: line.projectName,
+        poNumber: line.poNumber,
+        complete: line.complete,
+        cpi: line.cpi,
+        total: line.total,
+      }],
+    }, clock);
+    invoices++;
+    if (i === 0) {
+      await updateInvoice(db, caller.actor, inv._id, {
+        referenceNo: "UTR-DEMO-0001",
+        recievedDate: today,
+        comment: "Paid by wire",
+        invoiceStatus: 2,
+      }, clock);
+    }
+    if (i === 1) await setStatus(db, caller, parentId, "archieve", clock);
+  }
+  // a purchase order for the first supplier with reconciled work
+  const supplier = await db.selectFrom("supplier_maps as m").innerJoin("projects as p", "p.id", "m.projectId")
+    .select("m.supplierId").where("p.projectStatus", "in", RECONCILED_STATUSES).where("m.isDeleted", "=", 0)
+    .orderBy("m.supplierId").limit(1).executeTakeFirst();
+  let purchaseOrders = 0;
+  if (supplier) {
+    await createPurchaseOrder(db, caller.actor, supplier.supplierId, clock);
+    purchaseOrders++;
+  }
+  return { invoices, purchaseOrders };
+}

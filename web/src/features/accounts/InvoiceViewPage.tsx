@@ -1,0 +1,123 @@
+/**
+ * /admin/invoice/view/:invoiceid: the A4 preview (issuer, invoice code, date, due date, net terms,
+ * bill-to, lines with PO number and project, grand total, service description, US and international
+ * bank details) with Edit and Download.
+ */
+import { useNavigate, useParams } from "react-router";
+import { useQuery } from "@tanstack/react-query";
+import { Download, Pencil } from "lucide-react";
+import { api, callKey } from "../../lib/api.ts";
+import { PageHeader } from "../../components/layout/PageHeader.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { getInvoiceCall } from "../../../../shared/api/accounts.ts";
+import { dmy, usd } from "./accounts.ts";
+import { saveInvoicePdf } from "./files.ts";
+
+export default function InvoiceViewPage() {
+  const { invoiceid = "" } = useParams();
+  const navigate = useNavigate();
+  const q = useQuery({
+    queryKey: callKey(getInvoiceCall, invoiceid),
+    queryFn: async () => (await api(getInvoiceCall, { params: { id: invoiceid } })).result,
+  });
+  const inv = q.data;
+  return (
+    <>
+      <PageHeader
+        title="Invoice"
+        actions={inv
+          ? (
+            <>
+              <Button variant="outline" onClick={() => navigate(`/admin/invoice/generate/${inv._id}/edit`)}>
+                <Pencil /> Edit
+              </Button>
+              <Button onClick={() => void saveInvoicePdf(inv._id, inv.invoiceCode)}>
+                <Download /> Download
+              </Button>
+            </>
+          )
+          : null}
+      />
+      {inv
+        ? (
+          <article
+            aria-label="Invoice preview"
+            className="mx-auto flex aspect-[210/297] w-full max-w-[210mm] flex-col gap-5 rounded-md border bg-white p-10 text-sm text-slate-900 shadow-sm"
+          >
+            <header className="flex justify-between gap-6">
+              <div className="whitespace-pre-line">
+                <div className="text-lg font-semibold">{inv.issuer.companyName}</div>
+                <div className="text-slate-600">
+                  {[inv.issuer.address, inv.issuer.email, inv.issuer.phone, inv.issuer.taxNumber].filter(
+                    Boolean,
+                  ).join("\n")}
+                </div>
+              </div>
+              <dl className="grid grid-cols-[auto_auto] gap-x-3 text-right">
+                <dt className="col-span-2 text-2xl font-bold">INVOICE</dt>
+                <dt>Invoice #</dt>
+                <dd className="font-medium">{inv.invoiceCode}</dd>
+                <dt>Date</dt>
+                <dd>{dmy(inv.currentDate)}</dd>
+                <dt>Due date</dt>
+                <dd>{dmy(inv.dueDate)}</dd>
+                <dt>Net terms</dt>
+                <dd>{inv.netTerms} days</dd>
+              </dl>
+            </header>
+            <section>
+              <h2 className="font-semibold">Bill to</h2>
+              <div className="whitespace-pre-line">
+                {[
+                  inv.client.company || inv.client.clientName,
+                  inv.client.address1,
+                  inv.client.address2,
+                  [inv.client.city, inv.client.state, inv.client.zipCode].filter(Boolean).join(", "),
+                  inv.client.countryId.name,
+                ].filter(Boolean).join("\n")}
+              </div>
+            </section>
+            <table className="w-full">
+              <thead className="border-b text-left">
+                <tr>
+                  <th>S.No.</th>
+                  <th>PO number / Project</th>
+                  <th className="text-right">Amount due (USD)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {inv.projects.map((l, i) => (
+                  <tr key={l._id} className="border-b">
+                    <td>{i + 1}</td>
+                    <td>{l.poNumber ? `PO ${l.poNumber} - ` : ""}{l.projectCode} {l.projectName}</td>
+                    <td className="text-right">{usd(l.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <td colSpan={2} className="pt-2 text-right font-semibold">Grand total</td>
+                  <td className="pt-2 text-right font-semibold">{usd(inv.total)}</td>
+                </tr>
+              </tfoot>
+            </table>
+            <section>
+              <h2 className="font-semibold">Service description</h2>
+              <p>{inv.issuer.serviceDescription}</p>
+            </section>
+            <section className="grid grid-cols-2 gap-6 text-xs">
+              <div className="whitespace-pre-line">
+                <h2 className="text-sm font-semibold">Beneficiary bank details (US)</h2>
+                {inv.issuer.bankUs}
+              </div>
+              <div className="whitespace-pre-line">
+                <h2 className="text-sm font-semibold">Beneficiary bank details (International)</h2>
+                {inv.issuer.bankInternational}
+              </div>
+            </section>
+          </article>
+        )
+        : null}
+    </>
+  );
+}
