@@ -6,9 +6,8 @@
  * live aggregate over sessions (design.md 5a). A project counts once however many children it has.
  */
 import type { Db } from "../../db/connection.ts";
-import { sql } from "kysely";
 import type { ClientFigures } from "../../../shared/api/clients.ts";
-import { ACTIVE_PROJECT_STATUS } from "../../../shared/status.ts";
+import { partyFigures } from "../common/party-figures.ts";
 
 export type { ClientFigures };
 
@@ -23,40 +22,13 @@ export const ZERO_CLIENT_FIGURES: Readonly<ClientFigures> = Object.freeze({
 });
 
 /** Figures per client id, from child-project counters (one grouped query); every id asked for is in the map. */
-export async function clientFigures(
-  db: Db,
-  ids: string[],
-): Promise<Map<string, ClientFigures>> {
-  const out = new Map(ids.map((id) => [id, { ...ZERO_CLIENT_FIGURES }]));
-  if (!ids.length) return out;
-  const rows = await db.selectFrom("projects")
-    .select([
-      "clientId",
-      sql<number>`count(DISTINCT coalesce(parentProjectId, id))`.as("totalProjects"),
-      sql<
-        number
-      >`count(DISTINCT CASE WHEN projectStatus = ${ACTIVE_PROJECT_STATUS} THEN coalesce(parentProjectId, id) END)`
-        .as(
-          "activeProjects",
-        ),
-      sql<number>`sum(clicked)`.as("responded"),
-      sql<number>`sum(complete)`.as("completed"),
-      sql<number>`sum(approved)`.as("approved"),
-      sql<number>`sum(approved * cpi)`.as("actualRevenue"),
-      sql<number>`sum(complete * cpi)`.as("expectedRevenue"),
-    ])
-    .where("clientId", "in", ids).where("isDeleted", "=", 0)
-    .groupBy("clientId").execute();
-  for (const r of rows) {
-    out.set(r.clientId, {
-      totalProjects: Number(r.totalProjects),
-      activeProjects: Number(r.activeProjects),
-      responded: Number(r.responded ?? 0),
-      completed: Number(r.completed ?? 0),
-      approved: Number(r.approved ?? 0),
-      actualRevenue: Math.round(Number(r.actualRevenue ?? 0) * 100) / 100,
-      expectedRevenue: Math.round(Number(r.expectedRevenue ?? 0) * 100) / 100,
-    });
-  }
-  return out;
+export async function clientFigures(db: Db, ids: string[]): Promise<Map<string, ClientFigures>> {
+  const figures = await partyFigures(db, "client", ids);
+  return new Map(
+    [...figures].map(([id, { actual, expected, ...f }]) => [id, {
+      ...f,
+      actualRevenue: actual,
+      expectedRevenue: expected,
+    }]),
+  );
 }
