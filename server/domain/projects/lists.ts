@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { type Clock, dateAt } from "../common/clock.ts";
 import {
   type AnyQB,
   escapeLike,
@@ -128,7 +128,6 @@ export const parentListSpecAt = (now: Clock): ListSpec =>
     defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
     rowid: "projects.rowid",
   });
-export const parentListSpec: ListSpec = parentListSpecAt(wallClock);
 
 /** The child list spec, built per request with the request's clock. */
 export const childListSpecAt = (now: Clock): ListSpec =>
@@ -141,7 +140,6 @@ export const childListSpecAt = (now: Clock): ListSpec =>
     defaultSort: [["projects.projectCode", "asc"]],
     rowid: "projects.rowid",
   });
-export const childListSpec: ListSpec = childListSpecAt(wallClock);
 
 export const mapProject = (row: never): ProjectRow => projectRecord(row);
 
