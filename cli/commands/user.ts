@@ -90,7 +90,7 @@ export function registerUserCommands(program: Command) {
             throw e;
           }
         };
-        const u = await createUser(deps.db, cliActor(), input, liveSupplier);
+        const u = await createUser(deps.db, cliActor(), input, liveSupplier, deps.now);
         say(`Added ${u.role} ${u.fullName} <${u.email}> (id ${u._id})`);
       });
     });
@@ -103,7 +103,7 @@ export function registerUserCommands(program: Command) {
       const input = parseInput(LoginBody, { email: o.email, password: o.password }, OPTION_OF);
       await withDeps(async (deps) => {
         try {
-          await setPassword(deps.db, cliActor(), input.email, input.password);
+          await setPassword(deps.db, cliActor(), input.email, input.password, deps.now);
         } catch (e) {
           if (isNotFound(e)) {
             throw new CliError(`No user with e-mail ${input.email}`);

@@ -79,8 +79,8 @@ export function accountRoutes(api: Api) {
   api.handle(C.invoiceProjectsCall, ({ db, body }) => invoiceProjects(db, body.clientId, body.invoiceId));
   api.handle(
     C.addManualProjectCall,
-    async ({ db, actor, body }) =>
-      answer(await createManualProject(db, actor(), body), "Project added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createManualProject(db, actor(), body, deps.now), "Project added successfully"),
   );
 
   // invoices
@@ -152,7 +152,10 @@ export function accountRoutes(api: Api) {
   api.handle(C.issuingCompaniesCall, ({ db }) => listIssuers(db));
   api.handle(
     C.updateIssuingCompanyCall,
-    async ({ db, actor, params, body }) =>
-      answer(await updateIssuer(db, actor(), params.id, body), "Issuing company updated successfully"),
+    async ({ deps, db, actor, params, body }) =>
+      answer(
+        await updateIssuer(db, actor(), params.id, body, deps.now),
+        "Issuing company updated successfully",
+      ),
   );
 }

@@ -30,10 +30,11 @@ export function clientRoutes(api: Api) {
 
   api.handle(
     C.addClient,
-    async ({ db, actor, body }) => answer(await createClient(db, actor(), body), "Client added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createClient(db, actor(), body, deps.now), "Client added successfully"),
   );
-  api.handle(C.updateClientCall, async ({ db, actor, params, body }) => {
-    const { record, outcome } = await updateClient(db, actor(), params.id, body);
+  api.handle(C.updateClientCall, async ({ deps, db, actor, params, body }) => {
+    const { record, outcome } = await updateClient(db, actor(), params.id, body, deps.now);
     return answer(record, updateMessage("Client", outcome));
   });
   api.handle(C.getClientCall, ({ db, params }) => getClient(db, params.id));

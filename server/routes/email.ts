@@ -7,7 +7,7 @@ import { kickDelivery } from "../domain/email/deliver.ts";
 
 export function emailRoutes(api: Api) {
   api.handle(sendBulkSupplierEmail, async ({ deps, actor, body }) => {
-    const { queued } = await queueBulkSupplierEmail(deps.db, actor(), body);
+    const { queued } = await queueBulkSupplierEmail(deps.db, actor(), body, deps.now);
     // committed: send in the background; the answer does not wait for the mail server
     kickDelivery(deps);
     return answer({ queued, mailServer: !!deps.mailer }, emailQueuedMsg(queued, !!deps.mailer));

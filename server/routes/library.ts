@@ -46,11 +46,11 @@ function categoryRoutes(api: Api) {
   api.handle(L.categoryOptionsCall, ({ db }) => categoryOptions(db));
   api.handle(
     L.addCategory,
-    async ({ db, actor, body }) =>
-      answer(await createCategory(db, actor(), body), "Category added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createCategory(db, actor(), body, deps.now), "Category added successfully"),
   );
-  api.handle(L.updateCategoryCall, async ({ db, actor, params, body }) => {
-    const { record, outcome } = await updateCategory(db, actor(), params.id, body);
+  api.handle(L.updateCategoryCall, async ({ deps, db, actor, params, body }) => {
+    const { record, outcome } = await updateCategory(db, actor(), params.id, body, deps.now);
     return answer(record, updateMessage("Category", outcome));
   });
   api.handle(L.getCategoryCall, ({ db, params }) => getCategory(db, params.id));
@@ -60,17 +60,17 @@ function questionRoutes(api: Api) {
   api.handle(L.listTempQuestions, ({ db }) => listQuestions(db, TEMP));
   api.handle(
     L.addTempQuestion,
-    async ({ db, actor, body }) =>
-      answer(await createQuestion(db, actor(), TEMP, body), "Question added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createQuestion(db, actor(), TEMP, body, deps.now), "Question added successfully"),
   );
-  api.handle(L.updateTempQuestion, async ({ db, actor, params, body }) => {
-    const { record, deleted } = await updateQuestion(db, actor(), TEMP, params.id, body);
+  api.handle(L.updateTempQuestion, async ({ deps, db, actor, params, body }) => {
+    const { record, deleted } = await updateQuestion(db, actor(), TEMP, params.id, body, deps.now);
     return answer(record, deleted ? "Question deleted successfully" : "Question updated successfully");
   });
   api.handle(
     L.reorderTempQuestions,
-    async ({ db, actor, body }) =>
-      answer(await reorderQuestions(db, actor(), TEMP, body.ids), "Question order saved"),
+    async ({ deps, db, actor, body }) =>
+      answer(await reorderQuestions(db, actor(), TEMP, body.ids, deps.now), "Question order saved"),
   );
   api.handle(L.getTempQuestion, ({ db, params }) => getQuestion(db, TEMP, params.id));
 }
@@ -79,11 +79,11 @@ function qualificationRoutes(api: Api) {
   api.handle(L.listQualificationsCall, ({ db }) => listQualifications(db));
   api.handle(
     L.addQualification,
-    async ({ db, actor, body }) =>
-      answer(await createQualification(db, actor(), body), "Qualification added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createQualification(db, actor(), body, deps.now), "Qualification added successfully"),
   );
-  api.handle(L.updateQualificationCall, async ({ db, actor, params, body }) => {
-    const { record, outcome } = await updateQualification(db, actor(), params.id, body);
+  api.handle(L.updateQualificationCall, async ({ deps, db, actor, params, body }) => {
+    const { record, outcome } = await updateQualification(db, actor(), params.id, body, deps.now);
     return answer(record, updateMessage("Qualification", outcome));
   });
 }
@@ -97,11 +97,11 @@ function supplierRuleRoutes(api: Api) {
   }));
   api.handle(
     L.addSupplierRule,
-    async ({ db, actor, body }) =>
-      answer(await createSupplierRule(db, actor(), body), "Supplier rule added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createSupplierRule(db, actor(), body, deps.now), "Supplier rule added successfully"),
   );
-  api.handle(L.updateSupplierRuleCall, async ({ db, actor, params, body }) => {
-    const { record, outcome } = await updateSupplierRule(db, actor(), params.id, body);
+  api.handle(L.updateSupplierRuleCall, async ({ deps, db, actor, params, body }) => {
+    const { record, outcome } = await updateSupplierRule(db, actor(), params.id, body, deps.now);
     return answer(record, updateMessage("Supplier rule", outcome));
   });
   api.handle(L.getSupplierRuleCall, ({ db, params }) => getSupplierRule(db, params.id));

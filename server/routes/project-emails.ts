@@ -19,19 +19,20 @@ export function projectEmailRoutes(api: Api) {
   api.handle(
     R.sendProjectEmailCall,
     async ({ deps, db, body, actor }) =>
-      queued(deps, await sendProjectEmail(db, actor(), body.projectId, body.emailBody)),
+      queued(deps, await sendProjectEmail(db, actor(), body.projectId, body.emailBody, deps.now)),
   );
   api.handle(
     R.sendSupplierLinksCall,
     async ({ deps, db, body, actor, c }) =>
-      queued(deps, await sendSupplierLinks(db, actor(), body.projectId, entryBaseOf(c))),
+      queued(deps, await sendSupplierLinks(db, actor(), body.projectId, entryBaseOf(c), deps.now)),
   );
   api.handle(
     R.sendClientReportCall,
-    async ({ deps, db, body, actor }) => queued(deps, await sendClientReport(db, actor(), body.projectId)),
+    async ({ deps, db, body, actor }) =>
+      queued(deps, await sendClientReport(db, actor(), body.projectId, deps.now)),
   );
   api.handle(
     R.sendRfqCall,
-    async ({ deps, db, body, actor }) => queued(deps, await sendRfq(db, actor(), body.projectId)),
+    async ({ deps, db, body, actor }) => queued(deps, await sendRfq(db, actor(), body.projectId, deps.now)),
   );
 }

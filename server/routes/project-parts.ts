@@ -46,13 +46,13 @@ export function projectPartRoutes(api: Api) {
     async ({ db, params }) => listQuestions(db, await projectScope(db, params.projectId)),
   );
 
-  api.handle(P.addProjectQuestion, async ({ db, body: raw, actor }) => {
+  api.handle(P.addProjectQuestion, async ({ deps, db, body: raw, actor }) => {
     // from the library: copy a temporary question into the project
     if (raw.questionId && !raw.questionTitle) {
       const { projectId, questionId } = parseWith(ProjectQuestionCopy, raw);
       const scope = await projectScope(db, projectId);
       const source = await getQuestion(db, TEMP, questionId);
-      const record = await createQuestion(db, actor(), scope, parseWith(QuestionForm, source));
+      const record = await createQuestion(db, actor(), scope, parseWith(QuestionForm, source), deps.now);
       return answer(record, "Question added successfully");
     }
     const projectId = parseWith(
@@ -63,18 +63,18 @@ export function projectPartRoutes(api: Api) {
     ).projectId;
     const scope = await projectScope(db, projectId);
     return answer(
-      await createQuestion(db, actor(), scope, parseWith(QuestionForm, raw)),
+      await createQuestion(db, actor(), scope, parseWith(QuestionForm, raw), deps.now),
       "Question added successfully",
     );
   });
 
-  api.handle(P.reorderProjectQuestions, async ({ db, params, body, actor }) =>
+  api.handle(P.reorderProjectQuestions, async ({ deps, db, params, body, actor }) =>
     answer(
-      await reorderQuestions(db, actor(), await projectScope(db, params.id), body.ids),
+      await reorderQuestions(db, actor(), await projectScope(db, params.id), body.ids, deps.now),
       "Question order saved",
     ));
 
-  api.handle(P.updateProjectQuestion, async ({ db, params, body: raw, actor }) => {
+  api.handle(P.updateProjectQuestion, async ({ deps, db, params, body: raw, actor }) => {
     const questionId = params.questionId;
     const scope = await projectQuestionScope(db, questionId);
     const { projectId: _ignored, ...rest } = raw;
@@ -84,6 +84,7 @@ export function projectPartRoutes(api: Api) {
       scope,
       questionId,
       parseWith(QuestionUpdate, rest),
+      deps.now,
     );
     return answer(record, deleted ? "Question deleted successfully" : "Question updated successfully");
   });

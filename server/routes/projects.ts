@@ -11,11 +11,11 @@ import { updateProject } from "../domain/projects/update.ts";
 import { closeByCode } from "../domain/projects/status.ts";
 import { cloneProject } from "../domain/projects/clone.ts";
 import {
-  childListSpec,
+  childListSpecAt,
   childOptions,
   mapProject,
   parentFigures,
-  parentListSpec,
+  parentListSpecAt,
   projectOptions,
   projectsQuery,
 } from "../domain/projects/lists.ts";
@@ -32,9 +32,9 @@ export const callerOf = (c: Ctx): Caller => ({
 });
 
 export function projectRoutes(api: Api) {
-  api.list(P.listProjects, ({ db, c }) => ({
+  api.list(P.listProjects, ({ deps, db, c }) => ({
     query: projectsQuery(db, PROJECT_TYPE.GROUP),
-    spec: parentListSpec,
+    spec: parentListSpecAt(deps.now),
     map: mapProject,
     enrich: parentFigures(db),
     list: P.projectsList,
@@ -47,21 +47,21 @@ export function projectRoutes(api: Api) {
   // the child lists take the body as it comes but for the page size (at most 100) and their parent
   api.handle(
     P.searchChildProjects,
-    ({ db, body, c }) =>
+    ({ deps, db, body, c }) =>
       listResponse(c, { ...body, limit: Math.min(body.limit ?? 20, 100) }, {
         query: projectsQuery(db, PROJECT_TYPE.CHILD),
-        spec: childListSpec,
+        spec: childListSpecAt(deps.now),
         map: mapProject,
         list: P.childSearchList,
       }),
   );
 
-  api.handle(P.listChildProjects, async ({ db, params, body, c }) => {
+  api.handle(P.listChildProjects, async ({ deps, db, params, body, c }) => {
     const parentId = params.id;
     await getProject(db, parentId);
     return listResponse(c, { ...body, filter: { ...body.filter, parentProjectId: parentId } }, {
       query: projectsQuery(db, PROJECT_TYPE.CHILD),
-      spec: childListSpec,
+      spec: childListSpecAt(deps.now),
       map: mapProject,
       list: P.childProjectsList,
     });

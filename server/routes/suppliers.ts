@@ -27,11 +27,11 @@ export function supplierRoutes(api: Api) {
   // literal paths first: POST /admin/supplier/:id would otherwise also match /admin/supplier/add
   api.handle(
     S.addSupplier,
-    async ({ db, actor, body }) =>
-      answer(await createSupplier(db, actor(), body), "Supplier added successfully"),
+    async ({ deps, db, actor, body }) =>
+      answer(await createSupplier(db, actor(), body, deps.now), "Supplier added successfully"),
   );
-  api.handle(S.updateSupplierCall, async ({ db, actor, params, body }) => {
-    const { record, outcome } = await updateSupplier(db, actor(), params.id, body);
+  api.handle(S.updateSupplierCall, async ({ deps, db, actor, params, body }) => {
+    const { record, outcome } = await updateSupplier(db, actor(), params.id, body, deps.now);
     return answer(record, updateMessage("Supplier", outcome));
   });
   api.handle(S.getSupplierCall, ({ db, params }) => getSupplier(db, params.id));

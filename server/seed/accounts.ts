@@ -19,7 +19,7 @@ export async function seedAccounts(
   clock: () => number,
   children: { parentId: string; status: number }[],
 ): Promise<{ invoices: number; purchaseOrders: number }> {
-  await ensureIssuers(db, new Date(clock()));
+  await ensureIssuers(db, clock);
   const { READY_TO_INVOICE, INVOICED } = PROJECT_STATUS;
   const byParent = new Map<string, number[]>();
   for (const c of children) byParent.set(c.parentId, [...(byParent.get(c.parentId) ?? []), c.status]);

@@ -321,9 +321,10 @@ async function insertLines(
   invoiceId: string,
   lines: InvoiceLine[],
   projects: Map<string, { projectCode: string; projectName: string }>,
+  /** The caller's clock reading (ms): dates the line ids. */
+  at: number,
 ) {
   await trx.deleteFrom("invoice_lines").where("invoiceId", "=", invoiceId).execute();
-  const at = Date.now();
   const values = lines.map((l, i) => {
     const p = l.projectId ? projects.get(l.projectId) : undefined;
     return {
@@ -389,7 +390,7 @@ export async function createInvoice(
       createdAt: stamp,
       updatedAt: stamp,
     }).execute();
-    await insertLines(trx, id, form.projects, projects);
+    await insertLines(trx, id, form.projects, projects, at.getTime());
     touched.push(
       ...await moveProjects(
         trx,
@@ -468,7 +469,7 @@ export async function updateInvoice(
       total: grandTotal(f.projects),
       updatedAt: stamp,
     }).where("id", "=", id).execute();
-    await insertLines(trx, id, f.projects, projects);
+    await insertLines(trx, id, f.projects, projects, at.getTime());
     const newIds = new Set(projects.keys());
     touched.push(
       ...await moveProjects(

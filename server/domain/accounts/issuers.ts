@@ -11,6 +11,7 @@ import type { IssuingCompany } from "../../../shared/api/accounts.ts";
 import type { IssuingCompanyForm } from "../../../shared/schemas/accounts.ts";
 import { conflict, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 
 export const MODULE = "Accounts";
 /** The marker of the Canadian entity (part 2, 2 "Generate Invoice"). */
@@ -49,8 +50,9 @@ export async function updateIssuer(
   actor: Actor,
   id: string,
   form: IssuingCompanyForm,
-  now = new Date(),
+  clock: Clock = wallClock,
 ): Promise<IssuingCompany> {
+  const now = dateAt(clock);
   return await db.transaction().execute(async (trx) => {
     const before = await getIssuer(trx, id);
     await trx.updateTable("issuing_companies").set({ ...form, updatedAt: now.toISOString() })
@@ -97,8 +99,8 @@ export const DEMO_ISSUER_ROWS = [
 ];
 
 /** Adds the demo entities whose marker has none yet (never overwrites a SUPERADMIN's edits). */
-export async function ensureIssuers(db: Db, now = new Date()): Promise<void> {
-  const stamp = now.toISOString();
+export async function ensureIssuers(db: Db, clock: Clock = wallClock): Promise<void> {
+  const now = dateAt(clock), stamp = now.toISOString();
   for (const row of DEMO_ISSUER_ROWS) {
     await db.insertInto("issuing_companies")
       .values({ id: newId(now.getTime()), ...row, createdAt: stamp, updatedAt: stamp })

@@ -22,6 +22,7 @@ import {
 } from "../../../shared/status.ts";
 import { conflict, invalid } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { MODULE as PROJECTS_MODULE, projectChanged } from "../projects/projects.ts";
 import { chunks, defaultLine, projectFigures } from "./invoices.ts";
 import { inIds } from "./refs.ts";
@@ -166,8 +167,9 @@ export async function createManualProject(
   db: Db,
   actor: Actor,
   form: ManualProjectForm,
-  now = new Date(),
+  clock: Clock = wallClock,
 ): Promise<ManualProjectRecord> {
+  const now = dateAt(clock);
   const stamp = now.toISOString();
   const id = newId(now.getTime());
   const code = form.projectCode.toUpperCase();

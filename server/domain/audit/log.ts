@@ -1,4 +1,5 @@
 /** The system log: every change by staff writes one row (who, what, when, IP, device, place, module). */
+import { dateAt, wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 
@@ -40,7 +41,8 @@ export function clip(s: string, max: number): string {
   return chars.length <= max ? s : chars.slice(0, max - 1).join("") + "…";
 }
 
-export async function writeLog(db: Db, actor: Actor, entry: AuditEntry, at = new Date()) {
+/** `at`: the caller's clock (`dateAt(deps.now)`); the real clock only where a caller has none. */
+export async function writeLog(db: Db, actor: Actor, entry: AuditEntry, at = dateAt(wallClock)) {
   await db.insertInto("system_logs").values({
     id: newId(at.getTime()),
     createdAt: at.toISOString(),

@@ -16,11 +16,11 @@ import {
   clientsList,
 } from "../../../shared/api/clients.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { isActiveUserWithRole, userNames } from "../users/users.ts";
 import { keepKnownSuppliers } from "../suppliers/lookup.ts";
 import {
   countryFields,
-  nowIso,
   parseJsonList,
   randomKey,
   requireCountry,
@@ -160,13 +160,18 @@ async function checkedColumns(trx: Db, input: ClientForm, currentAssignedTo: str
   };
 }
 
-export async function createClient(db: Db, actor: Actor, input: ClientForm): Promise<ClientRecord> {
+export async function createClient(
+  db: Db,
+  actor: Actor,
+  input: ClientForm,
+  clock: Clock = wallClock,
+): Promise<ClientRecord> {
   return await db.transaction().execute(async (trx) => {
     const columns = await checkedColumns(trx, input);
     const clientCode = input.clientCode || await nextClientCode(trx);
     await assertCodeFree(trx, clientCode);
-    const now = nowIso();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("clients").values({
       ...columns,
       id,
@@ -180,7 +185,7 @@ export async function createClient(db: Db, actor: Actor, input: ClientForm): Pro
       activity: `Created client ${input.clientName} (${clientCode})`,
       module: MODULE,
       recordId: id,
-    });
+    }, at);
     return getClient(trx, id);
   });
 }
@@ -191,10 +196,12 @@ export async function updateClient(
   actor: Actor,
   id: string,
   input: ClientUpdate,
+  clock: Clock = wallClock,
 ): Promise<{ record: ClientRecord | { _id: string; isDeleted: true }; outcome: UpdateOutcome }> {
   return await runUpdate<ClientForm, ClientRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "clients",
     id,
+    now: clock,
     what: "Client",
     module: MODULE,
     input,

@@ -8,6 +8,7 @@ import { invalid, notFound } from "../errors.ts";
 import { isStatusPatch, type StatusPatch } from "../../../shared/schemas/common.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt } from "./clock.ts";
 
 /** Tables with an active switch and a soft delete. */
 export type SwitchableTable =
@@ -50,8 +51,6 @@ export function parseJsonList<T = string>(text: string | null | undefined): T[] 
   }
 }
 
-export const nowIso = () => new Date().toISOString();
-
 /** The live (not deleted) row's id, or a 404 naming `what`. */
 export async function requireLive(
   db: Db,
@@ -72,7 +71,7 @@ export async function applyStatusPatch(
   table: SwitchableTable,
   id: string,
   patch: StatusPatch,
-  now = nowIso(),
+  now: string,
 ): Promise<"Deleted" | "Activated" | "Deactivated"> {
   const deleting = "isDeleted" in patch;
   const set = deleting ? { isDeleted: 1, isActive: 0 } : { isActive: patch.isActive ? 1 : 0 };
@@ -99,6 +98,8 @@ export async function runUpdate<F extends object, R>(
     module: string;
     input: StatusPatch | F;
     label: (trx: Db) => Promise<string>;
+    /** The caller's clock (`Deps.now`): stamps the row's updatedAt and the log row. */
+    now: Clock;
     /** Saves the form and returns the log's activity. */
     saveForm: (trx: Db, form: F, now: string) => Promise<string>;
     read: (trx: Db) => Promise<R>;
@@ -108,7 +109,7 @@ export async function runUpdate<F extends object, R>(
 ): Promise<{ record: R; outcome: UpdateOutcome }> {
   return await db.transaction().execute(async (trx) => {
     await requireLive(trx, opts.table, opts.id, opts.what);
-    const now = nowIso();
+    const at = dateAt(opts.now), now = at.toISOString();
     let activity: string;
     let outcome: UpdateOutcome;
     if (isStatusPatch(opts.input)) {
@@ -124,7 +125,7 @@ export async function runUpdate<F extends object, R>(
       activity = await opts.saveForm(trx, opts.input as F, now);
       outcome = "form";
     }
-    await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id });
+    await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id }, at);
     return { record: await opts.read(trx), outcome };
   });
 }

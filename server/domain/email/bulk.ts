@@ -4,6 +4,7 @@ import { invalid } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { BulkSupplierEmail } from "../../../shared/schemas/email.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { notificationRecipients } from "../suppliers/suppliers.ts";
 import { enqueueMails } from "./outbox.ts";
 
@@ -14,8 +15,10 @@ export async function queueBulkSupplierEmail(
   db: Db,
   actor: Actor,
   input: BulkSupplierEmail,
+  now: Clock = wallClock,
 ): Promise<{ queued: number; ids: string[] }> {
   return await db.transaction().execute(async (trx) => {
+    const at = dateAt(now);
     const recipients = await notificationRecipients(trx);
     if (!recipients.length) throw invalid(MSG.noEmailRecipients);
     const ids = await enqueueMails(
@@ -27,13 +30,14 @@ export async function queueBulkSupplierEmail(
         module: EMAIL_MODULE,
         recordId: s.id,
       })),
+      at,
     );
     await writeLog(trx, actor, {
       activity: `Queued bulk e-mail "${input.subject}" to ${ids.length} supplier${
         ids.length === 1 ? "" : "s"
       }`,
       module: EMAIL_MODULE,
-    });
+    }, at);
     return { queued: ids.length, ids };
   });
 }

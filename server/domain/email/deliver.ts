@@ -6,8 +6,10 @@
  */
 import { parseAttachments } from "./outbox.ts";
 import type { Deps } from "../../deps.ts";
+import { isoAt } from "../common/clock.ts";
 
-export type DeliveryDeps = Pick<Deps, "db" | "log" | "mailer">;
+/** `now` (Deps.now) stamps the claim, the send and the failure, and dates the stale claims. */
+export type DeliveryDeps = Pick<Deps, "db" | "log" | "mailer" | "now">;
 export type DeliveryReport = { sent: number; failed: number; skipped: boolean };
 
 /** A row left `sending` this long (a crash mid-send) is queued again. */
@@ -25,7 +27,7 @@ function errorText(e: unknown): string {
 export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport> {
   const { db, mailer } = deps;
   if (!mailer) return { sent: 0, failed: 0, skipped: true };
-  const staleBefore = new Date(Date.now() - STALE_SENDING_MS).toISOString();
+  const staleBefore = new Date(deps.now() - STALE_SENDING_MS).toISOString();
   await db.updateTable("email_outbox").set({ status: "queued" }).where("status", "=", "sending")
     .where("updatedAt", "<", staleBefore).execute();
 
@@ -42,7 +44,7 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
       // claim it, so a concurrent run (another process) does not send it twice
       const claimed = await db.updateTable("email_outbox").set({
         status: "sending",
-        updatedAt: new Date().toISOString(),
+        updatedAt: isoAt(deps.now),
       })
         .where("id", "=", mail.id).where("status", "=", "queued").executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue;
@@ -59,7 +61,7 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
             text: mail.bodyText,
             attachments: parseAttachments(mail.attachments),
           });
-          const now = new Date().toISOString();
+          const now = isoAt(deps.now);
           await db.updateTable("email_outbox").set({
             status: "sent",
             attempts,
@@ -76,7 +78,7 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
             status: last ? "failed" : "sending",
             attempts,
             lastError: errorText(e),
-            updatedAt: new Date().toISOString(),
+            updatedAt: isoAt(deps.now),
           }).where("id", "=", mail.id).execute();
           if (last) {
             report.failed++;

@@ -3,6 +3,7 @@ import type { Db } from "../../db/connection.ts";
 import type { Selectable } from "kysely";
 import type { EmailOutboxTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
+import { dateAt, wallClock } from "../common/clock.ts";
 import type { MailAttachment } from "./mailer.ts";
 import { htmlToText, safeEmailHtml } from "../../../shared/html.ts";
 
@@ -25,7 +26,8 @@ export type OutboxRow = Selectable<EmailOutboxTable>;
 export async function enqueueMails(
   db: Db,
   mails: NewMail[],
-  at = new Date(),
+  /** When they are queued: the caller's clock (`dateAt(deps.now)`); the real one only without deps. */
+  at: Date = dateAt(wallClock),
 ): Promise<string[]> {
   const now = at.toISOString();
   const rows = mails.map((m) => {

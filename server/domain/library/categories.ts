@@ -10,7 +10,8 @@ import type { CategoryForm, CategoryUpdate } from "../../../shared/schemas/libra
 import { categoriesList, type CategoryOption, type CategoryRecord } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { nowIso, runUpdate } from "../common/records.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { runUpdate } from "../common/records.ts";
 
 const MODULE = "Categories";
 const COLUMNS = ["id", "categoryTitle", "categoryDesc", "isActive", "createdAt", "updatedAt"] as const;
@@ -56,10 +57,15 @@ export async function categoryOptions(db: Db): Promise<CategoryOption[]> {
   }));
 }
 
-export async function createCategory(db: Db, actor: Actor, input: CategoryForm): Promise<CategoryRecord> {
+export async function createCategory(
+  db: Db,
+  actor: Actor,
+  input: CategoryForm,
+  clock: Clock = wallClock,
+): Promise<CategoryRecord> {
   return await db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("categories").values({
       id,
       categoryTitle: input.categoryTitle,
@@ -73,15 +79,22 @@ export async function createCategory(db: Db, actor: Actor, input: CategoryForm):
       activity: `Created category ${input.categoryTitle}`,
       module: MODULE,
       recordId: id,
-    });
+    }, at);
     return getCategory(trx, id);
   });
 }
 
-export async function updateCategory(db: Db, actor: Actor, id: string, input: CategoryUpdate) {
+export async function updateCategory(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: CategoryUpdate,
+  clock: Clock = wallClock,
+) {
   return await runUpdate<CategoryForm, CategoryRecord | Deleted>(db, actor, {
     table: "categories",
     id,
+    now: clock,
     what: "Category",
     module: MODULE,
     input,

@@ -14,7 +14,8 @@ import type { QualificationOptionRecord, QualificationRecord } from "../../../sh
 import type { Deleted } from "../../../shared/api/contract.ts";
 import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
-import { nowIso, runUpdate } from "../common/records.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { runUpdate } from "../common/records.ts";
 
 const MODULE = "Qualifications";
 type QualificationRow = Selectable<QualificationsTable>;
@@ -118,11 +119,12 @@ export async function createQualification(
   db: Db,
   actor: Actor,
   input: QualificationForm,
+  clock: Clock = wallClock,
 ): Promise<QualificationRecord> {
   return await db.transaction().execute(async (trx) => {
     await assertKeyFree(trx, input.qualificationKey);
-    const now = nowIso();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("qualifications").values({
       id,
       qualificationName: input.qualificationName,
@@ -139,18 +141,25 @@ export async function createQualification(
         `Created qualification ${input.qualificationName} (${input.qualificationOptions.length} options)`,
       module: MODULE,
       recordId: id,
-    });
+    }, at);
     return getQualification(trx, id);
   });
 }
 
-export async function updateQualification(db: Db, actor: Actor, id: string, input: QualificationUpdate) {
+export async function updateQualification(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: QualificationUpdate,
+  clock: Clock = wallClock,
+) {
   return await runUpdate<QualificationForm, QualificationRecord | Deleted>(
     db,
     actor,
     {
       table: "qualifications",
       id,
+      now: clock,
       what: "Qualification",
       module: MODULE,
       input,

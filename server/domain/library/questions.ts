@@ -18,7 +18,7 @@ import type {
 import type { QuestionRecord, StoredOption } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { nowIso } from "../common/records.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { projectChanged } from "../projects/projects.ts";
 
 const MODULE = "Questions";
@@ -101,11 +101,12 @@ export async function createQuestion(
   actor: Actor,
   scope: QuestionScope,
   input: QuestionForm,
+  clock: Clock = wallClock,
 ): Promise<QuestionRecord> {
   const record = await db.transaction().execute(async (trx) => {
     const last = await scoped(trx, scope).select((eb) => eb.fn.max("sortOrder").as("n")).executeTakeFirst();
-    const now = nowIso();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("questions").values({
       id,
       projectId: scope.kind === "project" ? scope.projectId : null,
@@ -126,7 +127,7 @@ export async function createQuestion(
       }" (${input.questionType})`,
       module: MODULE,
       recordId: logRecordOf(scope, id),
-    });
+    }, at);
     return getQuestion(trx, scope, id);
   });
   touched(scope);
@@ -140,17 +141,18 @@ export async function updateQuestion(
   scope: QuestionScope,
   id: string,
   input: QuestionUpdate,
+  clock: Clock = wallClock,
 ): Promise<{ record: QuestionRecord | Deleted; deleted: boolean }> {
   const out = await db.transaction().execute(async (trx) => {
     const existing = await getQuestion(trx, scope, id);
-    const now = nowIso();
+    const at = dateAt(clock), now = at.toISOString();
     if ("isDeleted" in input && Object.keys(input).length === 1) {
       await trx.updateTable("questions").set({ isDeleted: 1, updatedAt: now }).where("id", "=", id).execute();
       await writeLog(trx, actor, {
         activity: `Deleted question "${existing.title}"`,
         module: MODULE,
         recordId: logRecordOf(scope, id),
-      });
+      }, at);
       return { record: { _id: id, isDeleted: true as const }, deleted: true };
     }
     const form = input as QuestionForm;
@@ -166,7 +168,7 @@ export async function updateQuestion(
       activity: `Updated question "${titleOf(form)}" (${form.questionType})`,
       module: MODULE,
       recordId: logRecordOf(scope, id),
-    });
+    }, at);
     return { record: await getQuestion(trx, scope, id), deleted: false };
   });
   touched(scope);
@@ -182,6 +184,7 @@ export async function reorderQuestions(
   actor: Actor,
   scope: QuestionScope,
   ids: string[],
+  clock: Clock = wallClock,
 ): Promise<QuestionRecord[]> {
   const list = await db.transaction().execute(async (trx) => {
     const current = await listQuestions(trx, scope);
@@ -192,7 +195,7 @@ export async function reorderQuestions(
     }
     const listed = new Set(ids);
     const order = [...ids, ...current.filter((q) => !listed.has(q._id)).map((q) => q._id)];
-    const now = nowIso();
+    const at = dateAt(clock), now = at.toISOString();
     for (const [i, id] of order.entries()) {
       const q = current.find((c) => c._id === id)!;
       if (q.sortOrder !== i + 1) {
@@ -204,7 +207,7 @@ export async function reorderQuestions(
       activity: `Reordered ${scope.kind === "temp" ? "library" : "project"} questions`,
       module: MODULE,
       recordId: scope.kind === "project" ? scope.projectId : null,
-    });
+    }, at);
     return await listQuestions(trx, scope);
   });
   touched(scope);

@@ -10,7 +10,8 @@ import type { SupplierRuleForm, SupplierRuleUpdate } from "../../../shared/schem
 import { type SupplierRuleRecord, supplierRulesList } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { nowIso, runUpdate } from "../common/records.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { runUpdate } from "../common/records.ts";
 
 const MODULE = "Supplier Rules";
 const COLUMNS = [
@@ -57,10 +58,11 @@ export async function createSupplierRule(
   db: Db,
   actor: Actor,
   input: SupplierRuleForm,
+  clock: Clock = wallClock,
 ): Promise<SupplierRuleRecord> {
   return await db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("supplier_rules").values({
       id,
       minSupplierCpi: input.minSupplierCpi,
@@ -75,15 +77,22 @@ export async function createSupplierRule(
       activity: `Created supplier rule CPI ${band(input)}`,
       module: MODULE,
       recordId: id,
-    });
+    }, at);
     return getSupplierRule(trx, id);
   });
 }
 
-export async function updateSupplierRule(db: Db, actor: Actor, id: string, input: SupplierRuleUpdate) {
+export async function updateSupplierRule(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: SupplierRuleUpdate,
+  clock: Clock = wallClock,
+) {
   return await runUpdate<SupplierRuleForm, SupplierRuleRecord | Deleted>(db, actor, {
     table: "supplier_rules",
     id,
+    now: clock,
     what: "Supplier rule",
     module: MODULE,
     input,

@@ -14,6 +14,7 @@
  * A libSQL server (libsql://, http(s)://) is backed up on the server's side: `BackupUnsupported`
  * says how.
  */
+import { type Clock, wallClock } from "../common/clock.ts";
 import { Kysely, sql } from "kysely";
 import { createClient } from "@libsql/client";
 import { type Db, openDatabase } from "../../db/connection.ts";
@@ -236,7 +237,7 @@ export async function runScheduledBackup(
   url: string,
   opts: ScheduleOptions,
   log: Logger,
-  now = Date.now(),
+  now = wallClock(),
 ): Promise<BackupResult | null> {
   try {
     const res = await backupDatabase(db, url, `${opts.dir}/${backupNameAt(now)}`);
@@ -264,6 +265,7 @@ export async function startScheduledBackups(
   url: string,
   opts: ScheduleOptions,
   log: Logger,
+  now: Clock = wallClock,
 ): Promise<{ stop(): Promise<void> }> {
   const every = opts.everyHours * 3_600_000;
   if (!filePathOf(url)) {
@@ -271,11 +273,11 @@ export async function startScheduledBackups(
     return { stop: () => Promise.resolve() };
   }
   const newest = (await listBackups(opts.dir))[0];
-  const due = newest ? Date.parse(newest.createdAt) + every - Date.now() : 0;
+  const due = newest ? Date.parse(newest.createdAt) + every - now() : 0;
   let running: Promise<unknown> = Promise.resolve();
   let interval: ReturnType<typeof setInterval> | undefined;
   const run = () => {
-    running = runScheduledBackup(db, url, opts, log);
+    running = runScheduledBackup(db, url, opts, log, now());
   };
   const first = setTimeout(() => {
     run();

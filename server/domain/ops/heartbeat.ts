@@ -6,6 +6,7 @@
  * stale after STALE_MS, so a restore after a crash waits at most that long (or uses --force).
  * SQLite's own locks cannot tell: in WAL mode a serving process holds no lock between statements.
  */
+import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 
 export const HEARTBEAT_KEY = "server.heartbeat";
@@ -15,7 +16,8 @@ export const STALE_MS = 3 * HEARTBEAT_MS;
 
 export type Heartbeat = { host: string; pid: number; at: string };
 
-export async function beat(db: Db, now = Date.now()): Promise<void> {
+/** Heartbeats compare across processes, so their default is the real clock. */
+export async function beat(db: Db, now = wallClock()): Promise<void> {
   const value = JSON.stringify({ host: hostname(), pid: Deno.pid, at: new Date(now).toISOString() });
   await db.insertInto("settings").values({ key: HEARTBEAT_KEY, value })
     .onConflict((oc) => oc.column("key").doUpdateSet({ value })).execute();
@@ -38,7 +40,7 @@ export async function readHeartbeat(db: Db): Promise<Heartbeat | null> {
 }
 
 /** The live server's heartbeat, or null when none beat within STALE_MS of `now`. */
-export async function liveServer(db: Db, now = Date.now()): Promise<(Heartbeat & { ageMs: number }) | null> {
+export async function liveServer(db: Db, now = wallClock()): Promise<(Heartbeat & { ageMs: number }) | null> {
   const h = await readHeartbeat(db);
   if (!h) return null;
   const ageMs = now - Date.parse(h.at);

@@ -8,6 +8,7 @@ import { invalid, notFound } from "../errors.ts";
 import { escapeHtml } from "../../../shared/html.ts";
 import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { enqueueMails, type NewMail } from "../email/outbox.ts";
 import { notificationRecipients } from "../suppliers/suppliers.ts";
 import { countryByCode } from "../lookups/geo.ts";
@@ -68,24 +69,32 @@ async function queue(
   actor: Actor,
   projectId: string,
   activity: string,
+  now: Clock,
   build: (trx: Db) => Promise<NewMail[]>,
 ) {
   return await db.transaction().execute(async (trx) => {
     const mails = await build(trx);
     if (!mails.length) throw invalid("Nobody to send this to: no recipient with an e-mail address");
-    await enqueueMails(trx, mails);
+    const at = dateAt(now);
+    await enqueueMails(trx, mails, at);
     await writeLog(trx, actor, {
       activity: `${activity} (${mails.length} e-mail${mails.length === 1 ? "" : "s"})`,
       module: "Projects",
       recordId: projectId,
-    });
+    }, at);
     return mails.length;
   });
 }
 
 /** POST /admin/email/send {type 'project'}: a message to every supplier mapped to the project (or its children). */
-export function sendProjectEmail(db: Db, actor: Actor, projectId: string, emailBody: string) {
-  return queue(db, actor, projectId, "Sent an e-mail to the project's suppliers", async (trx) => {
+export function sendProjectEmail(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  emailBody: string,
+  now: Clock = wallClock,
+) {
+  return queue(db, actor, projectId, "Sent an e-mail to the project's suppliers", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const maps = await mappedSuppliers(trx, children.map((c) => c.id));
     const seen = new Set<string>();
@@ -100,8 +109,14 @@ export function sendProjectEmail(db: Db, actor: Actor, projectId: string, emailB
 }
 
 /** POST /admin/email/send/map: each mapped supplier gets its own entry link and terms. */
-export function sendSupplierLinks(db: Db, actor: Actor, projectId: string, entryBase: string) {
-  return queue(db, actor, projectId, "Sent entry links to the suppliers", async (trx) => {
+export function sendSupplierLinks(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  entryBase: string,
+  now: Clock = wallClock,
+) {
+  return queue(db, actor, projectId, "Sent entry links to the suppliers", now, async (trx) => {
     const { children } = await projectWithChildren(trx, projectId);
     const maps = await mappedSuppliers(trx, children.map((c) => c.id));
     return maps.map((m) => ({
@@ -126,8 +141,8 @@ export function sendSupplierLinks(db: Db, actor: Actor, projectId: string, entry
 }
 
 /** POST /admin/email/send/report: a progress report to the client. */
-export function sendClientReport(db: Db, actor: Actor, projectId: string) {
-  return queue(db, actor, projectId, "Sent a progress report to the client", async (trx) => {
+export function sendClientReport(db: Db, actor: Actor, projectId: string, now: Clock = wallClock) {
+  return queue(db, actor, projectId, "Sent a progress report to the client", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const to = project.clientEmail || project.clientMainEmail || "";
     if (!to) return [];
@@ -155,8 +170,8 @@ export function sendClientReport(db: Db, actor: Actor, projectId: string) {
 }
 
 /** POST /admin/email/send/quota: a request for quote to suppliers that take notifications. */
-export function sendRfq(db: Db, actor: Actor, projectId: string) {
-  return queue(db, actor, projectId, "Sent a request for quote to suppliers", async (trx) => {
+export function sendRfq(db: Db, actor: Actor, projectId: string, now: Clock = wallClock) {
+  return queue(db, actor, projectId, "Sent a request for quote to suppliers", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const target = children[0] ?? project;
     const suppliers = await notificationRecipients(trx);

@@ -4,6 +4,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
+import { type Clock, dateAt } from "../common/clock.ts";
 import {
   type AnyQB,
   escapeLike,
@@ -70,7 +71,7 @@ export async function childOptions(db: Db, parentProjectId: string) {
 }
 
 /** Date windows of the "sort by" filter: Today=1, Last 7 Days=2, This Month=3 (on creation date). */
-export function sinceFor(sortDate: number, now = new Date()): string | null {
+export function sinceFor(sortDate: number, now: Date): string | null {
   const d = new Date(now);
   if (sortDate === 1) d.setUTCHours(0, 0, 0, 0);
   else if (sortDate === 2) d.setUTCDate(d.getUTCDate() - 7);
@@ -79,60 +80,66 @@ export function sinceFor(sortDate: number, now = new Date()): string | null {
   return d.toISOString();
 }
 
-const commonFilters = {
-  clientId: (qb, val) => qb.where("projects.clientId", "in", inList(val)),
-  userId: (qb, val) => qb.where("projects.userId", "in", inList(val)),
-  projectStatus: inNumberFilter("projects.projectStatus"),
-  countryId: (qb, val) => qb.where("projects.countryId", "in", inList(val)),
-  parentProjectId: (qb, val) => qb.where("projects.parentProjectId", "=", String(val)),
-  sortDate: (qb, val) => {
-    const since = sinceFor(Number(val));
-    return since ? qb.where("projects.createdAt", ">=", since) : qb;
-  },
-  minDate: (qb, val) => qb.where("projects.createdAt", ">=", String(val)),
-  maxDate: (qb, val) => qb.where("projects.createdAt", "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
-} satisfies Record<string, FilterFn>;
+/** The list filters; `sortDate` windows end at the request's clock (`Deps.now`). */
+const commonFiltersAt = (now: Clock) =>
+  ({
+    clientId: (qb, val) => qb.where("projects.clientId", "in", inList(val)),
+    userId: (qb, val) => qb.where("projects.userId", "in", inList(val)),
+    projectStatus: inNumberFilter("projects.projectStatus"),
+    countryId: (qb, val) => qb.where("projects.countryId", "in", inList(val)),
+    parentProjectId: (qb, val) => qb.where("projects.parentProjectId", "=", String(val)),
+    sortDate: (qb, val) => {
+      const since = sinceFor(Number(val), dateAt(now));
+      return since ? qb.where("projects.createdAt", ">=", since) : qb;
+    },
+    minDate: (qb, val) => qb.where("projects.createdAt", ">=", String(val)),
+    maxDate: (qb, val) => qb.where("projects.createdAt", "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
+  }) satisfies Record<string, FilterFn>;
 
-export const parentListSpec: ListSpec = listSpecOf(projectsList, {
-  searchWhere: (qb, pattern) =>
-    qb.where((eb) =>
-      eb.or([
-        eb("projects.projectCode", "like", sql<string>`${pattern} escape '\\'`),
-        eb("projects.projectName", "like", sql<string>`${pattern} escape '\\'`),
-        eb("clients.clientName", "like", sql<string>`${pattern} escape '\\'`),
-        eb.exists(
-          eb.selectFrom("projects as c").select("c.id").whereRef("c.parentProjectId", "=", "projects.id")
-            .where("c.isDeleted", "=", 0)
-            .where((e2) =>
-              e2.or([
-                e2("c.projectCode", "like", sql<string>`${pattern} escape '\\'`),
-                e2("c.projectName", "like", sql<string>`${pattern} escape '\\'`),
-              ])
-            ),
-        ),
-      ])
-    ),
-  multiSearch: ["projects.projectCode"],
-  filters: commonFilters,
-  status: inNumberFilter("projects.projectStatus"),
-  sorts: {
-    projectCode: "projects.projectCode",
-    projectName: "projects.projectName",
-    createdAt: "projects.createdAt",
-  },
-  defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
-  rowid: "projects.rowid",
-});
+/** The parent list spec, built per request with the request's clock. */
+export const parentListSpecAt = (now: Clock): ListSpec =>
+  listSpecOf(projectsList, {
+    searchWhere: (qb, pattern) =>
+      qb.where((eb) =>
+        eb.or([
+          eb("projects.projectCode", "like", sql<string>`${pattern} escape '\\'`),
+          eb("projects.projectName", "like", sql<string>`${pattern} escape '\\'`),
+          eb("clients.clientName", "like", sql<string>`${pattern} escape '\\'`),
+          eb.exists(
+            eb.selectFrom("projects as c").select("c.id").whereRef("c.parentProjectId", "=", "projects.id")
+              .where("c.isDeleted", "=", 0)
+              .where((e2) =>
+                e2.or([
+                  e2("c.projectCode", "like", sql<string>`${pattern} escape '\\'`),
+                  e2("c.projectName", "like", sql<string>`${pattern} escape '\\'`),
+                ])
+              ),
+          ),
+        ])
+      ),
+    multiSearch: ["projects.projectCode"],
+    filters: commonFiltersAt(now),
+    status: inNumberFilter("projects.projectStatus"),
+    sorts: {
+      projectCode: "projects.projectCode",
+      projectName: "projects.projectName",
+      createdAt: "projects.createdAt",
+    },
+    defaultSort: [["projects.createdAt", "desc"], ["projects.id", "desc"]],
+    rowid: "projects.rowid",
+  });
 
-export const childListSpec: ListSpec = listSpecOf(childProjectsList, {
-  search: ["projects.projectCode", "projects.projectName"],
-  multiSearch: ["projects.projectCode"],
-  filters: commonFilters,
-  status: inNumberFilter("projects.projectStatus"),
-  sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
-  defaultSort: [["projects.projectCode", "asc"]],
-  rowid: "projects.rowid",
-});
+/** The child list spec, built per request with the request's clock. */
+export const childListSpecAt = (now: Clock): ListSpec =>
+  listSpecOf(childProjectsList, {
+    search: ["projects.projectCode", "projects.projectName"],
+    multiSearch: ["projects.projectCode"],
+    filters: commonFiltersAt(now),
+    status: inNumberFilter("projects.projectStatus"),
+    sorts: { projectCode: "projects.projectCode", createdAt: "projects.createdAt" },
+    defaultSort: [["projects.projectCode", "asc"]],
+    rowid: "projects.rowid",
+  });
 
 export const mapProject = (row: never): ProjectRow => projectRecord(row);
 

@@ -18,11 +18,8 @@ import { currencyByCode } from "../lookups/currencies.ts";
 
 export const MODULE = "Projects";
 
-/** Milliseconds since epoch: `Deps.now` from the routes and the CLI, the seed's own clock, or the real one. */
-export type Clock = () => number;
-/** The clock's time as stored in the rows, and as the Date the log and outbox take. */
-export const isoAt = (now: Clock) => new Date(now()).toISOString();
-export const dateAt = (now: Clock) => new Date(now());
+/** The clock helpers live in common/clock.ts; re-exported so the project modules keep their imports. */
+export { type Clock, dateAt, isoAt } from "../common/clock.ts";
 
 /** Invalidation hook for the router's in-memory project cache (set by the router). */
 const listeners = new Set<(projectId: string) => void>();

@@ -16,6 +16,7 @@
  * `Idempotency-Key` header and in the [key] placeholder: the supplier deduplicates on it. A send
  * that takes over a lapsed lease is logged as a possible duplicate.
  */
+import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
@@ -95,7 +96,7 @@ export class HookSender {
   }
 
   #now() {
-    return this.opts.now?.() ?? Date.now();
+    return (this.opts.now ?? wallClock)();
   }
 
   get #leaseMs() {

@@ -16,11 +16,11 @@ import {
   suppliersList,
 } from "../../../shared/api/suppliers.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { deactivateSupplierUsers } from "../users/users.ts";
 import { keepKnownClients } from "../clients/lookup.ts";
 import {
   countryFields,
-  nowIso,
   parseJsonList,
   randomKey,
   requireCountry,
@@ -148,12 +148,17 @@ async function checkedColumns(trx: Db, input: SupplierForm) {
   };
 }
 
-export async function createSupplier(db: Db, actor: Actor, input: SupplierForm): Promise<SupplierRecord> {
+export async function createSupplier(
+  db: Db,
+  actor: Actor,
+  input: SupplierForm,
+  clock: Clock = wallClock,
+): Promise<SupplierRecord> {
   return await db.transaction().execute(async (trx) => {
     const columns = await checkedColumns(trx, input);
     await assertShortCodeFree(trx, input.supplierShortCode);
-    const now = nowIso();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("suppliers").values({
       ...columns,
       id,
@@ -166,7 +171,7 @@ export async function createSupplier(db: Db, actor: Actor, input: SupplierForm):
       activity: `Created supplier ${input.supplierName} (${input.supplierShortCode})`,
       module: MODULE,
       recordId: id,
-    });
+    }, at);
     return getSupplier(trx, id);
   });
 }
@@ -177,10 +182,12 @@ export async function updateSupplier(
   actor: Actor,
   id: string,
   input: SupplierUpdate,
+  clock: Clock = wallClock,
 ): Promise<{ record: SupplierRecord | Deleted; outcome: UpdateOutcome }> {
   const out = await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "suppliers",
     id,
+    now: clock,
     what: "Supplier",
     module: MODULE,
     input,

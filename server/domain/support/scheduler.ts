@@ -13,6 +13,7 @@
  * scheduler whose UPDATE changed the row runs it, as the approved hooks are claimed (router/hooks.ts).
  * A run whose instance died leaves the lease, after which the job is due again.
  */
+import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import type { Logger } from "../../logger.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
@@ -62,7 +63,7 @@ export class JobScheduler {
   ) {}
 
   #now() {
-    return this.opts.now?.() ?? Date.now();
+    return (this.opts.now ?? wallClock)();
   }
 
   /** Runs the due jobs this scheduler claims; one tick at a time per scheduler. */

@@ -12,6 +12,7 @@ import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
 import { type PublicUser, type UserOption, type UserRecord, usersList } from "../../../shared/api/users.ts";
 import { hashPassword } from "../auth/password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { supplierNames } from "../suppliers/lookup.ts";
 
 /**
@@ -163,6 +164,7 @@ export async function createUser(
   actor: Actor,
   input: UserCreate,
   checkSupplier?: SupplierCheck,
+  clock: Clock = wallClock,
 ): Promise<PublicUser> {
   const passwordHash = await hashPassword(input.password);
   return await db.transaction().execute(async (trx) => {
@@ -170,8 +172,8 @@ export async function createUser(
     await assertEmailFree(trx, input.email);
     const supplierId = input.role === "SUPPLIER" ? input.supplierId ?? null : null;
     if (supplierId && checkSupplier) await checkSupplier(trx, supplierId);
-    const now = new Date().toISOString();
-    const id = newId();
+    const at = dateAt(clock), now = at.toISOString();
+    const id = newId(at.getTime());
     await trx.insertInto("users").values({
       id,
       firstName: input.firstName,
@@ -190,7 +192,7 @@ export async function createUser(
       activity: `Created user ${input.email} (${input.role})`,
       module: "Users",
       recordId: id,
-    });
+    }, at);
     return getUser(trx, id);
   });
 }
@@ -201,6 +203,7 @@ export async function updateUser(
   id: string,
   input: UserUpdate,
   checkSupplier?: SupplierCheck,
+  clock: Clock = wallClock,
 ): Promise<PublicUser> {
   const passwordHash = "password" in input && input.password ? await hashPassword(input.password) : undefined;
   return await db.transaction().execute(async (trx) => {
@@ -214,7 +217,7 @@ export async function updateUser(
       0,
     ).executeTakeFirst();
     if (!existing) throw notFound("User");
-    const now = new Date().toISOString();
+    const at = dateAt(clock), now = at.toISOString();
     let activity: string;
     if ("isDeleted" in input && Object.keys(input).length === 1) {
       await guardUserChange(trx, actor, existing, { deleting: true });
@@ -249,7 +252,7 @@ export async function updateUser(
       }).where("id", "=", id).execute();
       activity = `Updated user ${u.email}${passwordHash ? " (password changed)" : ""}`;
     }
-    await writeLog(trx, actor, { activity, module: "Users", recordId: id });
+    await writeLog(trx, actor, { activity, module: "Users", recordId: id }, at);
     const row = await trx.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id)
       .executeTakeFirstOrThrow();
     return publicUser(row);
@@ -257,7 +260,13 @@ export async function updateUser(
 }
 
 /** Sets a password by e-mail (CLI `user passwd`). */
-export async function setPassword(db: Db, actor: Actor, email: string, password: string) {
+export async function setPassword(
+  db: Db,
+  actor: Actor,
+  email: string,
+  password: string,
+  clock: Clock = wallClock,
+) {
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     const u = await trx.selectFrom("users").select("id").where("email", "=", email.toLowerCase()).where(
@@ -266,12 +275,18 @@ export async function setPassword(db: Db, actor: Actor, email: string, password:
       0,
     ).executeTakeFirst();
     if (!u) throw notFound("User");
+    const at = dateAt(clock);
     await trx.updateTable("users").set({
       passwordHash,
-      updatedAt: new Date().toISOString(),
+      updatedAt: at.toISOString(),
       ...endTokens(actor, u.id),
     }).where("id", "=", u.id).execute();
-    await writeLog(trx, actor, { activity: `Changed password of ${email}`, module: "Users", recordId: u.id });
+    await writeLog(
+      trx,
+      actor,
+      { activity: `Changed password of ${email}`, module: "Users", recordId: u.id },
+      at,
+    );
   });
 }
 
