@@ -8,6 +8,9 @@ import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";
 import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
 import { JobScheduler } from "./domain/support/scheduler.ts";
+import { providersFromEnv } from "./providers/index.ts";
+import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
+import { REFRESH_INTERVAL_MS, refreshImports } from "./domain/imports/refresh.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -37,6 +40,11 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const statsTimer = (await refreshStats())
     ? setInterval(refreshStats, STATS_INTERVAL_MS)
     : (deps.log.info("planner statistics: not supported by this database server"), undefined);
+  // external providers: a demo (SEED=demo) answers for any provider without a URL from the built-in
+  // stand-ins under /sandbox, labelled Sandbox; a real PROVIDER_<NAME>_URL and _KEY replace them
+  const sandbox = env.SEED === "demo" ? mountedSandbox() : null;
+  const self = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  deps.providers = providersFromEnv(env, { sandboxBase: sandbox ? `${self}${SANDBOX_PATH}` : undefined });
   const app = createApp(deps, { webRoot: opts.webRoot });
   // mail queued before this start (or while no mail server was configured) goes out now
   kickDelivery(deps);
@@ -55,17 +63,33 @@ export async function serve(opts: { webRoot?: string } = {}) {
   // scheduled jobs (Support): due jobs run on every tick, each once across the instances
   const scheduler = new JobScheduler(deps.db, deps.log, { now: deps.now, onMail: () => kickDelivery(deps) });
   scheduler.start();
+  // imported offers are read again from their providers: a vanished or closed one pauses its project
+  let refreshing: Promise<unknown> = Promise.resolve();
+  const refreshTimer = setInterval(() => {
+    refreshing = refreshImports(deps.db, (k) => deps.providers!.find(k), deps.now).then((r) => {
+      if (r.paused || r.updated) deps.log.info("imported offers refreshed", r);
+      for (const f of r.failed) deps.log.warn("offer refresh: provider failed", { error: f });
+    }).catch((e) =>
+      deps.log.error("offer refresh failed", { error: e instanceof Error ? e.message : String(e) })
+    );
+  }, REFRESH_INTERVAL_MS);
   const ac = new AbortController();
-  const server = Deno.serve({
-    port: env.PORT,
-    hostname: env.HOST,
-    signal: ac.signal,
-    onListen: ({ hostname, port }) => {
-      deps.log.info("listening", {
-        url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
-      });
+  const server = Deno.serve(
+    {
+      port: env.PORT,
+      hostname: env.HOST,
+      signal: ac.signal,
+      onListen: ({ hostname, port }) => {
+        deps.log.info("listening", {
+          url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
+        });
+      },
     },
-  }, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));
+    (req, info) =>
+      sandbox && new URL(req.url).pathname.startsWith(`${SANDBOX_PATH}/`)
+        ? sandbox.fetch(req)
+        : app.fetch(req, { remoteAddr: info.remoteAddr }),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -77,6 +101,8 @@ export async function serve(opts: { webRoot?: string } = {}) {
     clearInterval(outboxTimer);
     clearInterval(sweepTimer);
     clearInterval(statsTimer);
+    clearInterval(refreshTimer);
+    await refreshing;
     await scheduler.stop();
     await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start

@@ -4,6 +4,7 @@ import type { MasterTables } from "./tables/master.ts";
 import type { ProjectTables } from "./tables/projects.ts";
 import type { RouterTables } from "./tables/router.ts";
 import type { SupportTables } from "./tables/support.ts";
+import type { ImportTables } from "./tables/imports.ts";
 
 export interface Database
-  extends FoundationTables, MasterTables, ProjectTables, RouterTables, SupportTables {}
+  extends FoundationTables, MasterTables, ProjectTables, RouterTables, SupportTables, ImportTables {}

@@ -9,6 +9,7 @@ import { PROVIDER_KEYS, PROVIDER_NAMES } from "../../shared/schemas/providers.ts
 import { DomainError } from "../../server/domain/errors.ts";
 import { providerConfigs } from "../../server/providers/index.ts";
 import { loadEnv } from "../../server/env.ts";
+import type { OfferQuota } from "../../shared/api/providers.ts";
 
 Deno.test("each adapter maps every field of its provider's offers, keeping the raw ids", async () => {
   const sb = await startSandbox();
@@ -39,7 +40,7 @@ Deno.test("each adapter maps every field of its provider's offers, keeping the r
       // quotas: every sandbox quota, with its conditions and sizes
       assertEquals(o.quotas.length, s.quotas.length, `${key} quotas`);
       for (const [i, q] of s.quotas.entries()) {
-        const m = o.quotas[i];
+        const m: OfferQuota = o.quotas[i];
         assertEquals(m.remaining, q.required - q.completes, `${key} quota remaining`);
         assertEquals(m.completes, q.completes, `${key} quota completes`);
         assertEquals(m.conditions[0].questionId, q.conditions[0].questionId);

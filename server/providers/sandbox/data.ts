@@ -106,7 +106,8 @@ export function sandboxOffers(seed: number, count = 36, base = 70_000): SandboxO
   const r = rng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const out: SandboxOffer[] = [];
-  const start = Date.UTC(2026, 0, 15);
+  // end dates from today on: offers on the market are open
+  const start = Math.floor(Date.now() / 86_400_000) * 86_400_000;
   for (let i = 0; i < count; i++) {
     const id = String(base + seed * 1000 + i * 7 + 1);
     const required = 100 + Math.floor(r() * 20) * 50;

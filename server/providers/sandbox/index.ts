@@ -38,3 +38,10 @@ export function sandboxApp(states: SandboxStates = sandboxStates()) {
   app.route("/mrkt", mrktSandbox(states.mrkt));
   return app;
 }
+
+/** The stand-ins under `/sandbox/<provider>`, for a demo server to answer ahead of its app. */
+export function mountedSandbox(states: SandboxStates = sandboxStates()) {
+  const outer = new Hono();
+  outer.route(SANDBOX_PATH, sandboxApp(states));
+  return outer;
+}
