@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerDbCommands } from "./commands/db.ts";
 import { registerUserCommands } from "./commands/user.ts";
 import { registerReportCommands } from "./commands/report.ts";
+import { registerImportCommands } from "./commands/import.ts";
 import { reasonOf } from "./context.ts";
 
 export function buildProgram(): Command {
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerDbCommands(program);
   registerUserCommands(program);
   registerReportCommands(program);
+  registerImportCommands(program);
   return program;
 }
 
