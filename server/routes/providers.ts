@@ -79,7 +79,9 @@ export function providerRoutes(api: Api) {
     return adapter(deps, "toluna").questions!(ids);
   });
 
-  api.list(P.listExternalProjects, ({ db }) => ({
+  api.list(P.listExternalProjects, ({ db, deps }) => ({
+    // the tab says "No provider configured" when nothing is imported and no provider is connected
+    metadata: { providers: PROVIDER_KEYS.map((k) => providersOf(deps).state(k)) },
     query: externalProjectsQuery(db),
     spec: externalProjectsSpec,
     map: externalProjectItem,

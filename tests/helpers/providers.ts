@@ -5,7 +5,7 @@ import { adapterFor, ProviderRegistry } from "../../server/providers/index.ts";
 import type { ProviderConfig } from "../../server/providers/types.ts";
 import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
 
-export async function startSandbox(extra: Partial<SandboxState> = {}) {
+export function startSandbox(extra: Partial<SandboxState> = {}) {
   const states = sandboxStates(extra);
   const app = sandboxApp(states);
   const ac = new AbortController();
