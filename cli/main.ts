@@ -9,6 +9,7 @@ import { registerUserCommands } from "./commands/user.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerReconcileCommands } from "./commands/reconcile.ts";
 import { registerInvoiceCommands } from "./commands/invoice.ts";
+import { registerImportCommands } from "./commands/import.ts";
 import { reasonOf } from "./context.ts";
 import { releaseName } from "../server/domain/ops/version.ts";
 
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerReconcileCommands(program);
   registerInvoiceCommands(program);
   registerReportCommands(program);
+  registerImportCommands(program);
   return program;
 }
 

@@ -4,6 +4,7 @@ import type { Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import type { Mailer } from "./domain/email/mailer.ts";
 import type { RouterOptions } from "./domain/router/router.ts";
+import type { ProviderRegistry } from "./providers/index.ts";
 
 export interface Deps {
   db: Db;
@@ -17,4 +18,6 @@ export interface Deps {
   mailer?: Mailer;
   /** Respondent router settings: risk checker, thresholds, trusted headers, hook fetch, timeouts. */
   router?: RouterOptions;
+  /** External sample providers (server/providers); unset: from PROVIDER_<NAME>_URL / _KEY alone. */
+  providers?: ProviderRegistry;
 }

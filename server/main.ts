@@ -11,6 +11,9 @@ import { JobScheduler } from "./domain/support/scheduler.ts";
 import { beat, clearHeartbeat, HEARTBEAT_MS } from "./domain/ops/heartbeat.ts";
 import { startScheduledBackups } from "./domain/ops/backup.ts";
 import { commitOf, VERSION } from "./domain/ops/version.ts";
+import { providersFromEnv } from "./providers/index.ts";
+import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
+import { REFRESH_INTERVAL_MS, refreshImports } from "./domain/imports/refresh.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -40,6 +43,11 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const statsTimer = (await refreshStats())
     ? setInterval(refreshStats, STATS_INTERVAL_MS)
     : (deps.log.info("planner statistics: not supported by this database server"), undefined);
+  // external providers: a demo (SEED=demo) answers for any provider without a URL from the built-in
+  // stand-ins under /sandbox, labelled Sandbox; a real PROVIDER_<NAME>_URL and _KEY replace them
+  const sandbox = env.SEED === "demo" ? mountedSandbox() : null;
+  const self = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  deps.providers = providersFromEnv(env, { sandboxBase: sandbox ? `${self}${SANDBOX_PATH}` : undefined });
   const app = createApp(deps, { webRoot: opts.webRoot });
   // mail queued before this start (or while no mail server was configured) goes out now
   kickDelivery(deps);
@@ -71,17 +79,33 @@ export async function serve(opts: { webRoot?: string } = {}) {
     }, deps.log)
     : undefined;
   deps.log.info("release", { version: VERSION, commit: commitOf(env.GIT_COMMIT) });
+  // imported offers are read again from their providers: a vanished or closed one pauses its project
+  let refreshing: Promise<unknown> = Promise.resolve();
+  const refreshTimer = setInterval(() => {
+    refreshing = refreshImports(deps.db, (k) => deps.providers!.find(k), deps.now).then((r) => {
+      if (r.paused || r.updated) deps.log.info("imported offers refreshed", r);
+      for (const f of r.failed) deps.log.warn("offer refresh: provider failed", { error: f });
+    }).catch((e) =>
+      deps.log.error("offer refresh failed", { error: e instanceof Error ? e.message : String(e) })
+    );
+  }, REFRESH_INTERVAL_MS);
   const ac = new AbortController();
-  const server = Deno.serve({
-    port: env.PORT,
-    hostname: env.HOST,
-    signal: ac.signal,
-    onListen: ({ hostname, port }) => {
-      deps.log.info("listening", {
-        url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
-      });
+  const server = Deno.serve(
+    {
+      port: env.PORT,
+      hostname: env.HOST,
+      signal: ac.signal,
+      onListen: ({ hostname, port }) => {
+        deps.log.info("listening", {
+          url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
+        });
+      },
     },
-  }, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));
+    (req, info) =>
+      sandbox && new URL(req.url).pathname.startsWith(`${SANDBOX_PATH}/`)
+        ? sandbox.fetch(req)
+        : app.fetch(req, { remoteAddr: info.remoteAddr }),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -93,6 +117,8 @@ export async function serve(opts: { webRoot?: string } = {}) {
     clearInterval(outboxTimer);
     clearInterval(sweepTimer);
     clearInterval(statsTimer);
+    clearInterval(refreshTimer);
+    await refreshing;
     await scheduler.stop();
     clearInterval(heartbeatTimer);
     await backups?.stop();

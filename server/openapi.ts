@@ -29,6 +29,7 @@ import * as dashboard from "../shared/api/dashboard.ts";
 import * as support from "../shared/api/support.ts";
 import * as reconcile from "../shared/api/reconcile.ts";
 import * as accounts from "../shared/api/accounts.ts";
+import * as providers from "../shared/api/providers.ts";
 import { VERSION } from "./domain/ops/version.ts";
 
 /**
@@ -51,6 +52,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   "Project reports and e-mails": projectReports,
   Reconcile: reconcile,
   Accounts: accounts,
+  "External providers": providers,
   Support: support,
   Operations: ops,
 };

@@ -11,6 +11,7 @@ import * as m0008 from "./0008_support.ts";
 import * as m0009 from "./0009_reconcile.ts";
 import * as m0010 from "./0010_accounts.ts";
 import * as m0011 from "./0011_dashboard_totals.ts";
+import * as m0013 from "./0013_imports.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009_reconcile": m0009,
   "0010_accounts": m0010,
   "0011_dashboard_totals": m0011,
+  "0013_imports": m0013,
 };

@@ -6,6 +6,7 @@ import type { RouterTables } from "./tables/router.ts";
 import type { SupportTables } from "./tables/support.ts";
 import type { ReconcileTables } from "./tables/reconcile.ts";
 import type { AccountTables } from "./tables/accounts.ts";
+import type { ImportTables } from "./tables/imports.ts";
 
 export interface Database
   extends
@@ -15,4 +16,5 @@ export interface Database
     RouterTables,
     SupportTables,
     ReconcileTables,
-    AccountTables {}
+    AccountTables,
+    ImportTables {}

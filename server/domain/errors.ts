@@ -19,7 +19,9 @@ export type DomainErrorKind =
   /** The change clashes with the current state: a duplicate, an illegal transition (409). */
   | "conflict"
   /** Too many attempts; try later (429). */
-  | "tooManyAttempts";
+  | "tooManyAttempts"
+  /** A service we depend on (an external sample provider) failed or is not reachable (502). */
+  | "upstream";
 
 export class DomainError extends Error {
   constructor(
@@ -41,6 +43,7 @@ export const notFound = (what = "Record") => new DomainError("notFound", `${what
 export const conflict = (message: string, errors?: FieldError[]) =>
   new DomainError("conflict", message, errors);
 export const tooManyAttempts = (message: string) => new DomainError("tooManyAttempts", message);
+export const upstream = (message: string) => new DomainError("upstream", message);
 
 /** Whether an error is the domain's "not found" (the CLI words some of these itself). */
 export const isNotFound = (e: unknown): e is DomainError => e instanceof DomainError && e.kind === "notFound";

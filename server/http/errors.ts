@@ -27,6 +27,7 @@ export const STATUS_OF: Record<DomainErrorKind, ErrorStatus> = {
   notFound: 404,
   conflict: 409,
   tooManyAttempts: 429,
+  upstream: 502,
 };
 
 export const badRequest = (message: string, errors?: FieldError[]) => new HttpError(400, message, errors);

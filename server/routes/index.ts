@@ -18,6 +18,7 @@ import { supportRoutes } from "./support.ts";
 import { opsRoutes } from "./ops.ts";
 import { reconcileRoutes } from "./reconcile.ts";
 import { accountRoutes } from "./accounts.ts";
+import { providerRoutes } from "./providers.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -38,4 +39,5 @@ export function registerRoutes(api: Api) {
   opsRoutes(api);
   reconcileRoutes(api);
   accountRoutes(api);
+  providerRoutes(api);
 }

@@ -34,7 +34,15 @@ Deno.test(
             await page.getByTestId("card-monthlyExpense-value").textContent() ?? "",
             /^\$[1-9][\d,]*\.\d{2}$/,
           );
-          assertEquals(await page.getByTestId("card-monthlyInvoice-value").textContent(), "$0.00");
+          // the demo invoices one of its projects: the card is this month's client invoices, to the cent
+          const monthStart = new Date().toISOString().slice(0, 7);
+          const invoiced = await server.deps.db.selectFrom("invoices").select("total")
+            .where("isDeleted", "=", 0).where("currentDate", ">=", monthStart).execute();
+          const sum = invoiced.reduce((s, r) => s + r.total, 0);
+          assertEquals(
+            await page.getByTestId("card-monthlyInvoice-value").textContent(),
+            `$${sum.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+          );
           for (
             const id of [
               "card-monthCompleted-value",

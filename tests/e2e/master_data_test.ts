@@ -604,7 +604,9 @@ Deno.test(
             // a sub text has no message of its own under it: the form tells it after the refused Add
             await form.getByLabel("Sub text of option 1").fill("x".repeat(300));
             await form.getByRole("button", { name: "Add Qualification" }).click();
-            await form.getByTestId("form-errors").filter({ hasText: "Sub text must be at most 200 characters" })
+            await form.getByTestId("form-errors").filter({
+              hasText: "Sub text must be at most 200 characters",
+            })
               .waitFor();
             const saved = () =>
               db.selectFrom("qualifications").select("id").where("qualificationKey", "=", "pet_ownership")

@@ -33,9 +33,20 @@ function assertNewStatus(status: number) {
 
 export async function createGroupProject(db: Db, caller: Caller, input: GroupProject, now: Clock = Date.now) {
   assertNewStatus(input.projectStatus);
+  return await db.transaction().execute((trx) => insertGroupProject(trx, caller, input, now));
+}
+
+/** Adds a group project inside the caller's transaction (an import adds its group and child in one). */
+export async function insertGroupProject(
+  trx: Db,
+  caller: Caller,
+  input: GroupProject,
+  now: Clock = Date.now,
+) {
+  assertNewStatus(input.projectStatus);
   // a MANAGER's projects are always their own (the manager select is locked)
   const userId = caller.role === "MANAGER" ? caller.userId : input.userId;
-  return await db.transaction().execute(async (trx) => {
+  {
     await assertClient(trx, input.clientId);
     await assertManager(trx, userId);
     const at = dateAt(now), stamp = at.toISOString();
@@ -69,13 +80,20 @@ export async function createGroupProject(db: Db, caller: Caller, input: GroupPro
       recordId: id,
     }, at);
     return getProject(trx, id);
-  });
+  }
 }
 
 export async function createChildProject(db: Db, caller: Caller, form: ChildProject, now: Clock = Date.now) {
   assertNewStatus(form.projectStatus);
   const input = checkTargeting(form);
-  return await db.transaction().execute(async (trx) => {
+  return await db.transaction().execute((trx) => insertChildProject(trx, caller, input, now));
+}
+
+/** Adds a child project inside the caller's transaction (an import adds its group and child in one). */
+export async function insertChildProject(trx: Db, caller: Caller, form: ChildProject, now: Clock = Date.now) {
+  assertNewStatus(form.projectStatus);
+  const input = checkTargeting(form);
+  {
     const parent = await trx.selectFrom("projects").selectAll().where("id", "=", input.parentProjectId)
       .where("projectType", "=", PROJECT_TYPE.GROUP).where("isDeleted", "=", 0).executeTakeFirst();
     if (!parent) {
@@ -132,5 +150,5 @@ export async function createChildProject(db: Db, caller: Caller, form: ChildProj
       recordId: parent.id,
     }, at);
     return getProject(trx, id);
-  });
+  }
 }

@@ -36,6 +36,7 @@ const rulesList: Loader = () => import("../features/library/RulesListPage.tsx");
 const reconcileList: Loader = () => import("../features/reconcile/ReconcileListPage.tsx");
 const reconcileForm: Loader = () => import("../features/reconcile/ReconcileFormPage.tsx");
 const ruleForm: Loader = () => import("../features/library/RuleFormPage.tsx");
+const providerOffers: Loader = () => import("../features/imports/ProviderOffersPage.tsx");
 const jobForm: Loader = () => import("../features/support/JobFormPage.tsx");
 
 export const SCREEN_DEFS: Record<string, ScreenDef> = {
@@ -58,11 +59,11 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   },
   "/admin/project/child/:id/edit": { title: "Edit Child Project", area: "Projects", load: childProjectEdit },
   // api import
-  "/admin/api": { title: "Precision", area: "Api Projects" },
-  "/admin/api/logit": { title: "Logit", area: "Api Projects" },
-  "/admin/api/toluna": { title: "Toulna", area: "Api Projects" },
-  "/admin/api/circle": { title: "Circle", area: "Api Projects" },
-  "/admin/api/mrkt": { title: "UniMrkt", area: "Api Projects" },
+  "/admin/api": { title: "Precision", area: "Api Projects", load: providerOffers },
+  "/admin/api/logit": { title: "Logit", area: "Api Projects", load: providerOffers },
+  "/admin/api/toluna": { title: "Toulna", area: "Api Projects", load: providerOffers },
+  "/admin/api/circle": { title: "Circle", area: "Api Projects", load: providerOffers },
+  "/admin/api/mrkt": { title: "UniMrkt", area: "Api Projects", load: providerOffers },
   // clients, suppliers
   "/admin/client": { title: "Clients", area: "Clients", load: clientsList },
   "/admin/client/add": { title: "Add Client", area: "Clients", load: clientForm },

@@ -4,12 +4,6 @@
  * module, so the sign-in page does not pay for it.
  */
 export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
-  "/admin/api": "This provider's survey offers, each added as a project in one step.",
-  "/admin/api/logit": "This provider's survey offers, each added as a project in one step.",
-  "/admin/api/toluna":
-    "This provider's survey offers with their quotas and questions, each added as a project in one step.",
-  "/admin/api/circle": "This provider's survey offers, each added as a project in one step.",
-  "/admin/api/mrkt": "This provider's survey offers, each added as a project in one step.",
   "/admin/report": "Client, supplier, prescreen and complete reports, downloaded as CSV.",
   "/admin/invoice/:projectid/edit": "Change a project's invoice.",
   "/supplier/project": "The projects mapped to your company, with a report to download for each.",

@@ -1,0 +1,94 @@
+/** External providers (part 2, "External providers"; part 1, 2.6 Projects External): handlers of shared/api/providers.ts. */
+import { answer, type Api, type CallContext } from "../http/api.ts";
+import * as P from "../../shared/api/providers.ts";
+import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
+import { providersOf } from "../providers/index.ts";
+import { importOffer } from "../domain/imports/import.ts";
+import {
+  externalProjectItem,
+  externalProjectsQuery,
+  externalProjectsSpec,
+  pageOffers,
+  withImports,
+} from "../domain/imports/offers.ts";
+import { csvResponse, csvStream } from "../http/csv.ts";
+import type { Deps } from "../deps.ts";
+
+// deno-lint-ignore no-explicit-any
+const callerOf = (x: CallContext<any>) => {
+  const user = x.c.get("user");
+  return { actor: x.actor(), userId: user.id, role: user.role };
+};
+
+const added = (r: P.ImportResult) => answer(r, `Project ${r.projectCode} created`);
+
+function offerRoutes(api: Api, key: ProviderKey) {
+  const calls = P.PROVIDER_CALLS[key];
+  api.handle(calls.offers, async ({ deps, db, body, c }) => {
+    const registry = providersOf(deps);
+    const state = registry.state(key);
+    const adapter = registry.find(key);
+    const country = body.filter?.countryCode ?? body.filter?.country ?? body.filters?.countryCode ??
+      body.filters?.country;
+    const search = body.search ?? body.filters?.search ?? undefined;
+    const offers = adapter
+      ? await withImports(
+        db,
+        key,
+        await adapter.listOffers({
+          countryCode: typeof country === "string" && country.trim()
+            ? country.trim().toUpperCase()
+            : undefined,
+          search: search || undefined,
+        }),
+      )
+      : [];
+    if (c.req.query("format") === "csv") {
+      const stamp = new Date(deps.now()).toISOString().slice(0, 10);
+      const list = P.OFFER_LISTS[key];
+      return csvResponse(
+        c,
+        `${list.id}-${stamp}.csv`,
+        csvStream(
+          list.columns,
+          (async function* () {
+            yield offers;
+          })(),
+        ),
+      );
+    }
+    return { ...pageOffers(offers, body.pageNo, body.limit), provider: state };
+  });
+  api.handle(
+    calls.add,
+    async (x) =>
+      added(await importOffer(x.db, callerOf(x), providersOf(x.deps).get(key), x.body, x.deps.now)),
+  );
+}
+
+const adapter = (deps: Deps, key: ProviderKey) => providersOf(deps).get(key);
+
+export function providerRoutes(api: Api) {
+  for (const key of PROVIDER_KEYS) offerRoutes(api, key);
+
+  api.handle(P.logitQuotas, ({ deps, body }) => adapter(deps, "logit").quotasOf!(body.projectId));
+  api.handle(P.mrktQuotas, ({ deps, body }) => adapter(deps, "mrkt").quotasOf!(body.surveyId));
+  api.handle(P.tolunaQuotaDetails, ({ deps, body }) => adapter(deps, "toluna").quotaDetails!(body.quotaId));
+  api.handle(P.tolunaQuestions, ({ deps, body }) => {
+    const ids = Array.isArray(body.questionId) ? body.questionId : [body.questionId];
+    return adapter(deps, "toluna").questions!(ids);
+  });
+
+  api.list(P.listExternalProjects, ({ db, deps }) => ({
+    // the tab says "No provider configured" when nothing is imported and no provider is connected
+    metadata: { providers: PROVIDER_KEYS.map((k) => providersOf(deps).state(k)) },
+    query: externalProjectsQuery(db),
+    spec: externalProjectsSpec,
+    map: externalProjectItem,
+    list: P.externalProjectsList,
+  }));
+  api.handle(P.addExternalProject, async (x) => {
+    const provider = providersOf(x.deps).get(x.body.provider);
+    return added(await importOffer(x.db, callerOf(x), provider, x.body, x.deps.now));
+  });
+}

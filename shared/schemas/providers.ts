@@ -1,0 +1,94 @@
+/**
+ * External providers (part 2, "External providers" calls): the provider keys as the paths spell them,
+ * and the bodies of the offer, quota, question and add-as-project calls.
+ */
+import * as v from "valibot";
+import { ListBody } from "../list.ts";
+import { MAX_LEN, recordId } from "./common.ts";
+
+/** The five providers, as their calls' paths spell them. */
+export const PROVIDER_KEYS = ["precision", "logit", "toluna", "circle", "mrkt"] as const;
+export type ProviderKey = (typeof PROVIDER_KEYS)[number];
+
+/** What each provider is called in messages, the CLI and the Projects External tab. */
+export const PROVIDER_NAMES: Record<ProviderKey, string> = {
+  precision: "Precision",
+  logit: "Logit",
+  toluna: "Toluna",
+  circle: "Circle",
+  mrkt: "UniMrkt",
+};
+
+/** The environment variables' `<NAME>` of each provider (PROVIDER_<NAME>_URL / _KEY). */
+export const PROVIDER_ENV_NAMES: Record<ProviderKey, string> = {
+  precision: "PRECISION",
+  logit: "LOGIT",
+  toluna: "TOLUNA",
+  circle: "CIRCLE",
+  mrkt: "MRKT",
+};
+
+export const isProviderKey = (s: string): s is ProviderKey =>
+  (PROVIDER_KEYS as readonly string[]).includes(s);
+
+const shortText = (label: string, max: number = MAX_LEN.code) =>
+  v.pipe(
+    v.string(`${label} must be text`),
+    v.trim(),
+    v.maxLength(max, `${label} must be at most ${max} characters`),
+  );
+
+/** A provider's id (a survey, quota or question): text or a whole number, kept as text. */
+const providerId = (label: string) =>
+  v.pipe(
+    v.union([v.string(), v.pipe(v.number(), v.integer(), v.transform(String))], `${label} is required`),
+    v.transform((s) => s.trim()),
+    v.nonEmpty(`${label} is required`),
+    v.maxLength(MAX_LEN.code, `${label} must be at most ${MAX_LEN.code} characters`),
+  );
+
+/** The offer filters (the grid's `filter`, or the spec's `filters`): a country and a text. */
+const OfferFilters = v.optional(
+  v.object({
+    countryCode: v.optional(v.nullable(shortText("Country", 8))),
+    country: v.optional(v.nullable(shortText("Country", 8))),
+    search: v.optional(v.nullable(shortText("Search", 100))),
+  }),
+  {},
+);
+
+/** POST /admin/project/api/<provider>/request: the grid's list body, with `filters` of the spec too. */
+export const OfferListBody = v.object({
+  ...ListBody.entries,
+  limit: v.optional(
+    v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(1000)),
+    20,
+  ),
+  filters: OfferFilters,
+});
+export type OfferListBody = v.InferOutput<typeof OfferListBody>;
+
+export const LogitQuotaBody = v.object({ filters: OfferFilters, projectId: providerId("Project id") });
+export const TolunaQuotaBody = v.object({ filters: OfferFilters, quotaId: providerId("Quota id") });
+export const TolunaQuestionsBody = v.object({
+  filters: OfferFilters,
+  questionId: v.union([
+    providerId("Question id"),
+    v.pipe(v.array(providerId("Question id")), v.maxLength(200)),
+  ]),
+});
+export const MrktQuotaBody = v.object({ filters: OfferFilters, surveyId: providerId("Survey id") });
+
+/** POST /admin/project/<provider>/api/add: the survey row (its id is what counts) plus the client. */
+export const AddOfferBody = v.object({
+  surveyId: providerId("Survey id"),
+  clientId: recordId("Client is required"),
+  countryCode: v.optional(v.nullable(shortText("Country", 8))),
+});
+export type AddOfferBody = v.InferOutput<typeof AddOfferBody>;
+
+/** POST /admin/project/external/add: the same, naming the provider. */
+export const ExternalAddBody = v.object({
+  provider: v.picklist(PROVIDER_KEYS, "Provider must be one of precision, logit, toluna, circle, mrkt"),
+  ...AddOfferBody.entries,
+});

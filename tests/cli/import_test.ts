@@ -1,0 +1,77 @@
+/** `import list` and `import add` as a user runs them: a subprocess, a temporary database, a provider's stand-in. */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { testApp } from "../helpers/app.ts";
+import { makeClient } from "../helpers/fixtures.ts";
+import { startSandbox } from "../helpers/providers.ts";
+import { SANDBOX_KEY } from "../../server/providers/sandbox/index.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+async function cli(args: string[], env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/main.ts", ...args],
+    cwd: root,
+    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
+}
+
+Deno.test("cli import list / add against a provider's stand-in; one-line errors", async () => {
+  const sb = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "samplex-cli-import-" });
+  try {
+    const env = {
+      DATABASE_URL: `file:${dir}/samplex.db`,
+      PROVIDER_PRECISION_URL: `${sb.base}/precision`,
+      PROVIDER_PRECISION_KEY: SANDBOX_KEY,
+    };
+    const t = await testApp(env);
+    let clientId: string;
+    try {
+      clientId = (await makeClient(t))._id;
+      await t.userWith("SUPERADMIN");
+    } finally {
+      await t.close();
+    }
+    const list = await cli(["import", "list", "precision", "--country", "gb"], env);
+    assertEquals(list.code, 0, list.stderr);
+    const lines = list.stdout.split("\n");
+    assertMatch(lines[0], /^ID\s+COUNTRY\s+CPI\s+LOI\s+IR\s+REMAINING\s+END\s+TITLE$/);
+    const gb = sb.states.precision.offers.filter((o) => o.country === "GB");
+    assertEquals(lines.length - 1, gb.length);
+    assert(lines.slice(1).every((l) => / GB /.test(l)));
+
+    const add = await cli(["import", "add", "precision", gb[0].id, "--client", clientId], env);
+    assertEquals(add.code, 0, add.stderr);
+    assertMatch(add.stdout, /^created project \S+ \(group \S+\): \d+ quotas, \d+ questions$/);
+    const again = await cli(["import", "add", "precision", gb[0].id, "--client", clientId], env);
+    assertEquals(again.code, 1);
+    assertMatch(
+      again.stderr,
+      new RegExp(`^error: Precision survey ${gb[0].id} is already imported as project \\S+$`),
+    );
+
+    const off = await cli(["import", "list", "logit"], env);
+    assertEquals([off.code, off.stdout], [1, ""]);
+    assertEquals(off.stderr, "error: Logit is not configured: set PROVIDER_LOGIT_URL and PROVIDER_LOGIT_KEY");
+    const unknown = await cli(["import", "list", "acme"], env);
+    assertEquals(
+      unknown.stderr,
+      'error: unknown provider "acme": one of precision, logit, toluna, circle, mrkt',
+    );
+    sb.states.precision.mode = "down";
+    const down = await cli(["import", "list", "precision"], { ...env });
+    assertEquals(down.code, 1);
+    assertMatch(
+      down.stderr,
+      /^error: Precision is unavailable \(HTTP 503: Maintenance in progress \(service_unavailable\)\)/,
+    );
+    assertEquals(down.stderr.split("\n").length, 1);
+  } finally {
+    await sb.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,85 @@
+/** External import pages (part 2): the five providers' tabs and their grids over shared/api/providers.ts. */
+import type { ListDecl } from "../../components/data-grid/types.ts";
+import type { PageTab } from "../../components/layout/PageHeader.tsx";
+import {
+  type ExternalOffer,
+  type ExternalProjectItem,
+  externalProjectsList,
+  OFFER_LISTS,
+} from "../../../../shared/api/providers.ts";
+import type { ProviderKey } from "../../../../shared/schemas/providers.ts";
+
+export type { ExternalOffer, ExternalProjectItem, ProviderKey };
+
+/** The numbered tabs 1 to 5, in the spec's order, with their routes and labels. */
+export const PROVIDER_TABS: { key: ProviderKey; to: string; label: string }[] = [
+  { key: "precision", to: "/admin/api", label: "1. Precision" },
+  { key: "logit", to: "/admin/api/logit", label: "2. Logit" },
+  { key: "toluna", to: "/admin/api/toluna", label: "3. Toulna" },
+  { key: "circle", to: "/admin/api/circle", label: "4. Circle" },
+  { key: "mrkt", to: "/admin/api/mrkt", label: "5. UniMrkt" },
+];
+export const providerTabs: PageTab[] = PROVIDER_TABS.map((t) => ({ label: t.label, to: t.to, end: true }));
+export const providerOfPath = (path: string): ProviderKey =>
+  PROVIDER_TABS.find((t) => t.to === path.replace(/\/+$/, ""))?.key ?? "precision";
+
+const COUNTRY_OPTIONS = ["US", "GB", "CA", "DE", "FR", "AU", "IN"].map((c) => ({ value: c, label: c }));
+
+export const offersDecl = (key: ProviderKey): ListDecl<ExternalOffer, "countryCode"> => ({
+  list: OFFER_LISTS[key],
+  id: `offers-${key}`,
+  rowId: (o) => o._id,
+  defaultPageSize: 20,
+  pageSizes: [20],
+  pageParam: "p",
+  exportName: "Projects",
+  filters: [
+    { kind: "select", key: "countryCode", label: "Country", options: COUNTRY_OPTIONS },
+    { kind: "export" },
+  ],
+});
+
+export const externalDecl: ListDecl<ExternalProjectItem, "provider" | "offerState" | "clientId"> = {
+  list: externalProjectsList,
+  rowId: (r) => r._id,
+  defaultPageSize: 20,
+  pageParam: "p",
+  filters: [
+    {
+      kind: "search",
+      placeholder: "Search imports",
+      hint: "Searches title, survey id, project code and name",
+    },
+    {
+      kind: "select",
+      key: "provider",
+      label: "Provider",
+      multiple: true,
+      options: PROVIDER_TABS.map((t) => ({ value: t.key, label: t.label.slice(3) })),
+    },
+    {
+      kind: "select",
+      key: "offerState",
+      label: "Offer",
+      multiple: true,
+      options: [
+        { value: "open", label: "Open" },
+        { value: "closed", label: "Closed" },
+        { value: "vanished", label: "Vanished" },
+      ],
+    },
+    { kind: "export" },
+  ],
+};
+
+/** A small CSV of rows (the dialogs' exports, named Quotas and Questions). */
+export function csvBlob(header: string[], rows: unknown[][]): Blob {
+  const cell = (v: unknown) => {
+    let s = v === null || v === undefined ? "" : String(v);
+    if (/^[=+\-@]/.test(s)) s = `'${s}`;
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return new Blob([[header, ...rows].map((r) => r.map(cell).join(",")).join("\n") + "\n"], {
+    type: "text/csv",
+  });
+}
