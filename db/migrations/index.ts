@@ -9,6 +9,7 @@ import * as m0006 from "./0006_router_hook_lease.ts";
 import * as m0007 from "./0007_token_generation.ts";
 import * as m0011 from "./0011_dashboard_totals.ts";
 import * as m0008 from "./0008_support.ts";
+import * as m0012 from "./0012_reports.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007_token_generation": m0007,
   "0011_dashboard_totals": m0011,
   "0008_support": m0008,
+  "0012_reports": m0012,
 };

@@ -37,6 +37,7 @@ import type {
 } from "../../../shared/api/dashboard.ts";
 import { type Buckets, bucketsOf, sortDateFrom, todayAndMonth } from "./periods.ts";
 import { invoiceSeries, invoiceTotals } from "./invoices.ts";
+import { rollupRange } from "./ranges.ts";
 
 /** Money to the cent. */
 export const cents = (n: number) => Math.round((Number(n) || 0) * 100) / 100;
@@ -87,8 +88,15 @@ export async function rollupSums(
   const where: RawBuilder<unknown>[] = [sql`date >= ${b.from}`];
   if (f.clientId) where.push(sql`clientId = ${f.clientId}`);
   if (f.supplierId) where.push(sql`supplierId = ${f.supplierId}`);
-  const table = f.clientId || f.supplierId ? sql.raw("router_daily") : sql.raw("router_daily_totals");
-  const { rows } = await sql<RollupSums & { k: string }>`SELECT ${key} AS k, ${cols} FROM ${table}
+  const filtered = !!(f.clientId || f.supplierId);
+  // filtered months and years (whose buckets start on a month's first day): the monthly rollup
+  const monthly = filtered && b.keyLength <= 7 && b.from.endsWith("-01");
+  if (monthly) {
+    where[0] = sql`month >= ${b.from.slice(0, 7)}`;
+  }
+  const table = sql.raw(monthly ? "router_monthly" : filtered ? "router_daily" : "router_daily_totals");
+  const bucket = monthly ? sql.raw(`substr(month, 1, ${b.keyLength})`) : key;
+  const { rows } = await sql<RollupSums & { k: string }>`SELECT ${bucket} AS k, ${cols} FROM ${table}
     WHERE ${sql.join(where, sql` AND `)} GROUP BY k`.execute(db);
   return new Map(rows.map((r) => [r.k, numbers(r)]));
 }
@@ -210,8 +218,9 @@ export async function completedProjects(
       parentProjectId: string | null;
     }
   >`SELECT d.projectId, d.complete, d.revenue, p.projectCode, p.projectName, p.cpi, p.parentProjectId
-    FROM (SELECT projectId, sum(complete) AS complete, sum(revenue) AS revenue FROM router_daily
-          WHERE date >= ${from} GROUP BY projectId HAVING sum(complete) > 0) d
+    FROM (SELECT projectId, sum(complete) AS complete, sum(revenue) AS revenue
+          FROM (${rollupRange({ from }, ["projectId", "complete", "revenue"])})
+          GROUP BY projectId HAVING sum(complete) > 0) d
     JOIN projects p ON p.id = d.projectId
     ORDER BY d.complete DESC, p.projectCode`.execute(db);
   return rows.map((r) => ({
@@ -242,8 +251,9 @@ export async function securityProjects(
       parentProjectId: string | null;
     }
   >`SELECT d.projectId, d.sca, d.security, p.projectCode, p.projectName, p.parentProjectId
-    FROM (SELECT projectId, sum(clicked) AS sca, sum(security) AS security FROM router_daily
-          WHERE date >= ${from} GROUP BY projectId HAVING sum(security) > 0) d
+    FROM (SELECT projectId, sum(clicked) AS sca, sum(security) AS security
+          FROM (${rollupRange({ from }, ["projectId", "clicked", "security"])})
+          GROUP BY projectId HAVING sum(security) > 0) d
     JOIN projects p ON p.id = d.projectId
     ORDER BY d.security DESC, p.projectCode`.execute(db);
   return rows.map((r) => ({
