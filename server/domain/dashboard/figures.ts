@@ -63,6 +63,9 @@ export const securityDrops = (s: RollupSums) => s.security;
 export const revenue = (s: RollupSums) => cents(s.revenue);
 /** Expected expense: completes x supplier CPI as booked (to the cent). */
 export const expense = (s: RollupSums) => cents(s.cost);
+/** Arrivals screened out: terminated, over quota, quality terms, security refusals, pre-screen terminates. */
+export const disqualified = (s: RollupSums) =>
+  s.terminate + s.overQuota + s.qualityTerm + s.security + s.preScreenTerminate;
 /** Arrivals that ended without a complete. */
 export const failed = (s: RollupSums) =>
   s.terminate + s.overQuota + s.qualityTerm + s.drop + s.security + s.preScreenTerminate + s.preScreenDrop;
