@@ -10,7 +10,6 @@ export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
     "This provider's survey offers with their quotas and questions, each added as a project in one step.",
   "/admin/api/circle": "This provider's survey offers, each added as a project in one step.",
   "/admin/api/mrkt": "This provider's survey offers, each added as a project in one step.",
-  "/admin/report": "Client, supplier, prescreen and complete reports, downloaded as CSV.",
   "/admin/reconcile": "Approve or reject a project's respondent identifiers, then send it to invoicing.",
   "/admin/reconcile/add": "Start reconciling a project from a file of approved or rejected identifiers.",
   "/admin/reconcile/:reconcileid/edit":
