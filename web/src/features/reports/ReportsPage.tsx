@@ -17,7 +17,14 @@ import { saveBlob } from "../../lib/download.ts";
 import { cn } from "../../lib/utils.ts";
 import { prescreenReportCall } from "../../../../shared/api/project-reports.ts";
 import { REPORT_LISTS } from "../../../../shared/api/reports.ts";
-import { isReportKind, REPORT_KINDS, REPORT_TITLES, reportGrid, type ReportKind, type ReportRow } from "./reports.ts";
+import {
+  isReportKind,
+  REPORT_KINDS,
+  REPORT_TITLES,
+  reportGrid,
+  type ReportKind,
+  type ReportRow,
+} from "./reports.ts";
 
 const TEXT_COLUMNS = new Set(["projectCode", "projectName", "clientName", "supplierName"]);
 
@@ -41,7 +48,9 @@ function ReportTab({ kind }: { kind: ReportKind }) {
         label: "Download answers",
         icon: Download,
         onSelect: async (r: ReportRow) => {
-          const { blob, filename } = await download(prescreenReportCall, { body: { projectId: r.projectId } });
+          const { blob, filename } = await download(prescreenReportCall, {
+            body: { projectId: r.projectId },
+          });
           saveBlob(blob, filename ?? `${r.projectCode}-prescreen.csv`);
         },
       }]
@@ -49,7 +58,12 @@ function ReportTab({ kind }: { kind: ReportKind }) {
   return (
     <>
       <FilterToolbar list={list} />
-      <DataGrid list={list} columns={columns} rowActions={rowActions} caption={`${REPORT_TITLES[kind]} report`} />
+      <DataGrid
+        list={list}
+        columns={columns}
+        rowActions={rowActions}
+        caption={`${REPORT_TITLES[kind]} report`}
+      />
     </>
   );
 }
