@@ -176,6 +176,7 @@ export const REPORT_SPECS: Record<ReportKind, ListSpec> = {
   prescreen: listSpecOf(prescreenReportList, { ...common, filters: PROJECT_FILTERS, sorts: SORTS }),
   completeAllocated: listSpecOf(completeAllocatedReportList, {
     ...common,
+    defaultSort: [["projectCode", "asc"], ["supplierName", "asc"], ["key", "asc"]],
     search: ["p.projectCode", "p.projectName", "s.supplierName"],
     filters: PROJECT_FILTERS,
     sorts: { ...SORTS, supplierName: "supplierName" },
