@@ -54,8 +54,9 @@ const GROUPING: Record<ReportKind, "project" | "supplier" | "group"> = {
 /** A report's filter, as the body's filter gives it (validated by the contract). */
 export type ReportInput = Pick<ReportFilter, "from" | "to" | "clientId" | "supplierId">;
 
-const sums = sql.raw(SUMMED.map((c) => `sum(r."${c}") AS "${c}"`).join(", "));
-const sumOf = (col: string) => sql.raw(`sum(r."${col}")`);
+const sums = sql.raw(SUMMED.map((c) => `r."${c}" AS "${c}"`).join(", "));
+const sumOf = (col: string) => sql.raw(`r."${col}"`);
+const summed = sql.raw(SUMMED.map((c) => `sum("${c}") AS "${c}"`).join(", "));
 
 /** The report's rows over the range, grouped and named; the list kit adds search, order and paging. */
 export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
@@ -65,14 +66,23 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
     clientId: f.clientId || null,
     supplierId: f.supplierId || null,
   });
-  // deno-lint-ignore no-explicit-any
-  const from = (db as any).selectFrom(sql`(${range})`.as("r")) as AnyQB;
   const grouping = GROUPING[kind];
+  // summed per row of the report first, then named: the joins run once per row, not per rollup row
+  const by = grouping === "supplier"
+    ? sql.raw("projectId, supplierId")
+    : grouping === "group"
+    ? sql.raw("coalesce(parentProjectId, projectId)")
+    : sql.raw("projectId");
+  const grouped = grouping === "supplier"
+    ? sql`SELECT projectId, supplierId, ${summed} FROM (${range}) GROUP BY ${by}`
+    : sql`SELECT ${by} AS projectId, ${summed} FROM (${range}) GROUP BY ${by}`;
+  // deno-lint-ignore no-explicit-any
+  const from = (db as any).selectFrom(sql`(${grouped})`.as("r")) as AnyQB;
   if (grouping === "group") {
     return from
       .innerJoin(
         sql`projects`.as("p"),
-        (j) => j.on(sql`p.id`, "=", sql`coalesce(r.parentProjectId, r.projectId)`),
+        (j) => j.on(sql`p.id`, "=", sql`r.projectId`),
       )
       .leftJoin(sql`clients`.as("cl"), (j) => j.on(sql`cl.id`, "=", sql`p.clientId`))
       .select([
@@ -93,8 +103,7 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
           WHERE (c.parentProjectId = p.id OR c.id = p.id) AND c.projectType = 2)`.as("approved"),
         sums,
       ] as never)
-      .groupBy(sql`p.id` as never)
-      .having(sql`${sumOf("complete")} > 0` as never);
+      .where(sql`${sumOf("complete")} > 0` as never);
   }
   let q = from
     .innerJoin(sql`projects`.as("p"), (j) => j.on(sql`p.id`, "=", sql`r.projectId`))
@@ -113,8 +122,7 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
           WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId)`.as("totalComplete"),
         sql`(SELECT coalesce(sum(m.approved), 0) FROM supplier_maps m
           WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId)`.as("approved"),
-      ] as never)
-      .groupBy([sql`r.projectId`, sql`r.supplierId`] as never);
+      ] as never);
   } else {
     q = q.select([
       sql<string>`r.projectId`.as("key"),
@@ -123,7 +131,7 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
       sql`p.sampleSize`.as("allocated"),
       sql`p.complete`.as("totalComplete"),
       sql`p.approved`.as("approved"),
-    ] as never).groupBy(sql`r.projectId` as never);
+    ] as never);
   }
   q = q.select([
     sql<string>`r.projectId`.as("projectId"),
@@ -134,14 +142,14 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
     sums,
   ] as never);
   if (kind === "prescreen") {
-    q = q.having(
-      sql`max(p.isPreScreen) = 1 OR ${sumOf("preScreenTerminate")} + ${sumOf("preScreenDrop")} > 0` as never,
+    q = q.where(
+      sql`p.isPreScreen = 1 OR ${sumOf("preScreenTerminate")} + ${sumOf("preScreenDrop")} > 0` as never,
     );
   } else if (kind === "complete") {
-    q = q.having(sql`${sumOf("complete")} > 0` as never);
+    q = q.where(sql`${sumOf("complete")} > 0` as never);
   } else {
     // rows the range counted nothing on (a rollup row taken back to zero) are no rows
-    q = q.having(sql.raw(`${ROLLUP_COUNTERS.map((c) => `sum(r."${c}")`).join(" + ")} > 0`) as never);
+    q = q.where(sql.raw(`${ROLLUP_COUNTERS.map((c) => `r."${c}"`).join(" + ")} > 0`) as never);
   }
   return q;
 }
