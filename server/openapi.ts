@@ -30,6 +30,7 @@ import * as support from "../shared/api/support.ts";
 import * as reconcile from "../shared/api/reconcile.ts";
 import * as accounts from "../shared/api/accounts.ts";
 import * as providers from "../shared/api/providers.ts";
+import * as reports from "../shared/api/reports.ts";
 import { VERSION } from "./domain/ops/version.ts";
 
 /**
@@ -53,6 +54,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   Reconcile: reconcile,
   Accounts: accounts,
   "External providers": providers,
+  Reports: reports,
   Support: support,
   Operations: ops,
 };

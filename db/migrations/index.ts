@@ -11,6 +11,7 @@ import * as m0008 from "./0008_support.ts";
 import * as m0009 from "./0009_reconcile.ts";
 import * as m0010 from "./0010_accounts.ts";
 import * as m0011 from "./0011_dashboard_totals.ts";
+import * as m0012 from "./0012_reports.ts";
 import * as m0013 from "./0013_imports.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   "0009_reconcile": m0009,
   "0010_accounts": m0010,
   "0011_dashboard_totals": m0011,
+  "0012_reports": m0012,
   "0013_imports": m0013,
 };

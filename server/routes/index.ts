@@ -19,6 +19,7 @@ import { opsRoutes } from "./ops.ts";
 import { reconcileRoutes } from "./reconcile.ts";
 import { accountRoutes } from "./accounts.ts";
 import { providerRoutes } from "./providers.ts";
+import { reportRoutes } from "./reports.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -40,4 +41,5 @@ export function registerRoutes(api: Api) {
   reconcileRoutes(api);
   accountRoutes(api);
   providerRoutes(api);
+  reportRoutes(api);
 }

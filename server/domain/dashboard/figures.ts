@@ -37,6 +37,7 @@ import type {
 } from "../../../shared/api/dashboard.ts";
 import { type Buckets, bucketsOf, sortDateFrom, todayAndMonth } from "./periods.ts";
 import { invoiceSeries, invoiceTotals } from "./invoices.ts";
+import { rollupRange } from "./ranges.ts";
 
 /** Money to the cent. */
 export const cents = (n: number) => Math.round((Number(n) || 0) * 100) / 100;
@@ -62,6 +63,9 @@ export const securityDrops = (s: RollupSums) => s.security;
 export const revenue = (s: RollupSums) => cents(s.revenue);
 /** Expected expense: completes x supplier CPI as booked (to the cent). */
 export const expense = (s: RollupSums) => cents(s.cost);
+/** Arrivals screened out: terminated, over quota, quality terms, security refusals, pre-screen terminates. */
+export const disqualified = (s: RollupSums) =>
+  s.terminate + s.overQuota + s.qualityTerm + s.security + s.preScreenTerminate;
 /** Arrivals that ended without a complete. */
 export const failed = (s: RollupSums) =>
   s.terminate + s.overQuota + s.qualityTerm + s.drop + s.security + s.preScreenTerminate + s.preScreenDrop;
@@ -87,8 +91,15 @@ export async function rollupSums(
   const where: RawBuilder<unknown>[] = [sql`date >= ${b.from}`];
   if (f.clientId) where.push(sql`clientId = ${f.clientId}`);
   if (f.supplierId) where.push(sql`supplierId = ${f.supplierId}`);
-  const table = f.clientId || f.supplierId ? sql.raw("router_daily") : sql.raw("router_daily_totals");
-  const { rows } = await sql<RollupSums & { k: string }>`SELECT ${key} AS k, ${cols} FROM ${table}
+  const filtered = !!(f.clientId || f.supplierId);
+  // filtered months and years (whose buckets start on a month's first day): the monthly rollup
+  const monthly = filtered && b.keyLength <= 7 && b.from.endsWith("-01");
+  if (monthly) {
+    where[0] = sql`month >= ${b.from.slice(0, 7)}`;
+  }
+  const table = sql.raw(monthly ? "router_monthly" : filtered ? "router_daily" : "router_daily_totals");
+  const bucket = monthly ? sql.raw(`substr(month, 1, ${b.keyLength})`) : key;
+  const { rows } = await sql<RollupSums & { k: string }>`SELECT ${bucket} AS k, ${cols} FROM ${table}
     WHERE ${sql.join(where, sql` AND `)} GROUP BY k`.execute(db);
   return new Map(rows.map((r) => [r.k, numbers(r)]));
 }
@@ -192,6 +203,17 @@ export async function closedProjectsValue(db: Db, monthStart: string): Promise<n
   return cents(r?.value ?? 0);
 }
 
+/**
+ * Rows of a dialog as one JSON text: hundreds of rows cross from SQLite to JavaScript as one value
+ * (reading them as rows costs several times the query itself). Ordered here, as the SQL would.
+ */
+async function jsonRows<T>(db: Db, query: RawBuilder<unknown>): Promise<T[]> {
+  const { rows } = await sql<{ j: string | null }>`SELECT ${query} AS j`.execute(db);
+  return JSON.parse(rows[0]?.j ?? "[]") as T[];
+}
+const byMostThenCode = <T extends { projectCode: string }>(most: (r: T) => number) => (a: T, b: T) =>
+  most(b) - most(a) || (a.projectCode < b.projectCode ? -1 : a.projectCode > b.projectCode ? 1 : 0);
+
 /** The Today Completed dialog: projects with completes since the sort date, most first. */
 export async function completedProjects(
   db: Db,
@@ -199,30 +221,25 @@ export async function completedProjects(
   now: number,
 ): Promise<CompletedProjectRow[]> {
   const from = sortDateFrom(sortDate, now);
-  const { rows } = await sql<
-    {
-      projectId: string;
-      complete: number;
-      revenue: number;
-      projectCode: string;
-      projectName: string;
-      cpi: number;
-      parentProjectId: string | null;
-    }
-  >`SELECT d.projectId, d.complete, d.revenue, p.projectCode, p.projectName, p.cpi, p.parentProjectId
-    FROM (SELECT projectId, sum(complete) AS complete, sum(revenue) AS revenue FROM router_daily
-          WHERE date >= ${from} GROUP BY projectId HAVING sum(complete) > 0) d
-    JOIN projects p ON p.id = d.projectId
-    ORDER BY d.complete DESC, p.projectCode`.execute(db);
+  const rows = await jsonRows<CompletedProjectRow>(
+    db,
+    sql`(SELECT json_group_array(json_object('_id', d.projectId,
+      'parentProjectId', coalesce(p.parentProjectId, d.projectId), 'projectCode', p.projectCode,
+      'projectName', p.projectName, 'complete', d.complete, 'cpi', p.cpi, 'expectedRevenue', d.revenue))
+    FROM (SELECT projectId, sum(complete) AS complete, sum(revenue) AS revenue
+          FROM (${rollupRange({ from }, ["projectId", "complete", "revenue"])})
+          GROUP BY projectId HAVING sum(complete) > 0) d
+    JOIN projects p ON p.id = d.projectId)`,
+  );
   return rows.map((r) => ({
-    _id: r.projectId,
-    parentProjectId: r.parentProjectId ?? r.projectId,
+    _id: r._id,
+    parentProjectId: r.parentProjectId,
     projectCode: r.projectCode,
     projectName: r.projectName,
     complete: Number(r.complete),
     cpi: cents(r.cpi),
-    expectedRevenue: cents(r.revenue),
-  }));
+    expectedRevenue: cents(r.expectedRevenue),
+  })).sort(byMostThenCode((r) => r.complete));
 }
 
 /** The Today Security dialog: projects with security refusals since the sort date, most first. */
@@ -232,28 +249,24 @@ export async function securityProjects(
   now: number,
 ): Promise<SecurityProjectRow[]> {
   const from = sortDateFrom(sortDate, now);
-  const { rows } = await sql<
-    {
-      projectId: string;
-      sca: number;
-      security: number;
-      projectCode: string;
-      projectName: string;
-      parentProjectId: string | null;
-    }
-  >`SELECT d.projectId, d.sca, d.security, p.projectCode, p.projectName, p.parentProjectId
-    FROM (SELECT projectId, sum(clicked) AS sca, sum(security) AS security FROM router_daily
-          WHERE date >= ${from} GROUP BY projectId HAVING sum(security) > 0) d
-    JOIN projects p ON p.id = d.projectId
-    ORDER BY d.security DESC, p.projectCode`.execute(db);
+  const rows = await jsonRows<SecurityProjectRow>(
+    db,
+    sql`(SELECT json_group_array(json_object('_id', d.projectId,
+      'parentProjectId', coalesce(p.parentProjectId, d.projectId), 'projectCode', p.projectCode,
+      'projectName', p.projectName, 'sca', d.sca, 'security', d.security))
+    FROM (SELECT projectId, sum(clicked) AS sca, sum(security) AS security
+          FROM (${rollupRange({ from }, ["projectId", "clicked", "security"])})
+          GROUP BY projectId HAVING sum(security) > 0) d
+    JOIN projects p ON p.id = d.projectId)`,
+  );
   return rows.map((r) => ({
-    _id: r.projectId,
-    parentProjectId: r.parentProjectId ?? r.projectId,
+    _id: r._id,
+    parentProjectId: r.parentProjectId,
     projectCode: r.projectCode,
     projectName: r.projectName,
     sca: Number(r.sca),
     security: Number(r.security),
-  }));
+  })).sort(byMostThenCode((r) => r.security));
 }
 
 /** The project-manager table: each manager's projects by status (a group counts under its manager). */

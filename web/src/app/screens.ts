@@ -72,7 +72,11 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/supplier/add": { title: "Add Supplier", area: "Suppliers", load: supplierForm },
   "/admin/supplier/:supplierid/edit": { title: "Edit Supplier", area: "Suppliers", load: supplierForm },
   // reports, reconcile
-  "/admin/report": { title: "Reports", area: "Reports" },
+  "/admin/report": {
+    title: "Reports",
+    area: "Reports",
+    load: () => import("../features/reports/ReportsPage.tsx"),
+  },
   "/admin/reconcile": { title: "Reconcile", area: "Reconciles", load: reconcileList },
   "/admin/reconcile/add": { title: "Add Reconcile", area: "Reconciles", load: reconcileForm },
   "/admin/reconcile/:reconcileid/edit": { title: "Edit Reconcile", area: "Reconciles", load: reconcileForm },

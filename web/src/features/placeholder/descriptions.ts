@@ -4,7 +4,6 @@
  * module, so the sign-in page does not pay for it.
  */
 export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
-  "/admin/report": "Client, supplier, prescreen and complete reports, downloaded as CSV.",
   "/admin/invoice/:projectid/edit": "Change a project's invoice.",
   "/supplier/project": "The projects mapped to your company, with a report to download for each.",
   "/supplier/inventory": "Projects you can take on: start one by giving your five redirect links.",

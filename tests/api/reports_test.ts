@@ -1,0 +1,255 @@
+/**
+ * Reports (part 2, 2 "Reports" and 7 "Reports and exports"): each tab against values computed by
+ * hand on a small rollup, its CSV agreeing with its rows, the reports agreeing with the dashboard's
+ * figures over the same days, whole months and edge days read alike, and the guards of each call.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { reportDataset, REPORTS_NOW as NOW } from "../helpers/reports.ts";
+import * as D from "../../shared/api/dashboard.ts";
+import { REPORT_LISTS, type ReportKind, type ReportRow } from "../../shared/api/reports.ts";
+import { csvLine } from "../../server/http/csv.ts";
+import { splitRange } from "../../server/domain/dashboard/ranges.ts";
+
+type Body = Record<string, unknown>;
+async function report(t: TestApp, kind: ReportKind, filter: Body = {}, extra: Body = {}, role = "MANAGER") {
+  const path = kind === "supplier" ? "/admin/supplier/report/data" : "/admin/project/report/data";
+  const body = kind === "supplier"
+    ? { filter, limit: 100, ...extra }
+    : { filter, type: kind, limit: 100, ...extra };
+  const token = await t.tokenFor(role as never);
+  const r = await t.call("POST", path, { token, body });
+  assertEquals(r.status, 200, r.text);
+  const csv = await t.call("POST", `${path}?format=csv`, { token, body });
+  assertEquals(csv.status, 200, csv.text);
+  return { rows: r.json.result.data as ReportRow[], metadata: r.json.result.metadata, csv: csv.text };
+}
+
+/** The CSV the declared columns make of these rows (header first): what the download must be. */
+const csvOf = (kind: ReportKind, rows: ReportRow[]) => {
+  const cols = REPORT_LISTS[kind].columns;
+  // (the test client's text has dropped the file's byte-order mark)
+  return csvLine(cols.map((c) => c.header)) + rows.map((r) => csvLine(cols.map((c) => c.value(r)))).join("");
+};
+const pick = <K extends keyof ReportRow>(rows: ReportRow[], ...keys: K[]) =>
+  rows.map((r) => keys.map((k) => r[k]));
+const sum = (rows: ReportRow[], k: keyof ReportRow) =>
+  Math.round(rows.reduce((a, r) => a + Number(r[k]), 0) * 100) / 100;
+
+Deno.test("reports: each tab matches hand-computed figures, its CSV its rows, and the dashboard over the same days", async () => {
+  const t = await testApp({}, { now: () => NOW });
+  try {
+    const { p1, p2, s1, s2, B } = await reportDataset(t);
+    const byCode = p1.child.projectCode < p2.child.projectCode;
+    const order = <T>(a: T, b: T) => (byCode ? [a, b] : [b, a]);
+    const november = { from: "2026-11-01", to: "2026-11-30" };
+
+    // Client: each survey project of the month
+    const client = await report(t, "client", november);
+    assertEquals(
+      pick(
+        client.rows,
+        "projectId",
+        "clicked",
+        "complete",
+        "terminate",
+        "qualityTerm",
+        "overQuota",
+        "security",
+        "totalDisqualified",
+        "drop",
+        "revenue",
+      ),
+      order(
+        [p1.child._id, 16, 6, 3, 0, 0, 2, 6, 1, 12],
+        [p2.child._id, 5, 1, 0, 0, 0, 1, 1, 0, 3.5],
+      ),
+    );
+    assertEquals(client.csv, csvOf("client", client.rows), "the CSV is the on-screen rows");
+    assertEquals(client.metadata.total, 2);
+
+    // the dashboard over the same month: cards and the This Month dialog agree to the cent
+    const token = await t.tokenFor("BDE");
+    const box = (await t.call("POST", D.dashboardBoxCall.path, { token, body: {} })).json.result;
+    assertEquals(sum(client.rows, "complete"), box.monthCompleted);
+    assertEquals(sum(client.rows, "revenue"), box.monthlyRevenue);
+    const dialog =
+      (await t.call("POST", D.todayCompletedCall.path, { token, body: { sortDate: 3 } })).json.result;
+    for (const r of client.rows) {
+      const d = dialog.find((x: { _id: string }) => x._id === r.projectId);
+      assertEquals([d.complete, d.expectedRevenue], [r.complete, r.revenue]);
+    }
+
+    // Supplier: each project's supplier, approved and expense; the month's expense is the card's
+    const supplier = await report(t, "supplier", november);
+    assertEquals(
+      pick(supplier.rows, "supplierName", "projectId", "clicked", "complete", "approved", "expense"),
+      [
+        ...order(["Alpha panel", p1.child._id, 10, 4, 0, 5], ["Alpha panel", p2.child._id, 5, 1, 5, 2]),
+        ["Beta panel", p1.child._id, 6, 2, 0, 2],
+      ],
+    );
+    assertEquals(sum(supplier.rows, "expense"), box.monthlyExpense);
+    assertEquals(supplier.csv, csvOf("supplier", supplier.rows));
+    const onlyS2 = await report(t, "supplier", { ...november, supplierId: s2._id });
+    assertEquals(pick(onlyS2.rows, "supplierId", "complete"), [[s2._id, 2]]);
+    assertEquals(onlyS2.csv, csvOf("supplier", onlyS2.rows));
+
+    // Prescreen: P1 pre-screens (and had a pre-screen terminate), P2 does not
+    const prescreen = await report(t, "prescreen", {});
+    assertEquals(pick(prescreen.rows, "projectId", "clicked", "preScreenTerminate", "complete"), [
+      [p1.child._id, 19, 1, 7],
+    ]);
+    assertEquals(prescreen.csv, csvOf("prescreen", prescreen.rows));
+
+    // Complete Allocated (all time): each map's quota against its completes
+    const allocated = await report(t, "completeAllocated", {});
+    const alloc = pick(
+      allocated.rows,
+      "projectId",
+      "supplierId",
+      "allocated",
+      "complete",
+      "overQuota",
+      "totalComplete",
+      "remaining",
+    );
+    assertEquals(
+      alloc,
+      order(
+        [p1.child._id, s1._id, 50, 5, 0, 5, 45],
+        [p2.child._id, s1._id, 10, 7, 2, 7, 3],
+      ).flatMap((x) => x[0] === p1.child._id ? [x, [p1.child._id, s2._id, 20, 2, 0, 2, 18]] : [x]),
+    );
+    assertEquals(allocated.csv, csvOf("completeAllocated", allocated.rows));
+
+    // Complete, October: P2 alone
+    const october = await report(t, "complete", { from: "2026-10-01", to: "2026-10-31" });
+    assertEquals(pick(october.rows, "projectId", "complete", "approved", "revenue", "expense"), [
+      [p2.child._id, 6, 5, 21, 12],
+    ]);
+    assertEquals(october.csv, csvOf("complete", october.rows));
+
+    // Project Complete: the group projects against their sample sizes
+    const groups = await report(t, "projectComplete", november);
+    assertEquals(
+      pick(
+        groups.rows,
+        "projectId",
+        "allocated",
+        "complete",
+        "totalComplete",
+        "remaining",
+        "approved",
+        "revenue",
+      ),
+      order([p1.parent._id, 100, 6, 7, 93, 0, 12], [p2.parent._id, 10, 1, 7, 3, 5, 3.5]),
+    );
+    assertEquals(groups.csv, csvOf("projectComplete", groups.rows));
+
+    // client filter, search, and the type given in the filter (the grids' fixed filter)
+    const onlyB = await report(t, "client", { ...november, clientId: B });
+    assertEquals(pick(onlyB.rows, "projectId"), [[p2.child._id]]);
+    const r = await t.call("POST", "/admin/project/report/data", {
+      token,
+      body: { filter: { type: "client" }, search: p2.child.projectCode },
+    });
+    assertEquals(r.status, 200, r.text);
+    assertEquals(r.json.result.data.map((x: ReportRow) => [x.projectId, x.complete]), [[p2.child._id, 7]]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reports: ranges of whole months and of edge days read the same figures as the days", async () => {
+  const t = await testApp({}, { now: () => NOW });
+  try {
+    const { p1, p2 } = await reportDataset(t);
+    const completes = async (filter: Body) =>
+      Object.fromEntries((await report(t, "client", filter)).rows.map((r) => [r.projectId, r.complete]));
+    // all time; whole months only; edges only; edges around whole months
+    assertEquals(await completes({}), { [p1.child._id]: 7, [p2.child._id]: 7 });
+    assertEquals(await completes({ from: "2025-12-01", to: "2026-10-31" }), {
+      [p1.child._id]: 1,
+      [p2.child._id]: 6,
+    });
+    assertEquals(await completes({ from: "2026-11-18", to: "2026-11-19" }), { [p1.child._id]: 2 });
+    assertEquals(await completes({ from: "2025-12-31", to: "2026-11-18" }), {
+      [p1.child._id]: 3,
+      [p2.child._id]: 6,
+    });
+    assertEquals(await completes({ from: "2026-11-21" }), {});
+    // the monthly rollup is the daily one summed per month, updates and deletes included
+    await t.deps.db.updateTable("router_daily").set({ complete: 9 }).where("date", "=", "2026-10-05")
+      .execute();
+    assertEquals(await completes({ from: "2026-10-01", to: "2026-10-31" }), { [p2.child._id]: 9 });
+    await t.deps.db.deleteFrom("router_daily").where("date", "=", "2026-10-05").execute();
+    assertEquals(await completes({ from: "2026-10-01", to: "2026-10-31" }), {});
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reports: a range splits into whole months and edge days", () => {
+  assertEquals(splitRange({}), { months: ["0000-01", "9999-12"], days: [] });
+  assertEquals(splitRange({ from: "2026-11-01", to: "2026-11-30" }), {
+    months: ["2026-11", "2026-11"],
+    days: [],
+  });
+  assertEquals(splitRange({ from: "2026-11-14" }), {
+    months: ["2026-12", "9999-12"],
+    days: [["2026-11-14", "2026-11-30"]],
+  });
+  assertEquals(splitRange({ from: "2026-11-14", to: "2026-11-20" }), {
+    months: null,
+    days: [["2026-11-14", "2026-11-20"]],
+  });
+  assertEquals(splitRange({ from: "2025-12-31", to: "2026-03-02" }), {
+    months: ["2026-01", "2026-02"],
+    days: [["2025-12-31", "2025-12-31"], ["2026-03-01", "2026-03-02"]],
+  });
+  assertEquals(splitRange({ from: "2024-02-01", to: "2024-02-29" }), {
+    months: ["2024-02", "2024-02"],
+    days: [],
+  });
+  assertEquals(splitRange({ from: "2026-12-01", to: "2026-11-30" }), { months: null, days: [] });
+});
+
+Deno.test("reports: each call refuses a missing token (401), a wrong role (403) and malformed input (400)", async () => {
+  const t = await testApp();
+  try {
+    await expectGuarded(t, "POST", "/admin/project/report/data", "SUPPLIER", { type: "client" });
+    await expectGuarded(t, "POST", "/admin/supplier/report/data", "BDE", {});
+    const token = await t.tokenFor("ACCOUNTANT");
+    const bad: [string, Body, string][] = [
+      ["/admin/project/report/data", {}, "type must be one of"],
+      ["/admin/project/report/data", { type: "nope" }, "type must be one of"],
+      [
+        "/admin/project/report/data",
+        { type: "client", filter: { from: "2026-13-45" } },
+        "from must be a date",
+      ],
+      ["/admin/project/report/data", { type: "client", filter: { from: 5 } }, "from must be a date"],
+      [
+        "/admin/project/report/data",
+        { type: "client", filter: { from: "2026-11-02", to: "2026-11-01" } },
+        "to must not be before from",
+      ],
+      ["/admin/project/report/data", { type: "client", filter: { clientId: "x" } }, "Unknown client"],
+      ["/admin/supplier/report/data", { filter: { supplierId: "' OR 1=1 --" } }, "Unknown supplier"],
+      ["/admin/supplier/report/data", { pageNo: 0 }, "pageNo must be at least 1"],
+      ["/admin/supplier/report/data", { filter: "x" }, ""],
+    ];
+    for (const [path, body, message] of bad) {
+      for (const suffix of ["", "?format=csv"]) {
+        const r = await t.call("POST", path + suffix, { token, body });
+        assertEquals(r.status, 400, `${path}${suffix} ${JSON.stringify(body)}: ${r.text}`);
+        assert(typeof r.json.message === "string" && r.json.message.includes(message), r.text);
+      }
+    }
+    const raw = await t.call("POST", "/admin/supplier/report/data", { token, raw: "{not json" });
+    assertEquals(raw.status, 400, raw.text);
+  } finally {
+    await t.close();
+  }
+});
