@@ -36,21 +36,7 @@ export function supplierMapRoutes(api: Api) {
   api.handle(S.getSupplierMapCall, ({ db, params, c }) => getSupplierMap(db, params.id, entryBaseOf(c)));
 
   // "reset": the empty form with the spec's defaults
-  api.handle(S.supplierMapDefaultsCall, () => ({
-    supplierId: "",
-    supplierCPI: 0,
-    supplierQuota: 0,
-    supplierClickQuota: 0,
-    allowTraffic: true,
-    isBoarded: true,
-    isTestLink: false,
-    isPreScreen: false,
-    redirectComplete: "",
-    redirectTerminate: "",
-    redirectQuotaFull: "",
-    redirectQualityTerm: "",
-    redirectSurveyClose: "",
-  }));
+  api.handle(S.supplierMapDefaultsCall, () => S.SUPPLIER_MAP_DEFAULTS);
 
   api.handle(S.supplierStatsCall, ({ db, params }) => supplierStats(db, params.projectId));
 }

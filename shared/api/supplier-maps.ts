@@ -95,6 +95,23 @@ export const getSupplierMapCall = defineCall({
   ids: { id: "Supplier map" },
   result: returns<SupplierMapRecord>(),
 });
+/** The spec's defaults of a new supplier map: what the "reset" call answers and the form starts from. */
+export const SUPPLIER_MAP_DEFAULTS: SupplierMapDefaults = {
+  supplierId: "",
+  supplierCPI: 0,
+  supplierQuota: 0,
+  supplierClickQuota: 0,
+  allowTraffic: true,
+  isBoarded: true,
+  isTestLink: false,
+  isPreScreen: false,
+  redirectComplete: "",
+  redirectTerminate: "",
+  redirectQuotaFull: "",
+  redirectQualityTerm: "",
+  redirectSurveyClose: "",
+};
+
 export const supplierMapDefaultsCall = defineCall({
   method: "GET",
   path: "/admin/supplierMap",

@@ -153,6 +153,25 @@ export const projectSecurityEntries = {
 };
 export const ProjectSecurity = v.object(projectSecurityEntries);
 
+/** The on/off settings of the Security tab (part 1, 2.6), in the tab's order. */
+export const SECURITY_FLAGS = [
+  "isDynamicThanksUrl",
+  "isClientUrlProtection",
+  "isGeoLocation",
+  "isPreScreen",
+  "isExclude",
+  "isMobile",
+  "isDesktop",
+  "isTablet",
+  "isSpeeder",
+  "isProxyVpn",
+  "isUniqueIp",
+  "isPii",
+  "isRDLow",
+  "isRDMedium",
+  "isRDHigh",
+] as const satisfies readonly (keyof typeof projectSecurityEntries)[];
+
 /** A multi-link project's client URLs: each a URL of bounded length, at most 100,000 of them. */
 const multiLinkUrls = () =>
   v.optional(

@@ -19,6 +19,7 @@ import {
   projectChanged,
 } from "./projects.ts";
 import { applyStatus, notifySuppliersOfStatus } from "./status.ts";
+import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
 
 const PATCH_COLUMNS = [
   "projectName",
@@ -44,21 +45,7 @@ const PATCH_COLUMNS = [
   "isMultiLinkUrl",
   "singleLinkUrl",
   "singleLinkUrlTest",
-  "isDynamicThanksUrl",
-  "isGeoLocation",
-  "isClientUrlProtection",
-  "isPreScreen",
-  "isExclude",
-  "isMobile",
-  "isDesktop",
-  "isTablet",
-  "isSpeeder",
-  "isProxyVpn",
-  "isUniqueIp",
-  "isPii",
-  "isRDLow",
-  "isRDMedium",
-  "isRDHigh",
+  ...SECURITY_FLAGS,
   "maxIPCount",
   "speedTime",
 ] as const;

@@ -16,24 +16,9 @@ import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { SwitchField } from "../../../components/form/switch-field.tsx";
 import { FormSection } from "../../common/FormParts.tsx";
 import { projectKey, type ProjectRecord } from "../projects.ts";
+import { SECURITY_FLAGS } from "../../../../../shared/schemas/project.ts";
 
-const FLAGS = [
-  "isDynamicThanksUrl",
-  "isClientUrlProtection",
-  "isGeoLocation",
-  "isPreScreen",
-  "isExclude",
-  "isMobile",
-  "isDesktop",
-  "isTablet",
-  "isSpeeder",
-  "isProxyVpn",
-  "isUniqueIp",
-  "isPii",
-  "isRDLow",
-  "isRDMedium",
-  "isRDHigh",
-] as const;
+const FLAGS = SECURITY_FLAGS;
 
 export function SecurityTab({ project }: { project: ProjectRecord }) {
   const qc = useQueryClient();

@@ -44,6 +44,7 @@ import { SUPPLIERS } from "../../common/lookups.ts";
 import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
 import { CopyButton } from "../parts.tsx";
 import { downloadReport } from "../actions.tsx";
+import { SUPPLIER_MAP_DEFAULTS } from "../../../../../shared/api/supplier-maps.ts";
 
 const TOGGLES = [
   { key: "allowTraffic", label: "Traffic" },
@@ -63,21 +64,12 @@ const REDIRECTS = [
   { name: "redirectSurveyClose", label: "Survey Close", example: "https://panel.example/closed?sid=[sid]" },
 ] as const;
 
-/** The spec's defaults (also what GET /admin/supplierMap answers). */
+/** The spec's defaults (what the supplier map's reset call answers), numbers as the text fields hold them. */
 const DEFAULTS = {
-  supplierId: "",
-  supplierCPI: "0",
-  supplierQuota: "0",
-  supplierClickQuota: "0",
-  allowTraffic: true,
-  isBoarded: true,
-  isTestLink: false,
-  isPreScreen: false,
-  redirectComplete: "",
-  redirectTerminate: "",
-  redirectQuotaFull: "",
-  redirectQualityTerm: "",
-  redirectSurveyClose: "",
+  ...SUPPLIER_MAP_DEFAULTS,
+  supplierCPI: String(SUPPLIER_MAP_DEFAULTS.supplierCPI),
+  supplierQuota: String(SUPPLIER_MAP_DEFAULTS.supplierQuota),
+  supplierClickQuota: String(SUPPLIER_MAP_DEFAULTS.supplierClickQuota),
 };
 
 /** The server's empty map as form values (numbers as the text fields hold them). */
