@@ -25,6 +25,7 @@ import { projectSecret } from "../domain/router/config.ts";
 import { returnSignature } from "../domain/router/links.ts";
 import { STATUS_LETTER } from "../domain/router/outcomes.ts";
 import { seedReconcile } from "./reconcile.ts";
+import { reconcileStatus } from "../domain/reconcile/status.ts";
 
 const DAY = 86_400_000;
 
@@ -262,6 +263,55 @@ const PLANS: ParentPlan[] = [
         // the client sent a list of unique survey links
         multiLinks: 150,
         completeRate: 0.35,
+      },
+    ],
+  },
+  {
+    name: "Grocery Delivery Habits",
+    client: 4,
+    loi: 10,
+    ir: 65,
+    po: "PO-GDH-2026-07",
+    children: [
+      {
+        name: "Grocery Delivery France",
+        country: "FR",
+        language: "fr",
+        loi: 10,
+        ir: 65,
+        cpi: 2.2,
+        sampleSize: 90,
+        from: 62,
+        to: 36,
+        perDay: 8,
+        // reconciled, then Proceed to Invoice: waits in Accounts' Ready To Invoice tab
+        status: PROJECT_STATUS.READY_TO_INVOICE,
+        suppliers: [5, 3],
+        completeRate: 0.5,
+      },
+    ],
+  },
+  {
+    name: "Summer Beverage Tracker",
+    client: 6,
+    loi: 8,
+    ir: 70,
+    po: "PO-SBT-0412",
+    children: [
+      {
+        name: "Summer Beverage Australia",
+        country: "AU",
+        loi: 8,
+        ir: 70,
+        cpi: 1.9,
+        sampleSize: 70,
+        from: 89,
+        to: 66,
+        perDay: 7,
+        // reconciled, then Archieve on the reconcile screen: Accounts' Archieved tab
+        status: PROJECT_STATUS.ARCHIEVED,
+        suppliers: [7, 0],
+        completeRate: 0.5,
       },
     ],
   },
@@ -599,13 +649,13 @@ export async function seedTraffic(
   await router.sweep(now);
 
   // field work over: the status each project has today
-  const { CLOSED, INVOICED, LIVE, PAUSED, READY_TO_INVOICE, TESTING } = PROJECT_STATUS;
+  const { ARCHIEVED, CLOSED, INVOICED, LIVE, PAUSED, READY_TO_INVOICE, TESTING } = PROJECT_STATUS;
   const patch = (p: Record<string, unknown>) => v.parse(ProjectPatch, p);
   for (const { parentId, po, child } of children) {
     const to = child.plan.status;
     if (to === LIVE || to === TESTING) continue;
     if (to === PAUSED) await updateProject(db, caller, child.id, patch({ projectStatus: PAUSED }), clock);
-    if (to === CLOSED || to === READY_TO_INVOICE || to === INVOICED) {
+    if (to === CLOSED || to === READY_TO_INVOICE || to === INVOICED || to === ARCHIEVED) {
       // closed with the client's PO, then on to invoicing (Closed -> Ready To Invoice -> Invoiced)
       const close = patch({ projectStatus: CLOSED, poNumber: po ?? "PO-DEMO" });
       await updateProject(db, caller, child.id, close, clock);
@@ -617,6 +667,8 @@ export async function seedTraffic(
       }
       // Invoiced is an invoice's doing, not an edit's
       if (to === INVOICED) await setStatus(db, caller, child.id, "invoice", clock);
+      // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
+      if (to === ARCHIEVED) await reconcileStatus(db, caller.actor, parentId, ARCHIEVED, false, clock);
     }
   }
   // a group project that is not finished reads as its busiest child: Live, else Testing, else Paused

@@ -15,9 +15,9 @@ Deno.test("demo data: master data through the domain, and a supplier login tied 
       questions: 7,
       qualifications: 6,
       supplierRules: 4,
-      projects: 6,
-      childProjects: 8,
-      supplierMaps: 13,
+      projects: 8,
+      childProjects: 10,
+      supplierMaps: 17,
       sessions: counts.sessions,
     });
     assert(
@@ -103,7 +103,7 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
       "sampleSize",
     ])
       .where("projectType", "=", 2).execute();
-    assertEquals(new Set(children.map((c) => c.projectStatus)), new Set([1, 3, 5, 6, 9]));
+    assertEquals(new Set(children.map((c) => c.projectStatus)), new Set([1, 3, 4, 5, 6, 7, 9]));
     assert(children.every((c) => c.complete <= c.sampleSize), "completes never pass the sample size");
     assert(children.filter((c) => c.clicked > 0).length >= 6);
     // a group project with a live child reads Live in the projects list, not Awarded
@@ -157,13 +157,44 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
       body: { email: "admin@samplex.demo", password: DEMO_PASSWORD },
     })).json.result.accessToken;
     const list = await t.call("POST", "/admin/projects", { token: admin, body: { limit: 20 } });
-    assertEquals(list.json.result.metadata.total, 6);
-
-    // the child tabs have something to show: quotas on demo qualifications filled by the pre-screen
-    // answers, pre-screen questions, security settings and a multi-link project
+    assertEquals(list.json.result.metadata.total, 8);
     const byName = async (name: string) =>
       await t.deps.db.selectFrom("projects").selectAll().where("projectName", "=", name)
         .executeTakeFirstOrThrow();
+
+    // the Accounts tabs Ready To Invoice and Archieved have a project each, reconciled first (its
+    // approved and rejected add up to its completes), then sent on by the status actions
+    const accountant = await t.tokenFor("ACCOUNTANT");
+    for (
+      const [path, name, status] of [
+        ["/admin/invoice/projects", "Grocery Delivery Habits", 4],
+        ["/admin/archieved/projects", "Summer Beverage Tracker", 7],
+      ] as const
+    ) {
+      const tab = await t.call("POST", path, { token: accountant, body: { limit: 20 } });
+      assertEquals(tab.status, 200, tab.text);
+      assertEquals(
+        tab.json.result.data.map((r: { projectName: string }) => r.projectName),
+        [name],
+        `${path} lists the demo's ${name}`,
+      );
+      const group = await byName(name);
+      const child = await t.deps.db.selectFrom("projects").selectAll().where("parentProjectId", "=", group.id)
+        .executeTakeFirstOrThrow();
+      assertEquals(
+        [group.projectStatus, child.projectStatus],
+        [status, status],
+        "the child went with its group",
+      );
+      assert(child.complete > 0 && child.approved > 0, `${name} has reconciled completes`);
+      assertEquals(child.approved + child.rejected, child.complete, `${name} is fully reconciled`);
+      const ups = await t.deps.db.selectFrom("reconciles").select("status").where("projectId", "=", child.id)
+        .execute();
+      assert(ups.length >= 1 && ups.every((u) => u.status === "applied"), `${name} went through reconcile`);
+    }
+
+    // the child tabs have something to show: quotas on demo qualifications filled by the pre-screen
+    // answers, pre-screen questions, security settings and a multi-link project
     const us = await byName("Brand Health US");
     const quotas = (await t.call("GET", `/admin/quotas/all/${us.id}`, { token: admin })).json.result;
     assertEquals(quotas.map((q: { quotaId: { qualificationName: string } }) => q.quotaId.qualificationName), [

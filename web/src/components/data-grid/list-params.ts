@@ -47,6 +47,28 @@ export function ownedParams(filters: readonly FilterDecl[]): string[] {
   });
 }
 
+type SelectDecl = Extract<FilterDecl, { kind: "select" }>;
+
+/**
+ * A select's values as the URL states them: its default while the URL does not name it, none when
+ * the URL names it empty (`?key=`), else the values given.
+ */
+export function selectValues(params: URLSearchParams, f: SelectDecl): string[] {
+  if (!params.has(f.key) && f.defaultValue !== undefined) {
+    return (Array.isArray(f.defaultValue) ? f.defaultValue : [f.defaultValue]).filter(Boolean);
+  }
+  return params.getAll(f.key).filter(Boolean);
+}
+
+/**
+ * What a select's choice writes to the URL: the values; for none, nothing (the key dropped) unless
+ * the select has a default, which an absent key would bring back, so then an empty key.
+ */
+export function selectParam(f: SelectDecl, values: string[]): string | string[] | null {
+  if (values.length) return values;
+  return f.defaultValue !== undefined ? "" : null;
+}
+
 /** Page, page size, search and status as the URL states them (bad values fall back to defaults). */
 export function readListState<T>(params: URLSearchParams, decl: ListDecl<T>) {
   const pageSizes = decl.pageSizes ?? PAGE_SIZES;
@@ -67,7 +89,7 @@ export function buildListBody<T>(params: URLSearchParams, decl: ListDecl<T>): Li
   const filter = { ...decl.fixedFilter } as Record<string, FilterValue>;
   for (const f of decl.filters ?? []) {
     if (f.kind === "select") {
-      const values = params.getAll(f.key).filter(Boolean);
+      const values = selectValues(params, f);
       const typed = f.numeric ? values.map(Number).filter(Number.isFinite) : values;
       if (f.multiple) {
         if (typed.length) filter[f.key] = typed;

@@ -36,6 +36,11 @@ export type FilterDecl<F extends string = string> =
     source?: OptionsSource;
     /** Send values as numbers (status codes, sort keys). */
     numeric?: boolean;
+    /**
+     * Applies while the URL does not name the filter (a fresh page, after Reset); choosing none
+     * writes the key empty (`?key=`), so "none" is a shareable state too.
+     */
+    defaultValue?: string | string[];
   }
   /** Active flag: any / true / false, sent as body.status. URL `status`. */
   | { kind: "status"; label?: string }

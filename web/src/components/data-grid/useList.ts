@@ -17,7 +17,15 @@ import type { ListDecl } from "./types.ts";
 import type { AnyContract } from "../../../../shared/api/contract.ts";
 import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
 
-export { dateKeys, LINES_PARAM, SEARCH_PARAM, SIZE_PARAM, STATUS_PARAM } from "./list-params.ts";
+export {
+  dateKeys,
+  LINES_PARAM,
+  SEARCH_PARAM,
+  selectParam,
+  selectValues,
+  SIZE_PARAM,
+  STATUS_PARAM,
+} from "./list-params.ts";
 export type { StatusValue } from "./list-params.ts";
 
 /** List calls leave their failures to the grid, all but a 401 (see `useList`). */
@@ -94,9 +102,11 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     update((p) => (n === defaultSize ? p.delete(SIZE_PARAM) : p.set(SIZE_PARAM, String(n))));
   }, [update, defaultSize]);
 
+  /** Sets or drops a parameter; an empty string keeps the key, empty (a select's explicit none). */
   const setParam = useCallback((key: string, value: string | string[] | null) => {
     update((p) => {
       p.delete(key);
+      if (value === "") return p.set(key, "");
       const values = value === null ? [] : Array.isArray(value) ? value : [value];
       for (const val of values) if (val !== "") p.append(key, val);
     });

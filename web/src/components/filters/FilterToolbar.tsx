@@ -10,6 +10,8 @@ import {
   LINES_PARAM,
   type ListController,
   SEARCH_PARAM,
+  selectParam,
+  selectValues,
   STATUS_PARAM,
 } from "../data-grid/useList.ts";
 import { Button } from "../ui/button.tsx";
@@ -120,7 +122,7 @@ function SelectFilter<T>(
   { list, decl }: { list: ListController<T>; decl: Extract<FilterDecl, { kind: "select" }> },
 ) {
   const { options, loading } = useOptions(decl.source, decl.options);
-  const values = list.params.getAll(decl.key);
+  const values = selectValues(list.params, decl);
   if (decl.multiple) {
     return (
       <MultiSelect
@@ -128,7 +130,7 @@ function SelectFilter<T>(
         options={options}
         value={values}
         loading={loading}
-        onChange={(next) => list.setParam(decl.key, next)}
+        onChange={(next) => list.setParam(decl.key, selectParam(decl, next))}
       />
     );
   }
@@ -137,7 +139,7 @@ function SelectFilter<T>(
       ariaLabel={decl.label}
       className="w-auto min-w-36 max-w-60"
       value={values[0] ?? ALL}
-      onValueChange={(v) => list.setParam(decl.key, v === ALL ? null : v)}
+      onValueChange={(v) => list.setParam(decl.key, selectParam(decl, v === ALL ? [] : [v]))}
       options={[{ value: ALL, label: `${decl.label}: All` }, ...options]}
       placeholder={decl.label}
     />

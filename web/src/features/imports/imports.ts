@@ -25,6 +25,18 @@ export const providerOfPath = (path: string): ProviderKey =>
 
 const COUNTRY_OPTIONS = ["US", "GB", "CA", "DE", "FR", "AU", "IN"].map((c) => ({ value: c, label: c }));
 
+/**
+ * The country filter a tab opens with (part 2, External import pages: a fixed country for
+ * Precision, Logit and Toluna; Circle, and UniMrkt, which the spec leaves out, start with none).
+ */
+export const DEFAULT_COUNTRY: Record<ProviderKey, string | undefined> = {
+  precision: "US",
+  logit: "US",
+  toluna: "US",
+  circle: undefined,
+  mrkt: undefined,
+};
+
 export const offersDecl = (key: ProviderKey): ListDecl<ExternalOffer, "countryCode"> => ({
   list: OFFER_LISTS[key],
   id: `offers-${key}`,
@@ -34,7 +46,13 @@ export const offersDecl = (key: ProviderKey): ListDecl<ExternalOffer, "countryCo
   pageParam: "p",
   exportName: "Projects",
   filters: [
-    { kind: "select", key: "countryCode", label: "Country", options: COUNTRY_OPTIONS },
+    {
+      kind: "select",
+      key: "countryCode",
+      label: "Country",
+      options: COUNTRY_OPTIONS,
+      defaultValue: DEFAULT_COUNTRY[key],
+    },
     { kind: "export" },
   ],
 });
