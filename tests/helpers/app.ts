@@ -39,7 +39,10 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
       headers,
       body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
     });
-    const text = await res.text();
+    // a server-sent event stream stays open for minutes: its status and headers are the answer here
+    const streaming = res.headers.get("content-type")?.startsWith("text/event-stream");
+    if (streaming) await res.body?.cancel();
+    const text = streaming ? "" : await res.text();
     let json: unknown = null;
     try {
       json = JSON.parse(text);
