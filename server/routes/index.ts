@@ -15,6 +15,7 @@ import { projectEmailRoutes } from "./project-emails.ts";
 import { projectReportRoutes } from "./project-reports.ts";
 import { dashboardRoutes } from "./dashboard.ts";
 import { supportRoutes } from "./support.ts";
+import { portalRoutes } from "./portal.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -32,4 +33,5 @@ export function registerRoutes(api: Api) {
   projectReportRoutes(api);
   dashboardRoutes(api);
   supportRoutes(api);
+  portalRoutes(api);
 }
