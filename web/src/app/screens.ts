@@ -130,8 +130,16 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/support/job/:jobid/edit": { title: "Edit Schedule Job", area: "Support", load: jobForm },
   "/admin/support/job/:jobid": { title: "Schedule Job", area: "Support", load: jobForm },
   // supplier portal
-  "/supplier/project": { title: "Projects", area: "Supplier portal" },
-  "/supplier/inventory": { title: "Inventory", area: "Supplier portal" },
+  "/supplier/project": {
+    title: "Projects",
+    area: "Supplier portal",
+    load: () => import("../features/portal/SupplierProjectsPage.tsx"),
+  },
+  "/supplier/inventory": {
+    title: "Inventory",
+    area: "Supplier portal",
+    load: () => import("../features/portal/InventoryPage.tsx"),
+  },
 };
 
 /** The screens of one area ("/admin" or "/supplier"), each with its definition. */

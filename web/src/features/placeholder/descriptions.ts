@@ -31,6 +31,4 @@ export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
   "/admin/invoice/view/:invoiceid": "The invoice as the client receives it, ready to download as a PDF.",
   "/admin/invoice/status/:invoiceid/edit":
     "Record an invoice's payment: reference number, received date and status.",
-  "/supplier/project": "The projects mapped to your company, with a report to download for each.",
-  "/supplier/inventory": "Projects you can take on: start one by giving your five redirect links.",
 };
