@@ -17,7 +17,16 @@ import type { Caller } from "../../server/domain/projects/projects.ts";
 import { createChildProject, createGroupProject } from "../../server/domain/projects/create.ts";
 import { updateProject } from "../../server/domain/projects/update.ts";
 import type { Page } from "playwright-core";
-import { e2e, type E2eServer, launchBrowser, newPage, pathOf, readClipboard, signIn, startServer } from "./helpers.ts";
+import {
+  e2e,
+  type E2eServer,
+  launchBrowser,
+  newPage,
+  pathOf,
+  readClipboard,
+  signIn,
+  startServer,
+} from "./helpers.ts";
 
 const CLIENT_URL = "https://survey.client.example/s?rid=[uid]";
 
@@ -84,7 +93,9 @@ async function run(page: Page, server: E2eServer, code: string, sid: string, pho
 
   // the project is among the mapped ones: copy its entry link with one tap
   const where = page.getByTestId(phone ? "portal-cards" : "portal-grid");
-  const row = phone ? where.getByTestId("portal-card").filter({ hasText: code }) : where.locator("tr", { hasText: code });
+  const row = phone
+    ? where.getByTestId("portal-card").filter({ hasText: code })
+    : where.locator("tr", { hasText: code });
   await row.waitFor();
   await row.getByRole("button", { name: `Copy entry link of ${code}` }).click();
   const link = await readClipboard(page);
@@ -118,7 +129,11 @@ Deno.test(
       const client = await createClient(
         db,
         SYSTEM_ACTOR,
-        v.parse(ClientForm, { clientName: "Harbor Insights", countryId: "US", clientEmail: "b@harbor.example" }),
+        v.parse(ClientForm, {
+          clientName: "Harbor Insights",
+          countryId: "US",
+          clientEmail: "b@harbor.example",
+        }),
       );
       const supplier = await createSupplier(
         db,

@@ -17,7 +17,15 @@ import type { ListDecl } from "./types.ts";
 import type { AnyContract } from "../../../../shared/api/contract.ts";
 import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
 
-export { dateKeys, DIR_PARAM, LINES_PARAM, SEARCH_PARAM, SIZE_PARAM, SORT_PARAM, STATUS_PARAM } from "./list-params.ts";
+export {
+  dateKeys,
+  DIR_PARAM,
+  LINES_PARAM,
+  SEARCH_PARAM,
+  SIZE_PARAM,
+  SORT_PARAM,
+  STATUS_PARAM,
+} from "./list-params.ts";
 export type { StatusValue } from "./list-params.ts";
 
 /** List calls leave their failures to the grid, all but a 401 (see `useList`). */
