@@ -31,6 +31,7 @@ import * as reconcile from "../shared/api/reconcile.ts";
 import * as accounts from "../shared/api/accounts.ts";
 import * as providers from "../shared/api/providers.ts";
 import * as reports from "../shared/api/reports.ts";
+import * as portal from "../shared/api/portal.ts";
 import { VERSION } from "./domain/ops/version.ts";
 
 /**
@@ -55,6 +56,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   Accounts: accounts,
   "External providers": providers,
   Reports: reports,
+  "Supplier portal": portal,
   Support: support,
   Operations: ops,
 };

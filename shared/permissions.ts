@@ -335,6 +335,8 @@ export const API: Record<string, readonly Role[]> = {
   "POST /supplier/project/inventory": R.SUPPLIER,
   "PUT /supplier/project/inventory/:id/update": R.SUPPLIER,
   "POST /supplier/project/supplier/report": R.SUPPLIER,
+  // the supplier dashboard at the top of the portal (its own figures only)
+  "POST /supplier/dashboard/data": R.SUPPLIER,
 };
 
 export function apiRoles(key: string): readonly Role[] {

@@ -20,6 +20,7 @@ import { reconcileRoutes } from "./reconcile.ts";
 import { accountRoutes } from "./accounts.ts";
 import { providerRoutes } from "./providers.ts";
 import { reportRoutes } from "./reports.ts";
+import { portalRoutes } from "./portal.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -42,4 +43,5 @@ export function registerRoutes(api: Api) {
   accountRoutes(api);
   providerRoutes(api);
   reportRoutes(api);
+  portalRoutes(api);
 }

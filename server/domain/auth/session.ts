@@ -77,14 +77,15 @@ export async function login(
   if (address) allowed = await reserveAttempt(db, address, now) && allowed;
   if (!allowed) throw tooManyAttempts(MSG.tooManyAttempts);
 
-  const user = await db.selectFrom("users").selectAll()
-    .where("email", "=", email).where("isDeleted", "=", 0).executeTakeFirst();
+  const user = await db.selectFrom("users").leftJoin("suppliers", "suppliers.id", "users.supplierId")
+    .selectAll("users")
+    .select(["suppliers.isActive as supplierActive", "suppliers.isDeleted as supplierDeleted"])
+    .where("users.email", "=", email).where("users.isDeleted", "=", 0).executeTakeFirst();
   const valid = await verifyPassword(input.password, user?.passwordHash ?? await dummyHash());
-  if (!user || !valid || !user.isActive || !isRole(user.role)) {
+  const inactive = !!user && (!user.isActive || supplierClosed(user));
+  if (!user || !valid || inactive || !isRole(user.role)) {
     // the attempt stays counted (it was reserved)
-    throw unauthenticated(
-      user && valid && !user.isActive ? "Your account is inactive" : MSG.invalidCredentials,
-    );
+    throw unauthenticated(user && valid && inactive ? "Your account is inactive" : MSG.invalidCredentials);
   }
   await db.deleteFrom("login_throttle").where("key", "=", pair.key).execute();
   if (address) {
@@ -107,6 +108,16 @@ export async function login(
     recordId: user.id,
   }, new Date(now));
   return { admin: publicUser(user), accessToken };
+}
+
+/**
+ * A supplier user whose supplier is deactivated or deleted: signed out at once and refused at sign-in.
+ * (A supplier id that names no supplier is left to the portal's scoping, which finds nothing for it.)
+ */
+function supplierClosed(
+  u: { role: string; supplierActive: number | null; supplierDeleted: number | null },
+): boolean {
+  return u.role === "SUPPLIER" && u.supplierActive !== null && (!u.supplierActive || !!u.supplierDeleted);
 }
 
 export type TokenUser = {
@@ -141,21 +152,25 @@ export async function authenticate(deps: Deps, token: string): Promise<TokenUser
   const revoked = await deps.db.selectFrom("revoked_tokens").select("jti").where("jti", "=", jti)
     .executeTakeFirst();
   if (revoked) throw unauthenticated(MSG.unauthorized);
+  // the user's supplier comes in the same query: a supplier deactivated or deleted signs its users out
   const user = await deps.db.selectFrom("users")
+    .leftJoin("suppliers", "suppliers.id", "users.supplierId")
     .select([
-      "id",
-      "firstName",
-      "lastName",
-      "email",
-      "role",
-      "supplierId",
-      "isActive",
-      "isDeleted",
-      "tokenGeneration",
-      "keptTokenJti",
+      "users.id",
+      "users.firstName",
+      "users.lastName",
+      "users.email",
+      "users.role",
+      "users.supplierId",
+      "users.isActive",
+      "users.isDeleted",
+      "users.tokenGeneration",
+      "users.keptTokenJti",
+      "suppliers.isActive as supplierActive",
+      "suppliers.isDeleted as supplierDeleted",
     ])
-    .where("id", "=", sub).executeTakeFirst();
-  if (!user || !user.isActive || user.isDeleted || !isRole(user.role)) {
+    .where("users.id", "=", sub).executeTakeFirst();
+  if (!user || !user.isActive || user.isDeleted || !isRole(user.role) || supplierClosed(user)) {
     throw unauthenticated(MSG.unauthorized);
   }
   if (gen !== user.tokenGeneration && !(gen < user.tokenGeneration && jti === user.keptTokenJti)) {

@@ -187,8 +187,16 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
     load: () => import("../features/apidocs/ApiReferencePage.tsx"),
   },
   // supplier portal
-  "/supplier/project": { title: "Projects", area: "Supplier portal" },
-  "/supplier/inventory": { title: "Inventory", area: "Supplier portal" },
+  "/supplier/project": {
+    title: "Projects",
+    area: "Supplier portal",
+    load: () => import("../features/portal/SupplierProjectsPage.tsx"),
+  },
+  "/supplier/inventory": {
+    title: "Inventory",
+    area: "Supplier portal",
+    load: () => import("../features/portal/InventoryPage.tsx"),
+  },
 };
 
 /** The screens of one area ("/admin" or "/supplier"), each with its definition. */

@@ -10,6 +10,9 @@ export const SEARCH_PARAM = "q";
 export const LINES_PARAM = "lines";
 export const STATUS_PARAM = "status";
 export const SIZE_PARAM = "size";
+/** The grid's order: one of the list's declared sorts, and its direction ("desc", else ascending). */
+export const SORT_PARAM = "sort";
+export const DIR_PARAM = "dir";
 
 export type StatusValue = "any" | "true" | "false";
 
@@ -110,5 +113,10 @@ export function buildListBody<T>(params: URLSearchParams, decl: ListDecl<T>): Li
   }
   const body: ListBody = { filter, search: search.trim(), pageNo, limit };
   if (status !== "any") body.status = status === "true";
+  const sortBy = params.get(SORT_PARAM);
+  if (sortBy && decl.list.sorts.includes(sortBy)) {
+    body.sortBy = sortBy;
+    body.sortDir = params.get(DIR_PARAM) === "desc" ? "desc" : "asc";
+  }
   return body;
 }

@@ -19,11 +19,13 @@ import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-pa
 
 export {
   dateKeys,
+  DIR_PARAM,
   LINES_PARAM,
   SEARCH_PARAM,
   selectParam,
   selectValues,
   SIZE_PARAM,
+  SORT_PARAM,
   STATUS_PARAM,
 } from "./list-params.ts";
 export type { StatusValue } from "./list-params.ts";

@@ -5,6 +5,4 @@
  */
 export const PLACEHOLDER_DESCRIPTIONS: Record<string, string> = {
   "/admin/invoice/:projectid/edit": "Change a project's invoice.",
-  "/supplier/project": "The projects mapped to your company, with a report to download for each.",
-  "/supplier/inventory": "Projects you can take on: start one by giving your five redirect links.",
 };
