@@ -9,11 +9,7 @@ import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
-import {
-  HOOK_HELD,
-  recoverReconciles,
-  reconcileUpload,
-} from "../../server/domain/reconcile/reconcile.ts";
+import { HOOK_HELD, reconcileUpload, recoverReconciles } from "../../server/domain/reconcile/reconcile.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
@@ -706,10 +702,15 @@ Deno.test("reconcile: while 5,000 identifiers are applied, router entries on ano
     const at = new Date().toISOString();
     const uidAt = (i: number) => (7_000_000_000 + i).toString(16).padStart(24, "0");
     for (let i = 0; i < N; i += 500) {
-      const rows = Array.from({ length: Math.min(500, N - i) }, (_, k) =>
-        sql`(${uidAt(i + k)}, ${target.child._id}, ${target.parent._id}, ${target.parent.clientId}, ${target.mapId}, ${target.supplierId}, ${`s${
-          i + k
-        }`}, 'complete', ${at}, ${at}, ${at})`);
+      const rows = Array.from(
+        { length: Math.min(500, N - i) },
+        (_, k) =>
+          sql`(${
+            uidAt(i + k)
+          }, ${target.child._id}, ${target.parent._id}, ${target.parent.clientId}, ${target.mapId}, ${target.supplierId}, ${`s${
+            i + k
+          }`}, 'complete', ${at}, ${at}, ${at})`,
+      );
       await sql`INSERT INTO sessions (id, projectId, parentProjectId, clientId, supplierMapId, supplierId, sid, status, createdAt, updatedAt, endedAt)
         VALUES ${sql.join(rows)}`.execute(db);
     }
