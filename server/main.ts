@@ -14,6 +14,7 @@ import { commitOf, VERSION } from "./domain/ops/version.ts";
 import { providersFromEnv } from "./providers/index.ts";
 import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
 import { REFRESH_INTERVAL_MS, refreshImports } from "./domain/imports/refresh.ts";
+import { recoverReconciles } from "./domain/reconcile/reconcile.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -32,6 +33,12 @@ export async function serve(opts: { webRoot?: string } = {}) {
     throw e;
   }
   const { deps, handle } = await buildDeps(env);
+  // reconcile uploads a crash left half applied are rolled back (and held post-backs of finished ones
+  // released) before anything reads the counters
+  const rolledBack = await recoverReconciles(deps.db);
+  if (rolledBack) {
+    deps.log.warn("reconcile uploads left half applied were rolled back", { uploads: rolledBack });
+  }
   const seeded = await seedIfEmpty(deps);
   if (seeded) deps.log.info("seeded demo data", seeded);
   // planner statistics: lists choose their search and filter indexes from them

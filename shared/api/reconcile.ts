@@ -62,7 +62,7 @@ export type ReconcileSummary = {
   notComplete: number;
   /** Approved post-backs queued for the suppliers that have a hook. */
   hooksQueued: number;
-  status: "staging" | "applied" | "undone" | "failed";
+  status: "staging" | "applying" | "applied" | "undone" | "failed";
   createdByName: string;
   createdAt: string;
   undoneAt: string | null;

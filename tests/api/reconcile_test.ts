@@ -9,7 +9,8 @@ import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
-import { reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
+import { HOOK_HELD, reconcileUpload, recoverReconciles } from "../../server/domain/reconcile/reconcile.ts";
+import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
 
@@ -505,6 +506,243 @@ Deno.test("reconcile: the demo seed reconciles its closed projects through the d
       body: { filter: { projectStatus: [6] }, limit: 20 },
     });
     assert(list.json.result.data.some((r: { approved: number }) => r.approved > 0), list.text);
+  } finally {
+    await t.close();
+  }
+});
+
+/**
+ * Everything an upload touches, whole rows: the project's sessions, its child and parent project
+ * rows, its supplier maps, its daily rollup, every reconcile record and item, every queued or sent
+ * post-back, and the reconcile log lines; and the counters against a recount from the sessions.
+ */
+async function fullState(t: TestApp, s: Traffic) {
+  const db = t.deps.db;
+  return {
+    sessions: await db.selectFrom("sessions").selectAll().where("projectId", "=", s.child._id).orderBy("id")
+      .execute(),
+    projects: await db.selectFrom("projects").selectAll().where("id", "in", [s.child._id, s.parent._id])
+      .orderBy("id").execute(),
+    maps: await db.selectFrom("supplier_maps").selectAll().where("projectId", "=", s.child._id).orderBy("id")
+      .execute(),
+    rollup: await db.selectFrom("router_daily").selectAll().where("projectId", "=", s.child._id)
+      .orderBy("date").orderBy("supplierId").execute(),
+    reconciles: await db.selectFrom("reconciles").selectAll().orderBy("id").execute(),
+    items: await db.selectFrom("reconcile_items").selectAll().orderBy("reconcileId").orderBy("sessionId")
+      .execute(),
+    stage: await db.selectFrom("reconcile_stage").selectAll().execute(),
+    hooks: await db.selectFrom("router_hooks").selectAll().orderBy("id").execute(),
+    logs: await db.selectFrom("system_logs").select("activity").where("module", "=", "Reconcile")
+      .orderBy("activity").execute(),
+    recount: await counterMismatches(db, [s.child._id]),
+    reconcileRecount: await reconcileMismatches(db, [s.child._id]),
+  };
+}
+
+/** A session update that fails once `uid` is marked reconciled (a chunk that breaks half way). */
+const failOn = (t: TestApp, uid: string) =>
+  sql`CREATE TRIGGER fail_chunk BEFORE UPDATE OF reconciled ON sessions
+    WHEN NEW.id = ${sql.lit(uid)} AND NEW.reconciled != 0
+    BEGIN SELECT RAISE(ABORT, 'chunk three on fire'); END`.execute(t.deps.db);
+
+/** 60 completes and 2 terminates of a supplier with an approved hook, 5 approved by a first upload. */
+async function chunkedSetup(t: TestApp) {
+  const supplier = await makeSupplier(t, {
+    supplierApprovedHook: "https://panel.example/a?uid=[uid]&s=[status]",
+  });
+  const s = await closedProject(t, { complete: 60, terminate: 2 }, { supplierId: supplier._id });
+  const first = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+    identifiers: s.completes.slice(0, 5),
+    lines: 5,
+    duplicates: 0,
+  });
+  assertEquals([first.matched, first.hooksQueued, first.status], [5, 5, "applied"]);
+  await router(t).idle();
+  // in upload order: 5 already approved, 55 completes, 2 terminates, 1 unknown; chunk 3 is 20-29
+  const identifiers = [...s.completes, ...s.terminates, "ffffffffffffffffffffffff"];
+  return { s, identifiers, input: { identifiers, lines: identifiers.length, duplicates: 0 } };
+}
+
+Deno.test("reconcile: a failure in chunk 3, after chunks 1 and 2 were committed, rolls them back: sessions, counters (= recount), rollup, records, hooks and upload rows exactly as before", async () => {
+  const sent: string[] = [];
+  const t = await testApp({}, {
+    router: { fetch: (url) => (sent.push(String(url)), Promise.resolve(new Response("ok"))) },
+  });
+  try {
+    const { s, identifiers, input } = await chunkedSetup(t);
+    const before = await fullState(t, s);
+    assertEquals([before.recount, before.reconcileRecount], [[], []]);
+    assertEquals(before.reconciles.length, 1);
+    // a probe that records every item a chunk commits (a rolled-back chunk leaves none)
+    await sql`CREATE TABLE probe (sessionId TEXT)`.execute(t.deps.db);
+    await sql`CREATE TRIGGER probe_items AFTER INSERT ON reconcile_items
+      BEGIN INSERT INTO probe VALUES (NEW.sessionId); END`.execute(t.deps.db);
+    await failOn(t, identifiers[25]);
+    const sentBefore = sent.length;
+    let failed = "";
+    try {
+      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+    } catch (e) {
+      failed = String(e);
+    }
+    assertMatch(failed, /chunk three on fire/);
+    await sql`DROP TRIGGER fail_chunk`.execute(t.deps.db);
+    await sql`DROP TRIGGER probe_items`.execute(t.deps.db);
+    // chunks 1 and 2 were applied (15 new completes; the first 5 were approved already)
+    const probed = (await sql<{ sessionId: string }>`SELECT sessionId FROM probe`.execute(t.deps.db)).rows
+      .map((r) => r.sessionId).sort();
+    await sql`DROP TABLE probe`.execute(t.deps.db);
+    assertEquals(probed, identifiers.slice(5, 20).sort());
+    assertEquals(await fullState(t, s), before);
+    await router(t).idle();
+    assertEquals(sent.length, sentBefore, "no approved post-back of the failed upload went out");
+
+    // the same file goes in whole afterwards, in chunks
+    const ok = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+    assertEquals(
+      [ok.matched, ok.alreadyReconciled, ok.notComplete, ok.unknown, ok.hooksQueued, ok.status],
+      [55, 5, 2, 1, 55, "applied"],
+    );
+    assertEquals(await counterMismatches(t.deps.db, [s.child._id]), []);
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: recovery rolls back an upload a crash left applying with chunks applied, and releases the held post-backs of an applied one", async () => {
+  const sent: string[] = [];
+  const t = await testApp({}, {
+    router: { fetch: (url) => (sent.push(String(url)), Promise.resolve(new Response("ok"))) },
+  });
+  try {
+    const { s, identifiers, input } = await chunkedSetup(t);
+    const db = t.deps.db;
+    const before = await fullState(t, s);
+    assertEquals(await recoverReconciles(db), 0, "nothing to recover");
+    assertEquals(await fullState(t, s), before);
+
+    // a crash in chunk 3: the in-process roll-back cannot run either (its deletes fail), as if dead
+    await failOn(t, identifiers[25]);
+    await sql`CREATE TRIGGER no_rollback BEFORE DELETE ON reconcile_items
+      BEGIN SELECT RAISE(ABORT, 'process died'); END`.execute(db);
+    let failed = "";
+    try {
+      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+    } catch (e) {
+      failed = String(e);
+    }
+    assertMatch(failed, /process died/);
+    await sql`DROP TRIGGER fail_chunk`.execute(db);
+    await sql`DROP TRIGGER no_rollback`.execute(db);
+    // left behind: the upload applying, chunks 1 and 2 applied (counters equal a recount), hooks held
+    const left = await db.selectFrom("reconciles").selectAll().where("status", "=", "applying").execute();
+    assertEquals(left.length, 1);
+    const items = await db.selectFrom("reconcile_items").select("sessionId")
+      .where("reconcileId", "=", left[0].id).execute();
+    assertEquals(items.map((i) => i.sessionId).sort(), identifiers.slice(5, 20).sort());
+    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 20, rejected: 0 });
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+    const held = await db.selectFrom("router_hooks").select("id").where("nextAt", "=", HOOK_HELD).execute();
+    assertEquals(held.length, 15);
+
+    assertEquals(await recoverReconciles(db), 1);
+    assertEquals(await fullState(t, s), before);
+    assertEquals(await recoverReconciles(db), 0, "idempotent");
+
+    // a crash after the upload was applied, before its post-backs were released
+    await sql`CREATE TRIGGER no_release BEFORE UPDATE OF nextAt ON router_hooks
+      WHEN OLD.nextAt = ${sql.lit(HOOK_HELD)} BEGIN SELECT RAISE(ABORT, 'died before release'); END`
+      .execute(db);
+    failed = "";
+    try {
+      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+    } catch (e) {
+      failed = String(e);
+    }
+    assertMatch(failed, /died before release/);
+    await sql`DROP TRIGGER no_release`.execute(db);
+    const applied = await db.selectFrom("reconciles").selectAll().orderBy("createdAt", "desc")
+      .orderBy("id", "desc").executeTakeFirstOrThrow();
+    assertEquals([applied.status, applied.matched, applied.hooksQueued], ["applied", 55, 55]);
+    const approvals = () => sent.filter((u) => u.endsWith("&s=a"));
+    const sentBefore = approvals().length;
+    await router(t).idle();
+    assertEquals(approvals().length, sentBefore, "held: none sent yet");
+    assertEquals(
+      (await db.selectFrom("router_hooks").select("id").where("nextAt", "=", HOOK_HELD).execute()).length,
+      55,
+    );
+    assertEquals(await recoverReconciles(db), 0, "an applied upload is not rolled back");
+    assertEquals(
+      (await db.selectFrom("router_hooks").select("id").where("nextAt", "=", HOOK_HELD).execute()).length,
+      0,
+    );
+    router(t).hooks.kick();
+    await router(t).idle();
+    assertEquals(
+      approvals().slice(sentBefore).sort(),
+      identifiers.slice(5, 60).map((u) => `https://panel.example/a?uid=${u}&s=a`).sort(),
+    );
+    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 60, rejected: 0 });
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+    assertEquals(await counterMismatches(db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: while 5,000 identifiers are applied, router entries on another project are answered, none slower than a sanity bound", async () => {
+  const t = await testApp();
+  try {
+    const target = await liveProject(t, { child: { sampleSize: 0 } });
+    const other = await liveProject(t, { child: { sampleSize: 0 } });
+    const db = t.deps.db;
+    const N = 5_200;
+    const at = new Date().toISOString();
+    const uidAt = (i: number) => (7_000_000_000 + i).toString(16).padStart(24, "0");
+    for (let i = 0; i < N; i += 500) {
+      const rows = Array.from(
+        { length: Math.min(500, N - i) },
+        (_, k) =>
+          sql`(${
+            uidAt(i + k)
+          }, ${target.child._id}, ${target.parent._id}, ${target.parent.clientId}, ${target.mapId}, ${target.supplierId}, ${`s${
+            i + k
+          }`}, 'complete', ${at}, ${at}, ${at})`,
+      );
+      await sql`INSERT INTO sessions (id, projectId, parentProjectId, clientId, supplierMapId, supplierId, sid, status, createdAt, updatedAt, endedAt)
+        VALUES ${sql.join(rows)}`.execute(db);
+    }
+    await db.updateTable("projects").set({ complete: N, clicked: N }).where("id", "=", target.child._id)
+      .execute();
+    await db.updateTable("supplier_maps").set({ complete: N, clicked: N }).where("id", "=", target.mapId)
+      .execute();
+    const identifiers = Array.from({ length: 5_000 }, (_, i) => uidAt(i));
+
+    let uploading = true;
+    const upload = reconcileUpload(t.deps, SYSTEM_ACTOR, target.child._id, 1, {
+      identifiers,
+      lines: identifiers.length,
+      duplicates: 0,
+    }).finally(() => uploading = false);
+    const times: number[] = [];
+    let during = 0, n = 0;
+    await Promise.all(Array.from({ length: 4 }, async (_, w) => {
+      while (uploading) {
+        const t0 = performance.now();
+        const r = await enter(t, other.mapId, `busy-${w}-${n++}`);
+        times.push(performance.now() - t0);
+        assertEquals(r.status, 302, r.text);
+        if (uploading) during++;
+      }
+    }));
+    const summary = await upload;
+    assertEquals([summary.matched, summary.status], [5_000, "applied"]);
+    assert(during >= 4, `entries answered during the upload: ${during}`);
+    const slowest = Math.max(...times);
+    assert(slowest < 1_000, `slowest entry during the upload: ${slowest.toFixed(0)} ms`);
+    assertEquals(await reconcileMismatches(db, [target.child._id]), []);
   } finally {
     await t.close();
   }

@@ -30,7 +30,7 @@ export interface ReconcilesTable {
   alreadyReconciled: D<number>;
   notComplete: D<number>;
   hooksQueued: D<number>;
-  status: "staging" | "applied" | "undone" | "failed";
+  status: "staging" | "applying" | "applied" | "undone" | "failed";
   createdBy: D<string | null>;
   createdByName: D<string>;
   createdAt: string;

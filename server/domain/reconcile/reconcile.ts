@@ -2,22 +2,17 @@
  * Reconcile uploads and their undo (spec part 2, sections 2, 4, 7).
  *
  * An upload approves (1) or rejects (2) the sessions its identifiers (respondent uids) name, among
- * the live completes of the project (a group project: its children). It runs in two steps so the
- * router keeps serving while a large file goes in:
- * 1. staging: the file's distinct identifiers are written to `reconcile_stage` in chunks, each its
- *    own short statement, yielding to the event loop between chunks (nothing is applied yet);
- * 2. apply: ONE transaction of set-based statements sorts them (unknown, already reconciled, not a
- *    complete), records the sessions it changes in `reconcile_items`, marks them, moves the approved
- *    or rejected counters of the child projects and supplier maps and the daily rollup, queues the
- *    suppliers' approved post-backs, and logs. All of it or nothing: a failure anywhere rolls the
- *    transaction back and the staged rows are dropped.
+ * the live completes of the project (a group project: its children). It is applied in chunks of
+ * short transactions with the event loop given back between them (the router keeps serving), the
+ * upload `applying` meanwhile and rolled back from its recorded sessions on a failure or after a
+ * crash: all of it or nothing (see reconcileUpload). `reconcile_stage` is no longer written.
  *
  * Only sessions not reconciled yet change, so two uploads racing on one project never count a
  * session twice (the second one finds it already reconciled), and an undo restores exactly the
  * state before its upload: the sessions it changed back to not reconciled, the counters and rollup
  * down by the same amounts, its queued post-backs withdrawn (those already sent are not sent again).
  */
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
@@ -41,8 +36,6 @@ import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts"
 export const APPROVED_LETTER = "a";
 export const approvedHookKey = (uid: string) => `${uid}-${APPROVED_LETTER}`;
 
-/** Identifiers written per staging statement; the event loop runs between two. */
-const STAGE_CHUNK = 2_000;
 const yieldToLoop = () => new Promise<void>((r) => setTimeout(r, 0));
 
 export type Identifiers = {
@@ -87,14 +80,81 @@ export function identifiersOf(input: { csv?: string; uid?: string[]; fileName?: 
   return { identifiers: [...seen], lines: list.length, duplicates, fileName: input.fileName };
 }
 
+/** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
+const APPLY_CHUNK = 1_000;
+/**
+ * Between two chunks the rest of the server gets at least this many times the chunk's own time
+ * when it has work waiting (the router on other projects keeps about 80% of its pace); an idle
+ * loop lets the next chunk go at once.
+ */
+const YIELD_SHARE = 2;
+/** The nextAt of an approved post-back queued by an upload not done yet: never due until released. */
+export const HOOK_HELD = "9999-12-31T23:59:59.999Z";
+
 export type ReconcileOptions = {
   /** The clock (deps.now by default). */
   now?: number;
+  /** Identifiers per apply chunk (APPLY_CHUNK by default; tests make it small). */
+  chunk?: number;
 };
 
+/** Uploads being applied by this process: a row `applying` that is not here was left by a crash. */
+const active = new Set<string>();
+/** One queue per database and project group: two uploads (or an undo) on one project go in turn. */
+const queues = new WeakMap<Db, Map<string, Promise<unknown>>>();
+
+async function lockKey(db: Db, projectId: string): Promise<string> {
+  const p = await db.selectFrom("projects").select(["id", "parentProjectId"]).where("id", "=", projectId)
+    .executeTakeFirst();
+  return p?.parentProjectId ?? projectId;
+}
+
+/** Runs `fn` after every earlier upload or undo of the same project group has finished. */
+async function inTurn<T>(db: Db, projectId: string, fn: () => Promise<T>): Promise<T> {
+  const key = await lockKey(db, projectId);
+  let m = queues.get(db);
+  if (!m) queues.set(db, m = new Map());
+  const before = m.get(key) ?? Promise.resolve();
+  const run = before.catch(() => {}).then(fn);
+  const tail = run.catch(() => {});
+  m.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (m.get(key) === tail) m.delete(key);
+  }
+}
+
 /**
- * Applies an upload to a project: stages its identifiers, then applies them in one transaction.
- * Returns the result summary. Throws notFound, a conflict for a settled project, invalid input.
+ * Gives the event loop back after a chunk that took `ms`: yields (a macrotask) until the others
+ * have had YIELD_SHARE times that, or until a yield comes straight back (nobody was waiting).
+ */
+async function pace(ms: number) {
+  const want = ms * YIELD_SHARE;
+  let given = 0;
+  while (given < want) {
+    const t0 = performance.now();
+    await yieldToLoop();
+    const gap = performance.now() - t0;
+    given += gap;
+    if (gap < 1) break;
+  }
+}
+
+/**
+ * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
+ * transaction: it sorts its identifiers (unknown, already reconciled, not a complete), records the
+ * sessions it changes in `reconcile_items`, marks them, moves the approved or rejected counters
+ * and the daily rollup by exactly those sessions (counters equal a recount at every commit), queues
+ * their approved post-backs held (never due until the upload is done) and adds to the upload's
+ * figures. The upload's row is `applying` meanwhile, which no list, figure or undo takes as done;
+ * a last transaction makes it `applied` and logs it, then the held post-backs are released.
+ *
+ * All or nothing: a failure in any chunk rolls back the chunks already applied (from the recorded
+ * sessions) before the error is answered, and an upload a crash left `applying` is rolled back the
+ * same way by the next upload or undo (or `recoverReconciles` at start). Uploads and undos of one
+ * project go in turn. Returns the result summary; throws notFound, a conflict for a settled project,
+ * invalid input.
  */
 export async function reconcileUpload(
   deps: Deps,
@@ -108,119 +168,248 @@ export async function reconcileUpload(
   if (ids.identifiers.length > MAX_IDENTIFIERS) {
     throw invalid(`An upload holds at most ${MAX_IDENTIFIERS} identifiers`);
   }
-  const target = await reconcileTarget(db, projectId);
-  assertReconcilable(target);
-  const at = new Date(opts.now ?? deps.now());
-  const id = newId(at.getTime());
-  await db.insertInto("reconciles").values({
-    id,
-    projectId: target.id,
-    type,
-    fileName: (ids.fileName ?? "").slice(0, 255),
-    lines: ids.lines,
-    identifiers: ids.identifiers.length,
-    duplicates: ids.duplicates,
-    status: "staging",
-    createdBy: actor.userId,
-    createdByName: actor.name,
-    createdAt: at.toISOString(),
-  }).execute();
-  let hooks = 0;
-  try {
-    for (let i = 0; i < ids.identifiers.length; i += STAGE_CHUNK) {
-      const chunk = ids.identifiers.slice(i, i + STAGE_CHUNK);
-      await sql`INSERT OR IGNORE INTO reconcile_stage (reconcileId, sessionId) VALUES ${
-        sql.join(chunk.map((s) => sql`(${id}, ${s})`))
-      }`.execute(db);
-      await yieldToLoop();
+  assertReconcilable(await reconcileTarget(db, projectId));
+  const chunk = Math.max(1, opts.chunk ?? APPLY_CHUNK);
+  const { id, hooks } = await inTurn(db, projectId, async () => {
+    await recoverReconciles(db);
+    // the project as it is now (a status change or another upload may have come first)
+    const target = await reconcileTarget(db, projectId);
+    assertReconcilable(target);
+    const at = new Date(opts.now ?? deps.now());
+    const id = newId(at.getTime());
+    await db.insertInto("reconciles").values({
+      id,
+      projectId: target.id,
+      type,
+      fileName: (ids.fileName ?? "").slice(0, 255),
+      lines: ids.lines,
+      identifiers: ids.identifiers.length,
+      duplicates: ids.duplicates,
+      status: "applying",
+      createdBy: actor.userId,
+      createdByName: actor.name,
+      createdAt: at.toISOString(),
+    }).execute();
+    active.add(id);
+    try {
+      const scope = inList(target.childIds);
+      let hooks = 0;
+      for (let i = 0; i < ids.identifiers.length; i += chunk) {
+        const part = ids.identifiers.slice(i, i + chunk);
+        const t0 = performance.now();
+        hooks += await db.transaction().execute((trx) => applyChunk(trx, id, type, scope, part, at));
+        await pace(performance.now() - t0);
+      }
+      await db.transaction().execute((trx) => finish(trx, actor, id, at));
+      return { id, hooks };
+    } catch (e) {
+      await rollBack(db, id, chunk);
+      throw e;
+    } finally {
+      active.delete(id);
     }
-    hooks = await db.transaction().execute((trx) => apply(trx, actor, id, type, at));
-  } catch (e) {
-    // nothing was applied: the transaction rolled back; the staged identifiers and the row go
-    await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute().catch(() => {});
-    await db.deleteFrom("reconciles").where("id", "=", id).where("status", "=", "staging").execute()
-      .catch(() => {});
-    throw e;
+  });
+  if (hooks) {
+    await releaseHooks(db, id, new Date(opts.now ?? deps.now()).toISOString(), chunk);
+    routerFor(deps).hooks.kick();
   }
-  // the staged identifiers are spent: dropped after the commit, so the transaction stays short
-  await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
-  if (hooks) routerFor(deps).hooks.kick();
   return await getReconcile(db, id);
 }
 
-/** The apply step, inside its transaction; returns how many post-backs it queued. */
-async function apply(trx: Db, actor: Actor, id: string, type: ReconcileType, at: Date): Promise<number> {
-  const row = await trx.selectFrom("reconciles").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-  // the project as it is now (a status change or another upload may have come first)
-  const target = await reconcileTarget(trx, row.projectId);
-  assertReconcilable(target);
-  const scope = inList(target.childIds);
+/** One chunk of an upload, inside its transaction; returns how many post-backs it queued (held). */
+async function applyChunk(
+  trx: Db,
+  id: string,
+  type: ReconcileType,
+  scope: string[],
+  part: string[],
+  at: Date,
+): Promise<number> {
+  // the chunk's identifiers go as one JSON parameter: binding a thousand values costs more than the work
+  const inScope = sql`id IN (SELECT value FROM json_each(${JSON.stringify(part)})) AND projectId IN (${
+    sql.join(scope)
+  })`;
   const counts = await sql<{ inScope: number; already: number; notComplete: number }>`
     SELECT count(*) AS inScope,
-      coalesce(sum(s.reconciled != 0), 0) AS already,
-      coalesce(sum(s.reconciled = 0 AND NOT (s.status = 'complete' AND s.isTest = 0)), 0) AS notComplete
-    FROM reconcile_stage st JOIN sessions s ON s.id = st.sessionId
-    WHERE st.reconcileId = ${id} AND s.projectId IN (${sql.join(scope)})`.execute(trx);
+      coalesce(sum(reconciled != 0), 0) AS already,
+      coalesce(sum(reconciled = 0 AND NOT (status = 'complete' AND isTest = 0)), 0) AS notComplete
+    FROM sessions WHERE ${inScope}`.execute(trx);
   const c = counts.rows[0];
-  const inserted = await sql`INSERT INTO reconcile_items (reconcileId, sessionId)
-    SELECT ${id}, s.id FROM reconcile_stage st JOIN sessions s ON s.id = st.sessionId
-    WHERE st.reconcileId = ${id} AND s.projectId IN (${sql.join(scope)})
-      AND s.reconciled = 0 AND s.status = 'complete' AND s.isTest = 0`.execute(trx);
-  const matched = Number(inserted.numAffectedRows ?? 0);
   const state = type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
-  if (matched) {
-    await sql`UPDATE sessions SET reconciled = ${state}
-      WHERE id IN (SELECT sessionId FROM reconcile_items WHERE reconcileId = ${id})`.execute(trx);
-    await moveCounters(trx, id, type, 1);
+  // the sessions it changes, with what their counters are keyed on
+  const changed = (await sql<Touched & { id: string }>`UPDATE sessions SET reconciled = ${state}
+    WHERE ${inScope} AND reconciled = 0 AND status = 'complete' AND isTest = 0
+    RETURNING id, ${TOUCHED}`.execute(trx)).rows;
+  let hooks = 0;
+  if (changed.length) {
+    const ids = changed.map((r) => r.id);
+    await sql`INSERT INTO reconcile_items (reconcileId, sessionId)
+      SELECT ${id}, value FROM json_each(${JSON.stringify(ids)})`.execute(trx);
+    await moveCounters(trx, changed, type, 1);
+    if (type === RECONCILE_TYPE.APPROVED) hooks = await queueApprovedHooks(trx, ids, at, scope);
   }
-  const hooks = type === RECONCILE_TYPE.APPROVED && matched
-    ? await queueApprovedHooks(trx, id, at, scope)
-    : 0;
-  await trx.updateTable("reconciles").set({
-    status: "applied",
-    matched,
-    alreadyReconciled: Number(c.already),
-    notComplete: Number(c.notComplete),
-    unknown: row.identifiers - Number(c.inScope),
-    hooksQueued: hooks,
-  }).where("id", "=", id).execute();
-  const label = reconcileTypeLabel(type);
-  await writeLog(trx, actor, {
-    activity: `Reconciled ${target.projectCode}${
-      row.fileName ? ` from ${row.fileName}` : ""
-    }: ${matched} ${label.toLowerCase()} of ${row.identifiers} identifiers (${
-      row.identifiers - Number(c.inScope)
-    } unknown, ${row.duplicates} duplicate, ${Number(c.already)} already reconciled, ${
-      Number(c.notComplete)
-    } not a complete)${hooks ? `; ${hooks} approved post-backs queued` : ""}`,
-    module: MODULE,
-    recordId: target.id,
-  }, at);
+  await sql`UPDATE reconciles SET matched = matched + ${changed.length},
+      alreadyReconciled = alreadyReconciled + ${Number(c.already)},
+      notComplete = notComplete + ${Number(c.notComplete)},
+      unknown = unknown + ${part.length - Number(c.inScope)},
+      hooksQueued = hooksQueued + ${hooks}
+    WHERE id = ${id}`.execute(trx);
   return hooks;
 }
 
+/** The last step of an upload: the project still takes it, the row becomes `applied`, the log. */
+async function finish(trx: Db, actor: Actor, id: string, at: Date) {
+  const row = await trx.selectFrom("reconciles").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const target = await reconcileTarget(trx, row.projectId);
+  // settled while the chunks went in: the whole upload is rolled back
+  assertReconcilable(target);
+  await trx.updateTable("reconciles").set({ status: "applied" }).where("id", "=", id).execute();
+  const label = reconcileTypeLabel(row.type);
+  await writeLog(trx, actor, {
+    activity: `Reconciled ${target.projectCode}${
+      row.fileName ? ` from ${row.fileName}` : ""
+    }: ${row.matched} ${label.toLowerCase()} of ${row.identifiers} identifiers (${row.unknown} unknown, ${row.duplicates} duplicate, ${row.alreadyReconciled} already reconciled, ${row.notComplete} not a complete)${
+      row.hooksQueued ? `; ${row.hooksQueued} approved post-backs queued` : ""
+    }`,
+    module: MODULE,
+    recordId: target.id,
+  }, at);
+}
+
+/** Pages through an upload's recorded sessions in key order, `size` at a time. */
+async function* itemPages(db: Db, id: string, size: number) {
+  let after = "";
+  for (;;) {
+    const page = (await db.selectFrom("reconcile_items").select("sessionId").where("reconcileId", "=", id)
+      .where("sessionId", ">", after).orderBy("sessionId").limit(size).execute()).map((r) => r.sessionId);
+    if (!page.length) return;
+    yield page;
+    after = page[page.length - 1];
+  }
+}
+
+/** Makes an upload's held post-backs due, a chunk at a time. */
+async function releaseHooks(db: Db, id: string, stamp: string, size: number) {
+  for await (const page of itemPages(db, id, Math.max(size, 500))) {
+    await sql`UPDATE router_hooks SET nextAt = ${stamp}, updatedAt = ${stamp}
+      WHERE hookKey IN (${
+      sql.join(page.map(approvedHookKey))
+    }) AND status = 'queued' AND nextAt = ${HOOK_HELD}`
+      .execute(db);
+    await yieldToLoop();
+  }
+}
+
 /**
- * Adds (`sign` 1) or takes back (-1) an upload's sessions on the approved or rejected counters of
- * their child projects and supplier maps and on the daily rollup (the day of the complete).
+ * Takes back the chunks of an upload not done (failed, or left `applying` by a crash), a chunk at
+ * a time, each its own transaction that keeps counters equal to a recount: its sessions back to
+ * not reconciled, the counters and rollup down, its held post-backs deleted, its records dropped.
+ * Then the upload's row goes: an upload that did not finish left nothing behind. Idempotent.
  */
-async function moveCounters(trx: Db, id: string, type: number, sign: 1 | -1) {
+async function rollBack(db: Db, id: string, size: number) {
+  const row = await db.selectFrom("reconciles").select(["type", "status"]).where("id", "=", id)
+    .executeTakeFirst();
+  if (!row || row.status === "applied" || row.status === "undone") return;
+  const state = row.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
+  for (;;) {
+    const t0 = performance.now();
+    const n = await db.transaction().execute(async (trx) => {
+      const page = (await trx.selectFrom("reconcile_items").select("sessionId").where("reconcileId", "=", id)
+        .orderBy("sessionId").limit(size).execute()).map((r) => r.sessionId);
+      if (!page.length) return 0;
+      await moveCounters(trx, await touchedBy(trx, page), row.type, -1);
+      await sql`UPDATE sessions SET reconciled = ${RECONCILE_STATE.NONE}
+        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(page)})) AND reconciled = ${state}`.execute(
+        trx,
+      );
+      if (row.type === RECONCILE_TYPE.APPROVED) {
+        await sql`DELETE FROM router_hooks WHERE hookKey IN (SELECT value FROM json_each(${
+          JSON.stringify(page.map(approvedHookKey))
+        }))
+          AND status = 'queued' AND nextAt = ${HOOK_HELD}`.execute(trx);
+      }
+      await sql`DELETE FROM reconcile_items WHERE reconcileId = ${id} AND sessionId IN (SELECT value FROM json_each(${
+        JSON.stringify(page)
+      }))`
+        .execute(trx);
+      return page.length;
+    });
+    if (!n) break;
+    await pace(performance.now() - t0);
+  }
+  await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
+  await db.deleteFrom("reconciles").where("id", "=", id).execute();
+}
+
+/**
+ * Rolls back every upload left `applying` (or `staging`, by an older version) that this process is
+ * not applying: a crash half way. Then releases held post-backs that belong to no upload in
+ * progress (a crash between an upload's end and their release). Each upload and undo runs it
+ * first; the server may run it at start. Cheap when there is nothing to do (two indexed reads).
+ */
+export async function recoverReconciles(db: Db): Promise<number> {
+  const left = await db.selectFrom("reconciles").select("id").where("status", "in", ["applying", "staging"])
+    .execute();
+  let n = 0;
+  for (const r of left) {
+    if (active.has(r.id)) continue;
+    await rollBack(db, r.id, APPLY_CHUNK);
+    n++;
+  }
+  const held = await db.selectFrom("router_hooks").select(["id", "sessionId"]).where("status", "=", "queued")
+    .where("nextAt", "=", HOOK_HELD).execute();
+  if (held.length) {
+    const busy = [...active];
+    const stamp = new Date().toISOString();
+    for (let i = 0; i < held.length; i += 500) {
+      const part = held.slice(i, i + 500);
+      await sql`UPDATE router_hooks SET nextAt = ${stamp}, updatedAt = ${stamp}
+        WHERE id IN (${sql.join(part.map((h) => h.id))}) AND nextAt = ${HOOK_HELD}
+          AND NOT EXISTS (SELECT 1 FROM reconcile_items i
+            WHERE i.reconcileId IN (${sql.join(inList(busy))}) AND i.sessionId = router_hooks.sessionId)`
+        .execute(db);
+    }
+  }
+  return n;
+}
+
+/** What a session's approved or rejected counters are keyed on. */
+type Touched = {
+  projectId: string;
+  supplierMapId: string;
+  supplierId: string;
+  parentProjectId: string | null;
+  clientId: string;
+  day: string;
+};
+const TOUCHED = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId,
+  substr(coalesce(endedAt, createdAt), 1, 10) AS day`;
+
+/** The counter keys of the given sessions (a list, or a query of their ids). */
+async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<Touched[]> {
+  const ids = Array.isArray(sessionIds)
+    ? sql`SELECT value FROM json_each(${JSON.stringify(sessionIds)})`
+    : sessionIds;
+  return (await sql<Touched>`SELECT ${TOUCHED} FROM sessions WHERE id IN (${ids})`.execute(trx)).rows;
+}
+
+/**
+ * Adds (`sign` 1) or takes back (-1) the given sessions of an upload (their counter keys) on the
+ * approved or rejected counters of their child projects and supplier maps and on the daily rollup
+ * (the day of the complete).
+ */
+async function moveCounters(trx: Db, touched: Touched[], type: number, sign: 1 | -1) {
   const col = type === RECONCILE_TYPE.APPROVED ? "approved" : "rejected";
-  const groups = await sql<{
-    projectId: string;
-    supplierMapId: string;
-    supplierId: string;
-    parentProjectId: string | null;
-    clientId: string;
-    day: string;
-    n: number;
-  }>`SELECT s.projectId, s.supplierMapId, s.supplierId, s.parentProjectId, s.clientId,
-      substr(coalesce(s.endedAt, s.createdAt), 1, 10) AS day, count(*) AS n
-    FROM reconcile_items i JOIN sessions s ON s.id = i.sessionId
-    WHERE i.reconcileId = ${id}
-    GROUP BY s.projectId, s.supplierMapId, s.supplierId, day`.execute(trx);
+  const groups = new Map<string, Touched & { n: number }>();
+  for (const t of touched) {
+    const k = `${t.projectId} ${t.supplierId} ${t.day}`;
+    const g = groups.get(k);
+    if (g) g.n++;
+    else groups.set(k, { ...t, n: 1 });
+  }
   const projects = new Map<string, number>(), maps = new Map<string, number>();
-  for (const g of groups.rows) {
-    const n = Number(g.n) * sign;
+  for (const g of groups.values()) {
+    const n = g.n * sign;
     projects.set(g.projectId, (projects.get(g.projectId) ?? 0) + n);
     maps.set(g.supplierMapId, (maps.get(g.supplierMapId) ?? 0) + n);
     await sql`INSERT INTO router_daily (date, projectId, supplierId, supplierMapId, parentProjectId, clientId, ${
@@ -242,10 +431,11 @@ async function moveCounters(trx: Db, id: string, type: number, sign: 1 | -1) {
 
 /**
  * Queues the approved post-back of each newly approved session whose supplier has a hook, the same
- * way the router queues a complete's: a row of router_hooks the sender claims with a lease. A
- * session whose approval was queued before (and sent, or being sent) gets none again.
+ * way the router queues a complete's (a row of router_hooks the sender claims with a lease), held
+ * until the upload is done. A session whose approval was queued before (and sent, or being sent)
+ * gets none again.
  */
-async function queueApprovedHooks(trx: Db, id: string, at: Date, scope: string[]): Promise<number> {
+async function queueApprovedHooks(trx: Db, sessionIds: string[], at: Date, scope: string[]): Promise<number> {
   // most suppliers have no hook: then there is nothing to join
   const hooked = await sql<{ n: number }>`SELECT count(*) AS n FROM supplier_maps m
     JOIN suppliers sup ON sup.id = m.supplierId
@@ -253,11 +443,12 @@ async function queueApprovedHooks(trx: Db, id: string, at: Date, scope: string[]
   if (!Number(hooked.rows[0].n)) return 0;
   const rows = await sql<{ uid: string; sid: string; supplierId: string; hook: string; projectCode: string }>`
     SELECT s.id AS uid, s.sid, s.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
-    FROM reconcile_items i
-      JOIN sessions s ON s.id = i.sessionId
+    FROM sessions s
       JOIN suppliers sup ON sup.id = s.supplierId
       JOIN projects p ON p.id = s.projectId
-    WHERE i.reconcileId = ${id} AND trim(sup.supplierApprovedHook) != ''
+    WHERE s.id IN (SELECT value FROM json_each(${
+    JSON.stringify(sessionIds)
+  })) AND trim(sup.supplierApprovedHook) != ''
       AND NOT EXISTS (SELECT 1 FROM router_hooks h WHERE h.hookKey = s.id || ${"-" + APPROVED_LETTER})`
     .execute(trx);
   const stamp = at.toISOString();
@@ -274,7 +465,7 @@ async function queueApprovedHooks(trx: Db, id: string, at: Date, scope: string[]
         key: approvedHookKey(r.uid),
       }),
       hookKey: approvedHookKey(r.uid),
-      nextAt: stamp,
+      nextAt: HOOK_HELD,
       createdAt: stamp,
       updatedAt: stamp,
     }))).execute();
@@ -296,13 +487,34 @@ export async function undoReconcile(
 ): Promise<UndoResult> {
   const db = deps.db;
   const at = new Date(opts.now ?? deps.now());
-  const out = await db.transaction().execute(async (trx) => {
+  await reconcileTarget(db, projectId);
+  const out = await inTurn(
+    db,
+    projectId,
+    () => recoverReconciles(db).then(() => undoLast(db, actor, projectId, at)),
+  );
+  return {
+    reconcile: await getReconcile(db, out.id),
+    restored: out.restored,
+    hooksWithdrawn: out.withdrawn,
+    hooksAlreadySent: out.sent,
+  };
+}
+
+/** The undo of the project's last applied upload, in one transaction. */
+function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
+  return db.transaction().execute(async (trx) => {
     const target = await reconcileTarget(trx, projectId);
     assertReconcilable(target);
     const last = await trx.selectFrom("reconciles").selectAll().where("projectId", "=", target.id)
       .where("status", "=", "applied").orderBy("createdAt", "desc").orderBy("id", "desc").executeTakeFirst();
     if (!last) throw conflict(`${target.projectCode} has no reconcile to undo`);
-    await moveCounters(trx, last.id, last.type, -1);
+    await moveCounters(
+      trx,
+      await touchedBy(trx, sql`SELECT sessionId FROM reconcile_items WHERE reconcileId = ${last.id}`),
+      last.type,
+      -1,
+    );
     const state = last.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
     const restored = await sql`UPDATE sessions SET reconciled = ${RECONCILE_STATE.NONE}
       WHERE id IN (SELECT sessionId FROM reconcile_items WHERE reconcileId = ${last.id}) AND reconciled = ${state}`
@@ -339,12 +551,6 @@ export async function undoReconcile(
     }, at);
     return { id: last.id, restored: n, withdrawn, sent };
   });
-  return {
-    reconcile: await getReconcile(db, out.id),
-    restored: out.restored,
-    hooksWithdrawn: out.withdrawn,
-    hooksAlreadySent: out.sent,
-  };
 }
 
 /** One upload as its summary. */
