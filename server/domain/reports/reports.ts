@@ -39,7 +39,7 @@ import {
   securityDrops,
   traffic,
 } from "../dashboard/figures.ts";
-import { rollupRange, SUMMED } from "../dashboard/ranges.ts";
+import { type RollupKey, rollupRange, SUMMED, type Summed } from "../dashboard/ranges.ts";
 import { ROLLUP_COUNTERS } from "../../db/tables/router.ts";
 
 /** How each report groups the rollup: per survey project, per project and supplier, per group. */
@@ -63,7 +63,12 @@ const COUNTED = sql.raw(`sum(${ROLLUP_COUNTERS.map((c) => `"${c}"`).join(" + ")}
 const SORTED_SUMS = ["clicked", "complete", "revenue", "cost"] as const;
 
 /** The range as the rollup filter reads it, narrowed to some report rows' keys when given. */
-function rangeOf(f: ReportInput, rows?: { projectId: string; parentProjectId: string }[], group = false) {
+function rangeOf(
+  f: ReportInput,
+  columns: readonly (Summed | RollupKey)[],
+  rows?: { projectId: string; parentProjectId: string }[],
+  group = false,
+) {
   return rollupRange({
     from: f.from || null,
     to: f.to || null,
@@ -73,8 +78,16 @@ function rangeOf(f: ReportInput, rows?: { projectId: string; parentProjectId: st
       (group
         ? { groupIds: [...new Set(rows.map((r) => r.projectId))] }
         : { projectIds: [...new Set(rows.map((r) => r.projectId))] })),
-  });
+  }, columns);
 }
+
+/** The rollup's key columns a report's grouping reads. */
+const keysOf = (kind: ReportKind): RollupKey[] =>
+  GROUPING[kind] === "supplier"
+    ? ["projectId", "supplierId"]
+    : GROUPING[kind] === "group"
+    ? ["projectId", "parentProjectId"]
+    : ["projectId"];
 
 /** How the rows of a report are keyed in the rollup (summed per row of the report first). */
 function groupBy(kind: ReportKind) {
@@ -107,7 +120,13 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput, sortBy?: s
   for (const c of new Set([...(completeOnly ? ["complete"] : []), ...(sortedSum ? [sortedSum] : [])])) {
     cols.push(sql.raw(`sum("${c}") AS "${c}"`));
   }
-  const grouped = sql`SELECT ${select}, ${sql.join(cols)} FROM (${rangeOf(f)}) GROUP BY ${by}`;
+  // the derived table carries only what is summed here (each arm's row is copied through it)
+  const read = new Set<Summed | RollupKey>(keysOf(kind));
+  if (!completeOnly) ROLLUP_COUNTERS.forEach((c) => read.add(c));
+  if (kind === "prescreen") ["preScreenTerminate", "preScreenDrop"].forEach((c) => read.add(c as Summed));
+  if (completeOnly) read.add("complete");
+  if (sortedSum) read.add(sortedSum as Summed);
+  const grouped = sql`SELECT ${select}, ${sql.join(cols)} FROM (${rangeOf(f, [...read])}) GROUP BY ${by}`;
   // deno-lint-ignore no-explicit-any
   let q = (db as any).selectFrom(sql`(${grouped})`.as("r"))
     .innerJoin(sql`projects`.as("p"), (j: AnyJoin) => j.on(sql`p.id`, "=", sql`r.projectId`)) as AnyQB;
@@ -155,7 +174,7 @@ export async function reportFigures(
   const grouping = GROUPING[kind];
   const { select, by } = groupBy(kind);
   const grouped = sql`SELECT ${select}, ${summed} FROM (${
-    rangeOf(f, rows, grouping === "group")
+    rangeOf(f, [...keysOf(kind), ...SUMMED], rows, grouping === "group")
   }) GROUP BY ${by}`;
   // deno-lint-ignore no-explicit-any
   const from = (db as any).selectFrom(sql`(${grouped})`.as("r")) as AnyQB;
