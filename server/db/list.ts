@@ -49,6 +49,12 @@ export type ListSpec = {
   fts?: FtsIndex;
   /** Totals are exact up to this many rows past the page, then a lower bound (default 1,000). */
   countWindow?: number;
+  /**
+   * Count with the page, in one statement (a window count over the matching rows): for a base query
+   * that costs as much to count as to page (an aggregate read whole either way), so it is read once.
+   * An empty page (past the end, or nothing matches) is counted apart.
+   */
+  countWithPage?: boolean;
 };
 
 export type FilterFn = (qb: AnyQB, value: NonNullable<FilterValue>) => AnyQB;
@@ -332,6 +338,17 @@ export async function runList<T>(
   const window = spec.countWindow ?? COUNT_WINDOW;
   // the window ends on a round figure past the page: "1,000+", then "2,000+" on deeper pages
   const cap = (Math.floor((offset + limit) / window) + 1) * window;
+  if (spec.countWithPage) {
+    const page = await applyListOrder(filtered.select(sql<number>`count(*) over ()`.as(TOTAL)), body, spec)
+      .limit(limit).offset(offset).execute() as Record<string, unknown>[];
+    const counted = page.length ? Number(page[0][TOTAL]) : await countRows(db, filtered, cap);
+    const metadata: ListResult<T>["metadata"] = { total: Math.min(counted, cap), limit, pageNo };
+    if (counted > cap) metadata.more = true;
+    return {
+      data: page.map(({ [TOTAL]: _, ...r }) => map(r as never)),
+      metadata,
+    };
+  }
   const counted = await countRows(db, filtered, cap);
   // a page in the second half of a fully counted list is read from the end: the offset stays small
   const fromEnd = counted <= cap && offset < counted && offset * 2 > counted;
@@ -384,5 +401,7 @@ export async function* iterateList<T>(
   }
 }
 
+/** The alias a page counted with itself carries its total under (not a column name of any table). */
+const TOTAL = "__listTotal";
 /** The alias exports read the rowid under (not a column name of any table). */
 const ROWID = "__listRowid";

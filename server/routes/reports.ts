@@ -1,23 +1,16 @@
 /** Reports (part 2, 7 "Reports and exports"): handlers of the contracts in shared/api/reports.ts. */
 import type { Api } from "../http/api.ts";
 import * as R from "../../shared/api/reports.ts";
-import { REPORT_SPECS, reportInput, reportQuery, reportRow } from "../domain/reports/reports.ts";
+import { reportList } from "../domain/reports/reports.ts";
 
 export function reportRoutes(api: Api) {
   // the five project tabs: which one is the body's type (or its filter's)
   api.list(R.projectReportData, ({ db, body }) => {
     const kind = R.projectReportKind(body);
-    return {
-      query: reportQuery(db, kind, reportInput(body)),
-      spec: REPORT_SPECS[kind],
-      map: reportRow,
-      list: R.REPORT_LISTS[kind],
-    };
+    return { ...reportList(db, kind, body), list: R.REPORT_LISTS[kind] };
   });
   api.list(R.supplierReportData, ({ db, body }) => ({
-    query: reportQuery(db, "supplier", reportInput(body)),
-    spec: REPORT_SPECS.supplier,
-    map: reportRow,
+    ...reportList(db, "supplier", body),
     list: R.supplierReportList,
   }));
 }

@@ -7,7 +7,8 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { reportDataset, REPORTS_NOW as NOW } from "../helpers/reports.ts";
 import * as D from "../../shared/api/dashboard.ts";
-import { REPORT_LISTS, type ReportKind, type ReportRow } from "../../shared/api/reports.ts";
+import { REPORT_KINDS, REPORT_LISTS, type ReportKind, type ReportRow } from "../../shared/api/reports.ts";
+import { reportPage } from "../../server/domain/reports/reports.ts";
 import { csvLine } from "../../server/http/csv.ts";
 import { splitRange } from "../../server/domain/dashboard/ranges.ts";
 
@@ -249,6 +250,51 @@ Deno.test("reports: each call refuses a missing token (401), a wrong role (403) 
     }
     const raw = await t.call("POST", "/admin/supplier/report/data", { token, raw: "{not json" });
     assertEquals(raw.status, 400, raw.text);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reports: a page sums the whole range once (counted with the page), its figures read for its rows alone", async () => {
+  const t = await testApp({}, { now: () => NOW });
+  try {
+    await reportDataset(t);
+    const statements: string[] = [];
+    const executor = t.deps.db.getExecutor();
+    const db = t.deps.db.withPlugin({
+      transformQuery: (a) => {
+        statements.push(executor.compileQuery(a.node, a.queryId).sql);
+        return a.node;
+      },
+      transformResult: (a) => Promise.resolve(a.result),
+    });
+    for (const kind of REPORT_KINDS) {
+      const all = (await report(t, kind, {})).rows;
+      for (const sortBy of [undefined, "revenue", "clicked"]) {
+        const whole = sortBy ? (await report(t, kind, {}, { sortBy, sortDir: "desc" })).rows : all;
+        for (let pageNo = 1; pageNo <= whole.length + 1; pageNo++) {
+          statements.length = 0;
+          const page = await reportPage(
+            db,
+            kind,
+            { filter: {}, pageNo, limit: 1, sortBy, sortDir: "desc" } as never,
+          );
+          // every page's row is the full list's row, figures included, and the total is exact
+          assertEquals(page.data, whole.slice(pageNo - 1, pageNo), `${kind} ${sortBy} page ${pageNo}`);
+          assertEquals(page.metadata.total, whole.length);
+          const whole_ = statements.filter((s) =>
+            // (a subquery is shown to the plugin too: its outer statement is the one that runs)
+            s.includes("router_monthly") && !s.includes("json_each") && !s.startsWith('select 1 as "one"')
+          );
+          // the range summed whole once (a page past the end counts apart: twice)
+          assertEquals(
+            whole_.length,
+            pageNo <= whole.length ? 1 : 2,
+            `${kind} page ${pageNo}: ${whole_.join("\n")}`,
+          );
+        }
+      }
+    }
   } finally {
     await t.close();
   }

@@ -4,7 +4,7 @@
  * database FILE for speed: the sessions, the counters of projects and maps and the daily rollup
  * (router_daily; its day totals kept by the migration's triggers, as the router's writes keep them).
  * Then every dashboard call's production function, as its handler calls it, timed (median and p95
- * of 30 runs), and the first page of each report. Ratios are against the Total Completed card's day-totals read measured in the same run.
+ * of 30 runs), and the first page and a deep page of each report. Ratios are against the Total Completed card's day-totals read measured in the same run.
  */
 import { openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
@@ -291,14 +291,21 @@ export async function bench(): Promise<BenchRow[]> {
         () => securitySeries(db, 2, now, { clientId: client, supplierId: supplier }),
       ],
       ["live update (one reading for all viewers)", () => readLive(db, now)],
-      // the reports' first page (20 rows) over the 90 days and over this month (whole months from
-      // the monthly rollup, edge days from the daily one)
+      // the reports' first page (20 rows) and a deep one over the 90 days, the first over this month
+      // (whole months from the monthly rollup, edge days from the daily one)
       ...REPORT_KINDS.flatMap((kind): [string, () => Promise<unknown>][] => [
         [`report ${kind}: page 1, 90 days`, () =>
           reportPage(db, kind, {
             filter: { from: new Date(today0 - DAYS * DAY).toISOString().slice(0, 10) },
             search: "",
             pageNo: 1,
+            limit: 20,
+          } as never)],
+        [`report ${kind}: page 20, 90 days`, () =>
+          reportPage(db, kind, {
+            filter: { from: new Date(today0 - DAYS * DAY).toISOString().slice(0, 10) },
+            search: "",
+            pageNo: 20,
             limit: 20,
           } as never)],
         [`report ${kind}: page 1, this month`, () =>

@@ -15,6 +15,8 @@ export type RollupFilter = DayRange & {
   clientId?: string | null;
   supplierId?: string | null;
   projectIds?: readonly string[];
+  /** Rows of these group projects (a survey project's group, or a project without one itself). */
+  groupIds?: readonly string[];
 };
 
 /** Every summed column of the rollup: the counters, revenue and cost. */
@@ -76,6 +78,13 @@ export function rollupRange(
     if (f.supplierId) w.push(sql`supplierId = ${f.supplierId}`);
     if (f.projectIds) {
       w.push(sql`projectId IN (SELECT value FROM json_each(${JSON.stringify(f.projectIds)}))`);
+    }
+    if (f.groupIds) {
+      w.push(
+        sql`coalesce(parentProjectId, projectId) IN (SELECT value FROM json_each(${
+          JSON.stringify(f.groupIds)
+        }))`,
+      );
     }
     return w;
   };

@@ -14,7 +14,7 @@
  * - Complete: survey projects with completes in the range, approved, revenue and expense.
  * - Project Complete: group projects (their survey projects summed), against their sample sizes.
  */
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import type { Db } from "../../db/connection.ts";
 import { type AnyQB, type FilterFn, iterateList, type ListSpec, listSpecOf, runList } from "../../db/list.ts";
@@ -39,7 +39,7 @@ import {
   securityDrops,
   traffic,
 } from "../dashboard/figures.ts";
-import { rollupRange, SUMMED } from "../dashboard/ranges.ts";
+import { type RollupKey, rollupRange, SUMMED, type Summed } from "../dashboard/ranges.ts";
 import { ROLLUP_COUNTERS } from "../../db/tables/router.ts";
 
 /** How each report groups the rollup: per survey project, per project and supplier, per group. */
@@ -56,43 +56,136 @@ const GROUPING: Record<ReportKind, "project" | "supplier" | "group"> = {
 export type ReportInput = Pick<ReportFilter, "from" | "to" | "clientId" | "supplierId">;
 
 const sums = sql.raw(SUMMED.map((c) => `r."${c}" AS "${c}"`).join(", "));
-const sumOf = (col: string) => sql.raw(`r."${col}"`);
 const summed = sql.raw(SUMMED.map((c) => `sum("${c}") AS "${c}"`).join(", "));
+/** Per rollup row, everything it counted: a report row is a row only if its sum is above zero. */
+const COUNTED = sql.raw(`sum(${ROLLUP_COUNTERS.map((c) => `"${c}"`).join(" + ")})`);
+/** The summed columns a report can be ordered by (the spec's sorts). */
+const SORTED_SUMS = ["clicked", "complete", "revenue", "cost"] as const;
 
-/** The report's rows over the range, grouped and named; the list kit adds search, order and paging. */
-export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
-  const range = rollupRange({
+/** The range as the rollup filter reads it, narrowed to some report rows' keys when given. */
+function rangeOf(
+  f: ReportInput,
+  columns: readonly (Summed | RollupKey)[],
+  rows?: { projectId: string; parentProjectId: string }[],
+  group = false,
+) {
+  return rollupRange({
     from: f.from || null,
     to: f.to || null,
     clientId: f.clientId || null,
     supplierId: f.supplierId || null,
-  });
+    ...(rows &&
+      (group
+        ? { groupIds: [...new Set(rows.map((r) => r.projectId))] }
+        : { projectIds: [...new Set(rows.map((r) => r.projectId))] })),
+  }, columns);
+}
+
+/** The rollup's key columns a report's grouping reads. */
+const keysOf = (kind: ReportKind): RollupKey[] =>
+  GROUPING[kind] === "supplier"
+    ? ["projectId", "supplierId"]
+    : GROUPING[kind] === "group"
+    ? ["projectId", "parentProjectId"]
+    : ["projectId"];
+
+/** How the rows of a report are keyed in the rollup (summed per row of the report first). */
+function groupBy(kind: ReportKind) {
   const grouping = GROUPING[kind];
-  // summed per row of the report first, then named: the joins run once per row, not per rollup row
-  const by = grouping === "supplier"
-    ? sql.raw("projectId, supplierId")
+  return grouping === "supplier"
+    ? { select: sql.raw("projectId, supplierId"), by: sql.raw("projectId, supplierId") }
     : grouping === "group"
-    ? sql.raw("coalesce(parentProjectId, projectId)")
-    : sql.raw("projectId");
-  const grouped = grouping === "supplier"
-    ? sql`SELECT projectId, supplierId, ${summed} FROM (${range}) GROUP BY ${by}`
-    : sql`SELECT ${by} AS projectId, ${summed} FROM (${range}) GROUP BY ${by}`;
+    ? {
+      select: sql.raw("coalesce(parentProjectId, projectId) AS projectId"),
+      by: sql.raw("coalesce(parentProjectId, projectId)"),
+    }
+    : { select: sql.raw("projectId"), by: sql.raw("projectId") };
+}
+
+/**
+ * Which rows a report has, in the grid's terms: each row's key and names, and only the sums that
+ * decide whether it is a row (and the one it is ordered by, if any). The rollup is read once per
+ * page (the list counts with the page, `countWithPage`) and its figures are read for the page's
+ * rows alone (reportFigures): the full sums and the supplier maps' totals for 20 rows, not 6,000.
+ */
+export function reportQuery(db: Db, kind: ReportKind, f: ReportInput, sortBy?: string | null): AnyQB {
+  const grouping = GROUPING[kind];
+  const { select, by } = groupBy(kind);
+  // only the sums that decide whether a group is a row, and the one the grid orders by (if any)
+  const completeOnly = grouping === "group" || kind === "complete";
+  const sorted = SORTS[sortBy as keyof typeof SORTS] as string | undefined;
+  const sortedSum = sorted && (SORTED_SUMS as readonly string[]).includes(sorted) ? sorted : null;
+  const cols: RawBuilder<unknown>[] = completeOnly ? [] : [sql`${COUNTED} AS counted`];
+  if (kind === "prescreen") cols.push(sql`sum("preScreenTerminate" + "preScreenDrop") AS preScreened`);
+  for (const c of new Set([...(completeOnly ? ["complete"] : []), ...(sortedSum ? [sortedSum] : [])])) {
+    cols.push(sql.raw(`sum("${c}") AS "${c}"`));
+  }
+  // the derived table carries only what is summed here (each arm's row is copied through it)
+  const read = new Set<Summed | RollupKey>(keysOf(kind));
+  if (!completeOnly) ROLLUP_COUNTERS.forEach((c) => read.add(c));
+  if (kind === "prescreen") ["preScreenTerminate", "preScreenDrop"].forEach((c) => read.add(c as Summed));
+  if (completeOnly) read.add("complete");
+  if (sortedSum) read.add(sortedSum as Summed);
+  const grouped = sql`SELECT ${select}, ${sql.join(cols)} FROM (${rangeOf(f, [...read])}) GROUP BY ${by}`;
+  // deno-lint-ignore no-explicit-any
+  let q = (db as any).selectFrom(sql`(${grouped})`.as("r"))
+    .innerJoin(sql`projects`.as("p"), (j: AnyJoin) => j.on(sql`p.id`, "=", sql`r.projectId`)) as AnyQB;
+  const names = [
+    sql<string>`r.projectId`.as("projectId"),
+    sql<string>`p.projectCode`.as("projectCode"),
+    sql<string>`p.projectName`.as("projectName"),
+    ...(sortedSum ? [sql.ref(`r.${sortedSum}`).as(sortedSum)] : []),
+  ];
+  if (grouping === "supplier") {
+    q = q.leftJoin(sql`suppliers`.as("s"), (j) => j.on(sql`s.id`, "=", sql`r.supplierId`)).select([
+      ...names,
+      sql<string>`r.projectId || ':' || r.supplierId`.as("key"),
+      sql<string>`coalesce(s.supplierName, '')`.as("supplierName"),
+      sql<string>`r.supplierId`.as("supplierId"),
+      sql<string>`coalesce(p.parentProjectId, p.id)`.as("parentProjectId"),
+    ] as never);
+  } else {
+    q = q.select([
+      ...names,
+      sql<string>`r.projectId`.as("key"),
+      sql<string>`coalesce(p.parentProjectId, p.id)`.as("parentProjectId"),
+    ] as never);
+  }
+  if (completeOnly) return q.where(sql`r.complete > 0` as never);
+  if (kind === "prescreen") return q.where(sql`p.isPreScreen = 1 OR r.preScreened > 0` as never);
+  // rows the range counted nothing on (a rollup row taken back to zero) are no rows
+  return q.where(sql`r.counted > 0` as never);
+}
+
+// deno-lint-ignore no-explicit-any
+type AnyJoin = any;
+
+/**
+ * The full figures of given report rows (from reportQuery) over the range, keyed by row key: every
+ * summed column, client name, allocation and all-time counters. Reads only those rows' rollup.
+ */
+export async function reportFigures(
+  db: Db,
+  kind: ReportKind,
+  f: ReportInput,
+  rows: { key: string; projectId: string; parentProjectId: string }[],
+): Promise<Map<string, RawRow>> {
+  if (!rows.length) return new Map();
+  const grouping = GROUPING[kind];
+  const { select, by } = groupBy(kind);
+  const grouped = sql`SELECT ${select}, ${summed} FROM (${
+    rangeOf(f, [...keysOf(kind), ...SUMMED], rows, grouping === "group")
+  }) GROUP BY ${by}`;
   // deno-lint-ignore no-explicit-any
   const from = (db as any).selectFrom(sql`(${grouped})`.as("r")) as AnyQB;
+  const keys = sql`(SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.key))}))`;
+  let q: AnyQB;
   if (grouping === "group") {
-    return from
-      .innerJoin(
-        sql`projects`.as("p"),
-        (j) => j.on(sql`p.id`, "=", sql`r.projectId`),
-      )
+    q = from
+      .innerJoin(sql`projects`.as("p"), (j) => j.on(sql`p.id`, "=", sql`r.projectId`))
       .leftJoin(sql`clients`.as("cl"), (j) => j.on(sql`cl.id`, "=", sql`p.clientId`))
       .select([
         sql<string>`p.id`.as("key"),
-        sql<string>`p.id`.as("projectId"),
-        sql<string>`p.id`.as("parentProjectId"),
-        sql<string>`p.projectCode`.as("projectCode"),
-        sql<string>`p.projectName`.as("projectName"),
-        sql<string>`coalesce(cl.clientName, '')`.as("clientName"),
         sql<string>`''`.as("supplierId"),
         sql<string>`''`.as("supplierName"),
         sql`(SELECT coalesce(sum(c.sampleSize), 0) FROM projects c
@@ -106,57 +199,61 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput): AnyQB {
           WHERE (c.parentProjectId = p.id OR c.id = p.id) AND c.projectType = ${PROJECT_TYPE.CHILD})`.as(
           "approved",
         ),
-        sums,
       ] as never)
-      .where(sql`${sumOf("complete")} > 0` as never);
-  }
-  let q = from
-    .innerJoin(sql`projects`.as("p"), (j) => j.on(sql`p.id`, "=", sql`r.projectId`))
-    .leftJoin(sql`clients`.as("cl"), (j) => j.on(sql`cl.id`, "=", sql`p.clientId`));
-  if (grouping === "supplier") {
-    q = q.leftJoin(sql`suppliers`.as("s"), (j) => j.on(sql`s.id`, "=", sql`r.supplierId`))
-      .select([
-        sql<string>`r.projectId || ':' || r.supplierId`.as("key"),
-        sql<string>`coalesce(s.supplierName, '')`.as("supplierName"),
-        sql<string>`r.supplierId`.as("supplierId"),
-        sql`(SELECT coalesce(sum(m.supplierQuota), 0) FROM supplier_maps m
-          WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId AND m.isDeleted = 0)`.as(
-          "allocated",
-        ),
-        sql`(SELECT coalesce(sum(m.complete), 0) FROM supplier_maps m
-          WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId)`.as("totalComplete"),
-        sql`(SELECT coalesce(sum(m.approved), 0) FROM supplier_maps m
-          WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId)`.as("approved"),
-      ] as never);
+      .where(sql`p.id IN ${keys}` as never);
   } else {
+    q = from
+      .innerJoin(sql`projects`.as("p"), (j) => j.on(sql`p.id`, "=", sql`r.projectId`))
+      .leftJoin(sql`clients`.as("cl"), (j) => j.on(sql`cl.id`, "=", sql`p.clientId`));
+    if (grouping === "supplier") {
+      q = q.leftJoin(sql`suppliers`.as("s"), (j) => j.on(sql`s.id`, "=", sql`r.supplierId`))
+        .select([
+          sql<string>`r.projectId || ':' || r.supplierId`.as("key"),
+          sql<string>`coalesce(s.supplierName, '')`.as("supplierName"),
+          sql<string>`r.supplierId`.as("supplierId"),
+          sql`(SELECT coalesce(sum(m.supplierQuota), 0) FROM supplier_maps m
+            WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId AND m.isDeleted = 0)`.as(
+            "allocated",
+          ),
+          sql`(SELECT coalesce(sum(m.complete), 0) FROM supplier_maps m
+            WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId)`.as("totalComplete"),
+          sql`(SELECT coalesce(sum(m.approved), 0) FROM supplier_maps m
+            WHERE m.projectId = r.projectId AND m.supplierId = r.supplierId)`.as("approved"),
+        ] as never)
+        .where(sql`r.projectId || ':' || r.supplierId IN ${keys}` as never);
+    } else {
+      q = q.select([
+        sql<string>`r.projectId`.as("key"),
+        sql<string>`''`.as("supplierName"),
+        sql<string>`''`.as("supplierId"),
+        sql`p.sampleSize`.as("allocated"),
+        sql`p.complete`.as("totalComplete"),
+        sql`p.approved`.as("approved"),
+      ] as never);
+    }
     q = q.select([
-      sql<string>`r.projectId`.as("key"),
-      sql<string>`''`.as("supplierName"),
-      sql<string>`''`.as("supplierId"),
-      sql`p.sampleSize`.as("allocated"),
-      sql`p.complete`.as("totalComplete"),
-      sql`p.approved`.as("approved"),
+      sql<string>`coalesce(p.parentProjectId, p.id)`.as("parentProjectId"),
     ] as never);
   }
   q = q.select([
     sql<string>`r.projectId`.as("projectId"),
-    sql<string>`coalesce(p.parentProjectId, p.id)`.as("parentProjectId"),
     sql<string>`p.projectCode`.as("projectCode"),
     sql<string>`p.projectName`.as("projectName"),
     sql<string>`coalesce(cl.clientName, '')`.as("clientName"),
     sums,
   ] as never);
-  if (kind === "prescreen") {
-    q = q.where(
-      sql`p.isPreScreen = 1 OR ${sumOf("preScreenTerminate")} + ${sumOf("preScreenDrop")} > 0` as never,
-    );
-  } else if (kind === "complete") {
-    q = q.where(sql`${sumOf("complete")} > 0` as never);
-  } else {
-    // rows the range counted nothing on (a rollup row taken back to zero) are no rows
-    q = q.where(sql.raw(`${ROLLUP_COUNTERS.map((c) => `r."${c}"`).join(" + ")} > 0`) as never);
-  }
-  return q;
+  if (grouping === "group") q = q.select(sql<string>`p.id`.as("parentProjectId") as never);
+  const found = await q.execute() as RawRow[];
+  return new Map(found.map((r) => [String(r.key), r]));
+}
+
+/** Report rows (from reportQuery) with their full figures: one query for the lot. */
+export async function withFigures(db: Db, kind: ReportKind, f: ReportInput, rows: ReportRow[]) {
+  const figures = await reportFigures(db, kind, f, rows);
+  return rows.map((r) => {
+    const full = figures.get(r.key);
+    return full ? reportRow(full) : r;
+  });
 }
 
 /** Read inside the range's derived table (reportQuery): the outer query has nothing left to narrow. */
@@ -173,8 +270,10 @@ const SORTS = {
 const common = {
   search: ["p.projectCode", "p.projectName"],
   defaultSort: [["projectCode", "asc"], ["key", "asc"]] as [string, "asc" | "desc"][],
-  // a report has at most a row per project (and supplier): count them all
+  // a report has at most a row per project (and supplier): count them all, with the page (the
+  // rollup is summed whole either way: summed once, not once to count and once for the page)
   countWindow: 100_000,
+  countWithPage: true,
 };
 
 export const REPORT_SPECS: Record<ReportKind, ListSpec> = {
@@ -248,18 +347,29 @@ export function reportInput(body: { filter?: Partial<ReportInput> | null }): Rep
   };
 }
 
+/**
+ * A report as the list kit serves it (the grid's page and the CSV): which rows, in the body's
+ * order, then each page's figures (`enrich`, one query per page).
+ */
+export function reportList(db: Db, kind: ReportKind, body: ListBody) {
+  const f = reportInput(body as never);
+  return {
+    query: reportQuery(db, kind, f, body.sortBy),
+    spec: REPORT_SPECS[kind],
+    map: reportRow,
+    enrich: (rows: ReportRow[]) => withFigures(db, kind, f, rows),
+  };
+}
+
 /** A page of a report (the grid). */
-export function reportPage(db: Db, kind: ReportKind, body: ListBody): Promise<ListResult<ReportRow>> {
-  return runList(db, reportQuery(db, kind, reportInput(body as never)), body, REPORT_SPECS[kind], reportRow);
+export async function reportPage(db: Db, kind: ReportKind, body: ListBody): Promise<ListResult<ReportRow>> {
+  const { query, spec, map, enrich } = reportList(db, kind, body);
+  const page = await runList(db, query, body, spec, map);
+  return { ...page, data: await enrich(page.data) };
 }
 
 /** Every row of a report, page by page (the CSV of the API and of the CLI). */
-export function reportPages(db: Db, kind: ReportKind, body: ListBody): AsyncGenerator<ReportRow[]> {
-  return iterateList(
-    db,
-    reportQuery(db, kind, reportInput(body as never)),
-    body,
-    REPORT_SPECS[kind],
-    reportRow,
-  );
+export async function* reportPages(db: Db, kind: ReportKind, body: ListBody): AsyncGenerator<ReportRow[]> {
+  const { query, spec, map, enrich } = reportList(db, kind, body);
+  for await (const page of iterateList(db, query, body, spec, map)) yield await enrich(page);
 }
