@@ -35,7 +35,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const { deps, handle } = await buildDeps(env);
   // reconcile uploads a crash left half applied are rolled back (and held post-backs of finished ones
   // released) before anything reads the counters
-  const rolledBack = await recoverReconciles(deps.db);
+  const rolledBack = await recoverReconciles(deps.db, deps.now);
   if (rolledBack) {
     deps.log.warn("reconcile uploads left half applied were rolled back", { uploads: rolledBack });
   }

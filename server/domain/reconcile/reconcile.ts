@@ -31,6 +31,7 @@ import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
 import { routerFor } from "../router/router.ts";
 import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts";
+import { type Clock, isoAt, wallClock } from "../common/clock.ts";
 
 /** The approved post-back's idempotency key and [status] letter: apart from the complete's `<uid>-c`. */
 export const APPROVED_LETTER = "a";
@@ -171,7 +172,7 @@ export async function reconcileUpload(
   assertReconcilable(await reconcileTarget(db, projectId));
   const chunk = Math.max(1, opts.chunk ?? APPLY_CHUNK);
   const { id, hooks } = await inTurn(db, projectId, async () => {
-    await recoverReconciles(db);
+    await recoverReconciles(db, () => opts.now ?? deps.now());
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
@@ -347,7 +348,7 @@ async function rollBack(db: Db, id: string, size: number) {
  * progress (a crash between an upload's end and their release). Each upload and undo runs it
  * first; the server may run it at start. Cheap when there is nothing to do (two indexed reads).
  */
-export async function recoverReconciles(db: Db): Promise<number> {
+export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise<number> {
   const left = await db.selectFrom("reconciles").select("id").where("status", "in", ["applying", "staging"])
     .execute();
   let n = 0;
@@ -360,7 +361,7 @@ export async function recoverReconciles(db: Db): Promise<number> {
     .where("nextAt", "=", HOOK_HELD).execute();
   if (held.length) {
     const busy = [...active];
-    const stamp = new Date().toISOString();
+    const stamp = isoAt(now);
     for (let i = 0; i < held.length; i += 500) {
       const part = held.slice(i, i + 500);
       await sql`UPDATE router_hooks SET nextAt = ${stamp}, updatedAt = ${stamp}
@@ -491,7 +492,7 @@ export async function undoReconcile(
   const out = await inTurn(
     db,
     projectId,
-    () => recoverReconciles(db).then(() => undoLast(db, actor, projectId, at)),
+    () => recoverReconciles(db, () => at.getTime()).then(() => undoLast(db, actor, projectId, at)),
   );
   return {
     reconcile: await getReconcile(db, out.id),
