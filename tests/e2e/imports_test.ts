@@ -90,9 +90,12 @@ Deno.test(
                   );
                   await page.reload();
                   await rowsOf().first().waitFor();
+                  await country.filter({ hasText: "Country: All" }).waitFor();
                   assertEquals((await country.textContent())?.trim(), "Country: All");
                   await page.getByTestId("filters-reset").click();
                   await page.waitForURL((u) => !u.searchParams.has("countryCode"));
+                  // the select shows the default again once the page has re-rendered from the URL
+                  await country.filter({ hasText: /^\s*US\s*$/ }).waitFor();
                   assertEquals((await country.textContent())?.trim(), "US");
                 }
               }
