@@ -122,11 +122,6 @@ export const inFilter = (column: string, normalize: (s: string) => string = (s) 
 };
 
 /**
- * A search term escaped for `LIKE ... escape '\\'`. Refuses (400) a term longer than MAX_SEARCH or
- * holding a NUL: a LIKE costs the term's length times the column's per row, and SQLite refuses
- * patterns over 50,000 bytes outright; every search of every list and picker comes through here.
- */
-/**
  * A filter (or status) whose value is one number code or a list of them (project statuses, say).
  * Values that are not numbers (a `true` from a grid's active switch, text) narrow nothing: a list
  * of codes has no active switch, and NaN must never reach the SQL.
@@ -138,6 +133,11 @@ export const inNumberFilter = (column: string) => (qb: AnyQB, val: NonNullable<F
   return list.length ? qb.where(sql.ref(column), "in", list) : qb;
 };
 
+/**
+ * A search term escaped for `LIKE ... escape '\\'`. Refuses (400) a term longer than MAX_SEARCH or
+ * holding a NUL: a LIKE costs the term's length times the column's per row, and SQLite refuses
+ * patterns over 50,000 bytes outright; every search of every list and picker comes through here.
+ */
 export function escapeLike(s: string) {
   checkSearch(s);
   return s.replace(/[\\%_]/g, (m) => "\\" + m);

@@ -8,7 +8,7 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
 import { newId } from "../../db/ids.ts";
-import { type AnyQB, listSpecOf } from "../../db/list.ts";
+import { type AnyQB, inNumberFilter, listSpecOf } from "../../db/list.ts";
 import {
   type BillTo,
   type InvoiceListItem,
@@ -514,10 +514,7 @@ export const invoicesListSpec = listSpecOf(invoicesList, {
   search: ["invoices.invoiceCode", "clients.clientName", "invoices.referenceNo"],
   filters: {
     clientId: inIds("invoices.clientId"),
-    invoiceStatus: (qb, val) => {
-      const list = (Array.isArray(val) ? val : [val]).map(Number).filter(Number.isFinite);
-      return list.length ? qb.where("invoices.invoiceStatus", "in", list) : qb;
-    },
+    invoiceStatus: inNumberFilter("invoices.invoiceStatus"),
   },
   sorts: {
     invoiceCode: "invoices.invoiceCode",

@@ -9,7 +9,7 @@ import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { PurchaseOrdersTable } from "../../db/tables/accounts.ts";
 import { newId } from "../../db/ids.ts";
-import { type AnyQB, listSpecOf } from "../../db/list.ts";
+import { type AnyQB, inNumberFilter, listSpecOf } from "../../db/list.ts";
 import {
   type PurchaseOrderListItem,
   type PurchaseOrderRecord,
@@ -318,10 +318,7 @@ export const purchaseOrdersSpec = listSpecOf(purchaseOrdersList, {
   search: ["purchase_orders.poCode", "suppliers.supplierName", "purchase_orders.referenceNo"],
   filters: {
     supplierId: inIds("purchase_orders.supplierId"),
-    poStatus: (qb, val) => {
-      const list = (Array.isArray(val) ? val : [val]).map(Number).filter(Number.isFinite);
-      return list.length ? qb.where("purchase_orders.poStatus", "in", list) : qb;
-    },
+    poStatus: inNumberFilter("purchase_orders.poStatus"),
   },
   sorts: {
     poCode: "purchase_orders.poCode",

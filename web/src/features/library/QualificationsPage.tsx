@@ -7,7 +7,7 @@
 import * as React from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFieldArray, useFormContext, useWatch } from "react-hook-form";
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { Plus } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { QualificationForm, qualificationKeyOf } from "../../../../shared/schemas/library.ts";
 import { api } from "../../lib/api.ts";
@@ -38,6 +38,7 @@ import {
   useLibraryTabs,
 } from "./library.ts";
 import { ICON_NAMES, QualificationIcon } from "./qualification-icons.tsx";
+import { RowEditDelete } from "../../components/data-grid/RowEditDelete.tsx";
 
 const KEY = ["qualifications", "all"] as const;
 
@@ -139,29 +140,12 @@ export default function QualificationsPage() {
             onRetry={() => void list.refetch()}
             what="qualifications"
             rowActions={(q) => (
-              <>
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  aria-label={`Edit ${q.qualificationName}`}
-                  title="Edit"
-                  disabled={!canEdit}
-                  onClick={() => edit(q)}
-                >
-                  <Pencil />
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="icon-sm"
-                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                  aria-label={`Delete ${q.qualificationName}`}
-                  title="Delete"
-                  disabled={!canEdit}
-                  onClick={() => setPendingDelete(q)}
-                >
-                  <Trash2 />
-                </Button>
-              </>
+              <RowEditDelete
+                name={q.qualificationName}
+                disabled={!canEdit}
+                onEdit={() => edit(q)}
+                onDelete={() => setPendingDelete(q)}
+              />
             )}
           />
         </section>

@@ -6,7 +6,7 @@
  */
 import * as React from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { BookOpen, Pencil, Plus, Trash2 } from "lucide-react";
+import { BookOpen, Plus } from "lucide-react";
 import { MSG } from "../../../../../shared/messages.ts";
 import { DEFAULT_LANGUAGE, QuestionForm } from "../../../../../shared/schemas/library.ts";
 import { QUESTION_TYPES } from "../../../../../shared/schemas/library.ts";
@@ -42,6 +42,7 @@ import { OptionsSection } from "../../library/QuestionFormPage.tsx";
 import { QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/library.ts";
 import { projectKey, type ProjectRecord } from "../projects.ts";
 import { listTempQuestions } from "../../../../../shared/api/library.ts";
+import { RowEditDelete } from "../../../components/data-grid/RowEditDelete.tsx";
 
 const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
 const newOption = () => ({ title: "", enable: true, formvalidate: true, diy: true, local: true, quota: 0 });
@@ -198,29 +199,12 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
         emptyText="No questions yet"
         sortable={{ onMove: move, itemLabel: (q) => `question ${q.title}`, disabled: !canEdit }}
         rowActions={(q) => (
-          <>
-            <Button
-              variant="ghost"
-              size="icon-sm"
-              aria-label={`Edit ${q.title}`}
-              title="Edit"
-              disabled={!canEdit}
-              onClick={() => setEditing(q)}
-            >
-              <Pencil />
-            </Button>
-            <Button
-              variant="ghost"
-              size="icon-sm"
-              className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-              aria-label={`Delete ${q.title}`}
-              title="Delete"
-              disabled={!canEdit}
-              onClick={() => setRemoving(q)}
-            >
-              <Trash2 />
-            </Button>
-          </>
+          <RowEditDelete
+            name={q.title}
+            disabled={!canEdit}
+            onEdit={() => setEditing(q)}
+            onDelete={() => setRemoving(q)}
+          />
         )}
       />
 
