@@ -14,6 +14,11 @@ export type BenchRow = {
   /** e.g. 3.2 for "3.2x the baseline"; shown as `3.20x`. */
   ratio?: number;
   note?: string;
+  /**
+   * Set on the few rows that answer an issue's target: run.ts gathers them, under this label, in
+   * the summary table printed after the full one (e.g. "router entries, 2 instances on sqld").
+   */
+  summary?: string;
 };
 export type BenchModule = { bench?: () => Promise<BenchRow[]> | BenchRow[] };
 

@@ -77,6 +77,11 @@ async function main(filters: string[]) {
     return 1;
   }
   console.log("\n" + table(rows));
+  const headline = rows.filter((r) => r.summary);
+  if (headline.length) {
+    console.log("\nSummary (the figures the issues set targets for)\n");
+    console.log(table(headline.map((r) => ({ ...r, measure: r.summary! }))));
+  }
   return failed ? 1 : 0;
 }
 
