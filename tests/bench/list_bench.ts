@@ -189,6 +189,7 @@ export async function bench(): Promise<BenchRow[]> {
       value: summarize(pages).median,
       unit: "ms",
       note: `${pages.length} page calls (target: under 20 ms)`,
+      summary: `list pages, median of ${pages.length} calls (${n(ROWS)} users)`,
     });
     // the CSV export reads every matching row in pages of 1,000 (one run: it is long)
     const e0 = performance.now();
@@ -205,6 +206,7 @@ export async function bench(): Promise<BenchRow[]> {
       unit: "ms",
       ratio: exportMs / baseline,
       note: `${n(exported)} rows, ${n(Math.round(exported / (exportMs / 1000)))} rows/s`,
+      summary: "list export, every row",
     });
     rows.push({ measure: "(ratios against page 1, no filter)", unit: "" });
     return rows;

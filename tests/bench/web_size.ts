@@ -182,6 +182,7 @@ export async function bench(): Promise<BenchRow[]> {
     value: kb(wire.compressed),
     unit: "KB",
     ratio: Math.round((wire.compressed / wire.identity) * 100) / 100,
+    summary: "sign-in page JS over the wire",
     note: `ratio against the same scripts sent uncompressed (${kb(wire.identity)} KB)`,
   }];
 }
