@@ -11,10 +11,13 @@
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
-import { liveProject } from "../helpers/router.ts";
+import { liveProject, panelRedirects } from "../helpers/router.ts";
+import { makeSupplier } from "../helpers/fixtures.ts";
 import { day, makeClient, readyProject } from "../helpers/accounts.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { closedPort } from "../helpers/smtp.ts";
+import { startSandbox } from "../helpers/providers.ts";
+import { SANDBOX_KEY } from "../../server/providers/sandbox/index.ts";
 import { type ServerProcess, startServer, TEST_JWT_SECRET, until } from "../helpers/process.ts";
 import { openDatabase } from "../../server/db/connection.ts";
 import type { Db } from "../../server/db/connection.ts";
@@ -207,12 +210,18 @@ async function invoicesConsistent(db: Db, projects: Ready[]) {
     assert(own.length > 0, `${inv.invoiceCode} has its lines`);
     assertEquals(Math.round(own.reduce((a, l) => a + l.total, 0) * 100) / 100, inv.total, inv.invoiceCode);
   }
-  assertEquals(lines.filter((l) => !invoices.some((i) => i.id === l.invoiceId)), [], "no line without invoice");
+  assertEquals(
+    lines.filter((l) => !invoices.some((i) => i.id === l.invoiceId)),
+    [],
+    "no line without invoice",
+  );
   // a project is Invoiced (group and child) exactly when one invoice bills it
   const billed = new Map<string, number>();
   for (const l of lines) if (l.projectId) billed.set(l.projectId, (billed.get(l.projectId) ?? 0) + 1);
   const status = new Map(
-    (await db.selectFrom("projects").select(["id", "projectStatus"]).execute()).map((p) => [p.id, p.projectStatus]),
+    (await db.selectFrom("projects").select(["id", "projectStatus"]).execute()).map((
+      p,
+    ) => [p.id, p.projectStatus]),
   );
   for (const p of projects) {
     const want = billed.has(p._id) ? PROJECT_STATUS.INVOICED : PROJECT_STATUS.READY_TO_INVOICE;
@@ -241,10 +250,16 @@ Deno.test("SIGKILL while invoices are generated at once: no code used twice or s
     server = await startServer(env.dbPath);
     const srv = server;
     // one invoice per project, and a second one racing for each of the first five projects
-    const bodies = [...projects.map((p) => invoiceBody([p])), ...projects.slice(0, 5).map((p) => invoiceBody([p]))];
-    const answers = bodies.map((body) => srv.call("POST", "/admin/invoice/add", { token, body }).catch((e) => e));
+    const bodies = [
+      ...projects.map((p) => invoiceBody([p])),
+      ...projects.slice(0, 5).map((p) => invoiceBody([p])),
+    ];
+    const answers = bodies.map((body) =>
+      srv.call("POST", "/admin/invoice/add", { token, body }).catch((e) => e)
+    );
     await until("some invoices saved", async () => {
-      const n = await watch.db.selectFrom("invoices").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+      const n = await watch.db.selectFrom("invoices").select(sql<number>`count(*)`.as("n"))
+        .executeTakeFirstOrThrow();
       return Number(n.n) >= 3;
     }, { everyMs: 1 });
     await server.kill();
@@ -269,6 +284,266 @@ Deno.test("SIGKILL while invoices are generated at once: no code used twice or s
     assertEquals(after.numbers.length, projects.length);
     assertEquals(after.billed.size, projects.length);
     await server.stop();
+  } finally {
+    await server?.kill();
+    await watch.close();
+    await env.remove();
+  }
+});
+
+// ---------------------------------------------------------------- provider import
+
+/** Every invariant of imported offers a crash must not break; returns the imported survey ids. */
+async function importsConsistent(db: Db) {
+  const imports = await db.selectFrom("offer_imports").select([
+    "provider",
+    "surveyId",
+    "groupProjectId",
+    "projectId",
+  ])
+    .execute();
+  const projects = await db.selectFrom("projects")
+    .select([
+      "id",
+      "projectType",
+      "parentProjectId",
+      "projectCode",
+      "provider",
+      "providerSurveyId",
+      "isDeleted",
+    ])
+    .execute();
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  const surveys = imports.map((i) => `${i.provider} ${i.surveyId}`);
+  assertEquals(new Set(surveys).size, surveys.length, "an offer imported once");
+  for (const i of imports) {
+    const group = byId.get(i.groupProjectId), child = byId.get(i.projectId);
+    assert(group && child, `import of ${i.surveyId} has its group and child`);
+    assertEquals(child.parentProjectId, group.id);
+    assertEquals([child.providerSurveyId, group.providerSurveyId], [i.surveyId, i.surveyId]);
+  }
+  // no project of a provider without its import, no group without its child, no child twice
+  const imported = projects.filter((p) => p.provider);
+  assertEquals(imported.length, imports.length * 2, "a group and a child per import, nothing else");
+  for (const g of imported.filter((p) => !p.parentProjectId)) {
+    assertEquals(
+      projects.filter((p) => p.parentProjectId === g.id).length,
+      1,
+      `group ${g.projectCode}'s child`,
+    );
+  }
+  const codes = projects.map((p) => p.projectCode);
+  assertEquals(new Set(codes).size, codes.length, "project codes used once");
+  // questions linked once per provider question, each to a qualification that is there
+  const links = await db.selectFrom("provider_questions").leftJoin(
+    "qualifications",
+    "qualifications.id",
+    "provider_questions.qualificationId",
+  ).select(["provider_questions.questionId", "qualifications.id as q"]).execute();
+  assert(links.every((l) => l.q), "every provider question's qualification exists");
+  const logged = await db.selectFrom("system_logs").select(sql<number>`count(*)`.as("n"))
+    .where("activity", "like", "Imported % survey %").executeTakeFirstOrThrow();
+  assertEquals(Number(logged.n), imports.length, "one log row per import");
+  return new Set(imports.map((i) => i.surveyId));
+}
+
+Deno.test("SIGKILL during provider imports (add as project): no offer imported twice, no group without its child; after a restart a re-import works or is a 409", async () => {
+  const sb = startSandbox();
+  const env = await prepared(async (t) => ({
+    token: await t.tokenFor("APIMANAGER"),
+    clientId: (await makeClient(t))._id as string,
+  }));
+  const { token, clientId } = env.data;
+  const offers = sb.states.precision.offers.map((o) => o.id);
+  const watch = await env.open();
+  const providerEnv = { PROVIDER_PRECISION_URL: `${sb.base}/precision`, PROVIDER_PRECISION_KEY: SANDBOX_KEY };
+  let server: ServerProcess | undefined;
+  const add = (srv: ServerProcess, surveyId: string) =>
+    srv.call("POST", "/admin/project/precision/api/add", {
+      token,
+      body: { surveyId: Number(surveyId), title: "as the provider says", clientId },
+    });
+  try {
+    server = await startServer(env.dbPath, providerEnv);
+    const srv = server;
+    // every offer at once, the first ten twice (racing imports of one offer)
+    const answers = [...offers, ...offers.slice(0, 10)].map((id) => add(srv, id).catch((e) => e));
+    await until("some offers imported", async () => {
+      const n = await watch.db.selectFrom("offer_imports").select(sql<number>`count(*)`.as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(n.n) >= 3;
+    }, { everyMs: 1 });
+    await server.kill();
+    const lost = (await Promise.all(answers)).filter((a) => a instanceof Error).length;
+    const done = await importsConsistent(watch.db);
+    assert(done.size >= 3 && done.size < offers.length, `killed part way: ${done.size} of ${offers.length}`);
+    assert(lost > 0, "imports were in flight at the kill");
+
+    server = await startServer(env.dbPath, providerEnv);
+    const before = await importsConsistent(watch.db);
+    const again = await Promise.all(offers.map((id) => add(server!, id)));
+    again.forEach((r, i) => {
+      if (before.has(offers[i])) {
+        assertEquals(r.status, 409, r.text);
+        assertMatch(r.json.message, new RegExp(`survey ${offers[i]} is already imported as project `));
+      } else assertEquals(r.status, 200, r.text);
+    });
+    assertEquals((await importsConsistent(watch.db)).size, offers.length);
+    await server.stop();
+  } finally {
+    await server?.kill();
+    await watch.close();
+    await env.remove();
+    await sb.close();
+  }
+});
+
+// ---------------------------------------------------------------- router load
+
+const SAMPLE = 150, MAP_QUOTA = 60;
+
+/** What a respondent was told, by the panel page the router sent them to. */
+const TOLD: Record<string, string> = { complete: "complete", quotafull: "overQuota", terminate: "terminate" };
+
+/**
+ * A respondent through the server: entry, then (when sent to the survey) the return with `status`.
+ * `acked` gets every answer received: the uid with `redirected` once the survey link came back, then
+ * the outcome the panel page says. Whatever the server answered must be in its database.
+ */
+async function respondent(
+  srv: ServerProcess,
+  mapId: string,
+  sid: string,
+  status: "c" | "t",
+  acked: Map<string, string>,
+  held?: string[],
+) {
+  const res = await srv.fetch(`/survey/start/${mapId}?sid=${sid}`, {
+    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0" },
+  });
+  await res.body?.cancel();
+  const to = res.headers.get("location") ?? "";
+  if (!to.startsWith("https://client.example/")) return;
+  const uid = new URL(to).searchParams.get("uid")!;
+  acked.set(uid, "redirected");
+  // some respondents are still in the survey when the server dies; they come back after the restart
+  if (held) return void held.push(uid);
+  const end = await srv.fetch(`/survey/end?status=${status}&uid=${uid}`);
+  await end.body?.cancel();
+  const page = new URL(end.headers.get("location") ?? "http://x/none").pathname.slice(1);
+  if (TOLD[page]) acked.set(uid, TOLD[page]);
+}
+
+/** Every answer the server gave is in its database: the session, and its outcome once told. */
+async function answersKept(db: Db, acked: Map<string, string>) {
+  const rows = await db.selectFrom("sessions").select(["id", "status"]).where("id", "in", [...acked.keys()])
+    .execute();
+  const status = new Map(rows.map((r) => [r.id, r.status]));
+  for (const [uid, told] of acked) {
+    assert(status.has(uid), `session ${uid}, answered before the kill, is in the database`);
+    if (told !== "redirected") assertEquals(status.get(uid), told, `the outcome told to ${uid}`);
+  }
+}
+
+async function quotasKept(db: Db, s: { childId: string; limitedMap: string }) {
+  const p = await db.selectFrom("projects").select(["complete", "clicked"]).where("id", "=", s.childId)
+    .executeTakeFirstOrThrow();
+  const m = await db.selectFrom("supplier_maps").select("complete").where("id", "=", s.limitedMap)
+    .executeTakeFirstOrThrow();
+  assert(p.complete <= SAMPLE, `project completes ${p.complete} within its sample size ${SAMPLE}`);
+  assert(m.complete <= MAP_QUOTA, `supplier completes ${m.complete} within the map's quota ${MAP_QUOTA}`);
+  assertEquals(await counterMismatches(db, [s.childId]), []);
+  return p;
+}
+
+Deno.test("SIGKILL under heavy entry and return traffic: counters equal recounts and quotas hold after a restart; respondents in the survey are counted once", async () => {
+  const env = await prepared(async (t) => {
+    const a = await liveProject(t, {
+      child: { sampleSize: SAMPLE, respondentClickQuota: 0 },
+      map: { supplierQuota: MAP_QUOTA },
+    });
+    const other = await makeSupplier(t);
+    const admin = await t.tokenFor("SUPERADMIN");
+    const m = await t.call("POST", "/admin/supplierMap/add", {
+      token: admin,
+      body: { projectId: a.child._id, supplierId: other._id, supplierCPI: 1, ...panelRedirects },
+    });
+    assertEquals(m.status, 200, m.text);
+    return {
+      childId: a.child._id as string,
+      limitedMap: a.mapId,
+      maps: [a.mapId, m.json.result._id as string],
+    };
+  });
+  const s = env.data;
+  const watch = await env.open();
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(env.dbPath);
+    const srv = server;
+    let stop = false, n = 0, lost = 0;
+    const held: string[] = [];
+    const acked = new Map<string, string>();
+    // 32 respondents at a time, on both maps; every fifth terminates, a few stay in the survey
+    const workers = Array.from({ length: 32 }, async (_, w) => {
+      while (!stop) {
+        const i = n++;
+        await respondent(
+          srv,
+          s.maps[i % 2],
+          `w${w}-${i}`,
+          i % 5 === 4 ? "t" : "c",
+          acked,
+          i % 7 === 3 ? held : undefined,
+        )
+          .catch(() => {
+            lost++;
+            stop = true;
+          });
+      }
+    });
+    await until("traffic under way", async () => {
+      const p = await watch.db.selectFrom("projects").select("complete").where("id", "=", s.childId)
+        .executeTakeFirstOrThrow();
+      return p.complete >= 40 && held.length >= 5;
+    }, { everyMs: 2 });
+    await server.kill();
+    stop = true;
+    await Promise.all(workers);
+    const atKill = await quotasKept(watch.db, s);
+    assert(atKill.complete < SAMPLE, `killed before the sample filled: ${atKill.complete}`);
+    assert(lost > 0, "requests were in flight at the kill");
+    await answersKept(watch.db, acked);
+
+    server = await startServer(env.dbPath);
+    await quotasKept(watch.db, s);
+    // those who were in the survey come back now, each counted once, whatever they say
+    const srv2 = server;
+    const returned = await Promise.all(held.map(async (uid, i) => {
+      const r = await srv2.fetch(`/survey/end?status=${i % 2 ? "c" : "t"}&uid=${uid}`);
+      await r.body?.cancel();
+      return r.status;
+    }));
+    assert(returned.every((st) => st === 302), returned.join());
+    const back = await watch.db.selectFrom("sessions").select("status").where("id", "in", held).execute();
+    assertEquals(back.filter((r) => r.status === "redirected"), [], "each one back is counted");
+    await quotasKept(watch.db, s);
+    // more traffic than the sample takes: it fills exactly, never past
+    let m = 0;
+    await Promise.all(Array.from({ length: 32 }, async (_, w) => {
+      for (let k = 0; k < 12; k++) {
+        const i = m++;
+        await respondent(srv2, s.maps[i % 2], `after-${w}-${k}`, "c", acked);
+      }
+    }));
+    const full = await quotasKept(watch.db, s);
+    assertEquals(full.complete, SAMPLE);
+    const entered = await watch.db.selectFrom("sessions").select(sql<number>`count(*)`.as("n"))
+      .where("projectId", "=", s.childId).where("status", "!=", "closed").executeTakeFirstOrThrow();
+    assertEquals(full.clicked, Number(entered.n));
+    await server.stop();
+    assertEquals(await counterMismatches(watch.db, [s.childId]), []);
+    await answersKept(watch.db, acked);
   } finally {
     await server?.kill();
     await watch.close();
