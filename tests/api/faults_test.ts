@@ -109,7 +109,7 @@ async function reconcileState(db: Db, projectId: string) {
 }
 
 Deno.test("SIGKILL mid reconcile upload: after a restart the upload is rolled back whole, counters equal a recount, and it can be uploaded again", async () => {
-  const N = 40_000;
+  const N = 30_000;
   const env = await prepared((t) => closedWithCompletes(t, N));
   const s = env.data;
   const watch = await env.open();
@@ -237,9 +237,9 @@ async function invoicesConsistent(db: Db, projects: Ready[]) {
 Deno.test("SIGKILL while invoices are generated at once: no code used twice or skipped, no invoice half written, the sequence goes on", async () => {
   const env = await prepared(async (t) => {
     const projects: Ready[] = [];
-    for (let c = 0; c < 4; c++) {
+    for (let c = 0; c < 3; c++) {
       const client = await makeClient(t);
-      for (let i = 0; i < 10; i++) projects.push(await readyProject(t, { clientId: client._id }));
+      for (let i = 0; i < 8; i++) projects.push(await readyProject(t, { clientId: client._id }));
     }
     return { projects, token: await t.tokenFor("ACCOUNTANT") };
   });
@@ -548,5 +548,47 @@ Deno.test("SIGKILL under heavy entry and return traffic: counters equal recounts
     await server?.kill();
     await watch.close();
     await env.remove();
+  }
+});
+
+Deno.test("provider down, through the real server: the provider tab's call and add-as-project answer a 502 naming the provider, and nothing is written", async () => {
+  const sb = startSandbox();
+  const env = await prepared(async (t) => ({
+    token: await t.tokenFor("APIMANAGER"),
+    clientId: (await makeClient(t))._id as string,
+  }));
+  const { token, clientId } = env.data;
+  const surveyId = Number(sb.states.precision.offers[0].id);
+  const watch = await env.open();
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(env.dbPath, {
+      PROVIDER_PRECISION_URL: `${sb.base}/precision`,
+      PROVIDER_PRECISION_KEY: SANDBOX_KEY,
+    });
+    sb.states.precision.mode = "down";
+    const tab = await server.call("POST", "/admin/project/api/precision/request", { token, body: {} });
+    assertEquals(tab.status, 502, tab.text);
+    assertMatch(tab.json.message, /^Precision is unavailable \(HTTP 5\d\d/);
+    const add = await server.call("POST", "/admin/project/precision/api/add", {
+      token,
+      body: { surveyId, title: "x", clientId },
+    });
+    assertEquals(add.status, 502, add.text);
+    assertMatch(add.json.message, /^Precision is unavailable/);
+    // gone altogether: the same, saying it cannot be reached
+    await sb.close();
+    const gone = await server.call("POST", "/admin/project/api/precision/request", { token, body: {} });
+    assertEquals(gone.status, 502, gone.text);
+    assertMatch(gone.json.message, /^Precision cannot be reached/);
+    const projects = await watch.db.selectFrom("projects").select("id").execute();
+    const imports = await watch.db.selectFrom("offer_imports").select("id").execute();
+    assertEquals([projects, imports], [[], []]);
+    await server.stop();
+  } finally {
+    await server?.kill();
+    await watch.close();
+    await env.remove();
+    await sb.close().catch(() => {});
   }
 });
