@@ -4,7 +4,13 @@ import { created, supplierBody } from "../helpers/master.ts";
 import { closedPort, decodeQp, startSmtp } from "../helpers/smtp.ts";
 import { MSG } from "../../shared/messages.ts";
 import { createSmtpMailer } from "../../server/domain/email/mailer.ts";
-import { deliverPending, deliveryIdle } from "../../server/domain/email/deliver.ts";
+import {
+  deliverPending,
+  deliveryIdle,
+  GIVE_UP_AFTER_MS,
+  PERMANENT,
+  RETRY_BASE_MS,
+} from "../../server/domain/email/deliver.ts";
 import { enqueueMails } from "../../server/domain/email/outbox.ts";
 import type { TestApp } from "../helpers/app.ts";
 
@@ -190,6 +196,100 @@ Deno.test("delivery to a refused connection: every attempt is counted, the last 
   } finally {
     mailer.close();
     await t.close();
+  }
+});
+
+Deno.test("SMTP down: mail stays in the outbox and goes out once the server is back; the mails behind wait untried", async () => {
+  const port = closedPort();
+  const mailer = createSmtpMailer(`smtp://127.0.0.1:${port}`, "ops@samplex.test", { retryDelaysMs: [0, 0] });
+  let clock = Date.UTC(2026, 5, 1, 9);
+  const t = await testApp({}, { mailer, now: () => clock });
+  let smtp: Awaited<ReturnType<typeof startSmtp>> | undefined;
+  try {
+    const ids = await enqueueMails(
+      t.deps.db,
+      ["a", "b", "c"].map((x) => ({
+        to: `${x}@panel.example`,
+        subject: "Hi",
+        html: "<p>Body</p>",
+        module: "Test",
+      })),
+      new Date(clock),
+    );
+    // the server is down: the first mail uses its attempts, the run stops, the others are not tried
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    const rows = async () =>
+      new Map((await outbox(t)).map((r) => [r.id, [r.status, r.attempts] as [string, number]]));
+    let now = await rows();
+    const first = ids.find((id) => now.get(id)?.[0] === "failed")!;
+    const behind = ids.filter((id) => id !== first);
+    assertEquals(now.get(first), ["failed", 3]);
+    assertEquals(behind.map((id) => now.get(id)), [["queued", 0], ["queued", 0]]);
+    // still down a minute later: the failed one is tried once more and waits longer; nothing lost
+    clock += RETRY_BASE_MS;
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    now = await rows();
+    assertEquals(now.get(first), ["failed", 4]);
+    assertEquals(behind.map((id) => now.get(id)), [["queued", 0], ["queued", 0]]);
+
+    smtp = await startSmtp({ port });
+    // back: the queued ones go at the next run; the failed one when its retry is due (2 minutes now)
+    clock += RETRY_BASE_MS;
+    assertEquals(await deliverPending(t.deps), { sent: 2, failed: 0, skipped: false });
+    assertEquals((await rows()).get(first), ["failed", 4]);
+    clock += RETRY_BASE_MS;
+    assertEquals(await deliverPending(t.deps), { sent: 1, failed: 0, skipped: false });
+    now = await rows();
+    assertEquals(ids.map((id) => now.get(id)?.[0]), ["sent", "sent", "sent"]);
+    assertEquals(smtp.messages.map((m) => m.to[0]).sort(), [
+      "a@panel.example",
+      "b@panel.example",
+      "c@panel.example",
+    ]);
+  } finally {
+    mailer.close();
+    await t.close();
+    await smtp?.close();
+  }
+});
+
+Deno.test("a mail refused for good (5xx) is not retried; one never delivered is given up after three days", async () => {
+  const smtp = await startSmtp({ failFirst: 1, failCode: 550 });
+  const mailer = createSmtpMailer(smtp.url, "ops@samplex.test", { retryDelaysMs: [0, 0] });
+  let clock = Date.UTC(2026, 5, 1, 9);
+  const t = await testApp({}, { mailer, now: () => clock });
+  try {
+    const [refused] = await enqueueMails(t.deps.db, [
+      { to: "gone@panel.example", subject: "Hi", html: "<p>Body</p>", module: "Test" },
+    ], new Date(clock));
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    const row = async (id: string) =>
+      await t.deps.db.selectFrom("email_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const r = await row(refused);
+    // one attempt: a permanent refusal is not repeated, then or later
+    assertEquals([r.status, r.attempts], ["failed", 1]);
+    assert(r.lastError.startsWith(PERMANENT), r.lastError);
+    clock += 24 * 60 * RETRY_BASE_MS;
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: false });
+    assertEquals(smtp.messages.length, 0);
+
+    // a mail failed on a temporary error but older than the give-up age stays failed
+    const [old] = await enqueueMails(t.deps.db, [
+      { to: "late@panel.example", subject: "Hi", html: "<p>Body</p>", module: "Test" },
+    ], new Date(clock));
+    await t.deps.db.updateTable("email_outbox").set({
+      status: "failed",
+      attempts: 40,
+      lastError: "connect ECONNREFUSED",
+      updatedAt: new Date(clock).toISOString(),
+    }).where("id", "=", old).execute();
+    clock += GIVE_UP_AFTER_MS;
+    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: false });
+    assertEquals((await row(old)).status, "failed");
+  } finally {
+    mailer.close();
+    await t.close();
+    await smtp.close();
   }
 });
 

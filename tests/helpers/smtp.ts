@@ -3,7 +3,11 @@ import { SMTPServer } from "smtp-server";
 
 export type Received = { from: string; to: string[]; raw: string };
 
-export async function startSmtp(opts: { failFirst?: number } = {}) {
+/**
+ * `failFirst` messages are refused with `failCode` (451, try later, by default) before any is taken;
+ * `port` listens on that port (a server that comes back where it was).
+ */
+export async function startSmtp(opts: { failFirst?: number; failCode?: number; port?: number } = {}) {
   const messages: Received[] = [];
   let toFail = opts.failFirst ?? 0;
   const server = new SMTPServer({
@@ -16,8 +20,11 @@ export async function startSmtp(opts: { failFirst?: number } = {}) {
       stream.on("end", () => {
         if (toFail > 0) {
           toFail--;
-          const err = new Error("Mailbox busy, try again") as Error & { responseCode: number };
-          err.responseCode = 451;
+          const code = opts.failCode ?? 451;
+          const err = new Error(code >= 500 ? "No such mailbox" : "Mailbox busy, try again") as Error & {
+            responseCode: number;
+          };
+          err.responseCode = code;
           return callback(err);
         }
         const raw = new TextDecoder().decode(
@@ -32,7 +39,7 @@ export async function startSmtp(opts: { failFirst?: number } = {}) {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", () => resolve()));
   const { port } = server.server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,

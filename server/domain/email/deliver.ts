@@ -3,6 +3,13 @@
  * `1 + mailer.retryDelaysMs.length` times, and left `sent` or `failed` with its attempts and last
  * error. Requests only enqueue (inside their transaction) and then call `kickDelivery`, which runs
  * `deliverPending` in the background, one run at a time per database.
+ *
+ * A mail server that is down (or answers "try later", a 4xx) does not lose mail: a `failed` mail is
+ * queued again by a later run once `retryDelayMs(attempts)` has passed since its last attempt (1
+ * minute, doubling, at most an hour; the server kicks a run every minute), for up to
+ * GIVE_UP_AFTER_MS after it was queued. Only a refusal that trying again cannot change (a 5xx reply,
+ * a rejected recipient) is final at once; its error is kept with the PERMANENT prefix. A run that
+ * cannot reach the server stops there: the mails behind it stay queued, untouched, for the next run.
  */
 import { parseAttachments } from "./outbox.ts";
 import type { Deps } from "../../deps.ts";
@@ -15,6 +22,49 @@ export type DeliveryReport = { sent: number; failed: number; skipped: boolean };
 /** A row left `sending` this long (a crash mid-send) is queued again. */
 export const STALE_SENDING_MS = 10 * 60_000;
 const BATCH = 50;
+/** A failed mail is tried again after this, doubling with each further attempt, up to RETRY_MAX_MS. */
+export const RETRY_BASE_MS = 60_000;
+export const RETRY_MAX_MS = 60 * 60_000;
+/** A mail still not sent this long after it was queued stays failed. */
+export const GIVE_UP_AFTER_MS = 3 * 86_400_000;
+/** How the last error of a mail refused for good begins: it is not tried again. */
+export const PERMANENT = "Refused for good: ";
+
+/** How long after its last attempt a failed mail with `attempts` so far is tried again. */
+export function retryDelayMs(attempts: number, perRun: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, Math.min(20, attempts - perRun)));
+}
+
+type SmtpError = { responseCode?: number; code?: string; message?: string };
+
+/** A refusal that trying again does not change: a permanent (5xx) reply, a rejected recipient. */
+function isPermanent(e: unknown): boolean {
+  const err = (e ?? {}) as SmtpError;
+  return (typeof err.responseCode === "number" && err.responseCode >= 500) ||
+    /^Recipient rejected/.test(String(err.message ?? ""));
+}
+
+/** The mail server could not be reached at all (refused, timed out, no such host, connection lost). */
+function isUnreachable(e: unknown): boolean {
+  const err = (e ?? {}) as SmtpError;
+  if (typeof err.responseCode === "number") return false;
+  return ["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS"].includes(String(err.code)) ||
+    /ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ECONNRESET/.test(String(err.message ?? ""));
+}
+
+/** Failed mails whose retry is due go back to the queue (not those refused for good or given up). */
+async function requeueFailed(deps: DeliveryDeps, perRun: number) {
+  const now = deps.now();
+  const failed = await deps.db.selectFrom("email_outbox").select(["id", "attempts", "updatedAt"])
+    .where("status", "=", "failed").where("createdAt", ">", new Date(now - GIVE_UP_AFTER_MS).toISOString())
+    .where("lastError", "not like", `${PERMANENT}%`).orderBy("createdAt").limit(500).execute();
+  const due = failed.filter((m) => Date.parse(m.updatedAt) + retryDelayMs(m.attempts, perRun) <= now)
+    .map((m) => m.id);
+  if (due.length) {
+    await deps.db.updateTable("email_outbox").set({ status: "queued" }).where("id", "in", due)
+      .where("status", "=", "failed").execute();
+  }
+}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -32,14 +82,17 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
     .where("updatedAt", "<", staleBefore).execute();
 
   const maxAttempts = 1 + mailer.retryDelaysMs.length;
+  await requeueFailed(deps, maxAttempts);
   const report: DeliveryReport = { sent: 0, failed: 0, skipped: false };
   const tried = new Set<string>();
-  for (;;) {
+  let reachable = true;
+  while (reachable) {
     const batch = await db.selectFrom("email_outbox").selectAll().where("status", "=", "queued")
       .orderBy("createdAt").orderBy("id").limit(BATCH).execute();
     const fresh = batch.filter((m) => !tried.has(m.id));
     if (!fresh.length) break;
     for (const mail of fresh) {
+      if (!reachable) break;
       tried.add(mail.id);
       // claim it, so a concurrent run (another process) does not send it twice
       const claimed = await db.updateTable("email_outbox").set({
@@ -73,21 +126,26 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
           report.sent++;
           break;
         } catch (e) {
-          const last = i === allowed - 1;
+          const permanent = isPermanent(e);
+          const last = i === allowed - 1 || permanent;
           await db.updateTable("email_outbox").set({
             status: last ? "failed" : "sending",
             attempts,
-            lastError: errorText(e),
+            lastError: (permanent ? PERMANENT : "") + errorText(e),
             updatedAt: isoAt(deps.now),
           }).where("id", "=", mail.id).execute();
           if (last) {
+            // the server is down: the mails behind this one wait in the queue for the next run
+            if (isUnreachable(e)) reachable = false;
             report.failed++;
             deps.log.warn("e-mail failed", {
               id: mail.id,
               module: mail.module,
               attempts,
               error: errorText(e),
+              retried: !permanent,
             });
+            break;
           }
         }
       }
