@@ -440,3 +440,120 @@ Deno.test("every call: no token 401, wrong role 403, malformed body 400", async 
     await s.close();
   }
 });
+
+/** A respondent answering the imported pre-screen: by question name, the answer text (else the first qualifying one). */
+async function respondent(s: Awaited<ReturnType<typeof setup>>, projectId: string, mapId: string) {
+  return async (sid: string, answers: Record<string, string>) => {
+    const questions = await s.t.deps.db.selectFrom("questions").selectAll().where("projectId", "=", projectId)
+      .where("isDeleted", "=", 0).execute();
+    const page = await enter(s.t, mapId, sid);
+    assertEquals(page.status, 302, page.text);
+    assert(page.location.startsWith("/survey/"), `${sid}: the pre-screen page, not ${page.location}`);
+    const form = new URLSearchParams();
+    for (const q of questions) {
+      const name = JSON.parse(q.questionTitle).en as string;
+      const opts = JSON.parse(q.questionOption) as { _id: string; title: string; formvalidate: boolean }[];
+      const pick = answers[name] !== undefined
+        ? opts.find((o) => o.title === answers[name])
+        : opts.find((o) => o.formvalidate);
+      assert(pick, `${sid}: no option "${answers[name]}" in ${name}: ${opts.map((o) => o.title)}`);
+      form.set(`q_${q.id}`, pick._id);
+    }
+    const res = await s.t.app.request(page.location, { method: "POST", body: form });
+    if (!res.headers.get("location")) throw new Error(`${res.status} ${await res.text()}`);
+    return res.headers.get("location")!;
+  };
+}
+
+Deno.test("an interlocked quota (Gender x Age) is enforced: its combination closes at its limit, others stay open", async () => {
+  const s = await setup();
+  try {
+    const src = s.sb.states.precision.offers.find((o) => o.country === "US" && o.quotas.length >= 2)!;
+    const base = Number(src.quotas[0].id) * 100;
+    const combo = (id: number, gender: string, ages: string[], left: number) => ({
+      id: String(base + id),
+      parentId: String(base),
+      layerId: String(base + 50),
+      required: 10 + left,
+      completes: 10,
+      conditions: [{ questionId: "1001007", answerIds: [gender] }, {
+        questionId: "1001538",
+        answerIds: ages,
+      }],
+    });
+    // Female x 18-34 wants one more complete; Male x 18-34 and Female x 35-44 want five
+    src.quotas.push(
+      combo(1, "2000247", ["2000300", "2000301"], 1),
+      combo(2, "2000246", ["2000300", "2000301"], 5),
+      combo(3, "2000247", ["2000302"], 5),
+    );
+    const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+      token: s.token,
+      body: { surveyId: src.id, clientId: s.client._id },
+    });
+    assertEquals(r.status, 200, r.text);
+    const projectId = r.json.result.projectId;
+    // stored: one interlocked project quota on Gender and Age, three combination cells
+    const rows = await s.t.deps.db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId)
+      .where("isDeleted", "=", 0).execute();
+    const inter = rows.filter((q) => JSON.parse(q.qualificationIds).length === 2);
+    assertEquals(inter.length, 1, JSON.stringify(rows));
+    const cells = JSON.parse(inter[0].quotaValue) as {
+      quotaOptionId: string;
+      quotaSize: number;
+      options: string[][];
+    }[];
+    assertEquals(cells.map((c) => c.quotaSize), [1, 5, 5]);
+    assertEquals(cells.map((c) => c.options.map((g) => g.length)), [[1, 2], [1, 2], [1, 1]]);
+    // the single-question Gender quota is made as before, beside it
+    assert(
+      rows.some((q) => JSON.parse(q.qualificationIds).length === 0 && JSON.parse(q.quotaValue).length === 2),
+    );
+    // the project's quota screen names it readably
+    const admin = await s.t.tokenFor("SUPERADMIN");
+    const listed = (await s.t.call("GET", `/admin/quotas/all/${projectId}`, { token: admin })).json.result;
+    const shown = listed.find((q: { quotaId: { qualificationName: string } }) =>
+      q.quotaId.qualificationName === "Precision: Gender x Age"
+    );
+    assert(
+      shown,
+      JSON.stringify(
+        listed.map((q: { quotaId: { qualificationName: string } }) => q.quotaId.qualificationName),
+      ),
+    );
+    assertEquals(shown.options.map((o: { text: string }) => o.text), [
+      "Female x 18-24 or 25-34",
+      "Male x 18-24 or 25-34",
+      "Female x 35-44",
+    ]);
+    const log = await s.t.deps.db.selectFrom("system_logs").select("activity").where(
+      "recordId",
+      "=",
+      projectId,
+    )
+      .where("activity", "like", "Imported%").executeTakeFirstOrThrow();
+    assertMatch(log.activity, /\(3 interlocked\)/);
+
+    const mapId = await goLive(s, projectId);
+    const respond = await respondent(s, projectId, mapId);
+    const f1 = await respond("f1", { Gender: "Female", Age: "18-24" });
+    assert(f1.startsWith("https://client.example"), f1);
+    assert((await back(s.t, uidOf(f1), "c")).location.startsWith(`${PANEL}/complete`));
+    // the combination is full for any age in it; the other combinations stay open
+    assertEquals(await respond("f2", { Gender: "Female", Age: "25-34" }), `${PANEL}/quotafull?sid=f2`);
+    assert((await respond("m1", { Gender: "Male", Age: "25-34" })).startsWith("https://client.example"));
+    assert((await respond("f3", { Gender: "Female", Age: "35-44" })).startsWith("https://client.example"));
+    const after = await s.t.deps.db.selectFrom("project_quotas").select("quotaValue").where(
+      "id",
+      "=",
+      inter[0].id,
+    )
+      .executeTakeFirstOrThrow();
+    assertEquals(JSON.parse(after.quotaValue).map((c: { completes: number }) => c.completes), [1, 0, 0]);
+    const sessions = await sessionsOf(s.t, projectId);
+    const f2 = sessions.find((x: { sid: string }) => x.sid === "f2")!;
+    assertEquals(f2.reason, "quota-option-full");
+  } finally {
+    await s.close();
+  }
+});
