@@ -557,3 +557,180 @@ Deno.test("an interlocked quota (Gender x Age) is enforced: its combination clos
     await s.close();
   }
 });
+
+Deno.test("mappings: API managers see each provider question's links and correct them; new imports and live projects follow", async () => {
+  const s = await setup();
+  try {
+    const offers = s.sb.states.precision.offers.filter((o) => o.country === "US" && o.quotas.length >= 2);
+    const [a, b] = offers;
+    const add = async (o: typeof a) => {
+      const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+        token: s.token,
+        body: { surveyId: o.id, clientId: s.client._id },
+      });
+      assertEquals(r.status, 200, r.text);
+      return r.json.result as { projectId: string; projectCode: string };
+    };
+    const first = await add(a);
+    const list = await s.t.call("POST", "/admin/project/api/mappings/list", {
+      token: s.token,
+      body: { filter: { provider: ["precision"] }, search: "Gender" },
+    });
+    assertEquals(list.status, 200, list.text);
+    const gender = list.json.result.data.find((m: { questionId: string }) => m.questionId === "1001007");
+    assert(gender, list.text);
+    assertEquals(gender.qualificationName, "Precision: Gender");
+    assertEquals(gender.questionName, "Gender");
+    assertEquals(gender.imports, 1);
+    assertEquals(
+      gender.answers.map((x: { answerId: string; answerText: string; optionText: string }) => [
+        x.answerId,
+        x.answerText,
+        x.optionText,
+      ]),
+      [["2000246", "Male", "Male"], ["2000247", "Female", "Female"]],
+    );
+
+    // staff's own library qualification, with other wording
+    const db = s.t.deps.db, stamp = new Date().toISOString();
+    const libId = "6a0000000000000000000001",
+      man = "6a0000000000000000000002",
+      woman = "6a0000000000000000000003";
+    await db.insertInto("qualifications").values({
+      id: libId,
+      qualificationName: "Gender (library)",
+      qualificationKey: "gender_lib",
+      qualificationIcon: "",
+      isActive: 1,
+      isDeleted: 0,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).execute();
+    await db.insertInto("qualification_options").values([
+      { id: man, qualificationId: libId, text: "Man", subText: "", isActive: 1, isDeleted: 0, sortOrder: 0 },
+      {
+        id: woman,
+        qualificationId: libId,
+        text: "Woman",
+        subText: "",
+        isActive: 1,
+        isDeleted: 0,
+        sortOrder: 1,
+      },
+    ]).execute();
+
+    const path = `/admin/project/api/mappings/${gender._id}`;
+    // bad input: 4xx with the envelope, nothing changed
+    for (
+      const [body, status] of [
+        [{ answers: "x" }, 400],
+        [{ answers: [{ answerId: "999", optionId: null }] }, 400],
+        [{ answers: [{ answerId: "2000247", optionId: woman }] }, 400], // not an option of Precision: Gender
+        [{ qualificationId: "6a00000000000000000000ff" }, 400],
+        [{ qualificationId: "nope" }, 400],
+      ] as const
+    ) {
+      const r = await s.t.call("PUT", path, { token: s.token, body });
+      assertEquals(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
+      assert(typeof r.json.message === "string");
+    }
+    assertEquals(
+      (await s.t.call("PUT", "/admin/project/api/mappings/6a00000000000000000000fe", {
+        token: s.token,
+        body: {},
+      })).status,
+      404,
+    );
+
+    // relink the question to the library qualification: answers follow by position of choice
+    const fix = await s.t.call("PUT", path, {
+      token: s.token,
+      body: {
+        qualificationId: libId,
+        answers: [{ answerId: "2000246", optionId: man }, { answerId: "2000247", optionId: woman }],
+      },
+    });
+    assertEquals(fix.status, 200, fix.text);
+    assertMatch(fix.json.message, new RegExp(`re-mapped ${first.projectCode}`));
+    assertEquals(fix.json.result.remapped.map((p: { projectCode: string }) => p.projectCode), [
+      first.projectCode,
+    ]);
+    assertEquals(fix.json.result.mapping.answers.map((x: { optionText: string }) => x.optionText), [
+      "Man",
+      "Woman",
+    ]);
+    const logged = await db.selectFrom("system_logs").select(["activity", "module"]).where(
+      "recordId",
+      "=",
+      gender._id,
+    )
+      .execute();
+    assertEquals(logged.length, 1);
+    assertEquals(logged[0].module, "Api Projects");
+    assertMatch(logged[0].activity, /linked to Gender \(library\).*Female \(2000247\) -> Woman/);
+    // the live import now counts on the library options, its pre-screen asks them
+    const quotaOf = async (projectId: string) =>
+      await db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId).where(
+        "isDeleted",
+        "=",
+        0,
+      )
+        .where("qualificationId", "=", libId).executeTakeFirst();
+    assertEquals(
+      JSON.parse((await quotaOf(first.projectId))!.quotaValue).map((c: { quotaOptionId: string }) =>
+        c.quotaOptionId
+      ),
+      [man, woman],
+    );
+
+    // a new import follows the correction, and the router enforces it: Woman closes at its size
+    b.quotas[1].required = b.quotas[1].completes + 1;
+    const second = await add(b);
+    const q2 = await quotaOf(second.projectId);
+    assert(q2, "the new import's Gender quota is on the library qualification");
+    assertEquals(
+      JSON.parse(q2.quotaValue).find((c: { quotaOptionId: string }) => c.quotaOptionId === woman).quotaSize,
+      1,
+    );
+    const mapId = await goLive(s, second.projectId);
+    const respond = await respondent(s, second.projectId, mapId);
+    const w1 = await respond("w1", { Gender: "Woman" });
+    assert(w1.startsWith("https://client.example"), w1);
+    assert((await back(s.t, uidOf(w1), "c")).location.startsWith(`${PANEL}/complete`));
+    assertEquals(await respond("w2", { Gender: "Woman" }), `${PANEL}/quotafull?sid=w2`);
+    assert((await respond("m1", { Gender: "Man" })).startsWith("https://client.example"));
+
+    // unlinking Woman would drop the second project's counted complete: that project is left as it was
+    const un = await s.t.call("PUT", path, {
+      token: s.token,
+      body: { answers: [{ answerId: "2000247", optionId: null }] },
+    });
+    assertEquals(un.status, 200, un.text);
+    assertEquals(un.json.result.remapped.map((p: { projectCode: string }) => p.projectCode), [
+      first.projectCode,
+    ]);
+    assertEquals(un.json.result.unchanged.map((p: { projectCode: string }) => p.projectCode), [
+      second.projectCode,
+    ]);
+    assertMatch(un.json.message, /left unchanged .*1 complete would be dropped/);
+    assertEquals(JSON.parse((await quotaOf(second.projectId))!.quotaValue).length, 2);
+    assertEquals(JSON.parse((await quotaOf(first.projectId))!.quotaValue).length, 1);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("mappings: APIMANAGER only; no token 401", async () => {
+  const s = await setup();
+  try {
+    await expectGuarded(s.t, "POST", "/admin/project/api/mappings/list", "SUPERADMIN", {});
+    await expectGuarded(s.t, "PUT", "/admin/project/api/mappings/6a00000000000000000000fe", "MANAGER", {});
+    const bad = await s.t.call("POST", "/admin/project/api/mappings/list", {
+      token: s.token,
+      body: { pageNo: "x" },
+    });
+    assertEquals(bad.status, 400);
+  } finally {
+    await s.close();
+  }
+});
