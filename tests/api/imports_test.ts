@@ -442,7 +442,7 @@ Deno.test("every call: no token 401, wrong role 403, malformed body 400", async 
 });
 
 /** A respondent answering the imported pre-screen: by question name, the answer text (else the first qualifying one). */
-async function respondent(s: Awaited<ReturnType<typeof setup>>, projectId: string, mapId: string) {
+function respondent(s: Awaited<ReturnType<typeof setup>>, projectId: string, mapId: string) {
   return async (sid: string, answers: Record<string, string>) => {
     const questions = await s.t.deps.db.selectFrom("questions").selectAll().where("projectId", "=", projectId)
       .where("isDeleted", "=", 0).execute();
@@ -535,7 +535,7 @@ Deno.test("an interlocked quota (Gender x Age) is enforced: its combination clos
     assertMatch(log.activity, /\(3 interlocked\)/);
 
     const mapId = await goLive(s, projectId);
-    const respond = await respondent(s, projectId, mapId);
+    const respond = respondent(s, projectId, mapId);
     const f1 = await respond("f1", { Gender: "Female", Age: "18-24" });
     assert(f1.startsWith("https://client.example"), f1);
     assert((await back(s.t, uidOf(f1), "c")).location.startsWith(`${PANEL}/complete`));
@@ -693,7 +693,7 @@ Deno.test("mappings: API managers see each provider question's links and correct
       1,
     );
     const mapId = await goLive(s, second.projectId);
-    const respond = await respondent(s, second.projectId, mapId);
+    const respond = respondent(s, second.projectId, mapId);
     const w1 = await respond("w1", { Gender: "Woman" });
     assert(w1.startsWith("https://client.example"), w1);
     assert((await back(s.t, uidOf(w1), "c")).location.startsWith(`${PANEL}/complete`));
