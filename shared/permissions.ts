@@ -53,6 +53,7 @@ export const SCREENS: ScreenRule[] = [
   { path: "/admin/api/toluna", roles: R.API_IMPORT },
   { path: "/admin/api/circle", roles: R.API_IMPORT },
   { path: "/admin/api/mrkt", roles: R.API_IMPORT },
+  { path: "/admin/api/mappings", roles: R.API_IMPORT },
   // clients, suppliers
   { path: "/admin/client", roles: R.MASTER_DATA },
   { path: "/admin/client/add", roles: R.MASTER_DATA },
@@ -323,6 +324,9 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/api/toluna/quota/all": R.API_IMPORT,
   "POST /admin/project/api/toluna/questions/all": R.API_IMPORT,
   "POST /admin/project/api/mrkt/quota/all": R.API_IMPORT,
+  // the provider answer <-> library option mappings (seen and corrected by API managers)
+  "POST /admin/project/api/mappings/list": R.API_IMPORT,
+  "PUT /admin/project/api/mappings/:id": R.API_IMPORT,
   "POST /admin/project/precision/api/add": R.API_IMPORT,
   "POST /admin/project/logit/api/add": R.API_IMPORT,
   "POST /admin/project/circle/api/add": R.API_IMPORT,

@@ -12,6 +12,7 @@ import {
   withImports,
 } from "../domain/imports/offers.ts";
 import { csvResponse, csvStream } from "../http/csv.ts";
+import { correctMapping, mappingItem, mappingsQuery, mappingsSpec } from "../domain/imports/mappings.ts";
 import type { Deps } from "../deps.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -87,6 +88,25 @@ export function providerRoutes(api: Api) {
     map: externalProjectItem,
     list: P.externalProjectsList,
   }));
+  // the provider answer <-> library option mappings: seen, and corrected (re-mapping live imports)
+  api.list(P.listMappings, ({ db }) => ({
+    query: mappingsQuery(db),
+    spec: mappingsSpec,
+    map: mappingItem,
+    list: P.mappingsList,
+  }));
+  api.handle(P.updateMapping, async ({ db, params, body, actor, deps }) => {
+    const r = await correctMapping(db, actor(), params.id, body, deps.now);
+    const what = `${r.mapping.providerName} question ${r.mapping.questionId}`;
+    return answer(
+      r,
+      !r.changes.length ? `Nothing changed on ${what}` : `Mapping of ${what} saved` +
+        (r.remapped.length ? `; re-mapped ${r.remapped.map((p) => p.projectCode).join(", ")}` : "") +
+        (r.unchanged.length
+          ? `; left unchanged ${r.unchanged.map((p) => `${p.projectCode} (${p.reason})`).join(", ")}`
+          : ""),
+    );
+  });
   api.handle(P.addExternalProject, async (x) => {
     const provider = providersOf(x.deps).get(x.body.provider);
     return added(await importOffer(x.db, callerOf(x), provider, x.body, x.deps.now));

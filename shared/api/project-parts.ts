@@ -88,6 +88,11 @@ export type ProjectQuota = {
   total: number;
   sampleSize: number;
   totalMatchesSampleSize: boolean;
+  /**
+   * An interlocked quota (an import's quota on several questions): the qualifications it combines,
+   * in order. Its options are then its combinations ("Female x 18-34"), all chosen; sizes can be set.
+   */
+  interlocked?: string[];
 };
 
 export const listQuotasCall = defineCall({

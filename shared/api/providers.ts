@@ -9,6 +9,7 @@ import {
   AddOfferBody,
   ExternalAddBody,
   LogitQuotaBody,
+  MappingUpdateBody,
   MrktQuotaBody,
   OfferListBody,
   type ProviderKey,
@@ -220,6 +221,78 @@ export const PROVIDER_CALLS = {
   circle: { offers: circleOffers, add: addCircleOffer },
   mrkt: { offers: mrktOffers, add: addMrktOffer },
 } as const;
+
+// ---------------------------------------------------------------- mappings
+
+/** A provider answer and the library option it is linked to (null: unlinked). */
+export type MappedAnswer = {
+  answerId: string;
+  /** The provider's label of the answer (its id where none is known). */
+  answerText: string;
+  optionId: string | null;
+  optionText: string | null;
+};
+
+/** A provider question linked to a library qualification (the mappings screen's row). */
+export type ProviderMapping = {
+  _id: string;
+  provider: ProviderKey;
+  providerName: string;
+  questionId: string;
+  questionName: string;
+  qualificationId: string;
+  qualificationName: string;
+  answers: MappedAnswer[];
+  /** The qualification's options an answer can be linked to. */
+  options: { _id: string; text: string }[];
+  /** Imports of this provider whose projects ask the question. */
+  imports: number;
+  updatedAt: string;
+};
+
+/** What a correction changed: the link, and each imported live project re-mapped or left as it was. */
+export type MappingChange = {
+  mapping: ProviderMapping;
+  changes: string[];
+  remapped: { projectId: string; projectCode: string }[];
+  unchanged: { projectId: string; projectCode: string; reason: string }[];
+};
+
+export const listMappings = defineCall({
+  method: "POST",
+  path: "/admin/project/api/mappings/list",
+  body: ListBody,
+  csv: true,
+  result: returns<ListResult<ProviderMapping>>(),
+});
+export const updateMapping = defineCall({
+  method: "PUT",
+  path: "/admin/project/api/mappings/:id",
+  ids: { id: "Mapping" },
+  body: MappingUpdateBody,
+  result: returns<MappingChange>(),
+});
+
+/** The mappings screen: provider questions with their links (CSV "Mappings"). */
+export const mappingsList = defineList<ProviderMapping>()({
+  id: "Mappings",
+  call: listMappings,
+  filters: { provider: "texts", qualificationId: "texts" },
+  sorts: ["questionId", "updatedAt"],
+  columns: [
+    { key: "providerName", header: "Provider", value: (r) => r.providerName },
+    { key: "questionId", header: "Question ID", value: (r) => r.questionId },
+    { key: "questionName", header: "Question", value: (r) => r.questionName },
+    { key: "qualificationName", header: "Library qualification", value: (r) => r.qualificationName },
+    {
+      key: "answers",
+      header: "Answers",
+      value: (r) =>
+        r.answers.map((a) => `${a.answerText} (${a.answerId}) -> ${a.optionText ?? "unlinked"}`).join("; "),
+    },
+    { key: "imports", header: "Imports", value: (r) => r.imports },
+  ],
+});
 
 // ---------------------------------------------------------------- lists
 

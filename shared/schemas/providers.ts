@@ -92,3 +92,27 @@ export const ExternalAddBody = v.object({
   provider: v.picklist(PROVIDER_KEYS, "Provider must be one of precision, logit, toluna, circle, mrkt"),
   ...AddOfferBody.entries,
 });
+
+/**
+ * PUT /admin/project/api/mappings/:id: a correction of a provider question's links. `qualificationId`
+ * relinks the question to another library qualification (answers are then matched to its options by
+ * text unless given); each answer given is linked to an option of the question's qualification, or
+ * unlinked with `optionId: null`.
+ */
+export const MappingUpdateBody = v.object({
+  qualificationId: v.optional(recordId("Qualification not found")),
+  answers: v.optional(
+    v.pipe(
+      v.array(
+        v.object({
+          answerId: providerId("Answer id"),
+          optionId: v.nullable(recordId("Option not found")),
+        }),
+        "answers must be a list",
+      ),
+      v.maxLength(500, "At most 500 answers"),
+    ),
+    [],
+  ),
+});
+export type MappingUpdateBody = v.InferOutput<typeof MappingUpdateBody>;

@@ -440,3 +440,297 @@ Deno.test("every call: no token 401, wrong role 403, malformed body 400", async 
     await s.close();
   }
 });
+
+/** A respondent answering the imported pre-screen: by question name, the answer text (else the first qualifying one). */
+function respondent(s: Awaited<ReturnType<typeof setup>>, projectId: string, mapId: string) {
+  return async (sid: string, answers: Record<string, string>) => {
+    const questions = await s.t.deps.db.selectFrom("questions").selectAll().where("projectId", "=", projectId)
+      .where("isDeleted", "=", 0).execute();
+    const page = await enter(s.t, mapId, sid);
+    assertEquals(page.status, 302, page.text);
+    assert(page.location.startsWith("/survey/"), `${sid}: the pre-screen page, not ${page.location}`);
+    const form = new URLSearchParams();
+    for (const q of questions) {
+      const name = JSON.parse(q.questionTitle).en as string;
+      const opts = JSON.parse(q.questionOption) as { _id: string; title: string; formvalidate: boolean }[];
+      const pick = answers[name] !== undefined
+        ? opts.find((o) => o.title === answers[name])
+        : opts.find((o) => o.formvalidate);
+      assert(pick, `${sid}: no option "${answers[name]}" in ${name}: ${opts.map((o) => o.title)}`);
+      form.set(`q_${q.id}`, pick._id);
+    }
+    const res = await s.t.app.request(page.location, { method: "POST", body: form });
+    if (!res.headers.get("location")) throw new Error(`${res.status} ${await res.text()}`);
+    return res.headers.get("location")!;
+  };
+}
+
+Deno.test("an interlocked quota (Gender x Age) is enforced: its combination closes at its limit, others stay open", async () => {
+  const s = await setup();
+  try {
+    const src = s.sb.states.precision.offers.find((o) => o.country === "US" && o.quotas.length >= 2)!;
+    const base = Number(src.quotas[0].id) * 100;
+    const combo = (id: number, gender: string, ages: string[], left: number) => ({
+      id: String(base + id),
+      parentId: String(base),
+      layerId: String(base + 50),
+      required: 10 + left,
+      completes: 10,
+      conditions: [{ questionId: "1001007", answerIds: [gender] }, {
+        questionId: "1001538",
+        answerIds: ages,
+      }],
+    });
+    // Female x 18-34 wants one more complete; Male x 18-34 and Female x 35-44 want five
+    src.quotas.push(
+      combo(1, "2000247", ["2000300", "2000301"], 1),
+      combo(2, "2000246", ["2000300", "2000301"], 5),
+      combo(3, "2000247", ["2000302"], 5),
+    );
+    const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+      token: s.token,
+      body: { surveyId: src.id, clientId: s.client._id },
+    });
+    assertEquals(r.status, 200, r.text);
+    const projectId = r.json.result.projectId;
+    // stored: one interlocked project quota on Gender and Age, three combination cells
+    const rows = await s.t.deps.db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId)
+      .where("isDeleted", "=", 0).execute();
+    const inter = rows.filter((q) => JSON.parse(q.qualificationIds).length === 2);
+    assertEquals(inter.length, 1, JSON.stringify(rows));
+    const cells = JSON.parse(inter[0].quotaValue) as {
+      quotaOptionId: string;
+      quotaSize: number;
+      options: string[][];
+    }[];
+    assertEquals(cells.map((c) => c.quotaSize), [1, 5, 5]);
+    assertEquals(cells.map((c) => c.options.map((g) => g.length)), [[1, 2], [1, 2], [1, 1]]);
+    // the single-question Gender quota is made as before, beside it
+    assert(
+      rows.some((q) => JSON.parse(q.qualificationIds).length === 0 && JSON.parse(q.quotaValue).length === 2),
+    );
+    // the project's quota screen names it readably
+    const admin = await s.t.tokenFor("SUPERADMIN");
+    const listed = (await s.t.call("GET", `/admin/quotas/all/${projectId}`, { token: admin })).json.result;
+    const shown = listed.find((q: { quotaId: { qualificationName: string } }) =>
+      q.quotaId.qualificationName === "Precision: Gender x Age"
+    );
+    assert(
+      shown,
+      JSON.stringify(
+        listed.map((q: { quotaId: { qualificationName: string } }) => q.quotaId.qualificationName),
+      ),
+    );
+    assertEquals(shown.options.map((o: { text: string }) => o.text), [
+      "Female x 18-24 or 25-34",
+      "Male x 18-24 or 25-34",
+      "Female x 35-44",
+    ]);
+    const log = await s.t.deps.db.selectFrom("system_logs").select("activity").where(
+      "recordId",
+      "=",
+      projectId,
+    )
+      .where("activity", "like", "Imported%").executeTakeFirstOrThrow();
+    assertMatch(log.activity, /\(3 interlocked\)/);
+
+    const mapId = await goLive(s, projectId);
+    const respond = respondent(s, projectId, mapId);
+    const f1 = await respond("f1", { Gender: "Female", Age: "18-24" });
+    assert(f1.startsWith("https://client.example"), f1);
+    assert((await back(s.t, uidOf(f1), "c")).location.startsWith(`${PANEL}/complete`));
+    // the combination is full for any age in it; the other combinations stay open
+    assertEquals(await respond("f2", { Gender: "Female", Age: "25-34" }), `${PANEL}/quotafull?sid=f2`);
+    assert((await respond("m1", { Gender: "Male", Age: "25-34" })).startsWith("https://client.example"));
+    assert((await respond("f3", { Gender: "Female", Age: "35-44" })).startsWith("https://client.example"));
+    const after = await s.t.deps.db.selectFrom("project_quotas").select("quotaValue").where(
+      "id",
+      "=",
+      inter[0].id,
+    )
+      .executeTakeFirstOrThrow();
+    assertEquals(JSON.parse(after.quotaValue).map((c: { completes: number }) => c.completes), [1, 0, 0]);
+    const sessions = await sessionsOf(s.t, projectId);
+    const f2 = sessions.find((x: { sid: string }) => x.sid === "f2")!;
+    assertEquals(f2.reason, "quota-option-full");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("mappings: API managers see each provider question's links and correct them; new imports and live projects follow", async () => {
+  const s = await setup();
+  try {
+    const offers = s.sb.states.precision.offers.filter((o) => o.country === "US" && o.quotas.length >= 2);
+    const [a, b] = offers;
+    const add = async (o: typeof a) => {
+      const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+        token: s.token,
+        body: { surveyId: o.id, clientId: s.client._id },
+      });
+      assertEquals(r.status, 200, r.text);
+      return r.json.result as { projectId: string; projectCode: string };
+    };
+    const first = await add(a);
+    const list = await s.t.call("POST", "/admin/project/api/mappings/list", {
+      token: s.token,
+      body: { filter: { provider: ["precision"] }, search: "Gender" },
+    });
+    assertEquals(list.status, 200, list.text);
+    const gender = list.json.result.data.find((m: { questionId: string }) => m.questionId === "1001007");
+    assert(gender, list.text);
+    assertEquals(gender.qualificationName, "Precision: Gender");
+    assertEquals(gender.questionName, "Gender");
+    assertEquals(gender.imports, 1);
+    assertEquals(
+      gender.answers.map((x: { answerId: string; answerText: string; optionText: string }) => [
+        x.answerId,
+        x.answerText,
+        x.optionText,
+      ]),
+      [["2000246", "Male", "Male"], ["2000247", "Female", "Female"]],
+    );
+
+    // staff's own library qualification, with other wording
+    const db = s.t.deps.db, stamp = new Date().toISOString();
+    const libId = "6a0000000000000000000001",
+      man = "6a0000000000000000000002",
+      woman = "6a0000000000000000000003";
+    await db.insertInto("qualifications").values({
+      id: libId,
+      qualificationName: "Gender (library)",
+      qualificationKey: "gender_lib",
+      qualificationIcon: "",
+      isActive: 1,
+      isDeleted: 0,
+      createdAt: stamp,
+      updatedAt: stamp,
+    }).execute();
+    await db.insertInto("qualification_options").values([
+      { id: man, qualificationId: libId, text: "Man", subText: "", isActive: 1, isDeleted: 0, sortOrder: 0 },
+      {
+        id: woman,
+        qualificationId: libId,
+        text: "Woman",
+        subText: "",
+        isActive: 1,
+        isDeleted: 0,
+        sortOrder: 1,
+      },
+    ]).execute();
+
+    const path = `/admin/project/api/mappings/${gender._id}`;
+    // bad input: 4xx with the envelope, nothing changed
+    for (
+      const [body, status] of [
+        [{ answers: "x" }, 400],
+        [{ answers: [{ answerId: "999", optionId: null }] }, 400],
+        [{ answers: [{ answerId: "2000247", optionId: woman }] }, 400], // not an option of Precision: Gender
+        [{ qualificationId: "6a00000000000000000000ff" }, 400],
+        [{ qualificationId: "nope" }, 400],
+      ] as const
+    ) {
+      const r = await s.t.call("PUT", path, { token: s.token, body });
+      assertEquals(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
+      assert(typeof r.json.message === "string");
+    }
+    assertEquals(
+      (await s.t.call("PUT", "/admin/project/api/mappings/6a00000000000000000000fe", {
+        token: s.token,
+        body: {},
+      })).status,
+      404,
+    );
+
+    // relink the question to the library qualification: answers follow by position of choice
+    const fix = await s.t.call("PUT", path, {
+      token: s.token,
+      body: {
+        qualificationId: libId,
+        answers: [{ answerId: "2000246", optionId: man }, { answerId: "2000247", optionId: woman }],
+      },
+    });
+    assertEquals(fix.status, 200, fix.text);
+    assertMatch(fix.json.message, new RegExp(`re-mapped ${first.projectCode}`));
+    assertEquals(fix.json.result.remapped.map((p: { projectCode: string }) => p.projectCode), [
+      first.projectCode,
+    ]);
+    assertEquals(fix.json.result.mapping.answers.map((x: { optionText: string }) => x.optionText), [
+      "Man",
+      "Woman",
+    ]);
+    const logged = await db.selectFrom("system_logs").select(["activity", "module"]).where(
+      "recordId",
+      "=",
+      gender._id,
+    )
+      .execute();
+    assertEquals(logged.length, 1);
+    assertEquals(logged[0].module, "Api Projects");
+    assertMatch(logged[0].activity, /linked to Gender \(library\).*Female \(2000247\) -> Woman/);
+    // the live import now counts on the library options, its pre-screen asks them
+    const quotaOf = async (projectId: string) =>
+      await db.selectFrom("project_quotas").selectAll().where("projectId", "=", projectId).where(
+        "isDeleted",
+        "=",
+        0,
+      )
+        .where("qualificationId", "=", libId).executeTakeFirst();
+    assertEquals(
+      JSON.parse((await quotaOf(first.projectId))!.quotaValue).map((c: { quotaOptionId: string }) =>
+        c.quotaOptionId
+      ),
+      [man, woman],
+    );
+
+    // a new import follows the correction, and the router enforces it: Woman closes at its size
+    b.quotas[1].required = b.quotas[1].completes + 1;
+    const second = await add(b);
+    const q2 = await quotaOf(second.projectId);
+    assert(q2, "the new import's Gender quota is on the library qualification");
+    assertEquals(
+      JSON.parse(q2.quotaValue).find((c: { quotaOptionId: string }) => c.quotaOptionId === woman).quotaSize,
+      1,
+    );
+    const mapId = await goLive(s, second.projectId);
+    const respond = respondent(s, second.projectId, mapId);
+    const w1 = await respond("w1", { Gender: "Woman" });
+    assert(w1.startsWith("https://client.example"), w1);
+    assert((await back(s.t, uidOf(w1), "c")).location.startsWith(`${PANEL}/complete`));
+    assertEquals(await respond("w2", { Gender: "Woman" }), `${PANEL}/quotafull?sid=w2`);
+    assert((await respond("m1", { Gender: "Man" })).startsWith("https://client.example"));
+
+    // unlinking Woman would drop the second project's counted complete: that project is left as it was
+    const un = await s.t.call("PUT", path, {
+      token: s.token,
+      body: { answers: [{ answerId: "2000247", optionId: null }] },
+    });
+    assertEquals(un.status, 200, un.text);
+    assertEquals(un.json.result.remapped.map((p: { projectCode: string }) => p.projectCode), [
+      first.projectCode,
+    ]);
+    assertEquals(un.json.result.unchanged.map((p: { projectCode: string }) => p.projectCode), [
+      second.projectCode,
+    ]);
+    assertMatch(un.json.message, /left unchanged .*1 complete would be dropped/);
+    assertEquals(JSON.parse((await quotaOf(second.projectId))!.quotaValue).length, 2);
+    assertEquals(JSON.parse((await quotaOf(first.projectId))!.quotaValue).length, 1);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("mappings: APIMANAGER only; no token 401", async () => {
+  const s = await setup();
+  try {
+    await expectGuarded(s.t, "POST", "/admin/project/api/mappings/list", "SUPERADMIN", {});
+    await expectGuarded(s.t, "PUT", "/admin/project/api/mappings/6a00000000000000000000fe", "MANAGER", {});
+    const bad = await s.t.call("POST", "/admin/project/api/mappings/list", {
+      token: s.token,
+      body: { pageNo: "x" },
+    });
+    assertEquals(bad.status, 400);
+  } finally {
+    await s.close();
+  }
+});

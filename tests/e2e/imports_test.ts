@@ -156,6 +156,37 @@ Deno.test(
           assert(await page.getByText(title).first().isVisible());
         });
 
+        await t.step(
+          "the Mappings tab shows the provider's answer links; a correction re-maps the import",
+          async () => {
+            await page.goto("/admin/api");
+            // the tab beside the five provider tabs
+            await page.getByRole("link", { name: "Mappings", exact: true }).click();
+            await page.waitForURL((u) => u.pathname === "/admin/api/mappings");
+            const row = page.locator("tbody tr").filter({ hasText: "Precision" }).filter({
+              hasText: "ID 1001007",
+            });
+            await row.first().waitFor();
+            assertMatch(await row.first().textContent() ?? "", /Female.*\(2000247\).*Female/);
+            await row.first().getByRole("button", { name: "Row actions" }).click();
+            await page.getByRole("menuitem", { name: "Edit mapping" }).click();
+            const dialog = page.getByRole("dialog");
+            await dialog.getByRole("heading", { name: /Mapping of Precision question 1001007/ }).waitFor();
+            await dialog.getByRole("combobox", { name: "Library option of Female" }).click();
+            await page.getByRole("option", { name: /^Unlinked/ }).click();
+            await dialog.getByRole("button", { name: "Save mapping" }).click();
+            await page.getByText(new RegExp(`Mapping of Precision question 1001007 saved; re-mapped ${code}`))
+              .first()
+              .waitFor();
+            await dialog.waitFor({ state: "detached" });
+            await row.filter({ hasText: "Unlinked" }).first().waitFor();
+            const logged = await server.deps.db.selectFrom("system_logs").select("activity")
+              .where("module", "=", "Api Projects").execute();
+            assertEquals(logged.length, 1);
+            assertMatch(logged[0].activity, /Female \(2000247\) -> unlinked \(was Female\)/);
+          },
+        );
+
         await t.step("staff find it in Projects External", async () => {
           const admin = await server.user("ADMIN");
           const other = await newPage(browser, server.url);

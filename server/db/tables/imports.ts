@@ -23,6 +23,8 @@ export interface OfferImportsTable {
   rawIds: D<string>;
   /** JSON [{ quotaId, projectQuotaId, optionIds }]: which project quota cells a provider quota fills. */
   quotaMap: D<string>;
+  /** JSON OfferData: the provider's questions and quotas as imported (migration 0017). */
+  offerData: D<string>;
   createdBy: D<string | null>;
   createdAt: string;
   updatedAt: string;
@@ -33,8 +35,10 @@ export interface ProviderQuestionsTable {
   id: string;
   provider: string;
   questionId: string;
+  /** The provider's name of the question ("" before migration 0017). */
+  questionName: D<string>;
   qualificationId: string;
-  /** JSON [{ answerId, optionId }]. */
+  /** JSON [{ answerId, optionId, text? }] (optionId null: staff unlinked the answer; text: the provider's label). */
   answers: D<string>;
   createdAt: string;
   updatedAt: string;

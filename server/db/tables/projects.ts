@@ -125,6 +125,8 @@ export interface ProjectQuotasTable {
   id: string;
   projectId: string;
   qualificationId: string;
+  /** JSON: an interlocked quota's qualifications in order ("[]": the one qualificationId). */
+  qualificationIds: D<string>;
   quotaValue: D<string>;
   isDeleted: D<number>;
   createdAt: string;

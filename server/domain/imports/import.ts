@@ -3,11 +3,11 @@
  * its provider (the row the screen sent only names it), then, in ONE transaction, a group project
  * and its child are added through the projects domain with the offer's country, LOI, IR, CPI, end
  * date and remaining completes; each provider question is linked to a library qualification (made
- * the first time, with one option per answer); each single-question quota becomes a project quota
- * on that qualification with a size per answer, and each question a pre-screen question whose
- * options carry the same texts, so the router matches respondents' answers to the quota cells and
- * enforces imported quotas like hand-made ones. Answers outside an offer's qualification are
- * disqualifying options. The same offer imported twice is refused, naming the project.
+ * the first time, with one option per answer; staff correct links on the mappings screen); the
+ * quotas (on one question, or interlocked on several) and pre-screen questions are made by
+ * `plan.ts`, so the router matches respondents' answers to the quota cells and enforces imported
+ * quotas like hand-made ones. Answers outside an offer's qualification are disqualifying options.
+ * The same offer imported twice is refused, naming the project.
  */
 import * as v from "valibot";
 import type { Db } from "../../db/connection.ts";
@@ -18,14 +18,14 @@ import { insertChildProject, insertGroupProject } from "../projects/create.ts";
 import { type Caller, type Clock, dateAt, MODULE, projectChanged } from "../projects/projects.ts";
 import { ChildProject, GroupProject } from "../../../shared/schemas/project.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
-import type { ImportResult, OfferQuota } from "../../../shared/api/providers.ts";
+import type { ImportResult } from "../../../shared/api/providers.ts";
 import type { Offer, ProviderAdapter } from "../../providers/types.ts";
 import { countryByCode } from "../lookups/geo.ts";
+import { applyPlan, type OfferData, planOf, type QuestionLink, type QuotaLink } from "./plan.ts";
+
+export type { QuotaLink };
 
 const DAY = 86_400_000;
-
-/** Where a provider quota's cells are: the project quota and the options it sizes. */
-export type QuotaLink = { quotaId: string; projectQuotaId: string; optionIds: string[] };
 
 export const providerLabel = (key: ProviderKey, sandbox: boolean) =>
   PROVIDER_NAMES[key] + (sandbox ? " (Sandbox)" : "");
@@ -72,15 +72,23 @@ function questionsOf(offer: Offer): Question[] {
   return [...out.values()].filter((q) => q.answers.size > 0);
 }
 
-/** The library qualification linked to a provider question (made, or grown by new answers): answer id -> option id. */
-async function linkQuestion(trx: Db, provider: ProviderKey, q: Question, stamp: string) {
+/** A provider question's answer links as stored (optionId null: staff unlinked it). */
+export type AnswerLink = { answerId: string; optionId: string | null; text?: string };
+
+/** The library qualification linked to a provider question (made, or grown by new answers). */
+async function linkQuestion(
+  trx: Db,
+  provider: ProviderKey,
+  q: Question,
+  stamp: string,
+): Promise<{ link: QuestionLink; answers: [string, string][] }> {
   const found = await trx.selectFrom("provider_questions").selectAll().where("provider", "=", provider)
     .where("questionId", "=", q.id).executeTakeFirst();
   const live = found &&
     await trx.selectFrom("qualifications").select("id").where("id", "=", found.qualificationId)
       .where("isDeleted", "=", 0).executeTakeFirst();
   let qualificationId: string;
-  let links: { answerId: string; optionId: string }[] = [];
+  let links: AnswerLink[] = [];
   if (found && live) {
     qualificationId = found.qualificationId;
     const options = new Set(
@@ -91,8 +99,10 @@ async function linkQuestion(trx: Db, provider: ProviderKey, q: Question, stamp: 
       )
         .where("isDeleted", "=", 0).execute()).map((o) => o.id),
     );
-    // a link whose option staff deleted is made again
-    links = (JSON.parse(found.answers) as typeof links).filter((l) => options.has(l.optionId));
+    // a link whose option staff deleted is made again; one staff unlinked stays unlinked
+    links = (JSON.parse(found.answers) as AnswerLink[]).filter((l) =>
+      l.optionId === null || options.has(l.optionId)
+    );
   } else {
     qualificationId = newId();
     await trx.insertInto("qualifications").values({
@@ -106,9 +116,14 @@ async function linkQuestion(trx: Db, provider: ProviderKey, q: Question, stamp: 
       updatedAt: stamp,
     }).execute();
   }
-  let order = links.length;
+  let order = (await trx.selectFrom("qualification_options").select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("qualificationId", "=", qualificationId).executeTakeFirst())?.n ?? 0;
   for (const [answerId, text] of q.answers) {
-    if (links.some((l) => l.answerId === answerId)) continue;
+    const known = links.find((l) => l.answerId === answerId);
+    if (known) {
+      known.text ||= text;
+      continue;
+    }
     const optionId = newId();
     await trx.insertInto("qualification_options").values({
       id: optionId,
@@ -117,44 +132,85 @@ async function linkQuestion(trx: Db, provider: ProviderKey, q: Question, stamp: 
       subText: answerId === text ? "" : `${PROVIDER_NAMES[provider]} answer ${answerId}`,
       isActive: 1,
       isDeleted: 0,
-      sortOrder: order++,
+      sortOrder: Number(order++),
     }).execute();
-    links.push({ answerId, optionId });
+    links.push({ answerId, optionId, text });
   }
+  const questionName = q.name !== q.id ? q.name : found?.questionName ?? "";
   if (found) {
     await trx.updateTable("provider_questions").set({
       qualificationId,
+      questionName,
       answers: JSON.stringify(links),
       updatedAt: stamp,
-    })
-      .where("id", "=", found.id).execute();
+    }).where("id", "=", found.id).execute();
   } else {
     await trx.insertInto("provider_questions").values({
       id: newId(),
       provider,
       questionId: q.id,
+      questionName,
       qualificationId,
       answers: JSON.stringify(links),
       createdAt: stamp,
       updatedAt: stamp,
     }).execute();
   }
+  const link = await questionLink(trx, qualificationId, links);
+  // every answer the question is known by (this offer's first), so the pre-screen offers them all
+  const answers = links.map((l): [string, string] => [
+    l.answerId,
+    q.answers.get(l.answerId) ?? l.text ?? link.options.get(l.answerId)?.text ?? l.answerId,
+  ]);
+  const mine = new Set(q.answers.keys());
+  return {
+    link,
+    answers: [...answers.filter((a) => mine.has(a[0])), ...answers.filter((a) => !mine.has(a[0]))],
+  };
+}
+
+/** The links of a question with the linked options' texts (what answers are matched by). */
+export async function questionLink(
+  trx: Db,
+  qualificationId: string,
+  links: AnswerLink[],
+): Promise<QuestionLink> {
   const texts = new Map(
     (await trx.selectFrom("qualification_options").select(["id", "text"]).where(
       "qualificationId",
       "=",
       qualificationId,
     )
-      .execute()).map((o) => [o.id, o.text]),
+      .where("isDeleted", "=", 0).execute()).map((o) => [o.id, o.text]),
   );
-  return {
-    qualificationId,
-    options: links.map((l) => ({ ...l, text: texts.get(l.optionId) ?? l.answerId })),
-  };
+  const options = new Map<string, { optionId: string; text: string }>();
+  for (const l of links) {
+    const text = l.optionId ? texts.get(l.optionId) : undefined;
+    if (l.optionId && text !== undefined) options.set(l.answerId, { optionId: l.optionId, text });
+  }
+  return { qualificationId, options };
 }
 
-/** Quotas the router can enforce: one question each (interlocked ones are the provider's to count). */
-const singleQuestion = (q: OfferQuota) => q.conditions.length === 1;
+/** What the import keeps of the offer to rebuild its quotas after a mapping correction. */
+function offerDataOf(
+  offer: Offer,
+  questions: Question[],
+  answers: Map<string, [string, string][]>,
+): OfferData {
+  return {
+    questions: questions.map((q) => ({
+      id: q.id,
+      name: q.name,
+      answers: answers.get(q.id) ?? [...q.answers],
+      allowed: q.allowed ? [...q.allowed] : null,
+    })),
+    quotas: offer.quotas.map((q) => ({
+      quotaId: q.quotaId,
+      remaining: q.remaining,
+      conditions: q.conditions.map((c) => ({ questionId: c.questionId, answerIds: c.answerIds })),
+    })),
+  };
+}
 
 export async function importOffer(
   db: Db,
@@ -229,57 +285,16 @@ export async function importOffer(
     );
 
     // questions -> library qualifications; quotas -> project quotas; each question asked at entry
-    const quotaLinks: QuotaLink[] = [];
-    let sortOrder = 1;
+    const links = new Map<string, QuestionLink>();
+    const answers = new Map<string, [string, string][]>();
     for (const q of questions) {
-      const { qualificationId, options } = await linkQuestion(trx, provider, q, stamp);
-      const optionOf = new Map(options.map((o) => [o.answerId, o]));
-      const sizes = new Map<string, number>();
-      for (const quota of offer.quotas.filter(singleQuestion)) {
-        const c = quota.conditions[0];
-        if (c.questionId !== q.id) continue;
-        const ids = c.answerIds.map((a) => optionOf.get(a)?.optionId).filter((x): x is string => !!x);
-        for (const id of ids) sizes.set(id, (sizes.get(id) ?? 0) + quota.remaining);
-        quotaLinks.push({ quotaId: quota.quotaId, projectQuotaId: "", optionIds: ids });
-      }
-      if (sizes.size) {
-        const projectQuotaId = newId();
-        await trx.insertInto("project_quotas").values({
-          id: projectQuotaId,
-          projectId: child._id,
-          qualificationId,
-          quotaValue: JSON.stringify(
-            [...sizes].map(([quotaOptionId, quotaSize]) => ({ quotaOptionId, quotaSize, completes: 0 })),
-          ),
-          createdAt: stamp,
-          updatedAt: stamp,
-        }).execute();
-        for (const l of quotaLinks) if (!l.projectQuotaId) l.projectQuotaId = projectQuotaId;
-      }
-      await trx.insertInto("questions").values({
-        id: newId(),
-        projectId: child._id,
-        isTempQuestion: 0,
-        languageId: "en",
-        questionTitle: JSON.stringify({ en: q.name }),
-        questionType: "RADIO",
-        questionOption: JSON.stringify(options.map((o) => ({
-          _id: newId(),
-          title: o.text,
-          enable: true,
-          // an answer the offer does not qualify ends the session as a pre-screen terminate
-          formvalidate: !q.allowed || q.allowed.has(o.answerId),
-          diy: true,
-          local: true,
-          quota: 0,
-        }))),
-        sortOrder: sortOrder++,
-        isActive: 1,
-        isDeleted: 0,
-        createdAt: stamp,
-        updatedAt: stamp,
-      }).execute();
+      const made = await linkQuestion(trx, provider, q, stamp);
+      links.set(q.id, made.link);
+      answers.set(q.id, made.answers);
     }
+    const data = offerDataOf(offer, questions, answers);
+    const plan = planOf(data, links);
+    const made = await applyPlan(trx, child._id, plan, { quotaMap: [], questionRows: {} }, stamp);
     await trx.updateTable("projects").set({
       provider,
       providerSurveyId: offer.surveyId,
@@ -302,19 +317,20 @@ export async function importOffer(
       offerState: offer.remaining > 0 ? "open" : "closed",
       sandbox: offer.sandbox ? 1 : 0,
       rawIds: JSON.stringify(offer.rawIds),
-      quotaMap: JSON.stringify(quotaLinks.filter((l) => l.projectQuotaId)),
+      quotaMap: JSON.stringify(made.quotaMap),
+      offerData: JSON.stringify({ ...data, questionRows: made.questionRows }),
       createdBy: caller.userId || null,
       createdAt: stamp,
       updatedAt: stamp,
       lastCheckedAt: stamp,
     }).execute();
-    const enforced = quotaLinks.filter((l) => l.projectQuotaId).length;
-    const interlocked = offer.quotas.length - offer.quotas.filter(singleQuestion).length;
+    const enforced = plan.single + plan.interlocked;
     await writeLog(trx, caller.actor, {
       activity:
         `Imported ${label} survey ${offer.surveyId} as ${child.projectCode}: CPI ${offer.cpi.toFixed(2)}, ` +
         `${offer.remaining} completes, ${enforced} quota${enforced === 1 ? "" : "s"} enforced` +
-        (interlocked ? ` (${interlocked} interlocked left to the provider)` : "") +
+        (plan.interlocked ? ` (${plan.interlocked} interlocked)` : "") +
+        (plan.unlinked.length ? ` (${plan.unlinked.length} on unlinked answers left to the provider)` : "") +
         `, ${questions.length} pre-screen question${questions.length === 1 ? "" : "s"}`,
       module: MODULE,
       recordId: child._id,

@@ -9,6 +9,7 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
 import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
+import { parseJsonList } from "../common/records.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
 
 export type { QuotaCell };
@@ -44,8 +45,13 @@ export async function listQuotas(db: Db, projectId: string): Promise<ProjectQuot
     .orderBy("createdAt").execute();
   const out: ProjectQuota[] = [];
   for (const q of rows) {
-    const qual = await getQualification(db, q.qualificationId).catch(() => null);
     const cells = parseCells(q.quotaValue);
+    const combined = parseJsonList<string>(q.qualificationIds);
+    if (combined.length > 1) {
+      out.push(await interlockedQuota(db, q, combined, cells, project.sampleSize));
+      continue;
+    }
+    const qual = await getQualification(db, q.qualificationId).catch(() => null);
     const options = (qual?.qualificationOptions ?? []).map((o) => {
       const cell = cells.find((c) => c.quotaOptionId === o._id);
       return {
@@ -78,6 +84,55 @@ export async function listQuotas(db: Db, projectId: string): Promise<ProjectQuot
   return out;
 }
 
+/**
+ * An interlocked quota as the quota screen shows it: named by its qualifications ("Toluna: Gender x
+ * Age": a provider prefix they share is said once), one option per combination cell, its text the
+ * options of each qualification ("Female x 18-24 or 25-34").
+ */
+async function interlockedQuota(
+  db: Db,
+  q: { id: string; projectId: string; qualificationId: string },
+  qualificationIds: string[],
+  cells: (QuotaCell & { options?: unknown })[],
+  sampleSize: number,
+): Promise<ProjectQuota> {
+  const quals = await Promise.all(qualificationIds.map((id) => getQualification(db, id).catch(() => null)));
+  const names = quals.map((x) => x?.qualificationName ?? "(deleted qualification)");
+  const prefix = /^[^:]+: /.exec(names[0])?.[0] ?? "";
+  const name = prefix && names.every((n) => n.startsWith(prefix))
+    ? prefix + names.map((n) => n.slice(prefix.length)).join(" x ")
+    : names.join(" x ");
+  const all = quals.flatMap((x) => x?.qualificationOptions ?? []);
+  const textOf = new Map(all.map((o) => [o._id, o.text]));
+  const rank = new Map(all.map((o, i) => [o._id, i]));
+  const total = cells.reduce((s, c) => s + c.quotaSize, 0);
+  return {
+    _id: q.id,
+    projectId: q.projectId,
+    quotaId: { _id: q.qualificationId, qualificationName: name, qualificationOptions: [] },
+    quotaValue: cells.map(({ quotaOptionId, quotaSize, completes }) => ({
+      quotaOptionId,
+      quotaSize,
+      completes,
+    })),
+    options: cells.map((c) => ({
+      quotaOptionId: c.quotaOptionId,
+      text: (Array.isArray(c.options) ? c.options as unknown[] : []).map((g) =>
+        (Array.isArray(g) ? g.map(String) : []).sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9))
+          .map((id) => textOf.get(id) ?? "(deleted option)").join(" or ")
+      ).join(" x "),
+      selected: true,
+      quotaSize: c.quotaSize,
+      completes: c.completes ?? 0,
+      percent: sampleSize ? Math.round((c.quotaSize / sampleSize) * 10_000) / 100 : 0,
+    })),
+    total,
+    sampleSize,
+    totalMatchesSampleSize: total === sampleSize,
+    interlocked: names,
+  };
+}
+
 export async function addQuota(
   db: Db,
   actor: Actor,
@@ -97,7 +152,7 @@ export async function addQuota(
       "=",
       qualificationId,
     )
-      .where("isDeleted", "=", 0).executeTakeFirst();
+      .where("qualificationIds", "=", "[]").where("isDeleted", "=", 0).executeTakeFirst();
     if (dup) throw conflict("This qualification already has a quota on the project");
     const at = dateAt(clock), now = at.toISOString();
     await trx.insertInto("project_quotas").values({
@@ -153,6 +208,15 @@ export async function updateQuota(
         recordId: projectId,
       }, dateAt(clock));
       return;
+    }
+    if (parseJsonList<string>(q.qualificationIds).length > 1) {
+      throw invalid(
+        "An interlocked quota's combinations come from its provider: set their sizes or remove it",
+        [{
+          path: "quotaOptionId",
+          message: "An interlocked quota's combinations come from its provider",
+        }],
+      );
     }
     const qual = await getQualification(trx, q.qualificationId);
     const valid = new Set(qual.qualificationOptions.map((o) => o._id));

@@ -76,7 +76,24 @@ export type QuotaDef = {
   qualificationId: string;
   /** Option text (trimmed, lower case) -> quotaOptionId, for the options chosen in the quota. */
   byText: Map<string, string>;
+  /**
+   * An interlocked quota (several qualifications, e.g. Gender x Age): its cells, each a combination
+   * with, per qualification, the option texts (normalized) any of which puts an answer in that group.
+   * A respondent falls in a cell when every group has one of the answers. Absent: a one-qualification
+   * quota, matched by `byText`.
+   */
+  cells?: { id: string; groups: Set<string>[] }[];
 };
+
+/** An interlocked cell as stored in quotaValue: per qualification, the options of the combination. */
+export type InterlockedCell = { quotaOptionId: string; options?: unknown };
+
+/** The option-id groups of an interlocked cell (a broken value: none, so the cell matches nobody). */
+export function cellGroups(cell: InterlockedCell): string[][] {
+  const o = cell.options;
+  if (!Array.isArray(o) || !o.length) return [];
+  return o.map((g) => Array.isArray(g) ? g.map(String) : []);
+}
 
 export type ProjectConfig = {
   id: string;
@@ -317,19 +334,39 @@ export class RouterConfig {
   }
 
   async #loadQuotas(projectId: string): Promise<QuotaDef[]> {
-    const rows = await this.db.selectFrom("project_quotas").select(["id", "qualificationId", "quotaValue"])
+    const rows = await this.db.selectFrom("project_quotas").select([
+      "id",
+      "qualificationId",
+      "qualificationIds",
+      "quotaValue",
+    ])
       .where("projectId", "=", projectId).where("isDeleted", "=", 0).execute();
     if (!rows.length) return [];
+    const interlocked = new Map(
+      rows.map((r) => [r.id, parseJsonList<string>(r.qualificationIds).map(String)]),
+    );
+    const qualificationIds = new Set(rows.map((r) => r.qualificationId));
+    for (const ids of interlocked.values()) ids.forEach((id) => qualificationIds.add(id));
     const options = await this.db.selectFrom("qualification_options").select([
       "id",
       "qualificationId",
       "text",
     ])
-      .where("qualificationId", "in", rows.map((r) => r.qualificationId)).execute();
+      .where("qualificationId", "in", [...qualificationIds]).execute();
+    const textOf = new Map(options.map((o) => [o.id, normText(o.text)]));
     return rows.map((r) => {
-      const chosen = new Set(
-        parseJsonList<{ quotaOptionId: string }>(r.quotaValue).map((c) => c.quotaOptionId),
-      );
+      const quota = parseJsonList<InterlockedCell & { quotaOptionId: string }>(r.quotaValue);
+      if ((interlocked.get(r.id) ?? []).length > 1) {
+        // cells are combinations: each group's option ids become the texts answers are matched by
+        const cells = quota.map((c) => ({
+          id: String(c.quotaOptionId),
+          groups: cellGroups(c).map((g) =>
+            new Set(g.map((id) => textOf.get(id)).filter((t): t is string => !!t))
+          ),
+        })).filter((c) => c.groups.length > 1 && c.groups.every((g) => g.size > 0));
+        return { id: r.id, qualificationId: r.qualificationId, byText: new Map(), cells };
+      }
+      const chosen = new Set(quota.map((c) => c.quotaOptionId));
       const byText = new Map<string, string>();
       for (const o of options) {
         if (o.qualificationId === r.qualificationId && chosen.has(o.id)) byText.set(normText(o.text), o.id);

@@ -64,6 +64,11 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   "/admin/api/toluna": { title: "Toulna", area: "Api Projects", load: providerOffers },
   "/admin/api/circle": { title: "Circle", area: "Api Projects", load: providerOffers },
   "/admin/api/mrkt": { title: "UniMrkt", area: "Api Projects", load: providerOffers },
+  "/admin/api/mappings": {
+    title: "Mappings",
+    area: "Api Projects",
+    load: () => import("../features/imports/MappingsPage.tsx"),
+  },
   // clients, suppliers
   "/admin/client": { title: "Clients", area: "Clients", load: clientsList },
   "/admin/client/add": { title: "Add Client", area: "Clients", load: clientForm },

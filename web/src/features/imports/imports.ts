@@ -5,7 +5,9 @@ import {
   type ExternalOffer,
   type ExternalProjectItem,
   externalProjectsList,
+  mappingsList,
   OFFER_LISTS,
+  type ProviderMapping,
 } from "../../../../shared/api/providers.ts";
 import type { ProviderKey } from "../../../../shared/schemas/providers.ts";
 
@@ -19,7 +21,11 @@ export const PROVIDER_TABS: { key: ProviderKey; to: string; label: string }[] = 
   { key: "circle", to: "/admin/api/circle", label: "4. Circle" },
   { key: "mrkt", to: "/admin/api/mrkt", label: "5. UniMrkt" },
 ];
-export const providerTabs: PageTab[] = PROVIDER_TABS.map((t) => ({ label: t.label, to: t.to, end: true }));
+/** The provider tabs, then the mappings of their questions and answers to the library. */
+export const providerTabs: PageTab[] = [
+  ...PROVIDER_TABS.map((t) => ({ label: t.label, to: t.to, end: true })),
+  { label: "Mappings", to: "/admin/api/mappings", end: true },
+];
 export const providerOfPath = (path: string): ProviderKey =>
   PROVIDER_TABS.find((t) => t.to === path.replace(/\/+$/, ""))?.key ?? "precision";
 
@@ -85,6 +91,25 @@ export const externalDecl: ListDecl<ExternalProjectItem, "provider" | "offerStat
         { value: "closed", label: "Closed" },
         { value: "vanished", label: "Vanished" },
       ],
+    },
+    { kind: "export" },
+  ],
+};
+
+/** The mappings screen: by provider, searchable, exported as "Mappings". */
+export const mappingsDecl: ListDecl<ProviderMapping, "provider" | "qualificationId"> = {
+  list: mappingsList,
+  rowId: (m) => m._id,
+  defaultPageSize: 20,
+  pageParam: "p",
+  filters: [
+    { kind: "search", placeholder: "Search questions", hint: "Searches question id and name, qualification" },
+    {
+      kind: "select",
+      key: "provider",
+      label: "Provider",
+      multiple: true,
+      options: PROVIDER_TABS.map((t) => ({ value: t.key, label: t.label.slice(3) })),
     },
     { kind: "export" },
   ],

@@ -61,7 +61,8 @@ export function QuotaTab({ project }: { project: ProjectRecord }) {
   const [removing, setRemoving] = React.useState<Quota | null>(null);
   const [busyRemove, setBusyRemove] = React.useState(false);
 
-  const used = new Set((quotas.data ?? []).map((q) => q.quotaId._id));
+  // an interlocked quota (Gender x Age) leaves its qualifications free for a quota of their own
+  const used = new Set((quotas.data ?? []).filter((q) => !q.interlocked).map((q) => q.quotaId._id));
   const choices = (qualifications.data ?? []).filter((q) => !used.has(q._id)).map((q) => ({
     value: q._id,
     label: q.qualificationName,
@@ -289,7 +290,11 @@ function QuotaCard({
         <div className="flex flex-col gap-1">
           <CardTitle id={titleId}>{quota.quotaId.qualificationName}</CardTitle>
           <CardDescription>
-            {selected.length} of {quota.options.length} options chosen
+            {quota.interlocked
+              ? `Interlocked: ${quota.options.length} combination${
+                quota.options.length === 1 ? "" : "s"
+              } of ${quota.interlocked.length} qualifications, each counted and closed on its own`
+              : `${selected.length} of ${quota.options.length} options chosen`}
           </CardDescription>
         </div>
         <Button
@@ -303,23 +308,27 @@ function QuotaCard({
         </Button>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <fieldset className="flex flex-wrap gap-x-4 gap-y-2" disabled={disabled || choosing}>
-          <legend className="sr-only">Options of {quota.quotaId.qualificationName}</legend>
-          {quota.options.map((o) => {
-            const id = `q-${quota._id}-${o.quotaOptionId}`;
-            return (
-              <span key={o.quotaOptionId} className="flex items-center gap-1.5">
-                <Checkbox
-                  id={id}
-                  checked={o.selected}
-                  disabled={disabled || choosing}
-                  onCheckedChange={(c) => void toggle(o.quotaOptionId, c === true)}
-                />
-                <label htmlFor={id} className="cursor-pointer text-sm">{o.text}</label>
-              </span>
-            );
-          })}
-        </fieldset>
+        {quota.interlocked
+          ? null
+          : (
+            <fieldset className="flex flex-wrap gap-x-4 gap-y-2" disabled={disabled || choosing}>
+              <legend className="sr-only">Options of {quota.quotaId.qualificationName}</legend>
+              {quota.options.map((o) => {
+                const id = `q-${quota._id}-${o.quotaOptionId}`;
+                return (
+                  <span key={o.quotaOptionId} className="flex items-center gap-1.5">
+                    <Checkbox
+                      id={id}
+                      checked={o.selected}
+                      disabled={disabled || choosing}
+                      onCheckedChange={(c) => void toggle(o.quotaOptionId, c === true)}
+                    />
+                    <label htmlFor={id} className="cursor-pointer text-sm">{o.text}</label>
+                  </span>
+                );
+              })}
+            </fieldset>
+          )}
 
         {selected.length
           ? (
