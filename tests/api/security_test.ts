@@ -1,0 +1,216 @@
+/**
+ * The web app's cookie session and its CSRF proof, Bearer for everyone else, secrets kept out of lists,
+ * exports and logs, and security.txt.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
+import { CSRF_COOKIE, CSRF_MESSAGE, SESSION_COOKIE } from "../../server/http/session-cookie.ts";
+import { MSG } from "../../shared/messages.ts";
+
+type Cookie = { value: string; attrs: string[] };
+
+/** The cookies a response sets, by name, with their attributes (lower case). */
+function setCookies(res: Response): Map<string, Cookie> {
+  const out = new Map<string, Cookie>();
+  for (const line of res.headers.getSetCookie()) {
+    const [pair, ...attrs] = line.split(";").map((s) => s.trim());
+    const i = pair.indexOf("=");
+    out.set(pair.slice(0, i), { value: pair.slice(i + 1), attrs: attrs.map((a) => a.toLowerCase()) });
+  }
+  return out;
+}
+
+/** A browser's view: signs in and keeps the two cookies. */
+async function browserSignIn(
+  t: TestApp,
+  email: string,
+  opts: { rememberMe?: boolean; headers?: Record<string, string>; url?: string } = {},
+) {
+  const res = await t.app.request(opts.url ?? "/api/v1/admin/login", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...opts.headers },
+    body: JSON.stringify({ email, password: TEST_PASSWORD, rememberMe: opts.rememberMe }),
+  });
+  assertEquals(res.status, 200);
+  const json = await res.json();
+  const cookies = setCookies(res);
+  const session = cookies.get(SESSION_COOKIE)!, csrf = cookies.get(CSRF_COOKIE)!;
+  assert(session && csrf, "sign-in sets both cookies");
+  return { json, session, csrf, cookie: `${SESSION_COOKIE}=${session.value}; ${CSRF_COOKIE}=${csrf.value}` };
+}
+
+/** A call as the browser makes it: the cookies, and the CSRF header when given. */
+async function cookieCall(
+  t: TestApp,
+  method: string,
+  path: string,
+  cookie: string,
+  opts: { csrf?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { cookie, ...opts.headers };
+  if (opts.csrf !== undefined) headers["x-csrf-token"] = opts.csrf;
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  const res = await t.app.request(`/api/v1${path}`, {
+    method,
+    headers,
+    body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+  });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch { /* not JSON */ }
+  return { status: res.status, json, text, res };
+}
+
+const newUser = (email: string) => ({
+  firstName: "Casey",
+  lastName: "Cookie",
+  email,
+  phoneNumber: "+1 555 0101",
+  role: "MANAGER",
+  password: "first-pass-1",
+  isActive: true,
+});
+
+Deno.test("sign-in sets an httpOnly SameSite=Strict session cookie living as long as the token", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ADMIN");
+    const s = await browserSignIn(t, email);
+    // the body keeps the spec's contract: the admin and the token
+    assertMatch(s.json.result.accessToken, /^ey/);
+    assertEquals(s.session.value, s.json.result.accessToken);
+    for (const a of ["httponly", "samesite=strict", "path=/", `max-age=${12 * 3600}`]) {
+      assert(s.session.attrs.includes(a), `session cookie has ${a}: ${s.session.attrs}`);
+    }
+    assert(!s.session.attrs.includes("secure"), "no Secure over plain http");
+    // the CSRF cookie is for the page to read
+    assert(!s.csrf.attrs.includes("httponly"));
+    assert(s.csrf.attrs.includes("samesite=strict"));
+    assert(s.csrf.value.length >= 40);
+
+    // remember me: the cookie lasts the token's 30 days; https (or a proxy saying so) adds Secure
+    const long = await browserSignIn(t, email, { rememberMe: true, headers: { "x-forwarded-proto": "https" } });
+    assert(long.session.attrs.includes(`max-age=${30 * 24 * 3600}`), long.session.attrs.join());
+    assert(long.session.attrs.includes("secure") && long.csrf.attrs.includes("secure"));
+    const direct = await browserSignIn(t, email, { url: "https://samplex.test/api/v1/admin/login" });
+    assert(direct.session.attrs.includes("secure"));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("cookie session: reads work; a write without the CSRF header is 403 and changes nothing", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ADMIN");
+    const s = await browserSignIn(t, email);
+    const me = await cookieCall(t, "GET", "/admin/me", s.cookie);
+    assertEquals(me.status, 200);
+    assertEquals(me.json.result.email, email);
+
+    const count = async () =>
+      (await t.deps.db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("email", "=", "casey@samplex.test").executeTakeFirstOrThrow()).n;
+    const body = newUser("casey@samplex.test");
+    const none = await cookieCall(t, "POST", "/admin/user/add", s.cookie, { body });
+    assertEquals(none.status, 403);
+    assertEquals(none.json.message, CSRF_MESSAGE);
+    const wrong = await cookieCall(t, "POST", "/admin/user/add", s.cookie, { body, csrf: "x".repeat(43) });
+    assertEquals(wrong.status, 403);
+    // another session's CSRF token is no proof for this one
+    const other = await browserSignIn(t, email);
+    const swapped = await cookieCall(t, "POST", "/admin/user/add", s.cookie, { body, csrf: other.csrf.value });
+    assertEquals(swapped.status, 403);
+    // a page on another site is refused even with the token (the browser says where it comes from)
+    const cross = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
+      body,
+      csrf: s.csrf.value,
+      headers: { "sec-fetch-site": "cross-site" },
+    });
+    assertEquals(cross.status, 403);
+    assertEquals(await count(), 0);
+    // a cookie logout without proof does not end the session
+    assertEquals((await cookieCall(t, "POST", "/admin/logout", s.cookie, { body: {} })).status, 403);
+    assertEquals((await cookieCall(t, "GET", "/admin/me", s.cookie)).status, 200);
+
+    const done = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
+      body,
+      csrf: s.csrf.value,
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    assertEquals(done.status, 200);
+    assertEquals(await count(), 1);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("Bearer calls need no CSRF token, and the header wins over a cookie", async () => {
+  const t = await testApp();
+  try {
+    const admin = await t.userWith("ADMIN");
+    const r = await t.call("POST", "/admin/user/add", { token: admin.token, body: newUser("bearer@samplex.test") });
+    assertEquals(r.status, 200);
+    // a bad Authorization header is not rescued by a good cookie
+    const s = await browserSignIn(t, admin.email);
+    const bad = await cookieCall(t, "GET", "/admin/me", s.cookie, { headers: { authorization: "Bearer nope" } });
+    assertEquals(bad.status, 401);
+    // and the role check applies to cookie sessions as to Bearer ones
+    const manager = await t.userWith("MANAGER");
+    const m = await browserSignIn(t, manager.email);
+    const refused = await cookieCall(t, "POST", "/admin/user/add", m.cookie, {
+      body: newUser("m@samplex.test"),
+      csrf: m.csrf.value,
+    });
+    assertEquals(refused.status, 403);
+    assertEquals(refused.json.message, MSG.forbidden);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("sign-out clears both cookies and ends the token; a dead cookie is cleared with its 401", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ACCOUNTANT");
+    const s = await browserSignIn(t, email);
+    const out = await cookieCall(t, "POST", "/admin/logout", s.cookie, { body: {}, csrf: s.csrf.value });
+    assertEquals(out.status, 200);
+    const cleared = setCookies(out.res);
+    assertEquals(cleared.get(SESSION_COOKIE)?.value, "");
+    assert(cleared.get(SESSION_COOKIE)!.attrs.includes("max-age=0"));
+    assertEquals(cleared.get(CSRF_COOKIE)?.value, "");
+    // the browser would drop it; one that kept it gets a 401 that clears it again
+    const again = await cookieCall(t, "GET", "/admin/me", s.cookie);
+    assertEquals(again.status, 401);
+    assertEquals(again.json.message, MSG.unauthorized);
+    assertEquals(setCookies(again.res).get(SESSION_COOKIE)?.value, "");
+    // no cookie, no header: 401
+    assertEquals((await cookieCall(t, "GET", "/admin/me", "")).status, 401);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the live dashboard's ticket call works from a cookie session with its CSRF token", async () => {
+  const t = await testApp();
+  try {
+    const { email } = await t.userWith("ADMIN");
+    const s = await browserSignIn(t, email);
+    const ticket = await cookieCall(t, "POST", "/admin/dashboard/live/ticket", s.cookie, {
+      body: {},
+      csrf: s.csrf.value,
+    });
+    assertEquals(ticket.status, 200);
+    const stream = await t.app.request(
+      `/api/v1/admin/dashboard/live?ticket=${encodeURIComponent(ticket.json.result.ticket)}`,
+      { headers: { cookie: s.cookie } },
+    );
+    assertEquals(stream.status, 200);
+    await stream.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
