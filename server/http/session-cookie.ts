@@ -16,9 +16,9 @@ import { decodeJwt } from "jose";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Ctx } from "./context.ts";
 
-export const SESSION_COOKIE = "samplex_session";
-export const CSRF_COOKIE = "samplex_csrf";
-export const CSRF_HEADER = "x-csrf-token";
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from "../../shared/api/session.ts";
+
+export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE };
 export const CSRF_MESSAGE = "Missing or invalid CSRF token: reload the page and try again";
 export const CROSS_SITE_MESSAGE = "Cross-site requests are not allowed";
 

@@ -6,6 +6,8 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
 import { CSRF_COOKIE, CSRF_MESSAGE, SESSION_COOKIE } from "../../server/http/session-cookie.ts";
 import { MSG } from "../../shared/messages.ts";
+import { createLogger } from "../../server/logger.ts";
+import { maskSecret } from "../../shared/secrets.ts";
 
 type Cookie = { value: string; attrs: string[] };
 
@@ -91,7 +93,10 @@ Deno.test("sign-in sets an httpOnly SameSite=Strict session cookie living as lon
     assert(s.csrf.value.length >= 40);
 
     // remember me: the cookie lasts the token's 30 days; https (or a proxy saying so) adds Secure
-    const long = await browserSignIn(t, email, { rememberMe: true, headers: { "x-forwarded-proto": "https" } });
+    const long = await browserSignIn(t, email, {
+      rememberMe: true,
+      headers: { "x-forwarded-proto": "https" },
+    });
     assert(long.session.attrs.includes(`max-age=${30 * 24 * 3600}`), long.session.attrs.join());
     assert(long.session.attrs.includes("secure") && long.csrf.attrs.includes("secure"));
     const direct = await browserSignIn(t, email, { url: "https://samplex.test/api/v1/admin/login" });
@@ -121,7 +126,10 @@ Deno.test("cookie session: reads work; a write without the CSRF header is 403 an
     assertEquals(wrong.status, 403);
     // another session's CSRF token is no proof for this one
     const other = await browserSignIn(t, email);
-    const swapped = await cookieCall(t, "POST", "/admin/user/add", s.cookie, { body, csrf: other.csrf.value });
+    const swapped = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
+      body,
+      csrf: other.csrf.value,
+    });
     assertEquals(swapped.status, 403);
     // a page on another site is refused even with the token (the browser says where it comes from)
     const cross = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
@@ -151,11 +159,16 @@ Deno.test("Bearer calls need no CSRF token, and the header wins over a cookie", 
   const t = await testApp();
   try {
     const admin = await t.userWith("ADMIN");
-    const r = await t.call("POST", "/admin/user/add", { token: admin.token, body: newUser("bearer@samplex.test") });
+    const r = await t.call("POST", "/admin/user/add", {
+      token: admin.token,
+      body: newUser("bearer@samplex.test"),
+    });
     assertEquals(r.status, 200);
     // a bad Authorization header is not rescued by a good cookie
     const s = await browserSignIn(t, admin.email);
-    const bad = await cookieCall(t, "GET", "/admin/me", s.cookie, { headers: { authorization: "Bearer nope" } });
+    const bad = await cookieCall(t, "GET", "/admin/me", s.cookie, {
+      headers: { authorization: "Bearer nope" },
+    });
     assertEquals(bad.status, 401);
     // and the role check applies to cookie sessions as to Bearer ones
     const manager = await t.userWith("MANAGER");
@@ -213,4 +226,36 @@ Deno.test("the live dashboard's ticket call works from a cookie session with its
   } finally {
     await t.close();
   }
+});
+
+Deno.test("the logger masks secret fields, Authorization and Cookie headers and tokens in text", () => {
+  const lines: string[] = [];
+  const log = createLogger("debug", (l) => lines.push(l));
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+  const apiKey = "sk_live_0123456789abcdefWXYZ";
+  const hashKey = "hash-0123456789-QRST";
+  log.info("request", {
+    headers: new Headers({
+      authorization: `Bearer ${jwt}`,
+      cookie: `${SESSION_COOKIE}=${jwt}`,
+      accept: "*/*",
+    }),
+    supplier: { apiKey, hashKey, supplierApiKey: "abcdefabcdefabcdefLMNO", name: "Panel One" },
+    password: "Passw0rd!",
+    accessToken: jwt,
+  });
+  log.error(`upstream said: Bearer ${apiKey}`, { error: new Error(`bad token ${jwt}`) });
+  const text = lines.join("\n");
+  for (const secret of [jwt, apiKey, hashKey, "abcdefabcdefabcdefLMNO", "Passw0rd!"]) {
+    assert(!text.includes(secret), `${secret} is not in the log: ${text}`);
+  }
+  const first = JSON.parse(lines[0]);
+  assertEquals(first.supplier.apiKey, maskSecret(apiKey));
+  assert(first.supplier.apiKey.endsWith("WXYZ"));
+  assertEquals(first.supplier.name, "Panel One");
+  assertEquals(first.headers.accept, "*/*");
+  assertEquals(first.headers.cookie, "[hidden]");
+  assertEquals(first.password, "[hidden]");
+  assert(first.headers.authorization.endsWith(jwt.slice(-4)));
+  assert(JSON.parse(lines[1]).msg.endsWith(`Bearer ${maskSecret(apiKey)}`));
 });
