@@ -41,9 +41,10 @@ export function isHttps(c: Ctx): boolean {
 
 /** Sets the session and CSRF cookies for a freshly issued token, for as long as the token lives. */
 export function setSessionCookies(c: Ctx, accessToken: string) {
-  const { exp } = decodeJwt(accessToken);
-  const now = Math.floor(c.get("deps").now() / 1000);
-  const maxAge = Math.max(0, (exp ?? now) - now);
+  // a token just issued: it lives from its iat to its exp
+  const { exp, iat } = decodeJwt(accessToken);
+  const issued = iat ?? Math.floor(c.get("deps").now() / 1000);
+  const maxAge = Math.max(0, (exp ?? issued) - issued);
   const common = { path: "/", sameSite: "Strict", secure: isHttps(c), maxAge } as const;
   setCookie(c, SESSION_COOKIE, accessToken, { ...common, httpOnly: true });
   setCookie(c, CSRF_COOKIE, csrfTokenFor(c.get("deps").jwtKey, accessToken), { ...common, httpOnly: false });

@@ -3,7 +3,8 @@
  * exports and logs, and security.txt.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
+import { expectGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
+import { auditOf, clientBody, created, supplierBody } from "../helpers/master.ts";
 import { CSRF_COOKIE, CSRF_MESSAGE, SESSION_COOKIE } from "../../server/http/session-cookie.ts";
 import { MSG } from "../../shared/messages.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -258,4 +259,107 @@ Deno.test("the logger masks secret fields, Authorization and Cookie headers and 
   assertEquals(first.password, "[hidden]");
   assert(first.headers.authorization.endsWith(jwt.slice(-4)));
   assert(JSON.parse(lines[1]).msg.endsWith(`Bearer ${maskSecret(apiKey)}`));
+});
+
+Deno.test("client and supplier keys: masked in records, lists and CSV; revealed whole to their owners only", async () => {
+  const t = await testApp();
+  try {
+    const accountant = await t.tokenFor("ACCOUNTANT");
+    const admin = await t.tokenFor("ADMIN");
+    const clientKey = "client-outgoing-key-0123456789-CDEF";
+    const client = await created(t, accountant, "/admin/client/add", clientBody({ apiKey: clientKey }));
+    const supplierKey = "supplier-secret-key-0123456789-WXYZ";
+    const hashKey = "hash-key-0123456789-HASH";
+    const supplier = await created(
+      t,
+      accountant,
+      "/admin/supplier/add",
+      supplierBody({ apiKey: supplierKey, hashKey, clientId: [client._id] }),
+    );
+    const stored = {
+      client: await t.deps.db.selectFrom("clients").selectAll().where("id", "=", client._id)
+        .executeTakeFirstOrThrow(),
+      supplier: await t.deps.db.selectFrom("suppliers").selectAll().where("id", "=", supplier._id)
+        .executeTakeFirstOrThrow(),
+    };
+    const secrets = [
+      clientKey,
+      supplierKey,
+      hashKey,
+      stored.client.clientApiKey,
+      stored.supplier.supplierApiKey,
+    ];
+
+    // every answer that carries a record or rows: none holds a key whole
+    const answers = [
+      await t.call("GET", `/admin/client/${client._id}`, { token: admin }),
+      await t.call("POST", `/admin/supplier/${supplier._id}`, { token: admin }),
+      await t.call("POST", "/admin/clients", { token: admin, body: {} }),
+      await t.call("POST", "/admin/suppliers", { token: admin, body: {} }),
+      await t.call("POST", "/admin/clients?format=csv", { token: admin, body: {} }),
+      await t.call("POST", "/admin/suppliers?format=csv", { token: admin, body: {} }),
+      await t.call("GET", "/admin/clients/all", { token: admin }),
+      await t.call("GET", "/admin/suppliers/all", { token: admin }),
+    ];
+    for (const a of answers) {
+      assertEquals(a.status, 200, a.text);
+      for (const s of secrets) assert(!a.text.includes(s), `a key shows whole in ${a.text.slice(0, 200)}`);
+    }
+    const record = answers[0].json.result, supplierRecord = answers[1].json.result;
+    assertEquals(record.apiKey, maskSecret(clientKey));
+    assert(record.apiKey.endsWith("CDEF"));
+    assertEquals(supplierRecord.apiKey, maskSecret(supplierKey));
+    assertEquals(supplierRecord.hashKey, maskSecret(hashKey));
+
+    // the edit form sends the masked keys back as shown: they stay as they were
+    const upd = await t.call("PUT", `/admin/supplier/update/${supplier._id}`, {
+      token: accountant,
+      body: supplierBody({ apiKey: supplierRecord.apiKey, hashKey: "a-new-hash-key-0000", clientId: [] }),
+    });
+    assertEquals(upd.status, 200, upd.text);
+    const after = await t.deps.db.selectFrom("suppliers").select(["apiKey", "hashKey"]).where(
+      "id",
+      "=",
+      supplier._id,
+    )
+      .executeTakeFirstOrThrow();
+    assertEquals(after, { apiKey: supplierKey, hashKey: "a-new-hash-key-0000" });
+    const cupd = await t.call("PUT", `/admin/client/update/${client._id}`, {
+      token: accountant,
+      body: clientBody({ apiKey: record.apiKey }),
+    });
+    assertEquals(cupd.status, 200, cupd.text);
+    assertEquals(
+      (await t.deps.db.selectFrom("clients").select("apiKey").where("id", "=", client._id)
+        .executeTakeFirstOrThrow())
+        .apiKey,
+      clientKey,
+    );
+
+    // revealing is its own call, for SUPERADMIN and ADMIN, and it is logged
+    await expectGuarded(t, "POST", `/admin/client/${client._id}/keys`, "ACCOUNTANT");
+    await expectGuarded(t, "POST", `/admin/supplier/${supplier._id}/keys`, "MANAGER");
+    const ck = await t.call("POST", `/admin/client/${client._id}/keys`, { token: admin, body: {} });
+    assertEquals(ck.json.result, { apiKey: clientKey, clientApiKey: stored.client.clientApiKey });
+    const sk = await t.call("POST", `/admin/supplier/${supplier._id}/keys`, { token: admin, body: {} });
+    assertEquals(sk.json.result, {
+      hashKey: "a-new-hash-key-0000",
+      apiKey: supplierKey,
+      supplierApiKey: stored.supplier.supplierApiKey,
+    });
+    assert(
+      (await auditOf(t, client._id)).some((l) => l.activity.startsWith("Revealed the API keys of client")),
+    );
+    assertEquals(
+      (await t.call("POST", "/admin/client/000000000000000000000000/keys", { token: admin, body: {} }))
+        .status,
+      404,
+    );
+    assertEquals(
+      (await t.call("POST", "/admin/client/not-an-id/keys", { token: admin, body: {} })).status,
+      404,
+    );
+  } finally {
+    await t.close();
+  }
 });
