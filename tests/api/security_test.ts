@@ -8,6 +8,7 @@ import { auditOf, clientBody, created, supplierBody } from "../helpers/master.ts
 import { CSRF_COOKIE, CSRF_MESSAGE, SESSION_COOKIE } from "../../server/http/session-cookie.ts";
 import { MSG } from "../../shared/messages.ts";
 import { createLogger } from "../../server/logger.ts";
+import { EnvError, loadEnv } from "../../server/env.ts";
 import { maskSecret } from "../../shared/secrets.ts";
 
 type Cookie = { value: string; attrs: string[] };
@@ -362,4 +363,60 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
   } finally {
     await t.close();
   }
+});
+
+Deno.test("security.txt (RFC 9116) is served with its contact, expiry, language, canonical URL and policy", async () => {
+  const t = await testApp({ PUBLIC_URL: "https://samplex.example.com" });
+  const d = await testApp({
+    SECURITY_CONTACT: "psirt@example.org",
+    SECURITY_POLICY_URL: "https://example.org/policy",
+  });
+  try {
+    const res = await t.app.request("/.well-known/security.txt");
+    assertEquals(res.status, 200);
+    assertMatch(res.headers.get("content-type") ?? "", /^text\/plain; charset=utf-8/);
+    const fields = Object.fromEntries(
+      (await res.text()).trim().split("\n").map((
+        l,
+      ) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 2)]),
+    );
+    assertEquals(fields.Contact, "mailto:security@samplex.example.com");
+    assertEquals(fields["Preferred-Languages"], "en");
+    assertEquals(fields.Canonical, "https://samplex.example.com/.well-known/security.txt");
+    assertEquals(fields.Policy, "https://samplex.example.com/.well-known/security-policy.txt");
+    assertMatch(fields.Expires, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const days = (Date.parse(fields.Expires) - t.deps.now()) / 86_400_000;
+    assert(days > 170 && days < 366, `expires in ${days} days`);
+    const policy = await t.app.request("/.well-known/security-policy.txt");
+    assertEquals(policy.status, 200);
+    assertMatch(await policy.text(), /disclosure policy/);
+
+    // the contact and policy come from the environment; the canonical URL from the request without PUBLIC_URL
+    const own = await (await d.app.request("http://samplex.test:8000/.well-known/security.txt")).text();
+    assert(own.includes("Contact: mailto:psirt@example.org\n"), own);
+    assert(own.includes("Policy: https://example.org/policy\n"), own);
+    assert(own.includes("Canonical: http://samplex.test:8000/.well-known/security.txt\n"), own);
+  } finally {
+    await t.close();
+    await d.close();
+  }
+});
+
+Deno.test("SECURITY_CONTACT takes an e-mail or a mailto:/https:/tel: URI; anything else stops the start", () => {
+  assertEquals(loadEnv({ SECURITY_CONTACT: "sec@example.org" }).SECURITY_CONTACT, "mailto:sec@example.org");
+  assertEquals(
+    loadEnv({ SECURITY_CONTACT: "https://example.org/report" }).SECURITY_CONTACT,
+    "https://example.org/report",
+  );
+  const problem = (env: Record<string, string>) => {
+    try {
+      loadEnv(env);
+    } catch (e) {
+      if (e instanceof EnvError) return e.message;
+      throw e;
+    }
+    return "";
+  };
+  assertMatch(problem({ SECURITY_CONTACT: "call us" }), /SECURITY_CONTACT must be an e-mail address/);
+  assertMatch(problem({ SECURITY_POLICY_URL: "ftp://x" }), /SECURITY_POLICY_URL must be an http\(s\) URL/);
 });
