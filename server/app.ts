@@ -5,7 +5,7 @@ import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/context.ts";
 import { httpErrorOf } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
-import { mountSpa } from "./http/static.ts";
+import { mountSecurityTxt, mountSpa } from "./http/static.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { surveyMiddleware, surveyRoutes } from "./router/routes.ts";
@@ -122,6 +122,14 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   app.route("/api/v1", api.app);
   app.all("/api/*", (c) => c.json({ message: MSG.notFound }, 404));
+
+  // RFC 9116 security.txt (contact from SECURITY_CONTACT), with or without the SPA
+  mountSecurityTxt(app, {
+    contact: deps.env.SECURITY_CONTACT,
+    policyUrl: deps.env.SECURITY_POLICY_URL,
+    publicUrl: deps.env.PUBLIC_URL,
+    now: deps.now,
+  });
 
   // the built SPA: hashed /assets cached for good, the rest revalidated, index.html for client
   // routes; pre-compressed (br, gzip) variants chosen by Accept-Encoding (server/http/static.ts)

@@ -92,6 +92,20 @@ const EnvSchema = v.pipe(
     /** The commit this build came from, when git cannot say (the image: a build argument). */
     GIT_COMMIT: v.optional(v.string()),
     PROVIDER_TOLUNA_PARTNER_KEY: v.optional(v.string()),
+    /** security.txt's Contact: an e-mail address, or a mailto:, https: or tel: URI. */
+    SECURITY_CONTACT: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(
+          (s) =>
+            /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+|tel:\+?[\d\-. ()]+|[^\s@:]+@[^\s@]+\.[^\s@]+)$/.test(s),
+          "SECURITY_CONTACT must be an e-mail address or a mailto:, https: or tel: URI",
+        ),
+        v.transform((s) => /^(mailto|https|tel):/.test(s) ? s : `mailto:${s}`),
+      ),
+    ),
+    /** security.txt's Policy: the disclosure policy's URL; unset: the one this server serves. */
+    SECURITY_POLICY_URL: v.optional(urlLike("SECURITY_POLICY_URL")),
   }),
   // a partial check runs even when other variables are wrong, so every problem is listed at once
   v.forward(

@@ -1,4 +1,10 @@
-/** Structured JSON logs, one line per event. */
+/**
+ * Structured JSON logs, one line per event. Secrets never reach a line whole: fields named like a
+ * secret (passwords, tokens, API/hash/signing keys, Authorization and Cookie headers) are masked at
+ * any depth, and bearer tokens or JWTs inside any text are cut to their last 4 characters.
+ */
+import { maskSecret } from "../shared/secrets.ts";
+
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 export type Logger = {
@@ -8,6 +14,40 @@ export type Logger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
+/** Field names whose values are never written: nothing of them shows. */
+const HIDDEN = /^(password|passwordhash|newpassword|oldpassword|cookie|set-cookie)$/i;
+/** Field names whose values are secrets: shown as their last 4 characters. */
+const SECRET =
+  /(authorization|token|secret|api[-_]?key|hash[-_]?key|signing[-_]?key|private[-_]?key|access[-_]?key|partner[-_]?key)/i;
+/** Secrets inside free text: `Bearer <token>`, JWTs. */
+const IN_TEXT = /(Bearer\s+)([^\s"',;]+)|\bey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+
+function maskText(s: string): string {
+  return s.replace(
+    IN_TEXT,
+    (whole, bearer: string | undefined, token: string | undefined) =>
+      bearer ? `${bearer}${maskSecret(token)}` : maskSecret(whole),
+  );
+}
+
+/** A copy of a log field with its secrets masked (names checked at every depth). */
+export function maskFields(value: unknown, key = "", depth = 0): unknown {
+  if (key && HIDDEN.test(key)) {
+    return value === undefined || value === null || value === "" ? value : "[hidden]";
+  }
+  if (key && SECRET.test(key) && (typeof value === "string" || typeof value === "number")) {
+    return maskSecret(String(value));
+  }
+  if (typeof value === "string") return maskText(value);
+  if (depth > 8 || value === null || typeof value !== "object") return value;
+  if (value instanceof Headers) return maskFields(Object.fromEntries(value), key, depth + 1);
+  if (Array.isArray(value)) return value.map((v) => maskFields(v, "", depth + 1));
+  if (value instanceof Error) return maskText(`${value.message}\n${value.stack ?? ""}`);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = maskFields(v, k, depth + 1);
+  return out;
+}
+
 export function createLogger(
   level: LogLevel = "info",
   write: (line: string) => void = (l) => console.log(l),
@@ -15,7 +55,8 @@ export function createLogger(
   const min = LEVELS[level];
   const emit = (lvl: Exclude<LogLevel, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;
-    write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg, ...fields }));
+    const safe = fields ? maskFields(fields) as Record<string, unknown> : undefined;
+    write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg: maskText(msg), ...safe }));
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }

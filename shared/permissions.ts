@@ -16,6 +16,8 @@ const R = {
   RECONCILE: ["SUPERADMIN", "ADMIN", "APIMANAGER", "MANAGER", "ACCOUNTANT"],
   ACCOUNTS: ["SUPERADMIN", "ADMIN", "ACCOUNTANT"],
   USERS: ["SUPERADMIN", "ADMIN"],
+  /** Who may see a client's or supplier's API keys whole (everyone else sees them masked). */
+  KEY_OWNERS: ["SUPERADMIN", "ADMIN"],
   LIBRARY_HOME: ["SUPERADMIN", "ADMIN", "MANAGER"],
   LIBRARY_ADMIN: ["SUPERADMIN", "ADMIN"],
   SUPPORT_HOME: ["SUBSCRIBER", "APIMANAGER", "SUPERADMIN", "ACCOUNTANT", "ADMIN", "MANAGER"],
@@ -246,6 +248,7 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/client/add": R.MASTER_DATA,
   "PUT /admin/client/update/:id": R.MASTER_DATA,
   "GET /admin/client/:id": R.MASTER_DATA,
+  "POST /admin/client/:id/keys": R.KEY_OWNERS,
   // suppliers
   "POST /admin/suppliers": R.MASTER_DATA,
   "GET /admin/suppliers/all": R.ALL_STAFF,
@@ -253,6 +256,7 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/supplier/add": R.MASTER_DATA,
   "PUT /admin/supplier/update/:id": R.MASTER_DATA,
   "POST /admin/supplier/:id": R.MASTER_DATA,
+  "POST /admin/supplier/:id/keys": R.KEY_OWNERS,
   // accounts
   "POST /admin/invoices": R.ACCOUNTS,
   "POST /admin/invoices/supplier": R.ACCOUNTS,

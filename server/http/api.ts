@@ -22,6 +22,8 @@ import type { AppEnv, Ctx } from "./context.ts";
 import { forbidden, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
+import { clearSessionCookies, csrfFailure, sessionCookieOf } from "./session-cookie.ts";
+import { DomainError } from "../domain/errors.ts";
 
 type Handler = (c: Ctx) => Response | Promise<Response>;
 
@@ -51,11 +53,31 @@ export type CallHandler<C extends AnyContract> = (
 
 type ItemOf<C extends AnyContract> = ResultOf<C> extends ListResult<infer T> ? T : never;
 
+/**
+ * Authenticates a call: an `Authorization: Bearer` header (the CLI, integrations) when present, else
+ * the web app's httpOnly session cookie, whose unsafe calls must also carry the session's CSRF token
+ * (server/http/session-cookie.ts; 403 without it, before the handler runs). A session cookie the
+ * server no longer accepts is cleared with the 401.
+ */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const header = c.req.header("authorization") ?? "";
-  const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m) throw unauthorized(MSG.unauthorized);
-  c.set("user", await authenticate(c.get("deps"), m[1]));
+  const header = c.req.header("authorization");
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m) throw unauthorized(MSG.unauthorized);
+    c.set("user", await authenticate(c.get("deps"), m[1]));
+    return await next();
+  }
+  const token = sessionCookieOf(c);
+  if (!token) throw unauthorized(MSG.unauthorized);
+  try {
+    c.set("user", await authenticate(c.get("deps"), token));
+  } catch (e) {
+    if (!(e instanceof DomainError) || e.kind !== "unauthenticated") throw e;
+    clearSessionCookies(c);
+    return c.json({ message: e.message }, 401);
+  }
+  const refused = csrfFailure(c, token);
+  if (refused) return c.json({ message: refused }, 403);
   await next();
 };
 

@@ -154,3 +154,65 @@ export function mountSpa<E extends Env>(app: Hono<E>, root: string): void {
     await next();
   });
 }
+
+/** How long a served security.txt is valid (RFC 9116 asks for less than a year). */
+const SECURITY_TXT_DAYS = 180;
+
+export type SecurityTxtOptions = {
+  /** SECURITY_CONTACT (a URI); unset: security@ the public host. */
+  contact?: string;
+  /** SECURITY_POLICY_URL; unset: /.well-known/security-policy.txt of this server. */
+  policyUrl?: string;
+  /** PUBLIC_URL: the canonical origin; unset: the request's. */
+  publicUrl?: string;
+  now: () => number;
+};
+
+/**
+ * `/.well-known/security.txt` (RFC 9116): Contact, Expires (always 180 days ahead of the answer),
+ * Preferred-Languages, Canonical and Policy; and the short disclosure policy it points to by default.
+ * Served with or without the SPA build.
+ */
+export function mountSecurityTxt<E extends Env>(app: Hono<E>, opts: SecurityTxtOptions): void {
+  const originOf = (c: Context<E>) => {
+    if (opts.publicUrl) return new URL(opts.publicUrl).origin;
+    const url = new URL(c.req.url);
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+    return proto === "https" || proto === "http" ? `${proto}://${url.host}` : url.origin;
+  };
+  const text = (body: string) => ({
+    "content-type": "text/plain; charset=utf-8",
+    "cache-control": "public, max-age=86400",
+    "content-length": String(new TextEncoder().encode(body).length),
+  });
+  app.get("/.well-known/security.txt", (c) => {
+    const origin = originOf(c);
+    const host = new URL(origin).hostname;
+    const expires = new Date(opts.now() + SECURITY_TXT_DAYS * 86_400_000);
+    expires.setUTCMilliseconds(0);
+    const body = [
+      `Contact: ${opts.contact ?? `mailto:security@${host}`}`,
+      `Expires: ${expires.toISOString().replace(".000Z", "Z")}`,
+      "Preferred-Languages: en",
+      `Canonical: ${origin}/.well-known/security.txt`,
+      `Policy: ${opts.policyUrl ?? `${origin}/.well-known/security-policy.txt`}`,
+      "",
+    ].join("\n");
+    return c.body(body, 200, text(body));
+  });
+  app.get("/.well-known/security-policy.txt", (c) => {
+    const body = [
+      "Samplex vulnerability disclosure policy",
+      "",
+      "Report a suspected vulnerability to the Contact of /.well-known/security.txt, with the steps to",
+      "reproduce it. We answer within 5 working days and tell you when it is fixed.",
+      "",
+      "In scope: this server's web app, its /api/v1 calls and the respondent links under /survey.",
+      "Please do not access or change other people's data beyond what shows the problem, do not run",
+      "denial-of-service or volume tests, and give us 90 days before you publish.",
+      "Good-faith research within these rules will not be pursued.",
+      "",
+    ].join("\n");
+    return c.body(body, 200, text(body));
+  });
+}

@@ -3,6 +3,7 @@ import { answer, type Api } from "../http/api.ts";
 import * as C from "../../shared/api/clients.ts";
 import {
   clientInvoiceOptions,
+  clientKeys,
   clientListMap,
   clientOptions,
   clientsListQuery,
@@ -38,4 +39,8 @@ export function clientRoutes(api: Api) {
     return answer(record, updateMessage("Client", outcome));
   });
   api.handle(C.getClientCall, ({ db, params }) => getClient(db, params.id));
+  api.handle(
+    C.revealClientKeysCall,
+    ({ deps, db, actor, params }) => clientKeys(db, actor(), params.id, deps.now),
+  );
 }

@@ -5,6 +5,7 @@ import {
   createSupplier,
   enrichSuppliers,
   getSupplier,
+  supplierKeys,
   supplierListMap,
   supplierOptions,
   suppliersListQuery,
@@ -35,4 +36,8 @@ export function supplierRoutes(api: Api) {
     return answer(record, updateMessage("Supplier", outcome));
   });
   api.handle(S.getSupplierCall, ({ db, params }) => getSupplier(db, params.id));
+  api.handle(
+    S.revealSupplierKeysCall,
+    ({ deps, db, actor, params }) => supplierKeys(db, actor(), params.id, deps.now),
+  );
 }

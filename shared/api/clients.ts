@@ -136,6 +136,17 @@ export const updateClientCall = defineCall({
   body: ClientUpdate,
   result: returns<ClientRecord | Deleted>(),
 });
+/** A client's API keys, whole (the record shows them masked: last 4 characters). */
+export type ClientKeys = { apiKey: string; clientApiKey: string };
+/** The secret fields of a client record, masked in every answer but `revealClientKeysCall`'s. */
+export const CLIENT_SECRET_FIELDS = ["apiKey", "clientApiKey"] as const;
+/** Reveals a client's keys to their owners (SUPERADMIN, ADMIN); written to the system log. */
+export const revealClientKeysCall = defineCall({
+  method: "POST",
+  path: "/admin/client/:id/keys",
+  ids: { id: "Client" },
+  result: returns<ClientKeys>(),
+});
 export const getClientCall = defineCall({
   method: "GET",
   path: "/admin/client/:id",

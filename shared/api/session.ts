@@ -3,7 +3,18 @@ import { defineCall, returns } from "./contract.ts";
 import { LoginBody } from "../schemas/auth.ts";
 import type { PublicUser } from "./users.ts";
 
-/** The signed-in user and the access token to send as `Authorization: Bearer`. */
+/**
+ * The web app's session cookies and header (server/http/session-cookie.ts): the token rides in the
+ * httpOnly `SESSION_COOKIE`; the page reads `CSRF_COOKIE` and echoes it in `CSRF_HEADER` on writes.
+ */
+export const SESSION_COOKIE = "samplex_session";
+export const CSRF_COOKIE = "samplex_csrf";
+export const CSRF_HEADER = "x-csrf-token";
+
+/**
+ * The signed-in user and the access token to send as `Authorization: Bearer` (the CLI and
+ * integrations; the web app uses the session cookie sign-in also sets, and never stores the token).
+ */
 export type LoginResult = { admin: PublicUser; accessToken: string };
 
 /** The only call anyone may make. */

@@ -110,6 +110,17 @@ export const updateSupplierCall = defineCall({
   body: SupplierUpdate,
   result: returns<SupplierRecord | Deleted>(),
 });
+/** A supplier's keys, whole (the record shows them masked: last 4 characters). */
+export type SupplierKeys = { hashKey: string; apiKey: string; supplierApiKey: string };
+/** The secret fields of a supplier record, masked in every answer but `revealSupplierKeysCall`'s. */
+export const SUPPLIER_SECRET_FIELDS = ["hashKey", "apiKey", "supplierApiKey"] as const;
+/** Reveals a supplier's keys to their owners (SUPERADMIN, ADMIN); written to the system log. */
+export const revealSupplierKeysCall = defineCall({
+  method: "POST",
+  path: "/admin/supplier/:id/keys",
+  ids: { id: "Supplier" },
+  result: returns<SupplierKeys>(),
+});
 /** The spec reads one supplier with a POST (empty body). */
 export const getSupplierCall = defineCall({
   method: "POST",

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/a
 import { expectGuarded, TEST_PASSWORD, testApp } from "../helpers/app.ts";
 import { auditOf, clientBody, created, parseCsv, supplierBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
+import { maskSecret } from "../../shared/secrets.ts";
 
 const FULL = {
   supplierType: "2",
@@ -60,12 +61,16 @@ Deno.test("suppliers: add and read one (POST /admin/supplier/:id); every field r
     assertEquals([s.netDays, s.supplierPanelSize, s.supplierRuleCPI], [45, 450000, "2.5|3.4|4|6"]);
     assertEquals([s.isEmailNotification, s.isPreScreen, s.isActive], [false, true, true]);
     assertEquals(s.clientId, [client._id]);
-    assertEquals(s.hashKey, "hmac-secret");
+    assertEquals(s.hashKey, maskSecret("hmac-secret"), "keys answer masked (tests/api/security_test.ts)");
     assertEquals(s.apiClientId, "pp-client-7");
     assertEquals(s.redirectQualityTerm, "");
     assertEquals(s.supplierApprovedHook, "https://hooks.panelpulse.example/approved");
-    assertNotEquals(s.supplierApiKey, "attacker-chosen");
-    assertMatch(s.supplierApiKey, /^[0-9a-f]{48}$/);
+    const stored = await t.deps.db.selectFrom("suppliers").select(["supplierApiKey", "hashKey"])
+      .where("id", "=", s._id).executeTakeFirstOrThrow();
+    assertEquals(stored.hashKey, "hmac-secret");
+    assertNotEquals(stored.supplierApiKey, "attacker-chosen");
+    assertMatch(stored.supplierApiKey, /^[0-9a-f]{48}$/);
+    assertEquals(s.supplierApiKey, maskSecret(stored.supplierApiKey));
     assertEquals(s.completed, 0);
 
     const one = await t.call("POST", `/admin/supplier/${s._id}`, { token });

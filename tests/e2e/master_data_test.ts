@@ -162,6 +162,12 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
         await page.getByRole("heading", { name: "Edit Client" }).waitFor();
         assertEquals(await page.getByLabel("Client name").inputValue(), "Acme Research");
         assertEquals(await page.getByLabel("API URL").inputValue(), "https://api.acme.example/v1/surveys");
+        // the key shows masked until its owner asks for it whole (tests/api/security_test.ts)
+        const keyBox = page.getByRole("textbox", { name: "Client API key", exact: true });
+        assert((await keyBox.inputValue()).endsWith(saved.clientApiKey.slice(-4)));
+        assert(!(await keyBox.inputValue()).includes(saved.clientApiKey));
+        await page.getByRole("button", { name: "Show keys" }).click();
+        await page.getByRole("button", { name: "Keys shown" }).waitFor();
         assertEquals(
           await page.getByRole("textbox", { name: "Client API key", exact: true }).inputValue(),
           saved.clientApiKey,
@@ -360,6 +366,9 @@ Deno.test(
           await page.waitForURL(`**/admin/supplier/${saved.id}/edit`);
           await page.getByRole("heading", { name: "Edit Supplier" }).waitFor();
           assertEquals(await page.getByLabel("Supplier name").inputValue(), "Maple Voices");
+          await page.getByRole("button", { name: "Show keys" }).click();
+          await page.getByRole("button", { name: "Keys shown" }).waitFor();
+          assertEquals(await page.getByLabel("Secret key").inputValue(), "s3cret");
           assertEquals(
             await page.getByRole("textbox", { name: "Supplier API key", exact: true }).inputValue(),
             saved.supplierApiKey,

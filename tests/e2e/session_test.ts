@@ -1,6 +1,7 @@
 /** Sign-in, guards, not-found page and sign-out, in the built SPA against the real server. */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { MSG } from "../../shared/messages.ts";
+import { CSRF_COOKIE, SESSION_COOKIE } from "../../shared/api/session.ts";
 import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 
 Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", async (t) => {
@@ -23,8 +24,14 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       assertEquals(pathOf(page), "/admin/dashboard");
       await page.getByText("Welcome, Ada Lovelace").waitFor();
       assertEquals(await page.getByTestId("notice").textContent(), MSG.loginOk);
-      const token = await page.evaluate(() => localStorage.getItem("accessToken"));
-      assertMatch(token ?? "", /^ey/);
+      // the token is an httpOnly cookie: no script of the page can read it, nor find it in storage
+      const cookies = await context.cookies();
+      const session = cookies.find((c) => c.name === SESSION_COOKIE);
+      assertMatch(session?.value ?? "", /^ey/);
+      assertEquals([session?.httpOnly, session?.sameSite, session?.path], [true, "Strict", "/"]);
+      assertEquals(await page.evaluate(() => localStorage.getItem("accessToken")), null);
+      assert(!(await page.evaluate(() => document.cookie)).includes(SESSION_COOKIE));
+      assert((await page.evaluate(() => document.cookie)).includes(CSRF_COOKIE));
       const stored = JSON.parse(await page.evaluate(() => localStorage.getItem("admin") ?? "{}"));
       assertEquals(stored.state.admin.email, admin.email);
       // the navigation follows the permission table: an admin sees Users, not Api Projects
@@ -150,9 +157,18 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       await context.close();
     });
 
-    await t.step("logout clears the token and returns to /login", async () => {
+    await t.step("logout clears the session cookies and returns to /login", async () => {
       const { context, page } = await newPage(browser, server.url);
       await signIn(page, admin.email);
+      // a write without the session's CSRF token (what a forged request would be) is refused
+      const forged = await page.evaluate(async () =>
+        (await fetch("/api/v1/admin/logout", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })).status
+      );
+      assertEquals(forged, 403);
       await page.getByTestId("avatar-menu").click();
       const menu = page.getByRole("menu");
       assert(await menu.getByText(admin.email).isVisible());
@@ -160,6 +176,8 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       await page.waitForURL("**/login");
       await page.getByTestId("notice").filter({ hasText: MSG.logoutOk }).waitFor();
       assertEquals(await page.evaluate(() => localStorage.getItem("accessToken")), null);
+      // sign-out cleared both cookies
+      assertEquals((await context.cookies()).filter((c) => c.name.startsWith("samplex_")), []);
       const stored = JSON.parse(await page.evaluate(() => localStorage.getItem("admin") ?? "{}"));
       assertEquals(stored.state?.admin ?? null, null);
       await page.goto("/admin/dashboard");
@@ -174,7 +192,7 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       await signIn(page, admin.email);
       assertEquals((await me).status(), 200);
       // the token is revoked behind the app's back
-      const token = await page.evaluate(() => localStorage.getItem("accessToken"));
+      const token = (await context.cookies()).find((c) => c.name === SESSION_COOKIE)?.value;
       const res = await fetch(`${server.url}/api/v1/admin/logout`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

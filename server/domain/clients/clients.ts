@@ -9,12 +9,15 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { ClientForm, ClientUpdate } from "../../../shared/schemas/client.ts";
 import {
+  CLIENT_SECRET_FIELDS,
   type ClientInvoiceOption,
+  type ClientKeys,
   type ClientListItem,
   type ClientOption,
   type ClientRecord,
   clientsList,
 } from "../../../shared/api/clients.ts";
+import { isMasked, maskFieldsOf, withoutMasked } from "../../../shared/secrets.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { isActiveUserWithRole, userNames } from "../users/users.ts";
@@ -109,7 +112,26 @@ export async function getClient(db: Db, id: string): Promise<ClientRecord> {
   if (!row) throw notFound("Client");
   const { supplierIds, ...rest } = toApi(row);
   const [enriched] = await enrichClients(db, [{ ...rest, ...countryFields(row.countryId) }]);
-  return { ...enriched, supplierId: parseJsonList(supplierIds) };
+  // the keys masked (last 4 characters): revealing them is its own call, for their owners
+  return maskFieldsOf({ ...enriched, supplierId: parseJsonList(supplierIds) }, CLIENT_SECRET_FIELDS);
+}
+
+/** A client's keys, whole, for their owners: the reveal is written to the system log. */
+export async function clientKeys(
+  db: Db,
+  actor: Actor,
+  id: string,
+  clock: Clock = wallClock,
+): Promise<ClientKeys> {
+  const row = await db.selectFrom("clients").select(["clientName", "clientCode", "apiKey", "clientApiKey"])
+    .where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
+  if (!row) throw notFound("Client");
+  await writeLog(db, actor, {
+    activity: `Revealed the API keys of client ${row.clientName} (${row.clientCode})`,
+    module: MODULE,
+    recordId: id,
+  }, dateAt(clock));
+  return { apiKey: row.apiKey, clientApiKey: row.clientApiKey };
 }
 
 // ---------------------------------------------------------------- write
@@ -167,7 +189,11 @@ export async function createClient(
   clock: Clock = wallClock,
 ): Promise<ClientRecord> {
   return await db.transaction().execute(async (trx) => {
-    const columns = await checkedColumns(trx, input);
+    // a masked key (copied from another form) is no key
+    const columns = await checkedColumns(trx, {
+      ...input,
+      apiKey: isMasked(input.apiKey) ? "" : input.apiKey,
+    });
     const clientCode = input.clientCode || await nextClientCode(trx);
     await assertCodeFree(trx, clientCode);
     const at = dateAt(clock), now = at.toISOString();
@@ -217,7 +243,12 @@ export async function updateClient(
         id,
       )
         .executeTakeFirstOrThrow();
-      const columns = await checkedColumns(trx, form, current.assignedTo);
+      // a key sent back masked, as the form shows it, is left as it is
+      const columns = await checkedColumns(
+        trx,
+        withoutMasked(form, ["apiKey"]) as ClientForm,
+        current.assignedTo,
+      );
       const clientCode = form.clientCode || current.clientCode;
       if (clientCode !== current.clientCode) await assertCodeFree(trx, clientCode, id);
       await trx.updateTable("clients").set({ ...columns, clientCode, updatedAt: now }).where("id", "=", id)

@@ -10,11 +10,14 @@ import type { Deleted } from "../../../shared/api/contract.ts";
 import { MSG } from "../../../shared/messages.ts";
 import { SUPPLIER_TYPES, type SupplierForm, type SupplierUpdate } from "../../../shared/schemas/supplier.ts";
 import {
+  SUPPLIER_SECRET_FIELDS,
+  type SupplierKeys,
   type SupplierListItem,
   type SupplierOption,
   type SupplierRecord,
   suppliersList,
 } from "../../../shared/api/suppliers.ts";
+import { isMasked, maskFieldsOf, withoutMasked } from "../../../shared/secrets.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { deactivateSupplierUsers } from "../users/users.ts";
@@ -119,7 +122,27 @@ export async function getSupplier(db: Db, id: string): Promise<SupplierRecord> {
     ...countryFields(row.countryId),
     supplierTypeLabel: supplierTypeLabel(row.supplierType),
   }]);
-  return { ...withFigures, clientId: parseJsonList(clientIds) };
+  // the keys masked (last 4 characters): revealing them is its own call, for their owners
+  return maskFieldsOf({ ...withFigures, clientId: parseJsonList(clientIds) }, SUPPLIER_SECRET_FIELDS);
+}
+
+/** A supplier's keys, whole, for their owners: the reveal is written to the system log. */
+export async function supplierKeys(
+  db: Db,
+  actor: Actor,
+  id: string,
+  clock: Clock = wallClock,
+): Promise<SupplierKeys> {
+  const row = await db.selectFrom("suppliers")
+    .select(["supplierName", "supplierShortCode", "hashKey", "apiKey", "supplierApiKey"])
+    .where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
+  if (!row) throw notFound("Supplier");
+  await writeLog(db, actor, {
+    activity: `Revealed the API keys of supplier ${row.supplierName} (${row.supplierShortCode})`,
+    module: MODULE,
+    recordId: id,
+  }, dateAt(clock));
+  return { hashKey: row.hashKey, apiKey: row.apiKey, supplierApiKey: row.supplierApiKey };
 }
 
 // ---------------------------------------------------------------- write
@@ -155,7 +178,12 @@ export async function createSupplier(
   clock: Clock = wallClock,
 ): Promise<SupplierRecord> {
   return await db.transaction().execute(async (trx) => {
-    const columns = await checkedColumns(trx, input);
+    // a masked key (copied from another form) is no key
+    const columns = await checkedColumns(trx, {
+      ...input,
+      hashKey: isMasked(input.hashKey) ? "" : input.hashKey,
+      apiKey: isMasked(input.apiKey) ? "" : input.apiKey,
+    });
     await assertShortCodeFree(trx, input.supplierShortCode);
     const at = dateAt(clock), now = at.toISOString();
     const id = newId(at.getTime());
@@ -201,7 +229,8 @@ export async function updateSupplier(
       return `supplier ${r.supplierName} (${r.supplierShortCode})`;
     },
     saveForm: async (trx, form, now) => {
-      const columns = await checkedColumns(trx, form);
+      // keys sent back masked, as the form shows them, are left as they are
+      const columns = await checkedColumns(trx, withoutMasked(form, ["hashKey", "apiKey"]) as SupplierForm);
       await assertShortCodeFree(trx, form.supplierShortCode, id);
       await trx.updateTable("suppliers").set({ ...columns, updatedAt: now }).where("id", "=", id).execute();
       return `Updated supplier ${form.supplierName} (${form.supplierShortCode})`;

@@ -1,12 +1,12 @@
 /** Route guards as loaders, so a refused screen never renders (part 1, 2.1). */
 import { type LoaderFunctionArgs, redirect } from "react-router";
 import { canOpenScreen } from "../../../shared/permissions.ts";
-import { clearSession, currentAdmin, getToken, landingPathFor } from "../lib/auth.ts";
+import { clearSession, currentAdmin, hasSession, landingPathFor } from "../lib/auth.ts";
 
-/** The signed-in admin, or a redirect to /login (admin info and token must both be present). */
+/** The signed-in admin, or a redirect to /login (admin info and the session cookie must both be present). */
 function requireAdmin() {
   const admin = currentAdmin();
-  if (!admin || !getToken()) {
+  if (!admin || !hasSession()) {
     if (admin) clearSession();
     throw redirect("/login");
   }
@@ -29,6 +29,6 @@ export function requireScreen({ request }: LoaderFunctionArgs) {
 /** The login route sends a signed-in user on: SUPPLIER to /supplier/project, others to /admin. */
 export function redirectIfSignedIn() {
   const admin = currentAdmin();
-  if (admin && getToken()) throw redirect(landingPathFor(admin.role));
+  if (admin && hasSession()) throw redirect(landingPathFor(admin.role));
   return null;
 }

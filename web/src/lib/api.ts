@@ -1,13 +1,14 @@
 /**
  * The API client: `api(contract, input)` calls a call declared in `shared/api/` and answers its
  * typed envelope (no feature file spells a path); `download(contract, input)` fetches a file answer.
- * Underneath: fetch against /api/v1 with a 20 s time-out, the stored token on every call but
- * login, the server's `message` as an error notice on failure (the network error text when there is
+ * Underneath: fetch against /api/v1 with a 20 s time-out, the session riding in its httpOnly cookie
+ * (same-origin fetch sends it) and the session's CSRF token in `X-CSRF-Token` on every write, the server's `message` as an error notice on failure (the network error text when there is
  * no answer), and on any 401 the session is cleared and the app goes to /login (part 1, 7 and 8).
  */
 import { MSG } from "../../../shared/messages.ts";
 import { type AnyContract, type CallInput, pathOf, type ResultOf } from "../../../shared/api/contract.ts";
-import { clearSession, getToken, useAuth } from "./auth.ts";
+import { clearSession, csrfToken, currentAdmin, hasSession, useAuth } from "./auth.ts";
+import { CSRF_HEADER } from "../../../shared/api/session.ts";
 import { navigateTo } from "./navigation.ts";
 import { notify } from "./notify.ts";
 import { emitSessionEnd } from "./session-events.ts";
@@ -54,10 +55,13 @@ export function endSessionAfter401() {
   }
 }
 
+/** Whether a 401 ends a session: the browser holds one, or the app still shows someone signed in. */
+const signedIn = () => hasSession() || currentAdmin() !== null;
+
 async function send(method: string, path: string, opts: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json" };
-  const token = getToken();
-  if (token) headers.authorization = `Bearer ${token}`;
+  const csrf = method === "GET" || method === "HEAD" ? null : csrfToken();
+  if (csrf) headers[CSRF_HEADER] = csrf;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   const qs = opts.query ? `?${new URLSearchParams(opts.query)}` : "";
   const timeout = AbortSignal.timeout(TIMING.apiTimeoutMs);
@@ -68,6 +72,7 @@ async function send(method: string, path: string, opts: RequestOptions): Promise
       headers,
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
       signal,
+      credentials: "same-origin",
     });
   } catch (e) {
     if (opts.signal?.aborted) throw e; // the caller cancelled: not an error to show
@@ -103,7 +108,7 @@ export async function request<T>(
   path: string,
   opts: RequestOptions = {},
 ): Promise<Envelope<T>> {
-  const hadToken = !!getToken();
+  const hadToken = signedIn();
   const res = await send(method, path, opts);
   if (!res.ok) return await failure(res, hadToken, opts);
   if (res.status === 204) return { result: null as T, message: "" };
@@ -155,7 +160,7 @@ async function requestBlob(
   path: string,
   opts: RequestOptions = {},
 ): Promise<{ blob: Blob; filename: string | null }> {
-  const hadToken = !!getToken();
+  const hadToken = signedIn();
   const res = await send(method, path, opts);
   if (!res.ok) return await failure(res, hadToken, opts);
   const disposition = res.headers.get("content-disposition") ?? "";

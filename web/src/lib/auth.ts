@@ -1,15 +1,24 @@
 /**
- * The session: the access token lives in localStorage under `accessToken`; the signed-in admin lives
- * in a small persisted store under the key `admin` (the only persisted state, part 1 section 4).
+ * The session: the access token lives in an httpOnly cookie the server sets at sign-in, out of reach
+ * of any script (the spec kept it in localStorage under `accessToken`; an injected script could read
+ * it there). The page only sees the CSRF cookie beside it, which it echoes on writes and which tells
+ * it a session is there. The signed-in admin lives in a small persisted store under the key `admin`
+ * (the only persisted state, part 1 section 4): profile data, no secret.
  */
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import type { Role } from "../../../shared/roles.ts";
 import { homePathFor } from "../../../shared/roles.ts";
 import type { PublicUser } from "../../../shared/api/users.ts";
+import { CSRF_COOKIE } from "../../../shared/api/session.ts";
 
-export const TOKEN_KEY = "accessToken";
+/** Where earlier versions kept the token: removed at load, so none lingers in storage. */
+export const LEGACY_TOKEN_KEY = "accessToken";
 export const ADMIN_KEY = "admin";
+
+try {
+  localStorage.removeItem(LEGACY_TOKEN_KEY);
+} catch { /* storage off */ }
 
 /** The signed-in user as kept in the browser: the part of the API's user the app shows and checks. */
 export type Admin = Pick<
@@ -41,23 +50,38 @@ export const useAuth = create<AuthState>()(
   ),
 );
 
-export function getToken(): string | null {
+/** The session's CSRF token (from its readable cookie), or null when there is no session. */
+export function csrfToken(): string | null {
   try {
-    return localStorage.getItem(TOKEN_KEY);
-  } catch {
-    return null;
-  }
+    for (const part of document.cookie.split(";")) {
+      const i = part.indexOf("=");
+      if (i > 0 && part.slice(0, i).trim() === CSRF_COOKIE) {
+        return decodeURIComponent(part.slice(i + 1).trim()) || null;
+      }
+    }
+  } catch { /* no document */ }
+  return null;
 }
 
-export function startSession(admin: Admin, accessToken: string) {
-  localStorage.setItem(TOKEN_KEY, accessToken);
+/** Whether the browser holds a session (its cookies expire with the token). */
+export function hasSession(): boolean {
+  return csrfToken() !== null;
+}
+
+/** After sign-in (the server has set the cookies): keeps the admin info. */
+export function startSession(admin: Admin) {
   useAuth.getState().setAdmin(admin);
   useAuth.getState().setSessionError(null);
 }
 
-/** Forgets the token and the admin info (logout, or any 401). */
+/**
+ * Forgets the admin info and the CSRF cookie (logout, or any 401). The httpOnly session cookie is the
+ * server's to clear: sign-out and a 401 for a dead cookie both do.
+ */
 export function clearSession() {
-  localStorage.removeItem(TOKEN_KEY);
+  try {
+    document.cookie = `${CSRF_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
+  } catch { /* no document */ }
   useAuth.getState().setAdmin(null);
 }
 

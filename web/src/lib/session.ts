@@ -3,14 +3,15 @@ import { MSG } from "../../../shared/messages.ts";
 import type { LoginBody } from "../../../shared/schemas/auth.ts";
 import { api } from "./api.ts";
 import { loginCall, logoutCall } from "../../../shared/api/session.ts";
-import { type Admin, clearSession, getToken, startSession, useAuth } from "./auth.ts";
+import { type Admin, clearSession, hasSession, startSession, useAuth } from "./auth.ts";
 import { notify } from "./notify.ts";
 import { emitSessionEnd } from "./session-events.ts";
 
 export async function signIn(input: LoginBody): Promise<Admin> {
   const res = await api(loginCall, { body: input });
   emitSessionEnd();
-  startSession(res.result.admin, res.result.accessToken);
+  // the token came as an httpOnly cookie too: the page never keeps the one in the body
+  startSession(res.result.admin);
   notify.success(res.message);
   return res.result.admin;
 }
@@ -21,7 +22,7 @@ export async function signIn(input: LoginBody): Promise<Admin> {
  * session still ends, so a user who wants out is out.
  */
 export async function signOut(): Promise<void> {
-  if (getToken()) {
+  if (hasSession()) {
     try {
       await api(logoutCall, {}, { quiet: true });
     } catch (e) {

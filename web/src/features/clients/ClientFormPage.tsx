@@ -3,6 +3,7 @@
  * validated by the shared ClientForm schema ('Client name  is required', 'Country is required');
  * after a save the list opens with the server's message.
  */
+import * as React from "react";
 import { useSaveRecord } from "../common/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
@@ -28,10 +29,13 @@ import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
 import type { ClientRecord } from "./clients.ts";
 import {
   addClient,
+  type ClientKeys,
   clientOptionsCall,
   getClientCall,
+  revealClientKeysCall,
   updateClientCall,
 } from "../../../../shared/api/clients.ts";
+import { type SecretKeys, ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
 
 const LIST = "/admin/client";
 
@@ -127,6 +131,16 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
     pickers: [clientOptionsCall],
   });
   const submit = (values: ClientForm) => save(values, client?._id);
+  const id = client?._id;
+  const fetchKeys = React.useMemo(
+    () => id ? async () => (await api(revealClientKeysCall, { params: { id } })).result : null,
+    [id],
+  );
+  const secret = useSecretKeys<ClientKeys, Values>({
+    roles: revealClientKeysCall.roles,
+    fetchKeys,
+    form: form as never,
+  });
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
@@ -196,7 +210,7 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
         />
       </FormSection>
 
-      <ApiSection clientApiKey={client?.clientApiKey ?? ""} />
+      <ApiSection clientApiKey={client?.clientApiKey ?? ""} secret={secret} />
 
       <FormSection
         title="Mappings"
@@ -225,16 +239,18 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
 }
 
 /** The client's API key, and the integration fields when the integration is on. */
-function ApiSection({ clientApiKey }: { clientApiKey: string }) {
+function ApiSection({ clientApiKey, secret }: { clientApiKey: string; secret: SecretKeys<ClientKeys> }) {
   const on = useWatch({ name: "isApiIntegration" }) as boolean;
   return (
     <FormSection
       title="API integration"
       description="Connect the client's system: where to call it and how to read its answers."
     >
+      <ShowKeysButton secret={secret} />
       <CopyField
         label="Client API key"
-        value={clientApiKey}
+        value={secret.keys?.clientApiKey ?? clientApiKey}
+        resolve={secret.allowed ? async () => (await secret.reveal())?.clientApiKey ?? null : undefined}
         className="sm:col-span-2"
         hint="Read-only: the key this client uses to call us."
       />

@@ -209,7 +209,15 @@ export function CopyField({
   value,
   hint,
   className,
-}: { label: string; value: string; hint?: React.ReactNode; className?: string }) {
+  resolve,
+}: {
+  label: string;
+  value: string;
+  hint?: React.ReactNode;
+  className?: string;
+  /** What the copy button copies when `value` is only shown masked (the whole key, fetched). */
+  resolve?: () => Promise<string | null>;
+}) {
   const id = React.useId();
   const [copied, setCopied] = React.useState(false);
   React.useEffect(() => {
@@ -237,7 +245,9 @@ export function CopyField({
           aria-label={copied ? "Copied" : `Copy ${label}`}
           title={copied ? "Copied" : `Copy ${label}`}
           onClick={async () => {
-            if (await copyText(value)) setCopied(true);
+            const text = resolve ? await resolve() : value;
+            if (!text) return;
+            if (await copyText(text)) setCopied(true);
             else notify.error("Could not copy to the clipboard");
           }}
         >

@@ -4,6 +4,7 @@
  * for a redirect without the [sid] placeholder). Edit loads the supplier by id and shows the form
  * once loaded; after a save the list opens with the server's message.
  */
+import * as React from "react";
 import { useSaveRecord } from "../common/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
@@ -29,9 +30,12 @@ import type { SupplierRecord } from "./suppliers.ts";
 import {
   addSupplier,
   getSupplierCall,
+  revealSupplierKeysCall,
+  type SupplierKeys,
   supplierOptionsCall,
   updateSupplierCall,
 } from "../../../../shared/api/suppliers.ts";
+import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
 
 const LIST = "/admin/supplier";
 
@@ -143,6 +147,16 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
     pickers: [supplierOptionsCall],
   });
   const submit = (values: SupplierForm) => save(values, supplier?._id);
+  const id = supplier?._id;
+  const fetchKeys = React.useMemo(
+    () => id ? async () => (await api(revealSupplierKeysCall, { params: { id } })).result : null,
+    [id],
+  );
+  const secret = useSecretKeys<SupplierKeys, Values>({
+    roles: revealSupplierKeysCall.roles,
+    fetchKeys,
+    form: form as never,
+  });
 
   return (
     <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
@@ -264,9 +278,11 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
       </FormSection>
 
       <FormSection title="API" description="How this supplier's system talks to ours.">
+        <ShowKeysButton secret={secret} />
         <CopyField
           label="Supplier API key"
-          value={supplier?.supplierApiKey ?? ""}
+          value={secret.keys?.supplierApiKey ?? supplier?.supplierApiKey ?? ""}
+          resolve={secret.allowed ? async () => (await secret.reveal())?.supplierApiKey ?? null : undefined}
           className="sm:col-span-2"
           hint="Read-only: the key this supplier uses to call us."
         />
