@@ -55,18 +55,24 @@ function shapeOf(schema: unknown): { kinds: Set<Kind>; max?: number; items?: Set
   const walk = (s: unknown, depth: number) => {
     if (!isSchema(s) || depth > 8) return;
     const type = String(s.type);
-    if (type === "string" || type === "number" || type === "boolean" || type === "array" || type === "object") {
+    if (
+      type === "string" || type === "number" || type === "boolean" || type === "array" || type === "object"
+    ) {
       kinds.add(type);
     } else if (type === "picklist" || type === "literal" || type === "enum") {
       const opts = (s.options as unknown[] | undefined) ?? [s.literal];
-      for (const o of opts) kinds.add(typeof o === "number" ? "number" : typeof o === "boolean" ? "boolean" : "string");
+      for (const o of opts) {
+        kinds.add(typeof o === "number" ? "number" : typeof o === "boolean" ? "boolean" : "string");
+      }
     } else if (type === "record") kinds.add("object");
     else if (!["optional", "nullable", "nullish", "exact_optional", "union", "lazy"].includes(type)) {
       kinds.add("other");
     }
     if (Array.isArray(s.pipe)) {
       for (const a of s.pipe as S[]) {
-        const container = ["array", "record", "object", "tuple", "strict_object", "loose_object"].includes(type);
+        const container = ["array", "record", "object", "tuple", "strict_object", "loose_object"].includes(
+          type,
+        );
         if (a?.type === "max_length" && typeof a.requirement === "number" && !container) {
           max = Math.max(max ?? 0, a.requirement);
         }
@@ -74,8 +80,10 @@ function shapeOf(schema: unknown): { kinds: Set<Kind>; max?: number; items?: Set
     }
     if (type === "array" && isSchema(s.item)) items = shapeOf(s.item).kinds;
     if (isSchema(s.wrapped)) walk(s.wrapped, depth + 1);
-    if (Array.isArray(s.options) && type === "union") for (const o of s.options) walk(o, depth + 1);
-    if (type === "lazy" && typeof s.getter === "function") walk((s.getter as (x: unknown) => unknown)(""), depth + 1);
+    if (Array.isArray(s.options) && type === "union") { for (const o of s.options) walk(o, depth + 1); }
+    if (type === "lazy" && typeof s.getter === "function") {
+      walk((s.getter as (x: unknown) => unknown)(""), depth + 1);
+    }
   };
   walk(schema, 0);
   return { kinds, max, items };
@@ -142,7 +150,7 @@ function bodyCases(contract: AnyContract, base: Record<string, unknown>): Case[]
   const out: Case[] = [
     { label: "no body", raw: "", mustRefuse: false },
     { label: "empty object", raw: "{}", mustRefuse: false },
-    { label: "not JSON", raw: "{\"a\":", mustRefuse: true },
+    { label: "not JSON", raw: '{"a":', mustRefuse: true },
     { label: "an array", raw: "[1,2]", mustRefuse: true },
     { label: "a string", raw: '"x"', mustRefuse: true },
     {
@@ -157,7 +165,12 @@ function bodyCases(contract: AnyContract, base: Record<string, unknown>): Case[]
     out.push(...fieldCases(base, field, schema));
   }
   if ("pageNo" in entries) {
-    for (const [label, raw] of [["pageNo -1", "-1"], ["pageNo 0", "0"], ["pageNo abc", '"abc"'], ["pageNo 1.5", "1.5"]]) {
+    for (
+      const [label, raw] of [["pageNo -1", "-1"], ["pageNo 0", "0"], ["pageNo abc", '"abc"'], [
+        "pageNo 1.5",
+        "1.5",
+      ]]
+    ) {
       out.push({ label, raw: withField(base, "pageNo", raw), mustRefuse: true });
     }
     for (const [label, raw] of [["limit -5", "-5"], ["limit ten", '"ten"'], ["limit 0", "0"]]) {
@@ -275,7 +288,10 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
     const question = await made("/admin/question/temp/add", questionBody());
     const qualification = await made("/admin/qualification/add", qualificationBody());
     const job = await made("/admin/schedule/job/add", { projectCode: child.projectCode, interval: 60 });
-    const ready = await readyProject(t, { clientId: client._id, supplier: { _id: supplier._id, approved: 3, supplierCPI: 1 } });
+    const ready = await readyProject(t, {
+      clientId: client._id,
+      supplier: { _id: supplier._id, approved: 3, supplierCPI: 1 },
+    });
     await made(`/admin/quota/add/${child._id}`, { quotaId: qualification._id });
     await made("/admin/project/exclude/add", { projectId: child._id, excludedProjectId: otherChild._id });
     await made("/admin/invoice/add", {
@@ -402,7 +418,8 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
           ? child.projectCode
           : (record ? await idOf[record]?.() : undefined) ?? UNKNOWN_ID;
       }
-      const pathWith = (p: Record<string, string>) => contract.path.replace(/:(\w+)/g, (_, n) => encodeURIComponent(p[n]));
+      const pathWith = (p: Record<string, string>) =>
+        contract.path.replace(/:(\w+)/g, (_, n) => encodeURIComponent(p[n]));
       const path = pathWith(params);
       const send = (raw: string | undefined, query = "", at = path) =>
         t.call(contract.method, query ? `${at}?${query}` : at, { token, raw: raw === "" ? undefined : raw });
@@ -417,8 +434,13 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
       const refusals: { label: string; run: () => Promise<Call> }[] = [];
       const bodyFor = contract.body ? JSON.stringify(base) : undefined;
       for (const name of Object.keys(contract.ids ?? {})) {
-        for (const [label, value] of [["unknown", UNKNOWN_ID], ["malformed", "abc"], ["SQL", "1' OR '1'='1"]]) {
-          refusals.push({ label: `:${name} ${label}`, run: () => send(bodyFor, "", pathWith({ ...params, [name]: value })) });
+        for (
+          const [label, value] of [["unknown", UNKNOWN_ID], ["malformed", "abc"], ["SQL", "1' OR '1'='1"]]
+        ) {
+          refusals.push({
+            label: `:${name} ${label}`,
+            run: () => send(bodyFor, "", pathWith({ ...params, [name]: value })),
+          });
         }
       }
       const either: { label: string; run: () => Promise<Call> }[] = [];
@@ -441,7 +463,9 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
       const answers: [string, Call][] = [];
       for (let i = 0; i < refusals.length; i += 6) {
         const batch = refusals.slice(i, i + 6);
-        answers.push(...await Promise.all(batch.map(async (c) => [c.label, await c.run()] as [string, Call])));
+        answers.push(
+          ...await Promise.all(batch.map(async (c) => [c.label, await c.run()] as [string, Call])),
+        );
       }
       for (const [label, r] of answers) check(key, label, r, true);
       const after = await snapshot(t);
@@ -455,7 +479,9 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
         check(key, c.label, r, false);
         if (r.status >= 400) {
           const written = await changes(t) - c0;
-          if (written && !MAY_WRITE[key]) failures.push(`${key} [${c.label}]: refused, yet ${written} rows written`);
+          if (written && !MAY_WRITE[key]) {
+            failures.push(`${key} [${c.label}]: refused, yet ${written} rows written`);
+          }
         }
       }
     }
@@ -466,11 +492,16 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
     // the portal: another supplier's map and project are refused, and nothing changes
     const before = await snapshot(t);
     const portalCases: [string, string, unknown][] = [
-      ["POST", "/supplier/project/supplier/report", { supplierMapId: otherMap._id, projectId: otherChild._id }],
+      ["POST", "/supplier/project/supplier/report", {
+        supplierMapId: otherMap._id,
+        projectId: otherChild._id,
+      }],
       ["POST", "/supplier/project/supplier/report", { supplierMapId: otherMap._id, projectId: child._id }],
       ["POST", "/supplier/project/supplier/report", { supplierMapId: map._id, projectId: otherChild._id }],
       ["PUT", `/supplier/project/inventory/${otherMap._id}/update`, {}],
-      ["PUT", `/supplier/project/inventory/${ready.childId}/update`, { redirectComplete: "https://x.example/?sid=[sid]" }],
+      ["PUT", `/supplier/project/inventory/${ready.childId}/update`, {
+        redirectComplete: "https://x.example/?sid=[sid]",
+      }],
     ];
     for (const [method, path, body] of portalCases) {
       const r = await t.call(method, path, { token: portal.token, body });
@@ -479,7 +510,11 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
     unchanged("portal", "another supplier's records", before, await snapshot(t));
 
     const seconds = (performance.now() - started) / 1000;
-    console.log(`contract sweep: ${calls} calls, ${sent} requests, ${seconds.toFixed(1)} s; ${snaps} snapshots ${(snapMs/1000).toFixed(1)} s`);
+    console.log(
+      `contract sweep: ${calls} calls, ${sent} requests, ${seconds.toFixed(1)} s; ${snaps} snapshots ${
+        (snapMs / 1000).toFixed(1)
+      } s`,
+    );
     assertEquals(failures, [], `${failures.length} problems among ${sent} requests:\n${failures.join("\n")}`);
     assert(calls >= 150, `only ${calls} calls swept`);
   } finally {
