@@ -259,3 +259,91 @@ Deno.test("reconcile upload: a file of 1,000,000 lines is parsed and answered wi
     await t.close();
   }
 });
+
+/** The rows the Upload Ref. No. dialog sends for a file (its papaparse settings). */
+async function refRows(bytes: Uint8Array): Promise<unknown[][]> {
+  const parsed = Papa.parse<unknown[]>(await fileText(bytes), {
+    header: false,
+    dynamicTyping: true,
+    skipEmptyLines: "greedy",
+  });
+  return parsed.data.filter((row) => Array.isArray(row) && row.length > 0);
+}
+
+Deno.test("reference uploads (invoices, purchase orders): bad files are refused with a clear 4xx message, CRLF and LF alike", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ACCOUNTANT");
+    for (const path of ["/admin/invoice/upload", "/admin/invoice/supplier/upload"]) {
+      const send = async (bytes: Uint8Array) =>
+        await t.call("POST", path, { token, body: { data: await refRows(bytes) } });
+      const million = new Uint8Array(enc.encode("INV100,REF-1\n".repeat(1_000_000)));
+      const cases: [string, Uint8Array, number, string][] = [
+        ["empty", new Uint8Array(), 400, "The file holds no rows"],
+        ["broken quoting", enc.encode('INV1,"REF 1\nINV2,REF2\n'), 400, "Line 1: there is no"],
+        ["random bytes", randomBytes(2048), 400, "not UTF-8 text"],
+        ["a PNG", PNG, 400, "not UTF-8 text"],
+        ["UTF-16 with BOM", utf16("INV1,REF1\r\n"), 400, "not UTF-8 text"],
+        ["1,000,000 lines", million, 413, "The request body is too large (at most 4 MiB)"],
+        ["LF", enc.encode("INV1,REF1\nINV2,REF2\n"), 400, "Line 1: there is no"],
+        ["CRLF", enc.encode("INV1,REF1\r\nINV2,REF2\r\n"), 400, "Line 1: there is no"],
+      ];
+      for (const [label, bytes, status, message] of cases) {
+        const r = await send(bytes);
+        assertEquals(r.status, status, `${path} ${label}: ${r.text.slice(0, 200)}`);
+        assert(String(r.json?.message).includes(message), `${path} ${label}: ${r.json?.message}`);
+      }
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("zip-code and link files: read as the child project screens read them; UTF-16 read as text, binary refused; the server bounds what they send", async () => {
+  const file = (bytes: Uint8Array) => new File([bytes], "codes.csv");
+  // CRLF, LF and UTF-16 (Excel's "Unicode text") give the same codes; the title row goes
+  const lf = await readFirstColumn(file(enc.encode("Zip\n10001\n94105\n10001\n")), isZipCode, isZipTitle);
+  const crlf = await readFirstColumn(file(enc.encode("Zip\r\n10001\r\n94105\r\n")), isZipCode, isZipTitle);
+  const wide = await readFirstColumn(file(utf16("Zip\r\n10001\r\n94105\r\n")), isZipCode, isZipTitle);
+  assertEquals(lf.values, ["10001", "94105"]);
+  assertEquals(crlf, lf);
+  assertEquals(wide.values, lf.values);
+  const links = await readFirstColumn(
+    file(utf16("https://client.example/s?uid=[uid]&n=1\r\nhttps://client.example/s?uid=[uid]&n=2\r\n")),
+    isSurveyUrl,
+    isUrlTitle,
+  );
+  assertEquals(links.values.length, 2);
+  // broken quoting and an empty file: nothing taken, no crash
+  assertEquals((await readFirstColumn(file(new Uint8Array()), isZipCode, isZipTitle)).values, []);
+  const broken = await readFirstColumn(file(enc.encode('10001\n"94105\n60601\n')), isZipCode, isZipTitle);
+  assert(!broken.values.some((v) => v.includes("\n")), JSON.stringify(broken));
+  // binary files are not read as codes: the screens say "The file could not be read as CSV"
+  for (const bytes of [randomBytes(4096), PNG]) {
+    let error = "";
+    await readFirstColumn(file(bytes), isZipCode, isZipTitle).catch((e) => error = String(e?.message ?? e));
+    assert(error.includes("not a text"), `binary read as codes: ${error}`);
+  }
+
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("SUPERADMIN");
+    const parent = await makeParent(t);
+    const child = await makeChild(t, parent);
+    const update = (body: unknown) => t.call("PUT", `/admin/project/update/${child._id}`, { token, body });
+    // a million-line file of codes or links: a clear 4xx (the list's bound, or the body's)
+    const codes = Array.from({ length: 1_000_000 }, (_, i) => String(10000 + i));
+    const many = await update({ zipCodeId: codes });
+    assertEquals(many.status, 413, many.text.slice(0, 200));
+    const over = await update({ zipCodeId: codes.slice(0, 10_001) });
+    assertEquals([over.status, over.json.message], [400, "At most 10000 zip code entries"]);
+    const urls = Array.from({ length: 1_000_000 }, (_, i) => `https://client.example/s?uid=[uid]&n=${i}`);
+    const manyLinks = await update({ isMultiLinkUrl: true, multiLinkUrls: urls });
+    assertEquals(manyLinks.status, 413, manyLinks.text.slice(0, 200));
+    assertEquals(typeof manyLinks.json.message, "string");
+    const fine = await update({ zipCodeId: lf.values, isMultiLinkUrl: true, multiLinkUrls: links.values });
+    assertEquals(fine.status, 200, fine.text);
+  } finally {
+    await t.close();
+  }
+});
