@@ -87,21 +87,37 @@ const lineAt = (src: string, index: number) => {
 
 /**
  * The file's rows of cells. A file without quotes or any delimiter papaparse could pick is one cell a
- * line: split as is, a hundred times faster than the parser on a million lines (the same rows).
- * Otherwise papaparse; on a quoting problem the file is read again with quoting off (stray quotes
- * never fail the parse: one identifier a line, so a quote is never needed to hold a delimiter).
+ * line: read line by line as the parse goes (no array of a million rows first), many times faster
+ * than the parser (the same rows). Otherwise papaparse; on a quoting problem the file is read again
+ * with quoting off (stray quotes never fail the parse: one identifier a line, so a quote is never
+ * needed to hold a delimiter).
  */
-function rowsOf(src: string): string[][] {
-  if (!/["\t,;|\u001e\u001f]/.test(src)) return src.split(/\r\n|\n|\r/).map((line) => [line]);
+function* rowsOf(src: string): Generator<string[]> {
+  if (!/["\t,;|\u001e\u001f]/.test(src)) {
+    let start = 0;
+    for (;;) {
+      const end = src.indexOf("\n", start);
+      if (end < 0) break;
+      const cut = end > start && src.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      yield* splitOnCr(src.slice(start, cut));
+      start = end + 1;
+    }
+    yield* splitOnCr(src.slice(start));
+    return;
+  }
   const parsed = Papa.parse<string[]>(src, { header: false, dynamicTyping: false, skipEmptyLines: false });
-  if (!parsed.errors.some((e) => e.type === "Quotes")) return parsed.data;
-  return Papa.parse<string[]>(src, {
+  if (!parsed.errors.some((e) => e.type === "Quotes")) return yield* parsed.data;
+  yield* Papa.parse<string[]>(src, {
     header: false,
     dynamicTyping: false,
     skipEmptyLines: false,
     quoteChar: "\u0000",
   }).data;
 }
+
+/** A line of a file that may end its lines with a lone CR (old Mac) as well. */
+const splitOnCr = (line: string): string[][] =>
+  line.includes("\r") ? line.split("\r").map((l) => [l]) : [[line]];
 
 /**
  * Parses an identifier file with papaparse: returns the identifiers or the first problem with its
@@ -139,17 +155,17 @@ function* parseSteps(text: string, max: number): Generator<void, ParseResult> {
   const notText = notTextProblem(src);
   if (notText) return { ok: false, error: notText };
   yield;
-  const rows = rowsOf(src);
-  yield;
   const seen = new Set<string>();
   const identifiers: string[] = [];
   let duplicates = 0, header = false, first = true;
-  for (let i = 0; i < rows.length; i++) {
-    if (i % ROWS_A_STEP === ROWS_A_STEP - 1) yield;
-    const line = i + 1;
+  let line = 0, lastRow: string[] = [];
+  for (const row of rowsOf(src)) {
+    line++;
+    lastRow = row;
+    if (line % ROWS_A_STEP === 0) yield;
     // the row's non-blank cells, quotes dropped: their count and the first
     let count = 0, id = "";
-    for (const c of rows[i] ?? []) {
+    for (const c of row ?? []) {
       const cell = String(c ?? "");
       const value = (cell.includes('"') ? cell.replace(/"/g, "") : cell).trim();
       if (value !== "" && count++ === 0) id = value;
@@ -191,9 +207,7 @@ function* parseSteps(text: string, max: number): Generator<void, ParseResult> {
     identifiers.push(id);
   }
   // a file ending with a line break gives a last empty row: it is not a line of its own
-  const lines = rows.length && (rows[rows.length - 1] ?? []).join("") === "" && /\r?\n$/.test(src)
-    ? rows.length - 1
-    : rows.length;
+  const lines = line && (lastRow ?? []).join("") === "" && /\r?\n$/.test(src) ? line - 1 : line;
   return { ok: true, value: { identifiers, lines, duplicates, header } };
 }
 
