@@ -158,6 +158,7 @@ const cell = v.pipe(
   v.optional(v.nullable(v.union([v.string(), v.number(), v.boolean()])), ""),
   v.transform((x) => (x === null ? "" : String(x)).trim()),
   v.maxLength(MAX_LEN.note, tooLongText("A cell", MAX_LEN.note)),
+  // deno-lint-ignore no-control-regex
   v.check((s) => !/[\u0000\uFFFD]/.test(s), NOT_UTF8_TEXT),
 );
 function tooLongText(label: string, max: number) {

@@ -70,9 +70,11 @@ export const isIdentifier = (s: string) => s.length > 0 && s.length <= MAX_IDENT
  * bytes that are no UTF-8 at all). Refused with what to do instead of a confusing line message.
  */
 function notTextProblem(src: string): ParseFailure | null {
+  // deno-lint-ignore no-control-regex
   const at = src.search(/[\u0000\uFFFD]/);
   if (at < 0) return null;
   const line = lineAt(src, at);
+  // deno-lint-ignore no-control-regex
   if (/^(\uFFFD\uFFFD|\uFEFF)/.test(src) || /^[^\u0000]\u0000[^\u0000]\u0000/.test(src)) {
     return { line, message: "The file is UTF-16 text: save it as CSV UTF-8 and upload it again" };
   }
@@ -93,6 +95,7 @@ const lineAt = (src: string, index: number) => {
  * needed to hold a delimiter).
  */
 function* rowsOf(src: string): Generator<string[]> {
+  // deno-lint-ignore no-control-regex
   if (!/["\t,;|\u001e\u001f]/.test(src)) {
     let start = 0;
     for (;;) {

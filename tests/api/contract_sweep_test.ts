@@ -442,7 +442,7 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
       if (key.startsWith("PUT /admin/project/update")) delete base.projectId;
 
       // path ids: unknown, malformed and injected ones are that record not found
-      const refusals: { label: string; run: () => Promise<Call> }[] = [];
+      const refusals: { label: string; mustTake?: boolean; run: () => Promise<Call> }[] = [];
       const bodyFor = contract.body ? JSON.stringify(base) : undefined;
       for (const name of Object.keys(contract.ids ?? {})) {
         for (

@@ -109,7 +109,7 @@ function utf16(text: string): Uint8Array {
   return out;
 }
 /** The file's text as the browser's File.text() gives it (UTF-8, bad bytes as U+FFFD). */
-const fileText = (bytes: Uint8Array) => new File([bytes], "upload.csv").text();
+const fileText = (bytes: Uint8Array) => new File([bytes.slice()], "upload.csv").text();
 
 /** A live project with `n` completes, then Closed (PO set): ready for reconcile uploads. */
 async function closedProject(t: TestApp, n: number) {
@@ -300,7 +300,7 @@ Deno.test("reference uploads (invoices, purchase orders): bad files are refused 
 });
 
 Deno.test("zip-code and link files: read as the child project screens read them; UTF-16 read as text, binary refused; the server bounds what they send", async () => {
-  const file = (bytes: Uint8Array) => new File([bytes], "codes.csv");
+  const file = (bytes: Uint8Array) => new File([bytes.slice()], "codes.csv");
   // CRLF, LF and UTF-16 (Excel's "Unicode text") give the same codes; the title row goes
   const lf = await readFirstColumn(file(enc.encode("Zip\n10001\n94105\n10001\n")), isZipCode, isZipTitle);
   const crlf = await readFirstColumn(file(enc.encode("Zip\r\n10001\r\n94105\r\n")), isZipCode, isZipTitle);

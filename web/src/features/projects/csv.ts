@@ -46,6 +46,7 @@ export async function textOf(file: Blob): Promise<string> {
     : "utf-8";
   // TextDecoder drops the byte-order mark of its encoding
   const text = new TextDecoder(encoding).decode(bytes);
+  // deno-lint-ignore no-control-regex
   if (/[\u0000\uFFFD]/.test(text)) throw new Error("The file is not a text (CSV) file");
   return text;
 }
