@@ -537,3 +537,38 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
     await t.close();
   }
 });
+
+Deno.test("what the sweep found: well-formed ids of no record are 404, provider ids past 2^53 and unbounded project ids are 400", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("SUPERADMIN");
+    // these answered 200 with an empty list or zero figures for a project or supplier that is not there
+    for (
+      const [method, path, what] of [
+        ["GET", `/admin/project/child/all/${UNKNOWN_ID}`, "Project"],
+        ["POST", `/admin/project/supplier/stat/${UNKNOWN_ID}`, "Project"],
+        ["POST", `/admin/project/reconsile/supplier/${UNKNOWN_ID}`, "Supplier"],
+      ]
+    ) {
+      const r = await t.call(method, path, { token, body: method === "GET" ? undefined : {} });
+      assertEquals([r.status, r.json?.message], [404, `${what} not found`], path);
+    }
+    // a survey id past 2^53 was rounded to another survey's id and sent to the provider
+    const api = await t.tokenFor("APIMANAGER");
+    for (const surveyId of [2 ** 53 + 1, 1e308, -5]) {
+      const r = await t.call("POST", "/admin/project/precision/api/add", {
+        token: api,
+        body: { surveyId, clientId: (await makeClient(t))._id, countryCode: "US" },
+      });
+      assertEquals(r.status, 400, `${surveyId}: ${r.text}`);
+    }
+    // the supplier-maps list took a project id of any length
+    const long = await t.call("POST", "/admin/supplierMaps", {
+      token,
+      body: { projectId: "x".repeat(100_000) },
+    });
+    assertEquals([long.status, long.json.message], [400, "Project is required"]);
+  } finally {
+    await t.close();
+  }
+});
