@@ -2,7 +2,7 @@
 import { answer, type Api } from "../http/api.ts";
 import * as R from "../../shared/api/reconcile.ts";
 import { reconcileTypeLabel } from "../../shared/schemas/reconcile.ts";
-import { identifiersOf, reconcileUpload, undoReconcile } from "../domain/reconcile/reconcile.ts";
+import { identifiersOfUpload, reconcileUpload, undoReconcile } from "../domain/reconcile/reconcile.ts";
 import {
   enrichReconcileRows,
   reconcileListMap,
@@ -23,7 +23,13 @@ export function reconcileRoutes(api: Api) {
   }));
 
   api.handle(R.reconcileUpload, async ({ deps, actor, params, body }) => {
-    const summary = await reconcileUpload(deps, actor(), params.id, body.type, identifiersOf(body));
+    const summary = await reconcileUpload(
+      deps,
+      actor(),
+      params.id,
+      body.type,
+      await identifiersOfUpload(body),
+    );
     return answer(
       summary,
       `${summary.matched} identifiers ${

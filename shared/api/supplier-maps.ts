@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
 import { searchTerm } from "../list.ts";
+import { recordId } from "../schemas/common.ts";
 import { SupplierMapForm, SupplierMapToggle } from "../schemas/project.ts";
 import type { ProjectCounters } from "./projects.ts";
 
@@ -69,7 +70,7 @@ export const listSupplierMapsCall = defineCall({
   method: "POST",
   path: "/admin/supplierMaps",
   body: v.object({
-    projectId: v.pipe(v.string("Project is required"), v.nonEmpty("Project is required")),
+    projectId: recordId("Project is required"),
     search: searchTerm,
   }),
   result: returns<SupplierMapRecord[]>(),

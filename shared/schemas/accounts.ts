@@ -152,10 +152,14 @@ export const PurchaseOrderForm = v.object({
  * parsed (no header row): code, reference number, then optionally the received date and a comment.
  */
 export const MAX_UPLOAD_ROWS = 10_000;
+/** A cell of a file that was not UTF-8 text (binary, UTF-16) as the browser read it: NULs, U+FFFD. */
+export const NOT_UTF8_TEXT = "The file is not UTF-8 text: save it as CSV UTF-8 and upload it again";
 const cell = v.pipe(
   v.optional(v.nullable(v.union([v.string(), v.number(), v.boolean()])), ""),
   v.transform((x) => (x === null ? "" : String(x)).trim()),
   v.maxLength(MAX_LEN.note, tooLongText("A cell", MAX_LEN.note)),
+  // deno-lint-ignore no-control-regex
+  v.check((s) => !/[\u0000\uFFFD]/.test(s), NOT_UTF8_TEXT),
 );
 function tooLongText(label: string, max: number) {
   return `${label} must be at most ${max} characters`;

@@ -41,7 +41,19 @@ const shortText = (label: string, max: number = MAX_LEN.code) =>
 /** A provider's id (a survey, quota or question): text or a whole number, kept as text. */
 const providerId = (label: string) =>
   v.pipe(
-    v.union([v.string(), v.pipe(v.number(), v.integer(), v.transform(String))], `${label} is required`),
+    v.union(
+      [
+        v.string(),
+        // a number past 2^53 is already another id (precision lost): refused rather than rounded
+        v.pipe(
+          v.number(),
+          v.safeInteger(`${label} must be a whole number up to ${Number.MAX_SAFE_INTEGER}`),
+          v.minValue(0, `${label} must not be negative`),
+          v.transform(String),
+        ),
+      ],
+      `${label} is required`,
+    ),
     v.transform((s) => s.trim()),
     v.nonEmpty(`${label} is required`),
     v.maxLength(MAX_LEN.code, `${label} must be at most ${MAX_LEN.code} characters`),

@@ -65,41 +65,121 @@ const BAD_CHARS = /[\s\u0000-\u001f\u007f]/;
 export const isIdentifier = (s: string) => s.length > 0 && s.length <= MAX_IDENTIFIER && !BAD_CHARS.test(s);
 
 /**
+ * A file that is not UTF-8 text, as the browser's (or the CLI's) UTF-8 reading leaves it: UTF-16
+ * (its byte-order mark read as two U+FFFD, a NUL after every ASCII character) or binary (NULs or
+ * bytes that are no UTF-8 at all). Refused with what to do instead of a confusing line message.
+ */
+function notTextProblem(src: string): ParseFailure | null {
+  // deno-lint-ignore no-control-regex
+  const at = src.search(/[\u0000\uFFFD]/);
+  if (at < 0) return null;
+  const line = lineAt(src, at);
+  // deno-lint-ignore no-control-regex
+  if (/^(\uFFFD\uFFFD|\uFEFF)/.test(src) || /^[^\u0000]\u0000[^\u0000]\u0000/.test(src)) {
+    return { line, message: "The file is UTF-16 text: save it as CSV UTF-8 and upload it again" };
+  }
+  return { line, message: `Line ${line}: the file is not a text (CSV) file` };
+}
+
+const lineAt = (src: string, index: number) => {
+  let line = 1;
+  for (let i = src.indexOf("\n"); i >= 0 && i < index; i = src.indexOf("\n", i + 1)) line++;
+  return line;
+};
+
+/**
+ * The file's rows of cells. A file without quotes or any delimiter papaparse could pick is one cell a
+ * line: read line by line as the parse goes (no array of a million rows first), many times faster
+ * than the parser (the same rows). Otherwise papaparse; on a quoting problem the file is read again
+ * with quoting off (stray quotes never fail the parse: one identifier a line, so a quote is never
+ * needed to hold a delimiter).
+ */
+function* rowsOf(src: string): Generator<string[]> {
+  // deno-lint-ignore no-control-regex
+  if (!/["\t,;|\u001e\u001f]/.test(src)) {
+    let start = 0;
+    for (;;) {
+      const end = src.indexOf("\n", start);
+      if (end < 0) break;
+      const cut = end > start && src.charCodeAt(end - 1) === 13 ? end - 1 : end;
+      yield* splitOnCr(src.slice(start, cut));
+      start = end + 1;
+    }
+    yield* splitOnCr(src.slice(start));
+    return;
+  }
+  const parsed = Papa.parse<string[]>(src, { header: false, dynamicTyping: false, skipEmptyLines: false });
+  if (!parsed.errors.some((e) => e.type === "Quotes")) return yield* parsed.data;
+  yield* Papa.parse<string[]>(src, {
+    header: false,
+    dynamicTyping: false,
+    skipEmptyLines: false,
+    quoteChar: "\u0000",
+  }).data;
+}
+
+/** A line of a file that may end its lines with a lone CR (old Mac) as well. */
+const splitOnCr = (line: string): string[][] =>
+  line.includes("\r") ? line.split("\r").map((l) => [l]) : [[line]];
+
+/**
  * Parses an identifier file with papaparse: returns the identifiers or the first problem with its
  * line number. Stray quotes never fail the parse: when papaparse reports a quoting problem the file
  * is read again with quoting off and every quote dropped.
  */
-export function parseIdentifierFile(
-  text: string,
-  max = MAX_IDENTIFIERS,
-): { ok: true; value: ParsedIdentifiers } | { ok: false; error: ParseFailure } {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let parsed = Papa.parse<string[]>(src, { header: false, dynamicTyping: false, skipEmptyLines: false });
-  if (parsed.errors.some((e) => e.type === "Quotes")) {
-    // stray quotes: one identifier a line, so a quote is never needed to hold a delimiter
-    parsed = Papa.parse<string[]>(src, {
-      header: false,
-      dynamicTyping: false,
-      skipEmptyLines: false,
-      quoteChar: "\u0000",
-    });
+export function parseIdentifierFile(text: string, max = MAX_IDENTIFIERS): ParseResult {
+  const steps = parseSteps(text, max);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
+}
+
+/**
+ * The same parse for the server: it hands the event loop back every few thousand lines, so a file of
+ * a million lines never holds up the requests being served meanwhile (respondents, other staff).
+ */
+export async function parseIdentifierFileAsync(text: string, max = MAX_IDENTIFIERS): Promise<ParseResult> {
+  const steps = parseSteps(text, max);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+export type ParseResult = { ok: true; value: ParsedIdentifiers } | { ok: false; error: ParseFailure };
+
+/** Rows between two hand-backs of the event loop. */
+const ROWS_A_STEP = 20_000;
+
+function* parseSteps(text: string, max: number): Generator<void, ParseResult> {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const notText = notTextProblem(src);
+  if (notText) return { ok: false, error: notText };
+  yield;
   const seen = new Set<string>();
   const identifiers: string[] = [];
   let duplicates = 0, header = false, first = true;
-  const rows = parsed.data;
-  for (let i = 0; i < rows.length; i++) {
-    const line = i + 1;
-    const cells = (rows[i] ?? []).map((c) => String(c ?? "").replace(/"/g, "").trim());
-    const values = cells.filter((c) => c !== "");
-    if (!values.length) continue; // blank line (or only commas and quotes)
-    if (values.length > 1) {
+  let line = 0, lastRow: string[] = [];
+  for (const row of rowsOf(src)) {
+    line++;
+    lastRow = row;
+    if (line % ROWS_A_STEP === 0) yield;
+    // the row's non-blank cells, quotes dropped: their count and the first
+    let count = 0, id = "";
+    for (const c of row ?? []) {
+      const cell = String(c ?? "");
+      const value = (cell.includes('"') ? cell.replace(/"/g, "") : cell).trim();
+      if (value !== "" && count++ === 0) id = value;
+    }
+    if (!count) continue; // blank line (or only commas and quotes)
+    if (count > 1) {
       return {
         ok: false,
-        error: { line, message: `Line ${line}: one identifier a line, found ${values.length} values` },
+        error: { line, message: `Line ${line}: one identifier a line, found ${count} values` },
       };
     }
-    const id = values[0];
     if (first) {
       first = false;
       if (HEADER_NAMES.has(headerName(id))) {
@@ -130,9 +210,7 @@ export function parseIdentifierFile(
     identifiers.push(id);
   }
   // a file ending with a line break gives a last empty row: it is not a line of its own
-  const lines = rows.length && (rows[rows.length - 1] ?? []).join("") === "" && /\r?\n$/.test(src)
-    ? rows.length - 1
-    : rows.length;
+  const lines = line && (lastRow ?? []).join("") === "" && /\r?\n$/.test(src) ? line - 1 : line;
   return { ok: true, value: { identifiers, lines, duplicates, header } };
 }
 

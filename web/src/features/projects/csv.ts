@@ -12,8 +12,8 @@ export async function readFirstColumn(
   isTitle: (value: string) => boolean,
 ): Promise<CsvColumn> {
   const { default: Papa } = await import("papaparse");
-  const text = await file.text();
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: "greedy" });
+  const text = await textOf(file);
+  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: "greedy" });
   const cells = parsed.data.map((row) => String(row?.[0] ?? "").trim()).filter(Boolean);
   if (cells.length && isTitle(cells[0]) && !accept(cells[0])) cells.shift();
   const values: string[] = [];
@@ -30,6 +30,25 @@ export async function readFirstColumn(
     }
   }
   return { values, rejected };
+}
+
+/**
+ * A file's text: UTF-8, or UTF-16 when it starts with that byte-order mark (Excel's "Unicode text");
+ * a file with NULs or bytes that are no UTF-8 is not a text file (the screens say it could not be
+ * read as CSV) rather than a list of garbled rows.
+ */
+export async function textOf(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe
+    ? "utf-16le"
+    : bytes[0] === 0xfe && bytes[1] === 0xff
+    ? "utf-16be"
+    : "utf-8";
+  // TextDecoder drops the byte-order mark of its encoding
+  const text = new TextDecoder(encoding).decode(bytes);
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000\uFFFD]/.test(text)) throw new Error("The file is not a text (CSV) file");
+  return text;
 }
 
 /** Postal codes: letters, digits, spaces and dashes, up to 20 characters (the schema's limit). */
