@@ -74,11 +74,26 @@ function notTextProblem(src: string): ParseFailure | null {
   const at = src.search(/[\u0000\uFFFD]/);
   if (at < 0) return null;
   const line = lineAt(src, at);
-  // deno-lint-ignore no-control-regex
-  if (/^(\uFFFD\uFFFD|\uFEFF)/.test(src) || /^[^\u0000]\u0000[^\u0000]\u0000/.test(src)) {
+  if (looksUtf16(src)) {
     return { line, message: "The file is UTF-16 text: save it as CSV UTF-8 and upload it again" };
   }
   return { line, message: `Line ${line}: the file is not a text (CSV) file` };
+}
+
+/**
+ * UTF-16 text of ASCII as UTF-8 reading leaves it: after its byte-order mark (two U+FFFD, or none),
+ * a NUL in every other place (little- or big-endian) over the first characters. A mark alone is no
+ * proof: random bytes often decode to two U+FFFD at the start.
+ */
+function looksUtf16(src: string): boolean {
+  const body = src.replace(/^(\uFFFD\uFFFD|\uFEFF)/, "").slice(0, 64);
+  const pairs = Math.floor(body.length / 2);
+  if (pairs < 1) return false;
+  const nulAt = (parity: number) => {
+    for (let i = 0; i < pairs * 2; i++) if ((body[i] === "\u0000") !== (i % 2 === parity)) return false;
+    return true;
+  };
+  return nulAt(1) || nulAt(0);
 }
 
 const lineAt = (src: string, index: number) => {

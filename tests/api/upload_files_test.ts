@@ -154,6 +154,12 @@ Deno.test("reconcile upload: broken quoting, empty, binary, PNG, UTF-16 and CRLF
       ["blank lines only", enc.encode("\r\n\r\n"), "The file holds no identifiers"],
       ["a header alone", enc.encode("UID\n"), "The file holds no identifiers"],
       ["random bytes", randomBytes(4096), "the file is not a text (CSV) file"],
+      [
+        // a byte-order mark's bytes, then binary: not taken for UTF-16 (random bytes start so often)
+        "binary starting FF FE",
+        new Uint8Array([0xff, 0xfe, 0x89, 0x50, 0x00, 0x13, 0x37, 0x00, 0xc3, 0x28, 0x0a, 0x01]),
+        "the file is not a text (CSV) file",
+      ],
       ["a PNG", PNG, "the file is not a text (CSV) file"],
       [
         "UTF-16 with BOM",
