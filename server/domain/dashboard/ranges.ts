@@ -92,6 +92,10 @@ export function rollupRange(
       w.push(sql`projectId IN (SELECT value FROM json_each(${JSON.stringify(f.projectIds)}))`);
     }
     if (f.groupIds) {
+      // the groups' projects by the projects' keys (the rollup's project index), then the rollup's group
+      const groups = sql`(SELECT value FROM json_each(${JSON.stringify(f.groupIds)}))`;
+      w.push(sql`projectId IN (SELECT id FROM projects WHERE parentProjectId IN ${groups}
+        UNION ALL SELECT id FROM projects WHERE parentProjectId IS NULL AND id IN ${groups})`);
       w.push(
         sql`coalesce(parentProjectId, projectId) IN (SELECT value FROM json_each(${
           JSON.stringify(f.groupIds)
