@@ -6,6 +6,7 @@
  * Then every dashboard call's production function, as its handler calls it, timed (median and p95
  * of 30 runs), and the first page and a deep page of each report. Ratios are against the Total Completed card's day-totals read measured in the same run.
  */
+import { sql } from "kysely";
 import { type Db, openDatabase } from "../../server/db/connection.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { refreshPlannerStats } from "../../server/db/maintenance.ts";
@@ -266,6 +267,25 @@ export async function seedDashboard(db: Db): Promise<DashboardDataset> {
       await trx.insertInto("router_daily").values(rows.slice(i, i + 200) as never).execute();
     }
   });
+  // the monthly rollup and the day totals as the router keeps them: by migrations' triggers on
+  // router_daily until the router's writer keeps them itself (then written here the same way)
+  const cols = [...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => `"${c}"`).join(", ");
+  const sums = [...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => `sum("${c}")`).join(", ");
+  const none = async (table: string) =>
+    Number((await sql.raw<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).execute(db)).rows[0].n) === 0;
+  if (await none("router_monthly")) {
+    await sql.raw(
+      `INSERT INTO router_monthly (month, projectId, supplierId, clientId, parentProjectId, ${cols})
+      SELECT substr(date, 1, 7), projectId, supplierId, max(clientId), max(parentProjectId), ${sums}
+      FROM router_daily GROUP BY 1, 2, 3`,
+    ).execute(db);
+  }
+  if (await none("router_daily_totals")) {
+    await sql.raw(
+      `INSERT INTO router_daily_totals (date, ${cols}) SELECT date, ${sums} FROM router_daily GROUP BY date`,
+    )
+      .execute(db);
+  }
   await refreshPlannerStats(db);
   const seedMs = performance.now() - t0;
 
@@ -354,7 +374,17 @@ export async function bench(): Promise<BenchRow[]> {
     ];
     for (const [name, fn] of cases) {
       const s = summarize(await timeRuns(fn, RUNS));
-      rows.push({ measure: name, median: s.median, p95: s.p95, unit: "ms", ratio: s.median / base });
+      rows.push({
+        measure: name,
+        median: s.median,
+        p95: s.p95,
+        unit: "ms",
+        ratio: s.median / base,
+        // the reports' target: every tab's page under 20 ms over 90 days
+        ...(name.startsWith("report ") && name.endsWith("page 1, 90 days")
+          ? { summary: name.replace(": page 1, 90 days", " tab, 90 days (target < 20 ms)") }
+          : {}),
+      });
     }
     return rows;
   } finally {
