@@ -36,6 +36,7 @@ const COUNTED = `(${COUNTERS.map((c) => `"${c}"`).join(" + ")})`;
 export async function up(db: AnyDb): Promise<void> {
   await sql.raw(`CREATE INDEX router_monthly_project ON router_monthly (projectId, month)`).execute(db);
   await sql.raw(`CREATE INDEX router_daily_project ON router_daily (projectId, date)`).execute(db);
+  await sql.raw(`CREATE INDEX supplier_maps_project ON supplier_maps (projectId, supplierId)`).execute(db);
   await sql.raw(
     `CREATE INDEX router_monthly_uncounted ON router_monthly (month, projectId, supplierId)
       WHERE ${COUNTED} <= 0`,
@@ -49,6 +50,7 @@ export async function up(db: AnyDb): Promise<void> {
 export async function down(db: AnyDb): Promise<void> {
   await sql.raw(`DROP INDEX router_daily_uncounted`).execute(db);
   await sql.raw(`DROP INDEX router_monthly_uncounted`).execute(db);
+  await sql.raw(`DROP INDEX supplier_maps_project`).execute(db);
   await sql.raw(`DROP INDEX router_daily_project`).execute(db);
   await sql.raw(`DROP INDEX router_monthly_project`).execute(db);
 }
