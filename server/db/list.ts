@@ -50,9 +50,10 @@ export type ListSpec = {
   /** Totals are exact up to this many rows past the page, then a lower bound (default 1,000). */
   countWindow?: number;
   /**
-   * Count with the page, in one statement (a window count over the matching rows): for a base query
-   * that costs as much to count as to page (an aggregate read whole either way), so it is read once.
-   * An empty page (past the end, or nothing matches) is counted apart.
+   * Count with the page, in one statement (the matching rows materialized once, then paged and
+   * counted): for a base query that costs as much to count as to page (an aggregate read whole
+   * either way), so it is read once. Its sorts must name the base query's output columns. An empty
+   * page (past the end, or nothing matches) is counted apart.
    */
   countWithPage?: boolean;
 };
@@ -339,7 +340,14 @@ export async function runList<T>(
   // the window ends on a round figure past the page: "1,000+", then "2,000+" on deeper pages
   const cap = (Math.floor((offset + limit) / window) + 1) * window;
   if (spec.countWithPage) {
-    const page = await applyListOrder(filtered.select(sql<number>`count(*) over ()`.as(TOTAL)), body, spec)
+    // the filtered rows once, in a CTE read twice (so SQLite materializes it): the page, and the
+    // count of all of them (a window count over the rows would buffer and read them twice more)
+    // deno-lint-ignore no-explicit-any
+    const listed = (db as any).with((cte: AnyCte) => cte(LISTED).materialized(), () => filtered).selectFrom(
+      LISTED,
+    ).selectAll()
+      .select(sql<number>`(select count(*) from ${sql.table(LISTED)})`.as(TOTAL)) as AnyQB;
+    const page = await applyListOrder(listed, body, spec)
       .limit(limit).offset(offset).execute() as Record<string, unknown>[];
     const counted = page.length ? Number(page[0][TOTAL]) : await countRows(db, filtered, cap);
     const metadata: ListResult<T>["metadata"] = { total: Math.min(counted, cap), limit, pageNo };
@@ -403,5 +411,9 @@ export async function* iterateList<T>(
 
 /** The alias a page counted with itself carries its total under (not a column name of any table). */
 const TOTAL = "__listTotal";
+// deno-lint-ignore no-explicit-any
+type AnyCte = any;
+/** The CTE a page counted with itself reads its rows from. */
+const LISTED = "__listed";
 /** The alias exports read the rowid under (not a column name of any table). */
 const ROWID = "__listRowid";

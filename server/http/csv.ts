@@ -5,17 +5,24 @@
 import type { Context } from "hono";
 
 import type { CsvColumn } from "../../shared/list.ts";
-export type { CsvColumn };
+import type { CsvJob, CsvWorkerMessage, CsvWorkerStart } from "./csv_worker.ts";
+export type { CsvColumn, CsvJob };
+
+/** First characters a spreadsheet would run as a formula: = + - @, tab, CR. */
+const FORMULA = new Set([61, 43, 45, 64, 9, 13]);
+const QUOTED = /[",\r\n]/;
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
+  // (a number is never a formula, and its text holds nothing to quote)
+  if (typeof value === "number") return String(value);
   let s = value instanceof Date
     ? value.toISOString()
     : typeof value === "object"
     ? JSON.stringify(value)
     : String(value);
-  if (/^[=+\-@\t\r]/.test(s) && !(typeof value === "number")) s = "'" + s;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (s.length && FORMULA.has(s.charCodeAt(0))) s = "'" + s;
+  return QUOTED.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvLine(cells: unknown[]): string {
@@ -58,5 +65,66 @@ export function csvResponse(c: Context, filename: string, stream: ReadableStream
     "content-type": "text/csv; charset=utf-8",
     "content-disposition": `attachment; filename="${safe}"`,
     "cache-control": "no-store",
+  });
+}
+
+/**
+ * A CSV export too large to write on the app's thread (a million rows): `job` names a module's
+ * export function `(db, ...args) => { columns, pages }`, run in a worker with its own connection
+ * to the same database (./csv_worker.ts). The worker writes a page ahead of the download and no
+ * further: memory holds a page or two, whatever the export's size, and respondents keep being
+ * served meanwhile. A database a worker cannot open (`:memory:`) runs the job here (csvStream).
+ */
+export function csvExport(
+  source: { db: unknown; url: string; authToken?: string },
+  job: CsvJob,
+): ReadableStream<Uint8Array> {
+  if (source.url === ":memory:") {
+    let inner: ReadableStreamDefaultReader<Uint8Array> | null = null;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!inner) {
+          const run = (await import(job.module))[job.name] as (db: unknown, ...args: unknown[]) => {
+            columns: readonly CsvColumn<unknown>[];
+            pages: AsyncIterable<unknown[]>;
+          };
+          const { columns, pages } = run(source.db, ...job.args);
+          inner = csvStream(columns, pages).getReader();
+        }
+        const { value, done } = await inner.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      async cancel() {
+        await inner?.cancel();
+      },
+    });
+  }
+  const worker = new Worker(new URL("./csv_worker.ts", import.meta.url).href, { type: "module" });
+  let waiting: { resolve: (m: CsvWorkerMessage) => void; reject: (e: Error) => void } | null = null;
+  worker.onmessage = (e: MessageEvent<CsvWorkerMessage>) => waiting?.resolve(e.data);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    waiting?.reject(new Error(e.message));
+  };
+  const start: CsvWorkerStart = { type: "start", url: source.url, authToken: source.authToken, job };
+  worker.postMessage(start);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const m = await new Promise<CsvWorkerMessage>((resolve, reject) => {
+        waiting = { resolve, reject };
+        worker.postMessage({ type: "more" });
+      }).catch((e: Error) => ({ type: "error", message: e.message }) as const);
+      waiting = null;
+      if (m.type === "chunk") return controller.enqueue(m.bytes);
+      worker.terminate();
+      if (m.type === "end") controller.close();
+      else controller.error(new Error(m.message));
+    },
+    cancel() {
+      worker.postMessage({ type: "cancel" });
+      // the worker closes its connection and itself; stop it anyway if it does not
+      setTimeout(() => worker.terminate(), 5_000);
+    },
   });
 }

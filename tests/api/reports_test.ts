@@ -8,7 +8,9 @@ import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { reportDataset, REPORTS_NOW as NOW } from "../helpers/reports.ts";
 import * as D from "../../shared/api/dashboard.ts";
 import { REPORT_KINDS, REPORT_LISTS, type ReportKind, type ReportRow } from "../../shared/api/reports.ts";
-import { reportPage } from "../../server/domain/reports/reports.ts";
+import { reportPage, reportQuery } from "../../server/domain/reports/reports.ts";
+import { ROLLUP_COUNTERS } from "../../server/db/tables/router.ts";
+import { sql } from "kysely";
 import { csvLine } from "../../server/http/csv.ts";
 import { splitRange } from "../../server/domain/dashboard/ranges.ts";
 
@@ -282,10 +284,11 @@ Deno.test("reports: a page sums the whole range once (counted with the page), it
           // every page's row is the full list's row, figures included, and the total is exact
           assertEquals(page.data, whole.slice(pageNo - 1, pageNo), `${kind} ${sortBy} page ${pageNo}`);
           assertEquals(page.metadata.total, whole.length);
-          const whole_ = statements.filter((s) =>
-            // (a subquery is shown to the plugin too: its outer statement is the one that runs)
+          const read = statements.filter((s) =>
             s.includes("router_monthly") && !s.includes("json_each") && !s.startsWith('select 1 as "one"')
           );
+          // (a subquery, a CTE's body, is shown to the plugin too: its outer statement is the one that runs)
+          const whole_ = read.filter((s) => !read.some((o) => o !== s && o.includes(s)));
           // the range summed whole once (a page past the end counts apart: twice)
           assertEquals(
             whole_.length,
@@ -295,6 +298,141 @@ Deno.test("reports: a page sums the whole range once (counted with the page), it
         }
       }
     }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reports: every tab's rows are a recount of the rollup: rows that counted nothing are none, one counter of any kind makes a row", async () => {
+  const t = await testApp({}, { now: () => NOW });
+  try {
+    const db = t.deps.db;
+    const at = new Date(NOW).toISOString();
+    const id = (prefix: number, i: number) =>
+      prefix.toString(16).padStart(8, "0") + i.toString(16).padStart(16, "0");
+    const group = id(0x5a000000, 0), client = id(0x5c000000, 0);
+    const base = { clientId: client, projectStatus: 1, createdAt: at, updatedAt: at, statusChangedAt: at };
+    await db.insertInto("projects").values({
+      ...base,
+      id: group,
+      projectType: 1,
+      projectCode: "RG0",
+      projectName: "Recount group",
+    } as never).execute();
+    // 20 survey projects under the group, the even ones pre-screening
+    const projects = Array.from({ length: 20 }, (_, i) => ({
+      ...base,
+      id: id(0x5d000000, i),
+      projectType: 2,
+      parentProjectId: group,
+      projectCode: `RC${String(i).padStart(2, "0")}`,
+      projectName: `Recount ${i}`,
+      isPreScreen: i % 2 === 0 ? 1 : 0,
+    }));
+    await db.insertInto("projects").values(projects as never).execute();
+    const suppliers = [id(0x5f000000, 0), id(0x5f000000, 1)];
+    type Row = Record<string, string | number>;
+    const rows: Row[] = [];
+    const add = (day: string, p: number, s: number, counts: Record<string, number>) =>
+      rows.push({
+        date: day,
+        projectId: projects[p].id,
+        parentProjectId: group,
+        supplierId: suppliers[s],
+        supplierMapId: id(0x5e000000, p * 2 + s),
+        clientId: client,
+        ...Object.fromEntries([...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => [c, 0])),
+        ...counts,
+      });
+    // project i (< 16) and supplier 0: only counter i, once, on an edge day or a whole month's day
+    ROLLUP_COUNTERS.forEach((c, i) => add(i % 2 ? "2026-10-28" : "2026-11-03", i, 0, { [c]: 1 }));
+    // rows that counted nothing: alone (project 16; project 3's supplier 1) or next to a live one (17)
+    add("2026-10-29", 16, 0, {});
+    add("2026-11-04", 16, 1, { revenue: 0, cost: 0 });
+    add("2026-11-05", 3, 1, {});
+    add("2026-11-06", 17, 0, {});
+    add("2026-11-07", 17, 0, { clicked: 2, complete: 1, revenue: 2.5, cost: 1 });
+    // outside the range: never a row
+    add("2026-09-10", 18, 0, { clicked: 5, complete: 5 });
+    // counters taken back to zero (a row counted, then not)
+    add("2026-11-08", 19, 1, { clicked: 0, terminate: 0 });
+    await db.insertInto("router_daily").values(rows as never).execute();
+    // the monthly rollup as the router keeps it (whether by trigger or by its writer)
+    await sql`DELETE FROM router_monthly`.execute(db);
+    const cols = [...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => `"${c}"`);
+    await sql.raw(
+      `INSERT INTO router_monthly (month, projectId, supplierId, clientId, parentProjectId, ${cols})
+      SELECT substr(date, 1, 7), projectId, supplierId, max(clientId), max(parentProjectId), ${
+        cols.map((c) => `sum(${c})`)
+      } FROM router_daily GROUP BY 1, 2, 3`,
+    ).execute(db);
+
+    // the recount: router_daily's rows of the range, summed per report row by hand
+    const filter = { from: "2026-10-25", to: "2026-11-30" };
+    const inRange = rows.filter((r) => r.date >= filter.from && r.date <= filter.to);
+    const counted = (r: Row) => ROLLUP_COUNTERS.reduce((a, c) => a + Number(r[c] ?? 0), 0);
+    const keyOf = (kind: ReportKind, r: Row) =>
+      kind === "supplier" || kind === "completeAllocated"
+        ? `${r.projectId}:${r.supplierId}`
+        : kind === "projectComplete"
+        ? String(r.parentProjectId)
+        : String(r.projectId);
+    for (const kind of REPORT_KINDS) {
+      const sums = new Map<string, { counted: number; complete: number; clicked: number; pre: number }>();
+      for (const r of inRange) {
+        const k = keyOf(kind, r);
+        const s = sums.get(k) ?? { counted: 0, complete: 0, clicked: 0, pre: 0 };
+        s.counted += counted(r);
+        s.complete += Number(r.complete ?? 0);
+        s.clicked += Number(r.clicked ?? 0);
+        s.pre += Number(r.preScreenTerminate ?? 0) + Number(r.preScreenDrop ?? 0);
+        sums.set(k, s);
+      }
+      const preScreening = new Set(projects.filter((p) => p.isPreScreen).map((p) => p.id));
+      const expected = [...sums].filter(([k, s]) =>
+        kind === "complete" || kind === "projectComplete"
+          ? s.complete > 0
+          : kind === "prescreen"
+          ? s.counted > 0 && (preScreening.has(k) || s.pre > 0)
+          : s.counted > 0
+      ).map(([k, s]) => [k, s.clicked, s.complete]).sort();
+      const page = await reportPage(db, kind, { filter, pageNo: 1, limit: 100 } as never);
+      assertEquals(page.data.map((r) => [r.key, r.clicked, r.complete]).sort(), expected, kind);
+      assertEquals(page.metadata.total, expected.length, kind);
+    }
+    // the rows that counted nothing are no rows, each single counter is one
+    const client_ = await reportPage(db, "client", { filter, pageNo: 1, limit: 100 } as never);
+    assertEquals(client_.data.length, 17, "projects 0-15 (one counter each) and 17");
+    const supplier = await reportPage(db, "supplier", { filter, pageNo: 1, limit: 100 } as never);
+    assert(!supplier.data.some((r) => r.key === `${projects[3].id}:${suppliers[1]}`));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reports: the rows that counted nothing are found through 0015's partial indexes, not by adding up counters", async () => {
+  const t = await testApp({}, { now: () => NOW });
+  try {
+    const db = t.deps.db;
+    const plan = async (q: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
+      const c = q.compile();
+      const r = await db.getExecutor().executeQuery({
+        sql: `EXPLAIN QUERY PLAN ${c.sql}`,
+        parameters: c.parameters,
+        query: { kind: "RawNode" } as never,
+        queryId: { queryId: "plan" },
+      } as never);
+      return (r.rows as { detail: string }[]).map((x) => x.detail).join("\n");
+    };
+    const q = reportQuery(db, "client", {
+      from: "2026-10-25",
+      to: "2026-11-30",
+      clientId: null,
+      supplierId: null,
+    });
+    const detail = await plan(q);
+    assert(detail.includes("router_monthly_uncounted"), detail);
+    assert(detail.includes("router_daily_uncounted"), detail);
   } finally {
     await t.close();
   }

@@ -62,6 +62,16 @@ export function splitRange(r: DayRange): { months: [string, string] | null; days
 }
 
 /**
+ * Every counter of a rollup row added up, exactly as migration 0015's partial indexes spell it (so
+ * the planner matches `${COUNTED} <= 0` to them): a row whose counters are all zero counted nothing.
+ * Counters count sessions and never go below zero, so this is 0 exactly when every counter is.
+ */
+export const COUNTED = sql.raw(`(${ROLLUP_COUNTERS.map((c) => `"${c}"`).join(" + ")})`);
+
+/** More of each arm of a rollupRange: a condition every row must meet, an extra selected column. */
+export type RangeOptions = { where?: RawBuilder<unknown>; select?: RawBuilder<unknown> };
+
+/**
  * A derived table (use as `FROM (${rollupRange(...)}) r`) of rollup rows over the range with the
  * given key and summed columns; sum them for any grouping. Read only the columns needed: the
  * dialogs' columns are covered by an index on router_daily.
@@ -69,9 +79,11 @@ export function splitRange(r: DayRange): { months: [string, string] | null; days
 export function rollupRange(
   f: RollupFilter,
   columns: readonly (Summed | RollupKey)[] = [...KEYS, ...SUMMED],
+  opts: RangeOptions = {},
 ): RawBuilder<unknown> {
   const { months, days } = splitRange(f);
-  const cols = sql.raw(columns.map((c) => `"${c}"`).join(", "));
+  const named = sql.raw(columns.map((c) => `"${c}"`).join(", "));
+  const cols = opts.select ? (columns.length ? sql`${named}, ${opts.select}` : opts.select) : named;
   const whose = (): RawBuilder<unknown>[] => {
     const w: RawBuilder<unknown>[] = [];
     if (f.clientId) w.push(sql`clientId = ${f.clientId}`);
@@ -80,18 +92,27 @@ export function rollupRange(
       w.push(sql`projectId IN (SELECT value FROM json_each(${JSON.stringify(f.projectIds)}))`);
     }
     if (f.groupIds) {
+      // the groups' projects by the projects' keys (the rollup's project index), then the rollup's group
+      const groups = sql`(SELECT value FROM json_each(${JSON.stringify(f.groupIds)}))`;
+      w.push(sql`projectId IN (SELECT id FROM projects WHERE parentProjectId IN ${groups}
+        UNION ALL SELECT id FROM projects WHERE parentProjectId IS NULL AND id IN ${groups})`);
       w.push(
         sql`coalesce(parentProjectId, projectId) IN (SELECT value FROM json_each(${
           JSON.stringify(f.groupIds)
         }))`,
       );
     }
+    if (opts.where) w.push(opts.where);
     return w;
   };
   const arms: RawBuilder<unknown>[] = [];
   if (months) {
     const w = [sql`month >= ${months[0]}`, sql`month <= ${months[1]}`, ...whose()];
-    arms.push(sql`SELECT ${cols} FROM router_monthly WHERE ${sql.join(w, sql` AND `)}`);
+    // given projects: their rows by the project index (0015), not every row of the months
+    const table = f.projectIds || f.groupIds
+      ? sql`router_monthly INDEXED BY router_monthly_project`
+      : sql`router_monthly`;
+    arms.push(sql`SELECT ${cols} FROM ${table} WHERE ${sql.join(w, sql` AND `)}`);
   }
   for (const [a, b] of days) {
     const w = [sql`date >= ${a}`, sql`date <= ${b}`, ...whose()];

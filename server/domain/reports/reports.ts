@@ -39,8 +39,14 @@ import {
   securityDrops,
   traffic,
 } from "../dashboard/figures.ts";
-import { type RollupKey, rollupRange, SUMMED, type Summed } from "../dashboard/ranges.ts";
-import { ROLLUP_COUNTERS } from "../../db/tables/router.ts";
+import {
+  COUNTED,
+  type RangeOptions,
+  type RollupKey,
+  rollupRange,
+  SUMMED,
+  type Summed,
+} from "../dashboard/ranges.ts";
 
 /** How each report groups the rollup: per survey project, per project and supplier, per group. */
 const GROUPING: Record<ReportKind, "project" | "supplier" | "group"> = {
@@ -57,8 +63,6 @@ export type ReportInput = Pick<ReportFilter, "from" | "to" | "clientId" | "suppl
 
 const sums = sql.raw(SUMMED.map((c) => `r."${c}" AS "${c}"`).join(", "));
 const summed = sql.raw(SUMMED.map((c) => `sum("${c}") AS "${c}"`).join(", "));
-/** Per rollup row, everything it counted: a report row is a row only if its sum is above zero. */
-const COUNTED = sql.raw(`sum(${ROLLUP_COUNTERS.map((c) => `"${c}"`).join(" + ")})`);
 /** The summed columns a report can be ordered by (the spec's sorts). */
 const SORTED_SUMS = ["clicked", "complete", "revenue", "cost"] as const;
 
@@ -68,17 +72,22 @@ function rangeOf(
   columns: readonly (Summed | RollupKey)[],
   rows?: { projectId: string; parentProjectId: string }[],
   group = false,
+  opts?: RangeOptions,
 ) {
-  return rollupRange({
-    from: f.from || null,
-    to: f.to || null,
-    clientId: f.clientId || null,
-    supplierId: f.supplierId || null,
-    ...(rows &&
-      (group
-        ? { groupIds: [...new Set(rows.map((r) => r.projectId))] }
-        : { projectIds: [...new Set(rows.map((r) => r.projectId))] })),
-  }, columns);
+  return rollupRange(
+    {
+      from: f.from || null,
+      to: f.to || null,
+      clientId: f.clientId || null,
+      supplierId: f.supplierId || null,
+      ...(rows &&
+        (group
+          ? { groupIds: [...new Set(rows.map((r) => r.projectId))] }
+          : { projectIds: [...new Set(rows.map((r) => r.projectId))] })),
+    },
+    columns,
+    opts,
+  );
 }
 
 /** The rollup's key columns a report's grouping reads. */
@@ -107,26 +116,45 @@ function groupBy(kind: ReportKind) {
  * decide whether it is a row (and the one it is ordered by, if any). The rollup is read once per
  * page (the list counts with the page, `countWithPage`) and its figures are read for the page's
  * rows alone (reportFigures): the full sums and the supplier maps' totals for 20 rows, not 6,000.
+ *
+ * A report row is a row only if the range counted something on it (a rollup row taken back to zero
+ * makes none). Adding up 16 counters on every rollup row of the range to learn that was most of a
+ * page's cost; instead each group counts its rollup rows (keys only, read from the rollup's keys)
+ * less its rows that counted nothing (`COUNTED <= 0`, a partial index of migration 0015 holding
+ * only those, normally none): a group is a row when some of its rows counted. As counters never go
+ * below zero, that is exactly "the group's counters add up to more than zero". The Complete and
+ * Project Complete tabs keep the groups whose completes add up to more than zero.
  */
 export function reportQuery(db: Db, kind: ReportKind, f: ReportInput, sortBy?: string | null): AnyQB {
   const grouping = GROUPING[kind];
   const { select, by } = groupBy(kind);
-  // only the sums that decide whether a group is a row, and the one the grid orders by (if any)
   const completeOnly = grouping === "group" || kind === "complete";
   const sorted = SORTS[sortBy as keyof typeof SORTS] as string | undefined;
-  const sortedSum = sorted && (SORTED_SUMS as readonly string[]).includes(sorted) ? sorted : null;
-  const cols: RawBuilder<unknown>[] = completeOnly ? [] : [sql`${COUNTED} AS counted`];
-  if (kind === "prescreen") cols.push(sql`sum("preScreenTerminate" + "preScreenDrop") AS preScreened`);
-  for (const c of new Set([...(completeOnly ? ["complete"] : []), ...(sortedSum ? [sortedSum] : [])])) {
-    cols.push(sql.raw(`sum("${c}") AS "${c}"`));
+  const sortedSum = sorted && (SORTED_SUMS as readonly string[]).includes(sorted) ? sorted as Summed : null;
+  const keys = keysOf(kind);
+  let grouped: RawBuilder<unknown>;
+  if (completeOnly) {
+    const summedCols = [...new Set<Summed>(["complete", ...(sortedSum ? [sortedSum] : [])])];
+    grouped = sql`SELECT ${select}, ${sql.raw(summedCols.map((c) => `sum("${c}") AS "${c}"`).join(", "))}
+      FROM (${rangeOf(f, [...keys, ...summedCols])}) GROUP BY ${by} HAVING sum("complete") > 0`;
+  } else {
+    // columns summed besides the rows' count: the sorted one, the pre-screen outcomes
+    const extra: Summed[] = [
+      ...(sortedSum ? [sortedSum] : []),
+      ...(kind === "prescreen" ? ["preScreenTerminate", "preScreenDrop"] as const : []),
+    ];
+    const every = rangeOf(f, [...keys, ...extra], undefined, false, { select: sql.raw(`1 AS "live"`) });
+    const none = rangeOf(f, keys, undefined, false, {
+      where: sql`${COUNTED} <= 0`,
+      select: sql.raw([...extra.map((c) => `0 AS "${c}"`), `-1 AS "live"`].join(", ")),
+    });
+    const cols = [
+      ...(sortedSum ? [`sum("${sortedSum}") AS "${sortedSum}"`] : []),
+      ...(kind === "prescreen" ? [`sum("preScreenTerminate" + "preScreenDrop") AS preScreened`] : []),
+    ];
+    grouped = sql`SELECT ${select}${sql.raw(cols.map((c) => `, ${c}`).join(""))}
+      FROM (${every} UNION ALL ${none}) GROUP BY ${by} HAVING sum("live") > 0`;
   }
-  // the derived table carries only what is summed here (each arm's row is copied through it)
-  const read = new Set<Summed | RollupKey>(keysOf(kind));
-  if (!completeOnly) ROLLUP_COUNTERS.forEach((c) => read.add(c));
-  if (kind === "prescreen") ["preScreenTerminate", "preScreenDrop"].forEach((c) => read.add(c as Summed));
-  if (completeOnly) read.add("complete");
-  if (sortedSum) read.add(sortedSum as Summed);
-  const grouped = sql`SELECT ${select}, ${sql.join(cols)} FROM (${rangeOf(f, [...read])}) GROUP BY ${by}`;
   // deno-lint-ignore no-explicit-any
   let q = (db as any).selectFrom(sql`(${grouped})`.as("r"))
     .innerJoin(sql`projects`.as("p"), (j: AnyJoin) => j.on(sql`p.id`, "=", sql`r.projectId`)) as AnyQB;
@@ -151,10 +179,8 @@ export function reportQuery(db: Db, kind: ReportKind, f: ReportInput, sortBy?: s
       sql<string>`coalesce(p.parentProjectId, p.id)`.as("parentProjectId"),
     ] as never);
   }
-  if (completeOnly) return q.where(sql`r.complete > 0` as never);
   if (kind === "prescreen") return q.where(sql`p.isPreScreen = 1 OR r.preScreened > 0` as never);
-  // rows the range counted nothing on (a rollup row taken back to zero) are no rows
-  return q.where(sql`r.counted > 0` as never);
+  return q;
 }
 
 // deno-lint-ignore no-explicit-any
