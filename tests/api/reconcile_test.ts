@@ -922,3 +922,42 @@ Deno.test("reconcile: a plain identifier file is read exactly as papaparse reads
     "Line 2: an identifier holds no spaces or control characters",
   );
 });
+
+Deno.test("reconcile: the held approved post-backs of a large upload are all released, slice after slice", async () => {
+  const t = await testApp({}, { router: { fetch: () => Promise.resolve(new Response("ok")) } });
+  try {
+    const supplier = await makeSupplier(t, {
+      supplierApprovedHook: "https://panel.example/a?uid=[uid]&s=[status]",
+    });
+    const s = await liveProject(t, { child: { sampleSize: 0 }, supplierId: supplier._id });
+    const db = t.deps.db;
+    const N = 1_234;
+    const at = new Date().toISOString();
+    const uidAt = (i: number) => (8_000_000_000 + i).toString(16).padStart(24, "0");
+    const rows = Array.from(
+      { length: N },
+      (_, i) =>
+        sql`(${
+          uidAt(i)
+        }, ${s.child._id}, ${s.parent._id}, ${s.parent.clientId}, ${s.mapId}, ${s.supplierId}, ${`s${i}`}, 'complete', ${at}, ${at}, ${at})`,
+    );
+    for (let i = 0; i < N; i += 400) {
+      await sql`INSERT INTO sessions (id, projectId, parentProjectId, clientId, supplierMapId, supplierId, sid, status, createdAt, updatedAt, endedAt)
+        VALUES ${sql.join(rows.slice(i, i + 400))}`.execute(db);
+    }
+    // the file in another order than the keys: slices go by key, chunks by the file
+    const identifiers = Array.from({ length: N }, (_, i) => uidAt(N - 1 - i));
+    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.child._id, 1, {
+      identifiers,
+      lines: N,
+      duplicates: 0,
+    }, { chunk: 300 });
+    assertEquals([up.matched, up.hooksQueued], [N, N]);
+    const hooks = await sql<{ held: number; due: number }>`SELECT sum(nextAt = ${HOOK_HELD}) AS held,
+      sum(nextAt != ${HOOK_HELD}) AS due FROM router_hooks WHERE hookKey LIKE '%-a'`.execute(db);
+    assertEquals([Number(hooks.rows[0].held), Number(hooks.rows[0].due)], [0, N]);
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});

@@ -324,27 +324,25 @@ async function finish(trx: Db, actor: Actor, id: string, figures: Figures, at: D
   }, at);
 }
 
-/** Pages through an upload's recorded sessions in key order, `size` at a time. */
-async function* itemPages(db: Db, id: string, size: number) {
-  let after = "";
-  for (;;) {
-    const page = (await db.selectFrom("reconcile_items").select("sessionId").where("reconcileId", "=", id)
-      .where("sessionId", ">", after).orderBy("sessionId").limit(size).execute()).map((r) => r.sessionId);
-    if (!page.length) return;
-    yield page;
-    after = page[page.length - 1];
-  }
-}
-
-/** Makes an upload's held post-backs due, a chunk at a time. */
+/**
+ * Makes an upload's held post-backs due, `size` of its recorded sessions at a time in key order,
+ * the loop given back between slices as between chunks. A slice goes by its bounds: no id comes
+ * back to JavaScript.
+ */
 async function releaseHooks(db: Db, id: string, stamp: string, size: number) {
-  for await (const page of itemPages(db, id, Math.max(size, 500))) {
+  const slice = Math.max(size, 500);
+  for (let after = "";;) {
+    const t0 = performance.now();
+    const last = (await sql<{ last: string | null }>`SELECT max(sessionId) AS last FROM (
+      SELECT sessionId FROM reconcile_items WHERE reconcileId = ${id} AND sessionId > ${after}
+      ORDER BY sessionId LIMIT ${slice})`.execute(db)).rows[0]?.last;
+    if (!last) return;
     await sql`UPDATE router_hooks SET nextAt = ${stamp}, updatedAt = ${stamp}
-      WHERE hookKey IN (${
-      sql.join(page.map(approvedHookKey))
-    }) AND status = 'queued' AND nextAt = ${HOOK_HELD}`
-      .execute(db);
-    await yieldToLoop();
+      WHERE hookKey IN (SELECT sessionId || ${"-" + APPROVED_LETTER} FROM reconcile_items
+        WHERE reconcileId = ${id} AND sessionId > ${after} AND sessionId <= ${last})
+        AND status = 'queued' AND nextAt = ${HOOK_HELD}`.execute(db);
+    after = last;
+    await pace(performance.now() - t0);
   }
 }
 
