@@ -961,3 +961,29 @@ Deno.test("reconcile: the held approved post-backs of a large upload are all rel
     await t.close();
   }
 });
+
+Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and the counts agree with a recount after the upload and its undo", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 3 });
+    const db = t.deps.db;
+    await sql`UPDATE sessions SET endedAt = '2021-03-04T05:06:07.000Z' WHERE id = ${s.completes[0]}`.execute(
+      db,
+    );
+    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+      identifiers: s.completes,
+      lines: 3,
+      duplicates: 0,
+    });
+    assertEquals(up.matched, 3);
+    const day = await sql<{ approved: number }>`SELECT approved FROM router_daily
+      WHERE projectId = ${s.child._id} AND date = '2021-03-04'`.execute(db);
+    assertEquals(day.rows.map((r) => r.approved), [1]);
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+    await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 0, rejected: 0 });
+  } finally {
+    await t.close();
+  }
+});
