@@ -18,6 +18,7 @@ import {
 import { parseIdentifierFile, plainLines } from "../../shared/schemas/reconcile.ts";
 import Papa from "papaparse";
 import { setImmediate } from "node:timers";
+import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
@@ -986,4 +987,51 @@ Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and t
   } finally {
     await t.close();
   }
+});
+
+Deno.test({
+  name:
+    "reconcile: on a libSQL server (no temporary tables) the chunks go through the migrated chunk table, exactly; an embedded database keeps it temporary",
+  ignore: !sqldSupported,
+  fn: async () => {
+    // embedded: the chunk table is a temporary one, the migrated one stays untouched
+    const local = await testApp();
+    try {
+      const s = await closedProject(local, { complete: 3 });
+      const up = await reconcileUpload(local.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers: s.completes,
+        lines: 3,
+        duplicates: 0,
+      });
+      assertEquals(up.matched, 3);
+      const temp = await sql<
+        { name: string }
+      >`SELECT name FROM sqlite_temp_master WHERE name = 'reconcile_chunk'`
+        .execute(local.deps.db);
+      assertEquals(temp.rows.length, 1);
+    } finally {
+      await local.close();
+    }
+    await using server = await startSqld();
+    const t = await testApp({ DATABASE_URL: server.url });
+    try {
+      const s = await closedProject(t, { complete: 12, terminate: 1 });
+      const identifiers = [...s.completes.slice(0, 10), ...s.terminates, "ffffffffffffffffffffffff"];
+      const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers,
+        lines: identifiers.length,
+        duplicates: 0,
+      }, { chunk: 5 });
+      assertEquals([up.matched, up.notComplete, up.unknown, up.status], [10, 1, 1, "applied"]);
+      assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 10, rejected: 0 });
+      assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+      const left = await sql<{ n: number }>`SELECT count(*) AS n FROM reconcile_chunk`.execute(t.deps.db);
+      assertEquals(Number(left.rows[0].n), 0, "emptied by every chunk");
+      const undo = await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
+      assertEquals(undo.restored, 10);
+      assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+    } finally {
+      await t.close();
+    }
+  },
 });

@@ -225,7 +225,13 @@ export async function reconcileUpload(
     }).execute();
     active.add(id);
     try {
-      const upload: Upload = { id, type, scope: inList(target.childIds), at };
+      const upload: Upload = {
+        id,
+        type,
+        scope: inList(target.childIds),
+        at,
+        tempChunks: await tempChunkTable(db),
+      };
       const figures = noFigures();
       const pacer = new Pacer(ids.parseMs);
       for (let i = 0; i < ids.identifiers.length; i += chunk) {
@@ -251,8 +257,11 @@ export async function reconcileUpload(
   return await getReconcile(db, id);
 }
 
-/** An upload being applied: its row, type, the child projects whose sessions it names, its time. */
-type Upload = { id: string; type: ReconcileType; scope: string[]; at: Date };
+/**
+ * An upload being applied: its row, type, the child projects whose sessions it names, its time,
+ * and whether its chunk table is a temporary one.
+ */
+type Upload = { id: string; type: ReconcileType; scope: string[]; at: Date; tempChunks: boolean };
 
 /** The figures of an upload's summary that its chunks add up. */
 const FIGURES = ["matched", "unknown", "alreadyReconciled", "notComplete", "hooksQueued"] as const;
@@ -273,24 +282,36 @@ const KIND = { CHANGE: 0, ALREADY: 1, NOT_COMPLETE: 2 } as const;
 
 /**
  * The chunk table: the sessions of the project that a chunk's identifiers name, with their kind
- * and what their counters are keyed on. A temporary table (per connection, in memory), created in
- * the chunk's transaction if need be and emptied before its commit, so the chunk's statements
- * share one lookup of the sessions and nothing of a session row comes back to JavaScript. Kept in
- * the order of its counts (kind, then counter keys), so they are read without a sort.
+ * and what their counters are keyed on, written and emptied inside the chunk's transaction, so
+ * the chunk's statements share one lookup of the sessions and nothing of a session row comes back
+ * to JavaScript. Kept in the order of its counts (kind, then counter keys), so they are read
+ * without a sort. A temporary table (per connection, in memory) where temporary tables work; it
+ * shadows the table of the same name that migration 0016 made, which a libSQL server (it refuses
+ * temporary tables) uses instead. Same columns in both.
  */
 const CHUNK_TABLE = sql`CREATE TEMP TABLE IF NOT EXISTS reconcile_chunk (
-  rid INTEGER NOT NULL, id TEXT NOT NULL, kind INTEGER NOT NULL, sid TEXT NOT NULL, projectId TEXT NOT NULL,
-  supplierMapId TEXT NOT NULL, supplierId TEXT NOT NULL, parentProjectId TEXT, clientId TEXT NOT NULL,
-  day TEXT NOT NULL, PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)) WITHOUT ROWID`;
+  rid INTEGER NOT NULL, id TEXT NOT NULL, kind INTEGER NOT NULL, sid TEXT NOT NULL,
+  projectId TEXT NOT NULL, supplierMapId TEXT NOT NULL, supplierId TEXT NOT NULL,
+  parentProjectId TEXT, clientId TEXT NOT NULL, day TEXT NOT NULL,
+  PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)
+) WITHOUT ROWID`;
+/** Per database: whether it took the temporary chunk table (probed once, outside a transaction). */
+const tempChunks = new WeakMap<Db, Promise<boolean>>();
+function tempChunkTable(db: Db): Promise<boolean> {
+  let works = tempChunks.get(db);
+  if (!works) tempChunks.set(db, works = CHUNK_TABLE.execute(db).then(() => true, () => false));
+  return works;
+}
 /** The rowids of the sessions a chunk changes: the update finds them without the id index. */
-const CHANGED = sql`SELECT rid FROM temp.reconcile_chunk WHERE kind = ${KIND.CHANGE}`;
+const CHANGED = sql`SELECT rid FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`;
 
 /** One chunk of an upload, inside its transaction; returns what it adds to the upload's figures. */
 async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures> {
-  await CHUNK_TABLE.execute(trx);
+  // (again in the transaction: a connection the pool opened since has none)
+  if (up.tempChunks) await CHUNK_TABLE.execute(trx);
   // the one lookup of the chunk's sessions (the identifiers go as one JSON parameter: binding a
   // thousand values costs more than the work; IN, not a join, so an identifier named twice counts once)
-  await sql`INSERT INTO temp.reconcile_chunk
+  await sql`INSERT INTO reconcile_chunk
     SELECT rowid, id, CASE WHEN reconciled != 0 THEN ${KIND.ALREADY}
         WHEN status = 'complete' AND isTest = 0 THEN ${KIND.CHANGE} ELSE ${KIND.NOT_COMPLETE} END,
       sid, ${TOUCHED}
@@ -298,7 +319,7 @@ async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures>
       AND projectId IN (${sql.join(up.scope)})`.execute(trx);
   // the counts, and the counter keys of the sessions it changes (a few rows: one per key and kind)
   const groups = (await sql<Group & { kind: number }>`SELECT kind, ${GROUP_KEYS}, count(*) AS n
-    FROM temp.reconcile_chunk GROUP BY kind, projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
+    FROM reconcile_chunk GROUP BY kind, projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
   const f = noFigures();
   const changed: Group[] = [];
   let named = 0;
@@ -314,13 +335,13 @@ async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures>
   f.unknown = part.length - named;
   if (f.matched) {
     const state = up.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
-    await sql`INSERT INTO reconcile_items (reconcileId, sessionId) ${sql`SELECT ${up.id}, id FROM temp.reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
+    await sql`INSERT INTO reconcile_items (reconcileId, sessionId) ${sql`SELECT ${up.id}, id FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
       .execute(trx);
     await sql`UPDATE sessions SET reconciled = ${state} WHERE rowid IN (${CHANGED})`.execute(trx);
     await moveCounters(trx, changed, up.type, 1);
     if (up.type === RECONCILE_TYPE.APPROVED) f.hooksQueued = await queueApprovedHooks(trx, up);
   }
-  await sql`DELETE FROM temp.reconcile_chunk`.execute(trx);
+  await sql`DELETE FROM reconcile_chunk`.execute(trx);
   return f;
 }
 
@@ -521,7 +542,7 @@ async function queueApprovedHooks(trx: Db, up: Upload): Promise<number> {
   if (!Number(hooked.rows[0].n)) return 0;
   const rows = await sql<{ uid: string; sid: string; supplierId: string; hook: string; projectCode: string }>`
     SELECT c.id AS uid, c.sid, c.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
-    FROM temp.reconcile_chunk c
+    FROM reconcile_chunk c
       JOIN suppliers sup ON sup.id = c.supplierId
       JOIN projects p ON p.id = c.projectId
     WHERE c.kind = ${KIND.CHANGE} AND trim(sup.supplierApprovedHook) != ''
