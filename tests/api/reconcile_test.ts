@@ -9,7 +9,16 @@ import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
-import { HOOK_HELD, reconcileUpload, recoverReconciles } from "../../server/domain/reconcile/reconcile.ts";
+import {
+  HOOK_HELD,
+  reconcileUpload,
+  recoverReconciles,
+  undoReconcile,
+} from "../../server/domain/reconcile/reconcile.ts";
+import { parseIdentifierFile } from "../../shared/schemas/reconcile.ts";
+import Papa from "papaparse";
+import { setImmediate } from "node:timers";
+import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
@@ -746,4 +755,273 @@ Deno.test("reconcile: while 5,000 identifiers are applied, router entries on ano
   } finally {
     await t.close();
   }
+});
+
+Deno.test("reconcile: a group project of two children, two suppliers and two days: each chunk's figures and counters (= recount) are exact after an upload, a failed upload's roll-back and an undo", async () => {
+  const t = await testApp();
+  try {
+    // two children of one group project, each with its own supplier; some completes a day earlier
+    const a = await closedProject(t, { complete: 9, terminate: 2 });
+    const b = await closedProject(t, { complete: 7, terminate: 1 }, { parent: a.parent });
+    const db = t.deps.db;
+    const earlier = [...a.completes.slice(0, 4), ...b.completes.slice(0, 3)];
+    await sql`UPDATE sessions SET endedAt = '2020-01-02T10:00:00.000Z'
+      WHERE id IN (${sql.join(earlier)})`.execute(db);
+    // their completes counted on that day's rollup, as the router counts a complete on its day
+    await sql`INSERT INTO router_daily (date, projectId, supplierId, supplierMapId, parentProjectId, clientId, complete)
+      SELECT '2020-01-02', projectId, supplierId, supplierMapId, parentProjectId, clientId, count(*) FROM sessions
+      WHERE id IN (${sql.join(earlier)}) GROUP BY projectId, supplierId`.execute(db);
+    await sql`UPDATE router_daily SET complete = complete - (SELECT count(*) FROM sessions s
+        WHERE s.id IN (${sql.join(earlier)}) AND s.projectId = router_daily.projectId)
+      WHERE date != '2020-01-02' AND projectId IN (${sql.join([a.child._id, b.child._id])})`.execute(db);
+    const both = [a.child._id, b.child._id];
+    const prior = await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 2, {
+      identifiers: [a.completes[8], b.completes[6]],
+      lines: 2,
+      duplicates: 0,
+    });
+    assertEquals(prior.matched, 2);
+    // interleaved, so every chunk of 4 mixes children, suppliers, days and kinds
+    const identifiers: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      if (a.completes[i]) identifiers.push(a.completes[i]);
+      if (b.completes[i]) identifiers.push(b.completes[i]);
+    }
+    identifiers.push(...a.terminates, ...b.terminates, "eeeeeeeeeeeeeeeeeeeeeeee", "not-a-session");
+    const input = { identifiers, lines: identifiers.length + 1, duplicates: 1 };
+    const before = await fullState(t, a);
+    const beforeB = await fullState(t, b);
+
+    // a failure in the last chunks: everything rolled back, the counters of both children included
+    await failOn(t, b.completes[5]);
+    let failed = "";
+    try {
+      await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, { chunk: 4 });
+    } catch (e) {
+      failed = String(e);
+    }
+    assertMatch(failed, /chunk three on fire/);
+    await sql`DROP TRIGGER fail_chunk`.execute(db);
+    assertEquals(await fullState(t, a), before);
+    assertEquals(await fullState(t, b), beforeB);
+
+    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, { chunk: 4 });
+    assertEquals(
+      [up.matched, up.alreadyReconciled, up.notComplete, up.unknown, up.duplicates, up.identifiers],
+      [14, 2, 3, 2, 1, 21],
+    );
+    assertEquals(await reconcileMismatches(db, both), []);
+    assertEquals(await approvedOf(t, "projects", a.child._id), { approved: 8, rejected: 1 });
+    assertEquals(await approvedOf(t, "projects", b.child._id), { approved: 6, rejected: 1 });
+    assertEquals(await approvedOf(t, "supplier_maps", b.mapId), { approved: 6, rejected: 1 });
+    const days = await sql<{ projectId: string; date: string; approved: number }>`
+      SELECT projectId, date, approved FROM router_daily WHERE projectId IN (${sql.join(both)})
+        AND approved != 0 ORDER BY projectId = ${b.child._id}, date`.execute(db);
+    assertEquals(days.rows.map((r) => [r.projectId, r.date.slice(0, 10) === "2020-01-02", r.approved]), [
+      [a.child._id, true, 4],
+      [a.child._id, false, 4],
+      [b.child._id, true, 3],
+      [b.child._id, false, 3],
+    ]);
+    const items = await db.selectFrom("reconcile_items").select("sessionId").where("reconcileId", "=", up._id)
+      .execute();
+    assertEquals(
+      items.map((i) => i.sessionId).sort(),
+      [...a.completes.slice(0, 8), ...b.completes.slice(0, 6)].sort(),
+    );
+
+    const undo = await undoReconcile(t.deps, SYSTEM_ACTOR, a.parent._id);
+    assertEquals(undo.restored, 14);
+    assertEquals(await reconcileMismatches(db, both), []);
+    const after = await fullState(t, a);
+    assertEquals([after.sessions, after.maps, after.rollup], [before.sessions, before.maps, before.rollup]);
+    const afterB = await fullState(t, b);
+    assertEquals([afterB.sessions, afterB.maps, afterB.rollup], [
+      beforeB.sessions,
+      beforeB.maps,
+      beforeB.rollup,
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: on an idle server the chunks go one after another without waiting on a timer; the loop is still given back between them", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 30 });
+    const realTimeout = globalThis.setTimeout;
+    let zeroTimers = 0, turns = 0;
+    let counting = true;
+    // deno-lint-ignore no-explicit-any
+    (globalThis as any).setTimeout = (fn: () => void, ms?: number, ...rest: unknown[]) => {
+      if (counting && !ms) zeroTimers++;
+      return realTimeout(fn, ms, ...rest);
+    };
+    // a macrotask that counts how often the loop came round while the upload ran
+    const tick = () => setImmediate(() => counting && (turns++, tick()));
+    try {
+      tick();
+      const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers: s.completes,
+        lines: 30,
+        duplicates: 0,
+      }, { chunk: 2 });
+      assertEquals(up.matched, 30);
+    } finally {
+      counting = false;
+      globalThis.setTimeout = realTimeout;
+    }
+    assertEquals(zeroTimers, 0, "no zero timeout between chunks (each waits 1-2 ms on an idle loop)");
+    assert(turns >= 15, `the loop came round ${turns} times during 15 chunks`);
+    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: a plain identifier file reads as papaparse reads it, and the same as its quoted form", () => {
+  const ids = ["5f1d7c0e2b3a4c5d6e7f8091", "abc-123", "x_y.z", "UID"];
+  // plain files (no quotes, no delimiters) take the line-by-line path: the identifiers papaparse finds
+  const plain = [
+    ids.join("\n"),
+    ids.join("\n") + "\n",
+    ids.join("\r\n") + "\r\n",
+    ["UID", "", ...ids, "", "  ", ""].join("\r\n"),
+    ` ${ids[0]} \n\n${ids[1]}`,
+    "one",
+  ];
+  for (const text of plain) {
+    const papa = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false }).data
+      .map((r) => (assertEquals(r.length, 1, JSON.stringify(text)), r[0].trim()))
+      .filter((x) => x !== "");
+    const r = parseIdentifierFile(text);
+    assert(r.ok, JSON.stringify(text));
+    const expected = [...new Set(r.value.header ? papa.slice(1) : papa)];
+    assertEquals(r.value.identifiers, expected, JSON.stringify(text));
+  }
+  // the same figures either way: a CRLF file with a header, blanks and a duplicate
+  const file = ["UID", ids[0], "", ids[1], ids[0], ids[2], ""].join("\r\n");
+  const quoted = ["UID", ids[0], "", `"${ids[1]}"`, ids[0], ids[2], ""].join("\r\n");
+  const r1 = parseIdentifierFile(file), r2 = parseIdentifierFile(quoted);
+  assert(r1.ok && r2.ok);
+  assertEquals(r1.value, r2.value);
+  assertEquals(r1.value, { identifiers: ids.slice(0, 3), lines: 6, duplicates: 1, header: true });
+  const bad = parseIdentifierFile(`${ids[0]}\nnot an id\n`);
+  assertEquals(
+    bad.ok ? "" : bad.error.message,
+    "Line 2: an identifier holds no spaces or control characters",
+  );
+});
+
+Deno.test("reconcile: the held approved post-backs of a large upload are all released, slice after slice", async () => {
+  const t = await testApp({}, { router: { fetch: () => Promise.resolve(new Response("ok")) } });
+  try {
+    const supplier = await makeSupplier(t, {
+      supplierApprovedHook: "https://panel.example/a?uid=[uid]&s=[status]",
+    });
+    const s = await liveProject(t, { child: { sampleSize: 0 }, supplierId: supplier._id });
+    const db = t.deps.db;
+    const N = 1_234;
+    const at = new Date().toISOString();
+    const uidAt = (i: number) => (8_000_000_000 + i).toString(16).padStart(24, "0");
+    const rows = Array.from(
+      { length: N },
+      (_, i) =>
+        sql`(${
+          uidAt(i)
+        }, ${s.child._id}, ${s.parent._id}, ${s.parent.clientId}, ${s.mapId}, ${s.supplierId}, ${`s${i}`}, 'complete', ${at}, ${at}, ${at})`,
+    );
+    for (let i = 0; i < N; i += 400) {
+      await sql`INSERT INTO sessions (id, projectId, parentProjectId, clientId, supplierMapId, supplierId, sid, status, createdAt, updatedAt, endedAt)
+        VALUES ${sql.join(rows.slice(i, i + 400))}`.execute(db);
+    }
+    // the file in another order than the keys: slices go by key, chunks by the file
+    const identifiers = Array.from({ length: N }, (_, i) => uidAt(N - 1 - i));
+    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.child._id, 1, {
+      identifiers,
+      lines: N,
+      duplicates: 0,
+    }, { chunk: 300 });
+    assertEquals([up.matched, up.hooksQueued], [N, N]);
+    const hooks = await sql<{ held: number; due: number }>`SELECT sum(nextAt = ${HOOK_HELD}) AS held,
+      sum(nextAt != ${HOOK_HELD}) AS due FROM router_hooks WHERE hookKey LIKE '%-a'`.execute(db);
+    assertEquals([Number(hooks.rows[0].held), Number(hooks.rows[0].due)], [0, N]);
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and the counts agree with a recount after the upload and its undo", async () => {
+  const t = await testApp();
+  try {
+    const s = await closedProject(t, { complete: 3 });
+    const db = t.deps.db;
+    await sql`UPDATE sessions SET endedAt = '2021-03-04T05:06:07.000Z' WHERE id = ${s.completes[0]}`.execute(
+      db,
+    );
+    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+      identifiers: s.completes,
+      lines: 3,
+      duplicates: 0,
+    });
+    assertEquals(up.matched, 3);
+    const day = await sql<{ approved: number }>`SELECT approved FROM router_daily
+      WHERE projectId = ${s.child._id} AND date = '2021-03-04'`.execute(db);
+    assertEquals(day.rows.map((r) => r.approved), [1]);
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+    await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
+    assertEquals(await reconcileMismatches(db, [s.child._id]), []);
+    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 0, rejected: 0 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test({
+  name:
+    "reconcile: on a libSQL server (no temporary tables) the chunks go through the migrated chunk table, exactly; an embedded database keeps it temporary",
+  ignore: !sqldSupported,
+  fn: async () => {
+    // embedded: the chunk table is a temporary one, the migrated one stays untouched
+    const local = await testApp();
+    try {
+      const s = await closedProject(local, { complete: 3 });
+      const up = await reconcileUpload(local.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers: s.completes,
+        lines: 3,
+        duplicates: 0,
+      });
+      assertEquals(up.matched, 3);
+      const temp = await sql<
+        { name: string }
+      >`SELECT name FROM sqlite_temp_master WHERE name = 'reconcile_chunk'`
+        .execute(local.deps.db);
+      assertEquals(temp.rows.length, 1);
+    } finally {
+      await local.close();
+    }
+    await using server = await startSqld();
+    const t = await testApp({ DATABASE_URL: server.url });
+    try {
+      const s = await closedProject(t, { complete: 12, terminate: 1 });
+      const identifiers = [...s.completes.slice(0, 10), ...s.terminates, "ffffffffffffffffffffffff"];
+      const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers,
+        lines: identifiers.length,
+        duplicates: 0,
+      }, { chunk: 5 });
+      assertEquals([up.matched, up.notComplete, up.unknown, up.status], [10, 1, 1, "applied"]);
+      assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 10, rejected: 0 });
+      assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+      const left = await sql<{ n: number }>`SELECT count(*) AS n FROM reconcile_chunk`.execute(t.deps.db);
+      assertEquals(Number(left.rows[0].n), 0, "emptied by every chunk");
+      const undo = await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
+      assertEquals(undo.restored, 10);
+      assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+    } finally {
+      await t.close();
+    }
+  },
 });

@@ -12,6 +12,7 @@
  * state before its upload: the sessions it changed back to not reconciled, the counters and rollup
  * down by the same amounts, its queued post-backs withdrawn (those already sent are not sent again).
  */
+import { setImmediate } from "node:timers";
 import { type RawBuilder, sql } from "kysely";
 import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
@@ -39,13 +40,20 @@ import { type Clock, isoAt, wallClock } from "../common/clock.ts";
 export const APPROVED_LETTER = "a";
 export const approvedHookKey = (uid: string) => `${uid}-${APPROVED_LETTER}`;
 
-const yieldToLoop = () => new Promise<void>((r) => setTimeout(r, 0));
+/**
+ * One turn of the event loop (a macrotask: I/O, timers and the router's batches get in). An
+ * immediate, not a zero timeout: that one waits a millisecond or two even when nothing else is
+ * waiting, which tripled an upload's time on an idle server.
+ */
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 export type Identifiers = {
   identifiers: string[];
   lines: number;
   duplicates: number;
   fileName?: string;
+  /** How long the file's parse held the loop (ms): the upload counts it as its own time. */
+  parseMs?: number;
 };
 
 /**
@@ -56,7 +64,10 @@ export async function identifiersOfUpload(
   input: { csv?: string; uid?: string[]; fileName?: string },
 ): Promise<Identifiers> {
   if (input.csv === undefined) return identifiersOf(input);
-  return identifiersOf(input, await parseIdentifierFileAsync(input.csv));
+  const stats = { busyMs: 0 };
+  const parsed = await parseIdentifierFileAsync(input.csv, undefined, stats);
+  const ids = identifiersOf(input, parsed);
+  return { ...ids, parseMs: (ids.parseMs ?? 0) + stats.busyMs };
 }
 
 /** The identifiers of an upload's body: the file's text (parsed here) or the spec's `uid` list. */
@@ -65,6 +76,7 @@ export function identifiersOf(
   parsed?: ParseResult,
 ): Identifiers {
   if (input.csv !== undefined) {
+    const t0 = performance.now();
     const r = parsed ?? parseIdentifierFile(input.csv);
     if (!r.ok) throw invalid(r.error.message, [{ path: "csv", message: r.error.message }]);
     if (!r.value.identifiers.length) {
@@ -73,7 +85,7 @@ export function identifiersOf(
         message: "The file holds no identifiers",
       }]);
     }
-    return { ...r.value, fileName: input.fileName };
+    return { ...r.value, fileName: input.fileName, parseMs: performance.now() - t0 };
   }
   const list = input.uid ?? [];
   const seen = new Set<string>();
@@ -100,11 +112,14 @@ export function identifiersOf(
 /** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
 const APPLY_CHUNK = 1_000;
 /**
- * Between two chunks the rest of the server gets at least this many times the chunk's own time
- * when it has work waiting (the router on other projects keeps about 80% of its pace); an idle
- * loop lets the next chunk go at once.
+ * While an upload runs, the rest of the server gets up to this many times the upload's own time
+ * (its parse and its chunks) whenever it has work waiting: the router on other projects keeps
+ * about 4.5/5.5 (0.82) of its pace, and a 100,000-identifier upload (about 0.8 s of its own work)
+ * takes about 5.5 times that. An idle loop lets the next chunk go at once.
  */
-const YIELD_SHARE = 2;
+const YIELD_SHARE = 4.5;
+/** A turn of the loop shorter than this (ms) found nobody waiting. */
+const IDLE_TURN = 0.5;
 /** The nextAt of an approved post-back queued by an upload not done yet: never due until released. */
 export const HOOK_HELD = "9999-12-31T23:59:59.999Z";
 
@@ -143,29 +158,49 @@ async function inTurn<T>(db: Db, projectId: string, fn: () => Promise<T>): Promi
 }
 
 /**
- * Gives the event loop back after a chunk that took `ms`: yields (a macrotask) until the others
- * have had YIELD_SHARE times that, or until a yield comes straight back (nobody was waiting).
+ * Gives the event loop back between the steps of a long job (an upload's chunks, a roll-back's,
+ * a release's), so that over the job the others get YIELD_SHARE times its own time: after each
+ * step it yields (a macrotask) until they have had that, or until two turns in a row come
+ * straight back (nobody was waiting: the first turn lets in what I/O brought, the second what that
+ * scheduled). Time nobody wanted is not owed later.
  */
-async function pace(ms: number) {
-  const want = ms * YIELD_SHARE;
-  let given = 0;
-  while (given < want) {
-    const t0 = performance.now();
-    await yieldToLoop();
-    const gap = performance.now() - t0;
-    given += gap;
-    if (gap < 1) break;
+class Pacer {
+  #own: number;
+  #given = 0;
+  /** `ownMs`: what the job did before its first step (an upload's parse). */
+  constructor(ownMs = 0) {
+    this.#own = ownMs;
+  }
+  /** After a step that took `ms` of the job's own time. */
+  async step(ms: number): Promise<void> {
+    this.#own += ms;
+    let quiet = 0;
+    while (this.#given < this.#own * YIELD_SHARE) {
+      const t0 = performance.now();
+      await yieldToLoop();
+      const gap = performance.now() - t0;
+      this.#given += gap;
+      quiet = gap < IDLE_TURN ? quiet + 1 : 0;
+      if (quiet === 2) {
+        this.#given = Math.max(this.#given, this.#own * YIELD_SHARE);
+        break;
+      }
+    }
   }
 }
 
 /**
  * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
- * transaction: it sorts its identifiers (unknown, already reconciled, not a complete), records the
- * sessions it changes in `reconcile_items`, marks them, moves the approved or rejected counters
- * and the daily rollup by exactly those sessions (counters equal a recount at every commit), queues
- * their approved post-backs held (never due until the upload is done) and adds to the upload's
- * figures. The upload's row is `applying` meanwhile, which no list, figure or undo takes as done;
- * a last transaction makes it `applied` and logs it, then the held post-backs are released.
+ * transaction of a few set-based statements (applyChunk): the chunk's sessions are sorted
+ * (unknown, already reconciled, not a complete) in one indexed join, the sessions it changes are
+ * recorded in `reconcile_items` and marked, the approved or rejected counters and the daily rollup
+ * move by exactly those sessions (counters equal a recount at every commit), and their approved
+ * post-backs are queued held (never due until the upload is done). The upload's row is `applying`
+ * meanwhile, which no list, figure or undo takes as done; a last transaction makes it `applied`
+ * with its figures and logs it, then the held post-backs are released.
+ *
+ * Between chunks the event loop is given back (pace): the router on other projects keeps most of
+ * its pace, and an idle server lets the next chunk go at once.
  *
  * All or nothing: a failure in any chunk rolls back the chunks already applied (from the recorded
  * sessions) before the error is answered, and an upload a crash left `applying` is rolled back the
@@ -209,16 +244,24 @@ export async function reconcileUpload(
     }).execute();
     active.add(id);
     try {
-      const scope = inList(target.childIds);
-      let hooks = 0;
+      const upload: Upload = {
+        id,
+        type,
+        scope: inList(target.childIds),
+        at,
+        tempChunks: await tempChunkTable(db),
+      };
+      const figures = noFigures();
+      const pacer = new Pacer(ids.parseMs);
       for (let i = 0; i < ids.identifiers.length; i += chunk) {
         const part = ids.identifiers.slice(i, i + chunk);
         const t0 = performance.now();
-        hooks += await db.transaction().execute((trx) => applyChunk(trx, id, type, scope, part, at));
-        await pace(performance.now() - t0);
+        const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part));
+        for (const k of FIGURES) figures[k] += f[k];
+        await pacer.step(performance.now() - t0);
       }
-      await db.transaction().execute((trx) => finish(trx, actor, id, at));
-      return { id, hooks };
+      await db.transaction().execute((trx) => finish(trx, actor, id, figures, at));
+      return { id, hooks: figures.hooksQueued };
     } catch (e) {
       await rollBack(db, id, chunk);
       throw e;
@@ -233,54 +276,104 @@ export async function reconcileUpload(
   return await getReconcile(db, id);
 }
 
-/** One chunk of an upload, inside its transaction; returns how many post-backs it queued (held). */
-async function applyChunk(
-  trx: Db,
-  id: string,
-  type: ReconcileType,
-  scope: string[],
-  part: string[],
-  at: Date,
-): Promise<number> {
-  // the chunk's identifiers go as one JSON parameter: binding a thousand values costs more than the work
-  const inScope = sql`id IN (SELECT value FROM json_each(${JSON.stringify(part)})) AND projectId IN (${
-    sql.join(scope)
-  })`;
-  const counts = await sql<{ inScope: number; already: number; notComplete: number }>`
-    SELECT count(*) AS inScope,
-      coalesce(sum(reconciled != 0), 0) AS already,
-      coalesce(sum(reconciled = 0 AND NOT (status = 'complete' AND isTest = 0)), 0) AS notComplete
-    FROM sessions WHERE ${inScope}`.execute(trx);
-  const c = counts.rows[0];
-  const state = type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
-  // the sessions it changes, with what their counters are keyed on
-  const changed = (await sql<Touched & { id: string }>`UPDATE sessions SET reconciled = ${state}
-    WHERE ${inScope} AND reconciled = 0 AND status = 'complete' AND isTest = 0
-    RETURNING id, ${TOUCHED}`.execute(trx)).rows;
-  let hooks = 0;
-  if (changed.length) {
-    const ids = changed.map((r) => r.id);
-    await sql`INSERT INTO reconcile_items (reconcileId, sessionId)
-      SELECT ${id}, value FROM json_each(${JSON.stringify(ids)})`.execute(trx);
-    await moveCounters(trx, changed, type, 1);
-    if (type === RECONCILE_TYPE.APPROVED) hooks = await queueApprovedHooks(trx, ids, at, scope);
+/**
+ * An upload being applied: its row, type, the child projects whose sessions it names, its time,
+ * and whether its chunk table is a temporary one.
+ */
+type Upload = { id: string; type: ReconcileType; scope: string[]; at: Date; tempChunks: boolean };
+
+/** The figures of an upload's summary that its chunks add up. */
+const FIGURES = ["matched", "unknown", "alreadyReconciled", "notComplete", "hooksQueued"] as const;
+type Figures = Record<(typeof FIGURES)[number], number>;
+const noFigures = (): Figures => ({
+  matched: 0,
+  unknown: 0,
+  alreadyReconciled: 0,
+  notComplete: 0,
+  hooksQueued: 0,
+});
+
+/**
+ * What a chunk sorts each of its sessions into (`kind` in the chunk table): one it changes, one
+ * reconciled already, one that is not a live complete.
+ */
+const KIND = { CHANGE: 0, ALREADY: 1, NOT_COMPLETE: 2 } as const;
+
+/**
+ * The chunk table: the sessions of the project that a chunk's identifiers name, with their kind
+ * and what their counters are keyed on, written and emptied inside the chunk's transaction, so
+ * the chunk's statements share one lookup of the sessions and nothing of a session row comes back
+ * to JavaScript. Kept in the order of its counts (kind, then counter keys), so they are read
+ * without a sort. A temporary table (per connection, in memory) where temporary tables work; it
+ * shadows the table of the same name that migration 0016 made, which a libSQL server (it refuses
+ * temporary tables) uses instead. Same columns in both.
+ */
+const CHUNK_TABLE = sql`CREATE TEMP TABLE IF NOT EXISTS reconcile_chunk (
+  rid INTEGER NOT NULL, id TEXT NOT NULL, kind INTEGER NOT NULL, sid TEXT NOT NULL,
+  projectId TEXT NOT NULL, supplierMapId TEXT NOT NULL, supplierId TEXT NOT NULL,
+  parentProjectId TEXT, clientId TEXT NOT NULL, day TEXT NOT NULL,
+  PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)
+) WITHOUT ROWID`;
+/** Per database: whether it took the temporary chunk table (probed once, outside a transaction). */
+const tempChunks = new WeakMap<Db, Promise<boolean>>();
+function tempChunkTable(db: Db): Promise<boolean> {
+  let works = tempChunks.get(db);
+  if (!works) tempChunks.set(db, works = CHUNK_TABLE.execute(db).then(() => true, () => false));
+  return works;
+}
+/** The rowids of the sessions a chunk changes: the update finds them without the id index. */
+const CHANGED = sql`SELECT rid FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`;
+
+/** One chunk of an upload, inside its transaction; returns what it adds to the upload's figures. */
+async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures> {
+  // (again in the transaction: a connection the pool opened since has none)
+  if (up.tempChunks) await CHUNK_TABLE.execute(trx);
+  // the one lookup of the chunk's sessions (the identifiers go as one JSON parameter: binding a
+  // thousand values costs more than the work; IN, not a join, so an identifier named twice counts once)
+  await sql`INSERT INTO reconcile_chunk
+    SELECT rowid, id, CASE WHEN reconciled != 0 THEN ${KIND.ALREADY}
+        WHEN status = 'complete' AND isTest = 0 THEN ${KIND.CHANGE} ELSE ${KIND.NOT_COMPLETE} END,
+      sid, ${TOUCHED}
+    FROM sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(part)}))
+      AND projectId IN (${sql.join(up.scope)})`.execute(trx);
+  // the counts, and the counter keys of the sessions it changes (a few rows: one per key and kind)
+  const groups = (await sql<Group & { kind: number }>`SELECT kind, ${GROUP_KEYS}, count(*) AS n
+    FROM reconcile_chunk GROUP BY kind, projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
+  const f = noFigures();
+  const changed: Group[] = [];
+  let named = 0;
+  for (const g of groups) {
+    const n = Number(g.n);
+    named += n;
+    if (g.kind === KIND.CHANGE) {
+      f.matched += n;
+      changed.push(g);
+    } else if (g.kind === KIND.ALREADY) f.alreadyReconciled += n;
+    else f.notComplete += n;
   }
-  await sql`UPDATE reconciles SET matched = matched + ${changed.length},
-      alreadyReconciled = alreadyReconciled + ${Number(c.already)},
-      notComplete = notComplete + ${Number(c.notComplete)},
-      unknown = unknown + ${part.length - Number(c.inScope)},
-      hooksQueued = hooksQueued + ${hooks}
-    WHERE id = ${id}`.execute(trx);
-  return hooks;
+  f.unknown = part.length - named;
+  if (f.matched) {
+    const state = up.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
+    await sql`INSERT INTO reconcile_items (reconcileId, sessionId) ${sql`SELECT ${up.id}, id FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
+      .execute(trx);
+    await sql`UPDATE sessions SET reconciled = ${state} WHERE rowid IN (${CHANGED})`.execute(trx);
+    await moveCounters(trx, changed, up.type, 1);
+    if (up.type === RECONCILE_TYPE.APPROVED) f.hooksQueued = await queueApprovedHooks(trx, up);
+  }
+  await sql`DELETE FROM reconcile_chunk`.execute(trx);
+  return f;
 }
 
-/** The last step of an upload: the project still takes it, the row becomes `applied`, the log. */
-async function finish(trx: Db, actor: Actor, id: string, at: Date) {
+/**
+ * The last step of an upload: the project still takes it, the row becomes `applied` with its
+ * figures, the log.
+ */
+async function finish(trx: Db, actor: Actor, id: string, figures: Figures, at: Date) {
+  await trx.updateTable("reconciles").set({ ...figures, status: "applied" }).where("id", "=", id).execute();
   const row = await trx.selectFrom("reconciles").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const target = await reconcileTarget(trx, row.projectId);
   // settled while the chunks went in: the whole upload is rolled back
   assertReconcilable(target);
-  await trx.updateTable("reconciles").set({ status: "applied" }).where("id", "=", id).execute();
   const label = reconcileTypeLabel(row.type);
   await writeLog(trx, actor, {
     activity: `Reconciled ${target.projectCode}${
@@ -293,27 +386,26 @@ async function finish(trx: Db, actor: Actor, id: string, at: Date) {
   }, at);
 }
 
-/** Pages through an upload's recorded sessions in key order, `size` at a time. */
-async function* itemPages(db: Db, id: string, size: number) {
-  let after = "";
-  for (;;) {
-    const page = (await db.selectFrom("reconcile_items").select("sessionId").where("reconcileId", "=", id)
-      .where("sessionId", ">", after).orderBy("sessionId").limit(size).execute()).map((r) => r.sessionId);
-    if (!page.length) return;
-    yield page;
-    after = page[page.length - 1];
-  }
-}
-
-/** Makes an upload's held post-backs due, a chunk at a time. */
+/**
+ * Makes an upload's held post-backs due, `size` of its recorded sessions at a time in key order,
+ * the loop given back between slices as between chunks. A slice goes by its bounds: no id comes
+ * back to JavaScript.
+ */
 async function releaseHooks(db: Db, id: string, stamp: string, size: number) {
-  for await (const page of itemPages(db, id, Math.max(size, 500))) {
+  const slice = Math.max(size, 500);
+  const pacer = new Pacer();
+  for (let after = "";;) {
+    const t0 = performance.now();
+    const last = (await sql<{ last: string | null }>`SELECT max(sessionId) AS last FROM (
+      SELECT sessionId FROM reconcile_items WHERE reconcileId = ${id} AND sessionId > ${after}
+      ORDER BY sessionId LIMIT ${slice})`.execute(db)).rows[0]?.last;
+    if (!last) return;
     await sql`UPDATE router_hooks SET nextAt = ${stamp}, updatedAt = ${stamp}
-      WHERE hookKey IN (${
-      sql.join(page.map(approvedHookKey))
-    }) AND status = 'queued' AND nextAt = ${HOOK_HELD}`
-      .execute(db);
-    await yieldToLoop();
+      WHERE hookKey IN (SELECT sessionId || ${"-" + APPROVED_LETTER} FROM reconcile_items
+        WHERE reconcileId = ${id} AND sessionId > ${after} AND sessionId <= ${last})
+        AND status = 'queued' AND nextAt = ${HOOK_HELD}`.execute(db);
+    after = last;
+    await pacer.step(performance.now() - t0);
   }
 }
 
@@ -328,6 +420,7 @@ async function rollBack(db: Db, id: string, size: number) {
     .executeTakeFirst();
   if (!row || row.status === "applied" || row.status === "undone") return;
   const state = row.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
+  const pacer = new Pacer();
   for (;;) {
     const t0 = performance.now();
     const n = await db.transaction().execute(async (trx) => {
@@ -352,7 +445,7 @@ async function rollBack(db: Db, id: string, size: number) {
       return page.length;
     });
     if (!n) break;
-    await pace(performance.now() - t0);
+    await pacer.step(performance.now() - t0);
   }
   await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
   await db.deleteFrom("reconciles").where("id", "=", id).execute();
@@ -391,51 +484,59 @@ export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise
 }
 
 /** What a session's approved or rejected counters are keyed on. */
-type Touched = {
+const TOUCHED = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId,
+  substr(coalesce(endedAt, createdAt), 1, 10) AS day`;
+const GROUP_KEYS = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId, day`;
+
+/** Sessions that share their counter keys: `n` of them. */
+type Group = {
   projectId: string;
   supplierMapId: string;
   supplierId: string;
   parentProjectId: string | null;
   clientId: string;
   day: string;
+  n: number;
 };
-const TOUCHED = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId,
-  substr(coalesce(endedAt, createdAt), 1, 10) AS day`;
 
-/** The counter keys of the given sessions (a list, or a query of their ids). */
-async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<Touched[]> {
+/** The counter keys of the given sessions (a list, or a query of their ids), counted by key. */
+async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<Group[]> {
   const ids = Array.isArray(sessionIds)
     ? sql`SELECT value FROM json_each(${JSON.stringify(sessionIds)})`
     : sessionIds;
-  return (await sql<Touched>`SELECT ${TOUCHED} FROM sessions WHERE id IN (${ids})`.execute(trx)).rows;
+  return (await sql<Group>`SELECT ${TOUCHED}, count(*) AS n FROM sessions WHERE id IN (${ids})
+    GROUP BY projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
 }
 
 /**
- * Adds (`sign` 1) or takes back (-1) the given sessions of an upload (their counter keys) on the
- * approved or rejected counters of their child projects and supplier maps and on the daily rollup
- * (the day of the complete).
+ * Adds (`sign` 1) or takes back (-1) the given sessions of an upload (counted by their counter
+ * keys) on the approved or rejected counters of their child projects and supplier maps and on the
+ * daily rollup (the day of the complete).
  */
-async function moveCounters(trx: Db, touched: Touched[], type: number, sign: 1 | -1) {
+async function moveCounters(trx: Db, touched: Group[], type: number, sign: 1 | -1) {
   const col = type === RECONCILE_TYPE.APPROVED ? "approved" : "rejected";
-  const groups = new Map<string, Touched & { n: number }>();
+  const groups = new Map<string, Group>();
   for (const t of touched) {
     const k = `${t.projectId} ${t.supplierId} ${t.day}`;
     const g = groups.get(k);
-    if (g) g.n++;
-    else groups.set(k, { ...t, n: 1 });
+    if (g) g.n += Number(t.n);
+    else groups.set(k, { ...t, n: Number(t.n) });
   }
   const projects = new Map<string, number>(), maps = new Map<string, number>();
   for (const g of groups.values()) {
     const n = g.n * sign;
     projects.set(g.projectId, (projects.get(g.projectId) ?? 0) + n);
     maps.set(g.supplierMapId, (maps.get(g.supplierMapId) ?? 0) + n);
+    // the day's row is there (the router counted the complete on it): an update, which costs less
+    // than an upsert (the rollup's triggers are compiled for one statement kind, not two)
+    const moved = await sql`UPDATE router_daily SET ${sql.ref(col)} = ${sql.ref(col)} + ${n}
+      WHERE date = ${g.day} AND projectId = ${g.projectId} AND supplierId = ${g.supplierId}`.execute(trx);
+    if (Number(moved.numAffectedRows ?? 0)) continue;
     await sql`INSERT INTO router_daily (date, projectId, supplierId, supplierMapId, parentProjectId, clientId, ${
       sql.ref(col)
     })
-      VALUES (${g.day}, ${g.projectId}, ${g.supplierId}, ${g.supplierMapId}, ${g.parentProjectId}, ${g.clientId}, ${n})
-      ON CONFLICT (date, projectId, supplierId) DO UPDATE SET ${sql.ref(col)} = ${sql.ref(col)} + excluded.${
-      sql.ref(col)
-    }`.execute(trx);
+      VALUES (${g.day}, ${g.projectId}, ${g.supplierId}, ${g.supplierMapId}, ${g.parentProjectId}, ${g.clientId}, ${n})`
+      .execute(trx);
   }
   for (const [table, m] of [["projects", projects], ["supplier_maps", maps]] as const) {
     for (const [rowId, n] of m) {
@@ -447,28 +548,26 @@ async function moveCounters(trx: Db, touched: Touched[], type: number, sign: 1 |
 }
 
 /**
- * Queues the approved post-back of each newly approved session whose supplier has a hook, the same
- * way the router queues a complete's (a row of router_hooks the sender claims with a lease), held
- * until the upload is done. A session whose approval was queued before (and sent, or being sent)
- * gets none again.
+ * Queues the approved post-back of each session the chunk approves (the chunk table's) whose
+ * supplier has a hook, the same way the router queues a complete's (a row of router_hooks the
+ * sender claims with a lease), held until the upload is done. A session whose approval was queued
+ * before (and sent, or being sent) gets none again.
  */
-async function queueApprovedHooks(trx: Db, sessionIds: string[], at: Date, scope: string[]): Promise<number> {
+async function queueApprovedHooks(trx: Db, up: Upload): Promise<number> {
   // most suppliers have no hook: then there is nothing to join
   const hooked = await sql<{ n: number }>`SELECT count(*) AS n FROM supplier_maps m
     JOIN suppliers sup ON sup.id = m.supplierId
-    WHERE m.projectId IN (${sql.join(scope)}) AND trim(sup.supplierApprovedHook) != ''`.execute(trx);
+    WHERE m.projectId IN (${sql.join(up.scope)}) AND trim(sup.supplierApprovedHook) != ''`.execute(trx);
   if (!Number(hooked.rows[0].n)) return 0;
   const rows = await sql<{ uid: string; sid: string; supplierId: string; hook: string; projectCode: string }>`
-    SELECT s.id AS uid, s.sid, s.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
-    FROM sessions s
-      JOIN suppliers sup ON sup.id = s.supplierId
-      JOIN projects p ON p.id = s.projectId
-    WHERE s.id IN (SELECT value FROM json_each(${
-    JSON.stringify(sessionIds)
-  })) AND trim(sup.supplierApprovedHook) != ''
-      AND NOT EXISTS (SELECT 1 FROM router_hooks h WHERE h.hookKey = s.id || ${"-" + APPROVED_LETTER})`
+    SELECT c.id AS uid, c.sid, c.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
+    FROM reconcile_chunk c
+      JOIN suppliers sup ON sup.id = c.supplierId
+      JOIN projects p ON p.id = c.projectId
+    WHERE c.kind = ${KIND.CHANGE} AND trim(sup.supplierApprovedHook) != ''
+      AND NOT EXISTS (SELECT 1 FROM router_hooks h WHERE h.hookKey = c.id || ${"-" + APPROVED_LETTER})`
     .execute(trx);
-  const stamp = at.toISOString();
+  const stamp = up.at.toISOString();
   for (let i = 0; i < rows.rows.length; i += 500) {
     const chunk = rows.rows.slice(i, i + 500);
     await trx.insertInto("router_hooks").values(chunk.map((r) => ({
