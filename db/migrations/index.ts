@@ -13,6 +13,7 @@ import * as m0010 from "./0010_accounts.ts";
 import * as m0011 from "./0011_dashboard_totals.ts";
 import * as m0012 from "./0012_reports.ts";
 import * as m0013 from "./0013_imports.ts";
+import * as m0014 from "./0014_router_rollups.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0011_dashboard_totals": m0011,
   "0012_reports": m0012,
   "0013_imports": m0013,
+  "0014_router_rollups": m0014,
 };

@@ -2,7 +2,7 @@
  * The dashboard at scale: 2,000 survey projects (under 500 group projects, 50 clients, 30 suppliers,
  * 3 supplier maps each) and 1,000,000 sessions over 90 days, written directly into a temporary
  * database FILE for speed: the sessions, the counters of projects and maps and the daily rollup
- * (router_daily; its day totals kept by the migration's triggers, as the router's writes keep them).
+ * (router_daily, with its day totals and monthly rollup added by rollup.ts as the router's writes add them).
  * Then every dashboard call's production function, as its handler calls it, timed (median and p95
  * of 30 runs), and the first page and a deep page of each report. Ratios are against the Total Completed card's day-totals read measured in the same run.
  */
@@ -27,6 +27,7 @@ import { readLive } from "../../server/domain/dashboard/live.ts";
 import { reportPage } from "../../server/domain/reports/reports.ts";
 import { REPORT_KINDS } from "../../shared/api/reports.ts";
 import { ROLLUP_COUNTERS } from "../../server/db/tables/router.ts";
+import { addToRouterDaily } from "../../server/domain/router/rollup.ts";
 import type { ChartPeriod } from "../../shared/api/dashboard.ts";
 import { type BenchRow, summarize, timeRuns } from "./_kit.ts";
 import { rng } from "./list_bench.ts";
@@ -253,9 +254,8 @@ export async function bench(): Promise<BenchRow[]> {
         out.cost = Math.round(Number(out.cost) * 100) / 100;
         return out;
       });
-      for (let i = 0; i < rows.length; i += 200) {
-        await trx.insertInto("router_daily").values(rows.slice(i, i + 200) as never).execute();
-      }
+      // through the one writer of router_daily and its rollups (day totals, monthly)
+      await addToRouterDaily(trx, rows as never);
     });
     await refreshPlannerStats(db);
     const seedMs = performance.now() - t0;
