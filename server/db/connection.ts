@@ -10,6 +10,13 @@ export type DbHandle = {
   url: string;
   /** The primary over the network, when the database is remote (the router's write batches). */
   primary: Client | null;
+  /**
+   * Kysely straight on the primary: the same as `db` but with an embedded replica, where it skips
+   * the replica (migrations run here, then the replica syncs).
+   */
+  primaryDb: Db;
+  /** Pulls the primary's latest changes into the replica (nothing without one). */
+  sync(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -19,6 +26,8 @@ export type Remote = {
   primary: Client;
   /** The embedded replica the app's other reads use, if any (synced after the router writes). */
   replica: Client | null;
+  /** Kysely straight on the primary (reads that must not lag, like a session another instance made). */
+  primaryDb: Db;
 };
 
 const remotes = new WeakMap<Db, Remote>();
@@ -89,15 +98,20 @@ export async function openDatabase(
     await client.execute("PRAGMA foreign_keys = ON");
   }
   const db = new Kysely<Database>({ dialect: new LibsqlDialect(client) });
-  if (!local) remotes.set(db, { primary, replica: replica ? client : null });
+  const primaryDb = primary === client ? db : new Kysely<Database>({ dialect: new LibsqlDialect(primary) });
+  if (!local) remotes.set(db, { primary, replica: replica ? client : null, primaryDb });
   return {
     db,
     client,
     url,
     primary: local ? null : primary,
+    primaryDb,
+    async sync() {
+      if (replica) await client.sync();
+    },
     async close() {
       await db.destroy();
-      if (primary !== client) primary.close();
+      if (primaryDb !== db) await primaryDb.destroy();
     },
   };
 }

@@ -109,6 +109,14 @@ export class RouterWriter {
     return outcomes;
   }
 
+  #syncing = false;
+  /** Pulls the batch into the instance's replica soon (one sync at a time; the staff pages read it). */
+  #syncReplica(replica: NonNullable<Remote["replica"]>) {
+    if (this.#syncing) return;
+    this.#syncing = true;
+    replica.sync().catch(() => {}).finally(() => this.#syncing = false);
+  }
+
   /**
    * A batch against a remote primary: one read round trip (a read batch; two when loaded sessions
    * name more), the decisions in memory, then ONE atomic write batch led by guards that refuse it
@@ -137,7 +145,7 @@ export class RouterWriter {
           "write",
         );
         this.writeBatches++;
-        if (remote.replica) remote.replica.sync().catch(() => {});
+        if (remote.replica) this.#syncReplica(remote.replica);
         return { outcomes, changes };
       } catch (err) {
         if (!STALE.test(String((err as Error)?.message ?? err)) || attempt >= MAX_STALE) throw err;
