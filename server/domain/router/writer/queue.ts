@@ -16,7 +16,8 @@ const message = (err: unknown) => err instanceof Error ? err.message : String(er
 export class BatchQueue<E, O> {
   #queue: Pending<E, O>[] = [];
   #scheduled = false;
-  #running: Promise<void> | null = null;
+  /** Batches being written now (at most `inFlight`). */
+  #running = 0;
   #idle: (() => void)[] = [];
 
   constructor(
@@ -24,6 +25,11 @@ export class BatchQueue<E, O> {
     private readonly flush: (events: E[]) => Promise<O[]>,
     private readonly maxBatch: number,
     private readonly log: Logger,
+    /**
+     * Batches written at once: 1 for a file (one writer holds the lock anyway); more on a remote
+     * primary, where a batch mostly waits on the network and its guards make an overlap safe.
+     */
+    private readonly inFlight = 1,
   ) {}
 
   submit(event: E): Promise<O> {
@@ -40,7 +46,7 @@ export class BatchQueue<E, O> {
   }
 
   #schedule() {
-    if (this.#scheduled || this.#running) return;
+    if (this.#scheduled || this.#running >= this.inFlight) return;
     this.#scheduled = true;
     // the next turn: whatever else this turn's requests submit goes into the same transaction
     setImmediate(() => this.#drain());
@@ -49,14 +55,14 @@ export class BatchQueue<E, O> {
   async #drain() {
     this.#scheduled = false;
     const batch = this.#queue.splice(0, this.maxBatch);
-    this.#running = this.#flushSafe(batch);
+    this.#running++;
     try {
-      await this.#running;
+      await this.#flushSafe(batch);
     } finally {
-      this.#running = null;
+      this.#running--;
     }
     if (this.#queue.length) this.#schedule();
-    else this.#idle.splice(0).forEach((r) => r());
+    else if (!this.#running && !this.#scheduled) this.#idle.splice(0).forEach((r) => r());
   }
 
   async #flushSafe(batch: Pending<E, O>[], attempt = 0): Promise<void> {
