@@ -34,7 +34,7 @@ export function guardStatements(state: BatchState, changes: Changes): Statement[
       args: [n.over, n.id],
     });
   }
-  for (const [id, s] of changes.dirty) {
+  for (const id of changes.dirty.keys()) {
     const read = state.base.sessions.get(id);
     if (!read) continue; // new in this batch
     out.push(guard(`coalesce((SELECT status = ? AND updatedAt = ? FROM sessions WHERE id = ?), 0)`, [
