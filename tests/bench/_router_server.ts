@@ -40,6 +40,7 @@ if (mode === "bare") {
       flushes: w.flushes,
       writeBatches: w.writeBatches,
       staleBatches: w.staleBatches,
+      leanBatches: w.leanBatches,
       readMs: Math.round(w.readMs),
       writeMs: Math.round(w.writeMs),
     };

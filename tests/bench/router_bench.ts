@@ -395,7 +395,7 @@ export async function bench(): Promise<BenchRow[]> {
             Math.round(Number(s.readMs) / Number(s.writeBatches))
           } ms, write ${
             Math.round(Number(s.writeMs) / Number(s.writeBatches))
-          } ms each), ${s.staleBatches} refused by a guard`
+          } ms each; ${s.leanBatches} without a read), ${s.staleBatches} refused by a guard`
         ).join(" / ")
       }`,
     });

@@ -22,7 +22,14 @@
 import type { Db } from "../../db/connection.ts";
 import type { Logger } from "../../logger.ts";
 import { BatchQueue } from "./writer/queue.ts";
-import { loadBatch, readerOn } from "./writer/load.ts";
+import {
+  type BatchState,
+  loadBatch,
+  type MapCounts,
+  type ProjectCounts,
+  readerOn,
+  stateWithoutRead,
+} from "./writer/load.ts";
 import { guardStatements, STALE } from "./writer/guards.ts";
 import { type Remote, remoteOf } from "../../db/connection.ts";
 import type { Statement } from "./rollup.ts";
@@ -54,6 +61,8 @@ export class RouterWriter {
   /** Remote primary only: write batches committed, and those a guard refused (then redone). */
   writeBatches = 0;
   staleBatches = 0;
+  /** Remote primary only: batches decided without a read (plain entries; stateWithoutRead). */
+  leanBatches = 0;
   /** Remote primary only: milliseconds spent reading and writing batches (the bench reports them). */
   readMs = 0;
   writeMs = 0;
@@ -65,14 +74,7 @@ export class RouterWriter {
     /** The clock (deps.now): stamps what is not an event's own time, like queued hooks. */
     private readonly now: () => number = Date.now,
   ) {
-    // on a remote primary a few batches travel at once: each mostly waits on the network, and
-    // its guards refuse it if an overlapping batch moved what it decided on
-    this.#queue = new BatchQueue(
-      (events) => this.#flush(events),
-      opts.maxBatch,
-      log,
-      remoteOf(db) ? REMOTE_IN_FLIGHT : 1,
-    );
+    this.#queue = new BatchQueue((events) => this.#flush(events), opts.maxBatch, log);
   }
 
   submit(event: RouterEvent): Promise<Outcome> {
@@ -119,11 +121,25 @@ export class RouterWriter {
     return outcomes;
   }
 
+  /** Counters of projects and maps as this instance last read or wrote them (remote primary). */
+  readonly #known = { projects: new Map<string, ProjectCounts>(), maps: new Map<string, MapCounts>() };
+
+  #remember(state: BatchState) {
+    for (
+      const [m, from] of [[this.#known.projects, state.projects], [this.#known.maps, state.maps]] as const
+    ) {
+      if (m.size > 20_000) m.clear();
+      for (const [id, c] of from) (m as Map<string, typeof c>).set(id, { ...c });
+    }
+  }
+
   /**
    * A batch against a remote primary: one read round trip (a read batch; two when loaded sessions
-   * name more), the decisions in memory, then ONE atomic write batch led by guards that refuse it
-   * if what the decisions stood on moved meanwhile (writer/guards.ts). A refused batch is read and
-   * decided again; after MAX_STALE refusals in a row the error goes to the queue like any other.
+   * name more; none for plain entries on counters this instance knows, stateWithoutRead), the
+   * decisions in memory, then ONE atomic write batch led by guards that refuse it if what the
+   * decisions stood on moved meanwhile (writer/guards.ts). A refused batch is read and decided
+   * again; after MAX_STALE refusals in a row the error goes to the queue like any other. One batch
+   * at a time, as on a file: more in flight made sqld (0.24) stall on its write lock.
    */
   async #flushRemote(events: RouterEvent[], remote: Remote) {
     const read = async (statements: Statement[]) =>
@@ -132,7 +148,10 @@ export class RouterWriter {
       );
     for (let attempt = 1;; attempt++) {
       const t0 = performance.now();
-      const state = await loadBatch(read, events);
+      // plain entries go without a read (one round trip in all); a refused batch reads
+      const lean = attempt === 1 ? stateWithoutRead(events, this.#known) : null;
+      if (lean) this.leanBatches++;
+      const state = lean ?? await loadBatch(read, events);
       const t1 = performance.now();
       this.readMs += t1 - t0;
       const changes = new Changes(state);
@@ -150,6 +169,7 @@ export class RouterWriter {
           "write",
         );
         this.writeBatches++;
+        this.#remember(state);
         this.writeMs += performance.now() - t1;
         return { outcomes, changes };
       } catch (err) {
@@ -159,12 +179,6 @@ export class RouterWriter {
     }
   }
 }
-
-/**
- * Batches written at once on a remote primary. Two nearly doubles a 2-instance sqld's throughput
- * over one; with four per instance, sqld (0.24) was seen spinning without answering.
- */
-const REMOTE_IN_FLIGHT = 2;
 
 /** Refusals by a guard in a row before a batch gives up (each one means another instance wrote). */
 const MAX_STALE = 50;

@@ -43,12 +43,18 @@ export function guardStatements(state: BatchState, changes: Changes): Statement[
       id,
     ]));
   }
-  for (const e of changes.newEntries) {
-    out.push(guard(
-      `NOT EXISTS (SELECT 1 FROM sessions WHERE projectId = ? AND sid = ? AND isTest = 0
-        AND status NOT IN ('closed', 'duplicate'))`,
-      [e.projectId, e.sid],
-    ));
+  // one guard per project for the respondents it lets in (the (projectId, sid) index answers it)
+  const sidsBy = new Map<string, string[]>();
+  for (const e of changes.newEntries) sidsBy.set(e.projectId, [...(sidsBy.get(e.projectId) ?? []), e.sid]);
+  for (const [projectId, sids] of sidsBy) {
+    for (let i = 0; i < sids.length; i += 500) {
+      const chunk = sids.slice(i, i + 500);
+      out.push(guard(
+        `NOT EXISTS (SELECT 1 FROM sessions WHERE projectId = ? AND sid IN (${chunk.map(() => "?").join(",")})
+          AND isTest = 0 AND status NOT IN ('closed', 'duplicate'))`,
+        [projectId, ...chunk],
+      ));
+    }
   }
   for (const [key, n] of state.base.ips) {
     const [projectId, ip] = key.split("\u0000");

@@ -174,6 +174,51 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
   return state;
 }
 
+/**
+ * The state of a batch made without reading: live entries of plain projects (no unique IP, no
+ * exclusion rules, no multi-link) and test entries, with counters as this instance last knew them.
+ * Nothing read means nothing seen: a respondent already on the project, counters moved by another
+ * instance. The remote write's guards cover exactly that (no one else let the respondent in; room
+ * under every limit counted on, whatever the counter is now), so a batch decided on a stale view is
+ * refused and decided again on a real read. Null when the batch needs a read.
+ */
+export function stateWithoutRead(
+  events: RouterEvent[],
+  known: { projects: Map<string, ProjectCounts>; maps: Map<string, MapCounts> },
+): BatchState | null {
+  const state: BatchState = {
+    sessions: new Map(),
+    projects: new Map(),
+    maps: new Map(),
+    entered: new Map(),
+    ipCounts: new Map(),
+    priorSessions: [],
+    links: new Map(),
+    quotas: new Map(),
+    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
+  };
+  for (const e of events) {
+    if (e.kind !== "entry") return null;
+    const p = e.project;
+    if (
+      !e.closed && !e.isTest && (p.isUniqueIp || (p.isExclude && p.exclusions.length) || p.isMultiLinkUrl)
+    ) {
+      return null;
+    }
+    const pc = known.projects.get(p.id), mc = known.maps.get(e.map.id);
+    if (!pc || !mc) return null;
+    state.projects.set(p.id, { ...pc });
+    state.maps.set(e.map.id, { ...mc });
+  }
+  for (const [id, p] of state.projects) {
+    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+  }
+  for (const [id, m] of state.maps) {
+    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+  }
+  return state;
+}
+
 /** A read and what to do with its rows. */
 type Load = { statement: Statement; apply: (rows: Record<string, unknown>[]) => void };
 

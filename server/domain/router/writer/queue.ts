@@ -16,8 +16,7 @@ const message = (err: unknown) => err instanceof Error ? err.message : String(er
 export class BatchQueue<E, O> {
   #queue: Pending<E, O>[] = [];
   #scheduled = false;
-  /** Batches being written now (at most `inFlight`). */
-  #running = 0;
+  #running: Promise<void> | null = null;
   #idle: (() => void)[] = [];
 
   constructor(
@@ -25,11 +24,6 @@ export class BatchQueue<E, O> {
     private readonly flush: (events: E[]) => Promise<O[]>,
     private readonly maxBatch: number,
     private readonly log: Logger,
-    /**
-     * Batches written at once: 1 for a file (one writer holds the lock anyway); more on a remote
-     * primary, where a batch mostly waits on the network and its guards make an overlap safe.
-     */
-    private readonly inFlight = 1,
   ) {}
 
   submit(event: E): Promise<O> {
@@ -46,7 +40,7 @@ export class BatchQueue<E, O> {
   }
 
   #schedule() {
-    if (this.#scheduled || this.#running >= this.inFlight) return;
+    if (this.#scheduled || this.#running) return;
     this.#scheduled = true;
     // the next turn: whatever else this turn's requests submit goes into the same transaction
     setImmediate(() => this.#drain());
@@ -55,14 +49,14 @@ export class BatchQueue<E, O> {
   async #drain() {
     this.#scheduled = false;
     const batch = this.#queue.splice(0, this.maxBatch);
-    this.#running++;
+    this.#running = this.#flushSafe(batch);
     try {
-      await this.#flushSafe(batch);
+      await this.#running;
     } finally {
-      this.#running--;
+      this.#running = null;
     }
     if (this.#queue.length) this.#schedule();
-    else if (!this.#running && !this.#scheduled) this.#idle.splice(0).forEach((r) => r());
+    else this.#idle.splice(0).forEach((r) => r());
   }
 
   async #flushSafe(batch: Pending<E, O>[], attempt = 0): Promise<void> {
