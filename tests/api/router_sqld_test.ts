@@ -53,7 +53,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "router on sqld: a batch costs one write round trip (one atomic batch), and one read round trip",
+  name:
+    "router on sqld: a batch costs one write round trip (one atomic batch) and at most one read round trip",
   ignore: !sqldSupported,
   fn: async () => {
     await using server = await startSqld();
@@ -138,6 +139,32 @@ Deno.test({
       throw e;
     } finally {
       await b.close();
+      await a.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "router on sqld: near a limit entries are decided on a real read, so a sample size raised by staff lets respondents in at once",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    const a = await testApp({ DATABASE_URL: server.url });
+    try {
+      const s = await liveProject(a, { child: { sampleSize: 1 } });
+      const x = uidOf((await enter(a, s.mapId, "x")).location);
+      assert((await back(a, x, "c")).location.startsWith(`${PANEL}/complete`));
+      assert((await enter(a, s.mapId, "y")).location.startsWith(`${PANEL}/quotafull`), "the sample is full");
+      const r = await a.call("PUT", `/admin/project/update/${s.child._id}`, {
+        token: await a.tokenFor("SUPERADMIN"),
+        body: { sampleSize: 5 },
+      });
+      assertEquals(r.status, 200, r.text);
+      const z = await enter(a, s.mapId, "z");
+      assert(z.location.startsWith("https://client.example"), `let in after the raise: ${z.location}`);
+      assertEquals(await counterMismatches(a.deps.db), []);
+    } finally {
       await a.close();
     }
   },

@@ -180,7 +180,8 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
  * Nothing read means nothing seen: a respondent already on the project, counters moved by another
  * instance. The remote write's guards cover exactly that (no one else let the respondent in; room
  * under every limit counted on, whatever the counter is now), so a batch decided on a stale view is
- * refused and decided again on a real read. Null when the batch needs a read.
+ * refused and decided again on a real read. Only far from every limit (so no event of the batch can
+ * be refused on a count or a limit this instance has not read); null when the batch needs a read.
  */
 export function stateWithoutRead(
   events: RouterEvent[],
@@ -207,6 +208,14 @@ export function stateWithoutRead(
     }
     const pc = known.projects.get(p.id), mc = known.maps.get(e.map.id);
     if (!pc || !mc) return null;
+    // near a limit (as last known, limits included): a refusal must stand on a real read
+    const n = events.length;
+    const near = (count: number, limit: number) => limit > 0 && count + n >= limit;
+    const refusable = e.closed ? false : e.isTest ? near(pc.testClicked, pc.testClickQuota) : (
+      near(pc.clicked, pc.clickQuota) || near(pc.complete, pc.sampleSize) ||
+      near(mc.clicked, mc.clickQuota) || near(mc.complete, mc.quota)
+    );
+    if (refusable) return null;
     state.projects.set(p.id, { ...pc });
     state.maps.set(e.map.id, { ...mc });
   }
