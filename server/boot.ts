@@ -11,8 +11,16 @@ export async function buildDeps(
   env: Env,
   overrides: Partial<Deps> = {},
 ): Promise<{ deps: Deps; handle: DbHandle }> {
-  const handle = await openDatabase(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
-  await migrateToLatest(handle.db);
+  const handle = await openDatabase(
+    env.DATABASE_URL,
+    env.DATABASE_AUTH_TOKEN,
+    env.DATABASE_REPLICA_PATH
+      ? { path: env.DATABASE_REPLICA_PATH, syncInterval: env.DATABASE_SYNC_INTERVAL }
+      : undefined,
+  );
+  // on the primary itself (an embedded replica only forwards writes), then into the replica
+  await migrateToLatest(handle.primaryDb);
+  await handle.sync();
   const deps: Deps = {
     db: handle.db,
     env,

@@ -28,6 +28,28 @@ const EnvSchema = v.pipe(
       ),
     ),
     DATABASE_AUTH_TOKEN: v.optional(v.string()),
+    /**
+     * A local file holding an embedded replica of a remote DATABASE_URL: reads are served from it,
+     * writes go to the primary. One per app instance (never shared between processes).
+     */
+    DATABASE_REPLICA_PATH: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(
+          (s) => !/^[a-z]+:/i.test(s),
+          "DATABASE_REPLICA_PATH must be a file path, like data/replica.db",
+        ),
+      ),
+    ),
+    /** Seconds between syncs of the replica from the primary (staff see other instances' changes that late). */
+    DATABASE_SYNC_INTERVAL: v.pipe(
+      v.optional(v.string(), "0.5"),
+      v.check(
+        (s) => /^\d+(\.\d+)?$/.test(s) && +s >= 0.05 && +s <= 3600,
+        "DATABASE_SYNC_INTERVAL must be a number of seconds from 0.05 to 3600 (0.5, 1, 10...)",
+      ),
+      v.transform(Number),
+    ),
     PORT: v.pipe(
       v.optional(v.string(), "8000"),
       v.check((s) => /^\d+$/.test(s) && +s > 0 && +s < 65536, "PORT must be a number from 1 to 65535"),
@@ -115,6 +137,15 @@ const EnvSchema = v.pipe(
       "JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
     ),
     ["JWT_SECRET"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["DATABASE_URL"], ["DATABASE_REPLICA_PATH"]],
+      (e) =>
+        !e.DATABASE_REPLICA_PATH || !(e.DATABASE_URL === ":memory:" || e.DATABASE_URL.startsWith("file:")),
+      "DATABASE_REPLICA_PATH needs a remote DATABASE_URL (libsql://, http(s)://, ws(s)://) to replicate",
+    ),
+    ["DATABASE_REPLICA_PATH"],
   ),
   v.forward(
     v.partialCheck(

@@ -13,6 +13,7 @@ import * as m0010 from "./0010_accounts.ts";
 import * as m0011 from "./0011_dashboard_totals.ts";
 import * as m0012 from "./0012_reports.ts";
 import * as m0013 from "./0013_imports.ts";
+import * as m0014 from "./0014_router_rollups.ts";
 import * as m0015 from "./0015_report_rows.ts";
 import * as m0016 from "./0016_reconcile_chunk.ts";
 import * as m0017 from "./0017_interlocked_quotas.ts";
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   "0011_dashboard_totals": m0011,
   "0012_reports": m0012,
   "0013_imports": m0013,
+  "0014_router_rollups": m0014,
   "0015_report_rows": m0015,
   "0016_reconcile_chunk": m0016,
   "0017_interlocked_quotas": m0017,

@@ -4,22 +4,88 @@ import { LibsqlDialect } from "./dialect.ts";
 import type { Database } from "./types.ts";
 
 export type Db = Kysely<Database>;
-export type DbHandle = { db: Db; client: Client; url: string; close(): Promise<void> };
+export type DbHandle = {
+  db: Db;
+  client: Client;
+  url: string;
+  /** The primary over the network, when the database is remote (the router's write batches). */
+  primary: Client | null;
+  /**
+   * Kysely straight on the primary: the same as `db` but with an embedded replica, where it skips
+   * the replica (migrations run here, then the replica syncs).
+   */
+  primaryDb: Db;
+  /** Pulls the primary's latest changes into the replica (nothing without one). */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** How the app reaches a remote primary: for the router's reads and write batches. */
+export type Remote = {
+  /** The primary itself over HTTP/WebSocket: one request per batch. */
+  primary: Client;
+  /** The embedded replica the app's other reads use, if any (synced after the router writes). */
+  replica: Client | null;
+  /** Kysely straight on the primary (reads that must not lag, like a session another instance made). */
+  primaryDb: Db;
+};
+
+const remotes = new WeakMap<Db, Remote>();
+
+/** The remote primary behind `db`, or null for a file or `:memory:` database. */
+export function remoteOf(db: Db): Remote | null {
+  return remotes.get(db) ?? null;
+}
 
 function isLocal(url: string) {
   return url === ":memory:" || url.startsWith("file:");
 }
 
-/** Opens the database at `url` (`file:`, `:memory:`, `libsql://`, `http(s)://`), ready for Kysely. */
-export async function openDatabase(url: string, authToken?: string): Promise<DbHandle> {
-  if (url.startsWith("file:")) {
-    const path = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
-    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-    if (dir) await Deno.mkdir(dir, { recursive: true });
+async function ensureDir(fileUrl: string) {
+  const path = fileUrl.slice("file:".length).replace(/^\/\/(?=\/)/, "");
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+  if (dir) await Deno.mkdir(dir, { recursive: true });
+}
+
+export type ReplicaOptions = {
+  /** Local file of an embedded replica of the remote `url`: reads are served from it. */
+  path: string;
+  /** Seconds between background syncs of the replica from the primary. */
+  syncInterval: number;
+};
+
+/**
+ * Opens the database at `url` (`file:`, `:memory:`, `libsql://`, `http(s)://`, `ws(s)://`), ready
+ * for Kysely. With `replica` (a remote `url` only), the app reads from an embedded replica in a
+ * local file, kept in sync every `syncInterval` seconds, and its writes go to the primary (the
+ * client forwards them); the router's writer talks to the primary directly (`remoteOf`).
+ */
+export async function openDatabase(
+  url: string,
+  authToken?: string,
+  replica?: ReplicaOptions,
+): Promise<DbHandle> {
+  if (url.startsWith("file:")) await ensureDir(url);
+  const local = isLocal(url);
+  if (replica && local) {
+    throw new Error("a replica needs a remote DATABASE_URL (libsql://, http(s)://, ws(s)://)");
   }
   // One connection locally: per-connection pragmas (foreign keys) then hold for every statement.
-  const client = createClient({ url, authToken, concurrency: isLocal(url) ? 1 : 20, intMode: "number" });
-  if (isLocal(url)) {
+  const primary = createClient({ url, authToken, concurrency: local ? 1 : 20, intMode: "number" });
+  let client = primary;
+  if (replica) {
+    const file = `file:${replica.path}`;
+    await ensureDir(file);
+    client = createClient({
+      url: file,
+      syncUrl: url,
+      authToken,
+      syncInterval: replica.syncInterval,
+      intMode: "number",
+    });
+    await client.sync();
+  }
+  if (local) {
     if (url !== ":memory:") {
       await client.execute("PRAGMA journal_mode = WAL");
       await client.execute("PRAGMA synchronous = NORMAL");
@@ -32,12 +98,20 @@ export async function openDatabase(url: string, authToken?: string): Promise<DbH
     await client.execute("PRAGMA foreign_keys = ON");
   }
   const db = new Kysely<Database>({ dialect: new LibsqlDialect(client) });
+  const primaryDb = primary === client ? db : new Kysely<Database>({ dialect: new LibsqlDialect(primary) });
+  if (!local) remotes.set(db, { primary, replica: replica ? client : null, primaryDb });
   return {
     db,
     client,
     url,
+    primary: local ? null : primary,
+    primaryDb,
+    async sync() {
+      if (replica) await client.sync();
+    },
     async close() {
       await db.destroy();
+      if (primaryDb !== db) await primaryDb.destroy();
     },
   };
 }

@@ -13,7 +13,7 @@ import * as D from "../../shared/api/dashboard.ts";
 import type { LiveUpdate } from "../../shared/api/dashboard.ts";
 import type { AnyContract, ResultOf } from "../../shared/api/contract.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
-import { ROLLUP_COUNTERS } from "../../server/db/tables/router.ts";
+import { addToRouterDaily } from "../../server/domain/router/rollup.ts";
 
 /** 2026-11-20 12:00 UTC: "today" of the hand-computed dataset. */
 const NOW = Date.UTC(2026, 10, 20, 12);
@@ -106,8 +106,8 @@ async function dataset(t: TestApp) {
     revenue: 6,
     cost: 3.75,
   };
-  await t.deps.db.insertInto("router_daily").values(first as never).execute();
-  await t.deps.db.insertInto("router_daily").values(
+  await addToRouterDaily(t.deps.db, [first]);
+  await addToRouterDaily(t.deps.db, [
     {
       ...rows[0],
       clicked: 4,
@@ -118,17 +118,9 @@ async function dataset(t: TestApp) {
       secGeo: 1,
       revenue: 2,
       cost: 1.25,
-    } as never,
-  ).onConflict((oc) =>
-    oc.columns(["date", "projectId", "supplierId"]).doUpdateSet((eb) =>
-      Object.fromEntries(
-        [...ROLLUP_COUNTERS, "revenue", "cost"].map((
-          c,
-        ) => [c, eb(eb.ref(`router_daily.${c}` as never), "+", eb.ref(`excluded.${c}` as never))]),
-      ) as never
-    )
-  ).execute();
-  for (const r of rows.slice(1)) await t.deps.db.insertInto("router_daily").values(r as never).execute();
+    },
+  ]);
+  for (const r of rows.slice(1)) await addToRouterDaily(t.deps.db, [r]);
   // counters the rollup stands for, and P2's reconcile and invoice
   await t.deps.db.updateTable("projects").set({ complete: 7 }).where("id", "=", p1.child._id).execute();
   await t.deps.db.updateTable("projects").set({

@@ -3,6 +3,7 @@
  * hand on a small rollup, its CSV agreeing with its rows, the reports agreeing with the dashboard's
  * figures over the same days, whole months and edge days read alike, and the guards of each call.
  */
+import { addToRouterDaily, DAILY_COLUMNS, deleteFromRouterDaily } from "../../server/domain/router/rollup.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { reportDataset, REPORTS_NOW as NOW } from "../helpers/reports.ts";
@@ -183,15 +184,19 @@ Deno.test("reports: ranges of whole months and of edge days read the same figure
     });
     assertEquals(await completes({ from: "2026-11-21" }), {});
     // the monthly rollup is the daily one summed per month, updates and deletes included
-    await t.deps.db.updateTable("router_daily").set({ complete: 9 }).where("date", "=", "2026-10-05")
-      .execute();
+    // (through rollup.ts, the one writer of router_daily and its rollups)
+    const oct5 = await t.deps.db.selectFrom("router_daily").selectAll().where("date", "=", "2026-10-05")
+      .executeTakeFirstOrThrow();
+    await addToRouterDaily(t.deps.db, [{ ...oct5, ...zeroRollup(), complete: 9 - oct5.complete }]);
     assertEquals(await completes({ from: "2026-10-01", to: "2026-10-31" }), { [p2.child._id]: 9 });
-    await t.deps.db.deleteFrom("router_daily").where("date", "=", "2026-10-05").execute();
+    await deleteFromRouterDaily(t.deps.db, { date: "2026-10-05" });
     assertEquals(await completes({ from: "2026-10-01", to: "2026-10-31" }), {});
   } finally {
     await t.close();
   }
 });
+
+const zeroRollup = () => Object.fromEntries(DAILY_COLUMNS.map((c) => [c, 0]));
 
 Deno.test("reports: a range splits into whole months and edge days", () => {
   assertEquals(splitRange({}), { months: ["0000-01", "9999-12"], days: [] });

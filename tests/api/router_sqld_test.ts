@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
-import { sqldSupported, startSqld } from "../helpers/sqld.ts";
+import { proxySqld, sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { back, counts, enter, liveProject, PANEL, uidOf } from "../helpers/router.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { routerFor } from "../../server/domain/router/router.ts";
@@ -47,6 +47,124 @@ Deno.test({
       throw e;
     } finally {
       await b.close();
+      await a.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "router on sqld: a batch costs one write round trip (one atomic batch) and at most one read round trip",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    await using proxy = proxySqld(server.url);
+    const a = await testApp({ DATABASE_URL: proxy.url });
+    try {
+      const s = await liveProject(a, { child: { sampleSize: 0 } });
+      const writer = routerFor(a.deps).writer;
+      await enter(a, s.mapId, "warm-up");
+      await writer.idle();
+      const [flushes, seen, lean] = [writer.flushes, proxy.bodies.length, writer.leanBatches];
+      // 40 respondents in one turn: one batch
+      const hits = await Promise.all(Array.from({ length: 40 }, (_, i) => enter(a, s.mapId, `rt-${i}`)));
+      assert(hits.every((h) => h.location.startsWith("https://client.example")));
+      const batches = writer.flushes - flushes;
+      const sent = proxy.bodies.slice(seen);
+      const writes = sent.filter((b) => b.includes("INSERT INTO sessions"));
+      const reads = sent.filter((b) => b.includes("FROM sessions WHERE isTest = 0"));
+      assert(batches >= 1 && batches <= 3, `${batches} batches`);
+      assertEquals(writes.length, batches, "one write request per batch");
+      // plain entries of a project whose counters the instance knows go without a read at all
+      assertEquals(reads.length, batches - (writer.leanBatches - lean), "at most one read request per batch");
+      assert(writer.leanBatches > lean, "entries went without a read");
+      // the write request carries the whole batch: sessions, counters, the rollups
+      for (const w of writes) {
+        for (
+          const table of [
+            "projects",
+            "supplier_maps",
+            "router_daily",
+            "router_daily_totals",
+            "router_monthly",
+          ]
+        ) {
+          assert(w.includes(table), `${table} in the write batch`);
+        }
+      }
+      // a respondent back on a batch decided without a read: its guard refuses it, the read finds them
+      const stale = writer.staleBatches;
+      const again = await enter(a, s.mapId, "rt-3");
+      assert(again.location.startsWith(`${PANEL}/quality`), again.location);
+      assertEquals(writer.staleBatches, stale + 1);
+      const c = await counts(a, "projects", s.child._id);
+      assertEquals([c.clicked, c.security], [42, 1]);
+      assertEquals(await counterMismatches(a.deps.db), []);
+    } finally {
+      await a.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "router on sqld: a batch decided on a count another instance moved is refused by its guard, read again and decided again",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    await using proxy = proxySqld(server.url);
+    const a = await testApp({ DATABASE_URL: proxy.url });
+    const b = await testApp({ DATABASE_URL: server.url });
+    try {
+      const s = await liveProject(a, { child: { sampleSize: 1 } });
+      const x = uidOf((await enter(a, s.mapId, "x")).location);
+      const y = uidOf((await enter(b, s.mapId, "y")).location);
+      // A reads (0 completes) and decides x complete; its write waits at the proxy
+      proxy.hold = /router_guard/;
+      const ax = back(a, x, "c");
+      await proxy.held();
+      // meanwhile B completes y: the sample is full
+      assert((await back(b, y, "c")).location.startsWith(`${PANEL}/complete`));
+      proxy.release();
+      // A's batch is refused by its guard, read again: x is over quota
+      assert((await ax).location.startsWith(`${PANEL}/quotafull`));
+      assertEquals(routerFor(a.deps).writer.staleBatches, 1);
+      const c = await counts(a, "projects", s.child._id);
+      assertEquals([c.clicked, c.complete, c.overQuota], [2, 1, 1]);
+      assertEquals(await counterMismatches(a.deps.db), []);
+      const guards = await a.deps.db.selectFrom("router_guard" as never).selectAll().execute();
+      assertEquals(guards.length, 0, "the guard table stays empty");
+    } catch (e) {
+      if (e instanceof Error) e.message += `\n--- sqld log tail ---\n${server.log().slice(-1500)}`;
+      throw e;
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "router on sqld: near a limit entries are decided on a real read, so a sample size raised by staff lets respondents in at once",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    const a = await testApp({ DATABASE_URL: server.url });
+    try {
+      const s = await liveProject(a, { child: { sampleSize: 1 } });
+      const x = uidOf((await enter(a, s.mapId, "x")).location);
+      assert((await back(a, x, "c")).location.startsWith(`${PANEL}/complete`));
+      assert((await enter(a, s.mapId, "y")).location.startsWith(`${PANEL}/quotafull`), "the sample is full");
+      const r = await a.call("PUT", `/admin/project/update/${s.child._id}`, {
+        token: await a.tokenFor("SUPERADMIN"),
+        body: { sampleSize: 5 },
+      });
+      assertEquals(r.status, 200, r.text);
+      const z = await enter(a, s.mapId, "z");
+      assert(z.location.startsWith("https://client.example"), `let in after the raise: ${z.location}`);
+      assertEquals(await counterMismatches(a.deps.db), []);
+    } finally {
       await a.close();
     }
   },

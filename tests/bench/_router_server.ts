@@ -1,7 +1,8 @@
 /**
  * The server side of router_bench.ts, in its own process so the load generator does not share its
  * core: `bare` serves a bare Hono 302 (the ceiling), `app` the whole app (router included) over the
- * file database given. Prints `listening <port>`; on SIGTERM it finishes the router's writes, prints
+ * database given: a file path, or a remote URL (sqld) with, optionally, the path of this instance's
+ * embedded replica. Prints `listening <port>`; on SIGTERM it finishes the router's writes, prints
  * `stats <json>` and exits.
  */
 import { Hono } from "hono";
@@ -10,7 +11,7 @@ import { buildDeps } from "../../server/boot.ts";
 import { createApp } from "../../server/app.ts";
 import { closeRouter, routerFor } from "../../server/domain/router/router.ts";
 
-const [mode, dbPath] = Deno.args;
+const [mode, dbPath, replicaPath] = Deno.args;
 const ac = new AbortController();
 let fetchHandler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
 let finish = (): Promise<Record<string, unknown>> => Promise.resolve({});
@@ -21,9 +22,10 @@ if (mode === "bare") {
   fetchHandler = (req) => app.fetch(req);
 } else {
   const env = loadEnv({
-    DATABASE_URL: `file:${dbPath}`,
+    DATABASE_URL: /^(https?|libsql|wss?):/.test(dbPath) ? dbPath : `file:${dbPath}`,
+    ...(replicaPath ? { DATABASE_REPLICA_PATH: replicaPath } : {}),
     SEED: "none",
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: Deno.env.get("ROUTER_BENCH_LOG") ?? "silent",
     JWT_SECRET: "bench-secret-bench-secret-bench-secret",
     DENO_ENV: "development",
   });
@@ -33,7 +35,15 @@ if (mode === "bare") {
   fetchHandler = (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr });
   finish = async () => {
     await router.idle();
-    const stats = { flushes: router.writer.flushes };
+    const w = router.writer;
+    const stats = {
+      flushes: w.flushes,
+      writeBatches: w.writeBatches,
+      staleBatches: w.staleBatches,
+      leanBatches: w.leanBatches,
+      readMs: Math.round(w.readMs),
+      writeMs: Math.round(w.writeMs),
+    };
     await closeRouter(deps);
     await handle.close();
     return stats;

@@ -5,6 +5,12 @@
  * entries (each a new respondent), entry-and-return pairs (a signed complete). Then every counter
  * must equal a recount from the session rows and no request may have failed. Figures are printed,
  * never asserted (design.md 8); the target is entries at 12% or more of the bare 302.
+ *
+ * Scale-out (issue 15): router entries with two app instances on one sqld primary, each with an
+ * embedded replica, the connections spread over both, against one instance on a file in the same
+ * rounds (target: 50% or more, p99 under 50 ms at 64 connections, 0 counter mismatches).
+ * ROUTER_BENCH_BASELINE=<another checkout> adds that checkout's entries and pairs on a file in the
+ * same rounds (a before/after ratio).
  */
 import type { BenchRow } from "./_kit.ts";
 import { testApp } from "../helpers/app.ts";
@@ -12,6 +18,8 @@ import { liveProject } from "../helpers/router.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
 import { returnSignature } from "../../server/domain/router/links.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
+import { rollupMismatches } from "../../server/domain/router/rollup.ts";
+import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 
 const CONCURRENCY = 64;
 const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
@@ -95,13 +103,19 @@ function indexOfCrlf(b: Uint8Array) {
 
 type Phase = { done: number; failed: number; latencies: number[]; seconds: number };
 
-/** `CONCURRENCY` loops, each on its own connection, repeating `step` for `seconds`. */
+/**
+ * `CONCURRENCY` loops, each on its own connection, repeating `step` for `seconds`; with several
+ * ports (instances), the connections are spread over them evenly.
+ */
 async function phase(
-  port: number,
+  port: number | number[],
   seconds: number,
   step: (c: Conn, n: number) => Promise<boolean>,
 ): Promise<Phase> {
-  const conns = await Promise.all(Array.from({ length: CONCURRENCY }, () => Conn.open(port)));
+  const ports = Array.isArray(port) ? port : [port];
+  const conns = await Promise.all(
+    Array.from({ length: CONCURRENCY }, (_, i) => Conn.open(ports[i % ports.length])),
+  );
   let n = 0, done = 0, failed = 0;
   const latencies: number[] = [];
   const started = performance.now();
@@ -130,9 +144,13 @@ function pct(xs: number[], q: number) {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
 }
 
-async function startServer(mode: "bare" | "app", dbPath = "") {
+async function startServer(mode: "bare" | "app", dbPath = "", replicaPath = "", root = "") {
+  const script = root
+    ? `${root}/tests/bench/_router_server.ts`
+    : new URL("./_router_server.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./_router_server.ts", import.meta.url).pathname, mode, dbPath],
+    args: ["run", "-A", script, mode, dbPath, ...(replicaPath ? [replicaPath] : [])],
+    cwd: root || undefined,
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -150,6 +168,12 @@ async function startServer(mode: "bare" | "app", dbPath = "") {
     port,
     async stop(): Promise<Record<string, unknown>> {
       child.kill("SIGTERM");
+      // a server that cannot finish its writes in 30 s is stopped all the same (its stats are lost)
+      const killer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, 30_000);
       let rest = text;
       for (;;) {
         const { value, done } = await lines.read();
@@ -157,65 +181,133 @@ async function startServer(mode: "bare" | "app", dbPath = "") {
         rest += value;
       }
       await child.status;
+      clearTimeout(killer);
       const m = /stats (\{.*\})/.exec(rest);
       return m ? JSON.parse(m[1]) : {};
     },
   };
 }
 
+/**
+ * A Live child project with a mapped supplier (returns signed), made through the API of the
+ * checkout at `root` (another checkout: in a subprocess, with its own code and migrations).
+ */
+async function setupProject(
+  dbUrl: string,
+  root = "",
+): Promise<{ mapId: string; childId: string; secret: string }> {
+  if (!root) {
+    const t = await testApp({ DATABASE_URL: dbUrl });
+    const setup = await liveProject(t, { child: { sampleSize: 0 }, project: { isDynamicThanksUrl: true } });
+    const secret = await projectSecret(t.deps.db, setup.child._id);
+    await t.close();
+    return { mapId: setup.mapId, childId: setup.child._id, secret };
+  }
+  const code = `
+    import { testApp } from "./tests/helpers/app.ts";
+    import { liveProject } from "./tests/helpers/router.ts";
+    import { projectSecret } from "./server/domain/router/config.ts";
+    const t = await testApp({ DATABASE_URL: ${JSON.stringify(dbUrl)} });
+    const s = await liveProject(t, { child: { sampleSize: 0 }, project: { isDynamicThanksUrl: true } });
+    const secret = await projectSecret(t.deps.db, s.child._id);
+    await t.close();
+    console.log("setup " + JSON.stringify({ mapId: s.mapId, childId: s.child._id, secret }));`;
+  const out = await new Deno.Command(Deno.execPath(), { args: ["eval", code], cwd: root, stdout: "piped" })
+    .output();
+  const m = /setup (\{.*\})/.exec(new TextDecoder().decode(out.stdout));
+  if (!m) throw new Error(`could not set up the baseline project in ${root}`);
+  return JSON.parse(m[1]);
+}
+
+/** Steps of one project: an entry (a new respondent), and an entry with its signed complete. */
+function steps(setup: { mapId: string; secret: string }, tag: string) {
+  const path = `/survey/start/${setup.mapId}?sid=`;
+  let sid = 0;
+  const entry = async (c: Conn) => {
+    const r = await c.get(`${path}${tag}b${sid++}`);
+    return r.status === 302 && r.location.startsWith("https://client.example/");
+  };
+  const pair = async (c: Conn) => {
+    const e = await c.get(`${path}${tag}c${sid++}`);
+    if (e.status !== 302) return false;
+    const uid = new URL(e.location).searchParams.get("uid")!;
+    const r = await c.get(`/survey/end?status=c&uid=${uid}&sig=${returnSignature(setup.secret, uid, "c")}`);
+    return r.status === 302 && r.location.includes("/complete");
+  };
+  return { entry, pair };
+}
+
 export async function bench(): Promise<BenchRow[]> {
   const dir = new URL("../.tmp/", import.meta.url).pathname;
   await Deno.mkdir(dir, { recursive: true });
-  const dbPath = `${dir}router-bench-${Date.now()}.db`;
+  const stamp = Date.now();
+  const dbPath = `${dir}router-bench-${stamp}.db`;
+  // another checkout (e.g. an export of main) measured in the same run, for a before/after ratio
+  const baselineRoot = Deno.env.get("ROUTER_BENCH_BASELINE") ?? "";
+  const baseDbPath = `${dir}router-bench-base-${stamp}.db`;
 
-  // a Live child project with a mapped supplier, made through the API; returns are signed
-  const t = await testApp({ DATABASE_URL: `file:${dbPath}` });
-  const setup = await liveProject(t, { child: { sampleSize: 0 }, project: { isDynamicThanksUrl: true } });
-  const secret = await projectSecret(t.deps.db, setup.child._id);
-  await t.close();
+  const setup = await setupProject(`file:${dbPath}`);
+  const baseSetup = baselineRoot ? await setupProject(`file:${baseDbPath}`, baselineRoot) : null;
+
+  // two instances on one sqld, each with its own embedded replica
+  const sqldOk = sqldSupported;
+  const sqld = sqldOk ? await startSqld() : null;
+  const sqldSetup = sqld ? await setupProject(sqld.url) : null;
 
   const rows: BenchRow[] = [];
   const bare = await startServer("bare");
   const app = await startServer("app", dbPath);
-  const path = `/survey/start/${setup.mapId}?sid=`;
-  let sid = 0;
+  const base = baseSetup ? await startServer("app", baseDbPath, "", baselineRoot) : null;
+  // ROUTER_BENCH_REPLICAS=0: the two instances without replicas (every read over the network)
+  const replicas = Deno.env.get("ROUTER_BENCH_REPLICAS") !== "0";
+  const edges = sqld
+    ? [
+      await startServer("app", sqld.url, replicas ? `${dir}replica-a-${stamp}.db` : ""),
+      await startServer("app", sqld.url, replicas ? `${dir}replica-b-${stamp}.db` : ""),
+    ]
+    : [];
   const bareStep = async (c: Conn) => (await c.get("/r")).status === 302;
-  const entry = async (c: Conn) => {
-    const r = await c.get(`${path}b${sid++}`);
-    return r.status === 302 && r.location.startsWith("https://client.example/");
-  };
-  const pair = async (c: Conn) => {
-    const e = await c.get(`${path}c${sid++}`);
-    if (e.status !== 302) return false;
-    const uid = new URL(e.location).searchParams.get("uid")!;
-    const r = await c.get(`/survey/end?status=c&uid=${uid}&sig=${returnSignature(secret, uid, "c")}`);
-    return r.status === 302 && r.location.includes("/complete");
-  };
-  // warm both, then alternate the phases so a busy machine weighs on each alike
+  const mine = steps(setup, "f");
+  const theirs = baseSetup ? steps(baseSetup, "m") : null;
+  const onSqld = sqldSetup ? steps(sqldSetup, "s") : null;
+  // warm every server, then alternate the phases so a busy machine weighs on each alike
   await phase(bare.port, 1, bareStep);
-  await phase(app.port, 1, entry);
-  const runs: { bare: Phase; entry: Phase; pairs: Phase }[] = [];
+  await phase(app.port, 1, mine.entry);
+  if (base && theirs) await phase(base.port, 1, theirs.entry);
+  if (onSqld) await phase(edges.map((e) => e.port), 1, onSqld.entry);
+  type Round =
+    & Record<"bare" | "entry" | "pairs", Phase>
+    & Partial<Record<"baseEntry" | "basePairs" | "sqld", Phase>>;
+  const runs: Round[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    runs.push({
+    const r: Round = {
       bare: await phase(bare.port, SECONDS, bareStep),
-      entry: await phase(app.port, SECONDS, entry),
-      pairs: await phase(app.port, SECONDS, pair),
-    });
+      entry: await phase(app.port, SECONDS, mine.entry),
+      pairs: await phase(app.port, SECONDS, mine.pair),
+    };
+    if (base && theirs) {
+      r.baseEntry = await phase(base.port, SECONDS, theirs.entry);
+      r.basePairs = await phase(base.port, SECONDS, theirs.pair);
+    }
+    if (onSqld) r.sqld = await phase(edges.map((e) => e.port), SECONDS, onSqld.entry);
+    runs.push(r);
   }
   await bare.stop();
   const stats = await app.stop();
+  await base?.stop();
+  const edgeStats = await Promise.all(edges.map((e) => e.stop()));
 
   const rps = (p: Phase) => p.done / p.seconds;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const pick = (key: "bare" | "entry" | "pairs") => {
-    const all = runs.map((r) => r[key]);
+  const pick = (key: keyof Round, against: keyof Round = "bare") => {
+    const all = runs.map((r) => r[key]!);
     const lat = all.flatMap((p) => p.latencies);
     return {
       rps: median(all.map(rps)),
       p50: Math.round(pct(lat, 0.5) * 100) / 100,
       p99: Math.round(pct(lat, 0.99) * 100) / 100,
       failed: all.reduce((n, p) => n + p.failed, 0),
-      ratio: median(runs.map((r) => rps(r[key]) / rps(r.bare))),
+      ratio: median(runs.map((r) => rps(r[key]!) / rps(r[against]!))),
     };
   };
   const b = pick("bare"), e = pick("entry"), p = pick("pairs");
@@ -236,6 +328,7 @@ export async function bench(): Promise<BenchRow[]> {
     p95: e.p99,
     unit: "req/s",
     ratio: e.ratio,
+    summary: "router entries/s, 1 instance on a file (x bare 302)",
     note: `a new respondent per request; target >= 0.12x the bare 302 (${
       e.ratio >= 0.12 ? "met" : "NOT met"
     })`,
@@ -247,19 +340,88 @@ export async function bench(): Promise<BenchRow[]> {
     p95: p.p99,
     unit: "req/s",
     ratio: p.ratio * 2,
+    summary: "router entry+return, 1 instance on a file (x bare 302)",
     note: `${Math.round(p.rps)} pairs/s (${
       (p.ratio * 100).toFixed(1)
     }% of the bare 302 in pairs); p50/p99 per pair`,
   });
-  // exactness: counters, sessions and rollup agree; nothing failed
+  let failed = b.failed + e.failed + p.failed;
+  if (baseSetup) {
+    const be = pick("baseEntry"), bp = pick("basePairs");
+    const vsBase = (k: "entry" | "pairs", bk: "baseEntry" | "basePairs") =>
+      median(runs.map((r) => rps(r[k]) / rps(r[bk]!)));
+    rows.push({
+      measure: "router entry, baseline checkout",
+      value: Math.round(be.rps),
+      median: be.p50,
+      p95: be.p99,
+      unit: "req/s",
+      ratio: be.ratio,
+      note: `${baselineRoot} (x bare 302); this checkout's entries are ${
+        vsBase("entry", "baseEntry").toFixed(2)
+      }x it`,
+    });
+    rows.push({
+      measure: "router entry + signed return, baseline checkout",
+      value: Math.round(bp.rps * 2),
+      median: bp.p50,
+      p95: bp.p99,
+      unit: "req/s",
+      ratio: bp.ratio * 2,
+      note: `${Math.round(bp.rps)} pairs/s; this checkout's pairs are ${
+        vsBase("pairs", "basePairs").toFixed(2)
+      }x it`,
+    });
+    failed += be.failed + bp.failed;
+  }
+  let sqldMismatches: string[] = [];
+  if (sqld && sqldSetup) {
+    const q = pick("sqld", "entry");
+    rows.push({
+      measure: `router entry, 2 instances on sqld${replicas ? " (+replicas)" : " (no replicas)"}`,
+      value: Math.round(q.rps),
+      median: q.p50,
+      p95: q.p99,
+      unit: "req/s",
+      ratio: q.ratio,
+      summary: "router entries, 2 instances on sqld vs 1 on a file",
+      note: `ratio vs 1 instance on a file in the same rounds; target >= 0.5 (${
+        q.ratio >= 0.5 ? "met" : "NOT met"
+      }), p99 ${q.p99} ms at ${CONCURRENCY} connections (target < 50 ms: ${
+        q.p99 < 50 ? "met" : "NOT met"
+      }); ${
+        edgeStats.map((s) =>
+          `${s.writeBatches} batches (read ${
+            Math.round(Number(s.readMs) / Number(s.writeBatches))
+          } ms, write ${
+            Math.round(Number(s.writeMs) / Number(s.writeBatches))
+          } ms each; ${s.leanBatches} without a read), ${s.staleBatches} refused by a guard`
+        ).join(" / ")
+      }`,
+    });
+    rows.push({
+      measure: "router entry p99, 2 instances on sqld",
+      value: q.p99,
+      unit: "ms",
+      summary: "router p99 at 64 connections, 2 instances on sqld (ms)",
+      note: `p50 ${q.p50} ms; 1 instance on a file: p99 ${e.p99} ms`,
+    });
+    failed += q.failed;
+    const remote = await testApp({ DATABASE_URL: sqld.url });
+    sqldMismatches = await counterMismatches(remote.deps.db);
+    sqldMismatches.push(...await rollupMismatches(remote.deps.db));
+    await remote.close();
+    await sqld.stop();
+  }
+  // exactness: counters, sessions and rollups agree; nothing failed
   const check = await testApp({ DATABASE_URL: `file:${dbPath}` });
   const mismatches = await counterMismatches(check.deps.db);
+  mismatches.push(...await rollupMismatches(check.deps.db));
   const sessions = await check.deps.db.selectFrom("sessions").select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();
   const counters = await check.deps.db.selectFrom("projects").select(["clicked", "complete"])
-    .where("id", "=", setup.child._id).executeTakeFirstOrThrow();
+    .where("id", "=", setup.childId).executeTakeFirstOrThrow();
   await check.close();
-  const failed = b.failed + e.failed + p.failed;
   rows.push({
     measure: "failed requests",
     value: failed,
@@ -268,11 +430,16 @@ export async function bench(): Promise<BenchRow[]> {
   });
   rows.push({
     measure: "counter mismatches vs recount",
-    value: mismatches.length,
+    value: mismatches.length + sqldMismatches.length,
     unit: "count",
-    note: mismatches.length
-      ? mismatches.slice(0, 3).join("; ")
-      : `${Number(sessions.n)} sessions; clicked ${counters.clicked}, complete ${counters.complete} match`,
+    summary: "router counter mismatches (file + sqld)",
+    note: mismatches.length + sqldMismatches.length
+      ? [...mismatches, ...sqldMismatches].slice(0, 3).join("; ")
+      : `file: ${
+        Number(sessions.n)
+      } sessions; clicked ${counters.clicked}, complete ${counters.complete} match; rollups match${
+        sqld ? "; sqld: counters and rollups match" : ""
+      }`,
   });
   const events = Number(counters.clicked) + Number(counters.complete);
   rows.push({
@@ -281,7 +448,11 @@ export async function bench(): Promise<BenchRow[]> {
     unit: "events",
     note: `${stats.flushes ?? "?"} transactions`,
   });
-  for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(dbPath + suffix).catch(() => {});
+  for (const path of [dbPath, baseDbPath, `${dir}replica-a-${stamp}.db`, `${dir}replica-b-${stamp}.db`]) {
+    for (const suffix of ["", "-wal", "-shm", "-info", "-client_wal_index"]) {
+      await Deno.remove(path + suffix, { recursive: true }).catch(() => {});
+    }
+  }
   return rows;
 }
 

@@ -1,6 +1,7 @@
 /** Reports in the browser: a tab shows its rows, and its Export downloads a CSV of exactly those rows. */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { newId } from "../../server/db/ids.ts";
+import { addToRouterDaily } from "../../server/domain/router/rollup.ts";
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../shared/status.ts";
 import * as v from "valibot";
 import { clientBody, supplierBody } from "../helpers/master.ts";
@@ -75,7 +76,7 @@ Deno.test(
           day(harbor._id, { clicked: 12, complete: 4, terminate: 5, security: 1, revenue: 10, cost: 4.4 }),
           day(ridge._id, { clicked: 7, complete: 2, qualityTerm: 1, drop: 2, revenue: 5, cost: 2.5 }),
         ]
-      ) await db.insertInto("router_daily").values(row as never).execute();
+      ) await addToRouterDaily(db, [row]);
 
       const { page } = await newPage(browser, server.url);
       await signIn(page, admin.email);

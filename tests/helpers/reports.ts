@@ -3,6 +3,7 @@ import { assertEquals } from "./assert.ts";
 import type { TestApp } from "./app.ts";
 import { makeSupplier } from "./fixtures.ts";
 import { liveProject, panelRedirects } from "./router.ts";
+import { addToRouterDaily } from "../../server/domain/router/rollup.ts";
 
 /** 2026-11-20 12:00 UTC: "today" of the dataset. */
 export const REPORTS_NOW = Date.UTC(2026, 10, 20, 12);
@@ -69,7 +70,7 @@ export async function reportDataset(t: TestApp) {
     }),
     row("2025-12-31", p1, s1._id, p1.mapId, { clicked: 3, complete: 1, revenue: 2, cost: 1.25 }),
   ];
-  for (const r of rows) await t.deps.db.insertInto("router_daily").values(r as never).execute();
+  for (const r of rows) await addToRouterDaily(t.deps.db, [r]);
   const db = t.deps.db;
   await db.updateTable("projects").set({ complete: 7, sampleSize: 100, isPreScreen: 1 })
     .where("id", "=", p1.child._id).execute();

@@ -149,3 +149,22 @@ export async function addQuestion(
 }
 
 export const router = (t: TestApp) => routerFor(t.deps);
+
+/**
+ * Mixed respondent traffic spread over `apps` (instances on one database): `n` entries (a few
+ * repeated sids, so duplicates), then returns of about two thirds of those let in (complete,
+ * terminate, quota full in turn), and a handful of test entries. Answers the redirect locations.
+ */
+export async function mixedTraffic(apps: TestApp[], mapId: string, n: number, tag = "mx"): Promise<string[]> {
+  const at = (i: number) => apps[i % apps.length];
+  const entries = await Promise.all(
+    Array.from({ length: n }, (_, i) => enter(at(i), mapId, `${tag}-${i % 7 === 6 ? i - 1 : i}`)),
+  );
+  const letters = ["c", "t", "q"];
+  const returns = await Promise.all(entries.map(async (e, i) => {
+    if (!e.location.startsWith("https://client.example") || i % 3 === 2) return e.location;
+    return (await back(at(i + 1), uidOf(e.location), letters[i % 3 === 0 ? (i >> 1) % 3 : 0])).location;
+  }));
+  await Promise.all(Array.from({ length: 5 }, (_, i) => enterTest(at(i), mapId, `${tag}-test-${i}`)));
+  return returns;
+}

@@ -166,3 +166,79 @@ export async function startSqld(opts: { timeoutMs?: number } = {}): Promise<Sqld
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   throw lastError;
 }
+
+export type SqldProxy = {
+  /** The proxy's URL, usable as DATABASE_URL in place of the server's. */
+  url: string;
+  /** Request bodies seen so far (the SQL of each pipeline request, as sent). */
+  bodies: string[];
+  /** While set, requests whose body matches wait until release() (to order two instances' writes). */
+  hold: RegExp | null;
+  /** Resolves when a request matching `hold` is being held. */
+  held(): Promise<void>;
+  release(): void;
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+/**
+ * An HTTP proxy in front of sqld that records each request (one request is one round trip) and can
+ * hold matching requests back, so a test sees how many round trips a batch costs and can make one
+ * instance's write land after another's.
+ */
+export function proxySqld(target: string): SqldProxy {
+  const ac = new AbortController();
+  let gate: Promise<void> | null = null;
+  let open = () => {};
+  let heldSignal: (() => void) | null = null;
+  let heldPromise = new Promise<void>((r) => (heldSignal = r));
+  const proxy: SqldProxy = {
+    url: "",
+    bodies: [],
+    hold: null,
+    held: () => heldPromise,
+    release() {
+      proxy.hold = null;
+      open();
+      gate = null;
+    },
+    async stop() {
+      ac.abort();
+      await server.finished;
+    },
+    [Symbol.asyncDispose]: () => proxy.stop(),
+  };
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    async (req) => {
+      const body = req.method === "GET" || req.method === "HEAD" ? "" : await req.text();
+      proxy.bodies.push(body);
+      if (proxy.hold && proxy.hold.test(body)) {
+        gate ??= new Promise<void>((r) => (open = r));
+        heldSignal?.();
+        heldSignal = null;
+        await gate;
+        heldPromise = new Promise<void>((r) => (heldSignal = r));
+      }
+      const url = new URL(req.url);
+      const headers = new Headers(req.headers);
+      headers.set("accept-encoding", "identity");
+      headers.delete("host");
+      const res = await fetch(`${target}${url.pathname}${url.search}`, {
+        method: req.method,
+        headers,
+        body: body || undefined,
+      });
+      // the body as fetch decoded it: no content-encoding passed on
+      return new Response(await res.arrayBuffer(), {
+        status: res.status,
+        headers: {
+          "content-type": res.headers.get("content-type") ?? "application/json",
+          "content-encoding": "identity",
+        },
+      });
+    },
+  );
+  proxy.url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+  return proxy;
+}

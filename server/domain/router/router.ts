@@ -7,7 +7,7 @@
  * that batches each event-loop turn's writes, and the approved-hook sender.
  */
 import type { Deps } from "../../deps.ts";
-import type { Db } from "../../db/connection.ts";
+import { type Db, remoteOf } from "../../db/connection.ts";
 import { type MapConfig, type ProjectConfig, RouterConfig } from "./config.ts";
 import { DEFAULT_HOOK_RETRIES, HookSender } from "./hooks.ts";
 import { verifyReturnSignature } from "./links.ts";
@@ -230,15 +230,30 @@ export class Router {
     if (!UID_RE.test(uid)) return null;
     const hit = this.#refs.get(uid);
     if (hit) return hit;
-    const row = await this.deps.db.selectFrom("sessions").select(["projectId", "supplierMapId"])
-      .where("id", "=", uid).executeTakeFirst();
-    return row ?? null;
+    for (const db of this.#sessionSources()) {
+      const row = await db.selectFrom("sessions").select(["projectId", "supplierMapId"])
+        .where("id", "=", uid).executeTakeFirst();
+      if (row) return row;
+    }
+    return null;
+  }
+
+  /**
+   * Where to look a session up: the app's database; with an embedded replica, then the primary
+   * (another instance may have written the session since the replica's last sync).
+   */
+  #sessionSources(): Db[] {
+    const remote = remoteOf(this.deps.db);
+    return remote?.replica ? [this.deps.db, remote.primaryDb] : [this.deps.db];
   }
 
   /** The session with its project and map (for the pre-screen page). */
   async session(uid: string): Promise<Routed | null> {
     if (!UID_RE.test(uid)) return null;
-    const s = await this.deps.db.selectFrom("sessions").selectAll().where("id", "=", uid).executeTakeFirst();
+    let s = null;
+    for (const db of this.#sessionSources()) {
+      s ??= await db.selectFrom("sessions").selectAll().where("id", "=", uid).executeTakeFirst();
+    }
     if (!s) return null;
     const project = await this.config.project(s.projectId);
     const map = await this.config.map(s.supplierMapId);

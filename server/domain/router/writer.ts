@@ -22,7 +22,18 @@
 import type { Db } from "../../db/connection.ts";
 import type { Logger } from "../../logger.ts";
 import { BatchQueue } from "./writer/queue.ts";
-import { loadBatch } from "./writer/load.ts";
+import {
+  type BatchState,
+  loadBatch,
+  type MapCounts,
+  type ProjectCounts,
+  readerOn,
+  stateWithoutRead,
+} from "./writer/load.ts";
+import { guardStatements, STALE } from "./writer/guards.ts";
+import { type Remote, remoteOf } from "../../db/connection.ts";
+import type { Statement } from "./rollup.ts";
+import type { InStatement } from "@libsql/client";
 import { Decisions } from "./writer/decide.ts";
 import { Changes } from "./writer/write.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./writer/types.ts";
@@ -47,6 +58,14 @@ export class RouterWriter {
   readonly #flushed = new Set<() => void>();
   /** Transactions run so far (the bench reports events per flush). */
   flushes = 0;
+  /** Remote primary only: write batches committed, and those a guard refused (then redone). */
+  writeBatches = 0;
+  staleBatches = 0;
+  /** Remote primary only: batches decided without a read (plain entries; stateWithoutRead). */
+  leanBatches = 0;
+  /** Remote primary only: milliseconds spent reading and writing batches (the bench reports them). */
+  readMs = 0;
+  writeMs = 0;
 
   constructor(
     private readonly db: Db,
@@ -76,18 +95,21 @@ export class RouterWriter {
     return this.#queue.idle();
   }
 
-  /** One batch in one transaction: load, decide each event in order, write. */
+  /** One batch: load, decide each event in order, write (one transaction, or one remote batch). */
   async #flush(events: RouterEvent[]): Promise<Outcome[]> {
     this.flushes++;
     const started = performance.now();
-    const { outcomes, changes } = await this.db.transaction().execute(async (trx) => {
-      const state = await loadBatch(trx, events);
-      const changes = new Changes(state);
-      const decisions = new Decisions(state, changes, this.opts);
-      const outcomes = events.map((e) => decisions.decide(e));
-      await changes.write(trx, this.now());
-      return { outcomes, changes };
-    });
+    const remote = remoteOf(this.db);
+    const { outcomes, changes } = remote
+      ? await this.#flushRemote(events, remote)
+      : await this.db.transaction().execute(async (trx) => {
+        const state = await loadBatch(readerOn(trx), events);
+        const changes = new Changes(state);
+        const decisions = new Decisions(state, changes, this.opts);
+        const outcomes = events.map((e) => decisions.decide(e));
+        await changes.write(trx, this.now());
+        return { outcomes, changes };
+      });
     // metrics: one call per committed batch (entries and outcomes, batch size, flush time)
     recordRouterBatch(events, outcomes, (performance.now() - started) / 1000);
     this.onCommit?.([...changes.dirty.values()], changes.hooks.length);
@@ -98,4 +120,65 @@ export class RouterWriter {
     }
     return outcomes;
   }
+
+  /** Counters of projects and maps as this instance last read or wrote them (remote primary). */
+  readonly #known = { projects: new Map<string, ProjectCounts>(), maps: new Map<string, MapCounts>() };
+
+  #remember(state: BatchState) {
+    for (
+      const [m, from] of [[this.#known.projects, state.projects], [this.#known.maps, state.maps]] as const
+    ) {
+      if (m.size > 20_000) m.clear();
+      for (const [id, c] of from) (m as Map<string, typeof c>).set(id, { ...c });
+    }
+  }
+
+  /**
+   * A batch against a remote primary: one read round trip (a read batch; two when loaded sessions
+   * name more; none for plain entries on counters this instance knows, stateWithoutRead), the
+   * decisions in memory, then ONE atomic write batch led by guards that refuse it if what the
+   * decisions stood on moved meanwhile (writer/guards.ts). A refused batch is read and decided
+   * again; after MAX_STALE refusals in a row the error goes to the queue like any other. One batch
+   * at a time, as on a file: more in flight made sqld (0.24) stall on its write lock.
+   */
+  async #flushRemote(events: RouterEvent[], remote: Remote) {
+    const read = async (statements: Statement[]) =>
+      (await remote.primary.batch(statements as InStatement[], "read")).map((rs) =>
+        rs.rows as unknown as Record<string, unknown>[]
+      );
+    for (let attempt = 1;; attempt++) {
+      const t0 = performance.now();
+      // plain entries go without a read (one round trip in all); a refused batch reads
+      const lean = attempt === 1 ? stateWithoutRead(events, this.#known) : null;
+      if (lean) this.leanBatches++;
+      const state = lean ?? await loadBatch(read, events);
+      const t1 = performance.now();
+      this.readMs += t1 - t0;
+      const changes = new Changes(state);
+      const decisions = new Decisions(state, changes, this.opts);
+      const outcomes = events.map((e) => decisions.decide(e));
+      const writes = changes.statements(this.now());
+      const guards = guardStatements(state, changes);
+      try {
+        await remote.primary.batch(
+          [
+            ...guards,
+            ...writes,
+            ...(guards.length ? [{ sql: "DELETE FROM router_guard", args: [] }] : []),
+          ] as InStatement[],
+          "write",
+        );
+        this.writeBatches++;
+        this.#remember(state);
+        this.writeMs += performance.now() - t1;
+        return { outcomes, changes };
+      } catch (err) {
+        if (!STALE.test(String((err as Error)?.message ?? err)) || attempt >= MAX_STALE) throw err;
+        this.staleBatches++;
+      }
+    }
+  }
 }
+
+/** Refusals by a guard in a row before a batch gives up (each one means another instance wrote). */
+const MAX_STALE = 50;

@@ -50,6 +50,24 @@ export class Decisions {
     private readonly opts: WriterOptions,
   ) {}
 
+  /**
+   * Whether a limited counter is full (`limit` 0: no limit). An admission under a limit is recorded
+   * (Changes.need) so the remote write can check the room is still there when it commits.
+   */
+  #full(
+    table: "projects" | "supplier_maps",
+    id: string,
+    counter: "clicked" | "complete" | "testClicked",
+    limitColumn: string,
+    count: number,
+    limit: number,
+  ): boolean {
+    if (limit <= 0) return false;
+    if (count >= limit) return true;
+    this.changes.need(table, id, counter, limitColumn, count);
+    return false;
+  }
+
   decide(e: RouterEvent): Outcome {
     if (e.kind === "entry") return this.#entry(e);
     if (e.kind === "prescreen") return this.#prescreen(e);
@@ -111,7 +129,16 @@ export class Decisions {
 
     if (e.closed) set("closed", e.closed.reason, e.closed.detail);
     else if (e.isTest) {
-      if (ps.testClickQuota > 0 && ps.testClicked >= ps.testClickQuota) {
+      if (
+        this.#full(
+          "projects",
+          p.id,
+          "testClicked",
+          "respondentTestClickQuota",
+          ps.testClicked,
+          ps.testClickQuota,
+        )
+      ) {
         set("closed", REASON.testClickQuota, `${ps.testClicked} of ${ps.testClickQuota} test clicks used`);
       } else if (e.security) set("security", e.security.reason, e.security.detail);
       else set(e.prescreen ? "prescreen" : "redirected");
@@ -120,13 +147,15 @@ export class Decisions {
     } else {
       const excluded = this.#exclusion(e);
       if (excluded) set("terminate", excluded.reason, excluded.detail);
-      else if (ps.clickQuota > 0 && ps.clicked >= ps.clickQuota) {
+      else if (this.#full("projects", p.id, "clicked", "respondentClickQuota", ps.clicked, ps.clickQuota)) {
         set("closed", REASON.projectClickQuota, `${ps.clicked} of ${ps.clickQuota} clicks used`);
-      } else if (ms.clickQuota > 0 && ms.clicked >= ms.clickQuota) {
+      } else if (
+        this.#full("supplier_maps", m.id, "clicked", "supplierClickQuota", ms.clicked, ms.clickQuota)
+      ) {
         set("closed", REASON.supplierClickQuota, `${ms.clicked} of ${ms.clickQuota} clicks used`);
-      } else if (ps.sampleSize > 0 && ps.complete >= ps.sampleSize) {
+      } else if (this.#full("projects", p.id, "complete", "sampleSize", ps.complete, ps.sampleSize)) {
         set("overQuota", REASON.sampleFull, `${ps.complete} of ${ps.sampleSize} completes`);
-      } else if (ms.quota > 0 && ms.complete >= ms.quota) {
+      } else if (this.#full("supplier_maps", m.id, "complete", "supplierQuota", ms.complete, ms.quota)) {
         set("overQuota", REASON.supplierQuotaFull, `${ms.complete} of ${ms.quota} completes`);
       } else if (p.isUniqueIp && e.ip && (ipCounts.get(ipKey) ?? 0) >= Math.max(1, p.maxIPCount)) {
         set("security", REASON.ipLimit, `${e.ip} already used ${ipCounts.get(ipKey)} time(s)`);
@@ -155,6 +184,7 @@ export class Decisions {
     if (s.status !== "closed") {
       if (!e.isTest && s.status !== "duplicate") {
         this.state.entered.set(dupKey, s);
+        this.changes.newEntries.push({ projectId: p.id, sid: e.sid });
         if (e.ip && p.isUniqueIp) this.changes.addIp(p.id, e.ip);
       }
       this.changes.bump(s, "clicked", 1, e.now);
@@ -249,11 +279,16 @@ export class Decisions {
       s.status = "overQuota";
       s.reason = REASON.quotaOptionFull;
       s.detail = full;
-    } else if (!s.isTest && ps.sampleSize > 0 && ps.complete >= ps.sampleSize) {
+    } else if (
+      !s.isTest && this.#full("projects", s.projectId, "complete", "sampleSize", ps.complete, ps.sampleSize)
+    ) {
       s.status = "overQuota";
       s.reason = REASON.sampleFull;
       s.detail = `${ps.complete} of ${ps.sampleSize} completes`;
-    } else if (!s.isTest && ms.quota > 0 && ms.complete >= ms.quota) {
+    } else if (
+      !s.isTest &&
+      this.#full("supplier_maps", s.supplierMapId, "complete", "supplierQuota", ms.complete, ms.quota)
+    ) {
       s.status = "overQuota";
       s.reason = REASON.supplierQuotaFull;
       s.detail = `${ms.complete} of ${ms.quota} completes`;
@@ -311,11 +346,16 @@ export class Decisions {
         status = "qualityTerm";
         reason = REASON.speeder;
         detail = `${seconds} s, faster than ${p.speedTime} s`;
-      } else if (!s.isTest && ps.sampleSize > 0 && ps.complete >= ps.sampleSize) {
+      } else if (
+        !s.isTest && this.#full("projects", s.projectId, "complete", "sampleSize", ps.complete, ps.sampleSize)
+      ) {
         status = "overQuota";
         reason = REASON.sampleFull;
         detail = `complete after ${ps.complete} of ${ps.sampleSize} completes`;
-      } else if (!s.isTest && ms.quota > 0 && ms.complete >= ms.quota) {
+      } else if (
+        !s.isTest &&
+        this.#full("supplier_maps", s.supplierMapId, "complete", "supplierQuota", ms.complete, ms.quota)
+      ) {
         status = "overQuota";
         reason = REASON.supplierQuotaFull;
         detail = `complete after ${ms.complete} of ${ms.quota} supplier completes`;

@@ -9,6 +9,7 @@ import { CompiledQuery } from "kysely";
 import type { Db } from "../../../db/connection.ts";
 import { iso } from "../outcomes.ts";
 import { type EntryEvent, parseCells, type RouterEvent, type SessionRow } from "./types.ts";
+import type { Statement } from "../rollup.ts";
 
 /** A project's counters and limits, as read and then as the batch changes them. */
 export type ProjectCounts = {
@@ -29,7 +30,13 @@ export type MapCounts = {
 };
 export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
 /** A respondent's session on another project (for the exclusion rules). */
-export type PriorSession = { projectId: string; sid: string; supplierId: string; status: string };
+export type PriorSession = {
+  id?: string;
+  projectId: string;
+  sid: string;
+  supplierId: string;
+  status: string;
+};
 
 /** What a batch knows of the database: read once by loadBatch, then updated by the batch's decisions. */
 export type BatchState = {
@@ -47,9 +54,23 @@ export type BatchState = {
   priorSessions: PriorSession[];
   /** Free client links of multi-link projects, by project id, in the order they are handed out. */
   links: Map<string, { id: number; url: string }[]>;
-  /** Quota rows by id: their cells, and whether the batch changed them. */
-  quotas: Map<string, { cells: QuotaCell[]; changed: boolean }>;
+  /** Quota rows by id: their cells, whether the batch changed them, and their text as read. */
+  quotas: Map<string, { cells: QuotaCell[]; changed: boolean; text: string }>;
+  /**
+   * What the decisions were made on, as read (the batch's own changes move the maps above, not
+   * these): the remote write's guards check it still holds (writer/guards.ts).
+   */
+  base: {
+    projects: Map<string, BaseCounts>;
+    maps: Map<string, BaseCounts>;
+    sessions: Map<string, { status: string; updatedAt: string }>;
+    /** `projectId \0 ip` -> arrivals as read (0 when none). */
+    ips: Map<string, number>;
+    /** Other projects' sessions the exclusion rules read, with their fingerprint. */
+    prior: { other: string[]; sids: string[]; fingerprint: string } | null;
+  };
 };
+export type BaseCounts = { clicked: number; complete: number; testClicked: number };
 
 export const list = (n: number) => Array(n).fill("?").join(",");
 
@@ -78,7 +99,24 @@ export function mapCounts(state: BatchState, id: string): MapCounts {
   return s;
 }
 
-export async function loadBatch(trx: Db, events: RouterEvent[]): Promise<BatchState> {
+/** Runs read statements and answers their rows, in order (in the write transaction, or as one batch). */
+export type Reader = (statements: Statement[]) => Promise<Record<string, unknown>[][]>;
+
+/** A reader that runs each statement in turn on a Kysely handle (the file path's transaction). */
+export const readerOn = (trx: Db): Reader => async (statements) => {
+  const out: Record<string, unknown>[][] = [];
+  for (const s of statements) out.push(await run(trx, s.sql, s.args));
+  return out;
+};
+
+/**
+ * Reads what a batch needs. Its statements go to `read` in at most two rounds: first everything
+ * the events name (sessions by uid, due sessions, counters, respondents, IP counts, other projects'
+ * sessions, free links, pre-screen quota cells); then, only when loaded sessions name more (the
+ * sweep's projects, a complete's quota cells), those. On a remote primary each round is one batch
+ * (one round trip).
+ */
+export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<BatchState> {
   const state: BatchState = {
     sessions: new Map(),
     projects: new Map(),
@@ -88,112 +126,237 @@ export async function loadBatch(trx: Db, events: RouterEvent[]): Promise<BatchSt
     priorSessions: [],
     links: new Map(),
     quotas: new Map(),
+    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
   };
-  await loadSessions(trx, events, state);
-  await loadCounters(trx, events, state);
-  await loadRespondents(trx, events, state);
-  await loadLinks(trx, events, state);
-  await loadQuotas(trx, events, state);
-  return state;
-}
-
-/** The sessions answers and returns name, and those the sweep finds due. */
-async function loadSessions(trx: Db, events: RouterEvent[], state: BatchState) {
-  const uids = new Set<string>();
-  for (const e of events) if (e.kind === "prescreen" || e.kind === "return") uids.add(e.uid);
-  if (uids.size) {
-    const rows = await run(trx, `SELECT * FROM sessions WHERE id IN (${list(uids.size)})`, [...uids]);
-    for (const r of rows) state.sessions.set(r.id as string, r as SessionRow);
-  }
-  for (const e of events) {
-    if (e.kind !== "sweep") continue;
-    const rows = await run(
-      trx,
-      `SELECT * FROM sessions WHERE status IN ('prescreen', 'redirected') AND dropAt <= ?
-       ORDER BY dropAt LIMIT ?`,
-      [iso(e.now), e.limit],
-    );
-    for (const r of rows) {
-      if (!state.sessions.has(r.id as string)) state.sessions.set(r.id as string, r as SessionRow);
-    }
-  }
-}
-
-/** The counters and limits of every project and supplier map an event or a loaded session touches. */
-async function loadCounters(trx: Db, events: RouterEvent[], state: BatchState) {
+  const round1: Load[] = [];
+  sessionLoads(events, round1, state);
   const projectIds = new Set<string>(), mapIds = new Set<string>();
   for (const e of events) {
-    if (e.kind === "entry") {
+    if (e.kind !== "sweep") {
       projectIds.add(e.project.id);
       mapIds.add(e.map.id);
     }
   }
+  counterLoads(projectIds, mapIds, round1, state);
+  respondentLoads(events, round1, state);
+  linkLoads(events, round1, state);
+  const quotaIds = new Set<string>();
+  for (const e of events) if (e.kind === "prescreen") e.quotaCells.forEach((c) => quotaIds.add(c.quotaId));
+  quotaLoads(quotaIds, round1, state);
+  await runLoads(read, round1);
+
+  const round2: Load[] = [];
+  const moreProjects = new Set<string>(), moreMaps = new Set<string>();
   for (const s of state.sessions.values()) {
-    projectIds.add(s.projectId);
-    mapIds.add(s.supplierMapId);
+    if (!projectIds.has(s.projectId)) moreProjects.add(s.projectId);
+    if (!mapIds.has(s.supplierMapId)) moreMaps.add(s.supplierMapId);
   }
-  if (projectIds.size) {
-    const rows = await run(
-      trx,
-      `SELECT id, clicked, complete, testClicked, sampleSize, respondentClickQuota, respondentTestClickQuota
-       FROM projects WHERE id IN (${list(projectIds.size)})`,
-      [...projectIds],
-    );
-    for (const r of rows) {
-      state.projects.set(r.id as string, {
-        clicked: Number(r.clicked),
-        complete: Number(r.complete),
-        testClicked: Number(r.testClicked),
-        sampleSize: Number(r.sampleSize),
-        clickQuota: Number(r.respondentClickQuota),
-        testClickQuota: Number(r.respondentTestClickQuota),
-      });
+  counterLoads(moreProjects, moreMaps, round2, state);
+  const moreQuotas = new Set<string>();
+  for (const e of events) {
+    if (e.kind === "return" && e.status === "complete") {
+      const s = state.sessions.get(e.uid);
+      if (s) parseCells(s.quotaCells).forEach((c) => quotaIds.has(c.quotaId) || moreQuotas.add(c.quotaId));
     }
   }
-  if (mapIds.size) {
-    const rows = await run(
-      trx,
-      `SELECT id, clicked, complete, testClicked, supplierQuota, supplierClickQuota
-       FROM supplier_maps WHERE id IN (${list(mapIds.size)})`,
-      [...mapIds],
-    );
-    for (const r of rows) {
-      state.maps.set(r.id as string, {
-        clicked: Number(r.clicked),
-        complete: Number(r.complete),
-        testClicked: Number(r.testClicked),
-        quota: Number(r.supplierQuota),
-        clickQuota: Number(r.supplierClickQuota),
-      });
+  quotaLoads(moreQuotas, round2, state);
+  await runLoads(read, round2);
+  for (const [id, p] of state.projects) {
+    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+  }
+  for (const [id, m] of state.maps) {
+    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+  }
+  for (const [id, s] of state.sessions) {
+    state.base.sessions.set(id, { status: s.status, updatedAt: s.updatedAt });
+  }
+  for (const [k, n] of state.ipCounts) state.base.ips.set(k, n);
+  return state;
+}
+
+/**
+ * The state of a batch made without reading: live entries of plain projects (no unique IP, no
+ * exclusion rules, no multi-link) and test entries, with counters as this instance last knew them.
+ * Nothing read means nothing seen: a respondent already on the project, counters moved by another
+ * instance. The remote write's guards cover exactly that (no one else let the respondent in; room
+ * under every limit counted on, whatever the counter is now), so a batch decided on a stale view is
+ * refused and decided again on a real read. Only far from every limit (so no event of the batch can
+ * be refused on a count or a limit this instance has not read); null when the batch needs a read.
+ */
+export function stateWithoutRead(
+  events: RouterEvent[],
+  known: { projects: Map<string, ProjectCounts>; maps: Map<string, MapCounts> },
+): BatchState | null {
+  const state: BatchState = {
+    sessions: new Map(),
+    projects: new Map(),
+    maps: new Map(),
+    entered: new Map(),
+    ipCounts: new Map(),
+    priorSessions: [],
+    links: new Map(),
+    quotas: new Map(),
+    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
+  };
+  for (const e of events) {
+    if (e.kind !== "entry") return null;
+    const p = e.project;
+    if (
+      !e.closed && !e.isTest && (p.isUniqueIp || (p.isExclude && p.exclusions.length) || p.isMultiLinkUrl)
+    ) {
+      return null;
     }
+    const pc = known.projects.get(p.id), mc = known.maps.get(e.map.id);
+    if (!pc || !mc) return null;
+    // near a limit (as last known, limits included): a refusal must stand on a real read
+    const n = events.length;
+    const near = (count: number, limit: number) => limit > 0 && count + n >= limit;
+    const refusable = e.closed ? false : e.isTest ? near(pc.testClicked, pc.testClickQuota) : (
+      near(pc.clicked, pc.clickQuota) || near(pc.complete, pc.sampleSize) ||
+      near(mc.clicked, mc.clickQuota) || near(mc.complete, mc.quota)
+    );
+    if (refusable) return null;
+    state.projects.set(p.id, { ...pc });
+    state.maps.set(e.map.id, { ...mc });
+  }
+  for (const [id, p] of state.projects) {
+    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+  }
+  for (const [id, m] of state.maps) {
+    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+  }
+  return state;
+}
+
+/** A read and what to do with its rows. */
+type Load = { statement: Statement; apply: (rows: Record<string, unknown>[]) => void };
+
+async function runLoads(read: Reader, loads: Load[]) {
+  if (!loads.length) return;
+  const results = await read(loads.map((l) => l.statement));
+  loads.forEach((l, i) => l.apply(results[i]));
+}
+
+/** The sessions answers and returns name, and those the sweep finds due. */
+function sessionLoads(events: RouterEvent[], out: Load[], state: BatchState) {
+  const uids = new Set<string>();
+  for (const e of events) if (e.kind === "prescreen" || e.kind === "return") uids.add(e.uid);
+  if (uids.size) {
+    out.push({
+      statement: { sql: `SELECT * FROM sessions WHERE id IN (${list(uids.size)})`, args: [...uids] },
+      apply: (rows) => {
+        for (const r of rows) state.sessions.set(r.id as string, r as SessionRow);
+      },
+    });
+  }
+  for (const e of events) {
+    if (e.kind !== "sweep") continue;
+    out.push({
+      statement: {
+        sql: `SELECT * FROM sessions WHERE status IN ('prescreen', 'redirected') AND dropAt <= ?
+       ORDER BY dropAt LIMIT ?`,
+        args: [iso(e.now), e.limit],
+      },
+      apply: (rows) => {
+        for (const r of rows) {
+          if (!state.sessions.has(r.id as string)) state.sessions.set(r.id as string, r as SessionRow);
+        }
+      },
+    });
   }
 }
 
+/** The counters and limits of the projects and supplier maps named. */
+function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[], state: BatchState) {
+  if (projectIds.size) {
+    out.push({
+      statement: {
+        sql:
+          `SELECT id, clicked, complete, testClicked, sampleSize, respondentClickQuota, respondentTestClickQuota
+       FROM projects WHERE id IN (${list(projectIds.size)})`,
+        args: [...projectIds],
+      },
+      apply: (rows) => {
+        for (const r of rows) {
+          state.projects.set(r.id as string, {
+            clicked: Number(r.clicked),
+            complete: Number(r.complete),
+            testClicked: Number(r.testClicked),
+            sampleSize: Number(r.sampleSize),
+            clickQuota: Number(r.respondentClickQuota),
+            testClickQuota: Number(r.respondentTestClickQuota),
+          });
+        }
+      },
+    });
+  }
+  if (mapIds.size) {
+    out.push({
+      statement: {
+        sql: `SELECT id, clicked, complete, testClicked, supplierQuota, supplierClickQuota
+       FROM supplier_maps WHERE id IN (${list(mapIds.size)})`,
+        args: [...mapIds],
+      },
+      apply: (rows) => {
+        for (const r of rows) {
+          state.maps.set(r.id as string, {
+            clicked: Number(r.clicked),
+            complete: Number(r.complete),
+            testClicked: Number(r.testClicked),
+            quota: Number(r.supplierQuota),
+            clickQuota: Number(r.supplierClickQuota),
+          });
+        }
+      },
+    });
+  }
+}
+
+/** The sessions of other projects the exclusion rules look at: the query and its fingerprint. */
+export function priorQuery(other: string[], sids: string[]): Statement {
+  return {
+    sql: `SELECT id, projectId, sid, supplierId, status FROM sessions WHERE isTest = 0
+       AND status NOT IN ('closed', 'duplicate')
+       AND projectId IN (${list(other.length)}) AND sid IN (${list(sids.length)}) ORDER BY id`,
+    args: [...other, ...sids],
+  };
+}
+export const priorFingerprint = (rows: { id?: unknown; status: unknown }[]) =>
+  rows.map((r) => `${r.id}:${r.status}`).join(",");
+
 /** Live entries: the same respondent already on the project, IP counts, other projects' sessions. */
-async function loadRespondents(trx: Db, events: RouterEvent[], state: BatchState) {
+function respondentLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   const live = events.filter((e): e is EntryEvent => e.kind === "entry" && !e.isTest && !e.closed);
   if (!live.length) return;
   const pids = [...new Set(live.map((e) => e.project.id))];
   const sids = [...new Set(live.map((e) => e.sid))];
-  const rows = await run(
-    trx,
-    `SELECT * FROM sessions WHERE isTest = 0 AND status NOT IN ('closed', 'duplicate')
+  out.push({
+    statement: {
+      sql: `SELECT * FROM sessions WHERE isTest = 0 AND status NOT IN ('closed', 'duplicate')
      AND projectId IN (${list(pids.length)}) AND sid IN (${list(sids.length)})`,
-    [...pids, ...sids],
-  );
-  for (const r of rows) state.entered.set(`${r.projectId}\u0000${r.sid}`, r as SessionRow);
+      args: [...pids, ...sids],
+    },
+    apply: (rows) => {
+      for (const r of rows) state.entered.set(`${r.projectId}\u0000${r.sid}`, r as SessionRow);
+    },
+  });
 
   const ipEntries = live.filter((e) => e.project.isUniqueIp && e.ip);
   if (ipEntries.length) {
     const ipPids = [...new Set(ipEntries.map((e) => e.project.id))];
     const ips = [...new Set(ipEntries.map((e) => e.ip))];
-    const counts = await run(
-      trx,
-      `SELECT projectId, ip, n FROM project_ip_counts WHERE projectId IN (${list(ipPids.length)})
+    // every pair asked about counts, found or not (0): the remote write guards them all
+    for (const e of ipEntries) state.ipCounts.set(`${e.project.id}\u0000${e.ip}`, 0);
+    out.push({
+      statement: {
+        sql: `SELECT projectId, ip, n FROM project_ip_counts WHERE projectId IN (${list(ipPids.length)})
        AND ip IN (${list(ips.length)})`,
-      [...ipPids, ...ips],
-    );
-    for (const r of counts) state.ipCounts.set(`${r.projectId}\u0000${r.ip}`, Number(r.n));
+        args: [...ipPids, ...ips],
+      },
+      apply: (rows) => {
+        for (const r of rows) state.ipCounts.set(`${r.projectId}\u0000${r.ip}`, Number(r.n));
+      },
+    });
   }
 
   const ruled = live.filter((e) => e.project.isExclude && e.project.exclusions.length);
@@ -201,18 +364,18 @@ async function loadRespondents(trx: Db, events: RouterEvent[], state: BatchState
     const other = [...new Set(ruled.flatMap((e) => e.project.exclusions.map((x) => x.excludedProjectId)))];
     const rsids = [...new Set(ruled.map((e) => e.sid))];
     // through the (projectId, sid) index of live arrivals: the outcomes that matter are all there
-    state.priorSessions = await run(
-      trx,
-      `SELECT projectId, sid, supplierId, status FROM sessions WHERE isTest = 0
-       AND status NOT IN ('closed', 'duplicate')
-       AND projectId IN (${list(other.length)}) AND sid IN (${list(rsids.length)})`,
-      [...other, ...rsids],
-    ) as PriorSession[];
+    out.push({
+      statement: priorQuery(other, rsids),
+      apply: (rows) => {
+        state.priorSessions = rows as PriorSession[];
+        state.base.prior = { other, sids: rsids, fingerprint: priorFingerprint(rows as PriorSession[]) };
+      },
+    });
   }
 }
 
 /** Free client links of multi-link projects: at most one per event that may need one. */
-async function loadLinks(trx: Db, events: RouterEvent[], state: BatchState) {
+function linkLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   const linkNeeds = new Map<string, number>();
   for (const e of events) {
     if ((e.kind === "entry" && !e.isTest && !e.closed) || e.kind === "prescreen") {
@@ -220,37 +383,34 @@ async function loadLinks(trx: Db, events: RouterEvent[], state: BatchState) {
     }
   }
   for (const [pid, n] of linkNeeds) {
-    const rows = await run(
-      trx,
-      `SELECT id, url FROM project_links WHERE projectId = ? AND usedBy IS NULL ORDER BY id LIMIT ?`,
-      [pid, n],
-    );
-    state.links.set(pid, rows.map((r) => ({ id: Number(r.id), url: String(r.url) })));
+    out.push({
+      statement: {
+        sql: `SELECT id, url FROM project_links WHERE projectId = ? AND usedBy IS NULL ORDER BY id LIMIT ?`,
+        args: [pid, n],
+      },
+      apply: (rows) => state.links.set(pid, rows.map((r) => ({ id: Number(r.id), url: String(r.url) }))),
+    });
   }
 }
 
 /** Quota cells named by pre-screen answers and by the sessions that may complete. */
-async function loadQuotas(trx: Db, events: RouterEvent[], state: BatchState) {
-  const quotaIds = new Set<string>();
-  for (const e of events) {
-    if (e.kind === "prescreen") e.quotaCells.forEach((c) => quotaIds.add(c.quotaId));
-    if (e.kind === "return" && e.status === "complete") {
-      const s = state.sessions.get(e.uid);
-      if (s) parseCells(s.quotaCells).forEach((c) => quotaIds.add(c.quotaId));
-    }
-  }
+function quotaLoads(quotaIds: Set<string>, out: Load[], state: BatchState) {
   if (!quotaIds.size) return;
-  const rows = await run(
-    trx,
-    `SELECT id, quotaValue FROM project_quotas WHERE isDeleted = 0 AND id IN (${list(quotaIds.size)})`,
-    [...quotaIds],
-  );
-  for (const r of rows) {
-    let cells: QuotaCell[] = [];
-    try {
-      const v = JSON.parse(String(r.quotaValue));
-      if (Array.isArray(v)) cells = v;
-    } catch { /* a broken quota row counts nothing */ }
-    state.quotas.set(String(r.id), { cells, changed: false });
-  }
+  out.push({
+    statement: {
+      sql: `SELECT id, quotaValue FROM project_quotas WHERE isDeleted = 0 AND id IN (${list(quotaIds.size)})`,
+      args: [...quotaIds],
+    },
+    apply: (rows) => {
+      for (const r of rows) {
+        let cells: QuotaCell[] = [];
+        const text = String(r.quotaValue);
+        try {
+          const v = JSON.parse(text);
+          if (Array.isArray(v)) cells = v;
+        } catch { /* a broken quota row counts nothing */ }
+        state.quotas.set(String(r.id), { cells, changed: false, text });
+      }
+    },
+  });
 }

@@ -7,10 +7,11 @@
  */
 import type { Db } from "../../../db/connection.ts";
 import type { SessionStatus } from "../../../db/tables/router.ts";
-import { ROLLUP_COUNTERS, type RollupCounter } from "../../../db/tables/router.ts";
+import type { RollupCounter } from "../../../db/tables/router.ts";
 import type { AnswerRow } from "../prescreen.ts";
 import { type CounterName, day, iso, REASON, SECURITY_COLUMN, STATUS_COUNTER } from "../outcomes.ts";
-import { type BatchState, mapCounts, projectCounts, run } from "./load.ts";
+import { type BatchState, mapCounts, projectCounts } from "./load.ts";
+import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
 import type { SessionRow } from "./types.ts";
 
 const SESSION_COLUMNS: (keyof SessionRow)[] = [
@@ -92,8 +93,39 @@ export class Changes {
   readonly #mDelta = new Map<string, Partial<Record<CounterName, number>>>();
   readonly #rollup = new Map<string, RollupRow>();
   readonly #ipAdded = new Map<string, { projectId: string; ip: string; n: number }>();
+  /**
+   * What the batch's admissions need of a limited counter: `table \0 id \0 counter \0 limit
+   * column` -> the smallest headroom over the counter as read (see need()).
+   */
+  readonly needs = new Map<
+    string,
+    { table: string; id: string; counter: string; limit: string; over: number }
+  >();
+  /** Respondents the batch let in for the first time (projectId, sid): none may exist at write time. */
+  readonly newEntries: { projectId: string; sid: string }[] = [];
 
   constructor(private readonly state: BatchState) {}
+
+  /**
+   * Records that a decision admitted an event under a limit (`count < limit`, count being the
+   * counter as the batch sees it now): the batch stays right as long as, at write time, the
+   * counter in the database plus the batch's own offset still leaves room. Refusals need nothing:
+   * a counter that was full stays full (the router's counters only grow, but for one click taken
+   * back when a pre-screen finds no client link).
+   */
+  need(
+    table: "projects" | "supplier_maps",
+    id: string,
+    counter: "clicked" | "complete" | "testClicked",
+    limit: string,
+    count: number,
+  ) {
+    const base = (table === "projects" ? this.state.base.projects : this.state.base.maps).get(id);
+    const over = count - (base?.[counter] ?? 0) + 1;
+    const key = `${table}\u0000${id}\u0000${counter}\u0000${limit}`;
+    const had = this.needs.get(key);
+    if (!had || had.over < over) this.needs.set(key, { table, id, counter, limit, over });
+  }
 
   /** Adds `by` to a counter of the session's project, supplier map and daily rollup row. */
   bump(
@@ -178,116 +210,97 @@ export class Changes {
 
   /** Writes every change in the open transaction; `now` stamps the queued hooks. */
   async write(trx: Db, now: number) {
-    await this.#writeSessions(trx);
-    await this.#writeCounters(trx);
-    await this.#writeRollup(trx);
-    await this.#writeIps(trx);
+    await runStatements(trx, this.statements(now));
+  }
+
+  /**
+   * Every change as statements, in the order they run: sessions, counters, the daily rollup and
+   * its rollups (rollup.ts), IP counts, client links, quota cells, answers, hooks. The file path
+   * runs them in its transaction; the remote path sends them as one batch after its guards.
+   */
+  statements(now: number): Statement[] {
+    const out: Statement[] = [];
+    this.#sessionStatements(out);
+    this.#counterStatements(out);
+    out.push(...routerDailyStatements([...this.#rollup.values()].map((r) => ({
+      date: r.date,
+      projectId: r.projectId,
+      supplierId: r.supplierId,
+      supplierMapId: r.supplierMapId,
+      parentProjectId: r.parentProjectId,
+      clientId: r.clientId,
+      ...r.counts,
+      revenue: r.revenue,
+      cost: r.cost,
+    }))));
+    this.#ipStatements(out);
     for (const l of this.usedLinks) {
-      await run(trx, `UPDATE project_links SET usedBy = ? WHERE id = ? AND usedBy IS NULL`, [l.uid, l.id]);
+      out.push({
+        sql: `UPDATE project_links SET usedBy = ? WHERE id = ? AND usedBy IS NULL`,
+        args: [l.uid, l.id],
+      });
     }
     for (const [id, q] of this.state.quotas) {
       if (q.changed) {
-        await run(trx, `UPDATE project_quotas SET quotaValue = ? WHERE id = ?`, [
-          JSON.stringify(q.cells),
-          id,
-        ]);
+        out.push({
+          sql: `UPDATE project_quotas SET quotaValue = ? WHERE id = ?`,
+          args: [JSON.stringify(q.cells), id],
+        });
       }
     }
-    await this.#writeAnswers(trx);
+    this.#answerStatements(out);
     if (this.hooks.length) {
       const at = iso(now);
-      await run(
-        trx,
-        `INSERT INTO router_hooks (sessionId, supplierId, url, nextAt, createdAt, updatedAt) VALUES ${
+      out.push({
+        sql: `INSERT INTO router_hooks (sessionId, supplierId, url, nextAt, createdAt, updatedAt) VALUES ${
           placeholders(this.hooks.length, 6)
         }`,
-        this.hooks.flatMap((h) => [h.sessionId, h.supplierId, h.url, at, at, at]),
-      );
+        args: this.hooks.flatMap((h) => [h.sessionId, h.supplierId, h.url, at, at, at]),
+      });
     }
+    return out;
   }
 
-  async #writeSessions(trx: Db) {
+  #sessionStatements(out: Statement[]) {
     const rows = [...this.dirty.values()];
     for (let i = 0; i < rows.length; i += 400) {
       const chunk = rows.slice(i, i + 400);
-      await run(
-        trx,
-        `INSERT INTO sessions (${SESSION_COLUMNS.join(", ")}) VALUES ${
+      out.push({
+        sql: `INSERT INTO sessions (${SESSION_COLUMNS.join(", ")}) VALUES ${
           placeholders(chunk.length, SESSION_COLUMNS.length)
         }
          ON CONFLICT(id) DO UPDATE SET ${SESSION_MUTABLE.map((c) => `${c} = excluded.${c}`).join(", ")}`,
-        chunk.flatMap((r) => SESSION_COLUMNS.map((c) => r[c])),
-      );
+        args: chunk.flatMap((r) => SESSION_COLUMNS.map((c) => r[c])),
+      });
     }
   }
 
-  async #writeCounters(trx: Db) {
+  #counterStatements(out: Statement[]) {
     for (const [table, deltas] of [["projects", this.#pDelta], ["supplier_maps", this.#mDelta]] as const) {
       for (const [id, d] of deltas) {
         const cols = Object.entries(d).filter(([, n]) => n);
         if (!cols.length) continue;
-        await run(
-          trx,
-          `UPDATE ${table} SET ${cols.map(([c]) => `"${c}" = "${c}" + ?`).join(", ")} WHERE id = ?`,
-          [...cols.map(([, n]) => n), id],
-        );
+        out.push({
+          sql: `UPDATE ${table} SET ${cols.map(([c]) => `"${c}" = "${c}" + ?`).join(", ")} WHERE id = ?`,
+          args: [...cols.map(([, n]) => n), id],
+        });
       }
     }
   }
 
-  async #writeRollup(trx: Db) {
-    const rollups = [...this.#rollup.values()];
-    if (!rollups.length) return;
-    const cols = [
-      "date",
-      "projectId",
-      "supplierId",
-      "supplierMapId",
-      "parentProjectId",
-      "clientId",
-      ...ROLLUP_COUNTERS,
-      "revenue",
-      "cost",
-    ];
-    for (let i = 0; i < rollups.length; i += 200) {
-      const chunk = rollups.slice(i, i + 200);
-      await run(
-        trx,
-        `INSERT INTO router_daily (${cols.map((c) => `"${c}"`).join(", ")}) VALUES ${
-          placeholders(chunk.length, cols.length)
-        }
-         ON CONFLICT(date, projectId, supplierId) DO UPDATE SET ${
-          [...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => `"${c}" = "${c}" + excluded."${c}"`).join(", ")
-        }`,
-        chunk.flatMap((r) => [
-          r.date,
-          r.projectId,
-          r.supplierId,
-          r.supplierMapId,
-          r.parentProjectId,
-          r.clientId,
-          ...ROLLUP_COUNTERS.map((c) => r.counts[c] ?? 0),
-          Math.round(r.revenue * 100) / 100,
-          Math.round(r.cost * 100) / 100,
-        ]),
-      );
-    }
-  }
-
-  async #writeIps(trx: Db) {
+  #ipStatements(out: Statement[]) {
     const ipRows = [...this.#ipAdded.values()];
     for (let i = 0; i < ipRows.length; i += 300) {
       const chunk = ipRows.slice(i, i + 300);
-      await run(
-        trx,
-        `INSERT INTO project_ip_counts (projectId, ip, n) VALUES ${placeholders(chunk.length, 3)}
+      out.push({
+        sql: `INSERT INTO project_ip_counts (projectId, ip, n) VALUES ${placeholders(chunk.length, 3)}
          ON CONFLICT(projectId, ip) DO UPDATE SET n = n + excluded.n`,
-        chunk.flatMap((r) => [r.projectId, r.ip, r.n]),
-      );
+        args: chunk.flatMap((r) => [r.projectId, r.ip, r.n]),
+      });
     }
   }
 
-  async #writeAnswers(trx: Db) {
+  #answerStatements(out: Statement[]) {
     if (!this.answers.length) return;
     const cols = [
       "sessionId",
@@ -301,13 +314,12 @@ export class Changes {
     ] as const;
     for (let i = 0; i < this.answers.length; i += 500) {
       const chunk = this.answers.slice(i, i + 500);
-      await run(
-        trx,
-        `INSERT INTO prescreen_answers (${cols.join(", ")}) VALUES ${
+      out.push({
+        sql: `INSERT INTO prescreen_answers (${cols.join(", ")}) VALUES ${
           placeholders(chunk.length, cols.length)
         }`,
-        chunk.flatMap((a) => cols.map((c) => a[c])),
-      );
+        args: chunk.flatMap((a) => cols.map((c) => a[c])),
+      });
     }
   }
 }
