@@ -94,7 +94,7 @@ export type RouterDailyTable =
   }
   & { [K in RollupCounter]: D<number> };
 
-/** router_daily summed per day over every project and supplier, kept by triggers (migration 0011). */
+/** router_daily summed per day over every project and supplier, written with it (domain/router/rollup.ts). */
 export type RouterDailyTotalsTable =
   & { date: string; revenue: D<number>; cost: D<number> }
   & { [K in RollupCounter]: D<number> };

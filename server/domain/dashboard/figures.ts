@@ -3,8 +3,8 @@
  * manager table and the live update, so they agree to the cent:
  *
  * - traffic, completes, security refusals and the other outcomes: the router's daily rollup
- *   (router_daily, per project and supplier and day; router_daily_totals, its per-day sum kept by
- *   triggers), dated by the day the router counted the event (UTC);
+ *   (router_daily, per project and supplier and day; router_daily_totals, its per-day sum written in
+ *   the same batch: server/domain/router/rollup.ts), dated by the day the router counted the event (UTC);
  * - revenue: completes x the project's CPI, expense: completes x the supplier map's CPI, both as
  *   the router booked them at the time of each complete (router_daily.revenue and .cost);
  * - approved completes and the actual revenue and expense (approved x CPI): the reconciled

@@ -1,7 +1,7 @@
 /**
  * The router's rollup over a range of days, read the cheap way: whole calendar months inside the
- * range from router_monthly (one row per project, supplier and month, kept by triggers on
- * router_daily, migration 0012), the days at the range's edges from router_daily. Both sources hold
+ * range from router_monthly (one row per project, supplier and month, written with every
+ * router_daily change by server/domain/router/rollup.ts), the days at the range's edges from router_daily. Both sources hold
  * the same counters, so a sum over the union is exactly router_daily's sum over the days: the
  * dashboard's dialogs and charts and every report read the same figures (./figures.ts) from it.
  */
