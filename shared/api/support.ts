@@ -13,9 +13,28 @@ import {
 } from "../schemas/support.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
-/** DD/MM/YYYY hh:mm:ss in UTC: how identifiers show their dates (part 2, 9). */
+/** An ISO timestamp as the database stores it (toISOString, or without its milliseconds). */
+const STORED_ISO = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d+)?Z$/;
+/** Days of each month of a common year (February of a leap year has one more). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * DD/MM/YYYY hh:mm:ss in UTC: how identifiers show their dates (part 2, 9). A stored timestamp
+ * (a valid date and time, in UTC) is rearranged from its own text: an export formats two a row, a
+ * million rows at a time, and a Date for each was most of a row's cost. Anything else is read as a
+ * Date, as before (a rolled-over day, an offset, a date alone).
+ */
 export function identifierDateTime(iso: string | null | undefined): string {
   if (!iso) return "";
+  const m = STORED_ISO.exec(iso);
+  if (m) {
+    const year = +m[1], month = +m[2], day = +m[3];
+    const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    if (
+      year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= MONTH_DAYS[month - 1] + (leap ? 1 : 0) &&
+      +m[4] < 24 && +m[5] < 60 && +m[6] < 60
+    ) return `${m[3]}/${m[2]}/${m[1]} ${m[4]}:${m[5]}:${m[6]}`;
+  }
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${
