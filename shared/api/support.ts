@@ -31,7 +31,8 @@ export function identifierDateTime(iso: string | null | undefined): string {
     const year = +m[1], month = +m[2], day = +m[3];
     const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
     if (
-      year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= MONTH_DAYS[month - 1] + (leap ? 1 : 0) &&
+      year >= 1000 && month >= 1 && month <= 12 && day >= 1 &&
+      day <= MONTH_DAYS[month - 1] + (leap ? 1 : 0) &&
       +m[4] < 24 && +m[5] < 60 && +m[6] < 60
     ) return `${m[3]}/${m[2]}/${m[1]} ${m[4]}:${m[5]}:${m[6]}`;
   }
