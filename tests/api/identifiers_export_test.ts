@@ -161,6 +161,12 @@ Deno.test("identifiers export: a date rearranged from its stored text reads as i
     "0099-01-01T00:00:00Z",
     "+012026-01-01T00:00:00.000Z",
     " 2026-01-01T10:00:00Z",
+    "2026-01-01T10:00:00.Z",
+    "2026-01-01T10:00:00.12aZ",
+    "2026-01-01T1a:00:00Z",
+    "20x6-01-01T10:00:00Z",
+    "2026-01-01T10:00:00ZZ",
+    "2026-01-01 10:00:00Z",
   );
   for (const t of texts) assertEquals(identifierDateTime(t), dateTimeByDate(t), String(t));
 });
