@@ -31,7 +31,7 @@ import {
   mapProject,
   parentFigures,
   parentListSpecAt,
-  projectsQuery,
+  projectsListQuery,
 } from "../../server/domain/projects/lists.ts";
 import { runList } from "../../server/db/list.ts";
 import { PROJECT_TYPE } from "../../shared/status.ts";
@@ -307,12 +307,16 @@ export async function seedDashboard(db: Db): Promise<DashboardDataset> {
  * list with its page's figures (500 groups over the 2,000 survey projects), and the survey projects'
  * list (2,000), 20 rows a page: first and last page, a filter, a search, a sort.
  */
-export function projectListCases(db: Db, now: number): [string, () => Promise<unknown>][] {
+export function projectListCases(
+  db: Db,
+  now: number,
+  query = projectsListQuery,
+): [string, () => Promise<unknown>][] {
   const clock = () => now;
   const groupPage = async (body: Partial<ListBody>) => {
     const page = await runList(
       db,
-      projectsQuery(db, PROJECT_TYPE.GROUP),
+      query(db, PROJECT_TYPE.GROUP),
       { search: "", pageNo: 1, limit: 20, ...body } as ListBody,
       parentListSpecAt(clock),
       mapProject,
@@ -322,7 +326,7 @@ export function projectListCases(db: Db, now: number): [string, () => Promise<un
   const surveyPage = (body: Partial<ListBody>) =>
     runList(
       db,
-      projectsQuery(db, PROJECT_TYPE.CHILD),
+      query(db, PROJECT_TYPE.CHILD),
       { search: "", pageNo: 1, limit: 20, ...body } as ListBody,
       childListSpecAt(clock),
       mapProject,
