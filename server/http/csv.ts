@@ -11,8 +11,11 @@ export type { CsvColumn, CsvJob };
 /** First characters a spreadsheet would run as a formula: = + - @, tab, CR. */
 const FORMULA = new Set([61, 43, 45, 64, 9, 13]);
 const QUOTED = /[",\r\n]/;
+/** A text written as it is: no formula-looking start, nothing to quote (most cells; one test). */
+const PLAIN = /^(?![=+\-@\t\r])[^",\r\n]*$/;
 
 export function csvCell(value: unknown): string {
+  if (typeof value === "string" && PLAIN.test(value)) return value;
   if (value === null || value === undefined) return "";
   // (a number is never a formula, and its text holds nothing to quote)
   if (typeof value === "number") return String(value);
@@ -25,8 +28,27 @@ export function csvCell(value: unknown): string {
   return QUOTED.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function csvLine(cells: unknown[]): string {
-  return cells.map(csvCell).join(",") + "\r\n";
+/** A CSV line (CRLF-ended) of the cells, built as one string. */
+export function csvLine(cells: readonly unknown[]): string {
+  let line = cells.length ? csvCell(cells[0]) : "";
+  for (let i = 1; i < cells.length; i++) line += "," + csvCell(cells[i]);
+  return line + "\r\n";
+}
+
+/**
+ * The CSV lines of a page of rows, as one string: each row's cells read by the columns' `value`s
+ * (no array of cells per row).
+ */
+export function csvLines<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string {
+  const values = columns.map((c) => c.value);
+  const n = values.length;
+  let text = "";
+  for (const row of rows) {
+    let line = n ? csvCell(values[0](row)) : "";
+    for (let i = 1; i < n; i++) line += "," + csvCell(values[i](row));
+    text += line + "\r\n";
+  }
+  return text;
 }
 
 export function csvStream<T>(
@@ -46,9 +68,7 @@ export function csvStream<T>(
       try {
         const { value, done } = await it.next();
         if (done) return controller.close();
-        controller.enqueue(
-          enc.encode(value.map((row) => csvLine(columns.map((c) => c.value(row)))).join("")),
-        );
+        controller.enqueue(enc.encode(csvLines(columns, value)));
       } catch (e) {
         controller.error(e);
       }

@@ -6,7 +6,7 @@
  */
 /// <reference lib="deno.worker" />
 import { openDatabase } from "../db/connection.ts";
-import { csvLine } from "./csv.ts";
+import { csvLine, csvLines } from "./csv.ts";
 import type { CsvColumn } from "../../shared/list.ts";
 
 export type CsvJob = { module: string; name: string; args: unknown[] };
@@ -47,9 +47,7 @@ async function start(m: CsvWorkerStart) {
     }
     const { value, done } = await it.next();
     if (done) return { type: "end" };
-    let text = "";
-    for (const row of value) text += csvLine(columns.map((c) => c.value(row)));
-    return { type: "chunk", bytes: enc.encode(text) };
+    return { type: "chunk", bytes: enc.encode(csvLines(columns, value)) };
   };
   return { next: () => next().catch(failed), close: () => handle.close() };
 }

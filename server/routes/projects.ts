@@ -17,7 +17,7 @@ import {
   parentFigures,
   parentListSpecAt,
   projectOptions,
-  projectsQuery,
+  projectsListQuery,
 } from "../domain/projects/lists.ts";
 import { PROJECT_TYPE } from "../../shared/status.ts";
 import { projectRedirects } from "../domain/projects/redirects.ts";
@@ -33,7 +33,7 @@ export const callerOf = (c: Ctx): Caller => ({
 
 export function projectRoutes(api: Api) {
   api.list(P.listProjects, ({ deps, db, c }) => ({
-    query: projectsQuery(db, PROJECT_TYPE.GROUP),
+    query: projectsListQuery(db, PROJECT_TYPE.GROUP),
     spec: parentListSpecAt(deps.now),
     map: mapProject,
     enrich: parentFigures(db),
@@ -49,7 +49,7 @@ export function projectRoutes(api: Api) {
     P.searchChildProjects,
     ({ deps, db, body, c }) =>
       listResponse(c, { ...body, limit: Math.min(body.limit ?? 20, 100) }, {
-        query: projectsQuery(db, PROJECT_TYPE.CHILD),
+        query: projectsListQuery(db, PROJECT_TYPE.CHILD),
         spec: childListSpecAt(deps.now),
         map: mapProject,
         list: P.childSearchList,
@@ -60,7 +60,7 @@ export function projectRoutes(api: Api) {
     const parentId = params.id;
     await getProject(db, parentId);
     return listResponse(c, { ...body, filter: { ...body.filter, parentProjectId: parentId } }, {
-      query: projectsQuery(db, PROJECT_TYPE.CHILD),
+      query: projectsListQuery(db, PROJECT_TYPE.CHILD),
       spec: childListSpecAt(deps.now),
       map: mapProject,
       list: P.childProjectsList,

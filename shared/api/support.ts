@@ -13,9 +13,48 @@ import {
 } from "../schemas/support.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
-/** DD/MM/YYYY hh:mm:ss in UTC: how identifiers show their dates (part 2, 9). */
+/** Days of each month of a common year (February of a leap year has one more). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** The number of `n` digits of `s` from `at`, or -1 if one is not a digit. */
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+/** Whether `s` is `yyyy-MM-ddTHH:mm:ss`, then `Z` or a fraction of a second and `Z`. */
+function storedIso(s: string): boolean {
+  if (s.length < 20 || s[4] !== "-" || s[7] !== "-" || s[10] !== "T" || s[13] !== ":" || s[16] !== ":") {
+    return false;
+  }
+  if (s.length === 20) return s[19] === "Z";
+  return s[19] === "." && s[s.length - 1] === "Z" && s.length > 21 && digits(s, 20, s.length - 21) >= 0;
+}
+
+/**
+ * DD/MM/YYYY hh:mm:ss in UTC: how identifiers show their dates (part 2, 9). A stored timestamp
+ * (toISOString's text, or without its fraction: a valid date and time in UTC) is rearranged from
+ * its own text: an export formats two a row, a million rows at a time, and a Date for each was most
+ * of a row's cost. Anything else is read as a Date, as before (a rolled-over day, an offset, a
+ * date alone).
+ */
 export function identifierDateTime(iso: string | null | undefined): string {
   if (!iso) return "";
+  if (storedIso(iso)) {
+    const year = digits(iso, 0, 4), month = digits(iso, 5, 2), day = digits(iso, 8, 2);
+    const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const hour = digits(iso, 11, 2), minute = digits(iso, 14, 2), second = digits(iso, 17, 2);
+    if (
+      year >= 1000 && month >= 1 && month <= 12 && day >= 1 &&
+      day <= MONTH_DAYS[month - 1] + (leap ? 1 : 0) &&
+      hour >= 0 && hour < 24 && minute >= 0 && minute < 60 && second >= 0 && second < 60
+    ) {
+      return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`;
+    }
+  }
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
   return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${

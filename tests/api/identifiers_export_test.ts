@@ -8,6 +8,8 @@ import { sql } from "kysely";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { liveProject } from "../helpers/router.ts";
+import { identifierDateTime } from "../../shared/api/support.ts";
+import { csvLine, csvLines } from "../../server/http/csv.ts";
 
 const RESPONDENTS = 300;
 const SURVEYS = 10;
@@ -111,4 +113,96 @@ Deno.test("identifiers export: a download cancelled midway ends cleanly; the nex
     await t.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+});
+
+/** How a date was shown before the export rearranged stored text: through a Date, in UTC. */
+function dateTimeByDate(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${
+    pad(d.getUTCMinutes())
+  }:${pad(d.getUTCSeconds())}`;
+}
+
+Deno.test("identifiers export: a date rearranged from its stored text reads as its Date did, for any text", () => {
+  const texts: (string | null | undefined)[] = [
+    null,
+    undefined,
+    "",
+    "garbage",
+    "2026-10-02",
+    "2026-10-02T10:00:00",
+  ];
+  // stored timestamps over centuries (leap days, month ends, midnight), with and without milliseconds
+  let x = 12345;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 3000; i++) {
+    const iso = new Date(Date.UTC(1000, 0, 1) + Math.floor(next() * 8999 * 365.25 * 86_400_000))
+      .toISOString();
+    texts.push(iso, iso.replace(/\.\d+Z$/, "Z"));
+  }
+  texts.push(
+    "2024-02-29T23:59:59.999Z", // a leap day
+    "2026-02-29T10:00:00.000Z", // no such day: a Date rolls it over to 1 March
+    "2100-02-29T10:00:00Z",
+    "2000-02-29T10:00:00Z",
+    "2026-04-31T10:00:00Z",
+    "2026-01-01T24:00:00Z", // 24:00 is the next day's midnight
+    "2026-13-01T00:00:00Z",
+    "2026-00-10T00:00:00Z",
+    "2026-01-00T00:00:00Z",
+    "2026-01-01T10:60:00Z",
+    "2026-01-01T10:00:60Z",
+    "2026-01-01T10:00:00.1234567Z",
+    "2026-01-01T10:00:00+02:00",
+    "0999-12-31T23:59:59.000Z",
+    "0099-01-01T00:00:00Z",
+    "+012026-01-01T00:00:00.000Z",
+    " 2026-01-01T10:00:00Z",
+    "2026-01-01T10:00:00.Z",
+    "2026-01-01T10:00:00.12aZ",
+    "2026-01-01T1a:00:00Z",
+    "20x6-01-01T10:00:00Z",
+    "2026-01-01T10:00:00ZZ",
+    "2026-01-01 10:00:00Z",
+  );
+  for (const t of texts) assertEquals(identifierDateTime(t), dateTimeByDate(t), String(t));
+});
+
+Deno.test("identifiers export: a page's CSV (csvLines) is the rows' csvLine, cell for cell", () => {
+  type R = { a: unknown; b: unknown };
+  const columns = [
+    { header: "A", value: (r: R) => r.a },
+    { header: "B", value: (r: R) => r.b },
+    { header: "AB", value: (r: R) => `${r.a}|${r.b}` },
+  ];
+  const cells: unknown[] = [
+    "plain",
+    "",
+    null,
+    undefined,
+    0,
+    -1.5,
+    "=SUM(A1)",
+    "+1",
+    "-2",
+    "@x",
+    "\tx",
+    "\rx",
+    'say "hi"',
+    "a,b",
+    "line\nbreak",
+    "é 😀 ü",
+    "'already",
+    new Date(Date.UTC(2026, 0, 2)),
+    { k: "v,w" },
+    true,
+  ];
+  const rows: R[] = cells.flatMap((a) => cells.map((b) => ({ a, b })));
+  assertEquals(csvLines(columns, rows), rows.map((r) => csvLine(columns.map((c) => c.value(r)))).join(""));
+  assertEquals(csvLines(columns, []), "");
+  // neutralised and quoted as before: a formula-looking cell gets a quote, a quote is doubled
+  assertEquals(csvLine(["=1", 'a"b', "x,y", "-", 7]), `'=1,"a""b","x,y",'-,7\r\n`);
 });

@@ -442,3 +442,128 @@ Deno.test("reports: the rows that counted nothing are found through 0015's parti
     await t.close();
   }
 });
+
+Deno.test("reports: a page of project-and-supplier rows is in name order, suppliers of one name by their key; only the ordering columns are listed", async () => {
+  const t = await testApp({}, { now: () => NOW });
+  try {
+    const db = t.deps.db;
+    const at = new Date(NOW).toISOString();
+    const id = (prefix: number, i: number) =>
+      prefix.toString(16).padStart(8, "0") + i.toString(16).padStart(16, "0");
+    const group = id(0x4a000000, 0), client = id(0x4c000000, 0);
+    const base = { clientId: client, projectStatus: 1, createdAt: at, updatedAt: at, statusChangedAt: at };
+    await db.insertInto("projects").values({
+      ...base,
+      id: group,
+      projectType: 1,
+      projectCode: "OG0",
+      projectName: "Order group",
+    } as never).execute();
+    // survey projects whose codes run against their ids
+    const projects = Array.from({ length: 4 }, (_, i) => ({
+      ...base,
+      id: id(0x4d000000, i),
+      projectType: 2,
+      parentProjectId: group,
+      projectCode: `OC${3 - i}`,
+      projectName: `Order ${i}`,
+    }));
+    await db.insertInto("projects").values(projects as never).execute();
+    // two suppliers of one name (ids against their short codes), one sorting first, one unknown
+    const supplier = (i: number, name: string) => ({
+      id: id(0x4f000000, i),
+      supplierType: 1,
+      supplierName: name,
+      supplierShortCode: `OS${i}`,
+      supplierEmail: `os${i}@example.test`,
+      countryId: "US",
+      supplierRuleCPI: "[]",
+      supplierApiKey: `order-key-${i}`,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await db.insertInto("suppliers").values(
+      [supplier(2, "Same"), supplier(1, "Same"), supplier(3, "Alpha")] as never,
+    )
+      .execute();
+    const suppliers = [id(0x4f000000, 2), id(0x4f000000, 1), id(0x4f000000, 3), id(0x4f000000, 9)];
+    const names = new Map([[suppliers[0], "Same"], [suppliers[1], "Same"], [suppliers[2], "Alpha"]]);
+    const rows = projects.flatMap((p, i) =>
+      suppliers.map((s, k) => ({
+        date: "2026-11-03",
+        projectId: p.id,
+        parentProjectId: group,
+        supplierId: s,
+        supplierMapId: id(0x4e000000, i * 4 + k),
+        clientId: client,
+        ...Object.fromEntries([...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => [c, 0])),
+        // ties on purpose: clicked 1 or 2, complete 0 or 1
+        clicked: 1 + ((i + k) % 2),
+        complete: (i * k) % 2,
+      }))
+    );
+    await db.insertInto("router_daily").values(rows as never).execute();
+    await sql`DELETE FROM router_monthly`.execute(db);
+    const cols = [...ROLLUP_COUNTERS, "revenue", "cost"].map((c) => `"${c}"`);
+    await sql.raw(
+      `INSERT INTO router_monthly (month, projectId, supplierId, clientId, parentProjectId, ${cols})
+      SELECT substr(date, 1, 7), projectId, supplierId, max(clientId), max(parentProjectId), ${
+        cols.map((c) => `sum(${c})`)
+      } FROM router_daily GROUP BY 1, 2, 3`,
+    ).execute(db);
+
+    // the expected order: the sort asked for, then the tab's names, then the row's key text
+    const code = new Map(projects.map((p) => [p.id, p.projectCode]));
+    const expected = (kind: ReportKind, sortBy?: "clicked" | "complete", dir: "asc" | "desc" = "asc") => {
+      const list = rows.map((r) => ({
+        key: `${r.projectId}:${r.supplierId}`,
+        code: code.get(r.projectId)!,
+        name: names.get(r.supplierId) ?? "",
+        sorted: sortBy ? Number(r[sortBy]) : 0,
+      }));
+      const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      return list.sort((a, b) =>
+        (sortBy ? (dir === "asc" ? a.sorted - b.sorted : b.sorted - a.sorted) : 0) ||
+        (kind === "supplier"
+          ? cmp(a.name, b.name) || cmp(a.code, b.code)
+          : cmp(a.code, b.code) || cmp(a.name, b.name)) ||
+        cmp(a.key, b.key)
+      ).map((r) => r.key);
+    };
+    const filter = { from: "2026-11-01", to: "2026-11-30" };
+    for (const kind of ["supplier", "completeAllocated"] as const) {
+      for (const [sortBy, dir] of [[undefined, "asc"], ["clicked", "desc"], ["complete", "asc"]] as const) {
+        const want = expected(kind, sortBy, dir);
+        const whole = await reportPage(
+          db,
+          kind,
+          { filter, pageNo: 1, limit: 100, sortBy, sortDir: dir } as never,
+        );
+        assertEquals(whole.data.map((r) => r.key), want, `${kind} ${sortBy}`);
+        // page by page, the same order (3 rows a page)
+        const paged: string[] = [];
+        for (let pageNo = 1; pageNo <= Math.ceil(want.length / 3); pageNo++) {
+          const page = await reportPage(
+            db,
+            kind,
+            { filter, pageNo, limit: 3, sortBy, sortDir: dir } as never,
+          );
+          assertEquals(page.metadata.total, want.length);
+          paged.push(...page.data.map((r) => r.key));
+        }
+        assertEquals(paged, want, `${kind} ${sortBy} paged`);
+      }
+      // a page's row still carries its names and figures (read for the page alone)
+      const first = (await reportPage(db, kind, { filter, pageNo: 1, limit: 1 } as never)).data[0];
+      assertEquals(first.projectName, projects.find((p) => p.id === first.projectId)!.projectName);
+      assertEquals(first.parentProjectId, group);
+      // every matching row is listed (materialized, sorted) by the columns that order it alone: no
+      // names but the sorted ones, no key text built per row
+      const listed = reportQuery(db, kind, { ...filter, clientId: null, supplierId: null }).compile().sql;
+      const outer = listed.slice(0, listed.indexOf(" from "));
+      assert(!outer.includes("projectName") && !outer.includes("||"), outer);
+    }
+  } finally {
+    await t.close();
+  }
+});

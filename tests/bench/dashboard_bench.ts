@@ -26,6 +26,16 @@ import {
 } from "../../server/domain/dashboard/figures.ts";
 import { readLive } from "../../server/domain/dashboard/live.ts";
 import { reportPage } from "../../server/domain/reports/reports.ts";
+import {
+  childListSpecAt,
+  mapProject,
+  parentFigures,
+  parentListSpecAt,
+  projectsListQuery,
+} from "../../server/domain/projects/lists.ts";
+import { runList } from "../../server/db/list.ts";
+import { PROJECT_TYPE } from "../../shared/status.ts";
+import type { ListBody } from "../../shared/list.ts";
 import { REPORT_KINDS } from "../../shared/api/reports.ts";
 import { ROLLUP_COUNTERS } from "../../server/db/tables/router.ts";
 import type { ChartPeriod } from "../../shared/api/dashboard.ts";
@@ -292,6 +302,58 @@ export async function seedDashboard(db: Db): Promise<DashboardDataset> {
   return { now, today0, seedMs, sessionsMs, maps: maps.length, rollupRows: rollup.size };
 }
 
+/**
+ * The projects grids as their routes read them (server/routes/projects.ts): the group projects'
+ * list with its page's figures (500 groups over the 2,000 survey projects), and the survey projects'
+ * list (2,000), 20 rows a page: first and last page, a filter, a search, a sort.
+ */
+export function projectListCases(
+  db: Db,
+  now: number,
+  query = projectsListQuery,
+): [string, () => Promise<unknown>][] {
+  const clock = () => now;
+  const groupPage = async (body: Partial<ListBody>) => {
+    const page = await runList(
+      db,
+      query(db, PROJECT_TYPE.GROUP),
+      { search: "", pageNo: 1, limit: 20, ...body } as ListBody,
+      parentListSpecAt(clock),
+      mapProject,
+    );
+    return page.data.length ? await parentFigures(db)(page.data) : page.data;
+  };
+  const surveyPage = (body: Partial<ListBody>) =>
+    runList(
+      db,
+      query(db, PROJECT_TYPE.CHILD),
+      { search: "", pageNo: 1, limit: 20, ...body } as ListBody,
+      childListSpecAt(clock),
+      mapProject,
+    );
+  return [
+    ["projects list: page 1", () => groupPage({})],
+    ["projects list: last page", () => groupPage({ pageNo: Math.ceil(GROUPS / 20) })],
+    ["projects list: status filter (Live)", () => groupPage({ filter: { projectStatus: [1] } })],
+    [
+      "projects list: search 'survey 12' (code, name, client, survey projects)",
+      () => groupPage({ search: "survey 12" }),
+    ],
+    [
+      "projects list: sorted by name, descending",
+      () => groupPage({ sortBy: "projectName", sortDir: "desc" }),
+    ],
+    ["survey projects list: page 1", () => surveyPage({})],
+    ["survey projects list: last page", () => surveyPage({ pageNo: Math.ceil(PROJECTS / 20) })],
+    ["survey projects list: status filter (Live)", () => surveyPage({ filter: { projectStatus: [1] } })],
+    ["survey projects list: search 'survey 12'", () => surveyPage({ search: "survey 12" })],
+    [
+      "survey projects list: sorted by creation, descending",
+      () => surveyPage({ sortBy: "createdAt", sortDir: "desc" }),
+    ],
+  ];
+}
+
 export async function bench(): Promise<BenchRow[]> {
   const dir = await Deno.makeTempDir({ prefix: "samplex-dash-bench-" });
   const handle = await openDatabase(`file:${dir}/bench.db`);
@@ -357,6 +419,8 @@ export async function bench(): Promise<BenchRow[]> {
           } as never)],
       ]),
     ];
+    cases.push(...projectListCases(db, now));
+
     const base = summarize(
       await timeRuns(() => rollupSums(db, { from: "0000-00-00", keyLength: 4 }), RUNS),
     ).median;
@@ -383,6 +447,8 @@ export async function bench(): Promise<BenchRow[]> {
         // the reports' target: every tab's page under 20 ms over 90 days
         ...(name.startsWith("report ") && name.endsWith("page 1, 90 days")
           ? { summary: name.replace(": page 1, 90 days", " tab, 90 days (target < 20 ms)") }
+          : name.includes("projects list: ")
+          ? { summary: `${name.replace(/ \(.*\)$/, "")} (target < 5 ms)` }
           : {}),
       });
     }

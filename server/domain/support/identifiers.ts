@@ -78,26 +78,23 @@ type Row = {
 };
 
 export function identifierMatch(r: Row): IdentifierMatch {
-  const country = countryByCode(r.country);
-  return {
-    _id: r.id,
-    projectId: r.projectId,
-    projectCode: r.projectCode,
-    projectName: r.projectName,
-    supplierName: r.supplierName ?? "",
-    sid: r.sid,
-    uid: r.id,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    countryCode: country?.code ?? r.country,
-    countryName: country?.label ?? r.country,
-    ipAddress: r.ip,
-    deviceType: r.deviceType,
-    browser: r.browser,
-    status: r.status,
-    statusLabel: sessionStatusLabel(r.status),
-    isTest: !!r.isTest,
-  };
+  return pageMatch([
+    r.id,
+    r.projectId,
+    r.sid,
+    r.createdAt,
+    r.updatedAt,
+    r.country,
+    r.ip,
+    r.deviceType,
+    r.browser,
+    r.status,
+    r.isTest,
+    r.projectCode,
+    r.projectName,
+    r.supplierName,
+    0,
+  ]);
 }
 
 /** Identifiers of the export read together: the sessions of this many at a time (one query a page). */
@@ -121,17 +118,36 @@ const PAGE_COLUMNS = [
   "rn",
 ] as const;
 
+/** A row of an export page: PAGE_COLUMNS' values, in that order. */
+type PageRow = [
+  id: string,
+  projectId: string,
+  sid: string,
+  createdAt: string,
+  updatedAt: string,
+  country: string,
+  ip: string,
+  deviceType: string,
+  browser: string,
+  status: string,
+  isTest: number,
+  projectCode: string,
+  projectName: string,
+  supplierName: string | null,
+  rn: number,
+];
+
 /**
  * One page of the export: the sessions `where` selects, in `order`, with their names. The page
  * comes back as one JSON text built by SQLite (a row object per value is most of a large read's
- * cost in the driver), `rn` the session's rowid.
+ * cost in the driver), each row an array of PAGE_COLUMNS (`rn` the session's rowid).
  */
 async function exportPage(
   db: Db,
   where: RawBuilder<unknown>,
   order: RawBuilder<unknown>,
   limit: number,
-): Promise<(Row & { rn: number })[]> {
+): Promise<PageRow[]> {
   const { rows } = await sql<{ page: string | null }>`SELECT json_group_array(json_array(${
     sql.raw(PAGE_COLUMNS.join(", "))
   })) AS page FROM (SELECT s.id, s.projectId, s.sid, s.createdAt, s.updatedAt, s.country, s.ip,
@@ -140,24 +156,31 @@ async function exportPage(
     FROM sessions s INNER JOIN projects p ON p.id = s.projectId
     LEFT JOIN suppliers sup ON sup.id = s.supplierId
     WHERE ${where} ORDER BY ${order} LIMIT ${limit})`.execute(db);
-  const values = JSON.parse(rows[0]?.page ?? "[]") as unknown[][];
-  return values.map((v) => ({
-    id: v[0] as string,
-    projectId: v[1] as string,
-    sid: v[2] as string,
-    createdAt: v[3] as string,
-    updatedAt: v[4] as string,
-    country: v[5] as string,
-    ip: v[6] as string,
-    deviceType: v[7] as string,
-    browser: v[8] as string,
-    status: v[9] as string,
-    isTest: v[10] as number,
-    projectCode: v[11] as string,
-    projectName: v[12] as string,
-    supplierName: v[13] as string | null,
-    rn: v[14] as number,
-  }));
+  return JSON.parse(rows[0]?.page ?? "[]") as PageRow[];
+}
+
+/** A row of an export page (or of the list, identifierMatch) as the Identifiers row. */
+function pageMatch(v: PageRow): IdentifierMatch {
+  const country = countryByCode(v[5]);
+  return {
+    _id: v[0],
+    projectId: v[1],
+    projectCode: v[11],
+    projectName: v[12],
+    supplierName: v[13] ?? "",
+    sid: v[2],
+    uid: v[0],
+    createdAt: v[3],
+    updatedAt: v[4],
+    countryCode: country?.code ?? v[5],
+    countryName: country?.label ?? v[5],
+    ipAddress: v[6],
+    deviceType: v[7],
+    browser: v[8],
+    status: v[9],
+    statusLabel: sessionStatusLabel(v[9]),
+    isTest: !!v[10],
+  };
 }
 
 /**
@@ -184,10 +207,10 @@ export async function* identifierMatchPages(
         ? sql`${chunk} AND (s.sid, s.rowid) > (${after.sid}, ${after.rn})`
         : chunk;
       const rows = await exportPage(db, where, sql`s.sid, s.rowid`, pageSize);
-      if (rows.length) yield rows.map(identifierMatch);
+      if (rows.length) yield rows.map(pageMatch);
       if (rows.length < pageSize) break;
       const last = rows[rows.length - 1];
-      after = { sid: last.sid, rn: last.rn };
+      after = { sid: last[2], rn: last[14] };
     }
   }
   // by user identifier (the session's key): at most a row each, unless its sid was listed too
@@ -200,7 +223,7 @@ export async function* identifierMatchPages(
       sql`s.id`,
       pageSize,
     );
-    if (rows.length) yield rows.map(identifierMatch);
+    if (rows.length) yield rows.map(pageMatch);
   }
 }
 
