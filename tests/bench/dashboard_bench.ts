@@ -436,8 +436,10 @@ export async function bench(): Promise<BenchRow[]> {
       },
       { measure: "baseline: day totals summed (all time)", median: base, unit: "ms" },
     ];
+    const dashboardMedians: number[] = [];
     for (const [name, fn] of cases) {
       const s = summarize(await timeRuns(fn, RUNS));
+      if (!name.startsWith("report ") && !name.includes("projects list: ")) dashboardMedians.push(s.median);
       rows.push({
         measure: name,
         median: s.median,
@@ -452,6 +454,16 @@ export async function bench(): Promise<BenchRow[]> {
           : {}),
       });
     }
+    // the dashboard's target: every call under 10 ms at the median; the slowest says whether all are
+    rows.push({
+      measure: `dashboard calls: slowest median of ${dashboardMedians.length}`,
+      value: Math.max(...dashboardMedians),
+      unit: "ms",
+      note: `median of the medians ${
+        summarize(dashboardMedians).median.toFixed(2)
+      } ms (target: every call < 10 ms)`,
+      summary: `dashboard calls, slowest median of ${dashboardMedians.length} (target < 10 ms)`,
+    });
     return rows;
   } finally {
     await handle.close();
