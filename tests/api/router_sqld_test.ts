@@ -200,6 +200,16 @@ Deno.test({
       assert((await first).location.startsWith(`${PANEL}/complete`));
       assert((await second).location.startsWith(`${PANEL}/complete`));
       assertEquals(writer.staleBatches, 0, "nothing decided on a stale read");
+      // the sessions went as one JSON argument (json_each): their values keep their types
+      assert(proxy.bodies.some((b) => b.includes("INSERT INTO sessions") && b.includes("json_each")));
+      const row = await a.deps.db.selectFrom("sessions").selectAll().where("id", "=", x)
+        .executeTakeFirstOrThrow();
+      assertEquals([row.status, row.isTest, row.rdScore, typeof row.seconds], [
+        "complete",
+        0,
+        null,
+        "number",
+      ]);
       const c = await counts(a, "projects", s.child._id);
       assertEquals([c.clicked, c.complete], [3, 1]);
       assertEquals(await counterMismatches(a.deps.db), []);
