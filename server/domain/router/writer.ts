@@ -149,9 +149,9 @@ export class RouterWriter {
    * name more; none for plain entries on counters this instance knows, stateWithoutRead), the
    * decisions in memory, then ONE atomic write batch led by guards that refuse it if what the
    * decisions stood on moved meanwhile (writer/guards.ts). A refused batch is read and decided
-   * again; after MAX_STALE refusals in a row the error goes to the queue like any other. Up to two
-   * in flight at once per instance (REMOTE_IN_FLIGHT; writer/queue.ts holds an event that depends on
-   * a batch in flight until it is done).
+   * again; after MAX_STALE refusals in a row the error goes to the queue like any other. One batch
+   * in flight per instance by default (REMOTE_IN_FLIGHT, with a linger, REMOTE_LINGER_MS); with
+   * more, writer/queue.ts holds an event that depends on a batch in flight until it is done.
    */
   async #flushRemote(events: RouterEvent[], remote: Remote) {
     const read = async (statements: Statement[]) =>

@@ -11,6 +11,10 @@
  * so it is decided on the committed row, not on a read that missed it; an exclusive event (the
  * sweep, which may touch any session) goes alone, with nothing else in flight. Order between
  * batches in flight is not trusted: each one's guards are evaluated by the database at write time.
+ *
+ * Linger (a remote primary): after a batch of several events, the next one waits a few ms so the
+ * requests that batch answered come back and share it; a server that costs by the request (sqld)
+ * then writes fewer, fuller batches.
  */
 import { setImmediate } from "node:timers";
 import type { Logger } from "../../../logger.ts";
