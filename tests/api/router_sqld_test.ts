@@ -169,3 +169,97 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "router on sqld, two batches in flight: a return for a session a batch in flight changes waits for it, others go past",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    await using proxy = proxySqld(server.url);
+    const a = await testApp({ DATABASE_URL: proxy.url }, { router: { remoteInFlight: 2 } });
+    try {
+      const s = await liveProject(a, { child: { sampleSize: 0 } });
+      const writer = routerFor(a.deps).writer;
+      const x = uidOf((await enter(a, s.mapId, "x")).location);
+      await enter(a, s.mapId, "warm-up");
+      // x's complete is in flight: its batch waits at the proxy
+      proxy.hold = new RegExp(x);
+      const first = back(a, x, "c");
+      await proxy.held();
+      // the same session again (the supplier's postback): held in the queue, not decided on a read
+      // that misses the complete in flight
+      const second = back(a, x, "c");
+      // another respondent is not held: its batch is written while x's is in flight
+      const z = await enter(a, s.mapId, "z");
+      assert(z.location.startsWith("https://client.example"), z.location);
+      assertEquals(writer.pipeline.peak, 2);
+      await new Promise((r) => setTimeout(r, 50));
+      assert(writer.pipeline.held >= 1, "the second return waited for the batch in flight");
+      proxy.release();
+      assert((await first).location.startsWith(`${PANEL}/complete`));
+      assert((await second).location.startsWith(`${PANEL}/complete`));
+      assertEquals(writer.staleBatches, 0, "nothing decided on a stale read");
+      // the sessions went as one JSON argument (json_each): their values keep their types
+      assert(proxy.bodies.some((b) => b.includes("INSERT INTO sessions") && b.includes("json_each")));
+      const row = await a.deps.db.selectFrom("sessions").selectAll().where("id", "=", x)
+        .executeTakeFirstOrThrow();
+      assertEquals([row.status, row.isTest, row.rdScore, typeof row.seconds], [
+        "complete",
+        0,
+        null,
+        "number",
+      ]);
+      const c = await counts(a, "projects", s.child._id);
+      assertEquals([c.clicked, c.complete], [3, 1]);
+      assertEquals(await counterMismatches(a.deps.db), []);
+    } finally {
+      proxy.release();
+      await a.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "router on sqld: two instances with two batches in flight each, 300 parallel entries and returns, a quota of 40: exactly 40 completes",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    // small batches, no linger: a turn's events fill two batches, written at once
+    const router = { remoteInFlight: 2, remoteLingerMs: 0, maxBatch: 8 };
+    const a = await testApp({ DATABASE_URL: server.url }, { router });
+    const b = await testApp({ DATABASE_URL: server.url }, { router });
+    try {
+      const s = await liveProject(a, { child: { sampleSize: 40 } });
+      const results = await Promise.all(Array.from({ length: 300 }, async (_, i) => {
+        // staggered, so batches overlap
+        await new Promise((r) => setTimeout(r, (i % 7) * 4));
+        const e = await enter(i % 2 ? a : b, s.mapId, `q-${i % 280}`);
+        if (!e.location.startsWith("https://client.example")) return e.location;
+        await new Promise((r) => setTimeout(r, (i % 5) * 3));
+        return (await back(i % 3 ? a : b, uidOf(e.location), "c")).location;
+      }));
+      assertEquals(results.filter((l) => l.startsWith(`${PANEL}/complete`)).length, 40);
+      const c = await counts(a, "projects", s.child._id);
+      assertEquals(c.complete, 40);
+      await routerFor(a.deps).idle();
+      await routerFor(b.deps).idle();
+      assertEquals(await counterMismatches(a.deps.db), []);
+      // a respondent is let in once however their entries were spread over batches in flight
+      const sessions = await a.deps.db.selectFrom("sessions").select("sid").where("isTest", "=", 0)
+        .where("status", "not in", ["closed", "duplicate"]).execute();
+      assertEquals(new Set(sessions.map((r) => r.sid)).size, sessions.length);
+      assert(
+        Math.max(routerFor(a.deps).writer.pipeline.peak, routerFor(b.deps).writer.pipeline.peak) === 2,
+        "batches were in flight together",
+      );
+    } catch (e) {
+      if (e instanceof Error) e.message += `\n--- sqld log tail ---\n${server.log().slice(-1500)}`;
+      throw e;
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  },
+});

@@ -9,8 +9,8 @@
  * Scale-out (issue 15): router entries with two app instances on one sqld primary, each with an
  * embedded replica, the connections spread over both, against one instance on a file in the same
  * rounds (target: 50% or more, p99 under 50 ms at 64 connections, 0 counter mismatches).
- * ROUTER_BENCH_BASELINE=<another checkout> adds that checkout's entries and pairs on a file in the
- * same rounds (a before/after ratio).
+ * ROUTER_BENCH_BASELINE=<another checkout> adds that checkout's entries and pairs on a file, and its
+ * two instances on their own sqld, in the same rounds (a before/after ratio).
  */
 import type { BenchRow } from "./_kit.ts";
 import { testApp } from "../helpers/app.ts";
@@ -260,6 +260,15 @@ export async function bench(): Promise<BenchRow[]> {
   const base = baseSetup ? await startServer("app", baseDbPath, "", baselineRoot) : null;
   // ROUTER_BENCH_REPLICAS=0: the two instances without replicas (every read over the network)
   const replicas = Deno.env.get("ROUTER_BENCH_REPLICAS") !== "0";
+  // the baseline checkout on its own sqld too (a before/after ratio of scale-out in the same run)
+  const baseSqld = sqld && baselineRoot ? await startSqld() : null;
+  const baseSqldSetup = baseSqld ? await setupProject(baseSqld.url, baselineRoot) : null;
+  const baseEdges = baseSqld
+    ? [
+      await startServer("app", baseSqld.url, replicas ? `${dir}replica-c-${stamp}.db` : "", baselineRoot),
+      await startServer("app", baseSqld.url, replicas ? `${dir}replica-d-${stamp}.db` : "", baselineRoot),
+    ]
+    : [];
   const edges = sqld
     ? [
       await startServer("app", sqld.url, replicas ? `${dir}replica-a-${stamp}.db` : ""),
@@ -270,14 +279,16 @@ export async function bench(): Promise<BenchRow[]> {
   const mine = steps(setup, "f");
   const theirs = baseSetup ? steps(baseSetup, "m") : null;
   const onSqld = sqldSetup ? steps(sqldSetup, "s") : null;
+  const theirsOnSqld = baseSqldSetup ? steps(baseSqldSetup, "t") : null;
   // warm every server, then alternate the phases so a busy machine weighs on each alike
   await phase(bare.port, 1, bareStep);
   await phase(app.port, 1, mine.entry);
   if (base && theirs) await phase(base.port, 1, theirs.entry);
   if (onSqld) await phase(edges.map((e) => e.port), 1, onSqld.entry);
+  if (theirsOnSqld) await phase(baseEdges.map((e) => e.port), 1, theirsOnSqld.entry);
   type Round =
     & Record<"bare" | "entry" | "pairs", Phase>
-    & Partial<Record<"baseEntry" | "basePairs" | "sqld", Phase>>;
+    & Partial<Record<"baseEntry" | "basePairs" | "sqld" | "baseSqld", Phase>>;
   const runs: Round[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const r: Round = {
@@ -290,12 +301,14 @@ export async function bench(): Promise<BenchRow[]> {
       r.basePairs = await phase(base.port, SECONDS, theirs.pair);
     }
     if (onSqld) r.sqld = await phase(edges.map((e) => e.port), SECONDS, onSqld.entry);
+    if (theirsOnSqld) r.baseSqld = await phase(baseEdges.map((e) => e.port), SECONDS, theirsOnSqld.entry);
     runs.push(r);
   }
   await bare.stop();
   const stats = await app.stop();
   await base?.stop();
   const edgeStats = await Promise.all(edges.map((e) => e.stop()));
+  const baseEdgeStats = await Promise.all(baseEdges.map((e) => e.stop()));
 
   const rps = (p: Phase) => p.done / p.seconds;
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -407,6 +420,22 @@ export async function bench(): Promise<BenchRow[]> {
       note: `p50 ${q.p50} ms; 1 instance on a file: p99 ${e.p99} ms`,
     });
     failed += q.failed;
+    if (baseSqld) {
+      const bq = pick("baseSqld", "entry");
+      rows.push({
+        measure: "router entry, 2 instances on sqld, baseline checkout",
+        value: Math.round(bq.rps),
+        median: bq.p50,
+        p95: bq.p99,
+        unit: "req/s",
+        ratio: bq.ratio,
+        note: `${baselineRoot}, ratio vs 1 instance on a file in the same rounds; p99 ${bq.p99} ms; ${
+          baseEdgeStats.map((s) => `${s.writeBatches} batches`).join(" / ")
+        }; this checkout's are ${median(runs.map((r) => rps(r.sqld!) / rps(r.baseSqld!))).toFixed(2)}x it`,
+      });
+      failed += bq.failed;
+      await baseSqld.stop();
+    }
     const remote = await testApp({ DATABASE_URL: sqld.url });
     sqldMismatches = await counterMismatches(remote.deps.db);
     sqldMismatches.push(...await rollupMismatches(remote.deps.db));
@@ -448,7 +477,9 @@ export async function bench(): Promise<BenchRow[]> {
     unit: "events",
     note: `${stats.flushes ?? "?"} transactions`,
   });
-  for (const path of [dbPath, baseDbPath, `${dir}replica-a-${stamp}.db`, `${dir}replica-b-${stamp}.db`]) {
+  for (
+    const path of [dbPath, baseDbPath, ...["a", "b", "c", "d"].map((x) => `${dir}replica-${x}-${stamp}.db`)]
+  ) {
     for (const suffix of ["", "-wal", "-shm", "-info", "-client_wal_index"]) {
       await Deno.remove(path + suffix, { recursive: true }).catch(() => {});
     }

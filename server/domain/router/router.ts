@@ -48,6 +48,10 @@ export type RouterOptions = {
   /** Drop time-out of a project without an LOI (with one: twice the LOI). */
   dropWithoutLoiMinutes?: number;
   maxBatch?: number;
+  /** Batches in flight at once on a remote primary (the writer's default: 2). */
+  remoteInFlight?: number;
+  /** Milliseconds the next remote batch waits for answered requests to come back (default: 4). */
+  remoteLingerMs?: number;
 };
 
 export const UID_RE = /^[0-9a-f]{24}$/;
@@ -120,6 +124,8 @@ export class Router {
         prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
         dropWithoutLoiMinutes: opts.dropWithoutLoiMinutes ?? 30,
         maxBatch: opts.maxBatch ?? 2_000,
+        remoteInFlight: opts.remoteInFlight,
+        remoteLingerMs: opts.remoteLingerMs,
       },
       deps.log,
       now,

@@ -97,6 +97,10 @@ export type WriterOptions = {
   dropWithoutLoiMinutes: number;
   /** Largest number of events in one transaction. */
   maxBatch: number;
+  /** Batches in flight at once on a remote primary (default REMOTE_IN_FLIGHT); a file has one. */
+  remoteInFlight?: number;
+  /** Wait after a remote batch of several events before the next one (default REMOTE_LINGER_MS). */
+  remoteLingerMs?: number;
 };
 
 /** The session's quota cells (JSON in sessions.quotaCells); a broken value names none. */
