@@ -1,7 +1,7 @@
 /**
  * `deno task bench [name...]`: imports every module in tests/bench (except this one and files
- * starting with `_`) that exports `bench()`, runs them one after another in this process and prints
- * one table. Benchmarks report figures and ratios measured in the same run; nothing here asserts a
+ * starting with `_`) that exports `bench()`, runs them one after another, each in a process of its
+ * own (`run.ts --one FILE`), and prints one table, then the rows that carry a `summary` label again. Benchmarks report figures and ratios measured in the same run; nothing here asserts a
  * time, so a slow machine never fails a build. Arguments narrow the run to modules whose file name
  * contains one of them (`deno task bench list`).
  */
@@ -54,21 +54,31 @@ async function main(filters: string[]) {
   const rows: (BenchRow & { module: string })[] = [];
   let failed = 0;
   for (const file of files) {
-    const mod = (await import(new URL(file, dir).href)) as BenchModule;
-    if (typeof mod.bench !== "function") continue;
     const name = file.replace(/(_bench)?\.ts$/, "");
     console.log(`running ${name}...`);
     const t0 = performance.now();
-    try {
-      for (const r of await mod.bench()) rows.push({ ...r, module: name });
-    } catch (e) {
-      failed++;
-      rows.push({
-        module: name,
-        measure: "FAILED",
-        unit: "",
-        note: e instanceof Error ? e.message : String(e),
-      });
+    // each module in a fresh process: one benchmark's heap, caches and open handles (a 1,000,000-row
+    // dataset) never tax the next one's figures
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(import.meta.url).pathname, "--one", file],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    const marker = text.lastIndexOf(ROWS_MARK);
+    let got: BenchRow[] | null = null;
+    if (marker >= 0) {
+      try {
+        got = JSON.parse(text.slice(marker + ROWS_MARK.length)) as BenchRow[];
+      } catch { /* reported below */ }
+    }
+    const printed = (marker >= 0 ? text.slice(0, marker) : text).trimEnd();
+    if (printed) console.log(printed);
+    if (!out.success || !got || got.some((r) => r.measure === "FAILED")) failed++;
+    if (!out.success || !got) {
+      rows.push({ module: name, measure: "FAILED", unit: "", note: `exit status ${out.code}` });
+    } else {
+      for (const r of got) rows.push({ ...r, module: name });
     }
     console.log(`  ${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -85,4 +95,29 @@ async function main(filters: string[]) {
   return failed ? 1 : 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+/** A module's rows, printed by the child process after this line. */
+const ROWS_MARK = "\n@@bench-rows@@\n";
+
+/** `run.ts --one FILE`: runs one module in this process and prints its rows as JSON for the parent. */
+async function one(file: string): Promise<number> {
+  const mod = (await import(new URL(file, import.meta.url).href)) as BenchModule;
+  if (typeof mod.bench !== "function") {
+    console.log(ROWS_MARK + "[]");
+    return 0;
+  }
+  try {
+    const got = await mod.bench();
+    console.log(ROWS_MARK + JSON.stringify(got));
+    return 0;
+  } catch (e) {
+    console.log(
+      ROWS_MARK +
+        JSON.stringify([{ measure: "FAILED", unit: "", note: e instanceof Error ? e.message : String(e) }]),
+    );
+    return 0;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(Deno.args[0] === "--one" ? await one(Deno.args[1]) : await main(Deno.args));
+}
