@@ -116,7 +116,6 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   const api = new Api();
   registerRoutes(api);
-  api.guardUnbuilt();
   // the API reference (OpenAPI 3.1), generated from the contracts: public, it holds no data
   api.app.get("/openapi.json", (c) => c.json(openApiDocument()));
   api.app.notFound((c) => c.json({ message: MSG.notFound }, 404));

@@ -4,9 +4,8 @@
  * the path ids, the query and body schemas (the valibot schemas that validate the requests, turned
  * into JSON Schema by @valibot/to-json-schema), and the roles of the permission table in each
  * call's description. Result types are TypeScript types only, so every answer is described by the
- * envelope `{ result, message }`. Calls of the permission table without a contract (not built yet)
- * are not in it. Served at /api/v1/openapi.json and rendered in the
- * app (Support > API reference).
+ * envelope `{ result, message }`. Every call of the permission table has a contract (a test keeps
+ * it so). Served at /api/v1/openapi.json and rendered in the app (Support > API reference).
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";

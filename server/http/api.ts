@@ -13,7 +13,6 @@ import type { Db } from "../db/connection.ts";
 import { type ListDefinition, listResponse } from "./list-route.ts";
 import { ok } from "./respond.ts";
 import { body as readBody, idParam, parseWith } from "./validate.ts";
-import { API } from "../../shared/permissions.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
@@ -128,26 +127,6 @@ export class Api {
       this.app.on(contract.method, contract.path, limit, requireSession, requireRoles(contract.roles), run);
     }
     this.registered.push(contract.key);
-  }
-
-  /**
-   * Calls of the permission table whose area is not built yet: the session and role checks apply as
-   * to any call (401, 403), then 404. Run after every area has registered its calls.
-   */
-  guardUnbuilt() {
-    const built = new Set(this.registered);
-    for (const [key, roles] of Object.entries(API)) {
-      if (built.has(key)) continue;
-      const [method, path] = key.split(" ");
-      this.app.on(
-        method,
-        path,
-        limitBody(),
-        requireSession,
-        requireRoles(roles),
-        (c) => c.json({ message: MSG.notFound }, 404),
-      );
-    }
   }
 }
 

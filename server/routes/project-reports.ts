@@ -16,6 +16,7 @@ import {
 import {
   identifierColumns,
   identifierPages,
+  projectIdentifierMaps,
   reportMaps,
   reportProjects,
   supplierReportMap,
@@ -53,6 +54,17 @@ export function projectReportRoutes(api: Api) {
     return csvResponse(
       c,
       `${project.projectCode}-identifiers.csv`,
+      csvStream(identifierColumns, identifierPages(db, maps)),
+    );
+  });
+
+  // a project's respondents, all or one supplier's (the same rows as the child report)
+  api.handle(R.projectIdentifiersReportCall, async ({ db, body, c }) => {
+    const { project, maps, supplierName } = await projectIdentifierMaps(db, body.projectData, body.supplier);
+    const who = supplierName === null ? "" : `-${safe(supplierName) || "supplier"}`;
+    return csvResponse(
+      c,
+      `${project.projectCode}${who}-identifiers.csv`,
       csvStream(identifierColumns, identifierPages(db, maps)),
     );
   });

@@ -4,7 +4,13 @@
  * Prescreen Data question choices, and the project e-mails.
  */
 import { defineCall, returns } from "./contract.ts";
-import { EmailForm, PrescreenReportForm, ProjectRef, SupplierReportRequest } from "../schemas/project.ts";
+import {
+  EmailForm,
+  PrescreenReportForm,
+  ProjectIdentifiersRequest,
+  ProjectRef,
+  SupplierReportRequest,
+} from "../schemas/project.ts";
 import * as v from "valibot";
 import type { SecurityFigures } from "../status.ts";
 
@@ -28,6 +34,13 @@ export const identifiersReportCall = defineCall({
   method: "POST",
   path: "/admin/project/child/report",
   body: ProjectRef,
+  result: returns<CsvFile>(),
+});
+/** A project's respondents (a parent's: all its children's), all or one supplier's. */
+export const projectIdentifiersReportCall = defineCall({
+  method: "POST",
+  path: "/admin/project/identifiers/report",
+  body: ProjectIdentifiersRequest,
   result: returns<CsvFile>(),
 });
 /** One supplier's respondents on the project. */

@@ -332,6 +332,19 @@ export const SupplierReportRequest = v.object({
   projectId: id(MSG.projectRequired),
 });
 
+/**
+ * POST /admin/project/identifiers/report: the respondents of a project (a child, or every child of
+ * a parent), or only those one supplier sent when `supplier` names one (empty or absent: all).
+ */
+export const ProjectIdentifiersRequest = v.object({
+  projectData: id(MSG.projectRequired),
+  supplier: v.pipe(
+    v.optional(v.nullable(v.string("Unknown supplier")), ""),
+    v.transform((s) => (s ?? "").trim()),
+    v.check((s) => s === "" || /^[0-9a-f]{24}$/.test(s), "Unknown supplier"),
+  ),
+});
+
 /** The most hash identifiers one prescreen download may name. */
 export const MAX_REPORT_IDENTIFIERS = 10_000;
 const UID_RE = /^[0-9a-f]{24}$/;

@@ -64,7 +64,11 @@ async function mapSupplier(t: TestApp, projectId: string) {
     body: { projectId, supplierId: supplier._id, supplierCPI: 1, ...panelRedirects },
   });
   assertEquals(r.status, 200);
-  return { mapId: r.json.result._id as string, supplierName: supplier.supplierName as string };
+  return {
+    mapId: r.json.result._id as string,
+    supplierId: supplier._id as string,
+    supplierName: supplier.supplierName as string,
+  };
 }
 
 // ---------------------------------------------------------------- return links
@@ -274,6 +278,34 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
         new RegExp(`${a.child.projectCode}-Panel_\\w+-identifiers\\.csv`),
       );
     }
+    // the spec's project identifiers report: the same rows as the child report, or one supplier's
+    const idsReport = (body: unknown) => t.call("POST", "/admin/project/identifiers/report", { token, body });
+    assertEquals(records(csvRows(await idsReport({ projectData: a.parent._id }))).length, 7);
+    assertEquals(records(csvRows(await idsReport({ projectData: a.child._id, supplier: "" }))).length, 6);
+    const one = await idsReport({ projectData: a.parent._id, supplier: second.supplierId });
+    assertEquals(records(csvRows(one)).map((r) => r["Supplier identifier"]).sort(), ["b1", "b2"]);
+    assertMatch(
+      one.headers.get("content-disposition")!,
+      new RegExp(`${a.parent.projectCode}-Panel_\\w+-identifiers\\.csv`),
+    );
+    const bad: [unknown, number, string][] = [
+      [{}, 400, "Project is required"],
+      [{ projectData: a.child._id, supplier: "x'; DROP TABLE sessions; --" }, 400, "Unknown supplier"],
+      [{ projectData: a.child._id, supplier: "0".repeat(24) }, 404, "Supplier not found"],
+      [{ projectData: "0".repeat(24) }, 404, "Project not found"],
+    ];
+    for (const [body, status, message] of bad) {
+      const r = await idsReport(body);
+      assertEquals([r.status, r.json?.message], [status, message], JSON.stringify(body));
+    }
+    assertEquals(
+      (await t.call("POST", "/admin/project/identifiers/report", {
+        token: await t.tokenFor("BDE"),
+        body: { projectData: a.child._id },
+      })).status,
+      403,
+    );
+
     // a removed supplier's respondents stay reportable
     await t.call("PUT", `/admin/supplierMap/update/${second.mapId}`, {
       token: await t.tokenFor("ADMIN"),

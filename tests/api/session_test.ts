@@ -270,7 +270,7 @@ Deno.test("unknown API path is a JSON 404, with or without a token", async () =>
   }
 });
 
-Deno.test("every call of the permission table: no token is 401, a role it does not list is 403, built or not", async () => {
+Deno.test("every call of the permission table: no token is 401, a role it does not list is 403", async () => {
   const t = await testApp();
   try {
     const tokens = new Map<Role, string>();

@@ -60,6 +60,24 @@ export async function reportMaps(db: Db, childIds: string[]): Promise<ReportMap[
 }
 
 /**
+ * The maps a project's identifiers report covers: every map of its children, or only one supplier's
+ * (`supplierId`; unknown supplier: 404, a supplier who sent no one here: no rows).
+ */
+export async function projectIdentifierMaps(db: Db, projectId: string, supplierId: string) {
+  const { project, children } = await reportProjects(db, projectId);
+  const maps = await reportMaps(db, children.map((ch) => ch.id));
+  if (!supplierId) return { project, maps, supplierName: null };
+  const supplier = await db.selectFrom("suppliers").select("supplierName").where("id", "=", supplierId)
+    .executeTakeFirst();
+  if (!supplier) throw notFound("Supplier");
+  return {
+    project,
+    maps: maps.filter((m) => m.supplierId === supplierId),
+    supplierName: supplier.supplierName,
+  };
+}
+
+/**
  * The one map a supplier report covers. The map must be on the project (or on one of its children);
  * a removed map still reports, its respondents stay.
  */
