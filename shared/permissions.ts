@@ -265,6 +265,7 @@ export const API: Record<string, readonly Role[]> = {
   "PUT /admin/invoice/update/:id": R.ACCOUNTS,
   "GET /admin/invoice/code/get": R.ACCOUNTS,
   "GET /admin/invoice/:id": R.ACCOUNTS,
+  "GET /admin/invoice/project/:projectId": R.ACCOUNTS,
   "POST /admin/invoice/upload": R.ACCOUNTS,
   "POST /admin/invoice/supplier/upload": R.ACCOUNTS,
   "POST /admin/invoice/supplier/add": R.ACCOUNTS,

@@ -10,6 +10,7 @@ import {
   invoicesListQuery,
   invoicesListSpec,
   nextInvoiceCode,
+  projectInvoice,
   updateInvoice,
   uploadInvoiceRefs,
 } from "../domain/accounts/invoices.ts";
@@ -103,6 +104,7 @@ export function accountRoutes(api: Api) {
       answer(await updateInvoice(db, actor(), params.id, body), "Invoice updated successfully"),
   );
   api.handle(C.getInvoiceCall, ({ db, params }) => getInvoice(db, params.id));
+  api.handle(C.projectInvoiceCall, ({ db, params }) => projectInvoice(db, params.projectId));
   api.handle(C.downloadInvoiceCall, async ({ db, params }) => {
     const invoice = await getInvoice(db, params.id);
     return pdfResponse(await invoicePdf(invoice), invoicePdfName(invoice.invoiceCode));

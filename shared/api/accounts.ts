@@ -290,6 +290,20 @@ export const getInvoiceCall = defineCall({
   ids: { id: "Invoice" },
   result: returns<InvoiceRecord>(),
 });
+/** A project's invoice page (/admin/invoice/{projectid}/edit): the invoice billing it, if any. */
+export type ProjectInvoice = {
+  projectId: string;
+  projectCode: string;
+  clientId: string | null;
+  invoiceId: string | null;
+  invoiceCode: string | null;
+};
+export const projectInvoiceCall = defineCall({
+  method: "GET",
+  path: "/admin/invoice/project/:projectId",
+  ids: { projectId: "Project" },
+  result: returns<ProjectInvoice>(),
+});
 /** The invoice's PDF (`Invoice#{code}.pdf`). */
 export const downloadInvoiceCall = defineCall({
   method: "POST",

@@ -97,6 +97,18 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
     assertEquals(r.json.result.apiUrl, `/api/v1/admin/invoice/download/${inv._id}`);
     assertEquals(r.json.message, "Invoice INV10001 generated successfully");
 
+    // a project's invoice page finds the invoice that bills it (from the group or a child), or none
+    const page = (id: string, as = token) => t.call("GET", `/admin/invoice/project/${id}`, { token: as });
+    assertEquals((await page(a._id)).json.result.invoiceId, inv._id);
+    const childOfA = await t.deps.db.selectFrom("projects").select("id").where("parentProjectId", "=", a._id)
+      .executeTakeFirstOrThrow();
+    assertEquals((await page(childOfA.id)).json.result.invoiceCode, "INV10001");
+    const none = (await page(other._id)).json.result;
+    assertEquals([none.invoiceId, none.projectId], [null, other._id]);
+    assertEquals((await page("0".repeat(24))).status, 404);
+    assertEquals((await page("nope")).status, 404);
+    assertEquals((await page(a._id, await t.tokenFor("BDE"))).status, 403);
+
     // the projects are Invoiced (children too), and off the Ready To Invoice tab
     const statuses = await t.deps.db.selectFrom("projects").select(["id", "projectStatus"])
       .where("id", "in", [a._id, a.childId, b._id, other._id]).execute();

@@ -85,6 +85,13 @@ Deno.test(
           },
         );
 
+        await t.step("the project's own invoice page opens the invoice that bills it", async () => {
+          await page.goto(`/admin/invoice/${project._id}/edit`);
+          await page.waitForURL(`**/admin/invoice/generate/${invoiceId}/edit`);
+          await page.getByTestId("bill-to").getByText("Lumen Analytics").waitFor();
+          await page.goto("/admin/invoice/list");
+        });
+
         await t.step("the status edit marks it Paid with its reference", async () => {
           const row = page.getByTestId("data-grid").locator(`tr[data-row-id="${invoiceId}"]`);
           await row.getByRole("button", { name: "Row actions" }).click();

@@ -2,8 +2,8 @@
  * The grids and the frame at a laptop width (1024 px) in the built SPA: the row menu pinned in view,
  * grouped, and naming the record it deletes; amber rows explained; a way out of filters that hide
  * every row; list failures told once; an outage told apart from a new release; visible focus;
- * read-only roles' disabled buttons that look disabled and say why; placeholders that say what
- * they will do; texts that are not cut mid-word.
+ * read-only roles' disabled buttons that look disabled and say why; a page for a record that is not
+ * there says so and leads back; texts that are not cut mid-word.
  */
 import * as v from "valibot";
 import type { Locator, Page } from "playwright-core";
@@ -347,15 +347,13 @@ Deno.test(e2e("grids at 1024 px: pinned, grouped, explained, recoverable and rea
       await context.close();
     });
 
-    await t.step("a placeholder says what the screen will do and leads home", async () => {
+    await t.step("a project's invoice page for no such project says so and leads back", async () => {
       const { context, page } = await newPage(browser, server.url);
       await signIn(page, admin.email);
-      // the one screen of a later release: a project's own invoice page
       await page.goto("/admin/invoice/0123456789abcdef01234567/edit");
-      await page.getByRole("heading", { name: "This screen arrives in a later release" }).waitFor();
-      assert(await page.getByText("Change a project's invoice.").isVisible());
-      await page.getByRole("link", { name: "Back to home" }).click();
-      await page.waitForURL("**/admin/dashboard");
+      await page.locator("#main").getByRole("alert").getByText("Project not found").waitFor();
+      await page.getByRole("link", { name: "Back to Ready To Invoice" }).click();
+      await page.waitForURL("**/admin/invoice");
       await context.close();
     });
   } finally {

@@ -56,7 +56,6 @@ const AREAS = [
   "features/library",
   "features/common",
   "features/dashboard",
-  "features/placeholder",
   "app",
   "lib",
 ];

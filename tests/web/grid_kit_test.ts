@@ -7,8 +7,6 @@ import { confirmFor, menuSections } from "../../web/src/components/data-grid/row
 import type { RowAction, RowActionEntry } from "../../web/src/components/data-grid/types.ts";
 import { explainChunkFailure, isChunkLoadError } from "../../web/src/app/chunk-errors.ts";
 import { fitLabel } from "../../web/src/features/projects/chart-labels.ts";
-import { SCREEN_DEFS } from "../../web/src/app/screens.ts";
-import { PLACEHOLDER_DESCRIPTIONS } from "../../web/src/features/placeholder/descriptions.ts";
 
 type Row = { code: string; kids: number };
 const act = (label: string, extra: Partial<RowAction<Row>> = {}): RowAction<Row> => ({
@@ -91,19 +89,4 @@ Deno.test("chart labels show whole when they fit and are cut to their room other
   assertEquals(cut, "SurveyNest…", "at a word end when one is near");
   assertEquals(fitLabel("Opinionharborpanels", 70, measure), "Opinionha…");
   assertEquals(fitLabel("Panel", 1, measure), "P…", "never nothing");
-});
-
-Deno.test("every placeholder screen says what it will do, not just its area", () => {
-  const placeholders = Object.entries(SCREEN_DEFS).filter(([, d]) => !d.load);
-  assert(placeholders.length > 0);
-  for (const [path, d] of placeholders) {
-    const line = PLACEHOLDER_DESCRIPTIONS[path];
-    assert(line, `${path} has no description`);
-    assert(line !== d.area && line !== d.title, `${path}: ${line}`);
-    assert(/[.!]$/.test(line), `${path}: one sentence`);
-  }
-  // and none is left for a screen that has shipped
-  for (const path of Object.keys(PLACEHOLDER_DESCRIPTIONS)) {
-    assert(SCREEN_DEFS[path] && !SCREEN_DEFS[path].load, path);
-  }
 });

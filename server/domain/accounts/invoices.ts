@@ -15,6 +15,7 @@ import {
   type InvoiceProjectOption,
   type InvoiceRecord,
   invoicesList,
+  type ProjectInvoice,
   type RefUploadResult,
 } from "../../../shared/api/accounts.ts";
 import type {
@@ -131,6 +132,37 @@ export async function getInvoice(db: Db, id: string): Promise<InvoiceRecord> {
     .executeTakeFirst();
   if (!row) throw notFound("Invoice");
   return invoiceRecord(db, row);
+}
+
+/**
+ * A project's invoice page: the live invoice that bills the project, its group or one of its
+ * children, or none yet, with what a new invoice for it starts from (its client).
+ */
+export async function projectInvoice(db: Db, projectId: string): Promise<ProjectInvoice> {
+  const project = await db.selectFrom("projects").select(["id", "clientId", "projectCode", "parentProjectId"])
+    .where("id", "=", projectId).where("isDeleted", "=", 0).executeTakeFirst();
+  if (!project) throw notFound("Project");
+  const line = await db.selectFrom("invoice_lines as l").innerJoin("invoices as i", "i.id", "l.invoiceId")
+    .select(["i.id", "i.invoiceCode"])
+    .where("i.isDeleted", "=", 0)
+    .where((eb) =>
+      eb.or([
+        eb("l.projectId", "in", [projectId, project.parentProjectId ?? projectId]),
+        eb(
+          "l.projectId",
+          "in",
+          eb.selectFrom("projects").select("id").where("parentProjectId", "=", projectId),
+        ),
+      ])
+    )
+    .orderBy("i.createdAt", "desc").executeTakeFirst();
+  return {
+    projectId: project.id,
+    projectCode: project.projectCode,
+    clientId: project.clientId ?? null,
+    invoiceId: line?.id ?? null,
+    invoiceCode: line?.invoiceCode ?? null,
+  };
 }
 
 /** The CLI's way in: an invoice by its code. */

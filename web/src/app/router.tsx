@@ -6,14 +6,12 @@ import { RootLayout } from "./RootLayout.tsx";
 import { RouteError } from "./RouteError.tsx";
 import { NotFoundPage } from "./NotFoundPage.tsx";
 
-const comingSoon = () => import("../features/placeholder/ComingSoonPage.tsx");
-
 function screenRoutes(prefix: "/admin" | "/supplier"): RouteObject[] {
   return screensUnder(prefix).map(({ path, def }) => ({
     path: path.slice(prefix.length + 1),
     loader: requireScreen,
     handle: { title: def.title, area: def.area, screen: path },
-    lazy: async () => ({ Component: (await (def.load ?? comingSoon)()).default }),
+    lazy: async () => ({ Component: (await def.load()).default }),
   }));
 }
 

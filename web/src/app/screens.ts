@@ -1,17 +1,13 @@
 /**
  * Every screen route of the permission table (shared/permissions.ts SCREENS) with its title and the
- * lazy module that renders it. Screens of later releases share one honest placeholder, so routing,
- * guards and navigation work for the whole product today.
+ * lazy module that renders it.
  */
 import type { ComponentType } from "react";
 import { SCREENS } from "../../../shared/permissions.ts";
 
 type Loader = () => Promise<{ default: ComponentType }>;
-/**
- * A screen: its title, its area, and the module that renders it. A screen of a later release has
- * no module: its placeholder says what it will do (features/placeholder/descriptions.ts).
- */
-export type ScreenDef = { title: string; area: string; load?: Loader };
+/** A screen: its title, its area, and the module that renders it. */
+export type ScreenDef = { title: string; area: string; load: Loader };
 
 const usersList: Loader = () => import("../features/users/UsersListPage.tsx");
 const userForm: Loader = () => import("../features/users/UserFormPage.tsx");
@@ -120,7 +116,11 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
   },
   "/admin/invoice/generate/:id/edit": { title: "Edit Invoice", area: "Accounts", load: invoiceForm },
   "/admin/invoice/add": { title: "Add Invoice", area: "Accounts", load: manualProject },
-  "/admin/invoice/:projectid/edit": { title: "Edit Invoice", area: "Accounts" },
+  "/admin/invoice/:projectid/edit": {
+    title: "Edit Invoice",
+    area: "Accounts",
+    load: () => import("../features/accounts/ProjectInvoicePage.tsx"),
+  },
   "/admin/invoice/view/:invoiceid": {
     title: "Invoice",
     area: "Accounts",
