@@ -6,7 +6,7 @@
  */
 import { testApp } from "../helpers/app.ts";
 import { liveProject } from "../helpers/router.ts";
-import { identifiersOf, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
+import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import { routerFor } from "../../server/domain/router/router.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
@@ -97,7 +97,7 @@ export async function bench(): Promise<BenchRow[]> {
     const u0 = performance.now();
     const summary = await (async () => {
       try {
-        const ids = identifiersOf({ csv, fileName: "bench.csv" });
+        const ids = await identifiersOfUpload({ csv, fileName: "bench.csv" });
         return await reconcileUpload(t.deps, SYSTEM_ACTOR, target.child._id, 1, ids);
       } finally {
         uploading = false;
@@ -122,7 +122,7 @@ export async function bench(): Promise<BenchRow[]> {
       SYSTEM_ACTOR,
       target.child._id,
       2,
-      identifiersOf({ csv: csv2, fileName: "bench2.csv" }),
+      await identifiersOfUpload({ csv: csv2, fileName: "bench2.csv" }),
     );
     const aloneMs = performance.now() - a0;
     const mismatches = await reconcileMismatches(db, [target.child._id]);
