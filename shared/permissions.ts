@@ -211,6 +211,8 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/add": R.PROJECT_EDIT,
   "PUT /admin/project/update/:id": R.PROJECT_EDIT,
   "GET /admin/project/:id": PROJECT_READ,
+  /** A child's signing key whole, for those who may edit projects (the record shows it masked). */
+  "POST /admin/project/:id/signing-key": R.PROJECT_EDIT,
   "PUT /admin/project/code/update/:projectCode": R.PROJECT_EDIT,
   "POST /admin/project/clone/:projectId": R.PROJECT_EDIT,
   "POST /admin/project/supplier/stat/:projectId": PROJECT_READ,

@@ -20,9 +20,8 @@ import {
   projectsListQuery,
 } from "../domain/projects/lists.ts";
 import { PROJECT_TYPE } from "../../shared/status.ts";
-import { projectRedirects } from "../domain/projects/redirects.ts";
+import { projectRedirects, revealSigningKey } from "../domain/projects/redirects.ts";
 import { returnLinkSets } from "../domain/router/links.ts";
-import { ROLE_GROUPS } from "../../shared/permissions.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
 
 export const callerOf = (c: Ctx): Caller => ({
@@ -84,12 +83,21 @@ export function projectRoutes(api: Api) {
     return answer(project, body.isDeleted ? "Project deleted successfully" : "Project updated successfully");
   });
 
-  /** The project, with its Redirects: the return links and how (and, for editors, with what) to sign them. */
-  api.handle(P.getProjectCall, async ({ db, params, c }) => {
+  /**
+   * The project, with its Redirects: the return links and how to sign them; the signing keys masked,
+   * for those who may reveal them.
+   */
+  api.handle(P.getProjectCall, async ({ db, deps, params, c }) => {
     const project = await getProject(db, params.id);
-    const mayEdit = (ROLE_GROUPS.PROJECT_EDIT as readonly string[]).includes(c.get("user").role);
-    return { ...project, ...(await projectRedirects(db, project, entryBaseOf(c), mayEdit)) };
+    const mayReveal = (P.revealSigningKeyCall.roles as readonly string[]).includes(c.get("user").role);
+    return { ...project, ...(await projectRedirects(db, project, entryBaseOf(c), mayReveal, deps.now)) };
   });
+
+  /** One child's signing key whole, written to the system log. */
+  api.handle(
+    P.revealSigningKeyCall,
+    ({ db, deps, params, actor }) => revealSigningKey(db, actor(), params.id, deps.now),
+  );
 
   api.handle(P.closeProjectByCode, async ({ db, deps, params, body, c }) => {
     const project = await closeByCode(db, callerOf(c), params.projectCode ?? "", body.poNumber, deps.now);

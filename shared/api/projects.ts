@@ -129,9 +129,15 @@ export type SigningKey = {
   projectCode: string;
   /** Whether the router requires a signature on this child's returns (its Secured Url). */
   secured: boolean;
-  /** The key, or null when the caller may not see it (or the child is not secured). */
+  /**
+   * The key masked (its last 4 characters: `shared/secrets.ts`), or null when the caller may not
+   * reveal it (or the child is not secured). The whole key comes only from `revealSigningKeyCall`.
+   */
   key: string | null;
 };
+
+/** A child project's signing key, whole: what `revealSigningKeyCall` answers. */
+export type RevealedSigningKey = { projectId: string; projectCode: string; key: string };
 
 /** The Redirects dialog: the return links and how a secured project's returns are signed. */
 export type ProjectRedirects = {
@@ -140,7 +146,7 @@ export type ProjectRedirects = {
     /** Secured Url of the project itself. */
     required: boolean;
     method: string;
-    /** Whether the caller's role sees the keys. */
+    /** Whether the caller's role may reveal the keys (the roles of `revealSigningKeyCall`). */
     keysShown: boolean;
     keys: SigningKey[];
   };
@@ -232,6 +238,16 @@ export const getProjectCall = defineCall({
   path: "/admin/project/:id",
   ids: { id: "Project" },
   result: returns<ProjectRecord>(),
+});
+/**
+ * Reveals one child project's signing key whole (the project record shows it masked) to those who may
+ * edit projects; written to the system log. A group project has no key of its own: each child has one.
+ */
+export const revealSigningKeyCall = defineCall({
+  method: "POST",
+  path: "/admin/project/:id/signing-key",
+  ids: { id: "Project" },
+  result: returns<RevealedSigningKey>(),
 });
 /** Closes a project by its code with the client's PO number. */
 export const closeProjectByCode = defineCall({

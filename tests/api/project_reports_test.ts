@@ -22,6 +22,7 @@ import { returnSignature } from "../../server/domain/router/links.ts";
 import { identifierPages, reportMaps } from "../../server/domain/projects/identifiers-report.ts";
 import { prescreenReport } from "../../server/domain/projects/prescreen-report.ts";
 import type { RiskChecker } from "../../server/domain/router/security.ts";
+import { maskSecret } from "../../shared/secrets.ts";
 
 const IDENTIFIER_HEADER = [
   "Project code",
@@ -123,8 +124,14 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
     assertMatch(p.signing.method, /HMAC-SHA256/);
     assertEquals(p.signing.keysShown, true);
     assertEquals(p.signing.keys.length, 1);
-    const { key } = p.signing.keys[0];
+    // the record shows the key masked; the reveal call gives it whole
+    const revealed = await t.call("POST", `/admin/project/${s.child._id}/signing-key`, {
+      token: await t.tokenFor("MANAGER"),
+    });
+    assertEquals(revealed.status, 200);
+    const { key } = revealed.json.result;
     assertMatch(key, /^[0-9a-f]{32,}$/);
+    assertEquals(p.signing.keys[0].key, maskSecret(key));
 
     // the key shown is the one the router checks: a return signed with it counts, a wrong one does not
     const uid = uidOf((await enter(t, s.mapId, "signed-1")).location);
@@ -158,7 +165,7 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
         k.secured,
         k.key,
       ]),
-      [[s.child.projectCode, true, key], [second.child.projectCode, false, null]],
+      [[s.child.projectCode, true, maskSecret(key)], [second.child.projectCode, false, null]],
     );
     await expectGuarded(t, "GET", `/admin/project/${s.child._id}`, "SUPPLIER");
   } finally {

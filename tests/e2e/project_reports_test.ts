@@ -2,7 +2,8 @@
  * The project row's data in the built SPA, on a project with real respondent traffic through the
  * router: the toolbar's return links and the Redirects dialog come from the server (PUBLIC_URL, not
  * the browser's address), Prescreen Data downloads the answers as CSV, Security stats shows the
- * reasons, and the identifier and supplier reports download.
+ * reasons, and the identifier and supplier reports download (Identifiers with a supplier choice).
+ * The Redirects dialog shows the child's signing key masked until Show keys reveals it (logged).
  */
 import * as v from "valibot";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
@@ -21,6 +22,7 @@ import { updateProject } from "../../server/domain/projects/update.ts";
 import { saveSupplierMap } from "../../server/domain/projects/supplier-maps.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
 import { routerFor } from "../../server/domain/router/router.ts";
+import { maskSecret } from "../../shared/secrets.ts";
 import type { Download, Page } from "playwright-core";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
 
@@ -201,8 +203,19 @@ Deno.test(
               `Complete ${PUBLIC}/survey/end?status=c&uid=[uid]&sig=[sig]`,
             );
             const key = await projectSecret(db, child._id);
-            await dialog.getByTestId("signing").getByText(child.projectCode).waitFor();
-            assertEquals(await dialog.getByTestId("signing-key").innerText(), key);
+            await dialog.getByTestId("signing").getByText(child.projectCode, { exact: true }).waitFor();
+            // the key shows masked, as client and supplier keys do; Show keys reveals it (logged)
+            const field = dialog.getByLabel(`Signing key of ${child.projectCode}`, { exact: true });
+            assertEquals(await field.inputValue(), maskSecret(key));
+            assert(!(await page.content()).includes(key), "the page holds the key before the reveal");
+            const revealed = () =>
+              db.selectFrom("system_logs").select("activity").where("recordId", "=", child._id)
+                .where("activity", "=", `Revealed the signing key of project ${child.projectCode}`).execute();
+            assertEquals((await revealed()).length, 0);
+            await dialog.getByRole("button", { name: "Show keys" }).click();
+            await dialog.getByRole("button", { name: "Keys shown" }).waitFor();
+            assertEquals(await field.inputValue(), key);
+            assertEquals((await revealed()).length, 1);
             await dialog.getByRole("button", { name: "Close" }).last().click();
             await dialog.waitFor({ state: "detached" });
           },
@@ -282,6 +295,67 @@ Deno.test(
             assertEquals(maps.length, 2);
             assertEquals(maps[1].slice(0, 2), [child.projectCode, "Panel Otters"]);
             assertMatch(maps[1][2], new RegExp(`^${PUBLIC}/survey/start/${mapId}\\?sid=\\[sid\\]$`));
+          },
+        );
+
+        await t.step(
+          "Identifiers downloads the project's respondents, of every supplier or of the one chosen",
+          async () => {
+            await rowAction("Identifiers");
+            const dialog = page.getByRole("dialog", { name: "Identifiers" });
+            await dialog.getByText("The suppliers mapped to the project.").waitFor();
+            const all = await downloadOf(
+              page,
+              () => dialog.getByRole("button", { name: "Download" }).click(),
+            );
+            assertEquals(all.suggestedFilename(), `${parent.projectCode}-identifiers.csv`);
+            const rows = await csvOf(all);
+            assertEquals(rows[0], [
+              "Project code",
+              "Project name",
+              "Supplier name",
+              "Supplier identifier",
+              "User identifier",
+              "Start (UTC)",
+              "End (UTC)",
+              "Country",
+              "IP address",
+              "Device type",
+              "Browser detail",
+              "Status",
+              "Reason",
+            ]);
+            const r1 = rows.find((r) => r[3] === "r1" && r[11] === "In Survey")!;
+            assertEquals(r1.slice(0, 5), [
+              child.projectCode,
+              child.projectName,
+              "Panel Otters",
+              "r1",
+              uids[0],
+            ]);
+            assertEquals(rows.slice(1).map((r) => `${r[3]}:${r[11]}`).sort(), [
+              "r1:Duplicate",
+              "r1:In Survey",
+              "r2:In Survey",
+              "r3:In Survey",
+            ]);
+            await dialog.waitFor({ state: "detached" });
+
+            // one supplier's: chosen among the suppliers mapped to the project
+            await rowAction("Identifiers");
+            await dialog.getByText("The suppliers mapped to the project.").waitFor();
+            await dialog.getByLabel("Supplier", { exact: true }).click();
+            await page.getByRole("option", { name: "Panel Otters" }).click();
+            const one = await downloadOf(
+              page,
+              () => dialog.getByRole("button", { name: "Download" }).click(),
+            );
+            assertEquals(one.suggestedFilename(), `${parent.projectCode}-Panel_Otters-identifiers.csv`);
+            const own = await csvOf(one);
+            assertEquals(own[0], rows[0]);
+            assertEquals(own.length, 5);
+            assert(own.slice(1).every((r) => r[2] === "Panel Otters"));
+            await dialog.waitFor({ state: "detached" });
           },
         );
 

@@ -1,16 +1,25 @@
 /**
  * The Redirects dialog of a project row: the links its client's survey returns respondents on,
  * made by the router's own builder, and how a secured project's returns are signed. The signing
- * keys (one per child project: the router checks a return against its child's key) are given only
- * to those who may edit projects.
+ * keys (one per child project: the router checks a return against its child's key) are shown masked,
+ * and only to those who may edit projects; revealing one whole is its own call, written to the
+ * system log (as client and supplier keys are).
  */
 import type { Db } from "../../db/connection.ts";
 import { projectSecret } from "../router/config.ts";
 import { clientReturnLinks, SIGNATURE_METHOD } from "../router/links.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
-import type { ProjectRedirects, SigningKey } from "../../../shared/api/projects.ts";
+import { maskSecret } from "../../../shared/secrets.ts";
+import type { ProjectRedirects, RevealedSigningKey, SigningKey } from "../../../shared/api/projects.ts";
+import { invalid, notFound } from "../errors.ts";
+import { type Actor, writeLog } from "../audit/log.ts";
+import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { MODULE } from "./projects.ts";
 
 export type { ProjectRedirects, SigningKey };
+
+/** Why a group project's id gets no key: the router checks each return against its child's key. */
+export const GROUP_HAS_NO_KEY = "A group project has no signing key: each of its child projects has its own";
 
 export async function projectRedirects(
   db: Db,
@@ -22,6 +31,7 @@ export async function projectRedirects(
   },
   baseUrl: string,
   keysShown: boolean,
+  clock: Clock = wallClock,
 ): Promise<ProjectRedirects> {
   const children = Number(project.projectType) === PROJECT_TYPE.CHILD
     ? [{
@@ -39,11 +49,35 @@ export async function projectRedirects(
       projectId: c.id,
       projectCode: c.projectCode,
       secured,
-      key: keysShown && secured ? await projectSecret(db, c.id) : null,
+      // masked: the whole key only through revealSigningKey, which is logged
+      key: keysShown && secured ? maskSecret(await projectSecret(db, c.id, clock)) : null,
     });
   }
   return {
     redirects: clientReturnLinks(project, baseUrl),
     signing: { required: !!project.isDynamicThanksUrl, method: SIGNATURE_METHOD, keysShown, keys },
   };
+}
+
+/**
+ * A child project's signing key, whole, for those who may edit projects: the reveal is written to the
+ * system log. Unknown and deleted projects are not found; a group project has no key of its own.
+ */
+export async function revealSigningKey(
+  db: Db,
+  actor: Actor,
+  id: string,
+  clock: Clock = wallClock,
+): Promise<RevealedSigningKey> {
+  const project = await db.selectFrom("projects").select(["id", "projectCode", "projectType"])
+    .where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
+  if (!project) throw notFound("Project");
+  if (Number(project.projectType) !== PROJECT_TYPE.CHILD) throw invalid(GROUP_HAS_NO_KEY);
+  const key = await projectSecret(db, project.id, clock);
+  await writeLog(db, actor, {
+    activity: `Revealed the signing key of project ${project.projectCode}`,
+    module: MODULE,
+    recordId: project.id,
+  }, dateAt(clock));
+  return { projectId: project.id, projectCode: project.projectCode, key };
 }

@@ -1,6 +1,6 @@
 /**
  * The row dialogs of the project grids (part 1, 2.6), behind one switch: Logs (activity timeline),
- * Security stats, Supplier Stats, Redirects, Prescreen Data, Supplier Mapped, Send Bulk Email, Clone Criteria,
+ * Security stats, Supplier Stats, Redirects, Prescreen Data, Identifiers, Supplier Mapped, Send Bulk Email, Clone Criteria,
  * Edit Status, Close (PO number) and the second question of Proceed to Invoice and Archieve (e-mail
  * the suppliers?). Each loads what it shows when it opens.
  */
@@ -50,6 +50,7 @@ import { SupplierStatsDialog } from "./SupplierStatsDialog.tsx";
 import { SecurityStatsDialog } from "./SecurityStatsDialog.tsx";
 import { RedirectsDialog } from "./RedirectsDialog.tsx";
 import { PrescreenDataDialog } from "./PrescreenDataDialog.tsx";
+import { IdentifiersReportDialog } from "./IdentifiersReportDialog.tsx";
 import { systemLogCall } from "../../../../shared/api/system-log.ts";
 
 export type DialogKind =
@@ -58,6 +59,7 @@ export type DialogKind =
   | "supplierStats"
   | "redirects"
   | "prescreen"
+  | "identifiers"
   | "supplierMapped"
   | "email"
   | "clone"
@@ -90,6 +92,7 @@ export function ProjectDialogs({
       <SupplierStatsDialog project={is("supplierStats")} onClose={close} />
       <RedirectsDialog project={is("redirects")} onClose={close} />
       <PrescreenDataDialog project={is("prescreen")} onClose={close} />
+      <IdentifiersReportDialog project={is("identifiers")} onClose={close} />
       <SupplierMappedDialog project={is("supplierMapped")} onClose={close} />
       <ProjectEmailDialog
         projects={is("email") ? [is("email")!] : []}

@@ -2,15 +2,21 @@
  * Redirects (part 1, 2.6): the grid of links (label, url) the client's survey sends respondents
  * back on, as the server builds them with the router's own builder (GET /admin/project/:id). A
  * secured project (Secured Url on) signs each return: the dialog says how, and shows the signing
- * key of each child project to those who may edit projects.
+ * key of each child project, masked (last 4 characters), to those who may edit projects. As on the
+ * client and supplier screens, "Show keys" or Copy fetches one child's key whole through its own
+ * call (POST /admin/project/:id/signing-key), which the server writes to the system log.
  */
+import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
-import { KeyRound, ShieldCheck } from "lucide-react";
+import { ShieldCheck } from "lucide-react";
+import type { FieldValues } from "react-hook-form";
 import { api } from "../../lib/api.ts";
-import { getProjectCall } from "../../../../shared/api/projects.ts";
+import { getProjectCall, revealSigningKeyCall } from "../../../../shared/api/projects.ts";
 import { Badge } from "../../components/ui/badge.tsx";
-import { projectKey, type ProjectRecord, type ProjectRow } from "./projects.ts";
+import { projectKey, type ProjectRecord, type ProjectRow, type SigningKey } from "./projects.ts";
 import { CopyButton, ErrorState, LoadingRows, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
+import { CopyField } from "../common/FormParts.tsx";
+import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
 
 export function RedirectsDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
   const record = useQuery({
@@ -103,17 +109,15 @@ function Signing({ signing }: { signing: ProjectRecord["signing"] }) {
         ? (
           <ul className="flex flex-col gap-2">
             {signing.keys.map((k) => (
-              <li key={k.projectId} className="flex flex-wrap items-center gap-2 text-sm">
+              <li
+                key={k.projectId}
+                className="flex flex-wrap items-center gap-2 text-sm"
+                data-testid="signing-row"
+              >
                 <span className="font-medium">{k.projectCode}</span>
                 {k.secured ? <Badge tone="green">Secured</Badge> : <Badge tone="zinc">Not secured</Badge>}
                 {k.secured && k.key
-                  ? (
-                    <span className="flex min-w-0 items-center gap-1">
-                      <KeyRound className="size-4 text-muted-foreground" aria-hidden="true" />
-                      <code className="break-all text-xs" data-testid="signing-key">{k.key}</code>
-                      <CopyButton text={k.key} label={`signing key of ${k.projectCode}`} />
-                    </span>
-                  )
+                  ? <MaskedKey signingKey={k} />
                   : k.secured
                   ? <span className="text-muted-foreground">Key shown to project editors</span>
                   : null}
@@ -123,5 +127,33 @@ function Signing({ signing }: { signing: ProjectRecord["signing"] }) {
         )
         : <p className="text-sm text-muted-foreground">No child projects yet: each child has its own key.</p>}
     </section>
+  );
+}
+
+/**
+ * One child's signing key as the record shows it (masked), with the reveal of the client and supplier
+ * screens: "Show keys" fetches it whole (logged), and Copy copies the whole key.
+ */
+function MaskedKey({ signingKey: k }: { signingKey: SigningKey }) {
+  const fetchKeys = React.useMemo(
+    () => async () => {
+      const { key } = (await api(revealSigningKeyCall, { params: { id: k.projectId } })).result;
+      return { key };
+    },
+    [k.projectId],
+  );
+  const secret = useSecretKeys<{ key: string }, FieldValues>({
+    roles: revealSigningKeyCall.roles,
+    fetchKeys,
+  });
+  return (
+    <div className="flex w-full flex-col gap-2" data-testid="signing-key">
+      <ShowKeysButton secret={secret} />
+      <CopyField
+        label={`Signing key of ${k.projectCode}`}
+        value={secret.keys?.key ?? k.key ?? ""}
+        resolve={secret.allowed ? async () => (await secret.reveal())?.key ?? null : undefined}
+      />
+    </div>
   );
 }

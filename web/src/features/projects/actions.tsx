@@ -17,6 +17,7 @@ import {
   FileText,
   FolderTree,
   History,
+  IdCard,
   Link2,
   ListChecks,
   Mail,
@@ -35,6 +36,7 @@ import { updateProjectCall } from "../../../../shared/api/projects.ts";
 import {
   groupReportCall,
   identifiersReportCall,
+  projectIdentifiersReportCall,
   sendClientReportCall,
   sendRfqCall,
   sendSupplierLinksCall,
@@ -47,6 +49,7 @@ import type { ListController } from "../../components/data-grid/useList.ts";
 import type { OpenDialog } from "./ProjectDialogs.tsx";
 import type { ProjectRow } from "./projects.ts";
 import { progressReportAction } from "../support/progress.ts";
+import { useAuth } from "../../lib/auth.ts";
 
 /** Status change from a grid's menu: PUT /admin/project/update/:id {projectStatus}. */
 export function useStatusChange(list: ListController<ProjectRow>) {
@@ -125,6 +128,9 @@ export function useProjectActions({
 }): RowActionEntry<ProjectRow>[] {
   const navigate = useNavigate();
   const { removeRow } = list;
+  const role = useAuth((s) => s.admin?.role);
+  // the identifiers report has its own roles (reports and support), not those of the project grids
+  const mayIdentifiers = !!role && projectIdentifiersReportCall.roles.includes(role);
   return React.useMemo<RowActionEntry<ProjectRow>[]>(() => {
     const dialog = (k: NonNullable<OpenDialog>["kind"]) => (p: ProjectRow) => open({ kind: k, project: p });
     const noChildren = (p: ProjectRow) => kind === "group" && (p.childCount ?? 0) === 0;
@@ -172,6 +178,13 @@ export function useProjectActions({
             hidden: noChildren,
           },
           { label: "Prescreen Data", icon: ListChecks, onSelect: dialog("prescreen"), hidden: noChildren },
+          {
+            // a project's respondents, of every supplier or of one (POST /admin/project/identifiers/report)
+            label: "Identifiers",
+            icon: IdCard,
+            onSelect: dialog("identifiers"),
+            hidden: (p) => !mayIdentifiers || noChildren(p),
+          },
           progressReportAction<ProjectRow>(),
           {
             ...reportAction(
@@ -256,7 +269,7 @@ export function useProjectActions({
         ],
       },
     ];
-  }, [navigate, open, kind, removeRow]);
+  }, [navigate, open, kind, removeRow, mayIdentifiers]);
 }
 
 /** The line under 'Are you sure?' when deleting: "Delete project P10006 Travel Intentions Winter?". */
