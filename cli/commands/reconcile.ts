@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { cliActor } from "../../server/domain/audit/log.ts";
-import { identifiersOf, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
+import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { RECONCILE_TYPE, reconcileTypeLabel } from "../../shared/schemas/reconcile.ts";
 import { MAX_UPLOAD_BYTES } from "../../shared/schemas/reconcile.ts";
 import { closeRouter } from "../../server/domain/router/router.ts";
@@ -37,7 +37,7 @@ export function registerReconcileCommands(program: Command) {
         )
           .where("isDeleted", "=", 0).executeTakeFirst();
         if (!p) throw new CliError(`Project ${projectCode} not found`);
-        const ids = identifiersOf({ csv, fileName: file.split("/").pop() ?? file });
+        const ids = await identifiersOfUpload({ csv, fileName: file.split("/").pop() ?? file });
         const s = await reconcileUpload(deps, cliActor(), p.id, type, ids);
         // the approved post-backs it queued get their first attempt before the command ends (claimed
         // with a lease like any sender's, so a server sharing the database never sends one twice)

@@ -192,6 +192,11 @@ class Pacer {
   /** The job waited `ms` with the loop free (for a worker): the others had that time. */
   gave(ms: number) {
     this.#given += ms;
+    this.waited += ms;
+  }
+  waited = 0;
+  get debug() {
+    return { own: this.#own, given: this.#given, waited: this.waited };
   }
   /** After a step that took `ms` of the job's own time. */
   async step(ms: number): Promise<void> {
@@ -302,6 +307,7 @@ export async function reconcileUpload(
         }
       } finally {
         await reader?.close();
+        if (Deno.env.get("RECON_DEBUG")) console.log("pacer", JSON.stringify(pacer.debug));
       }
       await db.transaction().execute((trx) => finish(trx, actor, id, figures, at));
       return { id, hooks: figures.hooksQueued };
