@@ -170,6 +170,7 @@ Deno.test(e2e("grids at 1024 px: pinned, grouped, explained, recoverable and rea
           "Export Data",
           "Supplier Data",
           "Prescreen Data",
+          "Identifiers",
           "Progress Image",
           "Child Projects Report",
         ],
