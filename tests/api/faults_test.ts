@@ -102,7 +102,8 @@ async function reconcileState(db: Db, projectId: string) {
   const uploads = await db.selectFrom("reconciles").select(["id", "status", "matched", "identifiers"])
     .where("projectId", "=", projectId).execute();
   const r = await sql<{ approved: number; items: number; held: number }>`SELECT
-      (SELECT count(*) FROM sessions WHERE projectId = ${projectId} AND reconciled != 0) AS approved,
+      (SELECT count(*) FROM sessions s JOIN session_reconciles r ON r.sessionId = s.id
+        WHERE s.projectId = ${projectId}) AS approved,
       (SELECT count(*) FROM reconcile_items) AS items,
       (SELECT count(*) FROM router_hooks WHERE nextAt = ${HOOK_HELD}) AS held`.execute(db);
   return { uploads, ...r.rows[0] };

@@ -9,17 +9,15 @@ import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
-import { classifyChunk } from "../../server/domain/reconcile/classify.ts";
-import { metrics } from "../../server/domain/ops/metrics.ts";
 import {
-  chunkSteps,
   HOOK_HELD,
   identifiersOfUpload,
   reconcileUpload,
   recoverReconciles,
   undoReconcile,
 } from "../../server/domain/reconcile/reconcile.ts";
-import { parseIdentifierFile } from "../../shared/schemas/reconcile.ts";
+import { MAX_IDENTIFIERS, parseIdentifierFile } from "../../shared/schemas/reconcile.ts";
+import { parseOffThread } from "../../server/domain/reconcile/offthread.ts";
 import Papa from "papaparse";
 import { setImmediate } from "node:timers";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
@@ -74,8 +72,11 @@ async function approvedOf(t: TestApp, table: "projects" | "supplier_maps", id: s
 }
 
 async function snapshot(t: TestApp, s: Traffic) {
-  const sessions = await t.deps.db.selectFrom("sessions").select(["id", "reconciled"])
-    .where("projectId", "=", s.child._id).orderBy("id").execute();
+  // every session of the project with its reconcile state (0: no row in session_reconciles)
+  const sessions = (await sql<{ id: string; reconciled: number }>`
+    SELECT s.id, coalesce(r.state, 0) AS reconciled FROM sessions s
+      LEFT JOIN session_reconciles r ON r.sessionId = s.id
+    WHERE s.projectId = ${s.child._id} ORDER BY s.id`.execute(t.deps.db)).rows;
   const rollup = await sql<{ date: string; approved: number; rejected: number }>`
     SELECT date, approved, rejected FROM router_daily WHERE projectId = ${s.child._id} ORDER BY date`
     .execute(t.deps.db);
@@ -552,10 +553,10 @@ async function fullState(t: TestApp, s: Traffic) {
   };
 }
 
-/** A session update that fails once `uid` is marked reconciled (a chunk that breaks half way). */
+/** A write that fails once `uid` is marked reconciled (a chunk that breaks half way). */
 const failOn = (t: TestApp, uid: string) =>
-  sql`CREATE TRIGGER fail_chunk BEFORE UPDATE OF reconciled ON sessions
-    WHEN NEW.id = ${sql.lit(uid)} AND NEW.reconciled != 0
+  sql`CREATE TRIGGER fail_chunk BEFORE INSERT ON session_reconciles
+    WHEN NEW.sessionId = ${sql.lit(uid)}
     BEGIN SELECT RAISE(ABORT, 'chunk three on fire'); END`.execute(t.deps.db);
 
 /** 60 completes and 2 terminates of a supplier with an approved hook, 5 approved by a first upload. */
@@ -761,14 +762,8 @@ Deno.test("reconcile: while 5,000 identifiers are applied, router entries on ano
   }
 });
 
-/**
- * A group project of two children, two suppliers and two days, reconciled in chunks of 4: read in
- * the chunk's transaction, or (`offThread`, on a database file) on the worker a chunk ahead.
- */
-async function groupProjectCase(offThread: boolean) {
-  const dir = offThread ? await Deno.makeTempDir({ prefix: "samplex-reconcile-" }) : null;
-  const t = await testApp(dir ? { DATABASE_URL: `file:${dir}/t.db` } : {});
-  const opts = { chunk: 4, offThread };
+Deno.test("reconcile: a group project of two children, two suppliers and two days: each chunk's figures and counters (= recount) are exact after an upload, a failed upload's roll-back and an undo", async () => {
+  const t = await testApp();
   try {
     // two children of one group project, each with its own supplier; some completes a day earlier
     const a = await closedProject(t, { complete: 9, terminate: 2 });
@@ -806,7 +801,7 @@ async function groupProjectCase(offThread: boolean) {
     await failOn(t, b.completes[5]);
     let failed = "";
     try {
-      await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, opts);
+      await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, { chunk: 4 });
     } catch (e) {
       failed = String(e);
     }
@@ -815,14 +810,7 @@ async function groupProjectCase(offThread: boolean) {
     assertEquals(await fullState(t, a), before);
     assertEquals(await fullState(t, b), beforeB);
 
-    const chunks = (read: string) => metrics.reconcileChunks.get({ read });
-    const [worker0, here0] = [chunks("worker"), chunks("here")];
-    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, opts);
-    // 21 identifiers in chunks of 4: six chunks, all read where the case says
-    assertEquals(
-      [chunks("worker") - worker0, chunks("here") - here0],
-      offThread ? [6, 0] : [0, 6],
-    );
+    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, { chunk: 4 });
     assertEquals(
       [up.matched, up.alreadyReconciled, up.notComplete, up.unknown, up.duplicates, up.identifiers],
       [14, 2, 3, 2, 1, 21],
@@ -860,15 +848,8 @@ async function groupProjectCase(offThread: boolean) {
     ]);
   } finally {
     await t.close();
-    if (dir) await Deno.remove(dir, { recursive: true });
   }
-}
-
-Deno.test("reconcile: a group project of two children, two suppliers and two days: each chunk's figures and counters (= recount) are exact after an upload, a failed upload's roll-back and an undo", () =>
-  groupProjectCase(false));
-
-Deno.test("reconcile: the same with the chunks read on a worker's own connection to the database file, a chunk ahead of the writes", () =>
-  groupProjectCase(true));
+});
 
 Deno.test("reconcile: on an idle server the chunks go one after another without waiting on a timer; the loop is still given back between them", async () => {
   const t = await testApp();
@@ -1005,9 +986,27 @@ Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and t
 
 Deno.test({
   name:
-    "reconcile: on a libSQL server the chunks are read and written in their transactions, exactly; undo restores",
+    "reconcile: on a libSQL server (no temporary tables) the chunks go through the migrated chunk table, exactly; an embedded database keeps it temporary",
   ignore: !sqldSupported,
   fn: async () => {
+    // embedded: the chunk table is a temporary one, the migrated one stays untouched
+    const local = await testApp();
+    try {
+      const s = await closedProject(local, { complete: 3 });
+      const up = await reconcileUpload(local.deps, SYSTEM_ACTOR, s.parent._id, 1, {
+        identifiers: s.completes,
+        lines: 3,
+        duplicates: 0,
+      });
+      assertEquals(up.matched, 3);
+      const temp = await sql<
+        { name: string }
+      >`SELECT name FROM sqlite_temp_master WHERE name = 'reconcile_chunk'`
+        .execute(local.deps.db);
+      assertEquals(temp.rows.length, 1);
+    } finally {
+      await local.close();
+    }
     await using server = await startSqld();
     const t = await testApp({ DATABASE_URL: server.url });
     try {
@@ -1021,6 +1020,8 @@ Deno.test({
       assertEquals([up.matched, up.notComplete, up.unknown, up.status], [10, 1, 1, "applied"]);
       assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 10, rejected: 0 });
       assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
+      const left = await sql<{ n: number }>`SELECT count(*) AS n FROM reconcile_chunk`.execute(t.deps.db);
+      assertEquals(Number(left.rows[0].n), 0, "emptied by every chunk");
       const undo = await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
       assertEquals(undo.restored, 10);
       assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
@@ -1028,70 +1029,6 @@ Deno.test({
       await t.close();
     }
   },
-});
-
-Deno.test("reconcile: a chunk read ahead that no longer holds is refused whole (nothing written) and read again in its transaction", async () => {
-  const t = await testApp();
-  try {
-    const s = await closedProject(t, { complete: 3, terminate: 1 });
-    const db = t.deps.db;
-    const part = [...s.completes, ...s.terminates, "dddddddddddddddddddddddd"];
-    const scope = [s.child._id];
-    // read ahead, as the worker does: three to change, one no complete, one unknown
-    const read = await classifyChunk(db, scope, part);
-    assertEquals([read.changed, read.notComplete, read.named], [3, 1, 4]);
-    // meanwhile one of the three is reconciled by someone else
-    await sql`UPDATE sessions SET reconciled = 2 WHERE id = ${s.completes[1]}`.execute(db);
-    const before = await snapshot(t, s);
-    const up = { id: "r-stale", type: 1 as const, scope, at: new Date(t.deps.now()) };
-    let refused: unknown = null;
-    try {
-      await db.transaction().execute((trx) => chunkSteps.applyChunk(trx, up, part, read));
-    } catch (e) {
-      refused = e;
-    }
-    assert(refused instanceof chunkSteps.StaleChunk, `refused as stale, got ${refused}`);
-    assertEquals(await snapshot(t, s), before);
-    const items = await db.selectFrom("reconcile_items").select("sessionId").where("reconcileId", "=", up.id)
-      .execute();
-    assertEquals(items, []);
-    // read again inside the transaction: the two still to change, one reconciled already
-    const f = await db.transaction().execute((trx) => chunkSteps.applyChunk(trx, up, part));
-    assertEquals([f.matched, f.alreadyReconciled, f.notComplete, f.unknown], [2, 1, 1, 1]);
-    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 2, rejected: 0 });
-  } finally {
-    await t.close();
-  }
-});
-
-Deno.test("reconcile: an upload whose worker cannot read its database falls back to reading each chunk here, with the same result", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "samplex-reconcile-" });
-  const t = await testApp();
-  try {
-    const s = await closedProject(t, { complete: 6, terminate: 1 });
-    // the worker opens a database file without the app's tables: every read there fails
-    const deps = { ...t.deps, env: { ...t.deps.env, DATABASE_URL: `file:${dir}/other.db` } };
-    const identifiers = [...s.completes, ...s.terminates, "cccccccccccccccccccccccc"];
-    const [here0, worker0] = [
-      metrics.reconcileChunks.get({ read: "here" }),
-      metrics.reconcileChunks.get({ read: "worker" }),
-    ];
-    const up = await reconcileUpload(deps, SYSTEM_ACTOR, s.parent._id, 1, {
-      identifiers,
-      lines: identifiers.length,
-      duplicates: 0,
-    }, { chunk: 3, offThread: true });
-    assertEquals([up.matched, up.notComplete, up.unknown, up.status], [6, 1, 1, "applied"]);
-    assertEquals([
-      metrics.reconcileChunks.get({ read: "here" }) - here0,
-      metrics.reconcileChunks.get({ read: "worker" }) - worker0,
-    ], [3, 0]);
-    assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
-    assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 6, rejected: 0 });
-  } finally {
-    await t.close();
-    await Deno.remove(dir, { recursive: true });
-  }
 });
 
 Deno.test("reconcile: a large file parsed on a worker reads exactly as parsed here, problems and their lines included", async () => {
@@ -1103,6 +1040,8 @@ Deno.test("reconcile: a large file parsed on a worker reads exactly as parsed he
     ids.slice(0, 5).join("\n") + "\n" + "x".repeat(200) + "\n",
   ];
   for (const csv of files) {
+    // the worker's parse itself (identifiersOfUpload would parse here if the worker failed)
+    assertEquals(await parseOffThread(csv, MAX_IDENTIFIERS), parseIdentifierFile(csv));
     const here = await identifiersOfUpload({ csv, fileName: "f.csv" }, false).catch((e) => String(e));
     const there = await identifiersOfUpload({ csv, fileName: "f.csv" }, true).catch((e) => String(e));
     const strip = (r: typeof here) => typeof r === "string" ? r : { ...r, parseMs: 0 };

@@ -1,16 +1,14 @@
-/** Row types of reconcile (migration 0009), and the columns it adds to the router's tables. */
+/**
+ * Row types of reconcile (migrations 0009 and 0018), and the column it adds to the router's hooks.
+ */
 import type { ColumnType } from "kysely";
 
 type D<T> = ColumnType<T, T | undefined, T>;
 
-/** A session's reconcile state. */
+/** A session's reconcile state (`session_reconciles`; no row: NONE). */
 export const RECONCILE_STATE = { NONE: 0, APPROVED: 1, REJECTED: 2 } as const;
 
 declare module "./router.ts" {
-  interface SessionsTable {
-    /** 0 not reconciled, 1 approved, 2 rejected (RECONCILE_STATE). */
-    reconciled: D<number>;
-  }
   interface RouterHooksTable {
     /** The idempotency key when it is not the complete's (`<uid>-a` for an approval). */
     hookKey: D<string | null>;
@@ -43,8 +41,15 @@ export interface ReconcileItemsTable {
   sessionId: string;
 }
 
+/** A reconciled session (migration 0018): approved (1) or rejected (2); not reconciled has no row. */
+export interface SessionReconcilesTable {
+  sessionId: string;
+  state: number;
+}
+
 export interface ReconcileTables {
   reconciles: ReconcilesTable;
   reconcile_items: ReconcileItemsTable;
   reconcile_stage: ReconcileItemsTable;
+  session_reconciles: SessionReconcilesTable;
 }

@@ -118,10 +118,6 @@ export const metrics = {
     LATENCY_BUCKETS,
   ),
   backups: new Counter("samplex_backups_total", "Scheduled backups run, by result (ok, failed)."),
-  reconcileChunks: new Counter(
-    "samplex_reconcile_chunks_total",
-    "Reconcile upload chunks applied, by where they were read: worker (a chunk ahead, on its own connection), here (in the chunk's transaction), reread (the worker's read no longer held).",
-  ),
 };
 
 /** What the router's writer reports after each committed batch: one call, a few map bumps. */

@@ -7,6 +7,10 @@
  * upload `applying` meanwhile and rolled back from its recorded sessions on a failure or after a
  * crash: all of it or nothing (see reconcileUpload). `reconcile_stage` is no longer written.
  *
+ * A session's state is a row of the narrow `session_reconciles` (migration 0018; no row: not
+ * reconciled), not a column of the wide session row: an upload writes a few dozen bytes a session
+ * instead of rewriting most pages of the sessions table.
+ *
  * Only sessions not reconciled yet change, so two uploads racing on one project never count a
  * session twice (the second one finds it already reconciled), and an undo restores exactly the
  * state before its upload: the sessions it changed back to not reconciled, the counters and rollup
@@ -34,9 +38,7 @@ import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
 import { routerFor } from "../router/router.ts";
 import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts";
-import { type ChunkGroup, type Classified, classifyChunk } from "./classify.ts";
-import { metrics } from "../ops/metrics.ts";
-import { ChunkReader, PARSE_OFF_THREAD, parseOffThread, READ_OFF_THREAD } from "./offthread.ts";
+import { PARSE_OFF_THREAD, parseOffThread } from "./offthread.ts";
 import { type Clock, isoAt, wallClock } from "../common/clock.ts";
 
 /** The approved post-back's idempotency key and [status] letter: apart from the complete's `<uid>-c`. */
@@ -70,9 +72,12 @@ export async function identifiersOfUpload(
 ): Promise<Identifiers> {
   if (input.csv === undefined) return identifiersOf(input);
   const stats = { busyMs: 0 };
-  const parsed = offThread ?? input.csv.length > PARSE_OFF_THREAD
-    ? await parseOffThread(input.csv, MAX_IDENTIFIERS, stats)
-    : await parseIdentifierFileAsync(input.csv, undefined, stats);
+  const csv = input.csv;
+  const here = () => parseIdentifierFileAsync(csv, undefined, stats);
+  // a worker that cannot run leaves the parse to this thread
+  const parsed = offThread ?? csv.length > PARSE_OFF_THREAD
+    ? await parseOffThread(csv, MAX_IDENTIFIERS, stats).catch(here)
+    : await here();
   const ids = identifiersOf(input, parsed);
   return { ...ids, parseMs: (ids.parseMs ?? 0) + stats.busyMs };
 }
@@ -120,11 +125,11 @@ export function identifiersOf(
 const APPLY_CHUNK = 1_000;
 /**
  * While an upload runs, the rest of the server gets up to this many times the upload's own time
- * (its parse and its chunks) whenever it has work waiting: the router on other projects keeps
- * about 4.5/5.5 (0.82) of its pace, and a 100,000-identifier upload (about 0.8 s of its own work)
- * takes about 5.5 times that. An idle loop lets the next chunk go at once.
+ * (its chunks, and a file parsed here) whenever it has work waiting: the router on other projects
+ * keeps about 6/7 of its pace (0.84-0.87 measured), and a 100,000-identifier upload (about 0.45 s
+ * of its own work) takes about 7 times that. An idle loop lets the next chunk go at once.
  */
-const YIELD_SHARE = 4.5;
+const YIELD_SHARE = 6;
 /** A turn of the loop shorter than this (ms) found nobody waiting. */
 const IDLE_TURN = 0.5;
 /** The nextAt of an approved post-back queued by an upload not done yet: never due until released. */
@@ -135,18 +140,7 @@ export type ReconcileOptions = {
   now?: number;
   /** Identifiers per apply chunk (APPLY_CHUNK by default; tests make it small). */
   chunk?: number;
-  /**
-   * Whether the chunks are read on a worker (a local database file only): by default when the
-   * upload holds READ_OFF_THREAD identifiers or more.
-   */
-  offThread?: boolean;
 };
-
-/** Whether an upload reads its chunks on a worker: its own connection needs a local file. */
-function readsOffThread(deps: Deps, ids: Identifiers, opts: ReconcileOptions): boolean {
-  if (!deps.env.DATABASE_URL.startsWith("file:")) return false;
-  return opts.offThread ?? ids.identifiers.length >= READ_OFF_THREAD;
-}
 
 /** Uploads being applied by this process: a row `applying` that is not here was left by a crash. */
 const active = new Set<string>();
@@ -189,15 +183,6 @@ class Pacer {
   constructor(ownMs = 0) {
     this.#own = ownMs;
   }
-  /** The job waited `ms` with the loop free (for a worker): the others had that time. */
-  gave(ms: number) {
-    this.#given += ms;
-    this.waited += ms;
-  }
-  waited = 0;
-  get debug() {
-    return { own: this.#own, given: this.#given, waited: this.waited };
-  }
   /** After a step that took `ms` of the job's own time. */
   async step(ms: number): Promise<void> {
     this.#own += ms;
@@ -220,8 +205,9 @@ class Pacer {
  * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
  * transaction of a few set-based statements (applyChunk): the chunk's sessions are sorted
  * (unknown, already reconciled, not a complete) in one indexed join, the sessions it changes are
- * recorded in `reconcile_items` and marked, the approved or rejected counters and the daily rollup
- * move by exactly those sessions (counters equal a recount at every commit), and their approved
+ * recorded in `reconcile_items` and `session_reconciles`, the approved or rejected counters and
+ * the daily rollup move by exactly those sessions (counters equal a recount at every commit), and
+ * their approved
  * post-backs are queued held (never due until the upload is done). The upload's row is `applying`
  * meanwhile, which no list, figure or undo takes as done; a last transaction makes it `applied`
  * with its figures and logs it, then the held post-backs are released.
@@ -271,43 +257,21 @@ export async function reconcileUpload(
     }).execute();
     active.add(id);
     try {
-      const upload: Upload = { id, type, scope: inList(target.childIds), at };
+      const upload: Upload = {
+        id,
+        type,
+        scope: inList(target.childIds),
+        at,
+        tempChunks: await tempChunkTable(db),
+      };
       const figures = noFigures();
       const pacer = new Pacer(ids.parseMs);
-      // a large upload on a local file reads its chunks on a worker, a chunk ahead
-      const reader = readsOffThread(deps, ids, opts)
-        ? new ChunkReader(
-          deps.env.DATABASE_URL,
-          deps.env.DATABASE_AUTH_TOKEN,
-          ids.identifiers,
-          upload.scope,
-          chunk,
-        )
-        : null;
-      try {
-        for (let i = 0, k = 0; i < ids.identifiers.length; i += chunk, k++) {
-          const part = ids.identifiers.slice(i, i + chunk);
-          // a worker that failed leaves the reads to this thread
-          const w0 = performance.now();
-          const read = reader ? await reader.get(k).catch(() => undefined) : undefined;
-          // the loop was free while the worker read: that time was the others'
-          pacer.gave(performance.now() - w0);
-          const t0 = performance.now();
-          const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part, read)).then(
-            (f) => (metrics.reconcileChunks.inc({ read: read ? "worker" : "here" }), f),
-            async (e) => {
-              if (!(e instanceof StaleChunk)) throw e;
-              const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part));
-              metrics.reconcileChunks.inc({ read: "reread" });
-              return f;
-            },
-          );
-          for (const key of FIGURES) figures[key] += f[key];
-          await pacer.step(performance.now() - t0);
-        }
-      } finally {
-        await reader?.close();
-        if (Deno.env.get("RECON_DEBUG")) console.log("pacer", JSON.stringify(pacer.debug));
+      for (let i = 0; i < ids.identifiers.length; i += chunk) {
+        const part = ids.identifiers.slice(i, i + chunk);
+        const t0 = performance.now();
+        const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part));
+        for (const k of FIGURES) figures[k] += f[k];
+        await pacer.step(performance.now() - t0);
       }
       await db.transaction().execute((trx) => finish(trx, actor, id, figures, at));
       return { id, hooks: figures.hooksQueued };
@@ -325,8 +289,11 @@ export async function reconcileUpload(
   return await getReconcile(db, id);
 }
 
-/** An upload being applied: its row, type, the child projects whose sessions it names, its time. */
-type Upload = { id: string; type: ReconcileType; scope: string[]; at: Date };
+/**
+ * An upload being applied: its row, type, the child projects whose sessions it names, its time,
+ * and whether its chunk table is a temporary one.
+ */
+type Upload = { id: string; type: ReconcileType; scope: string[]; at: Date; tempChunks: boolean };
 
 /** The figures of an upload's summary that its chunks add up. */
 const FIGURES = ["matched", "unknown", "alreadyReconciled", "notComplete", "hooksQueued"] as const;
@@ -340,43 +307,75 @@ const noFigures = (): Figures => ({
 });
 
 /**
- * Thrown in a chunk's transaction when the chunk read ahead (on the worker) no longer holds: one of
- * its sessions was changed since. The transaction rolls back and the chunk is read again inside it.
+ * What a chunk sorts each of its sessions into (`kind` in the chunk table): one it changes, one
+ * reconciled already, one that is not a live complete.
  */
-class StaleChunk extends Error {}
+const KIND = { CHANGE: 0, ALREADY: 1, NOT_COMPLETE: 2 } as const;
 
 /**
- * One chunk of an upload, inside its transaction; returns what it adds to the upload's figures.
- * `read`: the chunk as the worker read it a moment ago, or nothing to read it here, in the
- * transaction. The sessions it changes are found by rowid (sessions are never deleted and the file
- * is never vacuumed in place, so a rowid names one session for good), and only while they are
- * still live completes not reconciled: otherwise StaleChunk.
+ * The chunk table: the sessions of the project that a chunk's identifiers name, with their kind
+ * and what their counters are keyed on, written and emptied inside the chunk's transaction, so
+ * the chunk's statements share one lookup of the sessions and nothing of a session row comes back
+ * to JavaScript. Kept in the order of its counts (kind, then counter keys), so they are read
+ * without a sort. A temporary table (per connection, in memory) where temporary tables work; it
+ * shadows the table of the same name that migration 0016 made, which a libSQL server (it refuses
+ * temporary tables) uses instead. Same columns in both.
  */
-async function applyChunk(trx: Db, up: Upload, part: string[], read?: Classified): Promise<Figures> {
-  const c = read ?? await classifyChunk(trx, up.scope, part);
-  const f: Figures = {
-    matched: c.changed,
-    unknown: part.length - c.named,
-    alreadyReconciled: c.already,
-    notComplete: c.notComplete,
-    hooksQueued: 0,
-  };
-  if (!c.changed) return f;
-  const state = up.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
-  const changed = sql`SELECT value FROM json_each(${c.rids})`;
-  const marked = await sql`UPDATE sessions SET reconciled = ${state}
-    WHERE rowid IN (${changed}) AND reconciled = ${RECONCILE_STATE.NONE} AND status = 'complete' AND isTest = 0
-      AND projectId IN (${sql.join(up.scope)})`.execute(trx);
-  if (Number(marked.numAffectedRows ?? 0) !== c.changed) throw new StaleChunk();
-  await sql`INSERT INTO reconcile_items (reconcileId, sessionId) SELECT ${up.id}, value FROM json_each(${c.ids})`
-    .execute(trx);
-  await moveCounters(trx, c.groups, up.type, 1);
-  if (up.type === RECONCILE_TYPE.APPROVED) f.hooksQueued = await queueApprovedHooks(trx, up, changed);
-  return f;
+const CHUNK_TABLE = sql`CREATE TEMP TABLE IF NOT EXISTS reconcile_chunk (
+  rid INTEGER NOT NULL, id TEXT NOT NULL, kind INTEGER NOT NULL, sid TEXT NOT NULL,
+  projectId TEXT NOT NULL, supplierMapId TEXT NOT NULL, supplierId TEXT NOT NULL,
+  parentProjectId TEXT, clientId TEXT NOT NULL, day TEXT NOT NULL,
+  PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)
+) WITHOUT ROWID`;
+/** Per database: whether it took the temporary chunk table (probed once, outside a transaction). */
+const tempChunks = new WeakMap<Db, Promise<boolean>>();
+function tempChunkTable(db: Db): Promise<boolean> {
+  let works = tempChunks.get(db);
+  if (!works) tempChunks.set(db, works = CHUNK_TABLE.execute(db).then(() => true, () => false));
+  return works;
 }
 
-/** For tests: a chunk's write given what was read of it, and its refusal of a stale read. */
-export const chunkSteps = { applyChunk, StaleChunk };
+/** One chunk of an upload, inside its transaction; returns what it adds to the upload's figures. */
+async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures> {
+  // (again in the transaction: a connection the pool opened since has none)
+  if (up.tempChunks) await CHUNK_TABLE.execute(trx);
+  // the one lookup of the chunk's sessions (the identifiers go as one JSON parameter: binding a
+  // thousand values costs more than the work; IN, not a join, so an identifier named twice counts once)
+  await sql`INSERT INTO reconcile_chunk
+    SELECT rowid, id, CASE WHEN EXISTS (SELECT 1 FROM session_reconciles r WHERE r.sessionId = sessions.id)
+          THEN ${KIND.ALREADY}
+        WHEN status = 'complete' AND isTest = 0 THEN ${KIND.CHANGE} ELSE ${KIND.NOT_COMPLETE} END,
+      sid, ${TOUCHED}
+    FROM sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(part)}))
+      AND projectId IN (${sql.join(up.scope)})`.execute(trx);
+  // the counts, and the counter keys of the sessions it changes (a few rows: one per key and kind)
+  const groups = (await sql<Group & { kind: number }>`SELECT kind, ${GROUP_KEYS}, count(*) AS n
+    FROM reconcile_chunk GROUP BY kind, projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
+  const f = noFigures();
+  const changed: Group[] = [];
+  let named = 0;
+  for (const g of groups) {
+    const n = Number(g.n);
+    named += n;
+    if (g.kind === KIND.CHANGE) {
+      f.matched += n;
+      changed.push(g);
+    } else if (g.kind === KIND.ALREADY) f.alreadyReconciled += n;
+    else f.notComplete += n;
+  }
+  f.unknown = part.length - named;
+  if (f.matched) {
+    const state = up.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
+    await sql`INSERT INTO reconcile_items (reconcileId, sessionId) ${sql`SELECT ${up.id}, id FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
+      .execute(trx);
+    await sql`INSERT INTO session_reconciles (sessionId, state) ${sql`SELECT id, ${state} FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
+      .execute(trx);
+    await moveCounters(trx, changed, up.type, 1);
+    if (up.type === RECONCILE_TYPE.APPROVED) f.hooksQueued = await queueApprovedHooks(trx, up);
+  }
+  await sql`DELETE FROM reconcile_chunk`.execute(trx);
+  return f;
+}
 
 /**
  * The last step of an upload: the project still takes it, the row becomes `applied` with its
@@ -442,10 +441,9 @@ async function rollBack(db: Db, id: string, size: number) {
         .orderBy("sessionId").limit(size).execute()).map((r) => r.sessionId);
       if (!page.length) return 0;
       await moveCounters(trx, await touchedBy(trx, page), row.type, -1);
-      await sql`UPDATE sessions SET reconciled = ${RECONCILE_STATE.NONE}
-        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(page)})) AND reconciled = ${state}`.execute(
-        trx,
-      );
+      await sql`DELETE FROM session_reconciles
+        WHERE sessionId IN (SELECT value FROM json_each(${JSON.stringify(page)})) AND state = ${state}`
+        .execute(trx);
       if (row.type === RECONCILE_TYPE.APPROVED) {
         await sql`DELETE FROM router_hooks WHERE hookKey IN (SELECT value FROM json_each(${
           JSON.stringify(page.map(approvedHookKey))
@@ -500,13 +498,25 @@ export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise
 /** What a session's approved or rejected counters are keyed on. */
 const TOUCHED = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId,
   substr(coalesce(endedAt, createdAt), 1, 10) AS day`;
+const GROUP_KEYS = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId, day`;
+
+/** Sessions that share their counter keys: `n` of them. */
+type Group = {
+  projectId: string;
+  supplierMapId: string;
+  supplierId: string;
+  parentProjectId: string | null;
+  clientId: string;
+  day: string;
+  n: number;
+};
 
 /** The counter keys of the given sessions (a list, or a query of their ids), counted by key. */
-async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<ChunkGroup[]> {
+async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<Group[]> {
   const ids = Array.isArray(sessionIds)
     ? sql`SELECT value FROM json_each(${JSON.stringify(sessionIds)})`
     : sessionIds;
-  return (await sql<ChunkGroup>`SELECT ${TOUCHED}, count(*) AS n FROM sessions WHERE id IN (${ids})
+  return (await sql<Group>`SELECT ${TOUCHED}, count(*) AS n FROM sessions WHERE id IN (${ids})
     GROUP BY projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
 }
 
@@ -515,9 +525,9 @@ async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): P
  * keys) on the approved or rejected counters of their child projects and supplier maps and on the
  * daily rollup (the day of the complete).
  */
-async function moveCounters(trx: Db, touched: ChunkGroup[], type: number, sign: 1 | -1) {
+async function moveCounters(trx: Db, touched: Group[], type: number, sign: 1 | -1) {
   const col = type === RECONCILE_TYPE.APPROVED ? "approved" : "rejected";
-  const groups = new Map<string, ChunkGroup>();
+  const groups = new Map<string, Group>();
   for (const t of touched) {
     const k = `${t.projectId} ${t.supplierId} ${t.day}`;
     const g = groups.get(k);
@@ -550,24 +560,24 @@ async function moveCounters(trx: Db, touched: ChunkGroup[], type: number, sign: 
 }
 
 /**
- * Queues the approved post-back of each session the chunk approves (`changed`: their rowids) whose
+ * Queues the approved post-back of each session the chunk approves (the chunk table's) whose
  * supplier has a hook, the same way the router queues a complete's (a row of router_hooks the
  * sender claims with a lease), held until the upload is done. A session whose approval was queued
  * before (and sent, or being sent) gets none again.
  */
-async function queueApprovedHooks(trx: Db, up: Upload, changed: RawBuilder<unknown>): Promise<number> {
+async function queueApprovedHooks(trx: Db, up: Upload): Promise<number> {
   // most suppliers have no hook: then there is nothing to join
   const hooked = await sql<{ n: number }>`SELECT count(*) AS n FROM supplier_maps m
     JOIN suppliers sup ON sup.id = m.supplierId
     WHERE m.projectId IN (${sql.join(up.scope)}) AND trim(sup.supplierApprovedHook) != ''`.execute(trx);
   if (!Number(hooked.rows[0].n)) return 0;
   const rows = await sql<{ uid: string; sid: string; supplierId: string; hook: string; projectCode: string }>`
-    SELECT s.id AS uid, s.sid, s.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
-    FROM sessions s
-      JOIN suppliers sup ON sup.id = s.supplierId
-      JOIN projects p ON p.id = s.projectId
-    WHERE s.rowid IN (${changed}) AND trim(sup.supplierApprovedHook) != ''
-      AND NOT EXISTS (SELECT 1 FROM router_hooks h WHERE h.hookKey = s.id || ${"-" + APPROVED_LETTER})`
+    SELECT c.id AS uid, c.sid, c.supplierId, sup.supplierApprovedHook AS hook, p.projectCode
+    FROM reconcile_chunk c
+      JOIN suppliers sup ON sup.id = c.supplierId
+      JOIN projects p ON p.id = c.projectId
+    WHERE c.kind = ${KIND.CHANGE} AND trim(sup.supplierApprovedHook) != ''
+      AND NOT EXISTS (SELECT 1 FROM router_hooks h WHERE h.hookKey = c.id || ${"-" + APPROVED_LETTER})`
     .execute(trx);
   const stamp = up.at.toISOString();
   for (let i = 0; i < rows.rows.length; i += 500) {
@@ -634,8 +644,8 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
       -1,
     );
     const state = last.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
-    const restored = await sql`UPDATE sessions SET reconciled = ${RECONCILE_STATE.NONE}
-      WHERE id IN (SELECT sessionId FROM reconcile_items WHERE reconcileId = ${last.id}) AND reconciled = ${state}`
+    const restored = await sql`DELETE FROM session_reconciles
+      WHERE sessionId IN (SELECT sessionId FROM reconcile_items WHERE reconcileId = ${last.id}) AND state = ${state}`
       .execute(trx);
     let withdrawn = 0, sent = 0;
     if (last.type === RECONCILE_TYPE.APPROVED) {

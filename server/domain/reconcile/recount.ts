@@ -24,10 +24,9 @@ export async function reconcileMismatches(db: Db, projectIds: string[]): Promise
     const stored = await db.selectFrom(table).select(["id", "approved", "rejected"])
       .where(table === "projects" ? "id" : "projectId", "in", ids).execute();
     const recount = await sql<{ id: string; approved: number; rejected: number }>`
-      SELECT ${
-      sql.ref(`s.${key}`)
-    } AS id, sum(s.reconciled = ${A}) AS approved, sum(s.reconciled = ${R}) AS rejected
-      FROM sessions s WHERE s.projectId IN (${sql.join(ids)}) AND ${live} GROUP BY 1`.execute(db);
+      SELECT ${sql.ref(`s.${key}`)} AS id, sum(r.state = ${A}) AS approved, sum(r.state = ${R}) AS rejected
+      FROM sessions s JOIN session_reconciles r ON r.sessionId = s.id
+      WHERE s.projectId IN (${sql.join(ids)}) AND ${live} GROUP BY 1`.execute(db);
     const want = new Map(recount.rows.map((r) => [r.id, r]));
     for (const r of stored) {
       const w = want.get(r.id);
@@ -42,8 +41,9 @@ export async function reconcileMismatches(db: Db, projectIds: string[]): Promise
     WHERE projectId IN (${sql.join(ids)}) GROUP BY projectId, date`.execute(db);
   const recount = await sql<{ projectId: string; date: string; approved: number; rejected: number }>`
     SELECT s.projectId, substr(coalesce(s.endedAt, s.createdAt), 1, 10) AS date,
-      sum(s.reconciled = ${A}) AS approved, sum(s.reconciled = ${R}) AS rejected
-    FROM sessions s WHERE s.projectId IN (${sql.join(ids)}) AND ${live} AND s.reconciled != 0
+      sum(r.state = ${A}) AS approved, sum(r.state = ${R}) AS rejected
+    FROM sessions s JOIN session_reconciles r ON r.sessionId = s.id
+    WHERE s.projectId IN (${sql.join(ids)}) AND ${live}
     GROUP BY 1, 2`.execute(db);
   const key = (r: { projectId: string; date: string }) => `${r.projectId} ${r.date}`;
   const want = new Map(recount.rows.map((r) => [key(r), r]));
