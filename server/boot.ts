@@ -11,14 +11,12 @@ export async function buildDeps(
   env: Env,
   overrides: Partial<Deps> = {},
 ): Promise<{ deps: Deps; handle: DbHandle }> {
-  const log = overrides.log ?? createLogger(env.LOG_LEVEL);
   const handle = await openDatabase(
     env.DATABASE_URL,
     env.DATABASE_AUTH_TOKEN,
     env.DATABASE_REPLICA_PATH
       ? { path: env.DATABASE_REPLICA_PATH, syncInterval: env.DATABASE_SYNC_INTERVAL }
       : undefined,
-    { checkpoints: env.DATABASE_CHECKPOINT, warn: (msg, fields) => log.warn(msg, fields) },
   );
   // on the primary itself (an embedded replica only forwards writes), then into the replica
   await migrateToLatest(handle.primaryDb);
@@ -27,7 +25,7 @@ export async function buildDeps(
     db: handle.db,
     env,
     jwtKey: await jwtKeyFor(handle.db, env.JWT_SECRET),
-    log,
+    log: createLogger(env.LOG_LEVEL),
     now: () => Date.now(),
     mailer: env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.SMTP_FROM) : undefined,
     ...overrides,

@@ -50,14 +50,6 @@ const EnvSchema = v.pipe(
       ),
       v.transform(Number),
     ),
-    /**
-     * Who checkpoints a file database's write-ahead log: a worker with its own connection, off the
-     * thread that serves requests (the default), or SQLite inside the commit that fills the log.
-     */
-    DATABASE_CHECKPOINT: v.optional(
-      v.picklist(["worker", "inline"], "DATABASE_CHECKPOINT must be worker or inline"),
-      "worker",
-    ),
     PORT: v.pipe(
       v.optional(v.string(), "8000"),
       v.check((s) => /^\d+$/.test(s) && +s > 0 && +s < 65536, "PORT must be a number from 1 to 65535"),

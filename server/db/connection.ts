@@ -2,15 +2,6 @@ import { type Client, createClient } from "@libsql/client";
 import { Kysely } from "kysely";
 import { LibsqlDialect } from "./dialect.ts";
 import type { Database } from "./types.ts";
-import {
-  type Checkpointer,
-  type CheckpointerOptions,
-  type CheckpointMode,
-  inlineCheckpoints,
-  startCheckpointWorker,
-} from "./checkpoints.ts";
-
-export type { Checkpointer, CheckpointMode } from "./checkpoints.ts";
 
 export type Db = Kysely<Database>;
 export type DbHandle = {
@@ -26,19 +17,7 @@ export type DbHandle = {
   primaryDb: Db;
   /** Pulls the primary's latest changes into the replica (nothing without one). */
   sync(): Promise<void>;
-  /** Who checkpoints the write-ahead log of a file database (./checkpoints.ts); inline otherwise. */
-  checkpointer: Checkpointer;
-  /** Stops the checkpoint worker, then closes the connection (which checkpoints, as SQLite does). */
   close(): Promise<void>;
-};
-
-export type OpenOptions = CheckpointerOptions & {
-  /**
-   * Who checkpoints a `file:` database's write-ahead log: SQLite inside the commit that fills it
-   * ("inline", the default here) or a worker with its own connection ("worker", the app's choice:
-   * DATABASE_CHECKPOINT). Ignored for `:memory:` and remote databases.
-   */
-  checkpoints?: CheckpointMode;
 };
 
 /** How the app reaches a remote primary: for the router's reads and write batches. */
@@ -85,7 +64,6 @@ export async function openDatabase(
   url: string,
   authToken?: string,
   replica?: ReplicaOptions,
-  options: OpenOptions = {},
 ): Promise<DbHandle> {
   if (url.startsWith("file:")) await ensureDir(url);
   const local = isLocal(url);
@@ -119,13 +97,7 @@ export async function openDatabase(
     await client.execute("PRAGMA temp_store = MEMORY");
     await client.execute("PRAGMA foreign_keys = ON");
   }
-  const fileBacked = url.startsWith("file:") && !/^file::memory:|[?&]mode=memory\b/.test(url);
-  const checkpointer = options.checkpoints === "worker" && fileBacked
-    ? startCheckpointWorker(url, options)
-    : inlineCheckpoints;
-  const db = new Kysely<Database>({
-    dialect: new LibsqlDialect(client, { beforeUse: checkpointer.beforeUse }),
-  });
+  const db = new Kysely<Database>({ dialect: new LibsqlDialect(client) });
   const primaryDb = primary === client ? db : new Kysely<Database>({ dialect: new LibsqlDialect(primary) });
   if (!local) remotes.set(db, { primary, replica: replica ? client : null, primaryDb });
   return {
@@ -137,10 +109,7 @@ export async function openDatabase(
     async sync() {
       if (replica) await client.sync();
     },
-    checkpointer,
     async close() {
-      // the worker and its connection first: the app's is then the last one open, as SQLite closes it
-      await checkpointer.stop();
       await db.destroy();
       if (primaryDb !== db) await primaryDb.destroy();
     },

@@ -55,27 +55,17 @@ class LibsqlConnection implements DatabaseConnection {
   }
 }
 
-export type LibsqlDialectOptions = {
-  /**
-   * Runs each time the connection is taken, before its statement or transaction (with no
-   * transaction open): per-connection settings that change while the app runs (./checkpoints.ts).
-   * A failure is not the statement's: it is retried at the next use.
-   */
-  beforeUse?: (client: Client) => Promise<void>;
-};
-
 class LibsqlDriver implements Driver {
   readonly #mutex = new Mutex();
   readonly #conn: LibsqlConnection;
   #release: (() => void) | null = null;
 
-  constructor(client: Client, readonly options: LibsqlDialectOptions = {}) {
+  constructor(client: Client) {
     this.#conn = new LibsqlConnection(client);
   }
   async init() {}
   async acquireConnection(): Promise<DatabaseConnection> {
     this.#release = await this.#mutex.lock();
-    await this.options.beforeUse?.(this.#conn.client).catch(() => {});
     return this.#conn;
   }
   releaseConnection(): Promise<void> {
@@ -122,9 +112,9 @@ class LibsqlDriver implements Driver {
 }
 
 export class LibsqlDialect implements Dialect {
-  constructor(readonly client: Client, readonly options: LibsqlDialectOptions = {}) {}
+  constructor(readonly client: Client) {}
   createDriver(): Driver {
-    return new LibsqlDriver(this.client, this.options);
+    return new LibsqlDriver(this.client);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
