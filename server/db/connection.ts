@@ -78,8 +78,8 @@ export async function openDatabase(
     throw new Error("a replica needs a remote DATABASE_URL (libsql://, http(s)://, ws(s)://)");
   }
   // One connection locally: per-connection pragmas (foreign keys) then hold for every statement;
-  // its prepared statements are kept (./local-client.ts). DATABASE_CLIENT=libsql: @libsql/client's.
-  const primary: Client = local && Deno.env.get("DATABASE_CLIENT") !== "libsql"
+  // its writing statements are kept prepared (./local-client.ts).
+  const primary: Client = local
     ? new LocalClient(url === ":memory:" ? url : localPath(url))
     : createClient({ url, authToken, concurrency: local ? 1 : 20, intMode: "number" });
   let client = primary;

@@ -1,16 +1,16 @@
 /**
  * The client of a local database (a `file:` URL or `:memory:`): the `Client` of @libsql/client over
- * one connection of the `libsql` driver it uses itself, with its prepared statements kept.
+ * one connection of the `libsql` driver it uses itself, with its writing statements kept prepared.
  *
  * @libsql/client prepares every statement again at each call, asks each one whether it returns
  * rows by letting the driver throw, and builds each row with a property definition per value. On
  * the router's hot path that was a quarter of the server's time (a CPU profile of the router
- * bench: `prepare` 25% of the busy time). Here a statement is prepared once per distinct SQL text
- * (at most CACHE_SIZE kept, least recently used dropped), whether it returns rows is asked once,
- * and rows are plain objects of named columns (no access by position, which nothing here uses).
- * Values, integers as numbers (beyond 2^53: an error, as the client's
- * `intMode: "number"`), BLOBs as ArrayBuffers and errors (LibsqlError with the SQLite code) are as
- * the client gives them.
+ * bench: `prepare` 25% of the busy time). Here a statement that returns no rows (the writes) is
+ * prepared once per distinct SQL text (at most CACHE_SIZE kept, least recently used dropped); one
+ * that returns rows is prepared at each call, as before (see #prepare), and its rows are plain
+ * objects of named columns (no access by position, which nothing here uses). Values, integers as
+ * numbers (beyond 2^53: an error, as the client's `intMode: "number"`), BLOBs as ArrayBuffers and
+ * errors (LibsqlError with the SQLite code) are as the client gives them.
  */
 import Database from "libsql";
 import { Buffer } from "node:buffer";
@@ -153,6 +153,10 @@ class Connection {
       types = cols.map((c) => c.type ?? "");
     }
     const p = { stmt, reader, columns, types };
+    // a statement that returns rows is not kept: the driver's cursor over its rows lives until the
+    // GC, and one dropped while the statement runs again crashed the process (tests/cli/backup_test.ts,
+    // about 1 run in 3 when readers were kept)
+    if (reader) return p;
     this.#cache.set(sql, p);
     if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
     return p;
