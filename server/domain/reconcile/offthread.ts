@@ -6,24 +6,16 @@
  * a worker reading without pause took the router on another project to 0.69-0.82 of its pace; a
  * worker spinning on plain JavaScript left it at 0.95-1.00).
  */
-import type { ParseResult } from "../../../shared/schemas/reconcile.ts";
+import type { ParsedIdentifiers, ParseResult } from "../../../shared/schemas/reconcile.ts";
 
-export type WorkerRequest = { id: number; csv: string; max: number };
-export type WorkerReply = { id: number; ok: true; value: unknown } | {
-  id: number;
-  ok: false;
-  message: string;
-};
+export type OffThreadRequest = { csv: string; max: number };
+/** The worker's answer: a parse result whose identifiers come as one string, a line each. */
+export type OffThreadParse =
+  | Extract<ParseResult, { ok: false }>
+  | { ok: true; value: Omit<ParsedIdentifiers, "identifiers"> & { joined: string } };
 
 /** A file larger than this (characters) is parsed on a worker. */
 export const PARSE_OFF_THREAD = 1 << 20;
-
-type Parsed =
-  | ParseResult
-  | {
-    ok: true;
-    value: { joined: string; count: number; lines: number; duplicates: number; header: boolean };
-  };
 
 /** The parse of `parseIdentifierFile`, on a worker: the same result. */
 export function parseOffThread(
@@ -34,13 +26,12 @@ export function parseOffThread(
 ): Promise<ParseResult> {
   const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
   return new Promise<ParseResult>((resolve, reject) => {
-    worker.onmessage = (e: MessageEvent<WorkerReply>) => {
-      if (!e.data.ok) return reject(new Error(e.data.message));
-      const r = e.data.value as Parsed;
-      if (!r.ok || !("joined" in r.value)) return resolve(r as ParseResult);
-      const { joined, count, ...rest } = r.value;
+    worker.onmessage = (e: MessageEvent<OffThreadParse>) => {
+      const r = e.data;
+      if (!r.ok) return resolve(r);
+      const { joined, ...rest } = r.value;
       const t0 = performance.now();
-      const identifiers = count ? joined.split("\n") : [];
+      const identifiers = joined ? joined.split("\n") : [];
       stats.busyMs += performance.now() - t0;
       resolve({ ok: true, value: { ...rest, identifiers } });
     };
@@ -48,6 +39,6 @@ export function parseOffThread(
       e.preventDefault();
       reject(new Error(`identifier file parse: ${e.message}`));
     };
-    worker.postMessage({ id: 1, csv, max } satisfies WorkerRequest);
+    worker.postMessage({ csv, max } satisfies OffThreadRequest);
   }).finally(() => worker.terminate());
 }

@@ -207,10 +207,9 @@ class Pacer {
  * (unknown, already reconciled, not a complete) in one indexed join, the sessions it changes are
  * recorded in `reconcile_items` and `session_reconciles`, the approved or rejected counters and
  * the daily rollup move by exactly those sessions (counters equal a recount at every commit), and
- * their approved
- * post-backs are queued held (never due until the upload is done). The upload's row is `applying`
- * meanwhile, which no list, figure or undo takes as done; a last transaction makes it `applied`
- * with its figures and logs it, then the held post-backs are released.
+ * their approved post-backs are queued held (never due until the upload is done). The upload's row
+ * is `applying` meanwhile, which no list, figure or undo takes as done; a last transaction makes it
+ * `applied` with its figures and logs it, then the held post-backs are released.
  *
  * Between chunks the event loop is given back (pace): the router on other projects keeps most of
  * its pace, and an idle server lets the next chunk go at once.

@@ -1,27 +1,20 @@
 /**
- * The worker side of ./offthread.ts: parses a large identifier file away from the app's thread
- * (the one that serves respondents), with the same parser and rules.
+ * The worker side of ./offthread.ts: parses one large identifier file away from the app's thread
+ * (the one that serves respondents), with the same parser and rules, answers once and ends. A
+ * parse that throws is the worker's error event, which the app answers by parsing on its thread.
  */
 /// <reference lib="deno.worker" />
 import { parseIdentifierFile } from "../../../shared/schemas/reconcile.ts";
-import type { WorkerReply, WorkerRequest } from "./offthread.ts";
+import type { OffThreadParse, OffThreadRequest } from "./offthread.ts";
 
-function run(m: WorkerRequest): unknown {
-  const r = parseIdentifierFile(m.csv, m.max);
-  if (!r.ok) return r;
+self.onmessage = (e: MessageEvent<OffThreadRequest>) => {
+  const r = parseIdentifierFile(e.data.csv, e.data.max);
   // one string back (identifiers hold no whitespace): far cheaper to pass than 100,000 strings
-  const { identifiers, ...rest } = r.value;
-  return { ok: true, value: { ...rest, joined: identifiers.join("\n"), count: identifiers.length } };
-}
-
-self.onmessage = (e: MessageEvent<WorkerRequest>) => {
-  const m = e.data;
-  let reply: WorkerReply;
-  try {
-    reply = { id: m.id, ok: true, value: run(m) };
-  } catch (err) {
-    reply = { id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) };
-  }
+  const reply: OffThreadParse = r.ok
+    ? (({ identifiers, ...rest }) => ({ ok: true, value: { ...rest, joined: identifiers.join("\n") } }))(
+      r.value,
+    )
+    : r;
   self.postMessage(reply);
   self.close();
 };
