@@ -51,6 +51,12 @@ export const useAuth = create<AuthState>()(
 );
 
 /** The session's CSRF token (from its readable cookie), or null when there is no session. */
+/** Whether the signed-in role is among `roles` (a call's: `contract.roles`); false signed out. */
+export function useMayCall(roles: readonly Role[]): boolean {
+  const role = useAuth((s) => s.admin?.role);
+  return !!role && roles.includes(role);
+}
+
 export function csrfToken(): string | null {
   try {
     for (const part of document.cookie.split(";")) {

@@ -9,7 +9,7 @@ import { Eye } from "lucide-react";
 import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
 import type { Role } from "../../../../shared/roles.ts";
 import { isMasked } from "../../../../shared/secrets.ts";
-import { useAuth } from "../../lib/auth.ts";
+import { useMayCall } from "../../lib/auth.ts";
 import { Button } from "../../components/ui/button.tsx";
 
 export type SecretKeys<T> = {
@@ -28,8 +28,7 @@ export function useSecretKeys<T extends Record<string, string>, F extends FieldV
   /** The form whose fields named like the keys get them when revealed (while still masked). */
   form?: UseFormReturn<F, unknown, unknown>;
 }): SecretKeys<T> {
-  const role = useAuth((s) => s.admin?.role);
-  const allowed = !!opts.fetchKeys && !!role && opts.roles.includes(role);
+  const allowed = useMayCall(opts.roles) && !!opts.fetchKeys;
   const [keys, setKeys] = React.useState<T | null>(null);
   const [busy, setBusy] = React.useState(false);
   const { fetchKeys, form } = opts;

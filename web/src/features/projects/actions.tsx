@@ -49,7 +49,7 @@ import type { ListController } from "../../components/data-grid/useList.ts";
 import type { OpenDialog } from "./ProjectDialogs.tsx";
 import type { ProjectRow } from "./projects.ts";
 import { progressReportAction } from "../support/progress.ts";
-import { useAuth } from "../../lib/auth.ts";
+import { useMayCall } from "../../lib/auth.ts";
 
 /** Status change from a grid's menu: PUT /admin/project/update/:id {projectStatus}. */
 export function useStatusChange(list: ListController<ProjectRow>) {
@@ -128,9 +128,8 @@ export function useProjectActions({
 }): RowActionEntry<ProjectRow>[] {
   const navigate = useNavigate();
   const { removeRow } = list;
-  const role = useAuth((s) => s.admin?.role);
   // the identifiers report has its own roles (reports and support), not those of the project grids
-  const mayIdentifiers = !!role && projectIdentifiersReportCall.roles.includes(role);
+  const mayIdentifiers = useMayCall(projectIdentifiersReportCall.roles);
   return React.useMemo<RowActionEntry<ProjectRow>[]>(() => {
     const dialog = (k: NonNullable<OpenDialog>["kind"]) => (p: ProjectRow) => open({ kind: k, project: p });
     const noChildren = (p: ProjectRow) => kind === "group" && (p.childCount ?? 0) === 0;
