@@ -2,6 +2,7 @@ import { type Client, createClient } from "@libsql/client";
 import { Kysely } from "kysely";
 import { LibsqlDialect } from "./dialect.ts";
 import { LocalClient } from "./local-client.ts";
+import { guardRemoteClientLeaks } from "./remote-leaks.ts";
 import type { Database } from "./types.ts";
 
 export type Db = Kysely<Database>;
@@ -79,6 +80,7 @@ export async function openDatabase(
   }
   // One connection locally: per-connection pragmas (foreign keys) then hold for every statement;
   // its writing statements are kept prepared (./local-client.ts).
+  if (!local) guardRemoteClientLeaks();
   const primary: Client = local
     ? new LocalClient(url === ":memory:" ? url : localPath(url))
     : createClient({ url, authToken, concurrency: local ? 1 : 20, intMode: "number" });
