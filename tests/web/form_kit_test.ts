@@ -5,7 +5,11 @@
 import { valibotResolver } from "@hookform/resolvers/valibot";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { errorLeaves } from "../../web/src/components/form/form.tsx";
-import { FieldRegistry, skippingOffFields, withoutPaths } from "../../web/src/components/form/field-registry.ts";
+import {
+  FieldRegistry,
+  skippingOffFields,
+  withoutPaths,
+} from "../../web/src/components/form/field-registry.ts";
 import { ProjectSecurity } from "../../shared/schemas/project.ts";
 import { MSG } from "../../shared/messages.ts";
 
@@ -67,7 +71,12 @@ Deno.test("skippingOffFields: an invalid hidden field does not hold the submit b
   const resolver = valibotResolver(ProjectSecurity);
   const values = { isSpeeder: false, isProxyVpn: true, speedTime: "abc", maxIPCount: "2" };
   const run = (r: typeof resolver) =>
-    r(values, undefined, { fields: {}, names: undefined, shouldUseNativeValidation: false, criteriaMode: "all" });
+    r(values, undefined, {
+      fields: {},
+      names: undefined,
+      shouldUseNativeValidation: false,
+      criteriaMode: "all",
+    });
   // the schema alone refuses the form for a value the user no longer sees
   const plain = await run(resolver);
   assertEquals(errorLeaves(plain.errors).map((e) => e.path), ["speedTime"]);
@@ -75,7 +84,11 @@ Deno.test("skippingOffFields: an invalid hidden field does not hold the submit b
   const fields = new FieldRegistry();
   for (const name of ["isSpeeder", "isProxyVpn", "speedTime", "maxIPCount"]) fields.add(name);
   const shown = await run(skippingOffFields(resolver, fields));
-  assertEquals(errorLeaves(shown.errors), [{ path: "speedTime", message: MSG.onlyDigits }], "on screen: refused");
+  assertEquals(
+    errorLeaves(shown.errors),
+    [{ path: "speedTime", message: MSG.onlyDigits }],
+    "on screen: refused",
+  );
 
   fields.remove("speedTime");
   const hidden = await run(skippingOffFields(resolver, fields));
