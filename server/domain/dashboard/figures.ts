@@ -309,8 +309,10 @@ export async function managerTable(db: Db): Promise<ManagerRow[]> {
 }
 
 /**
- * Project Status chart: `active` = new projects (groups created in the bucket); live, paused, closed,
- * invoiced = projects whose survey project moved to that status in the bucket and has it still.
+ * Project Status chart: `active` = new projects (groups created in the bucket, not deleted, nor
+ * emptied by deleting every survey project they had: a group still waiting for its first one
+ * counts); live, paused, closed, invoiced = projects whose survey project moved to that status in
+ * the bucket and has it still.
  */
 export async function statusSeries(db: Db, period: ChartPeriod, now: number, f: ChartFilter = {}) {
   const b = bucketsOf(period, now);
@@ -319,6 +321,8 @@ export async function statusSeries(db: Db, period: ChartPeriod, now: number, f: 
     sql<{ k: string; n: number }>`SELECT ${sql.raw(`substr(createdAt, 1, ${b.keyLength})`)} AS k,
       count(*) AS n FROM projects
       WHERE projectType = ${PROJECT_TYPE.GROUP} AND isDeleted = 0 AND createdAt >= ${b.from} ${client}
+        AND (EXISTS (SELECT 1 FROM projects c WHERE c.parentProjectId = projects.id AND c.isDeleted = 0)
+          OR NOT EXISTS (SELECT 1 FROM projects c WHERE c.parentProjectId = projects.id))
       GROUP BY k`.execute(db),
     sql<{ k: string; live: number; paused: number; closed: number; invoiced: number }>`SELECT
       ${sql.raw(`substr(statusChangedAt, 1, ${b.keyLength})`)} AS k,
