@@ -10,6 +10,7 @@ import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { hookKey, HookSender } from "../../server/domain/router/hooks.ts";
 import { createLogger } from "../../server/logger.ts";
+import { fetchTransport } from "../../server/domain/common/outbound/client.ts";
 
 type Call = { url: string; key: string | null };
 
@@ -72,7 +73,12 @@ Deno.test("router hooks: a hook sent but not marked sent (its sender died) is se
   const other = recorder();
   const second = new HookSender(
     t.deps.db,
-    { fetch: other.fetch, retryDelaysMs: [0], timeoutMs: 1_000, now },
+    {
+      outbound: t.deps.outbound.with({ transport: fetchTransport(other.fetch) }),
+      retryDelaysMs: [0],
+      timeoutMs: 1_000,
+      now,
+    },
     log,
   );
   try {
