@@ -148,12 +148,23 @@ const RULES: Rule[] = [
   rule("ff00::/8", "multicast"),
 ];
 
-/** Why the server must not call this address (`loopback`, `private`...), or null for a public one. */
-export function internalKind(address: AddressBytes): string | null {
+/**
+ * Why the server must not call this address (`loopback`, `private`...), or null for a public one;
+ * `embedded` is the IPv4 address an IPv6 one carries (mapped, NAT64, 6to4) when that decided.
+ */
+export function internalKind(address: AddressBytes): { kind: string; embedded?: AddressBytes } | null {
   for (const r of RULES) {
     if (r.range.bytes.length !== address.length || !inCidr(address, r.range)) continue;
-    if ("kind" in r) return r.kind;
-    return internalKind(r.embedded(address));
+    if ("kind" in r) return { kind: r.kind };
+    const inner = r.embedded(address);
+    const found = internalKind(inner);
+    return found && { kind: found.kind, embedded: inner };
   }
   return null;
+}
+
+/** An address as a refusal names it: `::ffff:a00:1 (10.0.0.1)` for one that carries an IPv4 address. */
+export function describeAddress(address: AddressBytes): string {
+  const embedded = internalKind(address)?.embedded;
+  return embedded ? `${formatAddress(address)} (${formatAddress(embedded)})` : formatAddress(address);
 }

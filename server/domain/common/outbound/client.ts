@@ -182,10 +182,12 @@ export const nodeTransport: Transport = (x) =>
       let size = 0;
       res.on("data", (chunk: Uint8Array) => {
         size += chunk.length;
-        if (size > x.maxBytes) req.destroy(tooLarge(x.maxBytes));
-        else chunks.push(chunk);
+        if (size <= x.maxBytes) return void chunks.push(chunk);
+        fail(tooLarge(x.maxBytes));
+        req.destroy();
       });
       res.on("end", () => {
+        if (size > x.maxBytes) return;
         const headers = new Headers();
         for (const [k, v] of Object.entries(res.headers)) {
           for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) headers.append(k, String(one));

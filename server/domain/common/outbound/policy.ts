@@ -8,7 +8,7 @@
 import {
   type AddressBytes,
   type Cidr,
-  formatAddress,
+  describeAddress,
   inCidr,
   internalKind,
   parseAddress,
@@ -60,8 +60,8 @@ export function urlRefusal(url: URL, policy: OutboundPolicy): string | null {
   const literal = parseAddress(host);
   const allowed = policy.hosts.has(host) || (literal !== null && inRanges(literal, policy));
   if (!allowed) {
-    const kind = literal ? internalKind(literal) : /(^|\.)localhost$/.test(host) ? "loopback" : null;
-    if (kind) return internalMessage(literal ? formatAddress(literal) : host, kind);
+    const kind = literal ? internalKind(literal)?.kind : /(^|\.)localhost$/.test(host) ? "loopback" : null;
+    if (kind) return internalMessage(literal ? describeAddress(literal) : host, kind);
     const port = url.port === "" ? usual : Number(url.port);
     if (port !== usual && !policy.ports.includes(port)) {
       return `port ${port} is not called (${
@@ -76,8 +76,10 @@ export function urlRefusal(url: URL, policy: OutboundPolicy): string | null {
 /** Why a resolved address of a URL's host may not be called, or null. */
 export function addressRefusal(url: URL, address: AddressBytes, policy: OutboundPolicy): string | null {
   if (policy.hosts.has(hostKey(url.hostname)) || inRanges(address, policy)) return null;
-  const kind = internalKind(address);
-  return kind ? internalMessage(`${url.hostname} resolves to ${formatAddress(address)}, which`, kind) : null;
+  const kind = internalKind(address)?.kind;
+  return kind
+    ? internalMessage(`${url.hostname} resolves to ${describeAddress(address)}, which`, kind)
+    : null;
 }
 
 const inRanges = (address: AddressBytes, policy: OutboundPolicy) =>
