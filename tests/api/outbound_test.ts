@@ -151,3 +151,52 @@ Deno.test("outbound: a slow answer is cut at the time limit and a large one at t
     await big.close();
   }
 });
+
+/** A certificate for hooks.test (and its key), self-signed: trusted only where a test passes it. */
+const HOOKS_TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmDCCAT6gAwIBAgIUUC7hKhEsqDysAOuqxDIOMlYreQwwCgYIKoZIzj0EAwIw
+FTETMBEGA1UEAwwKaG9va3MudGVzdDAgFw0yNjExMjYwNDIwMzNaGA8yMTI2MTEw
+MjA0MjAzM1owFTETMBEGA1UEAwwKaG9va3MudGVzdDBZMBMGByqGSM49AgEGCCqG
+SM49AwEHA0IABJiheyDQsLvq1FFralpED2kRlH4HpQFwZVBRv88Eb9ZqO2v3b75o
+JDnEAtCWgF4V182bqWnRwP9HR4lLoreFeB+jajBoMB0GA1UdDgQWBBTMWbPvihXf
+3ZqHhgM8Vvg8/n9eGTAfBgNVHSMEGDAWgBTMWbPvihXf3ZqHhgM8Vvg8/n9eGTAP
+BgNVHRMBAf8EBTADAQH/MBUGA1UdEQQOMAyCCmhvb2tzLnRlc3QwCgYIKoZIzj0E
+AwIDSAAwRQIgF1TkEsHVuZUR13OpSpfbK54/p6cSOLTiqW+5cvArYFECIQCgawVQ
+KAkxjJOnc4hBiawnnf7AMOofnJObw9ulcUlCIA==
+-----END CERTIFICATE-----
+`;
+const HOOKS_TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgRQBuSl+7cNFLS0Jq
+J6iz+OK50AHlSvufXhiaIziTQx+hRANCAASYoXsg0LC76tRRa2paRA9pEZR+B6UB
+cGVQUb/PBG/Wajtr92++aCQ5xALQloBeFdfNm6lp0cD/R0eJS6K3hXgf
+-----END PRIVATE KEY-----
+`;
+
+Deno.test("outbound: https to the pinned address still verifies the certificate against the name (SNI and Host carry it)", async () => {
+  const hosts: (string | null)[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: HOOKS_TEST_CERT, key: HOOKS_TEST_KEY, onListen() {} },
+    (req) => (hosts.push(req.headers.get("host")), new Response("tls ok")),
+  );
+  const port = server.addr.port;
+  try {
+    const o = clientWith({ OUTBOUND_ALLOW: "hooks.test, other.test" }, () => Promise.resolve(["127.0.0.1"]));
+    const trusted = o.with({ caCerts: [HOOKS_TEST_CERT] });
+    const res = await trusted.request(`https://hooks.test:${port}/hook`);
+    assertEquals([res.status, new TextDecoder().decode(res.body)], [200, "tls ok"]);
+    assertEquals(hosts, [`hooks.test:${port}`]);
+    // the same address under another name: the certificate does not name it
+    assertMatch(
+      String(await trusted.request(`https://other.test:${port}/`).then(() => null, (e) => e)),
+      /other\.test/,
+    );
+    // the system's trust alone: a self-signed certificate is refused
+    assertMatch(
+      String(await o.request(`https://hooks.test:${port}/`).then(() => null, (e) => e)),
+      /self-signed|certificate/i,
+    );
+    assertEquals(hosts.length, 1);
+  } finally {
+    await server.shutdown();
+  }
+});
