@@ -78,6 +78,9 @@ export interface SuppliersTable {
   isEmailNotification: number;
   isPreScreen: number;
   supplierApprovedHook: string;
+  /** Why the outbound client refused the hook ('' while none is refused); cleared by a send or a new hook. */
+  approvedHookRefusal: ColumnType<string, string | undefined, string>;
+  approvedHookRefusedAt: ColumnType<string | null, string | null | undefined, string | null>;
   isActive: number;
   isDeleted: number;
   createdAt: string;
