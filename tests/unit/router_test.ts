@@ -139,7 +139,11 @@ const q = (over: Partial<PrescreenQuestion>): PrescreenQuestion => ({
 Deno.test("router pre-screen: visible options per supplier type; missing, failing and passing answers; quota cells by text", () => {
   assertEquals(visibleOptions(q({}), 1).map((o) => o._id), ["o1", "o2", "o3"]);
   assertEquals(visibleOptions(q({}), 2).map((o) => o._id), ["o1", "o3"]);
-  const quotas: QuotaDef[] = [{ id: "Q", qualificationId: "G", byText: new Map([["female", "F1"]]) }];
+  const quotas: QuotaDef[] = [{
+    id: "Q",
+    qualificationId: "G",
+    cells: [{ id: "F1", groups: [new Set(["female"])] }],
+  }];
   const form = (values: Record<string, string[]>) => (name: string) => values[name] ?? [];
   const text = q({ id: "q2", type: "TEXT", options: [] });
   assertEquals(evaluate([q({}), text], 1, quotas, form({ q_q1: ["o1"] }), "en"), {

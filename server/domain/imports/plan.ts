@@ -1,13 +1,16 @@
 /**
  * What an imported offer becomes in its project, from the provider's questions and quotas and the
  * links staff can correct (provider question -> library qualification, answer -> option):
- * - each quota on ONE question becomes cells of a project quota on the linked qualification, one per
- *   linked option, sized by the provider's remaining completes;
+ * - each quota on ONE question becomes one cell of a project quota on the linked qualification, sized
+ *   by the provider's remaining completes: the linked option's cell, or, for a quota over a set of
+ *   answers ("18-24 or 25-34", a list of postal codes), one cell over the set (its options, one
+ *   group), so the set has one limit and never one per answer;
  * - each quota on SEVERAL questions (an interlocked quota: Toluna sub-quotas with different
  *   QuestionIDs, UniMrkt conditions, Logit Questions[], Circle criteria[]) becomes a cell of an
  *   interlocked project quota on those qualifications (Gender x Age): the cell is the combination,
  *   with per qualification the options any of which qualifies, and the router counts and limits it
  *   like any other cell (migration 0017);
+ * - two provider quotas naming the same cell give it the smaller of their limits, never the sum;
  * - each question becomes a pre-screen question whose options carry the linked options' texts, so
  *   the router matches answers to cells by text; an answer the offer does not qualify disqualifies.
  *
@@ -65,6 +68,23 @@ export type Plan = {
   unlinked: string[];
 };
 
+/**
+ * The id of a cell over option groups: the groups' ids ("a|b+c"), or, for a long set (a list of
+ * postal codes), a digest of them, so sessions that name the cell stay small. The same groups give
+ * the same id, so a re-applied plan finds its cells (and their completes) again.
+ */
+export function cellId(groups: string[][]): string {
+  const full = groups.map((g) => g.join("|")).join("+");
+  if (full.length <= 160) return full;
+  let a = 0x811c9dc5, b = 0x01000193 ^ full.length;
+  for (let i = 0; i < full.length; i++) {
+    a = Math.imul(a ^ full.charCodeAt(i), 0x01000193) >>> 0;
+    b = Math.imul(b ^ full.charCodeAt(full.length - 1 - i), 0x5bd1e995) >>> 0;
+  }
+  const n = groups.map((g) => g.length).join("x");
+  return `set:${n}:${a.toString(16).padStart(8, "0")}${b.toString(16).padStart(8, "0")}`;
+}
+
 /** The key of a project quota: its qualification, or its qualifications in order (interlocked). */
 export const quotaKey = (qualificationIds: string[]) => qualificationIds.join("+");
 
@@ -109,26 +129,25 @@ export function planOf(data: OfferData, links: Map<string, QuestionLink>): Plan 
         cells: [],
       };
     quotas.set(key, pq);
-    const add = (quotaOptionId: string, options?: string[][]) => {
-      const cell = pq.cells.find((c) => c.quotaOptionId === quotaOptionId);
-      if (cell) cell.quotaSize += quota.remaining;
-      else {pq.cells.push({
-          quotaOptionId,
-          quotaSize: quota.remaining,
-          completes: 0,
-          ...(options ? { options } : {}),
-        });}
-    };
-    if (groups.length === 1) {
-      groups[0].optionIds.forEach((id) => add(id));
-      plan.links.push({ quotaId: quota.quotaId, key, optionIds: groups[0].optionIds });
-      plan.single++;
-    } else {
-      const id = groups.map((g) => g.optionIds.join("|")).join("+");
-      add(id, groups.map((g) => g.optionIds));
-      plan.links.push({ quotaId: quota.quotaId, key, optionIds: [id] });
-      plan.interlocked++;
+    // one provider quota is one cell with the provider's one limit: over one answer, that option's
+    // cell; over a set of answers of one question (OR), one cell over the set; over several
+    // questions, the combination (interlocked). Two provider quotas on the same cell: the tighter
+    // limit holds (a complete counts for both at the provider).
+    const single = groups.length === 1 && groups[0].optionIds.length === 1;
+    const id = single ? groups[0].optionIds[0] : cellId(groups.map((g) => g.optionIds));
+    const cell = pq.cells.find((c) => c.quotaOptionId === id);
+    if (cell) cell.quotaSize = Math.min(cell.quotaSize, quota.remaining);
+    else {
+      pq.cells.push({
+        quotaOptionId: id,
+        quotaSize: quota.remaining,
+        completes: 0,
+        ...(single ? {} : { options: groups.map((g) => g.optionIds) }),
+      });
     }
+    plan.links.push({ quotaId: quota.quotaId, key, optionIds: [id] });
+    if (groups.length === 1) plan.single++;
+    else plan.interlocked++;
   }
   plan.quotas = [...quotas.values()];
   for (const q of data.questions) {
