@@ -4,7 +4,8 @@
  * from the provider's stand-in, taken live, and respondents are sent through the real router
  * (/survey/start, the pre-screen, /survey/end) until the cell closes: the completes it accepts are
  * exactly what the provider asked for, never more. Shapes: a set of answers of one question ("18-24
- * or 25-34"), a list of postal codes, an interlocked combination, two quotas on one answer; for
+ * or 25-34"), a list of postal codes, an interlocked combination, two quotas on one answer, a quota
+ * already closed (0 left: closed, not "no limit"); for
  * Toluna also a quota's own limit over its sub-quotas (one layer, several layers, sub-quotas on
  * several questions, and sub-quotas whose union cannot be said as one cell).
  */
@@ -79,6 +80,13 @@ const commonShapes = (): Shape[] => [
     asked: 3,
     answers: [{ Gender: "Male" }],
     sent: 10,
+  },
+  {
+    name: "a quota the provider has closed (0 left)",
+    quotas: [quota(0, [[AGE, [A35]]])],
+    asked: 0,
+    answers: [{ Age: "35-44" }],
+    sent: 3,
   },
 ];
 

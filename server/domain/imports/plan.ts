@@ -44,6 +44,8 @@ export type PlannedCell = {
   quotaSize: number;
   completes: number;
   options?: string[][];
+  /** The size is the provider's limit even at 0 (a closed quota), not "no limit". */
+  strict?: boolean;
 };
 export type PlannedQuota = {
   key: string;
@@ -143,6 +145,7 @@ export function planOf(data: OfferData, links: Map<string, QuestionLink>): Plan 
         quotaSize: quota.remaining,
         completes: 0,
         ...(single ? {} : { options: groups.map((g) => g.optionIds) }),
+        strict: true,
       });
     }
     plan.links.push({ quotaId: quota.quotaId, key, optionIds: [id] });
@@ -240,7 +243,11 @@ export async function applyPlan(
     const old = existing.find((q) => keyOf(q) === p.key);
     if (old) {
       const before = parseJsonList<PlannedCell>(old.quotaValue);
-      const cells = p.cells.map((c) => before.find((b) => b.quotaOptionId === c.quotaOptionId) ?? c);
+      // a cell that remains keeps its size and completes; what it is (options, strict) is the plan's
+      const cells = p.cells.map((c) => {
+        const b = before.find((x) => x.quotaOptionId === c.quotaOptionId);
+        return b ? { ...c, quotaSize: b.quotaSize, completes: b.completes } : c;
+      });
       await trx.updateTable("project_quotas").set({ quotaValue: JSON.stringify(cells), updatedAt: stamp })
         .where("id", "=", old.id).execute();
       idOf.set(p.key, old.id);
