@@ -5,7 +5,7 @@
  * (/survey/start, the pre-screen, /survey/end) until the cell closes: the completes it accepts are
  * exactly what the provider asked for, never more. Shapes: a set of answers of one question ("18-24
  * or 25-34"), a list of postal codes, an interlocked combination, two quotas on one answer, a quota
- * already closed (0 left: closed, not "no limit"); for
+ * already closed (0 left: closed, not "no limit"); for Logit a question under NOT; for
  * Toluna also a quota's own limit over its sub-quotas (one layer, several layers, sub-quotas on
  * several questions, and sub-quotas whose union cannot be said as one cell).
  */
@@ -24,6 +24,8 @@ type Shape = {
   name: string;
   quotas: SandboxQuota[];
   quotaTotals?: SandboxOffer["quotaTotals"];
+  /** The survey's own targeting (none by default). */
+  qualifications?: SandboxOffer["qualifications"];
   /** What the provider asked for, over every respondent below. */
   asked: number;
   /** Respondents the cell (or cells) take, sent round-robin. */
@@ -90,6 +92,19 @@ const commonShapes = (): Shape[] => [
   },
 ];
 
+/** Logit's own: a question's PreCodes under LogicalOperator NOT (any answer but these). */
+const logitShapes = (): Shape[] => [{
+  name: "NOT 55+ (any age but 55+), on a survey of all ages",
+  qualifications: [{ questionId: AGE, answerIds: [A18, A25, A35, "2000303", "2000304"] }],
+  quotas: [{
+    ...quota(4, [[AGE, ["2000304"]]]),
+    conditions: [{ questionId: AGE, answerIds: ["2000304"], excluded: true }],
+  }],
+  asked: 4,
+  answers: [{ Age: "18-24" }, { Age: "45-54" }],
+  sent: 8,
+}];
+
 /** Toluna's own: a quota (QuotaID, CompletesRequired) over layers (AND) of sub-quotas (OR). */
 function tolunaShapes(): Shape[] {
   const p1 = "880010", p2 = "880020", p3 = "880030", p4 = "880040";
@@ -146,14 +161,18 @@ function tolunaShapes(): Shape[] {
 }
 
 /** Puts the shape on one of the provider's US offers (1000 completes wanted, no other targeting). */
-function offerWith(s: ImportSetup, provider: ProviderKey, shape: Pick<Shape, "quotas" | "quotaTotals">) {
+function offerWith(
+  s: ImportSetup,
+  provider: ProviderKey,
+  shape: Pick<Shape, "quotas" | "quotaTotals" | "qualifications">,
+) {
   const offer = s.sb.states[provider].offers.find((o) => o.country === "US" && !o.quotaTotals)!;
   Object.assign(offer, {
     required: 1000,
     completes: 0,
     quotas: shape.quotas,
     quotaTotals: shape.quotaTotals ?? {},
-    qualifications: [],
+    qualifications: shape.qualifications ?? [],
   });
   return offer;
 }
@@ -198,7 +217,8 @@ for (const provider of PROVIDER_KEYS) {
   Deno.test(`${provider}: each documented quota shape closes at what the provider asked for`, async () => {
     const s = await importSetup();
     try {
-      const shapes = [...commonShapes(), ...(provider === "toluna" ? tolunaShapes() : [])];
+      const own = provider === "toluna" ? tolunaShapes() : provider === "logit" ? logitShapes() : [];
+      const shapes = [...commonShapes(), ...own];
       for (const shape of shapes) {
         const { accepted, ends } = await route(s, provider, shape);
         assertEquals(
@@ -264,6 +284,29 @@ Deno.test('toluna: a quota of 235 on "18-24 or 25-34" is one cell of 235, and ot
       `${PANEL}/quotafull`,
       `${PANEL}/complete`,
     ]);
+    // a clone of the project keeps the cell over the set (and its strict limit), its count at 0
+    const group = await s.t.deps.db.selectFrom("projects").select("parentProjectId").where(
+      "id",
+      "=",
+      projectId,
+    )
+      .executeTakeFirstOrThrow();
+    const clone = await s.t.call("POST", `/admin/project/clone/${group.parentProjectId}`, {
+      token: admin,
+      body: { isQuota: true, countryId: "US", languageId: "en" },
+    });
+    assertEquals(clone.status, 200, clone.text);
+    const copies = await s.t.deps.db.selectFrom("projects").select("id").where(
+      "parentProjectId",
+      "=",
+      clone.json.result.parentProjectId,
+    ).execute();
+    const copied = await s.t.deps.db.selectFrom("project_quotas").select("quotaValue")
+      .where("projectId", "=", copies[0].id).where("isDeleted", "=", 0).executeTakeFirstOrThrow();
+    assertEquals(
+      JSON.parse(copied.quotaValue),
+      cells.map((c, i) => ({ ...c, quotaSize: i ? c.quotaSize : 2, completes: 0 })),
+    );
   } finally {
     await s.close();
   }

@@ -25,7 +25,12 @@ import { parseJsonList } from "../common/records.ts";
 /** The provider's questions and quotas as imported (offer_imports.offerData). */
 export type OfferData = {
   questions: { id: string; name: string; answers: [string, string][]; allowed: string[] | null }[];
-  quotas: { quotaId: string; remaining: number; conditions: { questionId: string; answerIds: string[] }[] }[];
+  quotas: {
+    quotaId: string;
+    remaining: number;
+    /** excluded: any answer of the question but these. */
+    conditions: { questionId: string; answerIds: string[]; excluded?: boolean }[];
+  }[];
   /** The project's pre-screen question row of each provider question. */
   questionRows?: Record<string, string>;
 };
@@ -99,11 +104,13 @@ export function planOf(data: OfferData, links: Map<string, QuestionLink>): Plan 
   const quotas = new Map<string, PlannedQuota>();
   const plan: Plan = { quotas: [], links: [], questions: [], single: 0, interlocked: 0, unlinked: [] };
   for (const quota of data.quotas) {
-    // the same question twice in one quota is OR: its answers join one group
+    // the same question twice in one quota is OR: its answers join one group; a condition that
+    // excludes answers takes every other answer of the question known (linked) here
     const byQuestion = new Map<string, Set<string>>();
     for (const c of quota.conditions) {
       const g = byQuestion.get(c.questionId) ?? new Set<string>();
-      c.answerIds.forEach((a) => g.add(a));
+      const known = [...(links.get(c.questionId)?.options.keys() ?? [])];
+      (c.excluded ? known.filter((a) => !c.answerIds.includes(a)) : c.answerIds).forEach((a) => g.add(a));
       byQuestion.set(c.questionId, g);
     }
     const questionIds = [...byQuestion.keys()].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));

@@ -65,7 +65,8 @@ export type SandboxQuota = {
   layerId: string;
   required: number;
   completes: number;
-  conditions: { questionId: string; answerIds: string[] }[];
+  /** excluded: any answer but these (where the provider can say so: Logit's NOT). */
+  conditions: { questionId: string; answerIds: string[]; excluded?: boolean }[];
 };
 
 /** A provider quota's own totals where it nests sub-quotas (Toluna's QuotaID); else their sum. */
