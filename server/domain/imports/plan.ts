@@ -21,6 +21,7 @@
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { parseJsonList } from "../common/records.ts";
+import { cellId } from "./cells.ts";
 
 /** The provider's questions and quotas as imported (offer_imports.offerData). */
 export type OfferData = {
@@ -74,23 +75,6 @@ export type Plan = {
   /** Provider quotas that cannot be enforced: an answer they name is not linked to an option. */
   unlinked: string[];
 };
-
-/**
- * The id of a cell over option groups: the groups' ids ("a|b+c"), or, for a long set (a list of
- * postal codes), a digest of them, so sessions that name the cell stay small. The same groups give
- * the same id, so a re-applied plan finds its cells (and their completes) again.
- */
-export function cellId(groups: string[][]): string {
-  const full = groups.map((g) => g.join("|")).join("+");
-  if (full.length <= 160) return full;
-  let a = 0x811c9dc5, b = 0x01000193 ^ full.length;
-  for (let i = 0; i < full.length; i++) {
-    a = Math.imul(a ^ full.charCodeAt(i), 0x01000193) >>> 0;
-    b = Math.imul(b ^ full.charCodeAt(full.length - 1 - i), 0x5bd1e995) >>> 0;
-  }
-  const n = groups.map((g) => g.length).join("x");
-  return `set:${n}:${a.toString(16).padStart(8, "0")}${b.toString(16).padStart(8, "0")}`;
-}
 
 /** The key of a project quota: its qualification, or its qualifications in order (interlocked). */
 export const quotaKey = (qualificationIds: string[]) => qualificationIds.join("+");
