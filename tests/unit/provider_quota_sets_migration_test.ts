@@ -6,21 +6,11 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import { openDatabase } from "../../server/db/connection.ts";
-import { migrations } from "../../db/migrations/index.ts";
+import { migratingDb } from "../helpers/migrations.ts";
 
 Deno.test("migration 0020: a provider quota split per answer becomes one cell over the set", async () => {
-  const handle = await openDatabase(":memory:");
+  const { handle, to } = await migratingDb();
   try {
-    const migrator = new Migrator({
-      db: handle.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    const to = async (name: string) => {
-      const { error } = await migrator.migrateTo(name);
-      if (error) throw error;
-    };
     await to("0018_session_reconciles");
     await sql`PRAGMA foreign_keys = OFF`.execute(handle.db);
     const at = "2026-11-20T10:00:00.000Z";
