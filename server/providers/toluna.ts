@@ -76,7 +76,13 @@ function conditionsOf(sub: Json, labels: Map<string, TolunaQuestion>): OfferCond
  */
 function quotasOf(q: Json, labels: Map<string, TolunaQuestion>): OfferQuota[] {
   const quotaId = str(q.QuotaID);
-  const left = Math.max(0, int(q.EstimatedCompletesRemaining));
+  // the quota's completes left: its estimate, else what it requires; neither: it sets no limit of its own
+  const required = int(q.CompletesRequired);
+  const left = q.EstimatedCompletesRemaining != null
+    ? Math.max(0, int(q.EstimatedCompletesRemaining))
+    : q.CompletesRequired != null
+    ? required
+    : Infinity;
   const layers = objs(q.Layers).map((layer) =>
     objs(layer.SubQuotas).map((sub): OfferQuota => {
       const required = int(sub.MaxTargetCompletes), completes = int(sub.CurrentCompletes);
@@ -91,7 +97,7 @@ function quotasOf(q: Json, labels: Map<string, TolunaQuestion>): OfferQuota[] {
     })
   ).filter((subs) => subs.length);
   const subs = layers.flat();
-  if (subs.length < 2) return subs;
+  if (subs.length < 2 || left === Infinity) return subs;
   const union = layers.map(layerCondition);
   if (union.some((c) => !c)) {
     for (const layer of layers) {
@@ -102,7 +108,6 @@ function quotasOf(q: Json, labels: Map<string, TolunaQuestion>): OfferQuota[] {
   }
   const conditions = intersect(union as OfferCondition[][]);
   if (!conditions) return subs;
-  const required = int(q.CompletesRequired);
   return [...subs, {
     quotaId,
     parentQuotaId: null,
