@@ -89,17 +89,17 @@ export type QuotaDef = {
  * per qualification of the quota (a grouped or interlocked cell); absent, the cell is the one option
  * its quotaOptionId names (the Quota tab's cells).
  */
-export type InterlockedCell = { quotaOptionId: string; options?: unknown };
+export type StoredCell = { quotaOptionId: string; options?: unknown };
 
 /** The option-id groups of a cell that names them (a broken value: none, so the cell matches nobody). */
-export function cellGroups(cell: InterlockedCell): string[][] {
+export function cellGroups(cell: StoredCell): string[][] {
   const o = cell.options;
   if (!Array.isArray(o) || !o.length) return [];
   return o.map((g) => Array.isArray(g) ? g.map(String) : []);
 }
 
 /** Whether a stored cell names its option groups (a set of answers, or a combination). */
-export const isGroupedCell = (cell: InterlockedCell) => cell.options !== undefined;
+export const isGroupedCell = (cell: StoredCell) => cell.options !== undefined;
 
 export type ProjectConfig = {
   id: string;
@@ -370,7 +370,7 @@ export class RouterConfig {
         new Set(
           group.filter((id) => qualificationOf.get(id) === qualificationId).map((id) => textOf.get(id)!),
         );
-      const cells = parseJsonList<InterlockedCell>(r.quotaValue).map((c) => ({
+      const cells = parseJsonList<StoredCell>(r.quotaValue).map((c) => ({
         id: String(c.quotaOptionId),
         groups: isGroupedCell(c)
           ? cellGroups(c).map((g, i) => texts(g, own[i]))
