@@ -7,7 +7,9 @@
 // the completes its answers' cells counted, sized as the smallest of them (each was sized the whole
 // limit; the next refresh sizes it from the provider's completes left). Answer
 // cells that another provider quota names on its own stay; the others go. The quota map's link
-// then names the new cell, so the refresh sizes it. Down leaves the cells as they are: splitting a
+// then names the new cell, so the refresh sizes it. Every cell a provider quota sizes (on one
+// answer, a set, or interlocked) becomes strict: when the provider has none left, it is closed (a
+// size of 0 used to mean "no limit"). Down leaves the cells as they are: splitting a
 // limit again would only bring the overshoot back.
 import type { Kysely } from "kysely";
 import { cellId } from "../../server/domain/imports/cells.ts";
@@ -36,19 +38,19 @@ const list = <T>(text: unknown): T[] => {
 export async function up(db: AnyDb): Promise<void> {
   const imports = await db.selectFrom("offer_imports").select(["id", "quotaMap"]).execute();
   for (const row of imports) {
-    const links = list<Link>(row.quotaMap);
-    const split = links.filter((l) => Array.isArray(l.optionIds) && l.optionIds.length > 1);
-    if (!split.length) continue;
-    for (const projectQuotaId of new Set(split.map((l) => l.projectQuotaId))) {
+    const links = list<Link>(row.quotaMap).filter((l) => Array.isArray(l.optionIds));
+    if (!links.length) continue;
+    for (const projectQuotaId of new Set(links.map((l) => l.projectQuotaId))) {
       const pq = await db.selectFrom("project_quotas").select(["quotaValue", "qualificationIds"])
         .where("id", "=", projectQuotaId).where("isDeleted", "=", 0).executeTakeFirst();
-      if (!pq || list<string>(pq.qualificationIds).length > 1) continue;
+      if (!pq) continue;
       const cells = list<Cell>(pq.quotaValue);
       const mine = links.filter((l) => l.projectQuotaId === projectQuotaId);
+      const interlocked = list<string>(pq.qualificationIds).length > 1;
       const keep = new Set(mine.filter((l) => l.optionIds.length === 1).map((l) => l.optionIds[0]));
       const merged = new Set<string>();
       const made: Cell[] = [];
-      for (const link of mine.filter((l) => l.optionIds.length > 1)) {
+      for (const link of interlocked ? [] : mine.filter((l) => l.optionIds.length > 1)) {
         const ids = [...link.optionIds].map(String).sort();
         const old = cells.filter((c) => ids.includes(c.quotaOptionId));
         old.forEach((c) => merged.add(c.quotaOptionId));
@@ -69,6 +71,9 @@ export async function up(db: AnyDb): Promise<void> {
         ),
         ...made,
       ];
+      // every cell a provider quota sizes is strict: 0 left is closed, not "no limit"
+      const named = new Set(mine.flatMap((l) => l.optionIds));
+      next.forEach((c) => named.has(c.quotaOptionId) && (c.strict = true));
       await db.updateTable("project_quotas").set({ quotaValue: JSON.stringify(next) })
         .where("id", "=", projectQuotaId).execute();
     }

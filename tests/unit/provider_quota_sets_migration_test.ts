@@ -1,8 +1,9 @@
 /**
  * Migration 0020: an import made before the fix split a provider quota over a set of answers into
  * one cell per answer, each with the whole limit; the migration makes it one strict cell over the
- * set, with the completes of its answers' cells and what the tightest had left, keeps answer cells
- * another provider quota names on its own and leaves interlocked and hand-made quotas alone.
+ * set, with the completes of its answers' cells, sized as the smallest, keeps answer cells another
+ * provider quota names on its own, makes every cell a provider quota sizes strict (0 left: closed)
+ * and leaves hand-made quotas alone.
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { sql } from "kysely";
@@ -47,11 +48,11 @@ Deno.test("migration 0020: a provider quota split per answer becomes one cell ov
         )).rows[0].quotaValue,
       );
     assertEquals(await value("age"), [
-      { quotaOptionId: "c", quotaSize: 100, completes: 1 },
+      { quotaOptionId: "c", quotaSize: 100, completes: 1, strict: true },
       // the 13 counted stay; the set takes 231 at most, no longer 235 + 231
       { quotaOptionId: "a|b", quotaSize: 231, completes: 13, options: [["a", "b"]], strict: true },
     ]);
-    assertEquals(await value("gxa"), inter);
+    assertEquals(await value("gxa"), inter.map((c) => ({ ...c, strict: true })));
     assertEquals(await value("hand"), handMade);
     const after = await sql<{ quotaMap: string }>`SELECT quotaMap FROM offer_imports WHERE id = 'i1'`.execute(
       handle.db,
