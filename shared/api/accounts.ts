@@ -30,6 +30,8 @@ export type IssuingCompany = {
   email: string;
   phone: string;
   taxNumber: string;
+  /** Tax lines printed under an invoice's subtotal, one per line: "GST 18%" (a rate) or a note. */
+  taxLines: string;
   serviceDescription: string;
   /** Beneficiary bank details for US payments, with the further-credit instructions. */
   bankUs: string;
@@ -104,6 +106,7 @@ export type BillTo = {
   countryId: { _id: string; name: string };
   netDays: number;
   wolfAccount: string;
+  taxId: string;
 };
 
 export type InvoiceRecord = {

@@ -4,6 +4,7 @@
  * manual project, a purchase order, the Upload Ref. No. rows and the issuing company edit.
  */
 import * as v from "valibot";
+import { taxLinesProblem } from "../tax.ts";
 import { MSG, requiredMsg } from "../messages.ts";
 import { PROJECT_STATUS, PROJECT_STATUS_LIST } from "../status.ts";
 import {
@@ -186,6 +187,10 @@ export const IssuingCompanyForm = v.object({
   email: optionalText(MAX_LEN.email, "Email"),
   phone: optionalText(MAX_LEN.phone, "Phone"),
   taxNumber: optionalText(MAX_LEN.code, "Tax number"),
+  taxLines: v.pipe(
+    optionalBlock(MAX_LEN.note, "Tax lines"),
+    v.check((s) => taxLinesProblem(s) === null, (i) => taxLinesProblem(String(i.input)) ?? ""),
+  ),
   serviceDescription: optionalBlock(MAX_LEN.note, "Service description"),
   bankUs: optionalBlock(MAX_LEN.note, "US bank details"),
   bankInternational: optionalBlock(MAX_LEN.note, "International bank details"),

@@ -361,7 +361,7 @@ Deno.test("accounts: the invoice PDF holds real text: its code, the client, ever
         "$300.00",
         "EXTRA-9",
         "$28.00",
-        "ÜBER-?",
+        "ÜBER-Ω",
         "$329.25",
         "Beneficiary bank details (US)",
         "Beneficiary bank details (International)",

@@ -13,6 +13,8 @@ export interface ClientsTable {
   city: string;
   state: string;
   company: string;
+  /** The client's tax id (VAT, GSTIN, EIN, ...), printed on its invoices. */
+  taxId: ColumnType<string, string | undefined, string>;
   address1: string;
   address2: string;
   zipCode: string;

@@ -80,6 +80,7 @@ async function billTo(db: Db, clientId: string): Promise<BillTo> {
     "countryId",
     "netDays",
     "wolfAccount",
+    "taxId",
   ]).where("id", "=", clientId).executeTakeFirst();
   if (!c) throw notFound("Client");
   const { id, countryId, ...rest } = c;
