@@ -37,6 +37,7 @@ export type MapConfig = {
   isDeleted: boolean;
   /** Why the supplier itself takes no traffic ("supplier deleted", "supplier inactive"), or "". */
   supplierOff: string;
+  /** Where respondents go back to per status: the map's link, else the supplier's own, else "". */
   redirects: Redirects;
   /** The supplier's approved hook (blank: none). */
   approvedHook: string;
@@ -221,6 +222,11 @@ export class RouterConfig {
         "supplier_maps.redirectQuotaFull",
         "supplier_maps.redirectQualityTerm",
         "supplier_maps.redirectSurveyClose",
+        "suppliers.redirectComplete as supplierComplete",
+        "suppliers.redirectTerminate as supplierTerminate",
+        "suppliers.redirectQuotaFull as supplierQuotaFull",
+        "suppliers.redirectQualityTerm as supplierQualityTerm",
+        "suppliers.redirectSurveyClose as supplierSurveyClose",
         "suppliers.supplierName",
         "suppliers.supplierType",
         "suppliers.supplierApprovedHook",
@@ -246,12 +252,14 @@ export class RouterConfig {
         : r.supplierIsActive !== 1
         ? "supplier inactive"
         : "",
+      // the map's return links, each left empty falling back to the supplier's own (a supplier
+      // change drops the cached map: onSupplierChange)
       redirects: {
-        complete: r.redirectComplete,
-        terminate: r.redirectTerminate,
-        quotaFull: r.redirectQuotaFull,
-        qualityTerm: r.redirectQualityTerm,
-        surveyClose: r.redirectSurveyClose,
+        complete: orSupplier(r.redirectComplete, r.supplierComplete),
+        terminate: orSupplier(r.redirectTerminate, r.supplierTerminate),
+        quotaFull: orSupplier(r.redirectQuotaFull, r.supplierQuotaFull),
+        qualityTerm: orSupplier(r.redirectQualityTerm, r.supplierQualityTerm),
+        surveyClose: orSupplier(r.redirectSurveyClose, r.supplierSurveyClose),
       },
       approvedHook: (r.supplierApprovedHook ?? "").trim(),
     };
@@ -375,6 +383,9 @@ export class RouterConfig {
     });
   }
 }
+
+/** A map's return link, or the supplier's for the same status when the map leaves it empty. */
+const orSupplier = (map: string, supplier: string | null) => map.trim() || (supplier ?? "").trim();
 
 export const normText = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
 
