@@ -13,6 +13,7 @@ import { onSupplierMapChange } from "../projects/supplier-maps.ts";
 import { onProjectChange } from "../projects/projects.ts";
 import { onSupplierChange } from "../suppliers/suppliers.ts";
 import { parseJsonList, randomKey } from "../common/records.ts";
+import { returnUrlOf } from "../../../shared/api/supplier-maps.ts";
 
 export type Redirects = {
   complete: string;
@@ -255,11 +256,11 @@ export class RouterConfig {
       // the map's return links, each left empty falling back to the supplier's own (a supplier
       // change drops the cached map: onSupplierChange)
       redirects: {
-        complete: orSupplier(r.redirectComplete, r.supplierComplete),
-        terminate: orSupplier(r.redirectTerminate, r.supplierTerminate),
-        quotaFull: orSupplier(r.redirectQuotaFull, r.supplierQuotaFull),
-        qualityTerm: orSupplier(r.redirectQualityTerm, r.supplierQualityTerm),
-        surveyClose: orSupplier(r.redirectSurveyClose, r.supplierSurveyClose),
+        complete: returnUrlOf(r.redirectComplete, r.supplierComplete),
+        terminate: returnUrlOf(r.redirectTerminate, r.supplierTerminate),
+        quotaFull: returnUrlOf(r.redirectQuotaFull, r.supplierQuotaFull),
+        qualityTerm: returnUrlOf(r.redirectQualityTerm, r.supplierQualityTerm),
+        surveyClose: returnUrlOf(r.redirectSurveyClose, r.supplierSurveyClose),
       },
       approvedHook: (r.supplierApprovedHook ?? "").trim(),
     };
@@ -383,9 +384,6 @@ export class RouterConfig {
     });
   }
 }
-
-/** A map's return link, or the supplier's for the same status when the map leaves it empty. */
-const orSupplier = (map: string, supplier: string | null) => map.trim() || (supplier ?? "").trim();
 
 export const normText = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
 
