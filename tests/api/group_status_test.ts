@@ -8,6 +8,7 @@ import { type TestApp, testApp } from "../helpers/app.ts";
 import { makeChild, makeParent } from "../helpers/fixtures.ts";
 import { enter, liveProject, PANEL } from "../helpers/router.ts";
 import type { ChildStatusOutcome } from "../../shared/api/projects.ts";
+import * as migration0021 from "../../db/migrations/0021_group_status_holds.ts";
 
 type Answer = { status: number; message: string; childStatus?: ChildStatusOutcome; projectStatus: number };
 
@@ -181,6 +182,34 @@ Deno.test("group status: many children stopped on their own are named up to five
     const named = kids.slice(0, 5).map((k) => k.projectCode).join(", ");
     assertEquals(live.message, `Project updated successfully: ${named} and 2 more stay Paused`);
     assertEquals(live.childStatus?.kept.length, 7);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("group status: migration 0021 finds, in their log, the children a stopped group holds today", async () => {
+  const t = await testApp();
+  try {
+    const { parent, a, b, c } = await group(t);
+    const awarded = await makeChild(t, parent, { projectStatus: 2 });
+    // Paused then Closed with the group (a, b, awarded); c paused on its own, then closed with it
+    assertEquals((await setStatus(t, parent._id, 3)).status, 200);
+    assertEquals((await closeGroup(t, parent.projectCode)).status, 200);
+    const holds = () =>
+      t.deps.db.selectFrom("group_status_holds").select(["projectId", "groupId", "statusBefore"])
+        .orderBy("projectId").execute();
+    const kept = await holds();
+    assertEquals(kept.length, 4);
+    // a database from before the change: no holds; the migration rebuilds them from the log
+    await t.deps.db.schema.dropTable("group_status_holds").execute();
+    await migration0021.up(t.deps.db);
+    assertEquals(await holds(), kept);
+    const live = await setStatus(t, parent._id, 1);
+    assertEquals(
+      live.message,
+      `Project updated successfully: 2 child projects live again; 1 child project back to Awarded; ${c.child.projectCode} stays Paused`,
+    );
+    assertEquals([await statusOf(t, a.child._id), await statusOf(t, b.child._id)], [1, 1]);
   } finally {
     await t.close();
   }

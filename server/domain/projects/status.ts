@@ -36,22 +36,18 @@ type StatusTarget = {
 };
 
 /** Nothing changed: the project already had that status and PO number. */
-const UNCHANGED = { ids: [] as string[], childStatus: { changed: [], kept: [] } as ChildStatusOutcome };
+const unchanged = () => ({
+  ids: [] as string[],
+  childStatus: { changed: [], kept: [] } as ChildStatusOutcome,
+});
 
 /**
  * Sets the status with the PO number rule (Closed needs one) and logs it. Returns the ids whose
  * status changed (the project first), or an empty list when nothing did. Callers check whether the
  * change is allowed. See `changeStatus` for what a group's change does to its children.
  */
-export async function applyStatus(
-  trx: Db,
-  actor: Actor,
-  project: StatusTarget,
-  to: number,
-  poNumber: string | undefined,
-  now: Clock,
-): Promise<string[]> {
-  return (await changeStatus(trx, actor, project, to, poNumber, now)).ids;
+export async function applyStatus(...args: Parameters<typeof changeStatus>): Promise<string[]> {
+  return (await changeStatus(...args)).ids;
 }
 
 /**
@@ -76,7 +72,7 @@ export async function changeStatus(
   if (to === PROJECT_STATUS.CLOSED && !po) {
     throw invalid(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
   }
-  if (to === project.projectStatus && po === project.poNumber) return UNCHANGED;
+  if (to === project.projectStatus && po === project.poNumber) return unchanged();
   const at = dateAt(now), stamp = at.toISOString();
   await trx.updateTable("projects").set({
     projectStatus: to,
