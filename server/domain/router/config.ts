@@ -13,6 +13,7 @@ import { onSupplierMapChange } from "../projects/supplier-maps.ts";
 import { onProjectChange } from "../projects/projects.ts";
 import { onSupplierChange } from "../suppliers/suppliers.ts";
 import { parseJsonList, randomKey } from "../common/records.ts";
+import { returnUrlOf } from "../../../shared/api/supplier-maps.ts";
 
 export type Redirects = {
   complete: string;
@@ -37,6 +38,7 @@ export type MapConfig = {
   isDeleted: boolean;
   /** Why the supplier itself takes no traffic ("supplier deleted", "supplier inactive"), or "". */
   supplierOff: string;
+  /** Where respondents go back to per status: the map's link, else the supplier's own, else "". */
   redirects: Redirects;
   /** The supplier's approved hook (blank: none). */
   approvedHook: string;
@@ -227,6 +229,11 @@ export class RouterConfig {
         "supplier_maps.redirectQuotaFull",
         "supplier_maps.redirectQualityTerm",
         "supplier_maps.redirectSurveyClose",
+        "suppliers.redirectComplete as supplierComplete",
+        "suppliers.redirectTerminate as supplierTerminate",
+        "suppliers.redirectQuotaFull as supplierQuotaFull",
+        "suppliers.redirectQualityTerm as supplierQualityTerm",
+        "suppliers.redirectSurveyClose as supplierSurveyClose",
         "suppliers.supplierName",
         "suppliers.supplierType",
         "suppliers.supplierApprovedHook",
@@ -252,12 +259,14 @@ export class RouterConfig {
         : r.supplierIsActive !== 1
         ? "supplier inactive"
         : "",
+      // the map's return links, each left empty falling back to the supplier's own (a supplier
+      // change drops the cached map: onSupplierChange)
       redirects: {
-        complete: r.redirectComplete,
-        terminate: r.redirectTerminate,
-        quotaFull: r.redirectQuotaFull,
-        qualityTerm: r.redirectQualityTerm,
-        surveyClose: r.redirectSurveyClose,
+        complete: returnUrlOf(r.redirectComplete, r.supplierComplete),
+        terminate: returnUrlOf(r.redirectTerminate, r.supplierTerminate),
+        quotaFull: returnUrlOf(r.redirectQuotaFull, r.supplierQuotaFull),
+        qualityTerm: returnUrlOf(r.redirectQualityTerm, r.supplierQualityTerm),
+        surveyClose: returnUrlOf(r.redirectSurveyClose, r.supplierSurveyClose),
       },
       approvedHook: (r.supplierApprovedHook ?? "").trim(),
     };
