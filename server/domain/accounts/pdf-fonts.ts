@@ -14,6 +14,7 @@
 import { Buffer } from "node:buffer";
 import * as foliojsFontkit from "@foliojs-fork/fontkit";
 import type { PDFDocument, PDFFont } from "pdf-lib";
+import { packageFile, type PackageRead, PACKAGES_READ } from "../../package-files.ts";
 
 /**
  * The font engine pdf-lib embeds with. @pdf-lib/fontkit bundles a Buffer polyfill that needs
@@ -29,19 +30,17 @@ const fontkit = {
     engine.create(Buffer.from(data.buffer, data.byteOffset, data.byteLength), name),
 };
 
-const NODE_MODULES = new URL("../../../node_modules/", import.meta.url);
-
 /** The font packages, in the order a character looks for its font. */
-export const PDF_FONT_PACKAGES = [
-  "@fontsource/noto-sans",
-  "@fontsource/noto-sans-devanagari",
-  "@fontsource/noto-sans-jp",
-  "@fontsource/noto-sans-sc",
-  "@fontsource/noto-sans-kr",
-] as const;
+export const PDF_FONT_PACKAGES: readonly PackageRead[] = [
+  PACKAGES_READ.pdfLatin,
+  PACKAGES_READ.pdfDevanagari,
+  PACKAGES_READ.pdfJapanese,
+  PACKAGES_READ.pdfChinese,
+  PACKAGES_READ.pdfKorean,
+];
 
 export type Weight = 400 | 700;
-type Face = { file: URL; ranges: [number, number][] };
+type Face = { file: string; ranges: [number, number][] };
 
 /** `U+0460-052F,U+20B4` as ranges of code points. */
 function parseRanges(list: string): [number, number][] {
@@ -54,15 +53,14 @@ function parseRanges(list: string): [number, number][] {
 }
 
 /** The faces of one package and weight, as its CSS declares them (WOFF file and Unicode ranges). */
-async function packageFaces(pkg: string, weight: Weight): Promise<Face[]> {
-  const dir = new URL(`${pkg}/`, NODE_MODULES);
-  const css = await Deno.readTextFile(new URL(`${weight}.css`, dir));
+async function packageFaces(pkg: PackageRead, weight: Weight): Promise<Face[]> {
+  const css = await Deno.readTextFile(packageFile(pkg, `${weight}.css`));
   const faces: Face[] = [];
   for (const block of css.split("@font-face").slice(1)) {
     const file = /url\(\.\/(files\/[^)]+\.woff)\)\s*format\('woff'\)/.exec(block)?.[1];
     const range = /unicode-range:\s*([^;]+);/.exec(block)?.[1];
     if (!file || !/font-style:\s*normal/.test(block)) continue;
-    faces.push({ file: new URL(file, dir), ranges: range ? parseRanges(range) : [[0, 0x10ffff]] });
+    faces.push({ file: packageFile(pkg, file), ranges: range ? parseRanges(range) : [[0, 0x10ffff]] });
   }
   return faces;
 }
