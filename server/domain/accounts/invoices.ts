@@ -33,7 +33,8 @@ import { applyStatus } from "../projects/status.ts";
 import { projectChanged } from "../projects/projects.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents, type Clock } from "./dates.ts";
-import { inIds, readRefRows } from "./refs.ts";
+import { applyRefRows, inIds, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
+import { projectAccepted } from "../common/accepted.ts";
 
 export const INVOICE_SEQUENCE = "invoice";
 export const INVOICE_CODE_START = 10001;
@@ -176,23 +177,26 @@ export async function getInvoiceByCode(db: Db, code: string): Promise<InvoiceRec
 // ---------------------------------------------------------------- projects to invoice
 
 /**
- * A group project's figures, summed over its children (where the router counts): completes,
- * approved, sample size, and the revenue complete x CPI. A project entered by hand bills the
- * completes typed for it.
+ * A group project's figures, summed over its children (where the router counts): completes, the
+ * accepted count (approved, or the admin-approved count where staff set one: what suppliers are
+ * paid for, ../common/accepted.ts), sample size, and the revenue accepted x CPI. A project entered
+ * by hand bills the completes typed for it: they are its accepted count.
  */
 export async function projectFigures(db: Db, ids: string[]) {
   const out = new Map<string, { complete: number; approved: number; sampleSize: number; revenue: number }>();
   if (!ids.length) return out;
+  const accepted = projectAccepted("p");
   for (const part of chunks(ids, 500)) {
-    const rows = await db.selectFrom("projects")
+    const rows = await db.selectFrom("projects as p")
       .select([
-        "parentProjectId",
-        sql<number>`sum(complete)`.as("complete"),
-        sql<number>`sum(approved)`.as("approved"),
-        sql<number>`sum(sampleSize)`.as("sampleSize"),
-        sql<number>`sum(complete * cpi)`.as("revenue"),
+        "p.parentProjectId",
+        sql<number>`sum(p.complete)`.as("complete"),
+        sql<number>`sum(${accepted})`.as("approved"),
+        sql<number>`sum(p.sampleSize)`.as("sampleSize"),
+        sql<number>`sum(${accepted} * p.cpi)`.as("revenue"),
       ])
-      .where("parentProjectId", "in", part).where("isDeleted", "=", 0).groupBy("parentProjectId").execute();
+      .where("p.parentProjectId", "in", part).where("p.isDeleted", "=", 0).groupBy("p.parentProjectId")
+      .execute();
     for (const r of rows) {
       out.set(r.parentProjectId!, {
         complete: Number(r.complete ?? 0),
@@ -212,7 +216,7 @@ export async function projectFigures(db: Db, ids: string[]) {
       if (out.has(m.projectId)) continue;
       out.set(m.projectId, {
         complete: m.complete,
-        approved: 0,
+        approved: m.complete,
         sampleSize: 0,
         revenue: cents(m.complete * m.cpi),
       });
@@ -227,14 +231,17 @@ export function chunks<T>(xs: T[], n: number): T[][] {
   return out;
 }
 
-/** The default line of a project: its completes, and a CPI that makes complete x CPI its revenue. */
+/**
+ * The default line of a project: its accepted count (what the client approved, what its suppliers
+ * are paid for), and a CPI that makes count x CPI its approved revenue.
+ */
 export function defaultLine(
   p: { cpi: number },
-  f: { complete: number; revenue: number } | undefined,
+  f: { approved: number; revenue: number } | undefined,
 ): { complete: number; cpi: number; total: number } {
   if (!f) return { complete: 0, cpi: p.cpi, total: 0 };
-  const cpi = f.complete > 0 ? cents(f.revenue / f.complete) : p.cpi;
-  return { complete: f.complete, cpi, total: cents(f.complete * cpi) };
+  const cpi = f.approved > 0 ? cents(f.revenue / f.approved) : p.cpi;
+  return { complete: f.approved, cpi, total: cents(f.approved * cpi) };
 }
 
 /** POST /admin/invoice/projects/all: the client's Ready To Invoice group projects (and an edited invoice's own). */
@@ -264,6 +271,7 @@ export async function invoiceProjects(
       projectName: r.projectName,
       poNumber: r.poNumber,
       approved: f?.approved ?? 0,
+      routerComplete: f?.complete ?? 0,
       sampleSize: f?.sampleSize ?? 0,
       ...defaultLine(r, f),
     };
@@ -378,6 +386,28 @@ async function insertLines(
 
 const grandTotal = (lines: InvoiceLine[]) => cents(lines.reduce((s, l) => s + cents(l.total), 0));
 
+/**
+ * The lines that bill a count other than their project's accepted count, for the invoice's log
+ * ("; P10002 bills 150 where 142 were approved (+8)"); "" when every line bills what was approved.
+ */
+async function approvalNotes(
+  trx: Db,
+  lines: InvoiceLine[],
+  projects: Map<string, { projectCode: string }>,
+): Promise<string> {
+  const figures = await projectFigures(trx, [...projects.keys()]);
+  return lines.map((l) => {
+    const f = l.projectId ? figures.get(l.projectId) : undefined;
+    if (!f || f.approved === l.complete) return "";
+    const diff = l.complete - f.approved;
+    return `; ${
+      projects.get(l.projectId!)?.projectCode ?? l.projectCode
+    } bills ${l.complete} where ${f.approved} ${f.approved === 1 ? "was" : "were"} approved (${
+      diff > 0 ? "+" : ""
+    }${diff})`;
+  }).join("");
+}
+
 /** Moves projects to a status (Invoiced when billed, back to Ready To Invoice when taken off). */
 async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, from: number, at: Date) {
   const touched: string[] = [];
@@ -436,7 +466,7 @@ export async function createInvoice(
     await writeLog(trx, actor, {
       activity: `Generated invoice ${invoiceCode} for ${client.clientName} ($${
         grandTotal(form.projects).toFixed(2)
-      })`,
+      })${await approvalNotes(trx, form.projects, projects)}`,
       module: MODULE,
       recordId: id,
     }, at);
@@ -473,10 +503,11 @@ export async function updateInvoice(
         invoiceStatus: s.invoiceStatus,
         updatedAt: stamp,
       }).where("id", "=", id).execute();
+      const moved = refChangeText(before, s);
       await writeLog(trx, actor, {
-        activity: `Invoice ${before.invoiceCode} marked ${
-          invoiceStatusLabel(s.invoiceStatus)
-        } (reference ${s.referenceNo})`,
+        activity: `Invoice ${before.invoiceCode} marked ${invoiceStatusLabel(s.invoiceStatus)} (${
+          moved || `reference ${s.referenceNo}`
+        })`,
         module: MODULE,
         recordId: id,
       }, at);
@@ -522,7 +553,13 @@ export async function updateInvoice(
       ),
     );
     await writeLog(trx, actor, {
-      activity: `Updated invoice ${before.invoiceCode} ($${grandTotal(f.projects).toFixed(2)})`,
+      activity: `Updated invoice ${before.invoiceCode} ($${
+        grandTotal(f.projects).toFixed(2)
+      })${await approvalNotes(
+        trx,
+        f.projects,
+        projects,
+      )}`,
       module: MODULE,
       recordId: id,
     }, at);
@@ -602,48 +639,29 @@ export async function enrichInvoices(db: Db, rows: InvoiceListItem[]): Promise<I
 // ---------------------------------------------------------------- Upload Ref. No.
 
 /**
- * POST /admin/invoice/upload {data: rows}: each row names an invoice code and its payment
+ * POST /admin/invoice/upload {data: rows, overwrite}: each row names an invoice code and its payment
  * reference (then optionally the received date, default today, and a comment); the invoice is
- * marked Paid. All or nothing: an unknown code or a bad row refuses the whole file, naming the line.
+ * marked Paid. All or nothing: an unknown code, a bad row or (without `overwrite`) a row replacing
+ * the reference of an invoice already Paid refuses the whole file, naming the line (./refs.ts).
  */
 export async function uploadInvoiceRefs(
   db: Db,
   actor: Actor,
   data: string[][],
   now: Clock = Date.now,
+  overwrite = false,
 ): Promise<RefUploadResult> {
   const refs = readRefRows(data, businessToday(now), "invoice");
-  const at = new Date(now()), stamp = at.toISOString();
-  return await db.transaction().execute(async (trx) => {
-    const known = new Map<string, string>();
-    for (const part of chunks(refs.map((r) => r.code), 500)) {
-      const rows = await trx.selectFrom("invoices").select(["id", "invoiceCode"])
-        .where("invoiceCode", "in", part).where("isDeleted", "=", 0).execute();
-      rows.forEach((r) => known.set(r.invoiceCode, r.id));
-    }
-    for (const r of refs) {
-      const id = known.get(r.code);
-      if (!id) {
-        throw invalid(`Line ${r.line}: there is no invoice ${r.code}`, [{
-          path: "data",
-          message: `Line ${r.line}: there is no invoice ${r.code}`,
-        }]);
-      }
-      await trx.updateTable("invoices").set({
-        referenceNo: r.referenceNo,
-        recievedDate: r.recievedDate,
-        ...(r.comment ? { comment: r.comment } : {}),
-        invoiceStatus: 2,
-        updatedAt: stamp,
-      }).where("id", "=", id).execute();
-    }
-    await writeLog(trx, actor, {
-      activity: `Uploaded reference numbers of ${refs.length} invoice${refs.length === 1 ? "" : "s"}`,
-      module: MODULE,
-    }, at);
-    return { updated: refs.length, codes: refs.map((r) => r.code) };
-  });
+  return await applyRefRows(db, actor, INVOICE_REFS, refs, { overwrite, at: new Date(now()) });
 }
+
+const INVOICE_REFS: RefTarget = {
+  table: "invoices",
+  codeColumn: "invoiceCode",
+  statusColumn: "invoiceStatus",
+  what: "Invoice",
+  module: MODULE,
+};
 
 // ---------------------------------------------------------------- figures for the dashboard
 
