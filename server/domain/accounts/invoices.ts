@@ -4,7 +4,7 @@
  * lines typed by hand); saving it makes those projects Invoiced, in the same transaction. Its code
  * comes from a sequence inside that transaction, so concurrent invoices never share one.
  */
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
 import { newId } from "../../db/ids.ts";
@@ -12,7 +12,6 @@ import { type AnyQB, inNumberFilter, listSpecOf } from "../../db/list.ts";
 import {
   type BillTo,
   type InvoiceListItem,
-  type InvoiceProjectOption,
   type InvoiceRecord,
   invoicesList,
   type ProjectInvoice,
@@ -34,7 +33,11 @@ import { projectChanged } from "../projects/projects.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents, type Clock } from "./dates.ts";
 import { applyRefRows, inIds, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
-import { projectAccepted } from "../common/accepted.ts";
+import { chunks, projectFigures } from "./invoice-projects.ts";
+
+// the projects an invoice bills, and the dashboard's invoice figures, live beside this file
+export { chunks, defaultLine, invoiceProjects, projectFigures } from "./invoice-projects.ts";
+export { type AmountBucket, type InvoicedAmount, invoicedAmounts, purchaseOrderAmount } from "./amounts.ts";
 
 export const INVOICE_SEQUENCE = "invoice";
 export const INVOICE_CODE_START = 10001;
@@ -172,110 +175,6 @@ export async function getInvoiceByCode(db: Db, code: string): Promise<InvoiceRec
     .where("isDeleted", "=", 0).executeTakeFirst();
   if (!row) throw notFound("Invoice");
   return invoiceRecord(db, row);
-}
-
-// ---------------------------------------------------------------- projects to invoice
-
-/**
- * A group project's figures, summed over its children (where the router counts): completes, the
- * accepted count (approved, or the admin-approved count where staff set one: what suppliers are
- * paid for, ../common/accepted.ts), sample size, and the revenue accepted x CPI. A project entered
- * by hand bills the completes typed for it: they are its accepted count.
- */
-export async function projectFigures(db: Db, ids: string[]) {
-  const out = new Map<string, { complete: number; approved: number; sampleSize: number; revenue: number }>();
-  if (!ids.length) return out;
-  const accepted = projectAccepted("p");
-  for (const part of chunks(ids, 500)) {
-    const rows = await db.selectFrom("projects as p")
-      .select([
-        "p.parentProjectId",
-        sql<number>`sum(p.complete)`.as("complete"),
-        sql<number>`sum(${accepted})`.as("approved"),
-        sql<number>`sum(p.sampleSize)`.as("sampleSize"),
-        sql<number>`sum(${accepted} * p.cpi)`.as("revenue"),
-      ])
-      .where("p.parentProjectId", "in", part).where("p.isDeleted", "=", 0).groupBy("p.parentProjectId")
-      .execute();
-    for (const r of rows) {
-      out.set(r.parentProjectId!, {
-        complete: Number(r.complete ?? 0),
-        approved: Number(r.approved ?? 0),
-        sampleSize: Number(r.sampleSize ?? 0),
-        revenue: cents(Number(r.revenue ?? 0)),
-      });
-    }
-    // projects entered by hand bill the completes typed for them, at their own CPI
-    const manual = await db.selectFrom("manual_project_figures as f").innerJoin(
-      "projects as p",
-      "p.id",
-      "f.projectId",
-    )
-      .select(["f.projectId", "f.complete", "p.cpi"]).where("f.projectId", "in", part).execute();
-    for (const m of manual) {
-      if (out.has(m.projectId)) continue;
-      out.set(m.projectId, {
-        complete: m.complete,
-        approved: m.complete,
-        sampleSize: 0,
-        revenue: cents(m.complete * m.cpi),
-      });
-    }
-  }
-  return out;
-}
-
-export function chunks<T>(xs: T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
-}
-
-/**
- * The default line of a project: its accepted count (what the client approved, what its suppliers
- * are paid for), and a CPI that makes count x CPI its approved revenue.
- */
-export function defaultLine(
-  p: { cpi: number },
-  f: { approved: number; revenue: number } | undefined,
-): { complete: number; cpi: number; total: number } {
-  if (!f) return { complete: 0, cpi: p.cpi, total: 0 };
-  const cpi = f.approved > 0 ? cents(f.revenue / f.approved) : p.cpi;
-  return { complete: f.approved, cpi, total: cents(f.approved * cpi) };
-}
-
-/** POST /admin/invoice/projects/all: the client's Ready To Invoice group projects (and an edited invoice's own). */
-export async function invoiceProjects(
-  db: Db,
-  clientId: string,
-  invoiceId: string | null,
-): Promise<InvoiceProjectOption[]> {
-  let q = db.selectFrom("projects").select(["id", "projectCode", "projectName", "poNumber", "cpi"])
-    .where("clientId", "=", clientId).where("isDeleted", "=", 0)
-    .where("projectType", "=", PROJECT_TYPE.GROUP);
-  q = invoiceId
-    ? q.where((eb) =>
-      eb.or([
-        eb("projectStatus", "=", PROJECT_STATUS.READY_TO_INVOICE),
-        eb("id", "in", eb.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", invoiceId)),
-      ])
-    )
-    : q.where("projectStatus", "=", PROJECT_STATUS.READY_TO_INVOICE);
-  const rows = await q.orderBy("projectCode").limit(500).execute();
-  const figures = await projectFigures(db, rows.map((r) => r.id));
-  return rows.map((r) => {
-    const f = figures.get(r.id);
-    return {
-      _id: r.id,
-      projectCode: r.projectCode,
-      projectName: r.projectName,
-      poNumber: r.poNumber,
-      approved: f?.approved ?? 0,
-      routerComplete: f?.complete ?? 0,
-      sampleSize: f?.sampleSize ?? 0,
-      ...defaultLine(r, f),
-    };
-  });
 }
 
 // ---------------------------------------------------------------- write
@@ -662,34 +561,3 @@ const INVOICE_REFS: RefTarget = {
   what: "Invoice",
   module: MODULE,
 };
-
-// ---------------------------------------------------------------- figures for the dashboard
-
-export type InvoicedAmount = { date: string; total: number; count: number };
-export type AmountBucket = "day" | "month" | "year";
-const BUCKET_LENGTH: Record<AmountBucket, number> = { day: 10, month: 7, year: 4 };
-
-/**
- * The dashboard's invoice figures: the sum of client invoice grand totals (and their number) per
- * day, month or year of the invoice date, from `from` to `to` (calendar days, inclusive).
- */
-export async function invoicedAmounts(
-  db: Db,
-  range: { from: string; to: string; by?: AmountBucket; clientId?: string | null },
-): Promise<InvoicedAmount[]> {
-  const bucket = sql<string>`substr(currentDate, 1, ${BUCKET_LENGTH[range.by ?? "day"]})`;
-  let q = db.selectFrom("invoices")
-    .select([bucket.as("date"), sql<number>`sum(total)`.as("total"), sql<number>`count(*)`.as("count")])
-    .where("isDeleted", "=", 0).where("currentDate", ">=", range.from).where("currentDate", "<=", range.to);
-  if (range.clientId) q = q.where("clientId", "=", range.clientId);
-  const rows = await q.groupBy(bucket).orderBy(bucket).execute();
-  return rows.map((r) => ({ date: r.date, total: cents(Number(r.total)), count: Number(r.count) }));
-}
-
-/** What suppliers bill us: the purchase orders' totals from `from` to `to` (calendar days, inclusive). */
-export async function purchaseOrderAmount(db: Db, range: { from: string; to: string }): Promise<number> {
-  const r = await db.selectFrom("purchase_orders").select(sql<number>`coalesce(sum(total), 0)`.as("total"))
-    .where("isDeleted", "=", 0).where("currentDate", ">=", range.from).where("currentDate", "<=", range.to)
-    .executeTakeFirst();
-  return cents(Number(r?.total ?? 0));
-}
