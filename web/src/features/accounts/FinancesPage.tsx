@@ -47,13 +47,17 @@ export default function FinancesPage() {
       label: "Export supplier map",
       icon: FileSpreadsheet,
       onSelect: async (s) => {
-        const { blob, filename } = await download(
-          listSupplierProjects,
-          { params: { supplierId: s._id }, body: { pageNo: 1, limit: 100 } },
-          { query: { format: "csv" } },
-        );
-        saveBlob(blob, filename ?? `supplier-map-${s.supplierCode || s._id}.csv`);
-        notify.success("Export ready");
+        try {
+          const { blob, filename } = await download(
+            listSupplierProjects,
+            { params: { supplierId: s._id }, body: { pageNo: 1, limit: 100 } },
+            { query: { format: "csv" } },
+          );
+          saveBlob(blob, filename ?? `supplier-map-${s.supplierCode || s._id}.csv`);
+          notify.success("Export ready");
+        } catch {
+          // the API client has shown the reason
+        }
       },
     },
     {

@@ -76,7 +76,14 @@ export function RefUploadDialog(
       <Button variant="outline" onClick={() => setOpen(true)}>
         <Upload /> Upload Ref. No.
       </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
+      <Dialog
+        open={open}
+        onOpenChange={(o) => {
+          setOpen(o);
+          // a refusal belongs to the upload it answered
+          if (!o) setPaidLines([]);
+        }}
+      >
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Upload Ref. No.</DialogTitle>
