@@ -66,7 +66,14 @@ export type RefTarget = {
 /** The Paid status of invoices and purchase orders alike. */
 const INVOICE_STATUS_PAID = INVOICE_STATUS.find((s) => s.label === "Paid")!.value;
 
-type Stored = { id: string; code: string; referenceNo: string; recievedDate: string | null; status: number };
+type Stored = {
+  id: string;
+  code: string;
+  referenceNo: string;
+  recievedDate: string | null;
+  comment: string;
+  status: number;
+};
 
 /** How the log writes a reference and a received day ("(none)" when unset). */
 const refText = (s: string) => (s ? `"${s}"` : "(none)");
@@ -98,7 +105,7 @@ export async function applyRefRows(
     const known = new Map<string, Stored>();
     for (let i = 0; i < refs.length; i += 500) {
       const part = refs.slice(i, i + 500).map((r) => r.code);
-      const { rows } = await sql<Stored>`SELECT id, ${codeCol} AS code, referenceNo, recievedDate,
+      const { rows } = await sql<Stored>`SELECT id, ${codeCol} AS code, referenceNo, recievedDate, comment,
         ${statusCol} AS status FROM ${t} WHERE isDeleted = 0 AND ${codeCol} IN (${sql.join(part)})`
         .execute(trx);
       rows.forEach((r) => known.set(r.code, r));
@@ -108,7 +115,7 @@ export async function applyRefRows(
     const changes = refs.map((r) => ({ r, was: known.get(r.code)! }))
       .filter(({ r, was }) =>
         was.status !== INVOICE_STATUS_PAID || was.referenceNo !== r.referenceNo ||
-        was.recievedDate !== r.recievedDate || (r.comment !== "")
+        was.recievedDate !== r.recievedDate || (r.comment !== "" && r.comment !== was.comment)
       );
     const paid = changes.filter(({ r, was }) =>
       was.status === INVOICE_STATUS_PAID &&
