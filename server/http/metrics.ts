@@ -18,23 +18,39 @@ export function routeGroupOf(path: string): RouteGroup {
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-type RequestSeries = { requests: Map<string, { inc(): void }>; latency: { observe(v: number): void } };
+type RequestSeries = {
+  route: string;
+  requests: Map<string, { inc(): void }>;
+  latency: { observe(v: number): void };
+};
 /** One entry per group, method and route template: bounded by the routes the code registers. */
 const seriesCache = new Map<string, RequestSeries>();
 
+/** A route template without its parameters' patterns: `/survey/start/:mapId{[0-9a-f]{24}}` -> `/survey/start/:mapId`. */
+export function routeLabel(template: string): string {
+  if (!template) return "*";
+  if (!template.includes("{")) return template;
+  let out = "", depth = 0;
+  for (const ch of template) {
+    if (ch === "{") depth++;
+    else if (ch === "}") depth = Math.max(0, depth - 1);
+    else if (depth === 0) out += ch;
+  }
+  return out;
+}
+
 /**
- * The series of a request: its route template as registered (`/api/v1/admin/project/:id`, `/*` for
- * the SPA, `*` for what matched no route), never the raw path, so ids and strangers' paths make no
- * new series; a method outside the standard ones is `OTHER`.
+ * The series of a request: its route template as registered (`/api/v1/admin/project/:id`, `/api/*`
+ * or `/*` for what matched no call), never the raw path, so ids and strangers' paths make no new
+ * series; a method outside the standard ones is `OTHER`.
  */
-function requestSeries(group: RouteGroup, method: string, route: string): RequestSeries {
-  const key = `${group} ${method} ${route}`;
+function requestSeries(group: RouteGroup, method: string, template: string): RequestSeries {
+  const key = `${group} ${method} ${template}`;
   let s = seriesCache.get(key);
   if (!s) {
-    seriesCache.set(
-      key,
-      s = { requests: new Map(), latency: metrics.latency.child({ group, method, route }) },
-    );
+    const route = routeLabel(template);
+    s = { route, requests: new Map(), latency: metrics.latency.child({ group, method, route }) };
+    seriesCache.set(key, s);
   }
   return s;
 }
@@ -48,13 +64,11 @@ export function requestMetrics(): MiddlewareHandler {
     } finally {
       const status = `${Math.floor((c.res?.status ?? 500) / 100)}xx`;
       const method = METHODS.has(c.req.method) ? c.req.method : "OTHER";
-      const s = requestSeries(group, method, routePath(c) || "*");
+      const s = requestSeries(group, method, routePath(c));
       let counter = s.requests.get(status);
       if (!counter) {
-        s.requests.set(
-          status,
-          counter = metrics.requests.child({ group, method, route: routePath(c) || "*", status }),
-        );
+        counter = metrics.requests.child({ group, method, route: s.route, status });
+        s.requests.set(status, counter);
       }
       counter.inc();
       s.latency.observe((performance.now() - started) / 1000);
