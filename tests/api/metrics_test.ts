@@ -152,7 +152,31 @@ Deno.test("metrics: the whole scrape passes promtool check metrics", async () =>
     await makeParent(t);
     await t.call("GET", "/admin/project/65a0000000000000000000ff", { token });
     await t.app.request('/api/v1/x"y\\z');
+    await t.deps.db.insertInto("email_outbox").values({
+      id: "m1",
+      toAddress: "a@b.example",
+      subject: "s",
+      bodyHtml: "",
+      bodyText: "",
+      status: "failed",
+      attempts: 1,
+      lastError: "421 later",
+      module: "test",
+      recordId: null,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      sentAt: null,
+    }).execute();
     const text = await scrape(t);
+    // the families an operator alerts on are in what promtool checks
+    for (
+      const line of [
+        /^samplex_http_request_duration_seconds_bucket\{group="api",method="GET",route="\/api\/v1\/admin\/project\/:id",le="0\.005"\} /m,
+        /^samplex_http_requests_total\{group="api",method="GET",route="\/api\/v1\/admin\/project\/:id",status="4xx"\} [1-9]\d*$/m,
+        /^samplex_db_statement_duration_seconds_bucket\{kind="select",le="\+Inf"\} [1-9]/m,
+        /^samplex_email_outbox_mails\{state="retrying"\} 1$/m,
+      ]
+    ) assertMatch(text, line);
     const promtool = new Deno.Command("promtool", {
       args: ["check", "metrics"],
       stdin: "piped",
