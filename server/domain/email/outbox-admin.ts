@@ -87,13 +87,14 @@ export function outboxRowMapper(deps: Pick<Deps, "mailer">) {
   });
 }
 
-async function readMail(db: Db, id: string, now: number): Promise<ListedRow & OutboxRow> {
-  const row = await db.selectFrom("email_outbox").selectAll().select([
-    "id as _id",
-    stateOf(now).as("state"),
-  ]).where("id", "=", id).executeTakeFirst();
+type StoredMail = ListedRow & Pick<OutboxRow, "status" | "bodyHtml" | "bodyText" | "attachments">;
+
+async function readMail(db: Db, id: string, now: number): Promise<StoredMail> {
+  const row = await db.selectFrom("email_outbox")
+    .select([...COLUMNS, "status", "bodyHtml", "bodyText", "attachments", stateOf(now).as("state")])
+    .where("id", "=", id).executeTakeFirst();
   if (!row) throw notFound("E-mail");
-  return row as ListedRow & OutboxRow;
+  return row as StoredMail;
 }
 
 /** GET /admin/email/outbox/:id: the mail, both parts of its message, its files' names. */
@@ -113,33 +114,10 @@ export async function outboxMessage(
   };
 }
 
-function pick(row: ListedRow & OutboxRow): ListedRow {
-  const {
-    _id,
-    toAddress,
-    subject,
-    state,
-    attempts,
-    lastError,
-    module,
-    recordId,
-    createdAt,
-    updatedAt,
-    sentAt,
-  } = row;
-  return {
-    _id,
-    toAddress,
-    subject,
-    state,
-    attempts,
-    lastError,
-    module,
-    recordId,
-    createdAt,
-    updatedAt,
-    sentAt,
-  };
+/** The listed fields of a mail read whole. */
+function pick(row: StoredMail): ListedRow {
+  const { status: _status, bodyHtml: _html, bodyText: _text, attachments: _files, ...listed } = row;
+  return listed;
 }
 
 const quoted = (m: { subject: string; toAddress: string }) => `"${m.subject}" to ${m.toAddress}`;

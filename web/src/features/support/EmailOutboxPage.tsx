@@ -24,7 +24,7 @@ import {
   resendOutboxMailCall,
 } from "../../../../shared/api/email.ts";
 import { EmptyState, ErrorState, ViewDialog } from "../projects/parts.tsx";
-import { type OutboxMail, outboxGrid, SUPPORT_DESCRIPTION, useSupportTabs } from "./support.ts";
+import { outboxGrid, type OutboxMail, SUPPORT_DESCRIPTION, useSupportTabs } from "./support.ts";
 
 const TONE: Record<EmailState, BadgeTone> = {
   queued: "blue",
@@ -41,7 +41,11 @@ function StateCell({ mail }: { mail: OutboxMail }) {
     <div className="flex flex-col items-start gap-1">
       <Badge tone={TONE[mail.state]}>{emailStateLabel(mail.state)}</Badge>
       {mail.state === "retrying" && mail.nextAttemptAt
-        ? <span className="text-xs text-muted-foreground">Next attempt {formatDateTime(mail.nextAttemptAt)}</span>
+        ? (
+          <span className="text-xs text-muted-foreground">
+            Next attempt {formatDateTime(mail.nextAttemptAt)}
+          </span>
+        )
         : null}
       {mail.state === "sent" && mail.sentAt
         ? <span className="text-xs text-muted-foreground">{formatDateTime(mail.sentAt)}</span>
@@ -135,7 +139,8 @@ function MessageDialog({ mail, onClose }: { mail: OutboxMail | null; onClose: ()
     queryKey: ["email-outbox-message", mail?._id],
     enabled: !!mail,
     staleTime: 0,
-    queryFn: async ({ signal }) => (await api(getOutboxMailCall, { params: { id: mail!._id } }, { signal })).result,
+    queryFn: async ({ signal }) =>
+      (await api(getOutboxMailCall, { params: { id: mail!._id } }, { signal })).result,
   });
   return (
     <ViewDialog

@@ -11,7 +11,7 @@ import type { ListDecl } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { systemLogList, type SystemLogRow } from "../../../../shared/api/system-log.ts";
-import { EMAIL_STATES, type OutboxMail, outboxList } from "../../../../shared/api/email.ts";
+import { EMAIL_STATES, outboxList, type OutboxMail } from "../../../../shared/api/email.ts";
 
 export type { IdentifierMatch, ScheduledJob, ShortCodeRow } from "../../../../shared/api/support.ts";
 
