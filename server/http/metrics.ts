@@ -8,6 +8,7 @@ import { routePath } from "hono/route";
 import { metrics, renderMetrics, type RouteGroup } from "../domain/ops/metrics.ts";
 import type { Db } from "../db/connection.ts";
 import { MSG } from "../../shared/messages.ts";
+import { type Clock, wallClock } from "../domain/common/clock.ts";
 
 export function routeGroupOf(path: string): RouteGroup {
   if (path.startsWith("/survey/") || path === "/survey") return "survey";
@@ -88,12 +89,12 @@ function sameSecret(a: string, b: string): boolean {
  * GET /metrics: the Prometheus text, for `Authorization: Bearer <METRICS_TOKEN>` only (403 without
  * it or with another). Not mounted at all when METRICS_TOKEN is unset (404).
  */
-export function metricsHandler(token: string, db: Db, now: () => number = Date.now) {
+export function metricsHandler(token: string, db: Db, now: Clock = wallClock) {
   return async (c: Context) => {
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "");
     if (!m || !sameSecret(m[1], token)) return c.json({ message: MSG.forbidden }, 403);
     c.header("cache-control", "no-store");
-    return c.body(await renderMetrics(db, now()), 200, {
+    return c.body(await renderMetrics(db, now), 200, {
       "content-type": "text/plain; version=0.0.4; charset=utf-8",
     });
   };

@@ -32,7 +32,7 @@ export function emailRoutes(api: Api) {
     return {
       query: outboxQuery(deps.db, now),
       spec: outboxListSpec(now),
-      map: outboxRowMapper(deps) as (row: never) => ReturnType<ReturnType<typeof outboxRowMapper>>,
+      map: outboxRowMapper(deps),
       list: outboxList,
     };
   });

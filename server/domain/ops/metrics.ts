@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { commitOf, VERSION } from "./version.ts";
 import { outboxDepth } from "../email/outbox-admin.ts";
+import { type Clock, wallClock } from "../common/clock.ts";
 
 /** The outbox states the depth gauge reports, each always present (0 when none). */
 const OUTBOX_STATES = ["queued", "sending", "retrying", "failed", "cancelled"] as const;
@@ -274,7 +275,7 @@ export async function databaseBytes(db: Db): Promise<number> {
 }
 
 /** The whole scrape: process, request and router series, then the database's figures. */
-export async function renderMetrics(db: Db, now = Date.now()): Promise<string> {
+export async function renderMetrics(db: Db, now: Clock = wallClock): Promise<string> {
   const mem = Deno.memoryUsage();
   const parts = [
     gauge("samplex_build_info", "The running release.", [[{ version: VERSION, commit: commitOf() }, 1]]),
@@ -288,7 +289,7 @@ export async function renderMetrics(db: Db, now = Date.now()): Promise<string> {
     ...Object.values(metrics).map((m) => m.render()),
   ];
   try {
-    parts.push(...await databaseGauges(db, now));
+    parts.push(...await databaseGauges(db, now()));
     parts.push(gauge("samplex_database_up", "1 when the database answered the scrape's queries.", [[{}, 1]]));
   } catch {
     parts.push(gauge("samplex_database_up", "1 when the database answered the scrape's queries.", [[{}, 0]]));

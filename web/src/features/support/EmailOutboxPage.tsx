@@ -43,7 +43,9 @@ function StateCell({ mail }: { mail: OutboxMail }) {
       {mail.state === "retrying" && mail.nextAttemptAt
         ? (
           <span className="text-xs text-muted-foreground">
-            Next attempt {formatDateTime(mail.nextAttemptAt)}
+            {Date.parse(mail.nextAttemptAt) <= Date.now()
+              ? "Next attempt on the next run"
+              : `Next attempt ${formatDateTime(mail.nextAttemptAt)}`}
           </span>
         )
         : null}
@@ -63,7 +65,17 @@ export default function EmailOutboxPage() {
   const columns = useMemo<GridColumn<OutboxMail>[]>(() => [
     { id: "createdAt", header: "Queued at", cell: (m) => formatDateTime(m.createdAt) },
     { id: "toAddress", header: "To", cell: (m) => m.toAddress },
-    { id: "subject", header: "Subject", className: "min-w-56", cell: (m) => m.subject },
+    {
+      id: "subject",
+      header: "Subject",
+      className: "min-w-56",
+      cell: (m) => (
+        <div className="flex flex-col">
+          <span>{m.subject}</span>
+          <span className="text-xs text-muted-foreground">{m.module}</span>
+        </div>
+      ),
+    },
     { id: "state", header: "State", cell: (m) => <StateCell mail={m} /> },
     { id: "attempts", header: "Attempts", align: "right", cell: (m) => m.attempts },
     {
@@ -75,7 +87,6 @@ export default function EmailOutboxPage() {
           ? <span className={m.state === "failed" ? "text-destructive" : undefined}>{m.lastError}</span>
           : <span className="text-muted-foreground">–</span>,
     },
-    { id: "module", header: "Module", cell: (m) => m.module },
   ], []);
 
   const actions = useMemo<RowAction<OutboxMail>[]>(() => [
