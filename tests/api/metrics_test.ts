@@ -8,6 +8,7 @@ import { type TestApp, testApp } from "../helpers/app.ts";
 import { makeParent } from "../helpers/fixtures.ts";
 import { GIVE_UP_AFTER_MS, PERMANENT } from "../../server/domain/email/deliver.ts";
 import { routeLabel } from "../../server/http/metrics.ts";
+import { statementKind } from "../../server/domain/ops/metrics.ts";
 
 const TOKEN = "metrics-token-0123456789";
 
@@ -194,4 +195,24 @@ Deno.test("metrics: the whole scrape passes promtool check metrics", async () =>
   } finally {
     await t.close();
   }
+});
+
+Deno.test("metrics: a statement's kind from its query node or its first word", () => {
+  const cases: [string, string, string][] = [
+    ["SelectQueryNode", "select 1", "select"],
+    ["InsertQueryNode", "insert into x", "insert"],
+    ["RawNode", "  SELECT count(*) from x", "select"],
+    ["RawNode", "with t as (select 1) select * from t", "select"],
+    ["RawNode", "\n insert into x values (1)", "insert"],
+    ["RawNode", "REPLACE INTO x values (1)", "insert"],
+    ["RawNode", "update x set a = 1", "update"],
+    ["RawNode", "delete from x", "delete"],
+    ["RawNode", "drop table x", "other"],
+    ["RawNode", 'savepoint "a"', "other"],
+    ["RawNode", 'release "a"', "other"],
+    ["RawNode", "rollback", "other"],
+    ["RawNode", "pragma page_count", "other"],
+    ["RawNode", "", "other"],
+  ];
+  for (const [node, text, kind] of cases) assertEquals(statementKind(node, text), kind, text);
 });

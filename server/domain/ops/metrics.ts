@@ -172,16 +172,38 @@ const NODE_KIND: Record<string, StatementKind> = {
   DeleteQueryNode: "delete",
 };
 
-/** The kind of a statement from its query node, or the first word of a raw one (a few char reads). */
+/** The lower-case letter at `i` (ASCII letters only; anything else is left as it is). */
+const lower = (text: string, i: number) => text.charCodeAt(i) | 32;
+const [A, C, E, L, P] = ["a", "c", "e", "l", "p"].map((ch) => ch.charCodeAt(0));
+
+/**
+ * The kind of a statement from its query node, or from the first letters of a raw one: a few char
+ * reads, no string made (the router's writer runs raw statements through here).
+ */
 export function statementKind(nodeKind: string, text: string): StatementKind {
   const known = NODE_KIND[nodeKind];
   if (known) return known;
-  const head = text.trimStart().slice(0, 6).toLowerCase();
-  if (head === "select" || head.startsWith("with")) return "select";
-  if (head === "insert" || head.startsWith("replac")) return "insert";
-  if (head === "update") return "update";
-  if (head === "delete") return "delete";
-  return "other";
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  switch (lower(text, i)) {
+    case 115: // s: select, not savepoint
+      return lower(text, i + 1) === E && lower(text, i + 2) === L ? "select" : "other";
+    case 119: // with ... select (a CTE)
+      return "select";
+    case 105: // insert
+      return "insert";
+    case 117: // update
+      return "update";
+    case 100: // d: delete, not drop
+      return lower(text, i + 1) === E ? "delete" : "other";
+    case 114: // r: replace, not release or rollback
+      return lower(text, i + 1) === E && lower(text, i + 2) === P && lower(text, i + 3) === L &&
+          lower(text, i + 4) === A && lower(text, i + 5) === C
+        ? "insert"
+        : "other";
+    default:
+      return "other";
+  }
 }
 
 /** One database statement's time (the dialect's executeQuery): a property read and a few adds. */
