@@ -156,7 +156,17 @@ export const metrics = {
     LATENCY_BUCKETS,
   ),
   backups: new Counter("samplex_backups_total", "Scheduled backups run, by result (ok, failed)."),
+  callbackAttempts: new Counter(
+    "samplex_callback_attempts_total",
+    "Supplier callback (approved hook) delivery attempts, by result: delivered, retry (failed, tried again later), failed (given up), refused (an address the outbound policy refuses).",
+  ),
 };
+
+/** The result of one callback delivery attempt. */
+export type CallbackResult = "delivered" | "retry" | "failed" | "refused";
+export function recordCallbackAttempt(result: CallbackResult) {
+  metrics.callbackAttempts.inc({ result });
+}
 
 /** Statement kinds of the database timing: a small fixed set, never the SQL itself. */
 export type StatementKind = "select" | "insert" | "update" | "delete" | "other";
@@ -266,6 +276,13 @@ async function databaseGauges(db: Db, now: number): Promise<string[]> {
   const hooks = await db.selectFrom("router_hooks").select(["status", sql<number>`count(*)`.as("n")])
     .where("status", "in", ["queued", "sending", "failed"]).groupBy("status").execute();
   const h = new Map(hooks.map((r) => [r.status, Number(r.n)]));
+  out.push(gauge(
+    "samplex_callback_deliveries",
+    "Supplier callbacks (approved hooks) by delivery state: queued (due or waiting to retry), sending (claimed by a sender), failed (given up or refused). Delivered ones are counted by samplex_callback_attempts_total.",
+    (["queued", "sending", "failed"] as const).map((state) =>
+      [{ state }, h.get(state) ?? 0] as [Labels, number]
+    ),
+  ));
   out.push(gauge("samplex_hook_deliveries_pending", "Approved-complete hooks not yet delivered.", [[
     {},
     (h.get("queued") ?? 0) + (h.get("sending") ?? 0),
