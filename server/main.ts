@@ -15,6 +15,7 @@ import { providersFromEnv } from "./providers/index.ts";
 import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
 import { REFRESH_INTERVAL_MS, refreshImports } from "./domain/imports/refresh.ts";
 import { recoverReconciles } from "./domain/reconcile/reconcile.ts";
+import { frontLimits, serveGuarded } from "./http-front.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -97,22 +98,23 @@ export async function serve(opts: { webRoot?: string } = {}) {
     );
   }, REFRESH_INTERVAL_MS);
   const ac = new AbortController();
-  const server = Deno.serve(
-    {
+  const handler = (req: Request, info: { remoteAddr: Deno.NetAddr }) =>
+    sandbox && new URL(req.url).pathname.startsWith(`${SANDBOX_PATH}/`)
+      ? sandbox.fetch(req)
+      : app.fetch(req, { remoteAddr: info.remoteAddr });
+  const onListen = ({ hostname, port }: { hostname: string; port: number }) => {
+    deps.log.info("listening", { url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}` });
+  };
+  const server = env.HTTP_GUARD === "on"
+    ? serveGuarded({
       port: env.PORT,
       hostname: env.HOST,
       signal: ac.signal,
-      onListen: ({ hostname, port }) => {
-        deps.log.info("listening", {
-          url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
-        });
-      },
-    },
-    (req, info) =>
-      sandbox && new URL(req.url).pathname.startsWith(`${SANDBOX_PATH}/`)
-        ? sandbox.fetch(req)
-        : app.fetch(req, { remoteAddr: info.remoteAddr }),
-  );
+      onListen,
+      limits: frontLimits(env),
+      onRefused: (why, address) => deps.log.debug("client cut", { why, address }),
+    }, handler)
+    : Deno.serve({ port: env.PORT, hostname: env.HOST, signal: ac.signal, onListen }, handler);
 
   let stopping = false;
   const stop = async (signal: string) => {
