@@ -323,6 +323,8 @@ export async function startScheduledBackups(
   opts: ScheduleOptions,
   log: Logger,
   now: Clock = wallClock,
+  /** Asked before each run: false skips it (another instance holds the backups' lease). */
+  gate: () => Promise<boolean> = () => Promise.resolve(true),
 ): Promise<{ stop(): Promise<void> }> {
   const every = opts.everyHours * 3_600_000;
   if (!filePathOf(url)) {
@@ -334,7 +336,7 @@ export async function startScheduledBackups(
   let running: Promise<unknown> = Promise.resolve();
   let interval: ReturnType<typeof setInterval> | undefined;
   const run = () => {
-    running = runScheduledBackup(db, url, opts, log, now());
+    running = gate().then((go) => go ? runScheduledBackup(db, url, opts, log, now()) : null);
   };
   const first = setTimeout(() => {
     run();
