@@ -55,7 +55,8 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(ctrl) {
       req.on("data", (chunk: Uint8Array) => {
-        ctrl.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        // a copy: the socket's read buffer is not the body's to keep
+        ctrl.enqueue(new Uint8Array(chunk));
         if ((ctrl.desiredSize ?? 0) <= 0) req.pause();
       });
       req.on("end", () => ctrl.close());
@@ -194,7 +195,13 @@ export function serveGuarded(opts: FrontOptions, handler: FrontHandler): { finis
     socket.destroy();
   });
   const fallbackHost = `${opts.hostname.includes(":") ? `[${opts.hostname}]` : opts.hostname}:${opts.port}`;
-  server.on("request", async (req: IncomingMessage, res: ServerResponse) => {
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    answer(req, res).catch(() => {
+      // a response that cannot be written (a header Node refuses, a socket gone): end the connection
+      res.destroy();
+    });
+  });
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const ac = new AbortController();
     res.once("close", () => ac.abort());
     const remoteAddr: Deno.NetAddr = {
@@ -220,7 +227,7 @@ export function serveGuarded(opts: FrontOptions, handler: FrontHandler): { finis
       return;
     }
     await send(req, res, response);
-  });
+  };
   const finished = new Promise<void>((resolve) => server.once("close", () => resolve()));
   server.listen(opts.port, opts.hostname, () => {
     const a = server.address();
@@ -254,4 +261,22 @@ export function frontLimits(env: {
     idleMs: env.HTTP_IDLE_TIMEOUT,
     perAddress: proxied ? 0 : env.HTTP_MAX_CONNECTIONS_PER_IP,
   };
+}
+
+/**
+ * Listens as the environment says: through the guarded front (HTTP_GUARD=on, the default) or
+ * Deno.serve (off). The server and the router bench both listen through here.
+ */
+export function listen(
+  env: Parameters<typeof frontLimits>[0] & { HTTP_GUARD: "on" | "off" },
+  opts: Omit<FrontOptions, "limits">,
+  handler: FrontHandler,
+): { finished: Promise<void> } {
+  if (env.HTTP_GUARD === "on") return serveGuarded({ ...opts, limits: frontLimits(env) }, handler);
+  return Deno.serve({
+    port: opts.port,
+    hostname: opts.hostname,
+    signal: opts.signal,
+    onListen: opts.onListen,
+  }, handler);
 }

@@ -16,7 +16,7 @@ import { providersFromEnv } from "./providers/index.ts";
 import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
 import { REFRESH_INTERVAL_MS, refreshImports } from "./domain/imports/refresh.ts";
 import { recoverReconciles } from "./domain/reconcile/reconcile.ts";
-import { frontLimits, serveGuarded } from "./http-front.ts";
+import { listen } from "./http-front.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -143,16 +143,13 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const onListen = ({ hostname, port }: { hostname: string; port: number }) => {
     deps.log.info("listening", { url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}` });
   };
-  const server = env.HTTP_GUARD === "on"
-    ? serveGuarded({
-      port: env.PORT,
-      hostname: env.HOST,
-      signal: ac.signal,
-      onListen,
-      limits: frontLimits(env),
-      onRefused: (why, address) => deps.log.debug("client cut", { why, address }),
-    }, handler)
-    : Deno.serve({ port: env.PORT, hostname: env.HOST, signal: ac.signal, onListen }, handler);
+  const server = listen(env, {
+    port: env.PORT,
+    hostname: env.HOST,
+    signal: ac.signal,
+    onListen,
+    onRefused: (why, address) => deps.log.debug("client cut", { why, address }),
+  }, handler);
 
   let stopping = false;
   const stop = async (signal: string) => {
