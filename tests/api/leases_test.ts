@@ -7,16 +7,16 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { startServer } from "../helpers/process.ts";
-import { openDatabase } from "../../server/db/connection.ts";
+import { type Db, openDatabase } from "../../server/db/connection.ts";
+import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { leaseGate, leases, releaseLeases, takeLease } from "../../server/domain/ops/lease.ts";
 import { readHeartbeat } from "../../server/domain/ops/heartbeat.ts";
 import { JobScheduler } from "../../server/domain/support/scheduler.ts";
 import { createLogger } from "../../server/logger.ts";
 
-Deno.test("task leases: one holder at a time, renewed by its holder, taken over once expired, given up on release", async () => {
-  const t = await testApp();
-  try {
-    const db = t.deps.db;
+/** The lease rules, on any database. */
+async function leaseRules(db: Db) {
+  {
     const t0 = Date.parse("2026-03-01T10:00:00Z");
     assertEquals(await takeLease(db, "drop-sweep", "a", 90_000, t0), true);
     assertEquals(await takeLease(db, "drop-sweep", "b", 90_000, t0 + 1_000), false, "held by a");
@@ -33,9 +33,30 @@ Deno.test("task leases: one holder at a time, renewed by its holder, taken over 
     // a clean stop gives up b's leases: a takes the sweep at once
     await releaseLeases(db, "b");
     assertEquals(await takeLease(db, "drop-sweep", "a", 90_000, t0 + 152_000), true);
+  }
+}
+
+Deno.test("task leases: one holder at a time, renewed by its holder, taken over once expired, given up on release", async () => {
+  const t = await testApp();
+  try {
+    await leaseRules(t.deps.db);
   } finally {
     await t.close();
   }
+});
+
+Deno.test({
+  name: "task leases: the same rules on a libSQL server (two instances on sqld share it)",
+  ignore: !sqldSupported,
+  async fn() {
+    await using server = await startSqld();
+    const t = await testApp({ DATABASE_URL: server.url });
+    try {
+      await leaseRules(t.deps.db);
+    } finally {
+      await t.close();
+    }
+  },
 });
 
 Deno.test("task leases: a scheduler whose gate says no does not tick; the gate logs a take-over once", async () => {

@@ -111,7 +111,12 @@ Deno.test("slow clients: trickled headers and bodies, idle keep-alives and leave
       assertEquals(res.status, 200);
       await res.body?.cancel();
     }
-    const results = await Promise.all(clients.map((c) => c.done));
+    let peak = during;
+    const sampler = setInterval(
+      () => rssMb(server.pid).then((mb) => (peak = Math.max(peak, mb)), () => {}),
+      500,
+    );
+    const results = await Promise.all(clients.map((c) => c.done)).finally(() => clearInterval(sampler));
     const open = results.filter((r) => !r.cut).length;
     assertEquals(open, 0, `${open} of ${results.length} slow connections were never cut`);
     // the trickled requests were told why (or just closed), never a 5xx
@@ -120,7 +125,7 @@ Deno.test("slow clients: trickled headers and bodies, idle keep-alives and leave
     await new Promise((r) => setTimeout(r, 1500));
     const after = await rssMb(server.pid);
     console.log(
-      `server RSS: before ${before} MB, during ${during} MB, after ${after} MB (${results.length} clients)`,
+      `server RSS: before ${before} MB, during ${during} MB (peak ${peak}), after ${after} MB (${results.length} clients)`,
     );
     const res = await server.fetch("/healthz");
     assertEquals(res.status, 200);
