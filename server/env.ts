@@ -143,8 +143,11 @@ const EnvSchema = v.pipe(
     HTTP_GUARD: v.optional(v.picklist(["on", "off"], "HTTP_GUARD must be on or off"), "on"),
     /** Seconds a client has to send a request's headers. */
     HTTP_HEADERS_TIMEOUT: seconds("HTTP_HEADERS_TIMEOUT", "15"),
-    /** Seconds a client has to send a whole request, headers and body (at least HTTP_HEADERS_TIMEOUT). */
-    HTTP_REQUEST_TIMEOUT: seconds("HTTP_REQUEST_TIMEOUT", "120"),
+    /**
+     * Seconds a client has to send a whole request, headers and body (at least HTTP_HEADERS_TIMEOUT);
+     * the default lets a 20 MiB reconcile file come at 70 KB/s.
+     */
+    HTTP_REQUEST_TIMEOUT: seconds("HTTP_REQUEST_TIMEOUT", "300"),
     /** Seconds an idle keep-alive connection is kept. */
     HTTP_IDLE_TIMEOUT: seconds("HTTP_IDLE_TIMEOUT", "10"),
     /** Open connections allowed from one address (0: no cap); off behind a trusted proxy. */
