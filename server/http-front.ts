@@ -21,6 +21,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { HttpError } from "./http/errors.ts";
+import { BODY_INCOMPLETE } from "./http/validate.ts";
 
 export type FrontLimits = { headersMs: number; requestMs: number; idleMs: number; perAddress: number };
 
@@ -39,8 +40,6 @@ export type FrontHandler = (
   info: { remoteAddr: Deno.NetAddr },
 ) => Response | Promise<Response>;
 
-/** What a client that left mid-body is answered (if anyone still listens). */
-export const BODY_INCOMPLETE = "The request body was not received in full";
 
 const NO_BODY = new Set(["GET", "HEAD"]);
 

@@ -166,3 +166,30 @@ Deno.test("slow clients: one address holds at most HTTP_MAX_CONNECTIONS_PER_IP c
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("slow clients: with HTTP_GUARD=off (Deno.serve), a client that leaves mid-body is a 400, not an error line", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-slow-" });
+  await using server = await startServer(`${dir}/db.sqlite`, { HTTP_GUARD: "off" });
+  try {
+    const port = Number(new URL(server.url).port);
+    const body = JSON.stringify({ email: "nobody@example.com", password: "wrong-password" }).padEnd(900);
+    for (let i = 0; i < 10; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      await conn.write(enc.encode(
+        `POST /api/v1/admin/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${
+          body.slice(0, 100)
+        }`,
+      ));
+      await new Promise((r) => setTimeout(r, 50));
+      conn.close();
+    }
+    const seen = () =>
+      server.output().split("\n").filter((l) => l.includes('"path":"/api/v1/admin/login"')).length;
+    for (let i = 0; i < 200 && seen() < 10; i++) await new Promise((r) => setTimeout(r, 25));
+    assertEquals(errorLines(server.output()), []);
+    assertEquals(seen(), 10, "each left request is logged once, as a 4xx");
+    assert(!/"path":"\/api\/v1\/admin\/login","status":5/.test(server.output()));
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
