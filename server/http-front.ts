@@ -40,7 +40,6 @@ export type FrontHandler = (
   info: { remoteAddr: Deno.NetAddr },
 ) => Response | Promise<Response>;
 
-
 const NO_BODY = new Set(["GET", "HEAD"]);
 
 /** `::ffff:1.2.3.4` (an IPv4 client of a dual-stack socket) is 1.2.3.4, as Deno.serve says. */
@@ -228,7 +227,14 @@ export function serveGuarded(opts: FrontOptions, handler: FrontHandler): { finis
     await send(req, res, response);
   };
   const finished = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  // a port that cannot be had stops the start-up with one line, as Deno.serve's AddrInUse does
+  const cannotListen = (e: Error) => {
+    console.error(`cannot listen on ${fallbackHost}: ${e.message}`);
+    Deno.exit(1);
+  };
+  server.once("error", cannotListen);
   server.listen(opts.port, opts.hostname, () => {
+    server.off("error", cannotListen);
     const a = server.address();
     const port = a && typeof a === "object" ? a.port : opts.port;
     opts.onListen?.({ hostname: opts.hostname, port });
