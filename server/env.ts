@@ -139,8 +139,12 @@ const EnvSchema = v.pipe(
     ),
     /** security.txt's Policy: the disclosure policy's URL; unset: the one this server serves. */
     SECURITY_POLICY_URL: v.optional(urlLike("SECURITY_POLICY_URL")),
-    /** Slow clients (server/http-front.ts): `off` serves through Deno.serve, without the bounds below. */
-    HTTP_GUARD: v.optional(v.picklist(["on", "off"], "HTTP_GUARD must be on or off"), "on"),
+    /**
+     * Slow clients (server/http-front.ts): `on` bounds them (the settings below), `off` serves through
+     * Deno.serve without bounds; `auto`: on unless behind a trusted proxy (TRUST_PROXY_HOPS,
+     * CLIENT_IP_HEADER), which bounds its clients itself.
+     */
+    HTTP_GUARD: v.optional(v.picklist(["auto", "on", "off"], "HTTP_GUARD must be auto, on or off"), "auto"),
     /** Seconds a client has to send a request's headers. */
     HTTP_HEADERS_TIMEOUT: seconds("HTTP_HEADERS_TIMEOUT", "15"),
     /**

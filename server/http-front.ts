@@ -16,7 +16,7 @@
  *   it off there).
  * A client that goes away before its body is in gets a 400 (nobody reads it) and no error line.
  * `HTTP_GUARD=off` serves through Deno.serve instead (faster, unbounded: only behind a proxy that
- * bounds clients itself).
+ * bounds clients itself; `auto`, the default, chooses so behind a trusted proxy).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -269,15 +269,25 @@ export function frontLimits(env: {
 }
 
 /**
- * Listens as the environment says: through the guarded front (HTTP_GUARD=on, the default) or
- * Deno.serve (off). The server and the router bench both listen through here.
+ * Whether the guarded front serves: HTTP_GUARD=on; off: Deno.serve; auto (the default): on when
+ * clients connect directly, off behind a trusted proxy (TRUST_PROXY_HOPS, CLIENT_IP_HEADER), which
+ * bounds slow clients itself (nginx's client_header_timeout, client_body_timeout, keepalive_timeout;
+ * a cloud load balancer's own) and in front of which Deno.serve is the faster listener.
  */
+export function guarded(
+  env: { HTTP_GUARD: "auto" | "on" | "off"; TRUST_PROXY_HOPS: number; CLIENT_IP_HEADER?: string },
+): boolean {
+  if (env.HTTP_GUARD !== "auto") return env.HTTP_GUARD === "on";
+  return !(env.TRUST_PROXY_HOPS > 0 || !!env.CLIENT_IP_HEADER);
+}
+
+/** Listens as the environment says (`guarded`). The server and the router bench both listen here. */
 export function listen(
-  env: Parameters<typeof frontLimits>[0] & { HTTP_GUARD: "on" | "off" },
+  env: Parameters<typeof frontLimits>[0] & { HTTP_GUARD: "auto" | "on" | "off" },
   opts: Omit<FrontOptions, "limits">,
   handler: FrontHandler,
 ): { finished: Promise<void> } {
-  if (env.HTTP_GUARD === "on") return serveGuarded({ ...opts, limits: frontLimits(env) }, handler);
+  if (guarded(env)) return serveGuarded({ ...opts, limits: frontLimits(env) }, handler);
   return Deno.serve({
     port: opts.port,
     hostname: opts.hostname,

@@ -16,7 +16,7 @@ import { providersFromEnv } from "./providers/index.ts";
 import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
 import { REFRESH_INTERVAL_MS, refreshImports } from "./domain/imports/refresh.ts";
 import { recoverReconciles } from "./domain/reconcile/reconcile.ts";
-import { listen } from "./http-front.ts";
+import { guarded, listen } from "./http-front.ts";
 
 /** How often queued mail (from a time without a mail server, or a failed run) is looked at again. */
 const OUTBOX_INTERVAL_MS = 60_000;
@@ -141,7 +141,10 @@ export async function serve(opts: { webRoot?: string } = {}) {
       ? sandbox.fetch(req)
       : app.fetch(req, { remoteAddr: info.remoteAddr });
   const onListen = ({ hostname, port }: { hostname: string; port: number }) => {
-    deps.log.info("listening", { url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}` });
+    deps.log.info("listening", {
+      url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`,
+      slowClientGuard: guarded(env) ? "on" : "off (Deno.serve)",
+    });
   };
   const server = listen(env, {
     port: env.PORT,
