@@ -10,7 +10,14 @@ import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
 import { JobScheduler, SCHEDULER_TICK_MS } from "./domain/support/scheduler.ts";
 import { beat, clearHeartbeat, HEARTBEAT_MS, otherServer } from "./domain/ops/heartbeat.ts";
 import { filePathOf, startScheduledBackups } from "./domain/ops/backup.ts";
-import { gated, instanceId, leaseGate, releaseLeases } from "./domain/ops/lease.ts";
+import {
+  deadLocalProcess,
+  gated,
+  instanceId,
+  leaseGate,
+  releaseDeadHolders,
+  releaseLeases,
+} from "./domain/ops/lease.ts";
 import { commitOf, VERSION } from "./domain/ops/version.ts";
 import { providersFromEnv } from "./providers/index.ts";
 import { mountedSandbox, SANDBOX_PATH } from "./providers/sandbox/index.ts";
@@ -37,12 +44,15 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const { deps, handle } = await buildDeps(env);
   // a second server on this database says so; its single-run tasks take leases (domain/ops/lease.ts)
   const holder = instanceId();
-  const other = await otherServer(deps.db).catch(() => null);
+  const other = await otherServer(deps.db, undefined, deadLocalProcess).catch(() => null);
+  const freed = await releaseDeadHolders(deps.db).catch(() => []);
+  if (freed.length) deps.log.info("task leases of a crashed earlier process freed", { tasks: freed });
   if (other) {
     const fields = { host: other.host, pid: other.pid, heartbeatSecondsAgo: Math.round(other.ageMs / 1000) };
     if (filePathOf(env.DATABASE_URL)) {
       deps.log.warn(
-        "another server is using this database file (or stopped without a clean shutdown moments ago): " +
+        "another server is using this database file (or one on another host stopped without a clean " +
+          "shutdown moments ago): " +
           "the drop sweep, scheduled jobs and backups run on one of them at a time",
         fields,
       );

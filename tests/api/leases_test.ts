@@ -9,7 +9,13 @@ import { testApp } from "../helpers/app.ts";
 import { startServer } from "../helpers/process.ts";
 import { type Db, openDatabase } from "../../server/db/connection.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
-import { leaseGate, leases, releaseLeases, takeLease } from "../../server/domain/ops/lease.ts";
+import {
+  leaseGate,
+  leases,
+  releaseDeadHolders,
+  releaseLeases,
+  takeLease,
+} from "../../server/domain/ops/lease.ts";
 import { readHeartbeat } from "../../server/domain/ops/heartbeat.ts";
 import { JobScheduler } from "../../server/domain/support/scheduler.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -120,6 +126,48 @@ Deno.test("two servers on one database file: the second says so, and each single
       await h.close();
     }
     assertEquals(second.exited(), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("task leases: an earlier process of this host that is gone has its leases freed at once; others keep theirs", async () => {
+  const t = await testApp();
+  try {
+    const db = t.deps.db;
+    const host = Deno.hostname();
+    await takeLease(db, "drop-sweep", `${host}:4000001:aaaa`, 600_000);
+    await takeLease(db, "backups", `${host}:4000002:bbbb`, 600_000);
+    await takeLease(db, "scheduled-jobs", `other-host:4000001:cccc`, 600_000);
+    await takeLease(db, "offer-refresh", `${host}:${Deno.pid}:dddd`, 600_000);
+    const alive = (pid: number) => pid === 4000002 ? true : pid === 4000001 ? false : null;
+    assertEquals(await releaseDeadHolders(db, alive), ["drop-sweep"]);
+    assertEquals((await leases(db)).map((r) => r.name), ["backups", "offer-refresh", "scheduled-jobs"]);
+    // a process that cannot be told about (no /proc) keeps its lease until it runs out
+    assertEquals(await releaseDeadHolders(db, () => null), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a server restarted after a kill -9 says nothing of another server and runs the single-run tasks at once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-two-" });
+  const file = `${dir}/db.sqlite`;
+  try {
+    const first = await startServer(file);
+    const firstPid = first.pid;
+    await first.kill();
+    await using again = await startServer(file);
+    assert(!again.output().includes("another server"), again.output().slice(-2000));
+    assertMatch(again.output(), /task leases of a crashed earlier process freed/);
+    const h = await openDatabase(`file:${file}`);
+    try {
+      const sweep = (await leases(h.db)).find((r) => r.name === "drop-sweep");
+      assertMatch(sweep?.holder ?? "", new RegExp(`:${again.pid}:`));
+      assert(!(await leases(h.db)).some((r) => r.holder.includes(`:${firstPid}:`)));
+    } finally {
+      await h.close();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }

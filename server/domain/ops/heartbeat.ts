@@ -36,14 +36,18 @@ export async function clearHeartbeat(db: Db, ownOnly = false): Promise<void> {
 
 /**
  * Another server's heartbeat younger than STALE_MS (a second server on this database, or one that
- * stopped without a clean shutdown less than STALE_MS ago); null when there is none.
+ * stopped without a clean shutdown less than STALE_MS ago, unless `deadLocal` says that process of
+ * this host is gone); null when there is none.
  */
 export async function otherServer(
   db: Db,
   now = wallClock(),
+  deadLocal: (host: string, pid: number) => boolean = () => false,
 ): Promise<(Heartbeat & { ageMs: number }) | null> {
   const live = await liveServer(db, now);
-  return live && !(live.pid === Deno.pid && live.host === hostname()) ? live : null;
+  if (!live || (live.pid === Deno.pid && live.host === hostname())) return null;
+  // this host's earlier process that crashed moments ago is nobody now
+  return deadLocal(live.host, live.pid) ? null : live;
 }
 
 export async function readHeartbeat(db: Db): Promise<Heartbeat | null> {

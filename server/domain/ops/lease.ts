@@ -12,13 +12,58 @@ import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import type { Logger } from "../../logger.ts";
 
+function hostName(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "unknown";
+  }
+}
+
 /** This process's name as a lease holder: host, process id, and a part unique to this start. */
 export function instanceId(): string {
-  let host = "unknown";
+  return `${hostName()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** Whether process `pid` of this host runs (Linux /proc); null when that cannot be told. */
+export function processAlive(pid: number): boolean | null {
   try {
-    host = Deno.hostname();
-  } catch { /* no permission: unknown */ }
-  return `${host}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    Deno.statSync(`/proc/${pid}`);
+    return true;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound && pidsVisible() ? false : null;
+  }
+}
+
+const pidsVisible = () => {
+  try {
+    return Deno.statSync(`/proc/${Deno.pid}`).isDirectory;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether `host`/`pid` names an earlier process of this host that is gone (a crash, a kill -9). */
+export function deadLocalProcess(host: string, pid: number, alive = processAlive): boolean {
+  return host === hostName() && pid !== Deno.pid && alive(pid) === false;
+}
+
+/**
+ * Frees the leases of earlier processes of this host that are gone, so a server restarted after a
+ * crash runs its tasks at once rather than when the dead process's leases run out. Answers the
+ * tasks freed.
+ */
+export async function releaseDeadHolders(db: Db, alive = processAlive): Promise<string[]> {
+  const rows = await db.selectFrom("task_leases").select(["name", "holder"]).execute();
+  const freed: string[] = [];
+  for (const r of rows) {
+    const parts = r.holder.split(":");
+    const pid = Number(parts.at(-2));
+    if (!Number.isInteger(pid) || !deadLocalProcess(parts.slice(0, -2).join(":"), pid, alive)) continue;
+    await db.deleteFrom("task_leases").where("name", "=", r.name).where("holder", "=", r.holder).execute();
+    freed.push(r.name);
+  }
+  return freed;
 }
 
 /** Takes or renews the lease `name` for `ttlMs`; true when `holder` has it now. */
