@@ -35,6 +35,7 @@ export function findings(html: string): string[] {
     for (const [, attr, raw = ""] of attrs.matchAll(ATTR)) {
       if (BAD_ATTRS.test(attr)) out.push(`attribute ${attr}`);
       // what a browser would see: entities decoded, control and space characters dropped
+      // deno-lint-ignore no-control-regex
       const value = decodeEntities(raw).replace(/[\u0000-\u0020\u007f-\u009f]/g, "").toLowerCase();
       if (/^(href|src)$/i.test(attr) && /^(javascript|vbscript|data|livescript):/.test(value)) {
         out.push(`${attr}=${raw}`);
