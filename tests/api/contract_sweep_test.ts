@@ -32,18 +32,23 @@ import { day, readyProject } from "../helpers/accounts.ts";
 type S = Record<string, unknown>;
 const isSchema = (x: unknown): x is S => !!x && typeof x === "object" && (x as S).kind === "schema";
 
-/** The object entries a body or query schema takes (through pipes, unions, lazies, optionals). */
-function entriesOf(schema: unknown, seen = new Set<unknown>()): Record<string, S> {
+/**
+ * The object entries a body or query schema takes (through pipes, unions, lazies, optionals); a lazy
+ * schema is asked with `input` (the call's base body: a child project's form, not a group's).
+ */
+function entriesOf(schema: unknown, seen = new Set<unknown>(), input: unknown = {}): Record<string, S> {
   if (!isSchema(schema) || seen.has(schema)) return {};
   seen.add(schema);
   const out: Record<string, S> = {};
   if (schema.entries && typeof schema.entries === "object") Object.assign(out, schema.entries);
   if (schema.type === "lazy" && typeof schema.getter === "function") {
-    Object.assign(out, entriesOf((schema.getter as (x: unknown) => unknown)({}), seen));
+    Object.assign(out, entriesOf((schema.getter as (x: unknown) => unknown)(input), seen, input));
   }
-  if (isSchema(schema.wrapped)) Object.assign(out, entriesOf(schema.wrapped, seen));
+  if (isSchema(schema.wrapped)) Object.assign(out, entriesOf(schema.wrapped, seen, input));
   if (Array.isArray(schema.options)) {
-    for (const o of schema.options) for (const [k, e] of Object.entries(entriesOf(o, seen))) out[k] ??= e;
+    for (const o of schema.options) {
+      for (const [k, e] of Object.entries(entriesOf(o, seen, input))) out[k] ??= e;
+    }
   }
   return out;
 }
@@ -191,7 +196,7 @@ function bodyCases(contract: AnyContract, base: Record<string, unknown>): Case[]
       mustRefuse: false,
     },
   ];
-  const entries = entriesOf(contract.body);
+  const entries = entriesOf(contract.body, new Set(), base);
   for (const [field, schema] of Object.entries(entries)) {
     if (field === "isDeleted") continue; // a soft delete would take the fixtures away from the calls after it
     out.push(...fieldCases(base, field, schema));
