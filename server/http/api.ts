@@ -145,7 +145,9 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
     if (table && !await recordExists(deps.db, table, params[name])) throw notFound(what as string);
   }
   const query = contract.query ? await parseInput(deps.db, contract.query, c.req.query()) : undefined;
-  const body = contract.body ? await parseInput(deps.db, contract.body, await jsonBody(c)) : undefined;
+  const body = contract.body
+    ? await parseInput(deps.db, contract.body, await jsonBody(c), contract.fileFields)
+    : undefined;
   return {
     params: params as ParamsOf<C>,
     body: body as BodyOut<C>,

@@ -1,7 +1,7 @@
 /**
  * The records a call's input names, checked against their tables by the registrar: the ids of the
  * path (`ids: { id: "Project" }`, a 404) and every id a body or query schema declares with
- * `refersTo` (shared/schemas/refs.ts, a 404 "<Kind> not found" naming the field). An id of the right shape that is in no
+ * `refersTo` (shared/schemas/refs.ts, a 404 "<Kind> not found" of the first such field). An id of the right shape that is in no
  * row is refused here, whatever the handler would have made of it (a list of nothing, a summary of
  * zeros, a row pointing nowhere). Existence only: a handler still says when a record is deleted,
  * inactive or of the wrong type.
@@ -60,10 +60,11 @@ export async function missingRecords(db: Db, refs: RecordRef[]): Promise<RecordR
  * The backstop of the text fields' own check: no string anywhere in the input (keys included) holds
  * a control character. Walked without recursion, so a deeply nested body cannot overflow the stack.
  */
-export function refuseControlChars(input: unknown): void {
+export function refuseControlChars(input: unknown, fileFields: readonly string[] = []): void {
   const stack: [unknown, string][] = [[input, ""]];
   while (stack.length) {
     const [value, path] = stack.pop()!;
+    if (fileFields.includes(path)) continue;
     if (typeof value === "string") {
       if (hasControlChars(value)) {
         const label = path.split(".").pop() || "The input";
@@ -81,16 +82,18 @@ export function refuseControlChars(input: unknown): void {
 
 /**
  * Validates a body or query with its contract schema, then what the schema alone cannot: control
- * characters in any field, and every declared id naming a row. A missing one is refused as a field
- * error of its own ("Client not found" at `clientId`), by parsing once more with it marked.
+ * characters in any field, and every declared id naming a row. A missing one is refused with the
+ * message of its field ("Client not found"), found by parsing once more with it marked.
  */
 export async function parseInput<S extends v.GenericSchema>(
   db: Db,
   schema: S,
   input: unknown,
+  /** Top-level fields holding a file's contents (the contract's `fileFields`). */
+  fileFields?: readonly string[],
 ): Promise<v.InferOutput<S>> {
   const { value, refs } = collectRefs(() => parseWith(schema, input));
-  refuseControlChars(input);
+  refuseControlChars(input, fileFields);
   if (!refs.length) return value;
   const missing = await missingRecords(db, refs);
   if (!missing.length) return value;
@@ -98,8 +101,9 @@ export async function parseInput<S extends v.GenericSchema>(
     // an id noted in a branch of a union that did not match is not the input's: the parse then passes
     refuseMissing(() => parseWith(schema, input), missing);
   } catch (e) {
-    // the record is not found, as for an id of the path (and as the handlers said before)
-    if (e instanceof HttpError) throw new HttpError(404, e.message, e.errors);
+    // the record is not found, answered exactly as for an id of the path and as the handlers answer
+    // a record the caller may not see (a supplier's portal): nothing tells the two apart
+    if (e instanceof HttpError) throw new HttpError(404, e.message);
     throw e;
   }
   return value;

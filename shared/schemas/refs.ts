@@ -6,7 +6,7 @@
  * Parsing stays synchronous and the schemas stay the web forms' schemas: while the registrar parses
  * (`collectRefs`), each declared id that passed its own checks is noted; the registrar then looks
  * them all up at once and, for the ones in no row, parses again with those ids marked missing, so
- * the refusal comes out as any other field error: "<Kind> not found" at the field's path. Outside
+ * the refusal names the first such field's kind: 404 "<Kind> not found". Outside
  * the registrar (the web app, the CLI's own checks) the declaration does nothing.
  */
 import * as v from "valibot";

@@ -12,7 +12,7 @@ import { ChildProject } from "../../shared/schemas/project.ts";
 
 const NO_RECORD = "0123456789abcdef01234567";
 
-Deno.test("a project's categoryId must name a category: an id of none is 404 at the field, other text 400", async () => {
+Deno.test("a project's categoryId must name a category: an id of none is 404, other text 400", async () => {
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
@@ -20,10 +20,9 @@ Deno.test("a project's categoryId must name a category: an id of none is 404 at 
     const add = (extra: Record<string, unknown>) =>
       t.call("POST", "/admin/project/add", { token, body: childProjectBody(parent, extra) });
     const none = await add({ categoryId: NO_RECORD });
-    assertEquals([none.status, none.json.errors], [404, [{
-      path: "categoryId",
-      message: "Category not found",
-    }]]);
+    // the same answer as for a path id of no record (no field list: nothing tells "not there" from
+    // "not yours" where a role sees only its own records)
+    assertEquals([none.status, none.json.message, none.json.errors], [404, "Category not found", undefined]);
     const html = await add({ categoryId: "<b>x</b>" });
     assertEquals([html.status, html.json.errors], [400, [{
       path: "categoryId",
@@ -52,10 +51,7 @@ Deno.test("a project's categoryId must name a category: an id of none is 404 at 
       token,
       body: supplierBody({ clientId: [(await makeClient(t))._id, NO_RECORD] }),
     });
-    assertEquals([supplier.status, supplier.json.errors], [404, [{
-      path: "clientId.1",
-      message: "Client not found",
-    }]]);
+    assertEquals([supplier.status, supplier.json.message], [404, "Client not found"]);
     const map = await t.call("POST", "/admin/supplierMap/add", {
       token,
       body: { projectId: parent._id, supplierId: NO_RECORD },
