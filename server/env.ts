@@ -1,11 +1,21 @@
 /** Environment, validated once at start-up with clear messages (design.md section 3). */
 import * as v from "valibot";
+import { parseAllowList } from "./domain/common/outbound/policy.ts";
 
 const PROVIDERS = ["PRECISION", "LOGIT", "TOLUNA", "CIRCLE", "MRKT"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 const urlLike = (name: string) =>
   v.pipe(v.string(), v.check((s) => /^https?:\/\/[^\s]+$/.test(s), `${name} must be an http(s) URL`));
+
+function allowListProblem(s: string): string | null {
+  try {
+    parseAllowList(s);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 
 /** An HTTP header name (a token); kept in lower case, as Headers.get compares. */
 const headerName = (name: string) =>
@@ -90,6 +100,27 @@ const EnvSchema = v.pipe(
     COUNTRY_HEADER: v.optional(headerName("COUNTRY_HEADER")),
     CITY_HEADER: v.optional(headerName("CITY_HEADER")),
     PROVIDER_TOLUNA_PANEL: v.optional(v.string()),
+    /**
+     * Internal hosts and address ranges the outbound client may call after all (comma-separated:
+     * `hooks.internal, 10.20.0.0/16, 127.0.0.1`); listed targets may use any port.
+     */
+    OUTBOUND_ALLOW: v.pipe(
+      v.optional(v.string(), ""),
+      v.check(
+        (s) => allowListProblem(s) === null,
+        (i) => `OUTBOUND_ALLOW: ${allowListProblem(String(i.input))}`,
+      ),
+    ),
+    /** Ports the outbound client calls besides 80 (http) and 443 (https), comma-separated. */
+    OUTBOUND_PORTS: v.pipe(
+      v.optional(v.string(), ""),
+      v.check(
+        (s) =>
+          s.split(",").every((p) => p.trim() === "" || (/^\d{1,5}$/.test(p.trim()) && +p > 0 && +p < 65536)),
+        "OUTBOUND_PORTS must be port numbers from 1 to 65535, comma-separated (8080, 8443)",
+      ),
+      v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean).map(Number)),
+    ),
     /** Bearer token of GET /metrics; without it /metrics is off (404). */
     METRICS_TOKEN: v.optional(
       v.pipe(v.string(), v.minLength(16, "METRICS_TOKEN must be at least 16 characters")),

@@ -19,7 +19,7 @@ import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { AppEnv, Ctx } from "./context.ts";
-import { forbidden, notFound, unauthorized } from "./errors.ts";
+import { badRequest, forbidden, notFound, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
 import { clearSessionCookies, csrfFailure, sessionCookieOf } from "./session-cookie.ts";
@@ -148,6 +148,7 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
   const body = contract.body
     ? await parseInput(deps.db, contract.body, await jsonBody(c), contract.fileFields)
     : undefined;
+  checkOutboundUrls(contract, body, deps);
   return {
     params: params as ParamsOf<C>,
     body: body as BodyOut<C>,
@@ -157,6 +158,22 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
     c,
     actor: () => actorOf(c),
   };
+}
+
+/**
+ * The contract's outbound URL fields against the outbound policy, synchronously (no look-up: a name
+ * that resolves to an internal address is refused when it is called).
+ */
+function checkOutboundUrls(contract: AnyContract, body: unknown, deps: Deps) {
+  for (const field of contract.outboundUrls ?? []) {
+    const url = (body as Record<string, unknown> | undefined)?.[field];
+    if (typeof url !== "string" || url === "") continue;
+    const why = deps.outbound.refusal(url);
+    if (why) {
+      const message = `The server will not call this URL: ${why}`;
+      throw badRequest(message, [{ path: field, message }]);
+    }
+  }
 }
 
 /** The signed-in user as the audit log's actor, with where the request came from. */

@@ -32,6 +32,7 @@ export const RECORD_TABLES: Record<RecordKind, string> = {
   "Purchase order": "purchase_orders",
   "Issuing company": "issuing_companies",
   "Scheduled job": "scheduled_jobs",
+  "E-mail": "email_outbox",
 };
 
 export const tableOf = (what: string): string | undefined => RECORD_TABLES[what as RecordKind];

@@ -6,7 +6,7 @@ import * as P from "../../shared/api/projects.ts";
 import { type Caller, getProject } from "../domain/projects/projects.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
-import { closeByCode } from "../domain/projects/status.ts";
+import { closeByCode, statusMessage } from "../domain/projects/status.ts";
 import { cloneProject } from "../domain/projects/clone.ts";
 import {
   childListSpecAt,
@@ -79,7 +79,11 @@ export function projectRoutes(api: Api) {
 
   api.handle(P.updateProjectCall, async ({ db, deps, params, body, c }) => {
     const project = await updateProject(db, callerOf(c), params.id, body, deps.now);
-    return answer(project, body.isDeleted ? "Project deleted successfully" : "Project updated successfully");
+    if (project.isDeleted) return answer(project, "Project deleted successfully");
+    return answer(
+      project,
+      statusMessage("Project updated successfully", project.projectStatus, project.childStatus),
+    );
   });
 
   /**
@@ -100,7 +104,10 @@ export function projectRoutes(api: Api) {
 
   api.handle(P.closeProjectByCode, async ({ db, deps, params, body, c }) => {
     const project = await closeByCode(db, callerOf(c), params.projectCode ?? "", body.poNumber, deps.now);
-    return answer(project, "Project closed successfully");
+    return answer(
+      project,
+      statusMessage("Project closed successfully", project.projectStatus, project.childStatus),
+    );
   });
 
   api.handle(P.cloneProjectCall, async ({ db, deps, params, body, c }) => {

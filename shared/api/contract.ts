@@ -44,6 +44,12 @@ export type CallDef<
    * is that record not found (`{ id: "Client" }` -> 404 "Client not found").
    */
   ids?: { [K in keyof PathParams<P>]?: string };
+  /**
+   * Body fields holding a URL the server will call (hooks, callbacks): past the schema, the registrar
+   * checks each against the outbound policy (no internal address in any spelling, http(s) on a port
+   * it calls, OUTBOUND_ALLOW's exceptions) and refuses a URL that breaks it with a 400 naming the rule.
+   */
+  outboundUrls?: readonly string[];
   result: Returns<R>;
   /** Answers `?format=csv` with the streamed CSV of the same body (list calls). */
   csv?: boolean;

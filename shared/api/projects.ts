@@ -123,6 +123,19 @@ export type ProjectDetail = ProjectRow & {
   multiLinkCount: number;
 };
 
+/** A child project whose status moved with its group's change (stopped with it, or back with it). */
+export type ChildStatusChange = { _id: string; projectCode: string; from: number; to: number };
+/** A child project that kept its own status through its group's change. */
+export type ChildStatusKept = { _id: string; projectCode: string; projectStatus: number };
+/**
+ * What a group project's status change did to its children: those that moved with it, and those
+ * that kept a status other than the group's (a child paused on its own stays paused when the group
+ * reopens). The message of the call says the same in words.
+ */
+export type ChildStatusOutcome = { changed: ChildStatusChange[]; kept: ChildStatusKept[] };
+/** A project after a change of its status, with what the change did to its children (group projects). */
+export type StatusChanged = ProjectDetail & { childStatus?: ChildStatusOutcome };
+
 /** What an update that soft-deleted the project answers: the row as it was, flagged deleted. */
 export type DeletedProject = ProjectRow & { isDeleted: true };
 
@@ -236,7 +249,7 @@ export const updateProjectCall = defineCall({
   path: "/admin/project/update/:id",
   ids: { id: "Project" },
   body: ProjectPatch,
-  result: returns<ProjectDetail | DeletedProject>(),
+  result: returns<StatusChanged | DeletedProject>(),
 });
 export const getProjectCall = defineCall({
   method: "GET",
@@ -259,7 +272,7 @@ export const closeProjectByCode = defineCall({
   method: "PUT",
   path: "/admin/project/code/update/:projectCode",
   body: ClosePo,
-  result: returns<ProjectDetail>(),
+  result: returns<StatusChanged>(),
 });
 export const cloneProjectCall = defineCall({
   method: "POST",

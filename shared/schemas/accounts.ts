@@ -4,6 +4,7 @@
  * manual project, a purchase order, the Upload Ref. No. rows and the issuing company edit.
  */
 import * as v from "valibot";
+import { taxLinesProblem } from "../tax.ts";
 import { MSG, requiredMsg } from "../messages.ts";
 import { PROJECT_STATUS, PROJECT_STATUS_LIST } from "../status.ts";
 import type { RecordKind } from "./refs.ts";
@@ -176,6 +177,8 @@ export const RefUploadBody = v.object({
     v.minLength(1, ACCOUNT_MSG.uploadRowsRequired),
     v.maxLength(MAX_UPLOAD_ROWS, `At most ${MAX_UPLOAD_ROWS} rows`),
   ),
+  /** Replace the reference and received date of records already Paid (else such rows are refused). */
+  overwrite: v.optional(v.boolean("overwrite must be true or false"), false),
 });
 export type RefUploadBody = v.InferOutput<typeof RefUploadBody>;
 
@@ -186,6 +189,10 @@ export const IssuingCompanyForm = v.object({
   email: optionalText(MAX_LEN.email, "Email"),
   phone: optionalText(MAX_LEN.phone, "Phone"),
   taxNumber: optionalText(MAX_LEN.code, "Tax number"),
+  taxLines: v.pipe(
+    optionalBlock(MAX_LEN.note, "Tax lines"),
+    v.check((s) => taxLinesProblem(s) === null, (i) => taxLinesProblem(String(i.input)) ?? ""),
+  ),
   serviceDescription: optionalBlock(MAX_LEN.note, "Service description"),
   bankUs: optionalBlock(MAX_LEN.note, "US bank details"),
   bankInternational: optionalBlock(MAX_LEN.note, "International bank details"),

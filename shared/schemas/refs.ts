@@ -25,6 +25,7 @@ export const RECORD_KINDS = [
   "Purchase order",
   "Issuing company",
   "Scheduled job",
+  "E-mail",
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 

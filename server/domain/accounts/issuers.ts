@@ -75,6 +75,7 @@ export const DEMO_ISSUER_ROWS = [
     email: "accounts@samplex.example",
     phone: "+91 124 555 0100",
     taxNumber: "GSTIN 06AAACS0000A1Z5",
+    taxLines: "Export of services under LUT without payment of IGST",
     serviceDescription:
       "Online survey sample services: respondent recruitment, survey routing, quality checks and completes delivered as per the purchase orders listed above.",
     bankUs:
@@ -89,6 +90,7 @@ export const DEMO_ISSUER_ROWS = [
     email: "accounts.ca@samplex.example",
     phone: "+1 416 555 0199",
     taxNumber: "BN 700000000 RT0001",
+    taxLines: "GST/HST 0% (zero-rated export of services)",
     serviceDescription:
       "Online survey sample services: respondent recruitment, survey routing, quality checks and completes delivered as per the purchase orders listed above.",
     bankUs:

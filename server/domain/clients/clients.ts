@@ -316,6 +316,7 @@ export async function clientInvoiceOptions(db: Db, search?: string): Promise<Cli
     "clientEmail",
     "clientPhoneNumber",
     "company",
+    "taxId",
     "address1",
     "address2",
     "city",
@@ -333,6 +334,7 @@ export async function clientInvoiceOptions(db: Db, search?: string): Promise<Cli
       | "clientEmail"
       | "clientPhoneNumber"
       | "company"
+      | "taxId"
       | "address1"
       | "address2"
       | "city"

@@ -13,7 +13,13 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { supplierMapRecord } from "./serialize.ts";
 import { type Clock, dateAt, isoAt } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
-import type { SupplierMapRecord, SupplierStat } from "../../../shared/api/supplier-maps.ts";
+import {
+  SUPPLIER_MAP_DEFAULTS,
+  type SupplierMapDefaults,
+  type SupplierMapRecord,
+  type SupplierStat,
+} from "../../../shared/api/supplier-maps.ts";
+import { supplierReturnUrls } from "../suppliers/lookup.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -30,8 +36,28 @@ function mapsQuery(db: Db) {
   return db.selectFrom("supplier_maps")
     .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")
     .selectAll("supplier_maps")
-    .select("suppliers.supplierName as supplierName")
+    .select([
+      "suppliers.supplierName as supplierName",
+      // the supplier's own return links: the router's fallback where the map has none
+      "suppliers.redirectComplete as supplierComplete",
+      "suppliers.redirectTerminate as supplierTerminate",
+      "suppliers.redirectQuotaFull as supplierQuotaFull",
+      "suppliers.redirectQualityTerm as supplierQualityTerm",
+      "suppliers.redirectSurveyClose as supplierSurveyClose",
+    ])
     .where("supplier_maps.isDeleted", "=", 0);
+}
+
+/**
+ * The Add Supplier form's defaults ("reset"); for a chosen supplier, its own return links as the new
+ * map's (the form shows them, to keep or change).
+ */
+export async function supplierMapDefaults(
+  db: Db,
+  supplierId: string | undefined,
+): Promise<SupplierMapDefaults> {
+  if (!supplierId) return SUPPLIER_MAP_DEFAULTS;
+  return { ...SUPPLIER_MAP_DEFAULTS, supplierId, ...await supplierReturnUrls(db, supplierId) };
 }
 
 export async function getSupplierMap(db: Db, id: string, entryBase: EntryBase): Promise<SupplierMapRecord> {

@@ -1,5 +1,5 @@
 /** PUT /admin/project/update/:id: any tab's fields, a status, the survey links, or a soft delete. */
-import type { DeletedProject, ProjectDetail } from "../../../shared/api/projects.ts";
+import type { ChildStatusOutcome, DeletedProject, StatusChanged } from "../../../shared/api/projects.ts";
 import type { Db } from "../../db/connection.ts";
 import { toRow } from "../../db/rows.ts";
 import { conflict, forbidden, invalid, notFound } from "../errors.ts";
@@ -18,7 +18,7 @@ import {
   MODULE,
   projectChanged,
 } from "./projects.ts";
-import { applyStatus, notifySuppliersOfStatus } from "./status.ts";
+import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
 
 const PATCH_COLUMNS = [
@@ -57,7 +57,7 @@ export async function updateProject(
   id: string,
   patch: ProjectPatch,
   now: Clock = Date.now,
-): Promise<ProjectDetail | DeletedProject> {
+): Promise<StatusChanged | DeletedProject> {
   // the project and any children the change reached: the router forgets them all
   const touched: string[] = [];
   try {
@@ -74,7 +74,7 @@ async function updateProjectTx(
   input: ProjectPatch,
   touched: string[],
   clock: Clock,
-): Promise<ProjectDetail | DeletedProject> {
+): Promise<StatusChanged | DeletedProject> {
   const patch = checkTargeting(input);
   return await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
@@ -160,8 +160,9 @@ async function updateProjectTx(
       }, at);
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls, at);
+    let childStatus: ChildStatusOutcome | undefined;
     if (patch.projectStatus !== undefined) {
-      const statusChanged = await applyStatus(
+      const changed = await changeStatus(
         trx,
         caller.actor,
         { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
@@ -169,6 +170,8 @@ async function updateProjectTx(
         patch.poNumber,
         clock,
       );
+      const statusChanged = changed.ids;
+      if (p.projectType === PROJECT_TYPE.GROUP) childStatus = changed.childStatus;
       touched.push(...statusChanged);
       // Proceed to Invoice and Archieve ask whether to tell the suppliers (sendEmail)
       if (
@@ -179,7 +182,8 @@ async function updateProjectTx(
         await notifySuppliersOfStatus(trx, caller.actor, p, patch.projectStatus, clock);
       }
     }
-    return getProject(trx, id);
+    const project = await getProject(trx, id);
+    return childStatus ? { ...project, childStatus } : project;
   });
 }
 

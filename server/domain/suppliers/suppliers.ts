@@ -232,7 +232,14 @@ export async function updateSupplier(
       // keys sent back masked, as the form shows them, are left as they are
       const columns = await checkedColumns(trx, withoutMasked(form, ["hashKey", "apiKey"]) as SupplierForm);
       await assertShortCodeFree(trx, form.supplierShortCode, id);
-      await trx.updateTable("suppliers").set({ ...columns, updatedAt: now }).where("id", "=", id).execute();
+      // a new hook has not been refused (yet): the old hook's refusal goes with it
+      const sameHook = sql<boolean>`supplierApprovedHook = ${columns.supplierApprovedHook}`;
+      await trx.updateTable("suppliers").set({
+        ...columns,
+        approvedHookRefusal: sql`CASE WHEN ${sameHook} THEN approvedHookRefusal ELSE '' END`,
+        approvedHookRefusedAt: sql`CASE WHEN ${sameHook} THEN approvedHookRefusedAt END`,
+        updatedAt: now,
+      }).where("id", "=", id).execute();
       return `Updated supplier ${form.supplierName} (${form.supplierShortCode})`;
     },
     onDelete: async (trx, now) => {

@@ -216,7 +216,7 @@ export class JobScheduler {
     }
     const png = await progressPng(data);
     const at = new Date(now);
-    const outcome = `E-mailed the progress report of ${data.projectCode} to ${data.managerEmail}`;
+    const outcome = `Queued the progress report of ${data.projectCode} for ${data.managerEmail}`;
     await this.db.transaction().execute(async (trx) => {
       await enqueueMails(trx, [{
         to: data.managerEmail,
