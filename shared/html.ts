@@ -31,15 +31,6 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** Drops what never belongs in an e-mail body: scripts, styles, inline handlers, javascript: links. */
-export function safeEmailHtml(html: string): string {
-  return html
-    .replace(/<(script|style|iframe|object|embed)[^>]*>[\s\S]*?<\/\1>/gi, "")
-    .replace(/<(script|iframe|object|embed)[^>]*\/?>/gi, "")
-    .replace(/\s+on[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, "")
-    .replace(/(href|src)\s*=\s*(["']?)\s*javascript:[^"'>\s]*\2/gi, '$1="#"');
-}
-
 export function escapeHtml(s: string): string {
   return s.replace(
     /[&<>"']/g,

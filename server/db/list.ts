@@ -1,6 +1,6 @@
 /**
  * The list query kit every grid uses: allow-listed filters and sorts, search over named columns,
- * count and page from the same `where`. Unknown filter keys are ignored, never interpolated.
+ * count and page from the same `where`. Unknown filter keys are refused (400), never interpolated.
  *
  * Built to stay fast on large tables:
  * - Totals are counted exactly only up to a window past the page (`countWindow`, 1,000 rows by
@@ -252,6 +252,14 @@ export async function planSearch(db: Db, body: ListBody, spec: ListSpec, offset 
   return n >= common && ascii && offset < LIKE_MAX_OFFSET ? { kind: "like" } : { kind: "fts" };
 }
 
+/** 400: the filter key names no filter of the list; the message names the ones it has. */
+function unknownFilter(key: string, spec: ListSpec) {
+  const known = [...Object.keys(spec.filters ?? {}), ...(spec.multiSearch?.length ? ["multiSearch"] : [])];
+  const message = `Unknown filter "${key.slice(0, 100)}"` +
+    (known.length ? `: this list filters on ${known.sort().join(", ")}` : ": this list takes no filter");
+  return invalid(message, [{ path: `filter.${key.slice(0, 100)}`, message }]);
+}
+
 /** The filtered query, without paging or order. `plan` from planSearch (LIKE when not given). */
 export function applyListFilters(
   base: AnyQB,
@@ -285,7 +293,8 @@ export function applyListFilters(
     qb = likeWhere(qb, search, spec.search);
   }
   for (const [key, val] of Object.entries(body.filter ?? {})) {
-    if (key === "multiSearch" && typeof val === "string" && spec.multiSearch?.length) {
+    if (key === "multiSearch" && spec.multiSearch?.length) {
+      if (typeof val !== "string") continue;
       const lines = [...new Set(val.split(/[\r\n,]+/).map((s) => s.trim()).filter(Boolean))].slice(0, 10_000);
       if (lines.length) {
         qb = qb.where((eb) => eb.or(spec.multiSearch!.map((col) => eb(sql.ref(col), "in", lines))));
@@ -293,6 +302,9 @@ export function applyListFilters(
       continue;
     }
     const apply = spec.filters?.[key];
+    // a key the list does not filter on is a mistake of the caller, not a filter of nothing (null
+    // is "not set": a shared filter schema's default for a key this list does not take)
+    if (!apply && val !== null && val !== undefined) throw unknownFilter(key, spec);
     if (apply && isSet(val)) qb = apply(qb, val);
   }
   if (

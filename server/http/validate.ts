@@ -116,6 +116,11 @@ async function readText(req: Request, max: number): Promise<string> {
  * default limit otherwise): a body over it is a 413 before it is all in memory.
  */
 export async function body<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  return parseWith(schema, await jsonBody(c));
+}
+
+/** The JSON body as an object (an empty body is {}), read within the call's limit; 400 otherwise. */
+export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const text = await readText(c.req.raw, limitOf.get(c.req.raw) ?? DEFAULT_BODY_LIMIT);
   let json: unknown = {};
   if (text.trim() !== "") {
@@ -128,7 +133,7 @@ export async function body<S extends v.GenericSchema>(c: Context, schema: S): Pr
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
     throw badRequest(MSG.bodyNotObject, [{ path: "", message: MSG.bodyNotObject }]);
   }
-  return parseWith(schema, json);
+  return json as Record<string, unknown>;
 }
 
 /** Validates a route parameter as one of our 24-hex ids; a malformed id is simply not found. */

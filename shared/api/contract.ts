@@ -57,6 +57,11 @@ export type CallDef<
   public?: boolean;
   /** Body size limit in bytes when larger than the API's default (uploads). */
   bodyLimit?: number;
+  /**
+   * Body fields that carry a file's contents as sent (an upload): the handler reads them and says
+   * what is wrong with a binary file, so the registrar's control-character check leaves them alone.
+   */
+  fileFields?: readonly string[];
 };
 
 export type Contract<

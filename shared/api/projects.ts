@@ -3,10 +3,15 @@
  * they answer with (a project row of the grids, the project as the edit screens read it with its
  * Redirects), and the two grids (projects, child projects) with their CSV columns.
  */
-import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
 import { defineList, ListBody, type ListResult } from "../list.ts";
-import { CloneOptions, ClosePo, ProjectOptionsQuery, ProjectPatch } from "../schemas/project.ts";
+import {
+  CloneOptions,
+  ClosePo,
+  ProjectAddBody,
+  ProjectOptionsQuery,
+  ProjectPatch,
+} from "../schemas/project.ts";
 
 /** The router's counters of a project (or a supplier map). */
 export type ProjectCounters = {
@@ -236,7 +241,7 @@ export const childOptionsCall = defineCall({
 export const addProject = defineCall({
   method: "POST",
   path: "/admin/project/add",
-  body: v.record(v.string(), v.unknown()),
+  body: ProjectAddBody,
   result: returns<ProjectDetail>(),
 });
 export const updateProjectCall = defineCall({

@@ -119,6 +119,7 @@ export const reconcileUpload = defineCall({
   ids: { id: "Project" },
   body: ReconcileUpload,
   bodyLimit: 20 * 1024 * 1024 + 64 * 1024,
+  fileFields: ["csv"],
   result: returns<ReconcileSummary>(),
 });
 export const reconcileUndo = defineCall({

@@ -93,7 +93,7 @@ export const listSupplierMapsCall = defineCall({
   method: "POST",
   path: "/admin/supplierMaps",
   body: v.object({
-    projectId: recordId("Project is required"),
+    projectId: recordId("Project is required", "Project"),
     search: searchTerm,
   }),
   result: returns<SupplierMapRecord[]>(),

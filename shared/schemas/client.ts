@@ -57,7 +57,7 @@ export const ClientForm = v.object({
   apiParams: optionalBlock(MAX_LEN.block, "API parameters"),
   variableMapping: optionalBlock(MAX_LEN.block, "Variable mapping"),
   identifierMapping: optionalBlock(MAX_LEN.block, "Identifier mapping"),
-  supplierId: idList(MSG.supplierNotFound),
+  supplierId: idList(MSG.supplierNotFound, "Supplier"),
   /** A user with role BDE. */
   assignedTo: v.pipe(
     v.optional(v.nullable(v.string()), null),

@@ -169,7 +169,7 @@ Deno.test("the same offer imported twice is a 409 naming the project; nothing ha
       token: s.token,
       body: { surveyId: other.id, clientId: "0123456789abcdef01234567" },
     });
-    assertEquals(bad.status, 400);
+    assertEquals([bad.status, bad.json.message], [404, "Client not found"]);
     assertEquals(await count(), before);
     // an offer the provider does not have
     const gone = await s.t.call("POST", "/admin/project/mrkt/api/add", {
@@ -562,7 +562,7 @@ Deno.test("mappings: API managers see each provider question's links and correct
         [{ answers: "x" }, 400],
         [{ answers: [{ answerId: "999", optionId: null }] }, 400],
         [{ answers: [{ answerId: "2000247", optionId: woman }] }, 400], // not an option of Precision: Gender
-        [{ qualificationId: "6a00000000000000000000ff" }, 400],
+        [{ qualificationId: "6a00000000000000000000ff" }, 404], // no such qualification
         [{ qualificationId: "nope" }, 400],
       ] as const
     ) {
