@@ -1,6 +1,5 @@
 /** Sign-in, sign-out and token checks. Tokens are HS256 JWTs with a `jti` that logout revokes. */
 import { jwtVerify, SignJWT } from "jose";
-import type { Db } from "../../db/connection.ts";
 import type { Deps } from "../../deps.ts";
 import { tooManyAttempts, unauthenticated } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
