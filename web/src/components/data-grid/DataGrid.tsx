@@ -20,49 +20,31 @@ import {
   type Updater,
   useTable,
 } from "@tanstack/react-table";
-import { EllipsisVertical, FilterX, Inbox, RotateCw, TriangleAlert } from "lucide-react";
+import { FilterX, Inbox, RotateCw, TriangleAlert } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { READ_ONLY_ROLES } from "../../../../shared/roles.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { cn } from "../../lib/utils.ts";
-import { Button, DisabledButton } from "../ui/button.tsx";
+import { Button } from "../ui/button.tsx";
 import { Checkbox } from "../ui/checkbox.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuGroup,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../ui/dropdown-menu.tsx";
 import { Pagination } from "./Pagination.tsx";
-import { confirmFor, menuSections } from "./row-actions.ts";
+import { confirmFor } from "./row-actions.ts";
 import type { GridColumn, RowAction, RowActionEntry } from "./types.ts";
+import { ColumnChooser, useColumnChoice } from "./ColumnChooser.tsx";
+import { READ_ONLY_CHANGE_REASON, RowMenu } from "./RowMenu.tsx";
+import { ariaSort, columnSort, SortButton } from "./SortHeader.tsx";
+import { SelectionRegion } from "./SelectionRegion.tsx";
+import { useSideOverflow } from "./useSideOverflow.ts";
+import { COMPLETE_REACHED, completeReached } from "./warn-rows.ts";
 import type { ListController } from "./useList.ts";
 import { GRID_CELL, GRID_HEAD_CELL, GRID_ROW } from "./styles.ts";
 
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 type Features = typeof features;
 
-/** Why a project row is amber: the grid's legend reads "Amber: <reason>". */
-export const COMPLETE_REACHED = "completes have reached the sample size";
-
-/**
- * Rows whose complete count reached the sample size get the warning style (part 1, 2.4): a
- * `warnRow` that answers with its reason, so the row and the legend can say why.
- */
-export function completeReached(
-  row: { complete?: number | null; sampleSize?: number | null },
-): typeof COMPLETE_REACHED | false {
-  const sample = Number(row.sampleSize ?? 0);
-  return sample > 0 && Number(row.complete ?? 0) >= sample ? COMPLETE_REACHED : false;
-}
-
-/** What the disabled row menu says to SUBSCRIBER and BDE. */
-export const READ_ONLY_CHANGE_REASON = "Your role cannot change records";
+export { COMPLETE_REACHED, completeReached, READ_ONLY_CHANGE_REASON, useSideOverflow };
 
 /** Whether the signed-in role may use row menus and New buttons. */
 export function useCanEdit(): boolean {
@@ -73,30 +55,6 @@ export function useCanEdit(): boolean {
 const EMPTY: never[] = [];
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** Whether the table runs past the left or the right edge of its scrolling box. */
-export function useSideOverflow(ref: React.RefObject<HTMLDivElement | null>) {
-  const [edges, setEdges] = React.useState({ left: false, right: false });
-  React.useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const left = el.scrollLeft > 1;
-      const right = el.scrollWidth - el.clientWidth - el.scrollLeft > 1;
-      setEdges((prev) => (prev.left === left && prev.right === right ? prev : { left, right }));
-    };
-    measure();
-    el.addEventListener("scroll", measure, { passive: true });
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    if (el.firstElementChild) ro.observe(el.firstElementChild);
-    return () => {
-      el.removeEventListener("scroll", measure);
-      ro.disconnect();
-    };
-  }, [ref]);
-  return edges;
-}
 
 export type DataGridProps<T> = {
   list: ListController<T>;
@@ -109,8 +67,8 @@ export type DataGridProps<T> = {
    */
   warnRow?: (row: T) => boolean | string | null | undefined;
   /**
-   * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a bar that
-   * sticks to the bottom of the screen while at least one row is selected (the projects drawer).
+   * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a drawer
+   * fixed to the bottom of the screen while at least one row is selected (the projects drawer).
    */
   selectable?: boolean;
   selectionBar?: (rows: T[], clear: () => void) => React.ReactNode;
@@ -141,6 +99,11 @@ export function DataGrid<T extends RowData>({
   const lockedId = React.useId();
   const legendId = React.useId();
   const hasActions = !!rowActions?.length;
+  const choice = useColumnChoice(list.decl.id ?? list.decl.list.id, columns);
+  const shown = choice.visible;
+  const sorts = list.decl.list.sorts;
+  const sortState = { sortBy: list.body.sortBy, sortDir: list.body.sortDir };
+  const { setSort } = list;
 
   const byId = React.useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
 
@@ -169,28 +132,63 @@ export function DataGrid<T extends RowData>({
         ),
       });
     }
-    for (const col of columns) {
-      defs.push({ id: col.id, header: () => col.header, cell: ({ row }) => col.cell(row.original) });
-    }
-    if (rowActions?.length) {
+    for (const col of shown) {
+      const key = columnSort(col, sorts);
       defs.push({
-        id: "__actions",
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) => (
-          <RowMenu
-            row={row.original}
-            entries={rowActions}
-            lockedBy={canEdit ? null : lockedId}
-            onPick={(action) => {
-              if (action.confirm) setPending({ action, row: row.original });
-              else void action.onSelect(row.original);
-            }}
-          />
-        ),
+        id: col.id,
+        header: () =>
+          key
+            ? (
+              <SortButton
+                label={col.header}
+                sortKey={key}
+                state={sortState}
+                onSort={setSort}
+                align={col.align}
+              />
+            )
+            : col.header,
+        cell: ({ row }) => col.cell(row.original),
       });
     }
+    // the last column: the column chooser in its header, each row's menu in its cells
+    defs.push({
+      id: "__actions",
+      header: () => (
+        <span className="inline-flex items-center gap-1">
+          {rowActions?.length ? <span className="sr-only">Actions</span> : null}
+          <ColumnChooser columns={columns} choice={choice} />
+        </span>
+      ),
+      cell: ({ row }) =>
+        rowActions?.length
+          ? (
+            <RowMenu
+              row={row.original}
+              entries={rowActions}
+              lockedBy={canEdit ? null : lockedId}
+              onPick={(action) => {
+                if (action.confirm) setPending({ action, row: row.original });
+                else void action.onSelect(row.original);
+              }}
+            />
+          )
+          : null,
+    });
     return defs;
-  }, [columns, rowActions, selectable, canEdit, lockedId]);
+  }, [
+    columns,
+    shown,
+    choice,
+    sorts,
+    sortState.sortBy,
+    sortState.sortDir,
+    setSort,
+    rowActions,
+    selectable,
+    canEdit,
+    lockedId,
+  ]);
 
   const pagination: PaginationState = { pageIndex: list.pageNo - 1, pageSize: list.limit };
 
@@ -239,6 +237,11 @@ export function DataGrid<T extends RowData>({
   const warnReasons = initialLoading || failedEmpty
     ? []
     : [...new Set(rows.map((r) => warnRow?.(r.original)).filter((w): w is string => typeof w === "string"))];
+
+  function sortKeyOf(id: string) {
+    const col = byId.get(id);
+    return col ? columnSort(col, sorts) : null;
+  }
 
   function cellClass(id: string) {
     const col = byId.get(id);
@@ -302,6 +305,9 @@ export function DataGrid<T extends RowData>({
                     <th
                       key={header.id}
                       scope="col"
+                      aria-sort={sortKeyOf(header.column.id)
+                        ? ariaSort(sortKeyOf(header.column.id)!, sortState)
+                        : undefined}
                       className={cn(
                         GRID_HEAD_CELL,
                         cellClass(header.column.id),
@@ -323,7 +329,7 @@ export function DataGrid<T extends RowData>({
                       {Array.from({ length: colCount }, (_, j) => (
                         <td
                           key={j}
-                          className={cn("h-12 px-4", hasActions && j === colCount - 1 && "grid-sticky-end")}
+                          className={cn("h-12 px-4", j === colCount - 1 && "grid-sticky-end")}
                         >
                           <Skeleton className="h-4 w-full max-w-40" />
                         </td>
@@ -455,13 +461,9 @@ export function DataGrid<T extends RowData>({
 
       {selectable && selectionBar && Object.keys(rowSelection).length > 0
         ? (
-          <div
-            role="region"
-            aria-label="Selected rows"
-            className="sticky bottom-0 z-20 -mx-1 rounded-t-xl border bg-card px-4 py-3 shadow-[0_-4px_16px_-8px_rgb(0_0_0/0.2)]"
-          >
+          <SelectionRegion>
             {selectionBar([...selectedRows.current.values()], clearSelection)}
-          </div>
+          </SelectionRegion>
         )
         : null}
 
@@ -490,81 +492,5 @@ export function DataGrid<T extends RowData>({
         }}
       />
     </div>
-  );
-}
-
-function RowMenu<T>({
-  row,
-  entries,
-  lockedBy,
-  onPick,
-}: {
-  row: T;
-  entries: RowActionEntry<T>[];
-  /** Set for a role that may not use the menu: the id of the element giving the reason. */
-  lockedBy: string | null;
-  onPick: (action: RowAction<T>) => void;
-}) {
-  const sections = menuSections(entries, row);
-  if (!sections.length) return null;
-  if (lockedBy) {
-    return (
-      <DisabledButton
-        variant="ghost"
-        size="icon-sm"
-        aria-label="Row actions"
-        reason={READ_ONLY_CHANGE_REASON}
-        describedBy={lockedBy}
-      >
-        <EllipsisVertical />
-      </DisabledButton>
-    );
-  }
-  return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label="Row actions" title="Row actions">
-          <EllipsisVertical />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="min-w-52">
-        {sections.map((section, i) => (
-          <React.Fragment key={section.label ?? `section-${i}`}>
-            {i > 0 ? <DropdownMenuSeparator /> : null}
-            <DropdownMenuGroup aria-label={section.label}>
-              {section.label
-                ? (
-                  <DropdownMenuLabel className="px-2 pb-1 pt-1.5 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
-                    {section.label}
-                  </DropdownMenuLabel>
-                )
-                : null}
-              {section.actions.map((a) => {
-                const Icon = a.icon;
-                const reason = a.disabled?.(row) || null;
-                return (
-                  <DropdownMenuItem
-                    key={a.label}
-                    destructive={a.destructive}
-                    disabled={!!reason}
-                    onSelect={() => onPick(a)}
-                  >
-                    {Icon ? <Icon /> : null}
-                    {reason
-                      ? (
-                        <span className="flex flex-col">
-                          {a.label}
-                          <span className="text-xs text-muted-foreground">{reason}</span>
-                        </span>
-                      )
-                      : a.label}
-                  </DropdownMenuItem>
-                );
-              })}
-            </DropdownMenuGroup>
-          </React.Fragment>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
   );
 }
