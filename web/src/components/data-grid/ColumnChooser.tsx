@@ -60,13 +60,28 @@ export function useColumnChoice<T>(listId: string, columns: GridColumn<T>[]) {
   }, [key]);
 
   const visible = React.useMemo(() => columns.filter(isShown), [columns, isShown]);
-  return { visible, isShown, setShown, reset, changed: Object.keys(choices).length > 0 };
+  const changed = Object.keys(choices).length > 0;
+  return React.useMemo(
+    () => ({ visible, isShown, setShown, reset, changed }),
+    [visible, isShown, setShown, reset, changed],
+  );
 }
 
 export type ColumnChoice<T> = ReturnType<typeof useColumnChoice<T>>;
 
+/** The grid's columns and the user's choice, for the chooser in the grid's header (no remount on a change). */
+export const ColumnChoiceContext = React.createContext<
+  { columns: GridColumn<unknown>[]; choice: ColumnChoice<unknown> } | null
+>(null);
+
 /** The chooser: a checkbox per column; the last shown column cannot be hidden. */
-export function ColumnChooser<T>({ columns, choice }: { columns: GridColumn<T>[]; choice: ColumnChoice<T> }) {
+export function ColumnChooser() {
+  const ctx = React.useContext(ColumnChoiceContext);
+  if (!ctx) return null;
+  return <ChooserPopover columns={ctx.columns} choice={ctx.choice} />;
+}
+
+function ChooserPopover<T>({ columns, choice }: { columns: GridColumn<T>[]; choice: ColumnChoice<T> }) {
   const id = React.useId();
   const shownCount = choice.visible.length;
   const hiddenCount = columns.length - shownCount;

@@ -32,12 +32,13 @@ import { Skeleton } from "../ui/skeleton.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { confirmFor } from "./row-actions.ts";
 import type { GridColumn, RowAction, RowActionEntry } from "./types.ts";
-import { ColumnChooser, useColumnChoice } from "./ColumnChooser.tsx";
+import { ColumnChoiceContext, ColumnChooser, useColumnChoice } from "./ColumnChooser.tsx";
 import { READ_ONLY_CHANGE_REASON, RowMenu } from "./RowMenu.tsx";
-import { ariaSort, columnSort, SortButton } from "./SortHeader.tsx";
+import { ariaSort, columnSort, SortButton, SortContext } from "./SortHeader.tsx";
 import { SelectionRegion } from "./SelectionRegion.tsx";
+import { type GridTotals, TotalsRow } from "./TotalsRow.tsx";
 import { useSideOverflow } from "./useSideOverflow.ts";
-import { COMPLETE_REACHED, completeReached } from "./warn-rows.ts";
+import { COMPLETE_REACHED, completeReached, WarnLegend } from "./warn-rows.tsx";
 import type { ListController } from "./useList.ts";
 import { GRID_CELL, GRID_HEAD_CELL, GRID_ROW } from "./styles.ts";
 
@@ -75,6 +76,8 @@ export type DataGridProps<T> = {
   emptyText?: string;
   hidePagination?: boolean;
   caption?: string;
+  /** A totals row under the rows (by column id), while there are rows: figures over every matching row. */
+  totals?: GridTotals | null;
 };
 
 export function DataGrid<T extends RowData>({
@@ -87,6 +90,7 @@ export function DataGrid<T extends RowData>({
   emptyText = MSG.noRows,
   hidePagination = false,
   caption,
+  totals,
 }: DataGridProps<T>) {
   const canEdit = useCanEdit();
   const [rowSelection, setRowSelection] = React.useState<RowSelectionState>({});
@@ -102,8 +106,10 @@ export function DataGrid<T extends RowData>({
   const choice = useColumnChoice(list.decl.id ?? list.decl.list.id, columns);
   const shown = choice.visible;
   const sorts = list.decl.list.sorts;
-  const sortState = { sortBy: list.body.sortBy, sortDir: list.body.sortDir };
-  const { setSort } = list;
+  const { setSort, body: { sortBy, sortDir } } = list;
+  const sortState = React.useMemo(() => ({ sortBy, sortDir }), [sortBy, sortDir]);
+  const sortContext = React.useMemo(() => ({ state: sortState, onSort: setSort }), [sortState, setSort]);
+  const chooserContext = React.useMemo(() => ({ columns, choice }), [columns, choice]);
 
   const byId = React.useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
 
@@ -132,22 +138,11 @@ export function DataGrid<T extends RowData>({
         ),
       });
     }
+    // their headers: headerOf (below)
     for (const col of shown) {
-      const key = columnSort(col, sorts);
       defs.push({
         id: col.id,
-        header: () =>
-          key
-            ? (
-              <SortButton
-                label={col.header}
-                sortKey={key}
-                state={sortState}
-                onSort={setSort}
-                align={col.align}
-              />
-            )
-            : col.header,
+        header: () => null,
         cell: ({ row }) => col.cell(row.original),
       });
     }
@@ -157,7 +152,7 @@ export function DataGrid<T extends RowData>({
       header: () => (
         <span className="inline-flex items-center gap-1">
           {rowActions?.length ? <span className="sr-only">Actions</span> : null}
-          <ColumnChooser columns={columns} choice={choice} />
+          <ColumnChooser />
         </span>
       ),
       cell: ({ row }) =>
@@ -176,19 +171,7 @@ export function DataGrid<T extends RowData>({
           : null,
     });
     return defs;
-  }, [
-    columns,
-    shown,
-    choice,
-    sorts,
-    sortState.sortBy,
-    sortState.sortDir,
-    setSort,
-    rowActions,
-    selectable,
-    canEdit,
-    lockedId,
-  ]);
+  }, [shown, rowActions, selectable, canEdit, lockedId]);
 
   const pagination: PaginationState = { pageIndex: list.pageNo - 1, pageSize: list.limit };
 
@@ -238,6 +221,17 @@ export function DataGrid<T extends RowData>({
     ? []
     : [...new Set(rows.map((r) => warnRow?.(r.original)).filter((w): w is string => typeof w === "string"))];
 
+  /**
+   * A data column's header, rendered here rather than through the table's renderer: a header
+   * function made anew remounts its button, and a sort from the keyboard would lose the focus.
+   */
+  function headerOf(id: string) {
+    const col = byId.get(id);
+    if (!col) return null;
+    const key = columnSort(col, sorts);
+    return key ? <SortButton label={col.header} sortKey={key} align={col.align} /> : <>{col.header}</>;
+  }
+
   function sortKeyOf(id: string) {
     const col = byId.get(id);
     return col ? columnSort(col, sorts) : null;
@@ -254,243 +248,237 @@ export function DataGrid<T extends RowData>({
   }
 
   return (
-    <div className="flex flex-col gap-3">
-      <div className="relative overflow-hidden rounded-xl border bg-card shadow-xs">
-        <div
-          className={cn(
-            "absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden transition-opacity",
-            refreshing ? "opacity-100" : "opacity-0",
-          )}
-          aria-hidden="true"
-        >
-          <div className="h-full w-1/3 animate-[grid-progress_1s_ease-in-out_infinite] bg-primary" />
-        </div>
-        <div
-          aria-hidden="true"
-          className={cn(
-            "pointer-events-none absolute inset-y-0 left-0 z-[2] w-10 bg-linear-to-r from-foreground/15 to-transparent transition-opacity",
-            overflow.left ? "opacity-100" : "opacity-0",
-          )}
-        />
-        {hasActions ? null : (
-          <div
-            aria-hidden="true"
-            className={cn(
-              "pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-linear-to-l from-foreground/15 to-transparent transition-opacity",
-              overflow.right ? "opacity-100" : "opacity-0",
+    <SortContext.Provider value={sortContext}>
+      <ColumnChoiceContext.Provider value={chooserContext as never}>
+        <div className="flex flex-col gap-3">
+          <div className="relative overflow-hidden rounded-xl border bg-card shadow-xs">
+            <div
+              className={cn(
+                "absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden transition-opacity",
+                refreshing ? "opacity-100" : "opacity-0",
+              )}
+              aria-hidden="true"
+            >
+              <div className="h-full w-1/3 animate-[grid-progress_1s_ease-in-out_infinite] bg-primary" />
+            </div>
+            <div
+              aria-hidden="true"
+              className={cn(
+                "pointer-events-none absolute inset-y-0 left-0 z-[2] w-10 bg-linear-to-r from-foreground/15 to-transparent transition-opacity",
+                overflow.left ? "opacity-100" : "opacity-0",
+              )}
+            />
+            {hasActions ? null : (
+              <div
+                aria-hidden="true"
+                className={cn(
+                  "pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-linear-to-l from-foreground/15 to-transparent transition-opacity",
+                  overflow.right ? "opacity-100" : "opacity-0",
+                )}
+              />
             )}
-          />
-        )}
-        <div
-          ref={scroller}
-          className="grid-scroll overflow-x-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
-          data-overflow-left={overflow.left || undefined}
-          data-overflow-right={overflow.right || undefined}
-          data-testid="data-grid-scroll"
-          // a box that scrolls sideways can be scrolled from the keyboard too
-          tabIndex={overflow.left || overflow.right ? 0 : undefined}
-          role={overflow.left || overflow.right ? "region" : undefined}
-          aria-label={overflow.left || overflow.right ? `${caption ?? "Table"}, scrolls sideways` : undefined}
-        >
-          <table
-            className="w-full caption-bottom border-collapse text-sm"
-            aria-busy={query.isFetching || undefined}
-            data-testid="data-grid"
-          >
-            {caption ? <caption className="sr-only">{caption}</caption> : null}
-            <thead className="bg-muted/60">
-              {headers.map((group) => (
-                <tr key={group.id} className="border-b">
-                  {group.headers.map((header) => (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      aria-sort={sortKeyOf(header.column.id)
-                        ? ariaSort(sortKeyOf(header.column.id)!, sortState)
-                        : undefined}
-                      className={cn(
-                        GRID_HEAD_CELL,
-                        cellClass(header.column.id),
-                        byId.get(header.column.id)?.headerClassName,
-                      )}
-                    >
-                      {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody className={cn(refreshing && "opacity-70 transition-opacity")}>
-              {initialLoading
-                ? Array.from(
-                  { length: Math.min(list.limit, 8) },
-                  (_, i) => (
-                    <tr key={i} className="grid-row border-b last:border-0">
-                      {Array.from({ length: colCount }, (_, j) => (
-                        <td
-                          key={j}
-                          className={cn("h-12 px-4", j === colCount - 1 && "grid-sticky-end")}
-                        >
-                          <Skeleton className="h-4 w-full max-w-40" />
-                        </td>
-                      ))}
-                    </tr>
-                  ),
-                )
-                : failedEmpty
-                ? (
-                  <tr>
-                    <td colSpan={colCount} className="px-4 py-14">
-                      <div className="flex flex-col items-center gap-3 text-center" role="alert">
-                        <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
-                        <div className="flex flex-col gap-1">
-                          <p className="font-medium">The list could not be loaded.</p>
-                          <p className="text-muted-foreground">{query.error?.message}</p>
-                        </div>
-                        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-                          <RotateCw /> Retry
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                )
-                : rows.length === 0
-                ? (
-                  <tr>
-                    <td colSpan={colCount} className="px-4 py-14">
-                      <div className="flex flex-col items-center gap-2 text-muted-foreground">
-                        <Inbox className="size-8" aria-hidden="true" />
-                        <p className="font-medium">{emptyText}</p>
-                        {list.hasActiveFilters
-                          ? (
-                            <>
-                              <p>No rows match the current search and filters.</p>
-                              <Button
-                                variant="outline"
-                                size="sm"
-                                className="mt-1"
-                                onClick={list.resetFilters}
-                              >
-                                <FilterX /> Clear filters
-                              </Button>
-                            </>
-                          )
-                          : null}
-                      </div>
-                    </td>
-                  </tr>
-                )
-                : rows.map((row) => {
-                  const warn = warnRow?.(row.original) || false;
-                  const reason = typeof warn === "string" ? warn : null;
-                  return (
-                    <tr
-                      key={row.id}
-                      data-row-id={row.id}
-                      data-warning={warn ? true : undefined}
-                      title={reason ? capitalise(reason) : undefined}
-                      aria-describedby={reason ? `${legendId}-${warnReasons.indexOf(reason)}` : undefined}
-                      aria-selected={selectable ? row.getIsSelected() : undefined}
-                      className={cn(
-                        GRID_ROW,
-                        warn && "text-warning-foreground",
-                      )}
-                    >
-                      {row.getAllCells().map((cell) => (
-                        <td
-                          key={cell.id}
+            <div
+              ref={scroller}
+              className="grid-scroll overflow-x-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+              data-overflow-left={overflow.left || undefined}
+              data-overflow-right={overflow.right || undefined}
+              data-testid="data-grid-scroll"
+              // a box that scrolls sideways can be scrolled from the keyboard too
+              tabIndex={overflow.left || overflow.right ? 0 : undefined}
+              role={overflow.left || overflow.right ? "region" : undefined}
+              aria-label={overflow.left || overflow.right
+                ? `${caption ?? "Table"}, scrolls sideways`
+                : undefined}
+            >
+              <table
+                className="w-full caption-bottom border-collapse text-sm"
+                aria-busy={query.isFetching || undefined}
+                data-testid="data-grid"
+              >
+                {caption ? <caption className="sr-only">{caption}</caption> : null}
+                <thead className="bg-muted/60">
+                  {headers.map((group) => (
+                    <tr key={group.id} className="border-b">
+                      {group.headers.map((header) => (
+                        <th
+                          key={header.id}
+                          scope="col"
+                          aria-sort={sortKeyOf(header.column.id)
+                            ? ariaSort(sortKeyOf(header.column.id)!, sortState)
+                            : undefined}
                           className={cn(
-                            GRID_CELL,
-                            "whitespace-nowrap px-4 align-middle",
-                            cellClass(cell.column.id),
-                            byId.get(cell.column.id)?.className,
+                            GRID_HEAD_CELL,
+                            cellClass(header.column.id),
+                            byId.get(header.column.id)?.headerClassName,
                           )}
                         >
-                          <table.FlexRender cell={cell} />
-                        </td>
+                          {header.isPlaceholder
+                            ? null
+                            : headerOf(header.column.id) ?? <table.FlexRender header={header} />}
+                        </th>
                       ))}
                     </tr>
-                  );
-                })}
-            </tbody>
-          </table>
-        </div>
-        {query.isError && list.rows
-          ? (
-            <div
-              role="alert"
-              className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive"
-            >
-              {/* the list's calls are quiet: this line is where their failure is told */}
-              <span>
-                The latest page could not be loaded; the rows shown are from before.{" "}
-                <span className="text-destructive/80">{query.error?.message}</span>
-              </span>
-              <Button variant="ghost" size="sm" onClick={() => void query.refetch()}>
-                <RotateCw /> Retry
-              </Button>
+                  ))}
+                </thead>
+                <tbody className={cn(refreshing && "opacity-70 transition-opacity")}>
+                  {initialLoading
+                    ? Array.from(
+                      { length: Math.min(list.limit, 8) },
+                      (_, i) => (
+                        <tr key={i} className="grid-row border-b last:border-0">
+                          {Array.from({ length: colCount }, (_, j) => (
+                            <td
+                              key={j}
+                              className={cn("h-12 px-4", j === colCount - 1 && "grid-sticky-end")}
+                            >
+                              <Skeleton className="h-4 w-full max-w-40" />
+                            </td>
+                          ))}
+                        </tr>
+                      ),
+                    )
+                    : failedEmpty
+                    ? (
+                      <tr>
+                        <td colSpan={colCount} className="px-4 py-14">
+                          <div className="flex flex-col items-center gap-3 text-center" role="alert">
+                            <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
+                            <div className="flex flex-col gap-1">
+                              <p className="font-medium">The list could not be loaded.</p>
+                              <p className="text-muted-foreground">{query.error?.message}</p>
+                            </div>
+                            <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+                              <RotateCw /> Retry
+                            </Button>
+                          </div>
+                        </td>
+                      </tr>
+                    )
+                    : rows.length === 0
+                    ? (
+                      <tr>
+                        <td colSpan={colCount} className="px-4 py-14">
+                          <div className="flex flex-col items-center gap-2 text-muted-foreground">
+                            <Inbox className="size-8" aria-hidden="true" />
+                            <p className="font-medium">{emptyText}</p>
+                            {list.hasActiveFilters
+                              ? (
+                                <>
+                                  <p>No rows match the current search and filters.</p>
+                                  <Button
+                                    variant="outline"
+                                    size="sm"
+                                    className="mt-1"
+                                    onClick={list.resetFilters}
+                                  >
+                                    <FilterX /> Clear filters
+                                  </Button>
+                                </>
+                              )
+                              : null}
+                          </div>
+                        </td>
+                      </tr>
+                    )
+                    : rows.map((row) => {
+                      const warn = warnRow?.(row.original) || false;
+                      const reason = typeof warn === "string" ? warn : null;
+                      return (
+                        <tr
+                          key={row.id}
+                          data-row-id={row.id}
+                          data-warning={warn ? true : undefined}
+                          title={reason ? capitalise(reason) : undefined}
+                          aria-describedby={reason ? `${legendId}-${warnReasons.indexOf(reason)}` : undefined}
+                          aria-selected={selectable ? row.getIsSelected() : undefined}
+                          className={cn(
+                            GRID_ROW,
+                            warn && "text-warning-foreground",
+                          )}
+                        >
+                          {row.getAllCells().map((cell) => (
+                            <td
+                              key={cell.id}
+                              className={cn(
+                                GRID_CELL,
+                                "whitespace-nowrap px-4 align-middle",
+                                cellClass(cell.column.id),
+                                byId.get(cell.column.id)?.className,
+                              )}
+                            >
+                              <table.FlexRender cell={cell} />
+                            </td>
+                          ))}
+                        </tr>
+                      );
+                    })}
+                </tbody>
+                {totals && rows.length
+                  ? <TotalsRow ids={tableColumns.map((c) => c.id!)} totals={totals} cellClass={cellClass} />
+                  : null}
+              </table>
             </div>
-          )
-          : null}
-      </div>
+            {query.isError && list.rows
+              ? (
+                <div
+                  role="alert"
+                  className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive"
+                >
+                  {/* the list's calls are quiet: this line is where their failure is told */}
+                  <span>
+                    The latest page could not be loaded; the rows shown are from before.{" "}
+                    <span className="text-destructive/80">{query.error?.message}</span>
+                  </span>
+                  <Button variant="ghost" size="sm" onClick={() => void query.refetch()}>
+                    <RotateCw /> Retry
+                  </Button>
+                </div>
+              )
+              : null}
+          </div>
 
-      {warnReasons.length
-        ? (
-          <ul
-            className="flex flex-wrap gap-x-4 gap-y-1 px-1 text-xs text-muted-foreground"
-            aria-label="Row colours"
-          >
-            {warnReasons.map((r, i) => (
-              <li key={r} id={`${legendId}-${i}`} className="inline-flex items-center gap-1.5">
-                <span
-                  className="size-3 rounded-sm border border-warning-foreground/30 bg-warning"
-                  aria-hidden="true"
-                />
-                Amber: {r}
-              </li>
-            ))}
-          </ul>
-        )
-        : null}
+          {warnReasons.length ? <WarnLegend reasons={warnReasons} idBase={legendId} /> : null}
 
-      {hasActions && !canEdit
-        ? <span id={lockedId} className="sr-only">{READ_ONLY_CHANGE_REASON}</span>
-        : null}
+          {hasActions && !canEdit
+            ? <span id={lockedId} className="sr-only">{READ_ONLY_CHANGE_REASON}</span>
+            : null}
 
-      {hidePagination ? null : <Pagination list={list} />}
+          {hidePagination ? null : <Pagination list={list} />}
 
-      {selectable && selectionBar && Object.keys(rowSelection).length > 0
-        ? (
-          <SelectionRegion>
-            {selectionBar([...selectedRows.current.values()], clearSelection)}
-          </SelectionRegion>
-        )
-        : null}
+          {selectable && selectionBar && Object.keys(rowSelection).length > 0
+            ? (
+              <SelectionRegion>
+                {selectionBar([...selectedRows.current.values()], clearSelection)}
+              </SelectionRegion>
+            )
+            : null}
 
-      <ConfirmDialog
-        open={!!pending}
-        onOpenChange={(open) => {
-          if (!open && !busy) setPending(null);
-        }}
-        title={confirm.title ?? MSG.areYouSure}
-        description={confirm.description}
-        cancelLabel={confirm.cancelLabel}
-        confirmLabel={confirm.confirmLabel}
-        destructive={pending?.action.destructive ?? true}
-        busy={busy}
-        onConfirm={async () => {
-          if (!pending) return;
-          setBusy(true);
-          try {
-            await pending.action.onSelect(pending.row);
-          } catch {
-            // the API client has shown the reason
-          } finally {
-            setBusy(false);
-            setPending(null);
-          }
-        }}
-      />
-    </div>
+          <ConfirmDialog
+            open={!!pending}
+            onOpenChange={(open) => {
+              if (!open && !busy) setPending(null);
+            }}
+            title={confirm.title ?? MSG.areYouSure}
+            description={confirm.description}
+            cancelLabel={confirm.cancelLabel}
+            confirmLabel={confirm.confirmLabel}
+            destructive={pending?.action.destructive ?? true}
+            busy={busy}
+            onConfirm={async () => {
+              if (!pending) return;
+              setBusy(true);
+              try {
+                await pending.action.onSelect(pending.row);
+              } catch {
+                // the API client has shown the reason
+              } finally {
+                setBusy(false);
+                setPending(null);
+              }
+            }}
+          />
+        </div>
+      </ColumnChoiceContext.Provider>
+    </SortContext.Provider>
   );
 }

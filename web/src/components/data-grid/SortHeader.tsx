@@ -4,12 +4,20 @@
  * declaration. A click sorts ascending, the next one descending, and so on; the sort lives in the
  * URL (`sort`, `dir`) with the page and the filters. The header cell carries `aria-sort`.
  */
-import type * as React from "react";
+import * as React from "react";
 import { ArrowDown, ArrowUp, ChevronsUpDown } from "lucide-react";
 import { cn } from "../../lib/utils.ts";
 import type { GridColumn } from "./types.ts";
 
 export type SortState = { sortBy?: string; sortDir?: "asc" | "desc" };
+
+/**
+ * The list's order and how to change it, for the header buttons: read from context, so a new
+ * order re-renders the buttons in place (the focused one keeps the keyboard focus).
+ */
+export const SortContext = React.createContext<
+  { state: SortState; onSort: (key: string, dir: "asc" | "desc") => void }
+>({ state: {}, onSort: () => {} });
 
 /** The declared sort a column orders by, or null when its list declares none for it. */
 export function columnSort<T>(col: GridColumn<T>, sorts: readonly string[]): string | null {
@@ -30,14 +38,9 @@ export function nextSort(key: string, state: SortState): "asc" | "desc" {
 }
 
 export function SortButton(
-  { label, sortKey, state, onSort, align }: {
-    label: React.ReactNode;
-    sortKey: string;
-    state: SortState;
-    onSort: (key: string, dir: "asc" | "desc") => void;
-    align?: "left" | "right" | "center";
-  },
+  { label, sortKey, align }: { label: React.ReactNode; sortKey: string; align?: "left" | "right" | "center" },
 ) {
+  const { state, onSort } = React.useContext(SortContext);
   const current = ariaSort(sortKey, state);
   const Icon = current === "ascending" ? ArrowUp : current === "descending" ? ArrowDown : ChevronsUpDown;
   return (
