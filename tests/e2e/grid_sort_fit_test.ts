@@ -314,7 +314,7 @@ Deno.test(
           );
           assert(b.right <= 1280, `a control ends at ${b.right}`);
         }
-        await toolbar.getByRole("button", { name: "Filters" }).click();
+        await toolbar.getByTestId("more-filters").click();
         await page.getByRole("textbox", { name: "Min date" }).waitFor();
         await page.keyboard.press("Escape");
         await page.setViewportSize(WIDE);
