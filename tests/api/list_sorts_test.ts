@@ -26,7 +26,7 @@ const isList = (x: unknown): x is ListDeclaration<unknown> =>
   !!x && typeof x === "object" && "call" in x && "sorts" in x && "columns" in x && "filters" in x;
 
 /** Every list declared in shared/api. */
-const LISTS = [
+const MODULES: Record<string, unknown>[] = [
   accounts,
   clients,
   library,
@@ -37,9 +37,10 @@ const LISTS = [
   reports,
   suppliers,
   support,
-]
-  .concat([systemLog, users])
-  .flatMap((m) => Object.values(m).filter(isList));
+  systemLog,
+  users,
+];
+const LISTS = MODULES.flatMap((m) => Object.values(m).filter(isList));
 
 /** The report tab a report list is (its `type`: "complete-allocated-report" is completeAllocated). */
 const reportKind = (list: ListDeclaration<unknown>) =>
