@@ -200,6 +200,7 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/childs/search/all": PROJECT_READ,
   "GET /admin/project/child/all/:parentProjectId": PROJECT_READ,
   "POST /admin/project/report/data": PROJECT_READ,
+  "POST /admin/project/report/totals": PROJECT_READ,
   "POST /admin/project/prescreen/report": PROJECT_READ,
   "POST /admin/project/group/report": PROJECT_READ,
   "POST /admin/project/suppliermap/report": PROJECT_READ,
@@ -286,6 +287,7 @@ export const API: Record<string, readonly Role[]> = {
   "PUT /admin/project/reconsile/update/:id": R.RECONCILE,
   // reports
   "POST /admin/supplier/report/data": R.REPORTS,
+  "POST /admin/supplier/report/totals": R.REPORTS,
   "POST /admin/project/identifiers/report": [...new Set([...R.REPORTS, ...R.SUPPORT_HOME])],
   "POST /admin/identifiers/report": R.SUPPORT_HOME,
   // library

@@ -1,6 +1,7 @@
 /**
  * The list query kit every grid uses: allow-listed filters and sorts, search over named columns,
- * count and page from the same `where`. Unknown filter keys are refused (400), never interpolated.
+ * count and page from the same `where`. Unknown filter keys and undeclared sorts are refused (400), never
+ * interpolated.
  *
  * Built to stay fast on large tables:
  * - Totals are counted exactly only up to a window past the page (`countWindow`, 1,000 rows by
@@ -316,9 +317,23 @@ export function applyListFilters(
   return qb;
 }
 
+/**
+ * The column a body's `sortBy` orders by: one of the list's declared sorts, else a 400 naming them
+ * (a header can only ask for a declared sort; anything else is a caller's mistake, never ignored).
+ */
+export function sortColumn(spec: ListSpec, sortBy: string): string {
+  const sorts = spec.sorts ?? {};
+  if (Object.hasOwn(sorts, sortBy)) return sorts[sortBy];
+  const keys = Object.keys(sorts);
+  const message = keys.length
+    ? `sortBy must be one of: ${keys.join(", ")}`
+    : "This list cannot be sorted: leave sortBy out";
+  throw invalid(message, [{ path: "sortBy", message }]);
+}
+
 /** The grid's order (`reverse`: exactly backwards, NULLs included, for reading a list from its end). */
 export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec, reverse = false): AnyQB {
-  const col = body.sortBy ? spec.sorts?.[body.sortBy] : undefined;
+  const col = body.sortBy ? sortColumn(spec, body.sortBy) : undefined;
   const flip = (dir: "asc" | "desc") => (reverse ? (dir === "asc" ? "desc" : "asc") : dir);
   let out = qb;
   if (col) out = out.orderBy(sql.ref(col), flip(body.sortDir ?? "asc"));

@@ -138,6 +138,43 @@ export const supplierReportData = defineCall({
   csv: true,
 });
 
+/** The figures of a report row that add up: a tab's totals row sums them over every matching row. */
+export const TOTALLED = [
+  "clicked",
+  "complete",
+  "terminate",
+  "qualityTerm",
+  "overQuota",
+  "security",
+  "drop",
+  "preScreenTerminate",
+  "preScreenDrop",
+  "totalDisqualified",
+  "revenue",
+  "expense",
+  "approved",
+  "allocated",
+  "totalComplete",
+  "remaining",
+] as const satisfies readonly (keyof ReportRow)[];
+/** A tab's totals: each figure summed over every row its filters and search match (all pages), and how many rows. */
+export type ReportTotals = Record<(typeof TOTALLED)[number], number> & { rows: number };
+
+/** The totals of a project tab, for the same body as its data (page and order aside). */
+export const projectReportTotals = defineCall({
+  method: "POST",
+  path: "/admin/project/report/totals",
+  body: ProjectReportBody,
+  result: returns<ReportTotals>(),
+});
+/** The totals of the Supplier tab, for the same body as its data. */
+export const supplierReportTotals = defineCall({
+  method: "POST",
+  path: "/admin/supplier/report/totals",
+  body: SupplierReportBody,
+  result: returns<ReportTotals>(),
+});
+
 // ---------------------------------------------------------------- the tabs' lists
 
 type Col = { key: string; header: string; value: (r: ReportRow) => unknown };

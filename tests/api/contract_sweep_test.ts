@@ -408,6 +408,7 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
       "POST /admin/identifiers/report": { identifierData: "abc123" },
       "POST /admin/cities": { countryId: "US" },
       "POST /admin/project/report/data": { type: "client" },
+      "POST /admin/project/report/totals": { type: "client" },
     };
     // a body field that names a record: the fixture's id (so the other fields' cases get past it)
     const fieldIds: Record<string, string> = {

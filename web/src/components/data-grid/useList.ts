@@ -15,7 +15,14 @@ import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import type { ListDecl } from "./types.ts";
 import type { AnyContract } from "../../../../shared/api/contract.ts";
-import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
+import {
+  buildListBody,
+  DIR_PARAM,
+  ownedParams,
+  readListState,
+  SIZE_PARAM,
+  SORT_PARAM,
+} from "./list-params.ts";
 
 export {
   dateKeys,
@@ -120,6 +127,15 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     });
   }, [update]);
 
+  /** Orders the list by one of its declared sorts (a header's click), back to the first page. */
+  const setSort = useCallback((key: string, dir: "asc" | "desc") => {
+    update((p) => {
+      p.set(SORT_PARAM, key);
+      if (dir === "desc") p.set(DIR_PARAM, "desc");
+      else p.delete(DIR_PARAM);
+    });
+  }, [update]);
+
   const resetFilters = useCallback(() => {
     update((p) => {
       for (const key of ownedParams(filters)) p.delete(key);
@@ -202,6 +218,7 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     setPage,
     setPageSize,
     setParam,
+    setSort,
     resetFilters,
     hasActiveFilters,
     patchRow,
