@@ -88,6 +88,15 @@ export async function generateResults(): Promise<ResultsFile> {
       ignoreErrors: true,
     });
     if (!schema) throw new Error("typescript-json-schema produced no schema");
+    const files = Object.entries(schema.properties ?? {})
+      .filter(([, answer]) => /"#\/definitions\/(Blob|Response)"/.test(JSON.stringify(answer)));
+    if (files.length) {
+      throw new Error(
+        `${
+          files.map(([key]) => key).join(", ")
+        }: a file answer; declare its media type on the contract (media)`,
+      );
+    }
     return tidy(schema as { properties: Record<string, unknown>; definitions?: Record<string, unknown> });
   } finally {
     Deno.removeSync(entry);

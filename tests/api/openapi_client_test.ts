@@ -14,7 +14,9 @@ const doc = buildOpenApi();
 const decoder = new TextDecoder();
 
 Deno.test("OpenAPI: the committed answer schemas are the contracts' result types as generated now (deno task openapi)", async () => {
-  const jsonCalls = declaredCalls().filter((c) => answersJson(c.contract)).map((c) => c.contract.key);
+  const jsonCalls: string[] = declaredCalls().filter((c) => answersJson(c.contract)).map((c) =>
+    c.contract.key
+  );
   const typed = Object.keys(results.results);
   assertEquals(
     jsonCalls.filter((k) => !typed.includes(k)),
