@@ -328,6 +328,7 @@ export const downloadInvoiceCall = defineCall({
   method: "POST",
   path: "/admin/invoice/download/:id",
   ids: { id: "Invoice" },
+  media: "application/pdf",
   result: returns<Blob>(),
 });
 export const uploadInvoiceRefsCall = defineCall({
@@ -362,6 +363,7 @@ export const downloadPurchaseOrderCall = defineCall({
   method: "POST",
   path: "/admin/invoice/supplier/download/:id",
   ids: { id: "Purchase order" },
+  media: "application/pdf",
   result: returns<Blob>(),
 });
 export const uploadPurchaseOrderRefsCall = defineCall({

@@ -53,6 +53,13 @@ export type CallDef<
   result: Returns<R>;
   /** Answers `?format=csv` with the streamed CSV of the same body (list calls). */
   csv?: boolean;
+  /**
+   * The media type of an answer that is not the JSON envelope: a file (PDF, PNG, CSV) or a stream of
+   * server-sent events. The API reference documents that type; absent, the call answers JSON.
+   */
+  media?: "application/pdf" | "image/png" | "text/csv" | "text/event-stream";
+  /** The call refuses too many attempts in a row with 429 (the sign-in throttle). */
+  throttled?: boolean;
   /** Anyone may call it (sign-in only). */
   public?: boolean;
   /** Body size limit in bytes when larger than the API's default (uploads). */

@@ -232,5 +232,6 @@ export const dashboardLiveCall = defineCall({
   path: "/admin/dashboard/live",
   query: LiveQuery,
   public: true,
+  media: "text/event-stream",
   result: returns<LiveUpdate>(),
 });
