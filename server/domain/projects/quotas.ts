@@ -12,6 +12,8 @@ import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { parseJsonList } from "../common/records.ts";
 import { cellGroups, isGroupedCell } from "../router/config.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
+import { counted } from "../../../shared/format.ts";
+import { changesActivity, diffRecord } from "../audit/changes.ts";
 
 export type { QuotaCell };
 
@@ -259,11 +261,28 @@ export async function updateQuota(
       "=",
       quotaId,
     ).execute();
-    await writeLog(trx, actor, {
-      activity: `Chose ${next.length} options for quota ${qual.qualificationName} on ${project.projectCode}`,
-      module: "Projects",
-      recordId: projectId,
-    }, dateAt(clock));
+    // the options added and removed, by their texts; choosing the same ones again logs nothing
+    const optionText = new Map(qual.qualificationOptions.map((o) => [o._id, o.text]));
+    const options = {
+      label: "Options",
+      kind: "list" as const,
+      name: (_: Db, id: string) => Promise.resolve(optionText.get(id)),
+    };
+    const changes = await diffRecord(trx, { options }, { options: cells.map((c) => c.quotaOptionId) }, {
+      options: next.map((c) => c.quotaOptionId),
+    });
+    if (changes.length) {
+      await writeLog(trx, actor, {
+        activity: changesActivity(
+          `Chose ${
+            counted(next.length, "option")
+          } for quota ${qual.qualificationName} on ${project.projectCode}`,
+          changes,
+        ),
+        module: "Projects",
+        recordId: projectId,
+      }, dateAt(clock));
+    }
   });
   projectChanged(projectId);
   return listQuotas(db, projectId);

@@ -20,6 +20,8 @@ import {
   type SupplierStat,
 } from "../../../shared/api/supplier-maps.ts";
 import { supplierReturnUrls } from "../suppliers/lookup.ts";
+import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -119,7 +121,7 @@ export async function saveSupplierMap(
       redirectQualityTerm: input.redirectQualityTerm,
       redirectSurveyClose: input.redirectSurveyClose,
     });
-    const existing = await trx.selectFrom("supplier_maps").select("id").where(
+    const existing = await trx.selectFrom("supplier_maps").selectAll().where(
       "projectId",
       "=",
       input.projectId,
@@ -130,11 +132,17 @@ export async function saveSupplierMap(
       id = existing.id;
       await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id)
         .execute();
-      await writeLog(trx, actor, {
-        activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
-        module: "Projects",
-        recordId: project.id,
-      }, dateAt(clock));
+      const changes = await diffRecord(trx, SUPPLIER_MAP_FIELDS, existing, fields);
+      if (changes.length) {
+        await writeLog(trx, actor, {
+          activity: changesActivity(
+            `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+            changes,
+          ),
+          module: "Projects",
+          recordId: project.id,
+        }, dateAt(clock));
+      }
     } else {
       id = newId(clock());
       await trx.insertInto("supplier_maps").values({
@@ -180,10 +188,17 @@ export async function updateSupplierMap(
       updatedAt: isoAt(clock),
     })
       .where("id", "=", id).execute();
+    const changes = key === "isDeleted"
+      ? []
+      : await diffRecord(trx, SUPPLIER_MAP_FIELDS, m, { [key]: value });
     const what = key === "isDeleted"
       ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
-      : `Set ${key} of ${m.supplierName} on ${project.projectCode} to ${value ? "Active" : "InActive"}`;
-    await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id }, dateAt(clock));
+      : changes.length
+      ? changesActivity(`Updated supplier ${m.supplierName} on ${project.projectCode}`, changes)
+      : null;
+    if (what) {
+      await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id }, dateAt(clock));
+    }
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);
   });

@@ -20,6 +20,8 @@ import {
 } from "./projects.ts";
 import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
+import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { PROJECT_FIELDS } from "../audit/fields.ts";
 
 const PATCH_COLUMNS = [
   "projectName",
@@ -153,11 +155,15 @@ async function updateProjectTx(
           touched.push(...kids.map((k) => k.id));
         }
       }
-      await writeLog(trx, caller.actor, {
-        activity: `Updated ${p.projectCode}: ${changed.map((c) => c.replace(/Ids$/, "")).join(", ")}`,
-        module: MODULE,
-        recordId: id,
-      }, at);
+      // the fields the save really changed, each with its old and new value; none: no log row
+      const changes = await diffRecord(trx, PROJECT_FIELDS, p, row);
+      if (changes.length) {
+        await writeLog(trx, caller.actor, {
+          activity: changesActivity(`Updated ${p.projectCode}`, changes),
+          module: MODULE,
+          recordId: id,
+        }, at);
+      }
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls, at);
     let childStatus: ChildStatusOutcome | undefined;
