@@ -51,6 +51,20 @@ Deno.test("audit: renaming a project from its form logs the name's old and new v
     assertEquals(r.status, 200, r.text);
     const log = (await activities(t, p._id)).slice(before);
     assertEquals(log, [`Updated ${p.projectCode}: Project name: Brand tracker Q4 -> Brand tracker 2027`]);
+    // the changes as data too: the project's Logs dialog and Support > System Logs list them
+    const change = { label: "Project name", from: "Brand tracker Q4", to: "Brand tracker 2027" };
+    const timeline = await t.call("POST", "/admin/system/log", { token, body: { filter: p._id } });
+    assertEquals(timeline.json.result[0].changes, [change]);
+    const page = await t.call("POST", "/admin/system/log", { token, body: { search: "Brand tracker 2027" } });
+    assertEquals(page.status, 200, page.text);
+    const row = page.json.result.data.find((r: { activity: string }) => r.activity === log[0]);
+    assertEquals(row?.changes, [change]);
+    assertEquals(
+      (await t.call("POST", "/admin/system/log", { token, body: { filter: p._id } })).json.result.at(-1)
+        .changes,
+      [],
+      "entries other than updates have no changes",
+    );
 
     // a related record by its name; long text as "set"/"changed", never its body
     const other = await t.call("POST", "/admin/user/add", {

@@ -8,7 +8,8 @@
  */
 import type { Db } from "../../db/connection.ts";
 import { isHiddenField, isSecretField, maskSecret } from "../../../shared/secrets.ts";
-import { clip } from "./log.ts";
+import { type Actor, clip, writeLog } from "./log.ts";
+import { changesActivity, type LogChange } from "../../../shared/audit.ts";
 
 /** How a field's value is compared and shown. */
 export type FieldKind =
@@ -42,7 +43,7 @@ export type FieldDecl = {
 export type FieldDecls = Readonly<Record<string, FieldDecl>>;
 
 /** One changed field: the column, its label and the old and new value as shown. */
-export type Change = { field: string; label: string; from: string; to: string };
+export type Change = LogChange & { field: string };
 
 /** The longest value the log shows whole; longer text reads "changed". */
 export const VALUE_MAX = 80;
@@ -161,12 +162,18 @@ export async function diffRecord(
   return out;
 }
 
-/** "Speed time: 120 -> 90 s"; a change without two values reads "Project specs: changed". */
-export function changeText(c: Change): string {
-  return c.to === "" ? `${c.label}: ${c.from}` : `${c.label}: ${c.from} -> ${c.to}`;
-}
-
-/** The log's activity for an update: "Updated P0001: Project name: A -> B; Speeder: off -> on". */
-export function changesActivity(head: string, changes: readonly Change[]): string {
-  return `${head}: ${changes.map(changeText).join("; ")}`;
+/** Writes an update's log row: `head` and each change (text and data); no row when nothing changed. */
+export async function writeChanges(
+  db: Db,
+  actor: Actor,
+  entry: { head: string; changes: readonly Change[]; module: string; recordId?: string | null },
+  at: Date,
+): Promise<void> {
+  if (!entry.changes.length) return;
+  await writeLog(db, actor, {
+    activity: changesActivity(entry.head, entry.changes),
+    changes: entry.changes,
+    module: entry.module,
+    recordId: entry.recordId,
+  }, at);
 }

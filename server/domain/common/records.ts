@@ -8,7 +8,7 @@ import { invalid, notFound } from "../errors.ts";
 import { isStatusPatch, type StatusPatch } from "../../../shared/schemas/common.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { changesActivity, diffRecord, type FieldDecls } from "../audit/changes.ts";
+import { diffRecord, type FieldDecls, writeChanges } from "../audit/changes.ts";
 import { type Clock, dateAt } from "./clock.ts";
 
 /** Tables with an active switch and a soft delete. */
@@ -123,26 +123,25 @@ export async function runUpdate<F extends object, R>(
   return await db.transaction().execute(async (trx) => {
     await requireLive(trx, opts.table, opts.id, opts.what);
     const at = dateAt(opts.now), now = at.toISOString();
-    let activity: string | null;
     let outcome: UpdateOutcome;
     if (isStatusPatch(opts.input)) {
       const label = await opts.label(trx);
       const verb = await applyStatusPatch(trx, opts.table, opts.id, opts.input as StatusPatch, now);
-      activity = `${verb} ${label}`;
+      let activity = `${verb} ${label}`;
       outcome = verb === "Deleted" ? "deleted" : "status";
       if (outcome === "deleted" && opts.onDelete) {
         const more = await opts.onDelete(trx, now);
         if (more) activity += `; ${more}`;
       }
+      await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id }, at);
     } else {
       const snapshot = opts.snapshot ?? ((db: Db) => rowOf(db, opts.table, opts.id));
       const before = await snapshot(trx);
       const head = await opts.saveForm(trx, opts.input as F, now);
       const changes = await diffRecord(trx, opts.fields, before, await snapshot(trx));
-      activity = changes.length ? changesActivity(head, changes) : null;
+      await writeChanges(trx, actor, { head, changes, module: opts.module, recordId: opts.id }, at);
       outcome = "form";
     }
-    if (activity) await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id }, at);
     return { record: await opts.read(trx), outcome };
   });
 }

@@ -20,7 +20,7 @@ import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { projectChanged } from "../projects/projects.ts";
-import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { QUESTION_FIELDS } from "../audit/fields.ts";
 import { parseJsonList } from "../common/records.ts";
 
@@ -195,13 +195,12 @@ export async function updateQuestion(
       updatedAt: now,
     }).where("id", "=", id).execute();
     const changes = await diffRecord(trx, QUESTION_FIELDS, before, await questionSnapshot(trx, id));
-    if (changes.length) {
-      await writeLog(trx, actor, {
-        activity: changesActivity(`Updated question "${titleOf(form)}" (${form.questionType})`, changes),
-        module: MODULE,
-        recordId: logRecordOf(scope, id),
-      }, at);
-    }
+    await writeChanges(trx, actor, {
+      head: `Updated question "${titleOf(form)}" (${form.questionType})`,
+      changes,
+      module: MODULE,
+      recordId: logRecordOf(scope, id),
+    }, at);
     return { record: await getQuestion(trx, scope, id), deleted: false };
   });
   touched(scope);

@@ -13,7 +13,7 @@ import { parseJsonList } from "../common/records.ts";
 import { cellGroups, isGroupedCell } from "../router/config.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
 import { counted } from "../../../shared/format.ts";
-import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 
 export type { QuotaCell };
 
@@ -271,18 +271,14 @@ export async function updateQuota(
     const changes = await diffRecord(trx, { options }, { options: cells.map((c) => c.quotaOptionId) }, {
       options: next.map((c) => c.quotaOptionId),
     });
-    if (changes.length) {
-      await writeLog(trx, actor, {
-        activity: changesActivity(
-          `Chose ${
-            counted(next.length, "option")
-          } for quota ${qual.qualificationName} on ${project.projectCode}`,
-          changes,
-        ),
-        module: "Projects",
-        recordId: projectId,
-      }, dateAt(clock));
-    }
+    await writeChanges(trx, actor, {
+      head: `Chose ${
+        counted(next.length, "option")
+      } for quota ${qual.qualificationName} on ${project.projectCode}`,
+      changes,
+      module: "Projects",
+      recordId: projectId,
+    }, dateAt(clock));
   });
   projectChanged(projectId);
   return listQuotas(db, projectId);

@@ -20,7 +20,7 @@ import {
   type SupplierStat,
 } from "../../../shared/api/supplier-maps.ts";
 import { supplierReturnUrls } from "../suppliers/lookup.ts";
-import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
@@ -133,16 +133,12 @@ export async function saveSupplierMap(
       await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id)
         .execute();
       const changes = await diffRecord(trx, SUPPLIER_MAP_FIELDS, existing, fields);
-      if (changes.length) {
-        await writeLog(trx, actor, {
-          activity: changesActivity(
-            `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
-            changes,
-          ),
-          module: "Projects",
-          recordId: project.id,
-        }, dateAt(clock));
-      }
+      await writeChanges(trx, actor, {
+        head: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+        changes,
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
     } else {
       id = newId(clock());
       await trx.insertInto("supplier_maps").values({
@@ -188,16 +184,19 @@ export async function updateSupplierMap(
       updatedAt: isoAt(clock),
     })
       .where("id", "=", id).execute();
-    const changes = key === "isDeleted"
-      ? []
-      : await diffRecord(trx, SUPPLIER_MAP_FIELDS, m, { [key]: value });
-    const what = key === "isDeleted"
-      ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
-      : changes.length
-      ? changesActivity(`Updated supplier ${m.supplierName} on ${project.projectCode}`, changes)
-      : null;
-    if (what) {
-      await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id }, dateAt(clock));
+    if (key === "isDeleted") {
+      await writeLog(trx, actor, {
+        activity: `Removed supplier ${m.supplierName} from ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
+    } else {
+      await writeChanges(trx, actor, {
+        head: `Updated supplier ${m.supplierName} on ${project.projectCode}`,
+        changes: await diffRecord(trx, SUPPLIER_MAP_FIELDS, m, { [key]: value }),
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
     }
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);

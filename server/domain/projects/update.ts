@@ -20,7 +20,7 @@ import {
 } from "./projects.ts";
 import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
-import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { PROJECT_FIELDS } from "../audit/fields.ts";
 
 const PATCH_COLUMNS = [
@@ -157,13 +157,12 @@ async function updateProjectTx(
       }
       // the fields the save really changed, each with its old and new value; none: no log row
       const changes = await diffRecord(trx, PROJECT_FIELDS, p, row);
-      if (changes.length) {
-        await writeLog(trx, caller.actor, {
-          activity: changesActivity(`Updated ${p.projectCode}`, changes),
-          module: MODULE,
-          recordId: id,
-        }, at);
-      }
+      await writeChanges(trx, caller.actor, {
+        head: `Updated ${p.projectCode}`,
+        changes,
+        module: MODULE,
+        recordId: id,
+      }, at);
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls, at);
     let childStatus: ChildStatusOutcome | undefined;

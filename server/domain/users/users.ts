@@ -14,7 +14,7 @@ import { hashPassword } from "../auth/password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { supplierNames } from "../suppliers/lookup.ts";
-import { changesActivity, diffRecord } from "../audit/changes.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { USER_FIELDS } from "../audit/fields.ts";
 
 /**
@@ -230,7 +230,7 @@ export async function updateUser(
     ).executeTakeFirst();
     if (!existing) throw notFound("User");
     const at = dateAt(clock), now = at.toISOString();
-    let activity: string | null;
+    let activity: string | undefined;
     if ("isDeleted" in input && Object.keys(input).length === 1) {
       await guardUserChange(trx, actor, existing, { deleting: true });
       await trx.updateTable("users").set({ isDeleted: 1, isActive: 0, updatedAt: now, ...endAllTokens })
@@ -273,7 +273,12 @@ export async function updateUser(
         isActive: u.isActive !== false,
         password: passwordHash,
       });
-      activity = changes.length ? changesActivity(`Updated user ${u.email}`, changes) : null;
+      await writeChanges(trx, actor, {
+        head: `Updated user ${u.email}`,
+        changes,
+        module: "Users",
+        recordId: id,
+      }, at);
     }
     if (activity) await writeLog(trx, actor, { activity, module: "Users", recordId: id }, at);
     const row = await trx.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id)
