@@ -258,3 +258,43 @@ Deno.test("audit: choosing quota options logs the options by name, in the right 
     await t.close();
   }
 });
+
+Deno.test("audit: a scheduled job's edit names the project by its code and the interval with its unit", async () => {
+  const t = await testApp();
+  try {
+    const token = await t.tokenFor("ADMIN");
+    const parent = await makeParent(t);
+    const child = await makeChild(t, parent);
+    const add = await t.call("POST", "/admin/schedule/job/add", {
+      token,
+      body: { projectCode: child.projectCode, interval: 5, comment: "", isSoft: false, isActive: true },
+    });
+    assertEquals(add.status, 200, add.text);
+    const id = add.json.result._id;
+    const edit = (body: Record<string, unknown>) =>
+      t.call("PUT", `/admin/schedule/job/update/${id}`, {
+        token,
+        body: {
+          projectCode: child.projectCode,
+          interval: 5,
+          comment: "",
+          isSoft: false,
+          isActive: true,
+          ...body,
+        },
+      });
+    assertEquals((await edit({ projectCode: parent.projectCode, interval: 10 })).status, 200);
+    const before = (await activities(t, id)).length;
+    assertEquals((await edit({ projectCode: parent.projectCode, interval: 10 })).status, 200);
+    assertEquals((await activities(t, id)).length, before, "the same form again: no row");
+    const log = (await activities(t, id)).at(-1)!;
+    assert(
+      log.endsWith(
+        `: Project Code: ${child.projectCode} -> ${parent.projectCode}; Interval: 5 min -> 10 min`,
+      ),
+      log,
+    );
+  } finally {
+    await t.close();
+  }
+});
