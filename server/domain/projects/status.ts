@@ -238,7 +238,7 @@ export async function notifySuppliersOfStatus(
     at,
   );
   await writeLog(trx, actor, {
-    activity: `E-mailed ${counted(maps.length, "supplier")} that ${p.projectCode} ${what}`,
+    activity: `E-mailed ${maps.length} supplier${maps.length === 1 ? "" : "s"} that ${p.projectCode} ${what}`,
     module: MODULE,
     recordId: p.id,
   }, at);
