@@ -184,6 +184,15 @@ export const USER_FIELDS: FieldDecls = {
   password: secret("Password"),
 };
 
+/** A scheduled job of Support > Jobs. */
+export const JOB_FIELDS: FieldDecls = {
+  projectId: { label: "Project Code", name: nameIn("projects", "projectCode") },
+  interval: num("Interval", "min"),
+  comment: long("Comment"),
+  isSoft: bool("Soft"),
+  isActive: bool("Active"),
+};
+
 export const CATEGORY_FIELDS: FieldDecls = {
   categoryTitle: text("Title"),
   categoryDesc: long("Description"),
