@@ -298,3 +298,26 @@ Deno.test("audit: a scheduled job's edit names the project by its code and the i
     await t.close();
   }
 });
+
+Deno.test("audit: an issuing company's edit names the changed fields; bank details read 'changed'", async () => {
+  const t = await testApp();
+  try {
+    const su = await t.tokenFor("SUPERADMIN");
+    const companies = await t.call("GET", "/admin/issuing-companies", { token: su });
+    const c = companies.json.result[0];
+    const { _id, accountMarker: _m, updatedAt: _u, ...form } = c;
+    const bankUs = "Beneficiary: Maple Ltd\nAccount 4242\nFor further credit to: A/c 42";
+    const save = (body: Record<string, unknown>) =>
+      t.call("PUT", `/admin/issuing-company/update/${_id}`, { token: su, body: { ...form, ...body } });
+    assertEquals((await save({ phone: "+1 416 555 0100", bankUs })).status, 200);
+    assertEquals((await save({ phone: "+1 416 555 0100", bankUs })).status, 200, "the same again");
+    const log = await activities(t, _id);
+    assertEquals(log.filter((a) => a.startsWith("Updated issuing company")), [
+      `Updated issuing company ${c.companyName}: Phone: ${c.phone || "empty"} -> +1 416 555 0100; ` +
+      "US bank details: changed",
+    ]);
+    assert(!log.join().includes("Account 4242"), "bank details are not logged");
+  } finally {
+    await t.close();
+  }
+});

@@ -184,6 +184,19 @@ export const USER_FIELDS: FieldDecls = {
   password: secret("Password"),
 };
 
+/** An issuing company of Accounts (its form's labels); bank details and blocks of text as "changed". */
+export const ISSUER_FIELDS: FieldDecls = {
+  companyName: text("Company name"),
+  address: long("Address"),
+  email: text("Email"),
+  phone: text("Phone"),
+  taxNumber: text("Tax number"),
+  taxLines: long("Tax lines"),
+  serviceDescription: long("Service description"),
+  bankUs: long("US bank details"),
+  bankInternational: long("International bank details"),
+};
+
 /** A scheduled job of Support > Jobs. */
 export const JOB_FIELDS: FieldDecls = {
   projectId: { label: "Project Code", name: nameIn("projects", "projectCode") },
