@@ -23,6 +23,7 @@ import * as m0021 from "./0021_group_status_holds.ts";
 import * as m0024 from "./0024_supplier_hook_refusal.ts";
 import * as m0025 from "./0025_task_leases.ts";
 import * as m0027 from "./0027_tax_details.ts";
+import * as m0031 from "./0031_audit_changes.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "0024_supplier_hook_refusal": m0024,
   "0025_task_leases": m0025,
   "0027_tax_details": m0027,
+  "0031_audit_changes": m0031,
 };

@@ -171,6 +171,25 @@ export const SECURITY_FLAGS = [
   "isRDHigh",
 ] as const satisfies readonly (keyof typeof projectSecurityEntries)[];
 
+/** The Security tab's label of each on/off setting (the tab and the audit log both read these). */
+export const SECURITY_LABELS: Readonly<Record<(typeof SECURITY_FLAGS)[number], string>> = {
+  isDynamicThanksUrl: "Secured Url",
+  isClientUrlProtection: "Client URL protection",
+  isGeoLocation: "Geo location",
+  isPreScreen: "Pre-screen",
+  isExclude: "Exclusions",
+  isMobile: "Mobile",
+  isDesktop: "Desktop",
+  isTablet: "Tablet",
+  isSpeeder: "Speeder",
+  isProxyVpn: "Proxy / VPN",
+  isUniqueIp: "Unique IP",
+  isPii: "PII",
+  isRDLow: "RD low",
+  isRDMedium: "RD medium",
+  isRDHigh: "RD high",
+};
+
 /** A multi-link project's client URLs: each a URL of bounded length, at most 100,000 of them. */
 const multiLinkUrls = () =>
   v.optional(

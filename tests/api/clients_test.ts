@@ -86,7 +86,10 @@ Deno.test("clients: an accountant adds a client; every field round-trips, the AP
     const log = await auditOf(t, c._id);
     assertEquals(log.map((l) => [l.module, l.activity]), [
       ["Clients", "Created client Northbridge Insights (CL0001)"],
-      ["Clients", "Updated client Northbridge Insights Ltd (CL0001)"],
+      [
+        "Clients",
+        "Updated client Northbridge Insights Ltd (CL0001): Client name: Northbridge Insights -> Northbridge Insights Ltd",
+      ],
     ]);
     assertEquals(log[0].name, "TestACCOUNTANT User");
   } finally {

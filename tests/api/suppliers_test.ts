@@ -91,7 +91,8 @@ Deno.test("suppliers: add and read one (POST /admin/supplier/:id); every field r
     assertEquals(upd.json.result.clientId, [], "the client list is what the form sends");
     assertEquals((await auditOf(t, s._id)).map((l) => l.activity), [
       "Created supplier PanelPulse UK (PPUK)",
-      "Updated supplier PanelPulse United Kingdom (PPUK)",
+      "Updated supplier PanelPulse United Kingdom (PPUK): Supplier name: PanelPulse UK -> PanelPulse United Kingdom; " +
+      "Clients: removed Client Research 1",
     ]);
   } finally {
     await t.close();

@@ -10,8 +10,10 @@ import { newId } from "../../db/ids.ts";
 import type { IssuingCompany } from "../../../shared/api/accounts.ts";
 import type { IssuingCompanyForm } from "../../../shared/schemas/accounts.ts";
 import { conflict, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import type { Actor } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { ISSUER_FIELDS } from "../audit/fields.ts";
 
 export const MODULE = "Accounts";
 /** The marker of the Canadian entity (part 2, 2 "Generate Invoice"). */
@@ -57,8 +59,9 @@ export async function updateIssuer(
     const before = await getIssuer(trx, id);
     await trx.updateTable("issuing_companies").set({ ...form, updatedAt: now.toISOString() })
       .where("id", "=", id).execute();
-    await writeLog(trx, actor, {
-      activity: `Updated issuing company ${before.companyName}`,
+    await writeChanges(trx, actor, {
+      head: `Updated issuing company ${before.companyName}`,
+      changes: await diffRecord(trx, ISSUER_FIELDS, before, form),
       module: MODULE,
       recordId: id,
     }, now);

@@ -2,6 +2,7 @@
 import type { Db } from "../../db/connection.ts";
 import { type AnyQB, dateRangeFilters, listSpecOf } from "../../db/list.ts";
 import { systemLogList, type SystemLogRow } from "../../../shared/api/system-log.ts";
+import { parseChanges } from "../../../shared/audit.ts";
 
 export type { SystemLogRow };
 
@@ -16,6 +17,7 @@ export function systemLogQuery(db: Db): AnyQB {
     "city",
     "country",
     "module",
+    "changes",
   ]);
 }
 
@@ -31,5 +33,8 @@ export const systemLogListSpec = listSpecOf(systemLogList, {
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
 });
 
-/** The System Logs row as read (the query already names its columns as the API does). */
-export const systemLogRow = (r: SystemLogRow): SystemLogRow => r;
+/** The System Logs row as read (the query names its columns as the API does; changes are JSON). */
+export const systemLogRow = (r: Omit<SystemLogRow, "changes"> & { changes: string }): SystemLogRow => ({
+  ...r,
+  changes: parseChanges(r.changes),
+});

@@ -12,6 +12,8 @@ import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { parseJsonList } from "../common/records.ts";
 import { cellGroups, isGroupedCell } from "../router/config.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
+import { counted } from "../../../shared/format.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 
 export type { QuotaCell };
 
@@ -259,8 +261,21 @@ export async function updateQuota(
       "=",
       quotaId,
     ).execute();
-    await writeLog(trx, actor, {
-      activity: `Chose ${next.length} options for quota ${qual.qualificationName} on ${project.projectCode}`,
+    // the options added and removed, by their texts; choosing the same ones again logs nothing
+    const optionText = new Map(qual.qualificationOptions.map((o) => [o._id, o.text]));
+    const options = {
+      label: "Options",
+      kind: "list" as const,
+      name: (_: Db, id: string) => Promise.resolve(optionText.get(id)),
+    };
+    const changes = await diffRecord(trx, { options }, { options: cells.map((c) => c.quotaOptionId) }, {
+      options: next.map((c) => c.quotaOptionId),
+    });
+    await writeChanges(trx, actor, {
+      head: `Chose ${
+        counted(next.length, "option")
+      } for quota ${qual.qualificationName} on ${project.projectCode}`,
+      changes,
       module: "Projects",
       recordId: projectId,
     }, dateAt(clock));

@@ -26,6 +26,7 @@ import type {
   ChildStatusOutcome,
   StatusChanged,
 } from "../../../shared/api/projects.ts";
+import { counted } from "../../../shared/format.ts";
 
 type StatusTarget = {
   id: string;
@@ -104,7 +105,7 @@ export async function changeStatus(
   const change = (from: number, next: number) =>
     `changed from ${projectStatusLabel(from)} to ${projectStatusLabel(next)}`;
   const followed = changed.length
-    ? ` (and ${plural(changed.length, "child project")}${reopens ? " back with it" : ""})`
+    ? ` (and ${counted(changed.length, "child project")}${reopens ? " back with it" : ""})`
     : "";
   await writeLog(trx, actor, {
     activity: `Status of ${project.projectCode} ${change(project.projectStatus, to)}${followed}`,
@@ -151,8 +152,6 @@ async function childrenOf(trx: Db, groupId: string) {
     .where("c.parentProjectId", "=", groupId).where("c.isDeleted", "=", 0).orderBy("c.projectCode").execute();
 }
 
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
-
 /** At most this many project codes are named in a message; the rest are counted. */
 const NAMED = 5;
 function codes(list: { projectCode: string }[]) {
@@ -187,10 +186,10 @@ export function statusMessage(base: string, to: number, outcome: ChildStatusOutc
     : [];
   const parts = byStatus(back, (c) => c.to).map(([status, list]) =>
     !reopens
-      ? `${plural(list.length, "child project")} ${projectStatusLabel(status)} with it`
+      ? `${counted(list.length, "child project")} ${projectStatusLabel(status)} with it`
       : status === PROJECT_STATUS.LIVE
-      ? `${plural(list.length, "child project")} live again`
-      : `${plural(list.length, "child project")} back to ${projectStatusLabel(status)}`
+      ? `${counted(list.length, "child project")} live again`
+      : `${counted(list.length, "child project")} back to ${projectStatusLabel(status)}`
   );
   for (const [status, list] of byStatus(stays, (c) => c.projectStatus)) {
     parts.push(`${codes(list)} ${list.length === 1 ? "stays" : "stay"} ${projectStatusLabel(status)}`);

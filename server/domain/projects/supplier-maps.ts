@@ -20,6 +20,8 @@ import {
   type SupplierStat,
 } from "../../../shared/api/supplier-maps.ts";
 import { supplierReturnUrls } from "../suppliers/lookup.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -119,7 +121,7 @@ export async function saveSupplierMap(
       redirectQualityTerm: input.redirectQualityTerm,
       redirectSurveyClose: input.redirectSurveyClose,
     });
-    const existing = await trx.selectFrom("supplier_maps").select("id").where(
+    const existing = await trx.selectFrom("supplier_maps").selectAll().where(
       "projectId",
       "=",
       input.projectId,
@@ -130,8 +132,10 @@ export async function saveSupplierMap(
       id = existing.id;
       await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id)
         .execute();
-      await writeLog(trx, actor, {
-        activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+      const changes = await diffRecord(trx, SUPPLIER_MAP_FIELDS, existing, fields);
+      await writeChanges(trx, actor, {
+        head: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+        changes,
         module: "Projects",
         recordId: project.id,
       }, dateAt(clock));
@@ -180,10 +184,20 @@ export async function updateSupplierMap(
       updatedAt: isoAt(clock),
     })
       .where("id", "=", id).execute();
-    const what = key === "isDeleted"
-      ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
-      : `Set ${key} of ${m.supplierName} on ${project.projectCode} to ${value ? "Active" : "InActive"}`;
-    await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id }, dateAt(clock));
+    if (key === "isDeleted") {
+      await writeLog(trx, actor, {
+        activity: `Removed supplier ${m.supplierName} from ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
+    } else {
+      await writeChanges(trx, actor, {
+        head: `Updated supplier ${m.supplierName} on ${project.projectCode}`,
+        changes: await diffRecord(trx, SUPPLIER_MAP_FIELDS, m, { [key]: value }),
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
+    }
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);
   });

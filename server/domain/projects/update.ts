@@ -20,6 +20,8 @@ import {
 } from "./projects.ts";
 import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { PROJECT_FIELDS } from "../audit/fields.ts";
 
 const PATCH_COLUMNS = [
   "projectName",
@@ -153,8 +155,11 @@ async function updateProjectTx(
           touched.push(...kids.map((k) => k.id));
         }
       }
-      await writeLog(trx, caller.actor, {
-        activity: `Updated ${p.projectCode}: ${changed.map((c) => c.replace(/Ids$/, "")).join(", ")}`,
+      // the fields the save really changed, each with its old and new value; none: no log row
+      const changes = await diffRecord(trx, PROJECT_FIELDS, p, row);
+      await writeChanges(trx, caller.actor, {
+        head: `Updated ${p.projectCode}`,
+        changes,
         module: MODULE,
         recordId: id,
       }, at);

@@ -31,6 +31,7 @@ import {
   type UpdateOutcome,
 } from "../common/records.ts";
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
+import { SUPPLIER_FIELDS } from "../audit/fields.ts";
 
 const MODULE = "Suppliers";
 
@@ -219,6 +220,7 @@ export async function updateSupplier(
     what: "Supplier",
     module: MODULE,
     input,
+    fields: SUPPLIER_FIELDS,
     label: async (trx) => {
       const r = await trx.selectFrom("suppliers").select(["supplierName", "supplierShortCode"]).where(
         "id",
