@@ -120,6 +120,7 @@ export async function restoreDatabase(
   from: string,
   url: string,
   opts: { force?: boolean; now?: number } = {},
+  clock: Clock = wallClock,
 ): Promise<RestoreResult> {
   const target = fileDatabasePath(url, "restored into");
   if (!(await exists(from))) throw new BackupError(`No backup at ${from}`);
@@ -153,7 +154,7 @@ export async function restoreDatabase(
         );
       }
       // what is replaced is never lost: a consistent copy (write-ahead log included) beside it
-      kept = await freePath(safetyCopyName(target, opts.now ?? wallClock()));
+      kept = await freePath(safetyCopyName(target, opts.now ?? clock()));
       await backupDatabase(cur.db, url, kept);
     } finally {
       await cur.close();
