@@ -2,6 +2,7 @@
 import { dateAt, wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
+import type { LogModule } from "../../../shared/log-modules.ts";
 
 /** Who did it and from where; the CLI passes a system actor. */
 export type Actor = {
@@ -18,7 +19,7 @@ export type Actor = {
 export const SYSTEM_ACTOR: Actor = { userId: null, name: "System", device: "server" };
 export const cliActor = (): Actor => ({ userId: null, name: "CLI", device: "command line" });
 
-export type AuditEntry = { activity: string; module: string; recordId?: string | null };
+export type AuditEntry = { activity: string; module: LogModule; recordId?: string | null };
 
 /**
  * The longest value each column of the log keeps: whatever a change names (a record's name, a
