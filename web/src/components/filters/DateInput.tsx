@@ -6,6 +6,7 @@ import { Input } from "../ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
 
 export function DateInput({
+  id,
   label,
   value,
   onChange,
@@ -15,6 +16,8 @@ export function DateInput({
   describedBy,
   className,
 }: {
+  /** For a visible `<label htmlFor>`; the box is named by `label` either way. */
+  id?: string;
   label: string;
   value: string;
   onChange: (iso: string) => void;
@@ -39,7 +42,9 @@ export function DateInput({
       if (value) onChange("");
       return;
     }
-    const iso = parseDisplayDate(raw);
+    const parsed = parseDisplayDate(raw);
+    // a typed day outside min..max is refused like the picker refuses it
+    const iso = parsed && (!min || parsed >= min) && (!max || parsed <= max) ? parsed : null;
     setBad(!iso);
     if (iso && iso !== value) onChange(iso);
   }
@@ -47,13 +52,14 @@ export function DateInput({
   return (
     <div className={cn("relative w-40", className)}>
       <Input
+        id={id}
         aria-label={label}
         placeholder="dd/MM/yyyy"
         inputMode="numeric"
         value={text}
         aria-invalid={invalid || bad || undefined}
         aria-describedby={describedBy}
-        title={bad ? "Use the format dd/MM/yyyy" : undefined}
+        title={bad ? `Use the format dd/MM/yyyy${min ? `, from ${isoDayToDisplay(min)}` : ""}` : undefined}
         onChange={(e) => setText(e.target.value)}
         onBlur={(e) => commit(e.target.value)}
         onKeyDown={(e) => {
