@@ -42,9 +42,8 @@ export function DateInput({
       if (value) onChange("");
       return;
     }
-    const parsed = parseDisplayDate(raw);
-    // a typed day outside min..max is refused like the picker refuses it
-    const iso = parsed && (!min || parsed >= min) && (!max || parsed <= max) ? parsed : null;
+    // a typed day outside min..max is passed on: the screen says why it refuses it (a range's order)
+    const iso = parseDisplayDate(raw);
     setBad(!iso);
     if (iso && iso !== value) onChange(iso);
   }
@@ -59,7 +58,7 @@ export function DateInput({
         value={text}
         aria-invalid={invalid || bad || undefined}
         aria-describedby={describedBy}
-        title={bad ? `Use the format dd/MM/yyyy${min ? `, from ${isoDayToDisplay(min)}` : ""}` : undefined}
+        title={bad ? "Use the format dd/MM/yyyy" : undefined}
         onChange={(e) => setText(e.target.value)}
         onBlur={(e) => commit(e.target.value)}
         onKeyDown={(e) => {
