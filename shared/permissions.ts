@@ -110,6 +110,7 @@ export const SCREENS: ScreenRule[] = [
   { path: "/admin/support/job/:jobid", roles: R.SUPPORT_JOB },
   // operations (issue 16): scheduled backups, the API reference
   { path: "/admin/support/backups", roles: R.SUPPORT_LOG },
+  { path: "/admin/support/email", roles: R.SUPPORT_LOG },
   { path: "/admin/support/api-reference", roles: R.API_DOCS },
   // supplier portal
   { path: "/supplier/project", roles: R.SUPPLIER },
@@ -314,6 +315,11 @@ export const API: Record<string, readonly Role[]> = {
   "GET /admin/schedule/job/:id": R.SUPPORT_JOB,
   // operations (issue 16)
   "GET /admin/support/backups": R.SUPPORT_LOG,
+  // Support > E-mail: the outbox (issue 25), for whoever reads the System Logs
+  "POST /admin/email/outbox": R.SUPPORT_LOG,
+  "GET /admin/email/outbox/:id": R.SUPPORT_LOG,
+  "POST /admin/email/outbox/:id/resend": R.SUPPORT_LOG,
+  "POST /admin/email/outbox/:id/cancel": R.SUPPORT_LOG,
   "GET /admin/support/api-reference": R.API_DOCS,
   // users
   "POST /admin/users": R.USERS,

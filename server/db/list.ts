@@ -122,6 +122,13 @@ export const inFilter = (column: string, normalize: (s: string) => string = (s) 
   return list.length ? qb.where(sql.ref(column), "in", list) : qb;
 };
 
+/** The `minDate`/`maxDate` filters of a date range on `column` (the day of maxDate included). */
+export const dateRangeFilters = (column: string) => ({
+  minDate: (qb: AnyQB, val: NonNullable<FilterValue>) => qb.where(sql.ref(column), ">=", String(val)),
+  maxDate: (qb: AnyQB, val: NonNullable<FilterValue>) =>
+    qb.where(sql.ref(column), "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
+});
+
 /**
  * A filter (or status) whose value is one number code or a list of them (project statuses, say).
  * Values that are not numbers (a `true` from a grid's active switch, text) narrow nothing: a list

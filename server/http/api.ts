@@ -149,6 +149,7 @@ const RECORD_TABLES: Record<string, string> = {
   "Purchase order": "purchase_orders",
   "Issuing company": "issuing_companies",
   "Scheduled job": "scheduled_jobs",
+  "E-mail": "email_outbox",
 };
 
 /** Validates a call's path ids, query and body against its contract. */

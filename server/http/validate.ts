@@ -75,6 +75,9 @@ export function limitBody(max = DEFAULT_BODY_LIMIT): MiddlewareHandler {
   };
 }
 
+/** What a request whose body never arrived in full is answered (if its client still listens). */
+export const BODY_INCOMPLETE = "The request body was not received in full";
+
 /** The request body as text, counted while it is read: past `max` bytes it stops reading (413). */
 async function readText(req: Request, max: number): Promise<string> {
   const done = textOf.get(req);
@@ -84,7 +87,15 @@ async function readText(req: Request, max: number): Promise<string> {
   const decoder = new TextDecoder();
   let seen = 0, text = "";
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      // the client left (or stalled past the server's time-out) before its body was in: its
+      // problem, a 400 nobody may read, never a 500 with a stack in the log
+      throw e instanceof HttpError ? e : new HttpError(400, BODY_INCOMPLETE);
+    }
+    const { done, value } = chunk;
     if (done) break;
     seen += value.byteLength;
     if (seen > max) {

@@ -177,6 +177,8 @@ export const RefUploadBody = v.object({
     v.minLength(1, ACCOUNT_MSG.uploadRowsRequired),
     v.maxLength(MAX_UPLOAD_ROWS, `At most ${MAX_UPLOAD_ROWS} rows`),
   ),
+  /** Replace the reference and received date of records already Paid (else such rows are refused). */
+  overwrite: v.optional(v.boolean("overwrite must be true or false"), false),
 });
 export type RefUploadBody = v.InferOutput<typeof RefUploadBody>;
 

@@ -522,7 +522,14 @@ Deno.test("accounts: a manual project lands on Ready To Invoice; Archieved lists
     assertEquals(dup.status, 409);
     const ready = await t.call("POST", "/admin/invoice/projects", { token, body: { search: "MAN-1" } });
     const row = ready.json.result.data[0];
-    assertEquals([row.projectCode, row.complete, row.cpi, row.total, row.approved], ["MAN-1", 50, 3, 150, 0]);
+    // the completes typed for a manual project are what it bills: its accepted count
+    assertEquals([row.projectCode, row.complete, row.cpi, row.total, row.approved], [
+      "MAN-1",
+      50,
+      3,
+      150,
+      50,
+    ]);
 
     const archived = await readyProject(t, { status: PROJECT_STATUS.ARCHIEVED });
     const arch = await t.call("POST", "/admin/archieved/projects", { token, body: {} });

@@ -210,6 +210,7 @@ Deno.test("group status: migration 0021 finds, in their log, the children a stop
       `Project updated successfully: 2 child projects live again; 1 child project back to Awarded; ${c.child.projectCode} stays Paused`,
     );
     assertEquals([await statusOf(t, a.child._id), await statusOf(t, b.child._id)], [1, 1]);
+    assertEquals(await statusOf(t, awarded._id), 2, "the awarded child is back to Awarded");
   } finally {
     await t.close();
   }

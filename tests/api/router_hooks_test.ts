@@ -11,6 +11,22 @@ import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { hookKey, HookSender } from "../../server/domain/router/hooks.ts";
 import { createLogger } from "../../server/logger.ts";
 import { fetchTransport } from "../../server/domain/common/outbound/client.ts";
+import { renderMetrics } from "../../server/domain/ops/metrics.ts";
+import type { TestApp } from "../helpers/app.ts";
+
+/** The callback series of a scrape: attempts by result (this process's so far) and deliveries by state. */
+async function callbackSeries(t: TestApp): Promise<Record<string, number>> {
+  const text = await renderMetrics(t.deps.db);
+  const out: Record<string, number> = {};
+  for (
+    const m of text.matchAll(
+      /^samplex_callback_(attempts_total|deliveries)\{(?:result|state)="(\w+)"\} (\d+)$/gm,
+    )
+  ) {
+    out[`${m[1] === "deliveries" ? "state" : "attempt"}:${m[2]}`] = Number(m[3]);
+  }
+  return out;
+}
 
 type Call = { url: string; key: string | null };
 
@@ -144,6 +160,7 @@ Deno.test("router hooks: a local hook listed in OUTBOUND_ALLOW is delivered over
     const supplier = await makeSupplier(t, {
       supplierApprovedHook: `http://127.0.0.1:${l.port}/hook?uid=[uid]&key=[key]`,
     });
+    const before = await callbackSeries(t);
     const s = await liveProject(t, { supplierId: supplier._id });
     const uid = uidOf((await enter(t, s.mapId, "net-1")).location);
     await back(t, uid, "c");
@@ -152,6 +169,10 @@ Deno.test("router hooks: a local hook listed in OUTBOUND_ALLOW is delivered over
     assertEquals(l.seen, [{ url: `http://127.0.0.1:${l.port}/hook?uid=${uid}&key=${key}`, key }]);
     const rows = await t.deps.db.selectFrom("router_hooks").select(["status", "lastError"]).execute();
     assertEquals(rows, [{ status: "sent", lastError: "" }]);
+    // the metrics an operator alerts on say the same
+    const after = await callbackSeries(t);
+    assertEquals((after["attempt:delivered"] ?? 0) - (before["attempt:delivered"] ?? 0), 1);
+    assertEquals([after["state:queued"], after["state:sending"], after["state:failed"]], [0, 0, 0]);
   } finally {
     await t.close();
     await l.close();
@@ -214,6 +235,7 @@ Deno.test("router hooks: a stored hook the policy refuses is never called, fails
     // stored before the policy (or by hand): the router must check it when it calls it
     const internal = `http://127.0.0.1:${l.port}/hook?uid=[uid]`;
     await t.deps.db.updateTable("suppliers").set({ supplierApprovedHook: internal }).execute();
+    const before = await callbackSeries(t);
     const s = await liveProject(t, { supplierId: supplier._id });
     for (const sid of ["r1", "r2", "r3"]) await back(t, uidOf((await enter(t, s.mapId, sid)).location), "c");
     const failed =
@@ -224,6 +246,9 @@ Deno.test("router hooks: a stored hook the policy refuses is never called, fails
     assertEquals(rows.map((r) => [r.status, r.attempts]), [["failed", 1], ["failed", 1], ["failed", 1]]);
     for (const r of rows) assertMatch(r.lastError, /^Refused: 127\.0\.0\.1 is a loopback address/);
     assertEquals(l.seen, [], "the internal listener was never called");
+    const after = await callbackSeries(t);
+    assertEquals((after["attempt:refused"] ?? 0) - (before["attempt:refused"] ?? 0), 3);
+    assertEquals(after["state:failed"], 3, "the three refused callbacks by state");
     const refusals = lines.filter((x) => x.includes("refused by the outbound policy"));
     assertEquals(refusals.length, 1, "one log line for three refused hooks");
     assertMatch(refusals[0], /127\.0\.0\.1 is a loopback address/);

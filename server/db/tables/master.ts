@@ -148,7 +148,7 @@ export interface SupplierRulesTable {
   updatedAt: string;
 }
 
-export type EmailStatus = "queued" | "sending" | "sent" | "failed";
+export type EmailStatus = "queued" | "sending" | "sent" | "failed" | "cancelled";
 
 export interface EmailOutboxTable {
   id: string;

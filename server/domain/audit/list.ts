@@ -1,6 +1,6 @@
 /** Support > System Logs: every change by staff, newest first, searchable and exportable. */
 import type { Db } from "../../db/connection.ts";
-import { type AnyQB, listSpecOf } from "../../db/list.ts";
+import { type AnyQB, dateRangeFilters, listSpecOf } from "../../db/list.ts";
 import { systemLogList, type SystemLogRow } from "../../../shared/api/system-log.ts";
 
 export type { SystemLogRow };
@@ -25,8 +25,7 @@ export const systemLogListSpec = listSpecOf(systemLogList, {
   fts: { table: "system_logs_fts" },
   filters: {
     module: (qb, val) => qb.where("module", "=", String(val)),
-    minDate: (qb, val) => qb.where("createdAt", ">=", String(val)),
-    maxDate: (qb, val) => qb.where("createdAt", "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
+    ...dateRangeFilters("createdAt"),
   },
   sorts: {},
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],

@@ -239,7 +239,9 @@ export async function notifySuppliersOfStatus(
     at,
   );
   await writeLog(trx, actor, {
-    activity: `E-mailed ${maps.length} supplier${maps.length === 1 ? "" : "s"} that ${p.projectCode} ${what}`,
+    activity: `Queued an e-mail to ${maps.length} supplier${
+      maps.length === 1 ? "" : "s"
+    } that ${p.projectCode} ${what}`,
     module: MODULE,
     recordId: p.id,
   }, at);

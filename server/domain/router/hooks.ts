@@ -27,6 +27,7 @@ import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
+import { recordCallbackAttempt } from "../ops/metrics.ts";
 
 /**
  * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
@@ -176,6 +177,7 @@ export class HookSender {
     await this.#noteRefusal(h, refused, now);
     if (refused) {
       // the policy will say the same on every retry: failed now, the reason on the supplier
+      recordCallbackAttempt("refused");
       await this.#settle(h, {
         status: "failed",
         attempts,
@@ -185,6 +187,7 @@ export class HookSender {
       return;
     }
     if (!error) {
+      recordCallbackAttempt("delivered");
       await this.#settle(h, {
         status: "sent",
         attempts,
@@ -194,6 +197,7 @@ export class HookSender {
       return;
     }
     const delay = this.opts.retryDelaysMs[attempts - 1];
+    recordCallbackAttempt(delay === undefined ? "failed" : "retry");
     this.log.warn("supplier approved hook failed", { id: h.id, attempts, error });
     await this.#settle(h, {
       status: delay === undefined ? "failed" : "queued",

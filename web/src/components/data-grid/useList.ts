@@ -60,7 +60,9 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     decl,
   ]);
 
-  const queryKey = useMemo(() => ["list", listKey, body] as const, [listKey, body]);
+  // a list call with path parameters (one supplier's projects) caches each parameter's pages apart
+  const pathParams = decl.params ?? null;
+  const queryKey = useMemo(() => ["list", listKey, body, pathParams] as const, [listKey, body, pathParams]);
 
   // every list is shown by the DataGrid, which tells a failure in place (with Retry), so a notice
   // would only say it twice; but a 401 ends the session and leaves the grid: its notice says why
@@ -75,7 +77,11 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     const { pageNo: _p, limit: _l, sortBy: _s, sortDir: _d, ...rest } = body;
     return { ...rest, pageNo: 1, limit: 1, count: "exact" };
   }, [body]);
-  const countKey = useMemo(() => ["list", listKey, countBody] as const, [listKey, countBody]);
+  const countKey = useMemo(() => ["list", listKey, countBody, pathParams] as const, [
+    listKey,
+    countBody,
+    pathParams,
+  ]);
   const pageMeta = query.isPlaceholderData ? undefined : query.data?.metadata;
   const countQuery = useQuery({
     queryKey: countKey,
