@@ -5,7 +5,7 @@ import type { Deps } from "./deps.ts";
 import type { AppEnv } from "./http/context.ts";
 import { httpErrorOf } from "./http/errors.ts";
 import { Api } from "./http/api.ts";
-import { mountSecurityTxt, mountSpa } from "./http/static.ts";
+import { mountRobotsTxt, mountSecurityTxt, mountSpa } from "./http/static.ts";
 import { MSG } from "../shared/messages.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { surveyMiddleware, surveyRoutes } from "./router/routes.ts";
@@ -129,6 +129,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     publicUrl: deps.env.PUBLIC_URL,
     now: deps.now,
   });
+  // robots.txt: only the sign-in page may be crawled (a back-office is not indexed)
+  mountRobotsTxt(app);
 
   // the built SPA: hashed /assets cached for good, the rest revalidated, index.html for client
   // routes; pre-compressed (br, gzip) variants chosen by Accept-Encoding (server/http/static.ts)

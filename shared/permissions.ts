@@ -349,6 +349,8 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/toluna/api/add": R.API_IMPORT,
   "POST /admin/project/external/list": R.PROJECT_FETCH,
   "POST /admin/project/external/add": R.PROJECT_FETCH,
+  "POST /admin/project/external/offers": R.PROJECT_FETCH,
+  "POST /admin/project/external/quotas": R.PROJECT_FETCH,
   // supplier portal
   "POST /supplier/project/mapped": R.SUPPLIER,
   "POST /supplier/project/inventory": R.SUPPLIER,

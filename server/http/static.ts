@@ -155,6 +155,30 @@ export function mountSpa<E extends Env>(app: Hono<E>, root: string): void {
   });
 }
 
+/** The headers of a small plain-text file of the server (security.txt, robots.txt), cached a day. */
+const text = (body: string) => ({
+  "content-type": "text/plain; charset=utf-8",
+  "cache-control": "public, max-age=86400",
+  "content-length": String(new TextEncoder().encode(body).length),
+});
+
+/**
+ * `/robots.txt`: a back-office is not for search engines; crawlers may see the sign-in page and
+ * nothing else (the respondent links, the API and every screen are disallowed). Served with or
+ * without the SPA build, before its history fallback.
+ */
+export const ROBOTS_TXT = [
+  "# Samplex back-office: not to be indexed but for its sign-in page",
+  "User-agent: *",
+  "Allow: /login$",
+  "Disallow: /",
+  "",
+].join("\n");
+
+export function mountRobotsTxt<E extends Env>(app: Hono<E>): void {
+  app.get("/robots.txt", (c) => c.body(ROBOTS_TXT, 200, text(ROBOTS_TXT)));
+}
+
 /** How long a served security.txt is valid (RFC 9116 asks for less than a year). */
 const SECURITY_TXT_DAYS = 180;
 
@@ -180,11 +204,6 @@ export function mountSecurityTxt<E extends Env>(app: Hono<E>, opts: SecurityTxtO
     const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
     return proto === "https" || proto === "http" ? `${proto}://${url.host}` : url.origin;
   };
-  const text = (body: string) => ({
-    "content-type": "text/plain; charset=utf-8",
-    "cache-control": "public, max-age=86400",
-    "content-length": String(new TextEncoder().encode(body).length),
-  });
   app.get("/.well-known/security.txt", (c) => {
     const origin = originOf(c);
     const host = new URL(origin).hostname;

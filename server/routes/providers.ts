@@ -12,6 +12,7 @@ import {
   withImports,
 } from "../domain/imports/offers.ts";
 import { csvResponse, csvStream } from "../http/csv.ts";
+import { externalOffers, offerQuotas, withTexts } from "../domain/imports/external.ts";
 import { correctMapping, mappingItem, mappingsQuery, mappingsSpec } from "../domain/imports/mappings.ts";
 import type { Deps } from "../deps.ts";
 
@@ -22,6 +23,26 @@ const callerOf = (x: CallContext<any>) => {
 };
 
 const added = (r: P.ImportResult) => answer(r, `Project ${r.projectCode} created`);
+
+/** A page's offers, all of them, as the CSV of its list (named "Projects"). */
+function offersCsv(
+  c: Parameters<typeof csvResponse>[0],
+  deps: Deps,
+  list: { id: string; columns: typeof P.externalOffersList.columns },
+  offers: P.ExternalOffer[],
+) {
+  const stamp = new Date(deps.now()).toISOString().slice(0, 10);
+  return csvResponse(
+    c,
+    `${list.id}-${stamp}.csv`,
+    csvStream(
+      list.columns,
+      (async function* () {
+        yield offers;
+      })(),
+    ),
+  );
+}
 
 function offerRoutes(api: Api, key: ProviderKey) {
   const calls = P.PROVIDER_CALLS[key];
@@ -36,28 +57,19 @@ function offerRoutes(api: Api, key: ProviderKey) {
       ? await withImports(
         db,
         key,
-        await adapter.listOffers({
-          countryCode: typeof country === "string" && country.trim()
-            ? country.trim().toUpperCase()
-            : undefined,
-          search: search || undefined,
-        }),
+        await withTexts(
+          db,
+          key,
+          await adapter.listOffers({
+            countryCode: typeof country === "string" && country.trim()
+              ? country.trim().toUpperCase()
+              : undefined,
+            search: search || undefined,
+          }),
+        ),
       )
       : [];
-    if (c.req.query("format") === "csv") {
-      const stamp = new Date(deps.now()).toISOString().slice(0, 10);
-      const list = P.OFFER_LISTS[key];
-      return csvResponse(
-        c,
-        `${list.id}-${stamp}.csv`,
-        csvStream(
-          list.columns,
-          (async function* () {
-            yield offers;
-          })(),
-        ),
-      );
-    }
+    if (c.req.query("format") === "csv") return offersCsv(c, deps, P.OFFER_LISTS[key], offers);
     return { ...pageOffers(offers, body.pageNo, body.limit), provider: state };
   });
   api.handle(
@@ -79,6 +91,17 @@ export function providerRoutes(api: Api) {
     const ids = Array.isArray(body.questionId) ? body.questionId : [body.questionId];
     return adapter(deps, "toluna").questions!(ids);
   });
+
+  // Projects External: every configured provider's offers, one page of 20 (`p` on the screen)
+  api.handle(P.listExternalOffers, async ({ deps, db, body, c }) => {
+    const { offers, providers } = await externalOffers(db, providersOf(deps), body);
+    if (c.req.query("format") === "csv") return offersCsv(c, deps, P.externalOffersList, offers);
+    return { ...pageOffers(offers, body.pageNo, body.limit), providers };
+  });
+  api.handle(
+    P.externalOfferQuotas,
+    ({ deps, db, body }) => offerQuotas(db, providersOf(deps), body.provider, body.surveyId),
+  );
 
   api.list(P.listExternalProjects, ({ db, deps }) => ({
     // the tab says "No provider configured" when nothing is imported and no provider is connected

@@ -8,6 +8,8 @@ import { defineList, ListBody, type ListDeclaration, type ListResult } from "../
 import {
   AddOfferBody,
   ExternalAddBody,
+  ExternalOfferListBody,
+  ExternalQuotasBody,
   LogitQuotaBody,
   MappingUpdateBody,
   MrktQuotaBody,
@@ -17,6 +19,7 @@ import {
   TolunaQuotaBody,
 } from "../schemas/providers.ts";
 import { moneyCell } from "../format.ts";
+import { PROVIDER_NAMES } from "../schemas/providers.ts";
 
 export type { ProviderKey };
 
@@ -52,8 +55,8 @@ export type OfferQualification = {
   isRoutable: boolean;
 };
 
-/** What the project made from an offer is. */
-export type ImportedAs = { projectId: string; projectCode: string; groupProjectId: string };
+/** What the project made from an offer is (and for which client). */
+export type ImportedAs = { projectId: string; projectCode: string; groupProjectId: string; clientId: string };
 
 /** The normalized external offer (part 1 "External offer", part 2 "External survey"). */
 export type ExternalOffer = {
@@ -92,10 +95,15 @@ export type ProviderState = {
   sandbox: boolean;
   /** Why it is not configured, or that it is the sandbox. */
   note: string;
+  /** Projects External: the provider is configured but its offers could not be read this time. */
+  error?: string;
 };
 
 /** An offer page: the grid's page plus the provider's state. */
 export type OfferPage = ListResult<ExternalOffer> & { provider?: ProviderState };
+
+/** The Projects External page: its offers and every provider's state. */
+export type ExternalOfferPage = ListResult<ExternalOffer> & { providers?: ProviderState[] };
 
 /** Toluna's quota details, on demand (quota ID, required completes, remaining completes). */
 export type TolunaQuotaDetails = {
@@ -207,6 +215,21 @@ export const listExternalProjects = defineCall({
   body: ListBody,
   csv: true,
   result: returns<ListResult<ExternalProjectItem>>(),
+});
+/** Projects External (2.6): the offers of every configured provider on one page (CSV "Projects"). */
+export const listExternalOffers = defineCall({
+  method: "POST",
+  path: "/admin/project/external/offers",
+  body: ExternalOfferListBody,
+  csv: true,
+  result: returns<ExternalOfferPage>(),
+});
+/** The quotas of an offer on Projects External, whichever provider (Logit and UniMrkt asked on their own). */
+export const externalOfferQuotas = defineCall({
+  method: "POST",
+  path: "/admin/project/external/quotas",
+  body: ExternalQuotasBody,
+  result: returns<OfferQuota[]>(),
 });
 export const addExternalProject = defineCall({
   method: "POST",
@@ -336,7 +359,24 @@ export const OFFER_LISTS = {
   mrkt: offerList(mrktOffers),
 } as const;
 
-/** Projects External (2.6, /admin/project/fetch): what was imported and from where. */
+/** Projects External (2.6, /admin/project/fetch): the offers of every configured provider. */
+export const externalOffersList = defineList<ExternalOffer>()({
+  id: "Projects",
+  call: listExternalOffers,
+  filters: { provider: "texts", countryCode: "text", clientdiy: "text" },
+  sorts: [],
+  columns: [
+    {
+      key: "provider",
+      header: "Provider",
+      value: (r) => PROVIDER_NAMES[r.provider] + (r.sandbox ? " (Sandbox)" : ""),
+    },
+    ...offerColumns,
+    { key: "imported", header: "Imported as", value: (r) => r.imported?.projectCode ?? "" },
+  ],
+});
+
+/** What was imported and from where (POST /admin/project/external/list). */
 export const externalProjectsList = defineList<ExternalProjectItem>()({
   id: "external-projects",
   call: listExternalProjects,

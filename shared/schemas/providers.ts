@@ -113,6 +113,46 @@ export const TolunaQuestionsBody = v.object({
 });
 export const MrktQuotaBody = v.object({ filters: OfferFilters, surveyId: providerId("Survey id") });
 
+/**
+ * POST /admin/project/external/offers (Projects External): the offers of every configured provider;
+ * `filter.provider` narrows to some, `filter.countryCode` to a country, `filter.clientdiy` to the
+ * offers free to import for that client (not imported yet, or imported for it). Page size 20.
+ */
+export const ExternalOfferListBody = v.object({
+  ...ListBody.entries,
+  limit: v.optional(
+    v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(1000)),
+    20,
+  ),
+  filter: v.optional(
+    v.object({
+      provider: v.optional(
+        v.nullable(
+          v.union([
+            v.picklist(PROVIDER_KEYS, "Provider must be one of precision, logit, toluna, circle, mrkt"),
+            v.pipe(
+              v.array(
+                v.picklist(PROVIDER_KEYS, "Provider must be one of precision, logit, toluna, circle, mrkt"),
+              ),
+              v.maxLength(PROVIDER_KEYS.length),
+            ),
+          ], "Provider must be one of precision, logit, toluna, circle, mrkt"),
+        ),
+      ),
+      countryCode: v.optional(v.nullable(shortText("Country", 8))),
+      clientdiy: v.optional(v.nullable(v.union([v.literal(""), recordId("Client not found")]))),
+    }),
+    {},
+  ),
+});
+export type ExternalOfferListBody = v.InferOutput<typeof ExternalOfferListBody>;
+
+/** POST /admin/project/external/quotas: one offer's quotas, naming its provider. */
+export const ExternalQuotasBody = v.object({
+  provider: v.picklist(PROVIDER_KEYS, "Provider must be one of precision, logit, toluna, circle, mrkt"),
+  surveyId: providerId("Survey id"),
+});
+
 /** POST /admin/project/<provider>/api/add: the survey row (its id is what counts) plus the client. */
 export const AddOfferBody = v.object({
   surveyId: providerId("Survey id"),

@@ -186,3 +186,51 @@ Deno.test("SPA: Accept-Encoding parsing honours q=0 and the * wildcard", () => {
   assertEquals(of("identity, deflate"), []);
   assertEquals(of(undefined), []);
 });
+
+/** What a crawler following robots.txt may fetch: the longest matching Allow/Disallow wins (RFC 9309). */
+function crawlable(robots: string, path: string): boolean {
+  const rules = robots.split("\n").map((l) => l.replace(/#.*/, "").trim()).filter(Boolean)
+    .map((l) => l.split(/:\s*/, 2) as [string, string])
+    .filter(([k]) => /^(allow|disallow)$/i.test(k));
+  let best: { allow: boolean; len: number } = { allow: true, len: -1 };
+  for (const [k, pattern] of rules) {
+    const anchored = pattern.endsWith("$");
+    const body = anchored ? pattern.slice(0, -1) : pattern;
+    const hit = anchored ? path === body : path.startsWith(body);
+    if (hit && pattern.length > best.len) best = { allow: /^allow$/i.test(k), len: pattern.length };
+  }
+  return best.allow;
+}
+
+Deno.test("robots.txt: a robots file, not the SPA; only the sign-in page may be crawled", async () => {
+  const root = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${root}/index.html`, "<!doctype html><title>Samplex SPA</title>");
+  const t = await testApp();
+  try {
+    for (const app of [createApp(t.deps, { webRoot: root }), t.app]) {
+      const res = await app.request("/robots.txt");
+      assertEquals(res.status, 200);
+      assertMatch(res.headers.get("content-type") ?? "", /^text\/plain/);
+      const body = await res.text();
+      assert(!/Samplex SPA|<html/i.test(body), "not the SPA's HTML");
+      assertMatch(body, /^User-agent: \*$/m);
+      assertEquals(crawlable(body, "/login"), true, "the sign-in page");
+      for (
+        const path of [
+          "/",
+          "/admin/project",
+          "/admin/dashboard",
+          "/supplier/project",
+          "/survey/start/x",
+          "/api/v1/openapi.json",
+          "/login/x",
+        ]
+      ) {
+        assertEquals(crawlable(body, path), false, path);
+      }
+    }
+  } finally {
+    await t.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

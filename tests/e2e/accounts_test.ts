@@ -80,6 +80,15 @@ Deno.test(
             await page.getByTestId("invoice-line").first().waitFor();
             assertEquals(await page.getByLabel("Invoice code").inputValue(), "INV10001");
             assertEquals(await page.getByLabel("Net terms").inputValue(), "30");
+            // dates read dd/MM/yyyy (the kit's DateInput), not the browser's mm/dd/yyyy; due = date + 30 days
+            const dayOf = (s: string) => {
+              const m = s.match(/^(\d{2})\/(\d{2})\/(\d{4})$/);
+              assert(m, `dd/MM/yyyy: ${s}`);
+              return Date.UTC(+m[3], +m[2] - 1, +m[1]);
+            };
+            const date = await page.getByRole("textbox", { name: "Date", exact: true }).inputValue();
+            const due = await page.getByRole("textbox", { name: "Due date", exact: true }).inputValue();
+            assertEquals((dayOf(due) - dayOf(date)) / 86_400_000, 30);
             assertEquals(await page.getByLabel("Complete", { exact: true }).inputValue(), "112");
             await page.getByTestId("grand-total").getByText("$280.00").waitFor();
             assertEquals(await page.getByTestId("approval-warning").count(), 0);
@@ -120,7 +129,10 @@ Deno.test(
           await page.getByRole("button", { name: "Submit" }).click();
           await page.getByText("Reference is required").waitFor();
           await page.getByLabel("Reference Number").fill("UTR-4242");
-          await page.getByLabel("Received Date").fill("2027-01-05");
+          const received = page.getByRole("textbox", { name: "Received Date", exact: true });
+          await received.fill("05/01/2027");
+          await received.press("Tab");
+          assertEquals(await received.inputValue(), "05/01/2027");
           await page.getByRole("combobox", { name: "Status" }).click();
           await page.getByRole("option", { name: "Paid" }).click();
           await page.getByRole("button", { name: "Submit" }).click();

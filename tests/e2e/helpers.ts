@@ -251,11 +251,14 @@ export async function readClipboard(page: Page): Promise<string> {
 export async function newPage(
   browser: Browser,
   baseURL: string,
+  /** More context options (the accessibility test injects axe-core past the CSP with `bypassCSP`). */
+  extra: { bypassCSP?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     baseURL,
     viewport: { width: 1280, height: 800 },
     acceptDownloads: true,
+    ...extra,
   });
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);

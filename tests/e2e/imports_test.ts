@@ -191,10 +191,10 @@ Deno.test(
           const admin = await server.user("ADMIN");
           const other = await newPage(browser, server.url);
           await signIn(other.page, admin.email);
-          await other.page.goto("/admin/project/fetch");
+          await other.page.goto("/admin/project/fetch?provider=precision");
           const row = other.page.locator("tbody tr").filter({ hasText: surveyId });
           await row.first().waitFor();
-          assertMatch(await row.first().textContent() ?? "", new RegExp(client.clientName));
+          assertMatch(await row.first().textContent() ?? "", new RegExp(`imported as ${code}`));
           assertMatch(await row.first().textContent() ?? "", /Precision/);
           assertEquals(other.errors, []);
           await other.context.close();

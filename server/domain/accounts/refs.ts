@@ -3,6 +3,7 @@
  * record's reference is not replaced unless the upload says so; every change of a reference is in
  * the system log with its old and new value), id filters.
  */
+import type { LogModule } from "../../../shared/log-modules.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { AnyQB, FilterFn } from "../../db/list.ts";
@@ -60,7 +61,7 @@ export type RefTarget = {
   statusColumn: "invoiceStatus" | "poStatus";
   /** "Invoice", "Purchase order": how a line and the log name one. */
   what: string;
-  module: string;
+  module: LogModule;
 };
 
 /** The Paid status of invoices and purchase orders alike. */

@@ -10,6 +10,7 @@ import type { Db } from "../../db/connection.ts";
 import { isHiddenField, isSecretField, maskSecret } from "../../../shared/secrets.ts";
 import { type Actor, clip, writeLog } from "./log.ts";
 import { changesActivity, type LogChange } from "../../../shared/audit.ts";
+import type { LogModule } from "../../../shared/log-modules.ts";
 
 /** How a field's value is compared and shown. */
 export type FieldKind =
@@ -166,7 +167,7 @@ export async function diffRecord(
 export async function writeChanges(
   db: Db,
   actor: Actor,
-  entry: { head: string; changes: readonly Change[]; module: string; recordId?: string | null },
+  entry: { head: string; changes: readonly Change[]; module: LogModule; recordId?: string | null },
   at: Date,
 ): Promise<void> {
   if (!entry.changes.length) return;

@@ -3,6 +3,7 @@ import { dateAt, wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import type { LogChange } from "../../../shared/audit.ts";
+import type { LogModule } from "../../../shared/log-modules.ts";
 
 /** Who did it and from where; the CLI passes a system actor. */
 export type Actor = {
@@ -21,7 +22,7 @@ export const cliActor = (): Actor => ({ userId: null, name: "CLI", device: "comm
 
 export type AuditEntry = {
   activity: string;
-  module: string;
+  module: LogModule;
   recordId?: string | null;
   /** What an update changed (diffRecord), kept beside the activity text for the screens. */
   changes?: readonly LogChange[];

@@ -2,6 +2,7 @@
  * Pieces every master-data area shares: the `{isActive} | {isDeleted: true} | form` update run in
  * one transaction with its audit row, generated keys, country fields, JSON list columns.
  */
+import type { LogModule } from "../../../shared/log-modules.ts";
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { invalid, notFound } from "../errors.ts";
@@ -104,7 +105,7 @@ export async function runUpdate<F extends object, R>(
     table: SwitchableTable;
     id: string;
     what: string;
-    module: string;
+    module: LogModule;
     input: StatusPatch | F;
     label: (trx: Db) => Promise<string>;
     /** The caller's clock (`Deps.now`): stamps the row's updatedAt and the log row. */

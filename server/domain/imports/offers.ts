@@ -14,7 +14,7 @@ export async function withImports(db: Db, provider: ProviderKey, offers: Offer[]
   const ids = offers.map((o) => o.surveyId);
   const rows = ids.length
     ? await db.selectFrom("offer_imports as i").innerJoin("projects as p", "p.id", "i.projectId")
-      .select(["i.surveyId", "i.projectId", "i.groupProjectId", "p.projectCode"])
+      .select(["i.surveyId", "i.projectId", "i.groupProjectId", "p.projectCode", "p.clientId"])
       .where("i.provider", "=", provider).where("p.isDeleted", "=", 0)
       .where("i.surveyId", "in", ids.slice(0, 5000)).execute()
     : [];
@@ -25,6 +25,7 @@ export async function withImports(db: Db, provider: ProviderKey, offers: Offer[]
       projectId: r.projectId,
       projectCode: r.projectCode,
       groupProjectId: r.groupProjectId,
+      clientId: r.clientId,
     }]),
   );
   return offers.map((o) => ({ ...o, imported: by.get(o.surveyId) ?? null }));

@@ -6,6 +6,7 @@ import { Input } from "../ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
 
 export function DateInput({
+  id,
   label,
   value,
   onChange,
@@ -15,6 +16,8 @@ export function DateInput({
   describedBy,
   className,
 }: {
+  /** For a visible `<label htmlFor>`; the box is named by `label` either way. */
+  id?: string;
   label: string;
   value: string;
   onChange: (iso: string) => void;
@@ -39,6 +42,7 @@ export function DateInput({
       if (value) onChange("");
       return;
     }
+    // a typed day outside min..max is passed on: the screen says why it refuses it (a range's order)
     const iso = parseDisplayDate(raw);
     setBad(!iso);
     if (iso && iso !== value) onChange(iso);
@@ -47,6 +51,7 @@ export function DateInput({
   return (
     <div className={cn("relative w-40", className)}>
       <Input
+        id={id}
         aria-label={label}
         placeholder="dd/MM/yyyy"
         inputMode="numeric"

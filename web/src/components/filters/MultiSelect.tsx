@@ -45,6 +45,9 @@ export function MultiSelect({
     ? options.find((o) => o.value === value[0])?.label ?? label
     : `${label}: ${value.length}`;
 
+  // the button's name holds its visible text (WCAG 2.5.3): "Provider: Logit", or the summary itself
+  const named = summary.toLowerCase().includes(label.toLowerCase()) ? summary : `${label}: ${summary}`;
+
   function toggle(v: string, on: boolean) {
     onChange(on ? [...value.filter((x) => x !== v), v] : value.filter((x) => x !== v));
   }
@@ -60,7 +63,7 @@ export function MultiSelect({
           "w-auto min-w-36 max-w-60 cursor-pointer items-center justify-between gap-2",
           className,
         )}
-        aria-label={label}
+        aria-label={named}
       >
         <span className={cn("truncate", value.length === 0 && "text-muted-foreground")}>{summary}</span>
         <ChevronDown className="size-4 shrink-0 opacity-60" />

@@ -15,6 +15,7 @@ import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
+import { DateInput } from "../../components/filters/DateInput.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Dialog, DialogContent, DialogHeader, DialogTitle } from "../../components/ui/dialog.tsx";
@@ -257,13 +258,13 @@ export default function InvoiceFormPage() {
                   />
                 </Field>
                 <Field label="Date" error={errors.currentDate}>
-                  <Input
-                    type="date"
-                    aria-label="Date"
+                  <DateInput
+                    label="Date"
+                    className="w-full"
                     min={floor}
                     value={currentDate}
-                    onChange={(e) => {
-                      const d = e.target.value < floor ? floor : e.target.value;
+                    onChange={(iso) => {
+                      const d = !iso || iso < floor ? floor : iso;
                       setCurrentDate(d);
                       setDueDate(addDays(d, num(netTerms)));
                     }}
@@ -281,12 +282,12 @@ export default function InvoiceFormPage() {
                   />
                 </Field>
                 <Field label="Due date" error={errors.dueDate}>
-                  <Input
-                    type="date"
-                    aria-label="Due date"
+                  <DateInput
+                    label="Due date"
+                    className="w-full"
                     min={addDays(currentDate, num(netTerms))}
                     value={dueDate}
-                    onChange={(e) => setDueDate(e.target.value)}
+                    onChange={setDueDate}
                   />
                 </Field>
               </div>

@@ -7,6 +7,7 @@ import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Input, Textarea } from "../../components/ui/input.tsx";
+import { DateInput } from "../../components/filters/DateInput.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select } from "../../components/ui/select.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
@@ -70,11 +71,12 @@ export default function InvoiceStatusPage() {
           <Input id="referenceNo" value={referenceNo} onChange={(e) => setReferenceNo(e.target.value)} />
           {errors.referenceNo ? <p className="text-sm text-destructive">{errors.referenceNo}</p> : null}
           <Label htmlFor="recievedDate">Received Date</Label>
-          <Input
+          <DateInput
             id="recievedDate"
-            type="date"
+            label="Received Date"
+            className="w-full"
             value={recievedDate}
-            onChange={(e) => setRecievedDate(e.target.value)}
+            onChange={setRecievedDate}
           />
           {errors.recievedDate ? <p className="text-sm text-destructive">{errors.recievedDate}</p> : null}
           <Label htmlFor="comment">Comment</Label>

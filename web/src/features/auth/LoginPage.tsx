@@ -29,7 +29,7 @@ export default function LoginPage() {
             The back-office of the Samplex sample exchange, for project managers, accounts and suppliers.
           </p>
         </div>
-        <p className="relative z-10 text-xs text-white/50">© Samplex</p>
+        <p className="relative z-10 text-xs text-white/80">© Samplex</p>
         <div
           aria-hidden="true"
           className="absolute -right-32 -top-32 size-[28rem] rounded-full bg-[oklch(0.49_0.2_264)] opacity-40 blur-3xl"

@@ -7,6 +7,7 @@ import { saveBlob } from "../../lib/download.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog, DialogContent, DialogHeader, DialogTitle } from "../../components/ui/dialog.tsx";
 import {
+  externalOfferQuotas,
   logitQuotas,
   mrktQuotas,
   type OfferQuota,
@@ -25,15 +26,21 @@ function ExportButton({ onClick }: { onClick: () => void }) {
   );
 }
 
-export function QuotasDialog({ offer, onClose }: { offer: ExternalOffer; onClose: () => void }) {
+/** `external`: opened from Projects External (any provider's quotas through its own call, no Toluna drill-down). */
+type DialogProps = { offer: ExternalOffer; onClose: () => void; external?: boolean };
+
+export function QuotasDialog({ offer, onClose, external = false }: DialogProps) {
   const [tab, setTab] = useState<"Quotas" | "Questions">("Quotas");
   const [detail, setDetail] = useState<string | null>(null);
   const remote = offer.provider === "logit" || offer.provider === "mrkt";
+  const call = external ? externalOfferQuotas : offer.provider === "logit" ? logitQuotas : mrktQuotas;
   const loaded = useQuery({
-    queryKey: callKey(offer.provider === "logit" ? logitQuotas : mrktQuotas, offer.surveyId),
+    queryKey: callKey(call, `${offer.provider}:${offer.surveyId}`),
     enabled: remote,
     queryFn: async () =>
-      (offer.provider === "logit"
+      (external
+        ? await api(externalOfferQuotas, { body: { provider: offer.provider, surveyId: offer.surveyId } })
+        : offer.provider === "logit"
         ? await api(logitQuotas, { body: { filters: {}, projectId: offer.surveyId } })
         : await api(mrktQuotas, { body: { filters: {}, surveyId: offer.surveyId } })).result,
   });
@@ -93,7 +100,7 @@ export function QuotasDialog({ offer, onClose }: { offer: ExternalOffer; onClose
                     <div className="font-medium">
                       {i + 1}. Quota {q.quotaId}: {q.remaining} of {q.required} remaining ({q.completes}{" "}
                       completes)
-                      {offer.provider === "toluna" && q.parentQuotaId
+                      {offer.provider === "toluna" && q.parentQuotaId && !external
                         ? (
                           <Button
                             className="ml-2"
@@ -152,7 +159,7 @@ export function QuotasDialog({ offer, onClose }: { offer: ExternalOffer; onClose
   );
 }
 
-export function QualificationsDialog({ offer, onClose }: { offer: ExternalOffer; onClose: () => void }) {
+export function QualificationsDialog({ offer, onClose, external = false }: DialogProps) {
   const [more, setMore] = useState(false);
   const refs = useQuery({
     queryKey: callKey(tolunaQuestions, offer.surveyId),
@@ -179,7 +186,7 @@ export function QualificationsDialog({ offer, onClose }: { offer: ExternalOffer;
           <DialogTitle>Qualifications of {offer.title} ({offer.surveyId})</DialogTitle>
         </DialogHeader>
         <div className="flex items-center gap-2">
-          {offer.provider === "toluna"
+          {offer.provider === "toluna" && !external
             ? <Button size="sm" variant="outline" onClick={() => setMore(true)}>Question details</Button>
             : null}
           <span className="flex-1" />
@@ -202,7 +209,15 @@ export function QualificationsDialog({ offer, onClose }: { offer: ExternalOffer;
                   <td className="p-2">{q.name}</td>
                   <td className="p-2">
                     {q.answerIds.map((a, i) => (
-                      <div key={a}>{a === q.answers[i] ? a : `${a} (${q.answers[i]})`}</div>
+                      <div key={a}>
+                        {q.answers[i] && q.answers[i] !== a
+                          ? (
+                            <>
+                              {q.answers[i]} <span className="text-muted-foreground">({a})</span>
+                            </>
+                          )
+                          : a}
+                      </div>
                     ))}
                   </td>
                   <td className="p-2">{q.isRoutable ? "true" : "false"}</td>

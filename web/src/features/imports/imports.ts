@@ -3,13 +3,14 @@ import type { ListDecl } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import {
   type ExternalOffer,
+  externalOffersList,
   type ExternalProjectItem,
-  externalProjectsList,
   mappingsList,
   OFFER_LISTS,
   type ProviderMapping,
 } from "../../../../shared/api/providers.ts";
 import type { ProviderKey } from "../../../../shared/schemas/providers.ts";
+import { CLIENTS } from "../common/lookups.ts";
 
 export type { ExternalOffer, ExternalProjectItem, ProviderKey };
 
@@ -63,17 +64,20 @@ export const offersDecl = (key: ProviderKey): ListDecl<ExternalOffer, "countryCo
   ],
 });
 
-export const externalDecl: ListDecl<ExternalProjectItem, "provider" | "offerState" | "clientId"> = {
-  list: externalProjectsList,
-  rowId: (r) => r._id,
+/**
+ * Projects External (part 1, 2.6): every configured provider's offers, 20 a page in `p`; filters
+ * provider, country, clientdiy (the client the offers are for: what is free to import for it, and
+ * the add dialog's client) and export.
+ */
+export const externalOffersDecl: ListDecl<ExternalOffer, "provider" | "countryCode" | "clientdiy"> = {
+  list: externalOffersList,
+  id: "external-offers",
+  rowId: (o) => o._id,
   defaultPageSize: 20,
+  pageSizes: [20],
   pageParam: "p",
+  exportName: "Projects",
   filters: [
-    {
-      kind: "search",
-      placeholder: "Search imports",
-      hint: "Searches title, survey id, project code and name",
-    },
     {
       kind: "select",
       key: "provider",
@@ -81,17 +85,8 @@ export const externalDecl: ListDecl<ExternalProjectItem, "provider" | "offerStat
       multiple: true,
       options: PROVIDER_TABS.map((t) => ({ value: t.key, label: t.label.slice(3) })),
     },
-    {
-      kind: "select",
-      key: "offerState",
-      label: "Offer",
-      multiple: true,
-      options: [
-        { value: "open", label: "Open" },
-        { value: "closed", label: "Closed" },
-        { value: "vanished", label: "Vanished" },
-      ],
-    },
+    { kind: "select", key: "countryCode", label: "Country", options: COUNTRY_OPTIONS },
+    { kind: "select", key: "clientdiy", label: "Client", source: CLIENTS },
     { kind: "export" },
   ],
 };

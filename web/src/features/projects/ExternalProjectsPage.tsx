@@ -1,11 +1,10 @@
 /**
- * /admin/project/fetch (part 1, 2.6, Projects External): the offers imported from the external
- * sample providers, where each came from (the Sandbox labelled) and how its offer stands now (open,
- * closed, vanished). With nothing imported and no provider connected, it says so plainly (design,
- * section 6) instead of an empty grid.
+ * /admin/project/fetch (part 1, 2.6, Projects External): the external survey offers of every
+ * configured provider, 20 a page (page in `p`), with their quota and qualification dialogs, filters
+ * provider, country, clientdiy and export, and a row action adding an offer as a project after 'This
+ * action will create a new project'. With no provider configured it says so, and how to try the
+ * built-in sandbox.
  */
-import { useMemo } from "react";
-import { Link } from "react-router";
 import { CloudOff } from "lucide-react";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Card } from "../../components/ui/card.tsx";
@@ -13,69 +12,39 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { DataGrid } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
-import type { GridColumn } from "../../components/data-grid/types.ts";
-import { formatDate, formatMoney, isoDayToDisplay } from "../../lib/format.ts";
-import { projectStatusLabel } from "../../../../shared/status.ts";
-import type { ProviderState } from "../../../../shared/api/providers.ts";
-import { externalDecl, type ExternalProjectItem } from "../imports/imports.ts";
+import { api } from "../../lib/api.ts";
+import { addExternalProject, type ExternalOfferPage } from "../../../../shared/api/providers.ts";
+import { PROVIDER_ENV_NAMES, PROVIDER_KEYS } from "../../../../shared/schemas/providers.ts";
+import { type ExternalOffer, externalOffersDecl } from "../imports/imports.ts";
+import { useOfferGrid } from "../imports/OfferGrid.tsx";
 import { PROJECTS_DESCRIPTION } from "./ProjectsListPage.tsx";
 import { useProjectTabs } from "./projects.ts";
 
-const PROVIDERS = ["PRECISION", "LOGIT", "TOLUNA", "CIRCLE", "MRKT"];
-const OFFER_TONES = { open: "green", closed: "amber", vanished: "red" } as const;
-
 export default function ExternalProjectsPage() {
   const tabs = useProjectTabs();
-  const list = useList<ExternalProjectItem>(externalDecl);
-  const providers = (list.metadata as { providers?: ProviderState[] } | undefined)?.providers;
-  const columns = useMemo<GridColumn<ExternalProjectItem>[]>(() => [
-    {
-      id: "projectCode",
-      header: "Project",
-      className: "min-w-48",
-      cell: (r) => (
-        <div className="flex flex-col">
-          <Link
-            to={`/admin/project/${r.groupProjectId}/childs`}
-            className="font-medium text-primary hover:underline"
-          >
-            {r.projectCode}
-          </Link>
-          <span className="text-xs text-muted-foreground">{r.projectName}</span>
-        </div>
-      ),
+  const list = useList<ExternalOffer>(externalOffersDecl);
+  const providers = (list.query.data as ExternalOfferPage | undefined)?.providers;
+  const client = list.body.filter.clientdiy;
+  const { columns, actions, dialogs } = useOfferGrid({
+    external: true,
+    defaultClientId: typeof client === "string" ? client : undefined,
+    add: async (offer, clientId) => {
+      const res = await api(addExternalProject, {
+        body: {
+          provider: offer.provider,
+          surveyId: offer.surveyId,
+          clientId,
+          countryCode: offer.countryCode,
+        },
+      });
+      return { ...res.result, message: res.message };
     },
-    {
-      id: "provider",
-      header: "From",
-      cell: (r) => (
-        <span className="flex items-center gap-1.5">
-          {r.providerName} {r.sandbox ? <Badge tone="amber">Sandbox</Badge> : null}
-        </span>
-      ),
-    },
-    { id: "surveyId", header: "Survey ID", cell: (r) => r.surveyId },
-    { id: "countryCode", header: "Country", cell: (r) => r.countryCode },
-    { id: "clientName", header: "Client", cell: (r) => r.clientName },
-    { id: "status", header: "Status", cell: (r) => projectStatusLabel(r.projectStatus) },
-    { id: "cpi", header: "CPI", align: "right", cell: (r) => formatMoney(r.cpi) },
-    { id: "remaining", header: "Remaining", align: "right", cell: (r) => r.remaining },
-    { id: "complete", header: "Complete", align: "right", cell: (r) => `${r.complete} / ${r.sampleSize}` },
-    {
-      id: "offerState",
-      header: "Offer",
-      cell: (r) => (
-        <Badge tone={OFFER_TONES[r.offerState as keyof typeof OFFER_TONES] ?? "neutral"}>
-          {r.offerState}
-        </Badge>
-      ),
-    },
-    { id: "endDate", header: "End date", cell: (r) => (r.endDate ? isoDayToDisplay(r.endDate) : "") },
-    { id: "createdAt", header: "Imported", cell: (r) => formatDate(r.createdAt) },
-  ], []);
+    onAdded: () => void list.invalidate(),
+  });
 
-  const none = providers && !providers.some((p) => p.configured) && list.total === 0 &&
-    !list.hasActiveFilters;
+  const none = providers && !providers.some((p) => p.configured);
+  const sandboxed = providers?.filter((p) => p.sandbox) ?? [];
+  const failed = providers?.filter((p) => p.error) ?? [];
   return (
     <>
       <PageHeader title="Projects" description={PROJECTS_DESCRIPTION} tabs={tabs} />
@@ -91,35 +60,68 @@ export default function ExternalProjectsPage() {
             <div className="flex max-w-xl flex-col gap-1.5">
               <h2 className="text-lg font-semibold">No provider configured</h2>
               <p className="text-muted-foreground">
-                External survey offers appear here once a sample provider is connected. Until then there is
-                nothing to import, and every other projects screen works as usual.
+                External survey offers appear here once a sample provider is connected. Every other projects
+                screen works as usual.
               </p>
             </div>
-            <div className="flex flex-col items-center gap-2 text-sm text-muted-foreground">
+            <div className="flex max-w-xl flex-col items-center gap-2 text-sm text-muted-foreground">
               <p>
                 An administrator connects a provider with its address and key in the server's environment:
               </p>
               <ul className="flex flex-wrap justify-center gap-1.5">
-                {PROVIDERS.map((p) => (
-                  <li key={p}>
-                    <code className="rounded bg-muted px-1.5 py-0.5 text-xs">PROVIDER_{p}_URL / _KEY</code>
+                {PROVIDER_KEYS.map((k) => (
+                  <li key={k}>
+                    <code className="rounded bg-muted px-1.5 py-0.5 text-xs">
+                      PROVIDER_{PROVIDER_ENV_NAMES[k]}_URL / _KEY
+                    </code>
                   </li>
                 ))}
               </ul>
+              <p data-testid="sandbox-howto">
+                To try it without a provider, use the sandbox: start the server with{" "}
+                <code className="rounded bg-muted px-1.5 py-0.5 text-xs">SEED=demo</code>{" "}
+                (the default on an empty database) and leave a provider's URL unset. Its offers then come from
+                the built-in stand-in at{" "}
+                <code className="rounded bg-muted px-1.5 py-0.5 text-xs">/sandbox/&lt;provider&gt;</code>,
+                labelled Sandbox.
+              </p>
             </div>
           </Card>
         )
         : (
           <>
+            {sandboxed.length
+              ? (
+                <p
+                  className="flex items-center gap-2 text-sm text-muted-foreground"
+                  data-testid="sandbox-note"
+                >
+                  <Badge tone="amber">Sandbox</Badge>
+                  {sandboxed.map((p) => p.name).join(", ")}: built-in stand-in offers, not the real providers.
+                </p>
+              )
+              : null}
+            {failed.map((p) => (
+              <p
+                key={p.provider}
+                role="status"
+                className="text-sm text-destructive"
+                data-testid="provider-error"
+              >
+                {p.error}
+              </p>
+            ))}
             <FilterToolbar list={list} />
             <DataGrid
               list={list}
               columns={columns}
-              caption="Imported projects"
-              emptyText="No project imported yet"
+              rowActions={actions}
+              caption="External survey offers"
+              emptyText="No offer matches"
             />
           </>
         )}
+      {dialogs}
     </>
   );
 }

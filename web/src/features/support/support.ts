@@ -11,6 +11,7 @@ import type { ListDecl } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { systemLogList, type SystemLogRow } from "../../../../shared/api/system-log.ts";
+import { LOG_MODULES } from "../../../../shared/log-modules.ts";
 import { EMAIL_STATES, outboxList, type OutboxMail } from "../../../../shared/api/email.ts";
 
 export type { IdentifierMatch, ScheduledJob, ShortCodeRow } from "../../../../shared/api/support.ts";
@@ -76,19 +77,7 @@ export const systemLogsGrid: ListDecl<SystemLogRow, "module" | "minDate" | "maxD
       kind: "select",
       key: "module",
       label: "Module",
-      options: [
-        "Projects",
-        "Clients",
-        "Suppliers",
-        "Users",
-        "Categories",
-        "Questions",
-        "Qualifications",
-        "Supplier Rules",
-        "E-mail",
-        "Scheduled Jobs",
-        "Session",
-      ].map((m) => ({ value: m, label: m })),
+      options: LOG_MODULES.map((m) => ({ value: m, label: m })),
     },
     { kind: "dateRange" },
     { kind: "export" },
