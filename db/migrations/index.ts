@@ -18,6 +18,7 @@ import * as m0015 from "./0015_report_rows.ts";
 import * as m0016 from "./0016_reconcile_chunk.ts";
 import * as m0017 from "./0017_interlocked_quotas.ts";
 import * as m0018 from "./0018_session_reconciles.ts";
+import * as m0022 from "./0022_reconcile_unknown.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0016_reconcile_chunk": m0016,
   "0017_interlocked_quotas": m0017,
   "0018_session_reconciles": m0018,
+  "0022_reconcile_unknown": m0022,
 };

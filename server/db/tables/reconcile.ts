@@ -1,5 +1,5 @@
 /**
- * Row types of reconcile (migrations 0009 and 0018), and the column it adds to the router's hooks.
+ * Row types of reconcile (migrations 0009, 0018 and 0022), and the column it adds to the router's hooks.
  */
 import type { ColumnType } from "kysely";
 
@@ -47,9 +47,20 @@ export interface SessionReconcilesTable {
   state: number;
 }
 
+/**
+ * An identifier of an upload that names no session of its project (migration 0022): `n` is its
+ * place among the upload's distinct identifiers (0-based), so they read back in the file's order.
+ */
+export interface ReconcileUnknownTable {
+  reconcileId: string;
+  n: number;
+  identifier: string;
+}
+
 export interface ReconcileTables {
   reconciles: ReconcilesTable;
   reconcile_items: ReconcileItemsTable;
   reconcile_stage: ReconcileItemsTable;
   session_reconciles: SessionReconcilesTable;
+  reconcile_unknown: ReconcileUnknownTable;
 }

@@ -16,7 +16,6 @@
  * state before its upload: the sessions it changed back to not reconciled, the counters and rollup
  * down by the same amounts, its queued post-backs withdrawn (those already sent are not sent again).
  */
-import { setImmediate } from "node:timers";
 import { type RawBuilder, sql } from "kysely";
 import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
@@ -33,24 +32,19 @@ import {
   type ReconcileType,
   reconcileTypeLabel,
 } from "../../../shared/schemas/reconcile.ts";
-import type { ReconcileSummary, UndoResult } from "../../../shared/api/reconcile.ts";
+import type { ReconcileResult, ReconcileSummary, UndoResult } from "../../../shared/api/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
 import { routerFor } from "../router/router.ts";
-import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts";
+import { assertReconcilable, inList, lastApplied, MODULE, reconcileTarget } from "./scope.ts";
+import { dropUnknown, firstUnknown, recordUnknown, wrongProjectCheck } from "./unknown.ts";
 import { PARSE_OFF_THREAD, parseOffThread } from "./offthread.ts";
+import { Pacer } from "./pace.ts";
 import { type Clock, isoAt, wallClock } from "../common/clock.ts";
 
 /** The approved post-back's idempotency key and [status] letter: apart from the complete's `<uid>-c`. */
 export const APPROVED_LETTER = "a";
 export const approvedHookKey = (uid: string) => `${uid}-${APPROVED_LETTER}`;
-
-/**
- * One turn of the event loop (a macrotask: I/O, timers and the router's batches get in). An
- * immediate, not a zero timeout: that one waits a millisecond or two even when nothing else is
- * waiting, which tripled an upload's time on an idle server.
- */
-const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 export type Identifiers = {
   identifiers: string[];
@@ -123,15 +117,6 @@ export function identifiersOf(
 
 /** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
 const APPLY_CHUNK = 1_000;
-/**
- * While an upload runs, the rest of the server gets up to this many times the upload's own time
- * (its chunks, and a file parsed here) whenever it has work waiting: the router on other projects
- * keeps about 7/8 of its pace (0.83-0.87 measured), and a 100,000-identifier upload (about 0.45 s
- * of its own work) takes about 7 times that. An idle loop lets the next chunk go at once.
- */
-const YIELD_SHARE = 7;
-/** A turn of the loop shorter than this (ms) found nobody waiting. */
-const IDLE_TURN = 0.5;
 /** The nextAt of an approved post-back queued by an upload not done yet: never due until released. */
 export const HOOK_HELD = "9999-12-31T23:59:59.999Z";
 
@@ -170,38 +155,6 @@ async function inTurn<T>(db: Db, projectId: string, fn: () => Promise<T>): Promi
 }
 
 /**
- * Gives the event loop back between the steps of a long job (an upload's chunks, a roll-back's,
- * a release's), so that over the job the others get YIELD_SHARE times its own time: after each
- * step it yields (a macrotask) until they have had that, or until two turns in a row come
- * straight back (nobody was waiting: the first turn lets in what I/O brought, the second what that
- * scheduled). Time nobody wanted is not owed later.
- */
-class Pacer {
-  #own: number;
-  #given = 0;
-  /** `ownMs`: what the job did before its first step (an upload's parse). */
-  constructor(ownMs = 0) {
-    this.#own = ownMs;
-  }
-  /** After a step that took `ms` of the job's own time. */
-  async step(ms: number): Promise<void> {
-    this.#own += ms;
-    let quiet = 0;
-    while (this.#given < this.#own * YIELD_SHARE) {
-      const t0 = performance.now();
-      await yieldToLoop();
-      const gap = performance.now() - t0;
-      this.#given += gap;
-      quiet = gap < IDLE_TURN ? quiet + 1 : 0;
-      if (quiet === 2) {
-        this.#given = Math.max(this.#given, this.#own * YIELD_SHARE);
-        break;
-      }
-    }
-  }
-}
-
-/**
  * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
  * transaction of a few set-based statements (applyChunk): the chunk's sessions are sorted
  * (unknown, already reconciled, not a complete) in one indexed join, the sessions it changes are
@@ -217,8 +170,9 @@ class Pacer {
  * All or nothing: a failure in any chunk rolls back the chunks already applied (from the recorded
  * sessions) before the error is answered, and an upload a crash left `applying` is rolled back the
  * same way by the next upload or undo (or `recoverReconciles` at start). Uploads and undos of one
- * project go in turn. Returns the result summary; throws notFound, a conflict for a settled project,
- * invalid input.
+ * project go in turn. An upload none of whose identifiers belongs to the project is refused before
+ * anything is recorded (./unknown.ts). Returns the result summary with the first unknown
+ * identifiers; throws notFound, a conflict for a settled project, invalid input.
  */
 export async function reconcileUpload(
   deps: Deps,
@@ -227,7 +181,7 @@ export async function reconcileUpload(
   type: ReconcileType,
   ids: Identifiers,
   opts: ReconcileOptions = {},
-): Promise<ReconcileSummary> {
+): Promise<ReconcileResult> {
   const db = deps.db;
   if (ids.identifiers.length > MAX_IDENTIFIERS) {
     throw invalid(`An upload holds at most ${MAX_IDENTIFIERS} identifiers`);
@@ -239,6 +193,7 @@ export async function reconcileUpload(
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
+    await wrongProjectCheck(db, target.childIds, target.projectCode, ids.identifiers, chunk);
     const at = new Date(opts.now ?? deps.now());
     const id = newId(at.getTime());
     await db.insertInto("reconciles").values({
@@ -268,7 +223,7 @@ export async function reconcileUpload(
       for (let i = 0; i < ids.identifiers.length; i += chunk) {
         const part = ids.identifiers.slice(i, i + chunk);
         const t0 = performance.now();
-        const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part));
+        const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part, i));
         for (const k of FIGURES) figures[k] += f[k];
         await pacer.step(performance.now() - t0);
       }
@@ -285,7 +240,8 @@ export async function reconcileUpload(
     await releaseHooks(db, id, new Date(opts.now ?? deps.now()).toISOString(), chunk);
     routerFor(deps).hooks.kick();
   }
-  return await getReconcile(db, id);
+  const summary = await getReconcile(db, id);
+  return { ...summary, unknownIdentifiers: summary.unknown ? await firstUnknown(db, id) : [] };
 }
 
 /**
@@ -334,18 +290,22 @@ function tempChunkTable(db: Db): Promise<boolean> {
   return works;
 }
 
-/** One chunk of an upload, inside its transaction; returns what it adds to the upload's figures. */
-async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures> {
+/**
+ * One chunk of an upload (`part`, the identifiers from the `offset`th), inside its transaction;
+ * returns what it adds to the upload's figures.
+ */
+async function applyChunk(trx: Db, up: Upload, part: string[], offset: number): Promise<Figures> {
   // (again in the transaction: a connection the pool opened since has none)
   if (up.tempChunks) await CHUNK_TABLE.execute(trx);
   // the one lookup of the chunk's sessions (the identifiers go as one JSON parameter: binding a
   // thousand values costs more than the work; IN, not a join, so an identifier named twice counts once)
+  const json = JSON.stringify(part);
   await sql`INSERT INTO reconcile_chunk
     SELECT rowid, id, CASE WHEN EXISTS (SELECT 1 FROM session_reconciles r WHERE r.sessionId = sessions.id)
           THEN ${KIND.ALREADY}
         WHEN status = 'complete' AND isTest = 0 THEN ${KIND.CHANGE} ELSE ${KIND.NOT_COMPLETE} END,
       sid, ${TOUCHED}
-    FROM sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(part)}))
+    FROM sessions WHERE id IN (SELECT value FROM json_each(${json}))
       AND projectId IN (${sql.join(up.scope)})`.execute(trx);
   // the counts, and the counter keys of the sessions it changes (a few rows: one per key and kind)
   const groups = (await sql<Group & { kind: number }>`SELECT kind, ${GROUP_KEYS}, count(*) AS n
@@ -363,6 +323,8 @@ async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures>
     else f.notComplete += n;
   }
   f.unknown = part.length - named;
+  // the identifiers the lookup did not find (only when there are some: none of this when all match)
+  if (f.unknown) await recordUnknown(trx, up.id, json, offset);
   if (f.matched) {
     const state = up.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
     await sql`INSERT INTO reconcile_items (reconcileId, sessionId) ${sql`SELECT ${up.id}, id FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
@@ -458,6 +420,7 @@ async function rollBack(db: Db, id: string, size: number) {
     if (!n) break;
     await pacer.step(performance.now() - t0);
   }
+  await dropUnknown(db, id, size);
   await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
   await db.deleteFrom("reconciles").where("id", "=", id).execute();
 }
@@ -601,7 +564,8 @@ async function queueApprovedHooks(trx: Db, up: Upload): Promise<number> {
 }
 
 /**
- * Undoes the project's last applied upload, in one transaction: its sessions back to not
+ * Undoes the project's last applied upload (a group's: its own or a child's, the Last upload of the
+ * reconcile list; see lastApplied), in one transaction: its sessions back to not
  * reconciled, the counters and rollup down by what it added, its queued approved post-backs
  * withdrawn (one already sent is not sent again, and a later approval does not queue it again),
  * and a system log row saying all that.
@@ -633,8 +597,8 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
   return db.transaction().execute(async (trx) => {
     const target = await reconcileTarget(trx, projectId);
     assertReconcilable(target);
-    const last = await trx.selectFrom("reconciles").selectAll().where("projectId", "=", target.id)
-      .where("status", "=", "applied").orderBy("createdAt", "desc").orderBy("id", "desc").executeTakeFirst();
+    // the upload the reconcile list shows as the project's last (a group's: its own or a child's)
+    const last = (await lastApplied(trx, [target.id])).get(target.id);
     if (!last) throw conflict(`${target.projectCode} has no reconcile to undo`);
     await moveCounters(
       trx,
