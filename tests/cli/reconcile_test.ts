@@ -81,3 +81,69 @@ Deno.test("cli reconcile: approves a project's identifiers from a file and print
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cli reconcile: --unknown-out writes every identifier that matched nothing; a file of another project is refused by name and nothing is written", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-reconcile-unknown-" });
+  const env = { DATABASE_URL: `file:${dir}/samplex.db` };
+  try {
+    let code = "";
+    const uids: string[] = [];
+    {
+      const t = await testApp(env);
+      try {
+        const s = await liveProject(t);
+        for (let i = 0; i < 2; i++) {
+          const uid = uidOf((await enter(t, s.mapId, `cliu${i}`)).location);
+          await back(t, uid, "c");
+          uids.push(uid);
+        }
+        await router(t).idle();
+        code = s.parent.projectCode;
+      } finally {
+        await closeRouter(t.deps);
+        await t.close();
+      }
+    }
+    const file = `${dir}/approved.csv`;
+    const unknown = Array.from({ length: 120 }, (_, i) => `nobody-${i}`);
+    await Deno.writeTextFile(file, ["uid", unknown[0], uids[0], ...unknown.slice(1), uids[1], ""].join("\n"));
+    const out = `${dir}/unknown.csv`;
+    const ok = await cli(["reconcile", code, file, "--type", "approved", "--unknown-out", out], env);
+    assertEquals(ok.code, 0, ok.stderr);
+    assertEquals(ok.stdout.split("\n"), [
+      `${code}: 2 approved of 122 identifiers; unknown 120, duplicate in the file 0, already reconciled 0, not a complete 0, approved post-backs queued 0`,
+      `wrote ${out} (120 unknown identifiers)`,
+    ]);
+    assertEquals(
+      await Deno.readTextFile(out),
+      "\uFEFFIdentifier\r\n" + unknown.map((u) => `${u}\r\n`).join(""),
+    );
+
+    // none of the file's identifiers is the project's: refused by name, nothing applied or written
+    const wrong = `${dir}/wrong.csv`;
+    await Deno.writeTextFile(wrong, "nobody-a\nnobody-b\nnobody-a\n");
+    const out2 = `${dir}/unknown2.csv`;
+    const refused = await cli(["reconcile", code, wrong, "--type", "rejected", "--unknown-out", out2], env);
+    assertEquals([refused.code, refused.stdout, refused.stderr], [
+      1,
+      "",
+      `error: none of these 2 identifiers belong to ${code}: wrong project?`,
+    ]);
+    assertEquals(await Deno.stat(out2).then(() => true, () => false), false);
+    // an --unknown-out that cannot be written is said before anything is applied
+    const nowhere = await cli(
+      ["reconcile", code, file, "--type", "rejected", "--unknown-out", `${dir}/no/such/dir.csv`],
+      env,
+    );
+    assertEquals([nowhere.code, nowhere.stderr], [1, `error: Cannot write ${dir}/no/such/dir.csv`]);
+    const t = await testApp(env);
+    try {
+      const ups = await t.deps.db.selectFrom("reconciles").select(["type", "matched"]).execute();
+      assertEquals(ups, [{ type: 1, matched: 2 }]);
+    } finally {
+      await t.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
