@@ -22,29 +22,30 @@ async function cli(args: string[], env: Record<string, string>) {
   return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
 }
 
+/** A live project in the database of `env` with `n` completes: its group's code, its child, their uids. */
+async function liveWithCompletes(env: Record<string, string>, n: number) {
+  const t = await testApp(env);
+  try {
+    const s = await liveProject(t);
+    const uids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const uid = uidOf((await enter(t, s.mapId, `cli${i}`)).location);
+      await back(t, uid, "c");
+      uids.push(uid);
+    }
+    await router(t).idle();
+    return { code: s.parent.projectCode, childId: s.child._id, uids };
+  } finally {
+    await closeRouter(t.deps);
+    await t.close();
+  }
+}
+
 Deno.test("cli reconcile: approves a project's identifiers from a file and prints the summary; bad input is one line", async () => {
   const dir = await Deno.makeTempDir({ prefix: "samplex-reconcile-" });
   const env = { DATABASE_URL: `file:${dir}/samplex.db` };
   try {
-    let code = "", childId = "";
-    const uids: string[] = [];
-    {
-      const t = await testApp(env);
-      try {
-        const s = await liveProject(t);
-        for (let i = 0; i < 3; i++) {
-          const uid = uidOf((await enter(t, s.mapId, `cli${i}`)).location);
-          await back(t, uid, "c");
-          uids.push(uid);
-        }
-        await router(t).idle();
-        code = s.parent.projectCode;
-        childId = s.child._id;
-      } finally {
-        await closeRouter(t.deps);
-        await t.close();
-      }
-    }
+    const { code, childId, uids } = await liveWithCompletes(env, 3);
     const file = `${dir}/approved.csv`;
     await Deno.writeTextFile(file, `uid\n${uids[0]}\n\n"${uids[1]}"\n${uids[0]}\nffffffffffffffffffffffff\n`);
     const ok = await cli(["reconcile", code, file, "--type", "approved"], env);
@@ -86,24 +87,7 @@ Deno.test("cli reconcile: --unknown-out writes every identifier that matched not
   const dir = await Deno.makeTempDir({ prefix: "samplex-reconcile-unknown-" });
   const env = { DATABASE_URL: `file:${dir}/samplex.db` };
   try {
-    let code = "";
-    const uids: string[] = [];
-    {
-      const t = await testApp(env);
-      try {
-        const s = await liveProject(t);
-        for (let i = 0; i < 2; i++) {
-          const uid = uidOf((await enter(t, s.mapId, `cliu${i}`)).location);
-          await back(t, uid, "c");
-          uids.push(uid);
-        }
-        await router(t).idle();
-        code = s.parent.projectCode;
-      } finally {
-        await closeRouter(t.deps);
-        await t.close();
-      }
-    }
+    const { code, uids } = await liveWithCompletes(env, 2);
     const file = `${dir}/approved.csv`;
     const unknown = Array.from({ length: 120 }, (_, i) => `nobody-${i}`);
     await Deno.writeTextFile(file, ["uid", unknown[0], uids[0], ...unknown.slice(1), uids[1], ""].join("\n"));

@@ -20,6 +20,12 @@ export async function closedProject(
     (isComplete ? completes : terminates).push(uid);
   }
   await router(t).idle();
+  await closeForReconcile(t, s);
+  return { ...s, completes, terminates };
+}
+
+/** Closes a project's child and group (PO set), as they must be to be reconciled. */
+export async function closeForReconcile(t: TestApp, s: { child: { _id: string }; parent: { _id: string } }) {
   const admin = await t.tokenFor("SUPERADMIN");
   for (const id of [s.child._id, s.parent._id]) {
     const r = await t.call("PUT", `/admin/project/update/${id}`, {
@@ -28,5 +34,4 @@ export async function closedProject(
     });
     assertEquals(r.status, 200, r.text);
   }
-  return { ...s, completes, terminates };
 }

@@ -16,104 +16,36 @@
  * state before its upload: the sessions it changed back to not reconciled, the counters and rollup
  * down by the same amounts, its queued post-backs withdrawn (those already sent are not sent again).
  */
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { conflict, invalid } from "../errors.ts";
 import {
-  isIdentifier,
   MAX_IDENTIFIERS,
-  parseIdentifierFile,
-  parseIdentifierFileAsync,
-  type ParseResult,
   RECONCILE_TYPE,
   type ReconcileType,
   reconcileTypeLabel,
 } from "../../../shared/schemas/reconcile.ts";
-import type { ReconcileResult, ReconcileSummary, UndoResult } from "../../../shared/api/reconcile.ts";
+import type { ReconcileResult, UndoResult } from "../../../shared/api/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
 import { routerFor } from "../router/router.ts";
 import { assertReconcilable, inList, lastApplied, MODULE, reconcileTarget } from "./scope.ts";
 import { dropUnknown, firstUnknown, recordUnknown, wrongProjectCheck } from "./unknown.ts";
-import { PARSE_OFF_THREAD, parseOffThread } from "./offthread.ts";
 import { Pacer } from "./pace.ts";
+import { active, inTurn } from "./turns.ts";
+import { type Group, GROUP_KEYS, moveCounters, TOUCHED, touchedBy } from "./counters.ts";
+import type { Identifiers } from "./identifiers.ts";
+import { getReconcile } from "./summaries.ts";
+export { type Identifiers, identifiersOf, identifiersOfUpload } from "./identifiers.ts";
+export { getReconcile, toSummary } from "./summaries.ts";
 import { type Clock, isoAt, wallClock } from "../common/clock.ts";
 
 /** The approved post-back's idempotency key and [status] letter: apart from the complete's `<uid>-c`. */
 export const APPROVED_LETTER = "a";
 export const approvedHookKey = (uid: string) => `${uid}-${APPROVED_LETTER}`;
-
-export type Identifiers = {
-  identifiers: string[];
-  lines: number;
-  duplicates: number;
-  fileName?: string;
-  /** How long the file's parse held the loop (ms): the upload counts it as its own time. */
-  parseMs?: number;
-};
-
-/**
- * `identifiersOf` for the server: a large file is parsed on a worker (./offthread.ts), a smaller
- * one here handing the event loop back as it goes, so a big upload never holds up the requests
- * served meanwhile. `offThread` forces the choice (tests).
- */
-export async function identifiersOfUpload(
-  input: { csv?: string; uid?: string[]; fileName?: string },
-  offThread?: boolean,
-): Promise<Identifiers> {
-  if (input.csv === undefined) return identifiersOf(input);
-  const stats = { busyMs: 0 };
-  const csv = input.csv;
-  const here = () => parseIdentifierFileAsync(csv, undefined, stats);
-  // a worker that cannot run leaves the parse to this thread
-  const parsed = offThread ?? csv.length > PARSE_OFF_THREAD
-    ? await parseOffThread(csv, MAX_IDENTIFIERS, stats).catch(here)
-    : await here();
-  const ids = identifiersOf(input, parsed);
-  return { ...ids, parseMs: (ids.parseMs ?? 0) + stats.busyMs };
-}
-
-/** The identifiers of an upload's body: the file's text (parsed here) or the spec's `uid` list. */
-export function identifiersOf(
-  input: { csv?: string; uid?: string[]; fileName?: string },
-  parsed?: ParseResult,
-): Identifiers {
-  if (input.csv !== undefined) {
-    const t0 = performance.now();
-    const r = parsed ?? parseIdentifierFile(input.csv);
-    if (!r.ok) throw invalid(r.error.message, [{ path: "csv", message: r.error.message }]);
-    if (!r.value.identifiers.length) {
-      throw invalid("The file holds no identifiers", [{
-        path: "csv",
-        message: "The file holds no identifiers",
-      }]);
-    }
-    return { ...r.value, fileName: input.fileName, parseMs: performance.now() - t0 };
-  }
-  const list = input.uid ?? [];
-  const seen = new Set<string>();
-  let duplicates = 0;
-  for (let i = 0; i < list.length; i++) {
-    const id = list[i].trim();
-    if (!id) continue;
-    if (!isIdentifier(id)) {
-      const message = `Identifier ${i + 1}: not a valid identifier`;
-      throw invalid(message, [{ path: `uid.${i}`, message }]);
-    }
-    if (seen.has(id)) duplicates++;
-    else seen.add(id);
-  }
-  if (!seen.size) {
-    throw invalid("A parsed identifier file is required", [{
-      path: "uid",
-      message: "A parsed identifier file is required",
-    }]);
-  }
-  return { identifiers: [...seen], lines: list.length, duplicates, fileName: input.fileName };
-}
 
 /** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
 const APPLY_CHUNK = 1_000;
@@ -126,33 +58,6 @@ export type ReconcileOptions = {
   /** Identifiers per apply chunk (APPLY_CHUNK by default; tests make it small). */
   chunk?: number;
 };
-
-/** Uploads being applied by this process: a row `applying` that is not here was left by a crash. */
-const active = new Set<string>();
-/** One queue per database and project group: two uploads (or an undo) on one project go in turn. */
-const queues = new WeakMap<Db, Map<string, Promise<unknown>>>();
-
-async function lockKey(db: Db, projectId: string): Promise<string> {
-  const p = await db.selectFrom("projects").select(["id", "parentProjectId"]).where("id", "=", projectId)
-    .executeTakeFirst();
-  return p?.parentProjectId ?? projectId;
-}
-
-/** Runs `fn` after every earlier upload or undo of the same project group has finished. */
-async function inTurn<T>(db: Db, projectId: string, fn: () => Promise<T>): Promise<T> {
-  const key = await lockKey(db, projectId);
-  let m = queues.get(db);
-  if (!m) queues.set(db, m = new Map());
-  const before = m.get(key) ?? Promise.resolve();
-  const run = before.catch(() => {}).then(fn);
-  const tail = run.catch(() => {});
-  m.set(key, tail);
-  try {
-    return await run;
-  } finally {
-    if (m.get(key) === tail) m.delete(key);
-  }
-}
 
 /**
  * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
@@ -457,70 +362,6 @@ export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise
   return n;
 }
 
-/** What a session's approved or rejected counters are keyed on. */
-const TOUCHED = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId,
-  substr(coalesce(endedAt, createdAt), 1, 10) AS day`;
-const GROUP_KEYS = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId, day`;
-
-/** Sessions that share their counter keys: `n` of them. */
-type Group = {
-  projectId: string;
-  supplierMapId: string;
-  supplierId: string;
-  parentProjectId: string | null;
-  clientId: string;
-  day: string;
-  n: number;
-};
-
-/** The counter keys of the given sessions (a list, or a query of their ids), counted by key. */
-async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<Group[]> {
-  const ids = Array.isArray(sessionIds)
-    ? sql`SELECT value FROM json_each(${JSON.stringify(sessionIds)})`
-    : sessionIds;
-  return (await sql<Group>`SELECT ${TOUCHED}, count(*) AS n FROM sessions WHERE id IN (${ids})
-    GROUP BY projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
-}
-
-/**
- * Adds (`sign` 1) or takes back (-1) the given sessions of an upload (counted by their counter
- * keys) on the approved or rejected counters of their child projects and supplier maps and on the
- * daily rollup (the day of the complete).
- */
-async function moveCounters(trx: Db, touched: Group[], type: number, sign: 1 | -1) {
-  const col = type === RECONCILE_TYPE.APPROVED ? "approved" : "rejected";
-  const groups = new Map<string, Group>();
-  for (const t of touched) {
-    const k = `${t.projectId} ${t.supplierId} ${t.day}`;
-    const g = groups.get(k);
-    if (g) g.n += Number(t.n);
-    else groups.set(k, { ...t, n: Number(t.n) });
-  }
-  const projects = new Map<string, number>(), maps = new Map<string, number>();
-  for (const g of groups.values()) {
-    const n = g.n * sign;
-    projects.set(g.projectId, (projects.get(g.projectId) ?? 0) + n);
-    maps.set(g.supplierMapId, (maps.get(g.supplierMapId) ?? 0) + n);
-    // the day's row is there (the router counted the complete on it): an update, which costs less
-    // than an upsert (the rollup's triggers are compiled for one statement kind, not two)
-    const moved = await sql`UPDATE router_daily SET ${sql.ref(col)} = ${sql.ref(col)} + ${n}
-      WHERE date = ${g.day} AND projectId = ${g.projectId} AND supplierId = ${g.supplierId}`.execute(trx);
-    if (Number(moved.numAffectedRows ?? 0)) continue;
-    await sql`INSERT INTO router_daily (date, projectId, supplierId, supplierMapId, parentProjectId, clientId, ${
-      sql.ref(col)
-    })
-      VALUES (${g.day}, ${g.projectId}, ${g.supplierId}, ${g.supplierMapId}, ${g.parentProjectId}, ${g.clientId}, ${n})`
-      .execute(trx);
-  }
-  for (const [table, m] of [["projects", projects], ["supplier_maps", maps]] as const) {
-    for (const [rowId, n] of m) {
-      if (!n) continue;
-      await sql`UPDATE ${sql.table(table)} SET ${sql.ref(col)} = ${sql.ref(col)} + ${n} WHERE id = ${rowId}`
-        .execute(trx);
-    }
-  }
-}
-
 /**
  * Queues the approved post-back of each session the chunk approves (the chunk table's) whose
  * supplier has a hook, the same way the router queues a complete's (a row of router_hooks the
@@ -643,54 +484,3 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
     return { id: last.id, restored: n, withdrawn, sent };
   });
 }
-
-/** One upload as its summary. */
-export async function getReconcile(db: Db, id: string): Promise<ReconcileSummary> {
-  const r = await db.selectFrom("reconciles").innerJoin("projects", "projects.id", "reconciles.projectId")
-    .selectAll("reconciles").select("projects.projectCode").where("reconciles.id", "=", id)
-    .executeTakeFirstOrThrow();
-  return toSummary(r);
-}
-
-type Row = {
-  id: string;
-  projectId: string;
-  projectCode: string;
-  type: number;
-  fileName: string;
-  lines: number;
-  identifiers: number;
-  matched: number;
-  unknown: number;
-  duplicates: number;
-  alreadyReconciled: number;
-  notComplete: number;
-  hooksQueued: number;
-  status: ReconcileSummary["status"];
-  createdByName: string;
-  createdAt: string;
-  undoneAt: string | null;
-  undoneByName: string;
-};
-
-export const toSummary = (r: Row): ReconcileSummary => ({
-  _id: r.id,
-  projectId: r.projectId,
-  projectCode: r.projectCode,
-  type: r.type,
-  typeLabel: reconcileTypeLabel(r.type),
-  fileName: r.fileName,
-  lines: r.lines,
-  identifiers: r.identifiers,
-  matched: r.matched,
-  unknown: r.unknown,
-  duplicates: r.duplicates,
-  alreadyReconciled: r.alreadyReconciled,
-  notComplete: r.notComplete,
-  hooksQueued: r.hooksQueued,
-  status: r.status,
-  createdByName: r.createdByName,
-  createdAt: r.createdAt,
-  undoneAt: r.undoneAt,
-  undoneByName: r.undoneByName,
-});
