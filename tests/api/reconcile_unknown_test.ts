@@ -37,8 +37,7 @@ async function recorded(t: TestApp, s: Traffic) {
   const db = t.deps.db;
   return {
     reconciles: await db.selectFrom("reconciles").selectAll().orderBy("id").execute(),
-    unknown: await db.selectFrom("reconcile_unknown").selectAll().orderBy("reconcileId").orderBy("n")
-      .execute(),
+    unknown: (await sql`SELECT * FROM reconcile_unknown ORDER BY reconcileId, n`.execute(db)).rows,
     items: await db.selectFrom("reconcile_items").selectAll().orderBy("sessionId").execute(),
     states: await db.selectFrom("session_reconciles").selectAll().orderBy("sessionId").execute(),
     projects: await db.selectFrom("projects").select(["id", "approved", "rejected"])
@@ -143,22 +142,14 @@ Deno.test("reconcile unknown: unknown identifiers found chunk after chunk keep t
     await sql`CREATE TRIGGER fail_late BEFORE INSERT ON session_reconciles
       WHEN NEW.sessionId = ${sql.lit(s.completes[5])}
       BEGIN SELECT RAISE(ABORT, 'late failure'); END`.execute(t.deps.db);
-    const before = await t.deps.db.selectFrom("reconcile_unknown").select("n").where(
-      "reconcileId",
-      "!=",
-      out._id,
-    )
-      .execute();
+    const others = sql`SELECT n FROM reconcile_unknown WHERE reconcileId != ${out._id}`;
+    const before = (await others.execute(t.deps.db)).rows;
     let failed = false;
     await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 4 }).catch(() =>
       failed = true
     );
     assert(failed);
-    assertEquals(
-      await t.deps.db.selectFrom("reconcile_unknown").select("n").where("reconcileId", "!=", out._id)
-        .execute(),
-      before,
-    );
+    assertEquals((await others.execute(t.deps.db)).rows, before);
     assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
   } finally {
     await t.close();

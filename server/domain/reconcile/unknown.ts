@@ -14,6 +14,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
+import type { ReconcileUnknownTable } from "../../db/tables/reconcile.ts";
 import type { CsvColumn } from "../../../shared/list.ts";
 import { UNKNOWN_SHOWN } from "../../../shared/api/reconcile.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
@@ -33,9 +34,9 @@ export async function recordUnknown(trx: Db, reconcileId: string, json: string, 
 
 /** The first `limit` unknown identifiers of an upload, in the file's order. */
 export async function firstUnknown(db: Db, reconcileId: string, limit = UNKNOWN_SHOWN): Promise<string[]> {
-  const rows = await db.selectFrom("reconcile_unknown").select("identifier")
-    .where("reconcileId", "=", reconcileId).orderBy("n").limit(limit).execute();
-  return rows.map((r) => r.identifier);
+  const rows = await sql<Pick<ReconcileUnknownTable, "identifier">>`SELECT identifier FROM reconcile_unknown
+    WHERE reconcileId = ${reconcileId} ORDER BY n LIMIT ${limit}`.execute(db);
+  return rows.rows.map((r) => r.identifier);
 }
 
 export type UnknownRow = { identifier: string };
@@ -49,8 +50,9 @@ const PAGE = 5_000;
 /** All unknown identifiers of an upload, in the file's order, a page at a time. */
 export async function* unknownPages(db: Db, reconcileId: string, page = PAGE): AsyncGenerator<UnknownRow[]> {
   for (let after = -1;;) {
-    const rows = await db.selectFrom("reconcile_unknown").select(["n", "identifier"])
-      .where("reconcileId", "=", reconcileId).where("n", ">", after).orderBy("n").limit(page).execute();
+    const rows = (await sql<Pick<ReconcileUnknownTable, "n" | "identifier">>`SELECT n, identifier
+      FROM reconcile_unknown WHERE reconcileId = ${reconcileId} AND n > ${after} ORDER BY n LIMIT ${page}`
+      .execute(db)).rows;
     if (!rows.length) return;
     after = rows[rows.length - 1].n;
     yield rows.map((r) => ({ identifier: r.identifier }));
