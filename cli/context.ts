@@ -42,10 +42,13 @@ export function parseInput<S extends v.GenericSchema>(
   schema: S,
   value: unknown,
   options: Record<string, string> = {},
+  /** Fields whose problems are told before any other's (what the user typed before what was guessed). */
+  first: string[] = [],
 ): v.InferOutput<S> {
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
-  const issue = r.issues[0];
+  const fieldOf = (i: v.BaseIssue<unknown>) => (v.getDotPath(i) ?? "").split(".")[0];
+  const issue = r.issues.find((i) => first.includes(fieldOf(i))) ?? r.issues[0];
   const path = v.getDotPath(issue) ?? "";
   const option = options[path.split(".")[0]];
   throw new CliError(option ? `${option}: ${issue.message}` : issue.message);

@@ -110,7 +110,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   // Prometheus metrics, for the bearer of METRICS_TOKEN only; off (404) without one
   const metricsToken = deps.env.METRICS_TOKEN;
-  if (metricsToken) app.get("/metrics", metricsHandler(metricsToken, deps.db));
+  if (metricsToken) app.get("/metrics", metricsHandler(metricsToken, deps.db, deps.now));
   // off: a 404, not the SPA's history fallback page
   else app.get("/metrics", (c) => c.json({ message: MSG.notFound }, 404));
 

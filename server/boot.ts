@@ -6,6 +6,12 @@ import type { Env } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { jwtKeyFor } from "./domain/settings/secret.ts";
 import { createSmtpMailer } from "./domain/email/mailer.ts";
+import { Outbound } from "./domain/common/outbound/client.ts";
+import { parseAllowList } from "./domain/common/outbound/policy.ts";
+
+/** The outbound client under the operator's OUTBOUND_ALLOW and OUTBOUND_PORTS. */
+export const outboundFor = (env: Pick<Env, "OUTBOUND_ALLOW" | "OUTBOUND_PORTS">) =>
+  new Outbound({ ...parseAllowList(env.OUTBOUND_ALLOW), ports: env.OUTBOUND_PORTS });
 
 export async function buildDeps(
   env: Env,
@@ -27,6 +33,7 @@ export async function buildDeps(
     jwtKey: await jwtKeyFor(handle.db, env.JWT_SECRET),
     log: createLogger(env.LOG_LEVEL),
     now: () => Date.now(),
+    outbound: outboundFor(env),
     mailer: env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.SMTP_FROM) : undefined,
     ...overrides,
   };

@@ -5,6 +5,7 @@ import type { Logger } from "./logger.ts";
 import type { Mailer } from "./domain/email/mailer.ts";
 import type { RouterOptions } from "./domain/router/router.ts";
 import type { ProviderRegistry } from "./providers/index.ts";
+import type { Outbound } from "./domain/common/outbound/client.ts";
 
 export interface Deps {
   db: Db;
@@ -16,6 +17,11 @@ export interface Deps {
   now: () => number;
   /** SMTP transport when SMTP_URL is set; without it mail waits in the outbox. */
   mailer?: Mailer;
+  /**
+   * The one client for URLs a user or a supplier typed (hooks, callbacks): refuses internal
+   * addresses unless OUTBOUND_ALLOW lists them (server/domain/common/outbound).
+   */
+  outbound: Outbound;
   /** Respondent router settings: risk checker, thresholds, trusted headers, hook fetch, timeouts. */
   router?: RouterOptions;
   /** External sample providers (server/providers); unset: from PROVIDER_<NAME>_URL / _KEY alone. */

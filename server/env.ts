@@ -1,11 +1,21 @@
 /** Environment, validated once at start-up with clear messages (design.md section 3). */
 import * as v from "valibot";
+import { parseAllowList } from "./domain/common/outbound/policy.ts";
 
 const PROVIDERS = ["PRECISION", "LOGIT", "TOLUNA", "CIRCLE", "MRKT"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 const urlLike = (name: string) =>
   v.pipe(v.string(), v.check((s) => /^https?:\/\/[^\s]+$/.test(s), `${name} must be an http(s) URL`));
+
+function allowListProblem(s: string): string | null {
+  try {
+    parseAllowList(s);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 
 /** An HTTP header name (a token); kept in lower case, as Headers.get compares. */
 const headerName = (name: string) =>
@@ -16,6 +26,17 @@ const headerName = (name: string) =>
       `${name} must be an HTTP header name, like cf-ipcountry`,
     ),
     v.transform((s) => s.toLowerCase()),
+  );
+
+/** A time-out in seconds (decimals allowed), from 0.1 s to one hour; kept in milliseconds. */
+const seconds = (name: string, fallback: string) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.check(
+      (s) => /^\d+(\.\d+)?$/.test(s) && +s >= 0.1 && +s <= 3600,
+      `${name} must be a number of seconds from 0.1 to 3600`,
+    ),
+    v.transform((s) => Math.round(+s * 1000)),
   );
 
 const EnvSchema = v.pipe(
@@ -90,6 +111,27 @@ const EnvSchema = v.pipe(
     COUNTRY_HEADER: v.optional(headerName("COUNTRY_HEADER")),
     CITY_HEADER: v.optional(headerName("CITY_HEADER")),
     PROVIDER_TOLUNA_PANEL: v.optional(v.string()),
+    /**
+     * Internal hosts and address ranges the outbound client may call after all (comma-separated:
+     * `hooks.internal, 10.20.0.0/16, 127.0.0.1`); listed targets may use any port.
+     */
+    OUTBOUND_ALLOW: v.pipe(
+      v.optional(v.string(), ""),
+      v.check(
+        (s) => allowListProblem(s) === null,
+        (i) => `OUTBOUND_ALLOW: ${allowListProblem(String(i.input))}`,
+      ),
+    ),
+    /** Ports the outbound client calls besides 80 (http) and 443 (https), comma-separated. */
+    OUTBOUND_PORTS: v.pipe(
+      v.optional(v.string(), ""),
+      v.check(
+        (s) =>
+          s.split(",").every((p) => p.trim() === "" || (/^\d{1,5}$/.test(p.trim()) && +p > 0 && +p < 65536)),
+        "OUTBOUND_PORTS must be port numbers from 1 to 65535, comma-separated (8080, 8443)",
+      ),
+      v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean).map(Number)),
+    ),
     /** Bearer token of GET /metrics; without it /metrics is off (404). */
     METRICS_TOKEN: v.optional(
       v.pipe(v.string(), v.minLength(16, "METRICS_TOKEN must be at least 16 characters")),
@@ -128,6 +170,27 @@ const EnvSchema = v.pipe(
     ),
     /** security.txt's Policy: the disclosure policy's URL; unset: the one this server serves. */
     SECURITY_POLICY_URL: v.optional(urlLike("SECURITY_POLICY_URL")),
+    /**
+     * Slow clients (server/http-front.ts): `on` bounds them (the settings below), `off` serves through
+     * Deno.serve without bounds; `auto`: on unless behind a trusted proxy (TRUST_PROXY_HOPS,
+     * CLIENT_IP_HEADER), which bounds its clients itself.
+     */
+    HTTP_GUARD: v.optional(v.picklist(["auto", "on", "off"], "HTTP_GUARD must be auto, on or off"), "auto"),
+    /** Seconds a client has to send a request's headers. */
+    HTTP_HEADERS_TIMEOUT: seconds("HTTP_HEADERS_TIMEOUT", "15"),
+    /**
+     * Seconds a client has to send a whole request, headers and body (at least HTTP_HEADERS_TIMEOUT);
+     * the default lets a 20 MiB reconcile file come at 70 KB/s.
+     */
+    HTTP_REQUEST_TIMEOUT: seconds("HTTP_REQUEST_TIMEOUT", "300"),
+    /** Seconds an idle keep-alive connection is kept. */
+    HTTP_IDLE_TIMEOUT: seconds("HTTP_IDLE_TIMEOUT", "10"),
+    /** Open connections allowed from one address (0: no cap); off behind a trusted proxy. */
+    HTTP_MAX_CONNECTIONS_PER_IP: v.pipe(
+      v.optional(v.string(), "256"),
+      v.check((s) => /^\d{1,6}$/.test(s), "HTTP_MAX_CONNECTIONS_PER_IP must be a whole number (0: no cap)"),
+      v.transform(Number),
+    ),
   }),
   // a partial check runs even when other variables are wrong, so every problem is listed at once
   v.forward(
@@ -146,6 +209,14 @@ const EnvSchema = v.pipe(
       "DATABASE_REPLICA_PATH needs a remote DATABASE_URL (libsql://, http(s)://, ws(s)://) to replicate",
     ),
     ["DATABASE_REPLICA_PATH"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["HTTP_HEADERS_TIMEOUT"], ["HTTP_REQUEST_TIMEOUT"]],
+      (e) => e.HTTP_HEADERS_TIMEOUT <= e.HTTP_REQUEST_TIMEOUT,
+      "HTTP_REQUEST_TIMEOUT must be at least HTTP_HEADERS_TIMEOUT (it covers the headers too)",
+    ),
+    ["HTTP_REQUEST_TIMEOUT"],
   ),
   v.forward(
     v.partialCheck(

@@ -3,7 +3,7 @@
  * secret (passwords, tokens, API/hash/signing keys, Authorization and Cookie headers) are masked at
  * any depth, and bearer tokens or JWTs inside any text are cut to their last 4 characters.
  */
-import { maskSecret } from "../shared/secrets.ts";
+import { HIDDEN_FIELD, maskSecret, SECRET_FIELD } from "../shared/secrets.ts";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
@@ -14,11 +14,8 @@ export type Logger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
-/** Field names whose values are never written: nothing of them shows. */
-const HIDDEN = /^(password|passwordhash|newpassword|oldpassword|cookie|set-cookie)$/i;
-/** Field names whose values are secrets: shown as their last 4 characters. */
-const SECRET =
-  /(authorization|token|secret|api[-_]?key|hash[-_]?key|signing[-_]?key|private[-_]?key|access[-_]?key|partner[-_]?key)/i;
+/** Field names never written (HIDDEN) and secrets shown as their last 4 characters (SECRET). */
+const HIDDEN = HIDDEN_FIELD, SECRET = SECRET_FIELD;
 /** Secrets inside free text: `Bearer <token>`, JWTs. */
 const IN_TEXT = /(Bearer\s+)([^\s"',;]+)|\bey[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
 

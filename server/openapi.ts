@@ -3,12 +3,14 @@
  * (shared/api/<area>.ts), generated from those contracts so it cannot drift: the path and method,
  * the path ids, the query and body schemas (the valibot schemas that validate the requests, turned
  * into JSON Schema by @valibot/to-json-schema), and the roles of the permission table in each
- * call's description. Result types are TypeScript types only, so every answer is described by the
- * envelope `{ result, message }`. Every call of the permission table has a contract (a test keeps
- * it so). Served at /api/v1/openapi.json and rendered in the app (Support > API reference).
+ * call's description, and each answer: the envelope `{ result, message }` with the result's schema
+ * generated from the contract's TypeScript result type (server/openapi-results.json, written by
+ * `deno task openapi`, a test fails while it is stale), or the file or event stream the call sends
+ * (`media`), and the refusals `{ message, errors? }` that apply. Every call of the permission table
+ * has a contract (a test keeps it so). Served at /api/v1/openapi.json and rendered in the app (Support > API reference).
  */
-import { toJsonSchema } from "@valibot/to-json-schema";
-import type * as v from "valibot";
+import { type JsonSchema, type OverrideSchemaContext, toJsonSchema } from "@valibot/to-json-schema";
+import * as v from "valibot";
 import type { AnyContract } from "../shared/api/contract.ts";
 import type { ApiOperation, ApiReference, JsonSchemaObject } from "../shared/api/ops.ts";
 import * as clients from "../shared/api/clients.ts";
@@ -32,6 +34,7 @@ import * as providers from "../shared/api/providers.ts";
 import * as reports from "../shared/api/reports.ts";
 import * as portal from "../shared/api/portal.ts";
 import { VERSION } from "./domain/ops/version.ts";
+import results from "./openapi-results.json" with { type: "json" };
 
 /**
  * The contract modules, by the area they are listed under. An area moved onto contracts adds its
@@ -96,6 +99,7 @@ export function jsonSchemaOf(
     target: "draft-2020-12",
     typeMode: "input",
     errorMode: "ignore",
+    overrideSchema: requireRefusedEntries,
   }) as JsonSchemaObject;
   if (!$defs) return rest;
   const rename = (key: string) => `${prefix}_${key}`;
@@ -114,6 +118,40 @@ export function jsonSchemaOf(
   return rewrite(rest) as JsonSchemaObject;
 }
 
+const OBJECTS = new Set(["object", "strict_object", "loose_object", "object_with_rest"]);
+
+/** Whether the server refuses a body that leaves this entry out (its default, if any, fails it too). */
+function refusesMissing(entry: v.GenericSchema): boolean {
+  try {
+    return !v.safeParse(entry, undefined).success;
+  } catch {
+    return false; // an async check: the server decides later, the field is not required by its shape
+  }
+}
+
+/**
+ * An object schema's `required`: every entry the server refuses when missing. That is each entry that
+ * is not optional or nullish, and each optional one whose default fails its own checks (the forms'
+ * `v.optional(v.pipe(v.string(), v.minLength(1, "... is required")), "")`): to-json-schema lists
+ * neither kind's default case, so the field is marked required here and its unusable default dropped.
+ */
+function requireRefusedEntries({ valibotSchema, jsonSchema }: OverrideSchemaContext): JsonSchema | undefined {
+  const s = valibotSchema as { type: string; entries?: Record<string, v.GenericSchema> };
+  if (!OBJECTS.has(s.type) || !s.entries) return undefined;
+  const required = new Set(jsonSchema.required ?? []);
+  const properties = { ...jsonSchema.properties };
+  for (const [key, entry] of Object.entries(s.entries)) {
+    if (required.has(key) || !refusesMissing(entry)) continue;
+    required.add(key);
+    const prop = properties[key];
+    if (prop && typeof prop === "object") {
+      const { default: _, ...rest } = prop;
+      properties[key] = rest;
+    }
+  }
+  return { ...jsonSchema, properties, required: [...required] };
+}
+
 /** `/admin/client/update/:id` -> `/admin/client/update/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
@@ -129,7 +167,106 @@ const errorAnswer = (description: string) => ({
   content: { "application/json": { schema: ref("Error") } },
 });
 
-function operationOf({ area, name, contract }: DeclaredCall, defs: Record<string, unknown>) {
+/** Each JSON answer's result schema, generated from the contracts' result types (`deno task openapi`). */
+const RESULTS = results as { results: Record<string, JsonSchemaObject>; schemas: Record<string, unknown> };
+
+/** A file's body: binary (PDF, PNG) or text (CSV). */
+const FILE_SCHEMA: Record<string, JsonSchemaObject> = {
+  "application/pdf": { type: "string", contentMediaType: "application/pdf" },
+  "image/png": { type: "string", contentMediaType: "image/png" },
+  "text/csv": { type: "string" },
+};
+
+/**
+ * Whether a call changes state (and so may meet a conflict: a duplicate, an illegal transition, a
+ * unique index): every PUT and DELETE, and the POSTs that add, send, copy, upload or undo. The other
+ * POSTs read (list pages, chart data, summaries, the live ticket).
+ */
+const WRITE_PATH =
+  /\/(add|send|clone|upload|cancel|resend|revoke|reconsile|undo|keys|signing-key|excluded)(\/|$)/;
+export const isWrite = (c: AnyContract) =>
+  c.method === "PUT" || c.method === "DELETE" || (c.method === "POST" && WRITE_PATH.test(c.path));
+
+/** What a call answers on success: the envelope with its typed result, a file, or an event stream. */
+function okAnswer(contract: AnyContract) {
+  const result = RESULTS.results[contract.key];
+  if (contract.media === "text/event-stream") {
+    return {
+      description: "Server-sent events: each `event: update` carries the JSON of `x-event-data`.",
+      content: { "text/event-stream": { schema: { type: "string" }, "x-event-data": result ?? {} } },
+    };
+  }
+  if (contract.media) {
+    return {
+      description: "The file.",
+      content: { [contract.media]: { schema: FILE_SCHEMA[contract.media] } },
+    };
+  }
+  const content: Record<string, unknown> = {
+    "application/json": {
+      schema: {
+        type: "object",
+        required: ["result", "message"],
+        properties: {
+          result: result ?? {},
+          message: { type: "string", description: "A success message to show, or empty." },
+        },
+      },
+    },
+  };
+  if (contract.csv) content["text/csv"] = { schema: { type: "string" } };
+  return {
+    description: "The call's result in the envelope, with a success message where it has one.",
+    content,
+  };
+}
+
+/** The refusals a call can answer, each `{ message, errors? }`. */
+function refusals(contract: AnyContract): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (contract.body || contract.query || contract.ids) {
+    out["400"] = errorAnswer("The input does not pass the schema: `errors` lists each field's problem.");
+  }
+  if (!contract.public) {
+    out["401"] = errorAnswer("No session, or an expired or revoked one.");
+    out["403"] = errorAnswer("The signed-in role may not make this call.");
+  } else if (contract.throttled) {
+    out["401"] = errorAnswer("Wrong credentials.");
+  } else if (contract.media === "text/event-stream") {
+    out["401"] = errorAnswer("No ticket, or an expired or forged one.");
+    out["403"] = errorAnswer("The ticket's user may no longer open the stream.");
+  }
+  if (contract.ids) out["404"] = errorAnswer("No such record.");
+  if (isWrite(contract)) {
+    out["409"] = errorAnswer("The change clashes with the current state (a duplicate, a transition).");
+  }
+  if (contract.body) out["413"] = errorAnswer("The body is larger than the call accepts.");
+  if (contract.throttled) out["429"] = errorAnswer("Too many attempts: try again later.");
+  return out;
+}
+
+/**
+ * Each call's operationId: its export name, or where two areas export the same name, the name
+ * prefixed with its area (`supportIdentifiersReportCall`), so a generated client has one per call.
+ */
+export function operationIds(calls: DeclaredCall[]): Map<DeclaredCall, string> {
+  const count = new Map<string, number>();
+  for (const c of calls) count.set(c.name, (count.get(c.name) ?? 0) + 1);
+  const camel = (area: string) =>
+    area.toLowerCase().replace(/[^a-z0-9]+(.)/g, (_, ch: string) => ch.toUpperCase()).replace(
+      /[^a-zA-Z0-9]/g,
+      "",
+    );
+  return new Map(
+    calls.map((c) => [
+      c,
+      count.get(c.name)! > 1 ? `${camel(c.area)}${c.name.charAt(0).toUpperCase()}${c.name.slice(1)}` : c.name,
+    ]),
+  );
+}
+
+function operationOf(call: DeclaredCall, operationId: string, defs: Record<string, unknown>) {
+  const { area, name, contract } = call;
   const roles = [...contract.roles];
   const parameters: NonNullable<ApiOperation["parameters"]> = [];
   for (const [, param] of contract.path.matchAll(/:(\w+)/g)) {
@@ -164,27 +301,9 @@ function operationOf({ area, name, contract }: DeclaredCall, defs: Record<string
     contract.csv ? "With `?format=csv` the same body answers the CSV of every matching row." : "",
     contract.bodyLimit ? `Body up to ${contract.bodyLimit} bytes.` : "",
   ].filter(Boolean).join(" ");
-  const ok: Record<string, unknown> = { "application/json": { schema: ref("Envelope") } };
-  if (contract.csv) ok["text/csv"] = { schema: { type: "string" } };
-  const responses: Record<string, unknown> = {
-    "200": {
-      description: "The call's result in the envelope, with a success message where it has one.",
-      content: ok,
-    },
-  };
-  if (contract.body || contract.query || contract.ids) {
-    responses["400"] = errorAnswer(
-      "The input does not pass the schema: `errors` lists each field's problem.",
-    );
-  }
-  if (!contract.public) {
-    responses["401"] = errorAnswer("No session, or an expired or revoked one.");
-    responses["403"] = errorAnswer("The signed-in role may not make this call.");
-  }
-  if (contract.ids) responses["404"] = errorAnswer("No such record.");
-  if (contract.body) responses["413"] = errorAnswer("The body is larger than the call accepts.");
+  const responses: Record<string, unknown> = { "200": okAnswer(contract), ...refusals(contract) };
   const op: ApiOperation & Record<string, unknown> = {
-    operationId: name,
+    operationId,
     tags: [area],
     summary: summaryOf(name),
     description,
@@ -210,9 +329,10 @@ export function buildOpenApi(
 ): ApiReference & Record<string, unknown> {
   const paths: ApiReference["paths"] = {};
   const defs: Record<string, unknown> = {};
+  const ids = operationIds(calls);
   for (const call of calls) {
     const p = openApiPath(call.contract.path);
-    (paths[p] ??= {})[call.contract.method.toLowerCase()] = operationOf(call, defs);
+    (paths[p] ??= {})[call.contract.method.toLowerCase()] = operationOf(call, ids.get(call)!, defs);
   }
   return {
     openapi: "3.1.0",
@@ -230,14 +350,6 @@ export function buildOpenApi(
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       schemas: {
-        Envelope: {
-          type: "object",
-          required: ["result"],
-          properties: {
-            result: { description: "The call's result (a record, a page of a list, a list of options...)." },
-            message: { type: "string", description: "A success message to show, or empty." },
-          },
-        },
         Error: {
           type: "object",
           required: ["message"],
@@ -253,6 +365,7 @@ export function buildOpenApi(
             },
           },
         },
+        ...RESULTS.schemas,
         ...defs,
       },
     },

@@ -1,5 +1,6 @@
 /** The list contract shared by every grid: body of list calls and the metadata of their answers. */
 import * as v from "valibot";
+import { CONTROL_CHARS } from "./text.ts";
 
 export const PAGE_SIZES = [5, 10, 20] as const;
 export const MAX_LIMIT = 100;
@@ -12,9 +13,8 @@ export const MAX_PAGE_NO = 1_000_000;
 /** The longest filter text (a multi-line search of 10,000 codes fits). */
 const MAX_FILTER_TEXT = 500_000;
 
-/** Characters no search or filter holds: C0 controls (NUL included) other than tab and line breaks. */
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Characters no search or filter holds (shared/text.ts). */
+const CONTROL = CONTROL_CHARS;
 
 /** The free-text search of a list: at most MAX_SEARCH characters, no control characters. */
 export const searchTerm = v.optional(

@@ -112,12 +112,20 @@ export const MSG = {
   noEmailRecipients: "No active supplier has e-mail notifications turned on",
 } as const;
 
-/** The answer to a bulk e-mail: how many were queued, and whether they are on their way. */
-export function emailQueuedMsg(count: number, hasMailServer: boolean): string {
-  const who = `${count} supplier${count === 1 ? "" : "s"}`;
+/**
+ * The answer to anything that queues mail: queued, never "sent" (delivery happens after the answer,
+ * and may be refused); where to follow it, and why it waits when no mail server is set up.
+ */
+export function emailQueuedMsg(count: number, hasMailServer: boolean, recipient?: string): string {
+  const plural = count === 1 ? "" : "s";
+  const what = recipient
+    ? `E-mail queued for ${count} ${recipient}${plural}`
+    : `${count} e-mail${plural} queued`;
   return hasMailServer
-    ? `E-mail queued for ${who} and being sent`
-    : `E-mail queued for ${who}: no mail server is configured, so it waits in the outbox`;
+    ? `${what}: Support > E-mail shows when ${count === 1 ? "it is" : "they are"} sent`
+    : `${what}: no mail server is configured, so ${
+      count === 1 ? "it waits" : "they wait"
+    } in the outbox (Support > E-mail)`;
 }
 
 /** '<Field>  is required', the spec's generic shape for required child-project fields. */

@@ -110,6 +110,7 @@ export const SCREENS: ScreenRule[] = [
   { path: "/admin/support/job/:jobid", roles: R.SUPPORT_JOB },
   // operations (issue 16): scheduled backups, the API reference
   { path: "/admin/support/backups", roles: R.SUPPORT_LOG },
+  { path: "/admin/support/email", roles: R.SUPPORT_LOG },
   { path: "/admin/support/api-reference", roles: R.API_DOCS },
   // supplier portal
   { path: "/supplier/project", roles: R.SUPPLIER },
@@ -199,6 +200,7 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/childs/search/all": PROJECT_READ,
   "GET /admin/project/child/all/:parentProjectId": PROJECT_READ,
   "POST /admin/project/report/data": PROJECT_READ,
+  "POST /admin/project/report/totals": PROJECT_READ,
   "POST /admin/project/prescreen/report": PROJECT_READ,
   "POST /admin/project/group/report": PROJECT_READ,
   "POST /admin/project/suppliermap/report": PROJECT_READ,
@@ -286,6 +288,7 @@ export const API: Record<string, readonly Role[]> = {
   "PUT /admin/project/reconsile/update/:id": R.RECONCILE,
   // reports
   "POST /admin/supplier/report/data": R.REPORTS,
+  "POST /admin/supplier/report/totals": R.REPORTS,
   "POST /admin/project/identifiers/report": [...new Set([...R.REPORTS, ...R.SUPPORT_HOME])],
   "POST /admin/identifiers/report": R.SUPPORT_HOME,
   // library
@@ -315,6 +318,11 @@ export const API: Record<string, readonly Role[]> = {
   "GET /admin/schedule/job/:id": R.SUPPORT_JOB,
   // operations (issue 16)
   "GET /admin/support/backups": R.SUPPORT_LOG,
+  // Support > E-mail: the outbox (issue 25), for whoever reads the System Logs
+  "POST /admin/email/outbox": R.SUPPORT_LOG,
+  "GET /admin/email/outbox/:id": R.SUPPORT_LOG,
+  "POST /admin/email/outbox/:id/resend": R.SUPPORT_LOG,
+  "POST /admin/email/outbox/:id/cancel": R.SUPPORT_LOG,
   "GET /admin/support/api-reference": R.API_DOCS,
   // users
   "POST /admin/users": R.USERS,

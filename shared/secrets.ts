@@ -31,3 +31,12 @@ export function withoutMasked<T extends object, K extends keyof T & string>(form
 export function isMasked(value: string | null | undefined): boolean {
   return !!value && value.startsWith(MASK);
 }
+
+/** Field names whose values are never shown, not even masked (passwords, cookies). */
+export const HIDDEN_FIELD = /^(password|passwordhash|newpassword|oldpassword|cookie|set-cookie)$/i;
+/** Field names whose values are secrets (tokens, API/hash/signing keys): shown only masked. */
+export const SECRET_FIELD =
+  /(authorization|token|secret|api[-_]?key|hash[-_]?key|signing[-_]?key|private[-_]?key|access[-_]?key|partner[-_]?key)/i;
+
+export const isHiddenField = (name: string): boolean => HIDDEN_FIELD.test(name);
+export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);

@@ -153,6 +153,19 @@ export const childFollowsGroup = (groupStatus: number, childStatus: number) =>
   (STAGE[groupStatus] ?? 0) > 0 && (STAGE[childStatus] ?? 0) < STAGE[groupStatus];
 
 /**
+ * Whether a group project moving to `groupStatus` reopens: Live, Testing, Waiting or Awarded. Each
+ * child its Paused or Closed stopped (and only those) then gets back the status it had before.
+ */
+export const groupReopens = (groupStatus: number) => (STAGE[groupStatus] ?? 0) === 0;
+
+/**
+ * Whether a change stops the live traffic of a project: a Live project set to anything else. The
+ * status menus ask for confirmation before such a change.
+ */
+export const stopsLiveTraffic = (from: number, to: number) =>
+  from === PROJECT_STATUS.LIVE && to !== PROJECT_STATUS.LIVE;
+
+/**
  * Where a respondent's session stands (the router's session statuses), in the order reports list
  * them: final outcomes first, then those still in progress, then refused arrivals.
  */

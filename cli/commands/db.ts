@@ -2,7 +2,8 @@
  * `db migrate`, `db seed --demo`: the same migrator and seed the server runs at start-up;
  * `db reindex`: rebuilds the search indexes and the planner's statistics;
  * `db backup --out FILE`: a consistent snapshot of the live database (the server keeps serving);
- * `db restore FILE [--force]`: puts a backup in place of DATABASE_URL's file, checked after.
+ * `db restore FILE [--force]`: puts a backup in place of DATABASE_URL's file (the one replaced is kept
+ * beside it), checked after.
  */
 import type { Command } from "commander";
 import { openDatabase } from "../../server/db/connection.ts";
@@ -92,19 +93,24 @@ export function registerDbCommands(program: Command) {
 
   db.command("restore")
     .description(
-      "replace DATABASE_URL's file with a backup, then check it (integrity, migrations); refuses a " +
-        "database a running server is using unless --force",
+      "replace DATABASE_URL's file with a backup, then check it (integrity, migrations); the database " +
+        "replaced is kept as a timestamped copy beside it; refuses a database a running server is " +
+        "using, or one with more recent data than the backup, unless --force",
     )
     .argument("<file>", "the backup file")
-    .option("--force", "overwrite even when a server's heartbeat says the database is in use")
+    .option(
+      "--force",
+      "restore even when a server's heartbeat says the database is in use or it holds more recent data",
+    )
     .action(async (file: string, opts: { force?: boolean }) => {
       const env = cliEnv();
       const r = await guard(() => restoreDatabase(file, env.DATABASE_URL, { force: opts.force }));
       const migrated = r.migrated.length ? `, ${r.migrated.length} migration(s) applied` : "";
+      const kept = r.kept ? `; the database it replaced is kept as ${r.kept}` : "";
       say(
         `Restored ${file} into ${r.file} (${
           sizeOf(r.bytes)
-        }): integrity ok, migrations at ${r.latest}${migrated}`,
+        }): integrity ok, migrations at ${r.latest}${migrated}${kept}`,
       );
     });
 }

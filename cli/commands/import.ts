@@ -10,6 +10,8 @@ import { importOffer } from "../../server/domain/imports/import.ts";
 import { cliActor } from "../../server/domain/audit/log.ts";
 import { isProviderKey, PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
 import type { Deps } from "../../server/deps.ts";
+import { clientExists } from "../../server/domain/clients/lookup.ts";
+import { DomainError } from "../../server/domain/errors.ts";
 
 function providerArg(name: string): ProviderKey {
   const key = name.trim().toLowerCase();
@@ -80,6 +82,14 @@ export function registerImportCommands(program: Command) {
     .action(async (name: string, surveyId: string, o: { client: string; manager?: string }) => {
       const key = providerArg(name);
       const r = await withDeps(async (deps) => {
+        // an unknown client is named as such (the import itself would only say one is required)
+        const clientId = o.client.trim();
+        try {
+          await clientExists(deps.db, clientId);
+        } catch (e) {
+          if (e instanceof DomainError) throw new CliError(`--client: no live client has the id ${clientId}`);
+          throw e;
+        }
         const adapter = providersOf(deps).get(key);
         const manager = await managerOf(deps, o.manager);
         return await importOffer(
@@ -88,7 +98,7 @@ export function registerImportCommands(program: Command) {
           adapter,
           {
             surveyId: surveyId.trim(),
-            clientId: o.client.trim(),
+            clientId,
           },
           deps.now,
         );

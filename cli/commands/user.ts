@@ -70,16 +70,21 @@ export function registerUserCommands(program: Command) {
       }
       const [first, last] = namesFromEmail(o.email);
       const input = parseFirstNameHinted(o.first === undefined, () =>
-        parseInput(UserCreate, {
-          firstName: o.first ?? first,
-          lastName: o.last ?? last,
-          email: o.email,
-          password: o.password,
-          role,
-          supplierId: o.supplier ?? null,
-          phoneNumber: o.phone ?? "",
-          isActive: true,
-        }, OPTION_OF));
+        parseInput(
+          UserCreate,
+          {
+            firstName: o.first ?? first,
+            lastName: o.last ?? last,
+            email: o.email,
+            password: o.password,
+            role,
+            supplierId: o.supplier ?? null,
+            phoneNumber: o.phone ?? "",
+            isActive: true,
+          },
+          OPTION_OF,
+          ["email", "password"],
+        ));
       await withDeps(async (deps) => {
         // the same check as the server's: a supplier login belongs to a live supplier
         const liveSupplier = async (db: typeof deps.db, id: string) => {

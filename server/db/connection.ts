@@ -1,6 +1,8 @@
 import { type Client, createClient } from "@libsql/client";
 import { Kysely } from "kysely";
 import { LibsqlDialect } from "./dialect.ts";
+import { LocalClient } from "./local-client.ts";
+import { guardRemoteClientLeaks } from "./remote-leaks.ts";
 import type { Database } from "./types.ts";
 
 export type Db = Kysely<Database>;
@@ -41,6 +43,12 @@ function isLocal(url: string) {
   return url === ":memory:" || url.startsWith("file:");
 }
 
+/** The file a `file:` URL names, as @libsql/client reads it (`file:rel`, `file:/abs`, `file:///abs`). */
+function localPath(fileUrl: string): string {
+  const path = fileUrl.slice("file:".length).split("?")[0].replace(/^\/\/(?=\/)/, "");
+  return decodeURIComponent(path);
+}
+
 async function ensureDir(fileUrl: string) {
   const path = fileUrl.slice("file:".length).replace(/^\/\/(?=\/)/, "");
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
@@ -70,8 +78,12 @@ export async function openDatabase(
   if (replica && local) {
     throw new Error("a replica needs a remote DATABASE_URL (libsql://, http(s)://, ws(s)://)");
   }
-  // One connection locally: per-connection pragmas (foreign keys) then hold for every statement.
-  const primary = createClient({ url, authToken, concurrency: local ? 1 : 20, intMode: "number" });
+  // One connection locally: per-connection pragmas (foreign keys) then hold for every statement;
+  // its writing statements are kept prepared (./local-client.ts).
+  if (!local) guardRemoteClientLeaks();
+  const primary: Client = local
+    ? new LocalClient(url === ":memory:" ? url : localPath(url))
+    : createClient({ url, authToken, concurrency: local ? 1 : 20, intMode: "number" });
   let client = primary;
   if (replica) {
     const file = `file:${replica.path}`;

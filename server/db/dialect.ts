@@ -3,7 +3,8 @@
  * guarded by a mutex, as Kysely's own SQLite driver does: statements and transactions run one at a
  * time, which is what an embedded SQLite file or `:memory:` needs. Transactions use the client's
  * `transaction()` so they also work against a remote libSQL server, where each plain `execute` may
- * travel on a different stream.
+ * travel on a different stream. Each statement's time goes to the metrics by kind (select, insert,
+ * update, delete, other: samplex_db_statement_duration_seconds).
  */
 import type { Client, InStatement, Transaction } from "@libsql/client";
 import {
@@ -20,6 +21,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { recordStatement, statementKind } from "../domain/ops/metrics.ts";
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve();
@@ -41,7 +43,10 @@ class LibsqlConnection implements DatabaseConnection {
       sql: q.sql,
       args: q.parameters as InStatement extends { args?: infer A } ? A : never,
     };
+    const started = performance.now();
     const rs = await (this.tx ?? this.client).execute(stmt);
+    // timed on success only: a failed statement's time says nothing about the database's speed
+    recordStatement(statementKind(q.query.kind, q.sql), (performance.now() - started) / 1000);
     return {
       rows: rs.rows as unknown as R[],
       numAffectedRows: rs.columns.length === 0 || rs.rowsAffected > 0 ? BigInt(rs.rowsAffected) : undefined,

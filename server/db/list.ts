@@ -1,6 +1,7 @@
 /**
  * The list query kit every grid uses: allow-listed filters and sorts, search over named columns,
- * count and page from the same `where`. Unknown filter keys are ignored, never interpolated.
+ * count and page from the same `where`. Unknown filter keys and undeclared sorts are refused (400), never
+ * interpolated.
  *
  * Built to stay fast on large tables:
  * - Totals are counted exactly only up to a window past the page (`countWindow`, 1,000 rows by
@@ -121,6 +122,13 @@ export const inFilter = (column: string, normalize: (s: string) => string = (s) 
   const list = (Array.isArray(val) ? val : [val]).map((x) => normalize(String(x))).filter(Boolean);
   return list.length ? qb.where(sql.ref(column), "in", list) : qb;
 };
+
+/** The `minDate`/`maxDate` filters of a date range on `column` (the day of maxDate included). */
+export const dateRangeFilters = (column: string) => ({
+  minDate: (qb: AnyQB, val: NonNullable<FilterValue>) => qb.where(sql.ref(column), ">=", String(val)),
+  maxDate: (qb: AnyQB, val: NonNullable<FilterValue>) =>
+    qb.where(sql.ref(column), "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
+});
 
 /**
  * A filter (or status) whose value is one number code or a list of them (project statuses, say).
@@ -245,6 +253,14 @@ export async function planSearch(db: Db, body: ListBody, spec: ListSpec, offset 
   return n >= common && ascii && offset < LIKE_MAX_OFFSET ? { kind: "like" } : { kind: "fts" };
 }
 
+/** 400: the filter key names no filter of the list; the message names the ones it has. */
+function unknownFilter(key: string, spec: ListSpec) {
+  const known = [...Object.keys(spec.filters ?? {}), ...(spec.multiSearch?.length ? ["multiSearch"] : [])];
+  const message = `Unknown filter "${key.slice(0, 100)}"` +
+    (known.length ? `: this list filters on ${known.sort().join(", ")}` : ": this list takes no filter");
+  return invalid(message, [{ path: `filter.${key.slice(0, 100)}`, message }]);
+}
+
 /** The filtered query, without paging or order. `plan` from planSearch (LIKE when not given). */
 export function applyListFilters(
   base: AnyQB,
@@ -278,7 +294,8 @@ export function applyListFilters(
     qb = likeWhere(qb, search, spec.search);
   }
   for (const [key, val] of Object.entries(body.filter ?? {})) {
-    if (key === "multiSearch" && typeof val === "string" && spec.multiSearch?.length) {
+    if (key === "multiSearch" && spec.multiSearch?.length) {
+      if (typeof val !== "string") continue;
       const lines = [...new Set(val.split(/[\r\n,]+/).map((s) => s.trim()).filter(Boolean))].slice(0, 10_000);
       if (lines.length) {
         qb = qb.where((eb) => eb.or(spec.multiSearch!.map((col) => eb(sql.ref(col), "in", lines))));
@@ -286,6 +303,9 @@ export function applyListFilters(
       continue;
     }
     const apply = spec.filters?.[key];
+    // a key the list does not filter on is a mistake of the caller, not a filter of nothing (null
+    // is "not set": a shared filter schema's default for a key this list does not take)
+    if (!apply && val !== null && val !== undefined) throw unknownFilter(key, spec);
     if (apply && isSet(val)) qb = apply(qb, val);
   }
   if (
@@ -297,9 +317,23 @@ export function applyListFilters(
   return qb;
 }
 
+/**
+ * The column a body's `sortBy` orders by: one of the list's declared sorts, else a 400 naming them
+ * (a header can only ask for a declared sort; anything else is a caller's mistake, never ignored).
+ */
+export function sortColumn(spec: ListSpec, sortBy: string): string {
+  const sorts = spec.sorts ?? {};
+  if (Object.hasOwn(sorts, sortBy)) return sorts[sortBy];
+  const keys = Object.keys(sorts);
+  const message = keys.length
+    ? `sortBy must be one of: ${keys.join(", ")}`
+    : "This list cannot be sorted: leave sortBy out";
+  throw invalid(message, [{ path: "sortBy", message }]);
+}
+
 /** The grid's order (`reverse`: exactly backwards, NULLs included, for reading a list from its end). */
 export function applyListOrder(qb: AnyQB, body: ListBody, spec: ListSpec, reverse = false): AnyQB {
-  const col = body.sortBy ? spec.sorts?.[body.sortBy] : undefined;
+  const col = body.sortBy ? sortColumn(spec, body.sortBy) : undefined;
   const flip = (dir: "asc" | "desc") => (reverse ? (dir === "asc" ? "desc" : "asc") : dir);
   let out = qb;
   if (col) out = out.orderBy(sql.ref(col), flip(body.sortDir ?? "asc"));

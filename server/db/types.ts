@@ -7,6 +7,7 @@ import type { SupportTables } from "./tables/support.ts";
 import type { ReconcileTables } from "./tables/reconcile.ts";
 import type { AccountTables } from "./tables/accounts.ts";
 import type { ImportTables } from "./tables/imports.ts";
+import type { OpsTables } from "./tables/ops.ts";
 
 export interface Database
   extends
@@ -17,4 +18,5 @@ export interface Database
     SupportTables,
     ReconcileTables,
     AccountTables,
-    ImportTables {}
+    ImportTables,
+    OpsTables {}

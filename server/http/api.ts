@@ -12,18 +12,18 @@ import type { Deps } from "../deps.ts";
 import type { Db } from "../db/connection.ts";
 import { type ListDefinition, listResponse } from "./list-route.ts";
 import { ok } from "./respond.ts";
-import { body as readBody, idParam, parseWith } from "./validate.ts";
+import { idParam, jsonBody } from "./validate.ts";
+import { parseInput, recordExists, tableOf } from "./records.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { AppEnv, Ctx } from "./context.ts";
-import { forbidden, notFound, unauthorized } from "./errors.ts";
+import { badRequest, forbidden, notFound, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
 import { clearSessionCookies, csrfFailure, sessionCookieOf } from "./session-cookie.ts";
 import { DomainError } from "../domain/errors.ts";
-import { sql } from "kysely";
 
 type Handler = (c: Ctx) => Response | Promise<Response>;
 
@@ -131,42 +131,24 @@ export class Api {
 }
 
 /**
- * The table of each record a contract's path id names (`ids: { id: "Project" }`): an id of the right
- * shape that is in no row is that record not found (404), whatever the handler would have made of it
- * (a list of nothing, a summary of zeros). Records whose id may point at more than one table
- * (a project's question or quota) are left to their handler.
+ * Validates a call's path ids, query and body against its contract. A path id of the right shape
+ * that is in no row is that record not found (404); the ids a body or query schema declares are
+ * checked against their tables too (server/http/records.ts), with no handler's help.
  */
-const RECORD_TABLES: Record<string, string> = {
-  Project: "projects",
-  Client: "clients",
-  Supplier: "suppliers",
-  User: "users",
-  "Supplier map": "supplier_maps",
-  "Supplier rule": "supplier_rules",
-  Category: "categories",
-  Qualification: "qualifications",
-  Invoice: "invoices",
-  "Purchase order": "purchase_orders",
-  "Issuing company": "issuing_companies",
-  "Scheduled job": "scheduled_jobs",
-};
-
-/** Validates a call's path ids, query and body against its contract. */
 async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<CallContext<C>> {
+  const deps = c.get("deps");
   const params: Record<string, string> = { ...c.req.param() };
   for (const [name, what] of Object.entries(contract.ids ?? {})) {
     if (!what) continue;
     params[name] = idParam(c, what as string, name);
-    const table = RECORD_TABLES[what as string];
-    if (table) {
-      const found = await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${params[name]}`
-        .execute(c.get("deps").db);
-      if (!found.rows.length) throw notFound(what as string);
-    }
+    const table = tableOf(what as string);
+    if (table && !await recordExists(deps.db, table, params[name])) throw notFound(what as string);
   }
-  const query = contract.query ? parseWith(contract.query, c.req.query()) : undefined;
-  const body = contract.body ? await readBody(c, contract.body) : undefined;
-  const deps = c.get("deps");
+  const query = contract.query ? await parseInput(deps.db, contract.query, c.req.query()) : undefined;
+  const body = contract.body
+    ? await parseInput(deps.db, contract.body, await jsonBody(c), contract.fileFields)
+    : undefined;
+  checkOutboundUrls(contract, body, deps);
   return {
     params: params as ParamsOf<C>,
     body: body as BodyOut<C>,
@@ -176,6 +158,22 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
     c,
     actor: () => actorOf(c),
   };
+}
+
+/**
+ * The contract's outbound URL fields against the outbound policy, synchronously (no look-up: a name
+ * that resolves to an internal address is refused when it is called).
+ */
+function checkOutboundUrls(contract: AnyContract, body: unknown, deps: Deps) {
+  for (const field of contract.outboundUrls ?? []) {
+    const url = (body as Record<string, unknown> | undefined)?.[field];
+    if (typeof url !== "string" || url === "") continue;
+    const why = deps.outbound.refusal(url);
+    if (why) {
+      const message = `The server will not call this URL: ${why}`;
+      throw badRequest(message, [{ path: field, message }]);
+    }
+  }
 }
 
 /** The signed-in user as the audit log's actor, with where the request came from. */

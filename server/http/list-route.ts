@@ -21,6 +21,8 @@ export type ListDefinition<T> = {
   list?: ListDeclaration<T>;
   /** CSV columns and file name of a list not declared in shared/ (yet). */
   csv?: { filename: string; columns: readonly CsvColumn<T>[] };
+  /** The CSV's file name (before its date) when the declaration's id is not the best name. */
+  filename?: string;
   /** More for the page's metadata beside `{ total, limit, pageNo }` (the projects' return links). */
   metadata?: Record<string, unknown>;
 };
@@ -33,7 +35,7 @@ export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinitio
   const db = c.get("deps").db;
   if (c.req.query("format") === "csv") {
     const stamp = new Date().toISOString().slice(0, 10);
-    const csv = def.list ? { filename: def.list.id, columns: def.list.columns } : def.csv;
+    const csv = def.list ? { filename: def.filename ?? def.list.id, columns: def.list.columns } : def.csv;
     if (!csv) throw new Error("list without CSV columns");
     return csvResponse(
       c,

@@ -26,10 +26,35 @@ export function clientIp(c: Ctx): string {
     if (v) return v;
   }
   const hops = env?.TRUST_PROXY_HOPS ?? 0;
+  if (hops === 0 && !env?.CLIENT_IP_HEADER) warnUntrustedProxy(c);
   if (hops > 0) {
     const hopsSeen = (c.req.header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
     if (hopsSeen.length >= hops) return hopsSeen[hopsSeen.length - hops];
   }
+  return socketAddress(c);
+}
+
+/** The deployments already warned (one warning per running app, at the first such request). */
+const warned = new WeakSet<object>();
+
+/**
+ * A request that came through a proxy (it carries X-Forwarded-For) while no hop is trusted: every
+ * client has the proxy's address, so the per-address sign-in limit and the audit log's IP see one
+ * client. Said once, in the log, so the operator sets TRUST_PROXY_HOPS (or CLIENT_IP_HEADER).
+ */
+function warnUntrustedProxy(c: Ctx): void {
+  const deps = c.get("deps");
+  if (!deps || warned.has(deps) || !c.req.header("x-forwarded-for")) return;
+  warned.add(deps);
+  deps.log.warn(
+    "requests carry X-Forwarded-For but TRUST_PROXY_HOPS is 0: every client is seen with the proxy's " +
+      "address (sign-in limits and audit IPs); set TRUST_PROXY_HOPS to the number of proxies in front " +
+      "(or CLIENT_IP_HEADER)",
+    { remoteAddress: socketAddress(c) },
+  );
+}
+
+function socketAddress(c: Ctx): string {
   // deno-lint-ignore no-explicit-any
   const info = (c.env as any)?.remoteAddr ?? (c.env as any)?.info?.remoteAddr;
   return info?.hostname ?? "";

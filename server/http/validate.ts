@@ -75,6 +75,9 @@ export function limitBody(max = DEFAULT_BODY_LIMIT): MiddlewareHandler {
   };
 }
 
+/** What a request whose body never arrived in full is answered (if its client still listens). */
+export const BODY_INCOMPLETE = "The request body was not received in full";
+
 /** The request body as text, counted while it is read: past `max` bytes it stops reading (413). */
 async function readText(req: Request, max: number): Promise<string> {
   const done = textOf.get(req);
@@ -84,7 +87,15 @@ async function readText(req: Request, max: number): Promise<string> {
   const decoder = new TextDecoder();
   let seen = 0, text = "";
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      // the client left (or stalled past the server's time-out) before its body was in: its
+      // problem, a 400 nobody may read, never a 500 with a stack in the log
+      throw e instanceof HttpError ? e : new HttpError(400, BODY_INCOMPLETE);
+    }
+    const { done, value } = chunk;
     if (done) break;
     seen += value.byteLength;
     if (seen > max) {
@@ -105,6 +116,11 @@ async function readText(req: Request, max: number): Promise<string> {
  * default limit otherwise): a body over it is a 413 before it is all in memory.
  */
 export async function body<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  return parseWith(schema, await jsonBody(c));
+}
+
+/** The JSON body as an object (an empty body is {}), read within the call's limit; 400 otherwise. */
+export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const text = await readText(c.req.raw, limitOf.get(c.req.raw) ?? DEFAULT_BODY_LIMIT);
   let json: unknown = {};
   if (text.trim() !== "") {
@@ -117,7 +133,7 @@ export async function body<S extends v.GenericSchema>(c: Context, schema: S): Pr
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
     throw badRequest(MSG.bodyNotObject, [{ path: "", message: MSG.bodyNotObject }]);
   }
-  return parseWith(schema, json);
+  return json as Record<string, unknown>;
 }
 
 /** Validates a route parameter as one of our 24-hex ids; a malformed id is simply not found. */

@@ -4,7 +4,8 @@
  * LengthOfInterview, BidIncidence, TotalCompletes, CompletesSoFar, TotalRemaining, FieldEndDate,
  * DeviceTypes[], Qualifications[ { QuestionID, QuestionText, PreCodes[], Options[{PreCode, Text}] } ] } ] }`;
  * quotas per survey `GET /surveys/{SurveyNumber}/quotas` -> `{ SurveyQuotas: [ { SurveyQuotaID,
- * NumberOfRespondents, Completes, Questions[ { QuestionID, LogicalOperator, PreCodes[] } ] } ] }`.
+ * NumberOfRespondents, Completes, Questions[ { QuestionID, LogicalOperator, PreCodes[] } ] } ] }`
+ * (LogicalOperator OR: any of the PreCodes; NOT: any answer but them).
  * Header `x-api-key`; errors `{ ApiResult: 1, ApiAnswerMessage }`. The offer list carries no quotas:
  * they load on demand (the quota dialog, and the import).
  */
@@ -111,6 +112,8 @@ export function logitAdapter(cfg: ProviderConfig): ProviderAdapter {
             questionId: str(x.QuestionID),
             questionName: str(x.QuestionText) || str(x.QuestionID),
             ...answersOf(x),
+            // NOT: the quota is on every answer but these (OR, the default: any of these)
+            ...(str(x.LogicalOperator).trim().toUpperCase() === "NOT" ? { excluded: true } : {}),
           })),
         };
       });

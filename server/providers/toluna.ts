@@ -6,8 +6,9 @@
  * from `POST /IPUtilityService/ReferenceData/QuestionsAndAnswersData` with header `PARTNER_AUTH_KEY`.
  * Errors come as `{ Result, ResultCode }`. A panel is one country: CountryID is mapped below.
  *
- * Each sub-quota becomes one offer quota (its QuotaID kept as parentQuotaId); the offer's
- * qualifications are the distinct questions of its sub-quotas.
+ * Each sub-quota becomes one offer quota (its QuotaID kept as parentQuotaId), and a quota of several
+ * sub-quotas one more for the quota's own limit (see quotasOf); the offer's qualifications are the
+ * distinct questions of its sub-quotas.
  */
 import type {
   OfferCondition,
@@ -63,6 +64,115 @@ function conditionsOf(sub: Json, labels: Map<string, TolunaQuestion>): OfferCond
   });
 }
 
+/**
+ * A Toluna quota as offer quotas. Its sub-quotas are cells of their own (MaxTargetCompletes each),
+ * but the quota's CompletesRequired bounds them together: a member matching ALL layers and ONE
+ * sub-quota of each counts once for the quota (samplingrules.md). So a sub-quota never takes more
+ * than the quota has left, and a quota of several sub-quotas is also an offer quota of its own
+ * (its QuotaID, no parent) over what its sub-quotas together name: per layer the answers of its
+ * sub-quotas (OR), layers AND. Where a layer's sub-quotas cannot be said as one condition per
+ * question (they differ on more than one question), the layer's sub-quotas share the quota's
+ * remaining completes in proportion instead, so their sum never passes it.
+ */
+function quotasOf(q: Json, labels: Map<string, TolunaQuestion>): OfferQuota[] {
+  const quotaId = str(q.QuotaID);
+  // the quota's completes left: its estimate, else what it requires; neither: it sets no limit of its own
+  const required = int(q.CompletesRequired);
+  const left = q.EstimatedCompletesRemaining != null
+    ? Math.max(0, int(q.EstimatedCompletesRemaining))
+    : q.CompletesRequired != null
+    ? required
+    : Infinity;
+  const layers = objs(q.Layers).map((layer) =>
+    objs(layer.SubQuotas).map((sub): OfferQuota => {
+      const required = int(sub.MaxTargetCompletes), completes = int(sub.CurrentCompletes);
+      return {
+        quotaId: str(sub.SubQuotaID),
+        parentQuotaId: quotaId,
+        required,
+        remaining: Math.min(left, Math.max(0, required - completes)),
+        completes,
+        conditions: conditionsOf(sub, labels),
+      };
+    })
+  ).filter((subs) => subs.length);
+  const subs = layers.flat();
+  if (subs.length < 2 || left === Infinity) return subs;
+  const union = layers.map(layerCondition);
+  if (union.some((c) => !c)) {
+    for (const layer of layers) {
+      const sum = layer.reduce((n, x) => n + x.remaining, 0);
+      if (sum > left) layer.forEach((x) => x.remaining = Math.floor((x.remaining * left) / sum));
+    }
+    return subs;
+  }
+  const conditions = intersect(union as OfferCondition[][]);
+  if (!conditions) return subs;
+  return [...subs, {
+    quotaId,
+    parentQuotaId: null,
+    required,
+    remaining: left,
+    completes: Math.max(0, required - left),
+    conditions,
+  }];
+}
+
+/** Answers of a condition list per question (the same question twice is OR). */
+function byQuestion(conditions: OfferCondition[]): Map<string, OfferCondition> {
+  const out = new Map<string, OfferCondition>();
+  for (const c of conditions) {
+    const known = out.get(c.questionId);
+    out.set(c.questionId, known ? merge(known, c) : { ...c });
+  }
+  return out;
+}
+
+/** The answers of both conditions on one question (OR). */
+function merge(a: OfferCondition, b: OfferCondition): OfferCondition {
+  const out = { ...a, answerIds: [...a.answerIds], answers: [...a.answers] };
+  b.answerIds.forEach((id, i) => {
+    if (!out.answerIds.includes(id)) {
+      out.answerIds.push(id);
+      out.answers.push(b.answers[i]);
+    }
+  });
+  return out;
+}
+
+const sameAnswers = (a: OfferCondition, b: OfferCondition) =>
+  a.answerIds.length === b.answerIds.length && a.answerIds.every((x) => b.answerIds.includes(x));
+
+/**
+ * What any sub-quota of a layer takes, as one condition per question, or null when that cannot be
+ * said: sub-quotas on the same questions that differ on at most one of them.
+ */
+function layerCondition(subs: OfferQuota[]): OfferCondition[] | null {
+  const maps = subs.map((x) => byQuestion(x.conditions));
+  const questions = [...maps[0].keys()];
+  if (maps.some((m) => m.size !== questions.length || questions.some((id) => !m.has(id)))) return null;
+  const differing = questions.filter((id) => maps.some((m) => !sameAnswers(m.get(id)!, maps[0].get(id)!)));
+  if (differing.length > 1) return null;
+  return questions.map((id) => maps.map((m) => m.get(id)!).reduce(merge));
+}
+
+/** Layers AND: per question, the answers every layer naming it allows; null when none is left. */
+function intersect(layers: OfferCondition[][]): OfferCondition[] | null {
+  const out = new Map<string, OfferCondition>();
+  for (const c of layers.flat()) {
+    const known = out.get(c.questionId);
+    if (!known) {
+      out.set(c.questionId, { ...c });
+      continue;
+    }
+    const keep = known.answerIds.map((id, i) => [id, known.answers[i]] as const)
+      .filter(([id]) => c.answerIds.includes(id));
+    if (!keep.length) return null;
+    out.set(c.questionId, { ...known, answerIds: keep.map((k) => k[0]), answers: keep.map((k) => k[1]) });
+  }
+  return [...out.values()];
+}
+
 export function tolunaOffer(
   cfg: ProviderConfig,
   s: Json,
@@ -70,22 +180,7 @@ export function tolunaOffer(
   labels = new Map<string, TolunaQuestion>(),
 ): Offer {
   const surveyId = str(s.SurveyID);
-  const quotas: OfferQuota[] = [];
-  for (const q of objs(s.Quotas)) {
-    for (const layer of objs(q.Layers)) {
-      for (const sub of objs(layer.SubQuotas)) {
-        const required = int(sub.MaxTargetCompletes), completes = int(sub.CurrentCompletes);
-        quotas.push({
-          quotaId: str(sub.SubQuotaID),
-          parentQuotaId: str(q.QuotaID),
-          required,
-          remaining: Math.max(0, required - completes),
-          completes,
-          conditions: conditionsOf(sub, labels),
-        });
-      }
-    }
-  }
+  const quotas = objs(s.Quotas).flatMap((q) => quotasOf(q, labels));
   const quals = new Map<string, OfferQualification>();
   for (const q of quotas) {
     for (const c of q.conditions) {

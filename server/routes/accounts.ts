@@ -32,6 +32,7 @@ import {
   purchaseOrdersQuery,
   purchaseOrdersSpec,
   supplierProjectMap,
+  supplierProjectsMeta,
   supplierProjectsQuery,
   supplierProjectsSpec,
   uploadPurchaseOrderRefs,
@@ -109,8 +110,8 @@ export function accountRoutes(api: Api) {
     const invoice = await getInvoice(db, params.id);
     return pdfResponse(await invoicePdf(invoice), invoicePdfName(invoice.invoiceCode));
   });
-  api.handle(C.uploadInvoiceRefsCall, async ({ db, actor, body }) => {
-    const r = await uploadInvoiceRefs(db, actor(), body.data);
+  api.handle(C.uploadInvoiceRefsCall, async ({ deps, db, actor, body }) => {
+    const r = await uploadInvoiceRefs(db, actor(), body.data, deps.now, body.overwrite);
     return answer(r, `Reference numbers of ${r.updated} invoice${r.updated === 1 ? "" : "s"} uploaded`);
   });
 
@@ -121,12 +122,18 @@ export function accountRoutes(api: Api) {
     map: financeMap,
     list: C.supplierFinancesList,
   }));
-  api.list(C.listSupplierProjects, ({ db, params }) => ({
-    query: supplierProjectsQuery(db, params.supplierId),
-    spec: supplierProjectsSpec,
-    map: supplierProjectMap,
-    list: C.supplierProjectsList,
-  }));
+  // a supplier's reconciled maps: its page (named for the supplier) and Finances' Export supplier map
+  api.list(C.listSupplierProjects, async ({ db, params }) => {
+    const meta = await supplierProjectsMeta(db, params.supplierId);
+    return {
+      query: supplierProjectsQuery(db, params.supplierId),
+      spec: supplierProjectsSpec,
+      map: supplierProjectMap,
+      list: C.supplierProjectsList,
+      metadata: meta,
+      filename: `supplier-map-${meta.supplierCode || meta.supplierName}`,
+    };
+  });
   api.list(C.listPurchaseOrders, ({ db }) => ({
     query: purchaseOrdersQuery(db),
     spec: purchaseOrdersSpec,
@@ -142,8 +149,8 @@ export function accountRoutes(api: Api) {
     const po = await getPurchaseOrder(db, params.id);
     return pdfResponse(await purchaseOrderPdf(po), purchaseOrderPdfName(po.poCode));
   });
-  api.handle(C.uploadPurchaseOrderRefsCall, async ({ db, actor, body }) => {
-    const r = await uploadPurchaseOrderRefs(db, actor(), body.data);
+  api.handle(C.uploadPurchaseOrderRefsCall, async ({ deps, db, actor, body }) => {
+    const r = await uploadPurchaseOrderRefs(db, actor(), body.data, deps.now, body.overwrite);
     return answer(
       r,
       `Reference numbers of ${r.updated} purchase order${r.updated === 1 ? "" : "s"} uploaded`,

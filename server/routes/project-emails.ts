@@ -5,14 +5,11 @@ import type { Deps } from "../deps.ts";
 import { kickDelivery } from "../domain/email/deliver.ts";
 import { sendClientReport, sendProjectEmail, sendRfq, sendSupplierLinks } from "../domain/projects/emails.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
+import { emailQueuedMsg } from "../../shared/messages.ts";
 
 function queued(deps: Deps, count: number) {
   kickDelivery(deps);
-  const where = deps.mailer ? "and being sent" : "in the outbox: no mail server is configured";
-  return answer(
-    { queued: count, mailServer: !!deps.mailer },
-    `${count} e-mail${count === 1 ? "" : "s"} queued ${where}`,
-  );
+  return answer({ queued: count, mailServer: !!deps.mailer }, emailQueuedMsg(count, !!deps.mailer));
 }
 
 export function projectEmailRoutes(api: Api) {

@@ -1,14 +1,12 @@
 /** Projects (part 1, 2.6 and 2.8): handlers of the contracts in shared/api/projects.ts. */
 import { actorOf, answer, type Api } from "../http/api.ts";
-import { parseWith } from "../http/validate.ts";
 import { listResponse } from "../http/list-route.ts";
 import type { Ctx } from "../http/context.ts";
 import * as P from "../../shared/api/projects.ts";
-import { ChildProject, GroupProject } from "../../shared/schemas/project.ts";
 import { type Caller, getProject } from "../domain/projects/projects.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
-import { closeByCode } from "../domain/projects/status.ts";
+import { closeByCode, statusMessage } from "../domain/projects/status.ts";
 import { cloneProject } from "../domain/projects/clone.ts";
 import {
   childListSpecAt,
@@ -70,17 +68,22 @@ export function projectRoutes(api: Api) {
 
   api.handle(P.addProject, async ({ db, deps, body, c }) => {
     const caller = callerOf(c);
-    if (body.parentProjectId) {
-      const project = await createChildProject(db, caller, parseWith(ChildProject, body), deps.now);
+    // the body is already the child or the group form (ProjectAddBody), validated by the registrar
+    if ("parentProjectId" in body) {
+      const project = await createChildProject(db, caller, body, deps.now);
       return answer(project, "Child project added successfully");
     }
-    const project = await createGroupProject(db, caller, parseWith(GroupProject, body), deps.now);
+    const project = await createGroupProject(db, caller, body, deps.now);
     return answer(project, "Project added successfully");
   });
 
   api.handle(P.updateProjectCall, async ({ db, deps, params, body, c }) => {
     const project = await updateProject(db, callerOf(c), params.id, body, deps.now);
-    return answer(project, body.isDeleted ? "Project deleted successfully" : "Project updated successfully");
+    if (project.isDeleted) return answer(project, "Project deleted successfully");
+    return answer(
+      project,
+      statusMessage("Project updated successfully", project.projectStatus, project.childStatus),
+    );
   });
 
   /**
@@ -101,7 +104,10 @@ export function projectRoutes(api: Api) {
 
   api.handle(P.closeProjectByCode, async ({ db, deps, params, body, c }) => {
     const project = await closeByCode(db, callerOf(c), params.projectCode ?? "", body.poNumber, deps.now);
-    return answer(project, "Project closed successfully");
+    return answer(
+      project,
+      statusMessage("Project closed successfully", project.projectStatus, project.childStatus),
+    );
   });
 
   api.handle(P.cloneProjectCall, async ({ db, deps, params, body, c }) => {

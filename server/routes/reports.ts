@@ -2,6 +2,7 @@
 import type { Api } from "../http/api.ts";
 import * as R from "../../shared/api/reports.ts";
 import { reportList } from "../domain/reports/reports.ts";
+import { reportTotals } from "../domain/reports/totals.ts";
 
 export function reportRoutes(api: Api) {
   // the five project tabs: which one is the body's type (or its filter's)
@@ -13,4 +14,6 @@ export function reportRoutes(api: Api) {
     ...reportList(db, "supplier", body),
     list: R.supplierReportList,
   }));
+  api.handle(R.projectReportTotals, ({ db, body }) => reportTotals(db, R.projectReportKind(body), body));
+  api.handle(R.supplierReportTotals, ({ db, body }) => reportTotals(db, "supplier", body));
 }

@@ -6,6 +6,7 @@ import {
   getSupplierMap,
   listSupplierMaps,
   saveSupplierMap,
+  supplierMapDefaults,
   supplierStats,
   updateSupplierMap,
 } from "../domain/projects/supplier-maps.ts";
@@ -35,8 +36,7 @@ export function supplierMapRoutes(api: Api) {
 
   api.handle(S.getSupplierMapCall, ({ db, params, c }) => getSupplierMap(db, params.id, entryBaseOf(c)));
 
-  // "reset": the empty form with the spec's defaults
-  api.handle(S.supplierMapDefaultsCall, () => S.SUPPLIER_MAP_DEFAULTS);
+  api.handle(S.supplierMapDefaultsCall, ({ db, query }) => supplierMapDefaults(db, query.supplierId));
 
   api.handle(S.supplierStatsCall, ({ db, params }) => supplierStats(db, params.projectId));
 }

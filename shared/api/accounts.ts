@@ -30,6 +30,8 @@ export type IssuingCompany = {
   email: string;
   phone: string;
   taxNumber: string;
+  /** Tax lines printed under an invoice's subtotal, one per line: "GST 18%" (a rate) or a note. */
+  taxLines: string;
   serviceDescription: string;
   /** Beneficiary bank details for US payments, with the further-credit instructions. */
   bankUs: string;
@@ -46,7 +48,9 @@ export type AccountProjectRow = {
   clientId: string;
   clientName: string;
   userId: string | null;
+  /** Completes the router counted, summed over the children. */
   complete: number;
+  /** The accepted count: approved, or the admin-approved count where staff set one. */
   approved: number;
   sampleSize: number;
   cpi: number;
@@ -59,12 +63,15 @@ export type AccountProjectRow = {
   dueDate: string | null;
   recievedDate: string | null;
   referenceNo: string;
-  /** The invoice line's total when invoiced, else complete x CPI over the children. */
+  /** The invoice line's total when invoiced, else the accepted count x CPI over the children. */
   total: number;
   createdAt: string;
 };
 
-/** A Ready To Invoice project offered to the Generate Invoice form, with its default line. */
+/**
+ * A Ready To Invoice project offered to the Generate Invoice form, with its default line: the
+ * line's `complete` is the accepted count (`approved`), `routerComplete` what the router counted.
+ */
 export type InvoiceProjectOption = {
   _id: string;
   projectCode: string;
@@ -72,6 +79,7 @@ export type InvoiceProjectOption = {
   poNumber: string;
   complete: number;
   approved: number;
+  routerComplete: number;
   sampleSize: number;
   cpi: number;
   total: number;
@@ -104,6 +112,7 @@ export type BillTo = {
   countryId: { _id: string; name: string };
   netDays: number;
   wolfAccount: string;
+  taxId: string;
 };
 
 export type InvoiceRecord = {
@@ -212,9 +221,13 @@ export type SupplierFinanceRow = {
   totalCost: number;
 };
 
-/** A reconciled project of one supplier (/admin/invoice/supplier/:id/list). */
+/**
+ * A reconciled project of one supplier (/admin/invoice/supplier/:id/list): one of its supplier maps
+ * (`_id`), on a project past reconcile. Its CSV is Finances' "Export supplier map".
+ */
 export type SupplierProjectRow = {
   _id: string;
+  supplierName: string;
   projectId: string;
   projectCode: string;
   projectName: string;
@@ -226,8 +239,14 @@ export type SupplierProjectRow = {
   poCode: string;
 };
 
-/** What an Upload Ref. No. changed. */
-export type RefUploadResult = { updated: number; codes: string[] };
+/** The metadata of a supplier's projects page: whose they are. */
+export type SupplierProjectsMeta = { supplierName: string; supplierCode: string };
+
+/**
+ * What an Upload Ref. No. did: how many records it changed, the codes of its rows, and those
+ * already Paid whose reference it replaced (only with `overwrite`).
+ */
+export type RefUploadResult = { updated: number; codes: string[]; overwritten: string[] };
 
 /** A project entered by hand for invoicing. */
 export type ManualProjectRecord = {
@@ -309,6 +328,7 @@ export const downloadInvoiceCall = defineCall({
   method: "POST",
   path: "/admin/invoice/download/:id",
   ids: { id: "Invoice" },
+  media: "application/pdf",
   result: returns<Blob>(),
 });
 export const uploadInvoiceRefsCall = defineCall({
@@ -343,6 +363,7 @@ export const downloadPurchaseOrderCall = defineCall({
   method: "POST",
   path: "/admin/invoice/supplier/download/:id",
   ids: { id: "Purchase order" },
+  media: "application/pdf",
   result: returns<Blob>(),
 });
 export const uploadPurchaseOrderRefsCall = defineCall({
@@ -470,13 +491,18 @@ export const supplierFinancesList = defineList<SupplierFinanceRow>()({
   ],
 });
 
-/** A supplier's reconciled projects (/admin/invoice/supplier/:supplierid/list). */
+/**
+ * A supplier's reconciled projects (/admin/invoice/supplier/:supplierid/list), its maps on them; the
+ * page's metadata names the supplier (`SupplierProjectsMeta`).
+ */
 export const supplierProjectsList = defineList<SupplierProjectRow>()({
   id: "supplier-projects",
   call: listSupplierProjects,
   filters: { clientId: "texts", userId: "texts" },
   sorts: ["projectCode"],
   columns: [
+    { key: "supplierName", header: "Supplier name", value: (r) => r.supplierName },
+    { key: "_id", header: "Supplier map ID", value: (r) => r._id },
     { key: "projectCode", header: "Project code", value: (r) => r.projectCode },
     { key: "projectName", header: "Title", value: (r) => r.projectName },
     { key: "clientName", header: "Client name", value: (r) => r.clientName },

@@ -43,6 +43,8 @@ export type ClientListItem =
 /** A whole client, as the edit form reads it. */
 export type ClientRecord = ClientListItem & {
   clientWebsite: string;
+  /** The client's tax id, printed on its invoices. */
+  taxId: string;
   state: string;
   address1: string;
   address2: string;
@@ -85,6 +87,7 @@ export type ClientInvoiceOption = {
   clientEmail: string;
   clientPhoneNumber: string;
   company: string;
+  taxId: string;
   address1: string;
   address2: string;
   city: string;

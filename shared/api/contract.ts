@@ -44,13 +44,31 @@ export type CallDef<
    * is that record not found (`{ id: "Client" }` -> 404 "Client not found").
    */
   ids?: { [K in keyof PathParams<P>]?: string };
+  /**
+   * Body fields holding a URL the server will call (hooks, callbacks): past the schema, the registrar
+   * checks each against the outbound policy (no internal address in any spelling, http(s) on a port
+   * it calls, OUTBOUND_ALLOW's exceptions) and refuses a URL that breaks it with a 400 naming the rule.
+   */
+  outboundUrls?: readonly string[];
   result: Returns<R>;
   /** Answers `?format=csv` with the streamed CSV of the same body (list calls). */
   csv?: boolean;
+  /**
+   * The media type of an answer that is not the JSON envelope: a file (PDF, PNG, CSV) or a stream of
+   * server-sent events. The API reference documents that type; absent, the call answers JSON.
+   */
+  media?: "application/pdf" | "image/png" | "text/csv" | "text/event-stream";
+  /** The call refuses too many attempts in a row with 429 (the sign-in throttle). */
+  throttled?: boolean;
   /** Anyone may call it (sign-in only). */
   public?: boolean;
   /** Body size limit in bytes when larger than the API's default (uploads). */
   bodyLimit?: number;
+  /**
+   * Body fields that carry a file's contents as sent (an upload): the handler reads them and says
+   * what is wrong with a binary file, so the registrar's control-character check leaves them alone.
+   */
+  fileFields?: readonly string[];
 };
 
 export type Contract<

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
-import { recordId } from "../schemas/common.ts";
+import { optionalId } from "../schemas/common.ts";
 
 // ---------------------------------------------------------------- inputs
 
@@ -24,15 +24,12 @@ export type SortDate = (typeof SORT_DATE)[keyof typeof SORT_DATE];
 
 const periodMessage = "type must be 1 (Daily), 2 (Monthly) or 3 (Yearly)";
 const sortMessage = "sortDate must be 1 (Today), 2 (Last 7 Days) or 3 (This Month)";
-/** An optional record id: absent, null or blank mean all. */
-const optionalId = (message: string) =>
-  v.optional(v.nullable(v.union([v.literal(""), recordId(message)], message)), null);
 
 /** A chart's body: its period and, where the chart has one, its client or supplier filter. */
 export const ChartBody = v.object({
   type: v.optional(v.picklist([1, 2, 3], periodMessage), 1),
-  clientId: optionalId("Unknown client"),
-  supplierId: optionalId("Unknown supplier"),
+  clientId: optionalId("Unknown client", "Client"),
+  supplierId: optionalId("Unknown supplier", "Supplier"),
 });
 export type ChartInput = v.InferInput<typeof ChartBody>;
 
@@ -235,5 +232,6 @@ export const dashboardLiveCall = defineCall({
   path: "/admin/dashboard/live",
   query: LiveQuery,
   public: true,
+  media: "text/event-stream",
   result: returns<LiveUpdate>(),
 });

@@ -147,6 +147,7 @@ export const supplierPortalReportCall = defineCall({
   method: "POST",
   path: "/supplier/project/supplier/report",
   body: SupplierReportRequest,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 export const supplierDashboardCall = defineCall({

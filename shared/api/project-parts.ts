@@ -93,6 +93,11 @@ export type ProjectQuota = {
    * in order. Its options are then its combinations ("Female x 18-34"), all chosen; sizes can be set.
    */
   interlocked?: string[];
+  /**
+   * A provider quota on one qualification whose cells each cover a set of its options ("18-24 or
+   * 25-34": one size for the set). Its options are those cells, all chosen; sizes can be set.
+   */
+  grouped?: boolean;
 };
 
 export const listQuotasCall = defineCall({

@@ -21,12 +21,14 @@ export const groupReportCall = defineCall({
   method: "POST",
   path: "/admin/project/group/report",
   body: ProjectRef,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 export const supplierMapReportCall = defineCall({
   method: "POST",
   path: "/admin/project/suppliermap/report",
   body: ProjectRef,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 /** The identifiers of a child project's respondents, or of all of a parent's children. */
@@ -34,6 +36,7 @@ export const identifiersReportCall = defineCall({
   method: "POST",
   path: "/admin/project/child/report",
   body: ProjectRef,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 /** A project's respondents (a parent's: all its children's), all or one supplier's. */
@@ -41,6 +44,7 @@ export const projectIdentifiersReportCall = defineCall({
   method: "POST",
   path: "/admin/project/identifiers/report",
   body: ProjectIdentifiersRequest,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 /** One supplier's respondents on the project. */
@@ -48,6 +52,7 @@ export const supplierReportCall = defineCall({
   method: "POST",
   path: "/admin/project/supplier/report",
   body: SupplierReportRequest,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 /** Every respondent's pre-screen answers, one column per question. */
@@ -55,6 +60,7 @@ export const prescreenReportCall = defineCall({
   method: "POST",
   path: "/admin/project/prescreen/report",
   body: ProjectRef,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 /** The same for chosen questions and respondents (Prescreen Data dialog). */
@@ -62,6 +68,7 @@ export const groupPrescreenReportCall = defineCall({
   method: "POST",
   path: "/admin/project/group/prescreen/report",
   body: PrescreenReportForm,
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 

@@ -3,10 +3,15 @@
  * they answer with (a project row of the grids, the project as the edit screens read it with its
  * Redirects), and the two grids (projects, child projects) with their CSV columns.
  */
-import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
 import { defineList, ListBody, type ListResult } from "../list.ts";
-import { CloneOptions, ClosePo, ProjectOptionsQuery, ProjectPatch } from "../schemas/project.ts";
+import {
+  CloneOptions,
+  ClosePo,
+  ProjectAddBody,
+  ProjectOptionsQuery,
+  ProjectPatch,
+} from "../schemas/project.ts";
 
 /** The router's counters of a project (or a supplier map). */
 export type ProjectCounters = {
@@ -118,6 +123,19 @@ export type ProjectDetail = ProjectRow & {
   multiLinkCount: number;
 };
 
+/** A child project whose status moved with its group's change (stopped with it, or back with it). */
+export type ChildStatusChange = { _id: string; projectCode: string; from: number; to: number };
+/** A child project that kept its own status through its group's change. */
+export type ChildStatusKept = { _id: string; projectCode: string; projectStatus: number };
+/**
+ * What a group project's status change did to its children: those that moved with it, and those
+ * that kept a status other than the group's (a child paused on its own stays paused when the group
+ * reopens). The message of the call says the same in words.
+ */
+export type ChildStatusOutcome = { changed: ChildStatusChange[]; kept: ChildStatusKept[] };
+/** A project after a change of its status, with what the change did to its children (group projects). */
+export type StatusChanged = ProjectDetail & { childStatus?: ChildStatusOutcome };
+
 /** What an update that soft-deleted the project answers: the row as it was, flagged deleted. */
 export type DeletedProject = ProjectRow & { isDeleted: true };
 
@@ -223,7 +241,7 @@ export const childOptionsCall = defineCall({
 export const addProject = defineCall({
   method: "POST",
   path: "/admin/project/add",
-  body: v.record(v.string(), v.unknown()),
+  body: ProjectAddBody,
   result: returns<ProjectDetail>(),
 });
 export const updateProjectCall = defineCall({
@@ -231,7 +249,7 @@ export const updateProjectCall = defineCall({
   path: "/admin/project/update/:id",
   ids: { id: "Project" },
   body: ProjectPatch,
-  result: returns<ProjectDetail | DeletedProject>(),
+  result: returns<StatusChanged | DeletedProject>(),
 });
 export const getProjectCall = defineCall({
   method: "GET",
@@ -254,7 +272,7 @@ export const closeProjectByCode = defineCall({
   method: "PUT",
   path: "/admin/project/code/update/:projectCode",
   body: ClosePo,
-  result: returns<ProjectDetail>(),
+  result: returns<StatusChanged>(),
 });
 export const cloneProjectCall = defineCall({
   method: "POST",

@@ -28,6 +28,8 @@ export type OfferCondition = {
   answerIds: string[];
   /** The answers' labels, in the order of answerIds (the id where the provider gives no label). */
   answers: string[];
+  /** The quota takes any answer of the question but these (Logit's LogicalOperator NOT). */
+  excluded?: boolean;
 };
 
 /** A quota of an offer (a Toluna sub-quota, a Logit survey quota, a Circle or UniMrkt quota, ...). */

@@ -129,6 +129,7 @@ export const reconcileUpload = defineCall({
   ids: { id: "Project" },
   body: ReconcileUpload,
   bodyLimit: 20 * 1024 * 1024 + 64 * 1024,
+  fileFields: ["csv"],
   result: returns<ReconcileResult>(),
 });
 /** Every identifier an upload (its id) did not match, in the file's order: a streamed CSV. */

@@ -9,7 +9,7 @@
 import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
 import { defineList, ListBody, type ListDeclaration, type ListResult } from "../list.ts";
-import { isoDate, recordId } from "../schemas/common.ts";
+import { isoDate, optionalId } from "../schemas/common.ts";
 import { moneyCell as money } from "../format.ts";
 
 /** The tabs, in the screen's order, by the `type` (and the CLI's `report <kind>`) naming them. */
@@ -41,8 +41,6 @@ const dayMessage = (name: string) => `${name} must be a date (yyyy-MM-dd)`;
 /** An optional filter value: absent, null or blank mean "not set". */
 const optional = <S extends v.GenericSchema<string, string>>(schema: S) =>
   v.optional(v.nullable(v.union([v.literal(""), schema], (schema as { message?: string }).message)), null);
-const optionalId = (message: string) =>
-  v.optional(v.nullable(v.union([v.literal(""), recordId(message)], message)), null);
 const optionalDay = (name: string) =>
   v.optional(v.nullable(v.union([v.literal(""), isoDate(dayMessage(name))], dayMessage(name))), null);
 
@@ -54,8 +52,8 @@ export const ReportFilter = v.pipe(
   v.object({
     from: optionalDay("from"),
     to: optionalDay("to"),
-    clientId: optionalId("Unknown client"),
-    supplierId: optionalId("Unknown supplier"),
+    clientId: optionalId("Unknown client", "Client"),
+    supplierId: optionalId("Unknown supplier", "Supplier"),
     type: optional(v.picklist(PROJECT_REPORT_KINDS, typeMessage)),
   }),
   v.forward(
@@ -138,6 +136,43 @@ export const supplierReportData = defineCall({
   body: SupplierReportBody,
   result: returns<ListResult<ReportRow>>(),
   csv: true,
+});
+
+/** The figures of a report row that add up: a tab's totals row sums them over every matching row. */
+export const TOTALLED = [
+  "clicked",
+  "complete",
+  "terminate",
+  "qualityTerm",
+  "overQuota",
+  "security",
+  "drop",
+  "preScreenTerminate",
+  "preScreenDrop",
+  "totalDisqualified",
+  "revenue",
+  "expense",
+  "approved",
+  "allocated",
+  "totalComplete",
+  "remaining",
+] as const satisfies readonly (keyof ReportRow)[];
+/** A tab's totals: each figure summed over every row its filters and search match (all pages), and how many rows. */
+export type ReportTotals = Record<(typeof TOTALLED)[number], number> & { rows: number };
+
+/** The totals of a project tab, for the same body as its data (page and order aside). */
+export const projectReportTotals = defineCall({
+  method: "POST",
+  path: "/admin/project/report/totals",
+  body: ProjectReportBody,
+  result: returns<ReportTotals>(),
+});
+/** The totals of the Supplier tab, for the same body as its data. */
+export const supplierReportTotals = defineCall({
+  method: "POST",
+  path: "/admin/supplier/report/totals",
+  body: SupplierReportBody,
+  result: returns<ReportTotals>(),
 });
 
 // ---------------------------------------------------------------- the tabs' lists

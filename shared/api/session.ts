@@ -22,6 +22,7 @@ export const loginCall = defineCall({
   method: "POST",
   path: "/admin/login",
   public: true,
+  throttled: true,
   body: LoginBody,
   result: returns<LoginResult>(),
 });

@@ -5,6 +5,7 @@ import { searchTerm } from "../list.ts";
 import { recordId } from "../schemas/common.ts";
 import { SupplierMapForm, SupplierMapToggle } from "../schemas/project.ts";
 import type { ProjectCounters } from "./projects.ts";
+import { MSG } from "../messages.ts";
 
 /** A supplier map, with the supplier's entry links. */
 export type SupplierMapRecord = ProjectCounters & {
@@ -34,7 +35,29 @@ export type SupplierMapRecord = ProjectCounters & {
   redirectUrl: string;
   testUrl: string;
   totalResponded: number;
+  /**
+   * The statuses (labels of RETURN_URL_FIELDS) for which neither the map nor its supplier has a
+   * return link: respondents with that outcome end on Samplex's own page, not back at their panel.
+   */
+  returnUrlsMissing: string[];
 };
+
+/**
+ * The five return links of a map (and of a supplier's record), in the form's order. Where a map
+ * leaves one empty, the router sends the respondent to the supplier's link for that status.
+ */
+export const RETURN_URL_FIELDS = [
+  { name: "redirectComplete", label: "Complete" },
+  { name: "redirectTerminate", label: "Terminate" },
+  { name: "redirectQuotaFull", label: "Over Quota" },
+  { name: "redirectQualityTerm", label: "Quality Term" },
+  { name: "redirectSurveyClose", label: "Survey Close" },
+] as const;
+export type ReturnUrlField = (typeof RETURN_URL_FIELDS)[number]["name"];
+
+/** Where a respondent goes back to for one status: the map's link, else the supplier's own ("": neither). */
+export const returnUrlOf = (map: string, supplier: string | null | undefined) =>
+  map.trim() || (supplier ?? "").trim();
 
 /** The Add Supplier form's defaults ("reset"). */
 export type SupplierMapDefaults = {
@@ -70,7 +93,7 @@ export const listSupplierMapsCall = defineCall({
   method: "POST",
   path: "/admin/supplierMaps",
   body: v.object({
-    projectId: recordId("Project is required"),
+    projectId: recordId("Project is required", "Project"),
     search: searchTerm,
   }),
   result: returns<SupplierMapRecord[]>(),
@@ -113,9 +136,14 @@ export const SUPPLIER_MAP_DEFAULTS: SupplierMapDefaults = {
   redirectSurveyClose: "",
 };
 
+/**
+ * "reset": the empty form with the spec's defaults; with `?supplierId=`, a new map of that supplier,
+ * whose return links start as the supplier's own (404 for an unknown or deleted supplier).
+ */
 export const supplierMapDefaultsCall = defineCall({
   method: "GET",
   path: "/admin/supplierMap",
+  query: v.object({ supplierId: v.optional(recordId(MSG.supplierNotFound)) }),
   result: returns<SupplierMapDefaults>(),
 });
 export const supplierStatsCall = defineCall({

@@ -65,6 +65,9 @@ export type SupplierRecord = SupplierListItem & {
   redirectSurveyClose: string;
   clientId: string[];
   supplierApprovedHook: string;
+  /** Why the server refused to call the approved hook ('' when it has not), and since when. */
+  approvedHookRefusal: string;
+  approvedHookRefusedAt: string | null;
   isDeleted: boolean;
   updatedAt: string;
 };
@@ -101,6 +104,7 @@ export const addSupplier = defineCall({
   method: "POST",
   path: "/admin/supplier/add",
   body: SupplierForm,
+  outboundUrls: ["supplierApprovedHook"],
   result: returns<SupplierRecord>(),
 });
 export const updateSupplierCall = defineCall({
@@ -108,6 +112,7 @@ export const updateSupplierCall = defineCall({
   path: "/admin/supplier/update/:id",
   ids: { id: "Supplier" },
   body: SupplierUpdate,
+  outboundUrls: ["supplierApprovedHook"],
   result: returns<SupplierRecord | Deleted>(),
 });
 /** A supplier's keys, whole (the record shows them masked: last 4 characters). */

@@ -125,6 +125,7 @@ export const identifiersReportCall = defineCall({
   method: "POST",
   path: "/admin/identifiers/report",
   body: IdentifiersReportBody,
+  media: "text/csv",
   result: returns<Blob>(),
 });
 export const shortCodesCall = defineCall({
@@ -163,6 +164,7 @@ export const progressReportCall = defineCall({
   method: "GET",
   path: "/admin/project/progress/:projectId",
   ids: { projectId: "Project" },
+  media: "image/png",
   result: returns<Blob>(),
 });
 

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
 import { defineList, type ListResult } from "../list.ts";
+import type { LogChange } from "../audit.ts";
 
 /** A line of the System Logs grid. */
 export type SystemLogRow = {
@@ -18,6 +19,8 @@ export type SystemLogRow = {
   city: string;
   country: string;
   module: string;
+  /** What an update changed, one entry per field ([] for other entries); `activity` says it too. */
+  changes: LogChange[];
 };
 
 /** A line of a project's activity timeline. */
@@ -27,6 +30,8 @@ export type ProjectLogEntry = {
   activity: string;
   createdAt: string;
   module: string;
+  /** What an update changed, one entry per field ([] for other entries). */
+  changes: LogChange[];
 };
 
 /** The body asking for one project's timeline. */

@@ -4,8 +4,10 @@
  * manual project, a purchase order, the Upload Ref. No. rows and the issuing company edit.
  */
 import * as v from "valibot";
+import { taxLinesProblem } from "../tax.ts";
 import { MSG, requiredMsg } from "../messages.ts";
 import { PROJECT_STATUS, PROJECT_STATUS_LIST } from "../status.ts";
+import type { RecordKind } from "./refs.ts";
 import {
   isoDate,
   MAX_COUNT,
@@ -15,6 +17,7 @@ import {
   optionalBlock,
   optionalText,
   recordId,
+  requiredId,
   requiredText,
   tooLargeMsg,
 } from "./common.ts";
@@ -26,14 +29,12 @@ export const ACCOUNT_MSG = {
   uploadRowsRequired: "The file holds no rows",
 } as const;
 
-/** A required record id: absent, blank or malformed all read `message`. */
-const id = (message: string) =>
-  v.pipe(v.optional(v.nullable(v.string(message)), ""), v.transform((s) => s ?? ""), recordId(message));
-const optionalId = (message: string) =>
+/** An optional record id of a kind: absent, null or blank is null. */
+const optionalRef = (message: string, kind: RecordKind) =>
   v.pipe(
     v.optional(v.nullable(v.string(message)), null),
     v.transform((s) => (s ? s.trim() : null)),
-    v.nullable(v.pipe(v.string(), v.regex(/^[0-9a-f]{24}$/, message))),
+    v.nullable(recordId(message, kind)),
   );
 
 /** A whole number from 0 to `max`, as a number or numeric string. */
@@ -62,7 +63,7 @@ export const MAX_LINE_TOTAL = MAX_MONEY * 1000;
 
 /** One line of an invoice: a Ready To Invoice project of the client, or one typed by hand (no projectId). */
 export const InvoiceLine = v.object({
-  projectId: optionalId("Unknown project"),
+  projectId: optionalRef("Unknown project", "Project"),
   projectCode: requiredText(MSG.projectCodeRequired, 1, MAX_LEN.code),
   projectName: requiredText(MSG.projectNameRequired, 1, MAX_LEN.longName),
   poNumber: optionalText(MAX_LEN.code, "PO Number"),
@@ -75,7 +76,7 @@ export type InvoiceLine = v.InferOutput<typeof InvoiceLine>;
 
 /** POST /admin/invoice/add and the edit form (PUT /admin/invoice/update/:id with lines). */
 export const InvoiceForm = v.object({
-  clientId: id(MSG.clientRequired),
+  clientId: requiredId(MSG.clientRequired, "Client"),
   netTerms: count("Net terms must be a whole number of days", 3650),
   invoiceStatus,
   projects: v.pipe(
@@ -108,8 +109,8 @@ export type InvoiceUpdate = v.InferOutput<typeof InvoiceUpdate>;
 
 /** POST /admin/invoice/projects/all: the Ready To Invoice projects of a client (and those on an invoice). */
 export const InvoiceProjectsBody = v.object({
-  clientId: id(MSG.clientRequired),
-  invoiceId: optionalId("Unknown invoice"),
+  clientId: requiredId(MSG.clientRequired, "Client"),
+  invoiceId: optionalRef("Unknown invoice", "Invoice"),
 });
 
 /**
@@ -119,7 +120,7 @@ export const InvoiceProjectsBody = v.object({
 const MANUAL_STATUSES = PROJECT_STATUS_LIST.map((s) => s.value).filter((s) => s !== PROJECT_STATUS.INVOICED);
 export const ManualProjectForm = v.pipe(
   v.object({
-    clientId: id(MSG.clientRequired),
+    clientId: requiredId(MSG.clientRequired, "Client"),
     projectCode: requiredText(MSG.projectCodeRequired, 1, MAX_LEN.code),
     projectName: requiredText(MSG.projectNameRequired, 4, MAX_LEN.longName),
     projectStatus: v.pipe(
@@ -144,7 +145,7 @@ export type ManualProjectForm = v.InferOutput<typeof ManualProjectForm>;
 
 /** POST /admin/invoice/supplier/add: a purchase order for a supplier's reconciled projects not yet on one. */
 export const PurchaseOrderForm = v.object({
-  supplierId: id(MSG.supplierRequired),
+  supplierId: requiredId(MSG.supplierRequired, "Supplier"),
 });
 
 /**
@@ -176,6 +177,8 @@ export const RefUploadBody = v.object({
     v.minLength(1, ACCOUNT_MSG.uploadRowsRequired),
     v.maxLength(MAX_UPLOAD_ROWS, `At most ${MAX_UPLOAD_ROWS} rows`),
   ),
+  /** Replace the reference and received date of records already Paid (else such rows are refused). */
+  overwrite: v.optional(v.boolean("overwrite must be true or false"), false),
 });
 export type RefUploadBody = v.InferOutput<typeof RefUploadBody>;
 
@@ -186,6 +189,10 @@ export const IssuingCompanyForm = v.object({
   email: optionalText(MAX_LEN.email, "Email"),
   phone: optionalText(MAX_LEN.phone, "Phone"),
   taxNumber: optionalText(MAX_LEN.code, "Tax number"),
+  taxLines: v.pipe(
+    optionalBlock(MAX_LEN.note, "Tax lines"),
+    v.check((s) => taxLinesProblem(s) === null, (i) => taxLinesProblem(String(i.input)) ?? ""),
+  ),
   serviceDescription: optionalBlock(MAX_LEN.note, "Service description"),
   bankUs: optionalBlock(MAX_LEN.note, "US bank details"),
   bankInternational: optionalBlock(MAX_LEN.note, "International bank details"),

@@ -36,6 +36,8 @@ export const ClientForm = v.object({
   city: optionalText(MAX_LEN.name, "City"),
   state: optionalText(MAX_LEN.name, "State"),
   company: optionalText(MAX_LEN.longName, "Company"),
+  /** The client's tax id (VAT, GSTIN, EIN, ...), printed on its invoices. */
+  taxId: optionalText(MAX_LEN.code, "Tax ID"),
   address1: optionalText(MAX_LEN.line, "Address 1"),
   address2: optionalText(MAX_LEN.line, "Address 2"),
   zipCode: optionalText(32, "Zip code"),
@@ -55,7 +57,7 @@ export const ClientForm = v.object({
   apiParams: optionalBlock(MAX_LEN.block, "API parameters"),
   variableMapping: optionalBlock(MAX_LEN.block, "Variable mapping"),
   identifierMapping: optionalBlock(MAX_LEN.block, "Identifier mapping"),
-  supplierId: idList(MSG.supplierNotFound),
+  supplierId: idList(MSG.supplierNotFound, "Supplier"),
   /** A user with role BDE. */
   assignedTo: v.pipe(
     v.optional(v.nullable(v.string()), null),

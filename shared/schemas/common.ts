@@ -9,6 +9,8 @@
  */
 import * as v from "valibot";
 import { MSG } from "../messages.ts";
+import { controlCharsMsg, hasControlChars } from "../text.ts";
+import { type RecordKind, refersTo } from "./refs.ts";
 
 /**
  * The longest value each kind of text field takes, declared once: the forms show them (the form kit
@@ -50,6 +52,10 @@ export function labelOf(message: string): string {
   return label && label !== message.trim() ? label.charAt(0).toUpperCase() + label.slice(1) : "This field";
 }
 
+/** No control characters (NUL, escape, ...) in a text field: tab and line breaks are text. */
+export const noControlChars = (label: string) =>
+  v.check((s: string) => !hasControlChars(s), controlCharsMsg(label));
+
 /** Trimmed text that must be present (and at least `min` long) else `message`; longer than `max` says so. */
 export const requiredText = (
   message: string,
@@ -62,6 +68,7 @@ export const requiredText = (
     v.trim(),
     v.minLength(Math.max(1, min), message),
     v.maxLength(max, tooLongMsg(label, max)),
+    noControlChars(label),
   );
 
 /** Trimmed text that may be absent or null (stored as ""). */
@@ -70,6 +77,7 @@ export const optionalText = (max: number = MAX_LEN.line, label = "This field") =
     v.optional(v.nullable(v.string("Must be text")), ""),
     v.transform((s) => (s ?? "").trim()),
     v.maxLength(max, tooLongMsg(label, max)),
+    noControlChars(label),
   );
 
 /** Free text kept as typed (mappings, API bodies): only a size limit. */
@@ -78,6 +86,7 @@ export const optionalBlock = (max: number = MAX_LEN.block, label = "This field")
     v.optional(v.nullable(v.string("Must be text")), ""),
     v.transform((s) => s ?? ""),
     v.maxLength(max, tooLongMsg(label, max)),
+    noControlChars(label),
   );
 
 export const optionalPhone = v.pipe(
@@ -162,14 +171,27 @@ export const countryCode = (message: string) =>
     v.regex(/^[A-Z]{2}$/, message),
   );
 
-/** One of our 24-hex record ids. */
-export const recordId = (message = "Unknown record") =>
-  v.pipe(v.string(message), v.trim(), v.regex(/^[0-9a-f]{24}$/, message));
+/**
+ * One of our 24-hex record ids. With `kind` it names a record of that kind: the API registrar
+ * refuses an id of no such record ("<Kind> not found", shared/schemas/refs.ts).
+ */
+export const recordId = (message = "Unknown record", kind?: RecordKind) =>
+  kind
+    ? v.pipe(v.string(message), v.trim(), v.regex(/^[0-9a-f]{24}$/, message), refersTo(kind))
+    : v.pipe(v.string(message), v.trim(), v.regex(/^[0-9a-f]{24}$/, message));
+
+/** A required record id of a kind: absent, null, blank or malformed all read `message`. */
+export const requiredId = (message: string, kind?: RecordKind) =>
+  v.pipe(v.optional(v.nullable(v.string(message)), ""), v.transform((s) => s ?? ""), recordId(message, kind));
+
+/** A record id that may be absent, null or "" (stored as null). */
+export const optionalId = (message: string, kind?: RecordKind) =>
+  v.optional(v.nullable(v.union([v.literal(""), recordId(message, kind)], message)), null);
 
 /** A list of record ids, without duplicates; absent or null means none. */
-export const idList = (message = "Unknown record") =>
+export const idList = (message = "Unknown record", kind?: RecordKind) =>
   v.pipe(
-    v.optional(v.nullable(v.array(recordId(message), message)), []),
+    v.optional(v.nullable(v.array(recordId(message, kind), message)), []),
     v.transform((ids) => [...new Set(ids ?? [])]),
   );
 

@@ -2,12 +2,14 @@
 import * as v from "valibot";
 import { MSG } from "../messages.ts";
 import { htmlToText } from "../html.ts";
+import { noControlChars } from "./common.ts";
 
 /** Rich text that must say something: blank, or only empty tags (`<p><br></p>`), is 'Body is required'. */
 export const emailBody = v.pipe(
   v.optional(v.string(MSG.bodyRequired), ""),
   v.trim(),
   v.check((s) => htmlToText(s).trim() !== "", MSG.bodyRequired),
+  noControlChars("Body"),
   v.maxLength(200_000, "The message is too long"),
 );
 

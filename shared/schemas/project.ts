@@ -15,9 +15,11 @@ import {
   MAX_LEN,
   money,
   optionalEmail,
+  optionalId,
   optionalText,
   optionalUrl,
   recordId,
+  requiredId,
   requiredText,
   SID_PLACEHOLDERS,
   tooLongMsg,
@@ -26,9 +28,6 @@ import {
 import { emailBody } from "./email.ts";
 import { searchTerm } from "../list.ts";
 
-/** A required record id: absent, blank or malformed all read `message`. */
-const id = (message: string) =>
-  v.pipe(v.optional(v.nullable(v.string(message)), ""), v.transform((s) => s ?? ""), recordId(message));
 const code = (message: string, max = 20) => requiredText(message, 1, max);
 const decimal = (message: string) => money(message);
 /** Codes of a pick list (regions, cities, zip codes): bounded in size and number. */
@@ -63,8 +62,8 @@ export const groupProjectEntries = {
   projectName: requiredText(MSG.projectNameRequired, 4, MAX_LEN.longName),
   projectDescription: optionalText(MAX_LEN.note, "Project description"),
   notes: optionalText(MAX_LEN.note, "Notes"),
-  clientId: id(MSG.clientRequired),
-  userId: id(MSG.managerRequired),
+  clientId: requiredId(MSG.clientRequired, "Client"),
+  userId: requiredId(MSG.managerRequired, "User"),
   isDynamicThanksUrl: boolDefault(true),
   projectStatus: v.optional(status, NEW_PROJECT_STATUS),
   poNumber: optionalText(MAX_LEN.code, "PO Number"),
@@ -89,10 +88,10 @@ export type GroupProject = v.InferOutput<typeof GroupProject>;
 export const childProjectEntries = {
   projectName: requiredText(MSG.projectNameRequired, 4, MAX_LEN.longName),
   projectDescription: optionalText(MAX_LEN.note, "Project description"),
-  clientId: id(MSG.clientRequired),
-  parentProjectId: id(requiredMsg("Parent project")),
+  clientId: requiredId(MSG.clientRequired, "Client"),
+  parentProjectId: requiredId(requiredMsg("Parent project"), "Project"),
   wid: optionalText(MAX_LEN.name, "WID"),
-  categoryId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64, "Unknown category"))), null),
+  categoryId: v.pipe(optionalId("Unknown category", "Category"), v.transform((s) => s || null)),
   countryId: code(requiredMsg("Country"), 8),
   regionId: codeList("Region"),
   cityId: codeList("City"),
@@ -172,6 +171,25 @@ export const SECURITY_FLAGS = [
   "isRDHigh",
 ] as const satisfies readonly (keyof typeof projectSecurityEntries)[];
 
+/** The Security tab's label of each on/off setting (the tab and the audit log both read these). */
+export const SECURITY_LABELS: Readonly<Record<(typeof SECURITY_FLAGS)[number], string>> = {
+  isDynamicThanksUrl: "Secured Url",
+  isClientUrlProtection: "Client URL protection",
+  isGeoLocation: "Geo location",
+  isPreScreen: "Pre-screen",
+  isExclude: "Exclusions",
+  isMobile: "Mobile",
+  isDesktop: "Desktop",
+  isTablet: "Tablet",
+  isSpeeder: "Speeder",
+  isProxyVpn: "Proxy / VPN",
+  isUniqueIp: "Unique IP",
+  isPii: "PII",
+  isRDLow: "RD low",
+  isRDMedium: "RD medium",
+  isRDHigh: "RD high",
+};
+
 /** A multi-link project's client URLs: each a URL of bounded length, at most 100,000 of them. */
 const multiLinkUrls = () =>
   v.optional(
@@ -199,6 +217,16 @@ export const ProjectUrls = v.object({
  * PUT /admin/project/update/:id takes any tab's fields: every field optional but validated as on
  * its form; the server checks the combined rules (PO number for Closed, dates) on the merged record.
  */
+/**
+ * POST /admin/project/add: a child project when the body names its parent (`parentProjectId`), else
+ * a group project. Declared as the call's body, so the registrar checks the ids either form names.
+ */
+export const ProjectAddBody = v.lazy((input: unknown) =>
+  input && typeof input === "object" && (input as { parentProjectId?: unknown }).parentProjectId
+    ? ChildProject
+    : GroupProject
+);
+
 export const ProjectPatch = v.object({
   ...v.partial(v.object({ ...groupProjectEntries, ...childProjectEntries })).entries,
   // any code: keeping a Ready To Invoice or Invoiced status, and Proceed to Invoice, are fine here
@@ -247,8 +275,8 @@ export const CloneOptions = v.object({
 });
 
 export const SupplierMapForm = v.object({
-  projectId: id(MSG.projectRequired),
-  supplierId: id(MSG.mapSupplierRequired),
+  projectId: requiredId(MSG.projectRequired, "Project"),
+  supplierId: requiredId(MSG.mapSupplierRequired, "Supplier"),
   supplierCPI: v.optional(decimal(MSG.mapCpiRequired), 0),
   supplierQuota: v.optional(digits(MSG.mapQuotaRequired), 0),
   supplierClickQuota: v.optional(digits(MSG.mapClickQuotaRequired), 0),
@@ -274,13 +302,15 @@ export const SupplierMapToggle = v.union([
 
 export const EmailForm = v.object({
   type: v.optional(v.pipe(v.string(), v.maxLength(MAX_LEN.code, tooLongMsg("Type", MAX_LEN.code)))),
-  projectId: v.optional(v.pipe(v.string(), v.maxLength(64, MSG.projectRequired))),
+  projectId: v.optional(
+    v.union([v.literal(""), recordId(MSG.projectRequired, "Project")], MSG.projectRequired),
+  ),
   emailBody,
 });
 
 export const ExclusionForm = v.object({
-  projectId: id(MSG.projectRequired),
-  excludedProjectId: id(MSG.projectRequired),
+  projectId: requiredId(MSG.projectRequired, "Project"),
+  excludedProjectId: requiredId(MSG.projectRequired, "Project"),
   isExcluded: v.optional(v.boolean(), true),
   complete: v.optional(v.boolean(), true),
   terminate: v.optional(v.boolean(), true),
@@ -303,7 +333,7 @@ export const ExclusionUpdate = v.union([
   ),
 ], "Send flags (complete, terminate, overQuota, dropout, isExcluded) or isDeleted");
 
-export const QuotaAdd = v.object({ quotaId: id("Qualification is required") });
+export const QuotaAdd = v.object({ quotaId: requiredId("Qualification is required", "Qualification") });
 export const QuotaUpdate = v.union([
   v.strictObject({ isDeleted: v.literal(true) }),
   v.strictObject({ quotaOptionId: v.array(v.string("Unknown option"), "Choose the quota's options") }),
@@ -317,19 +347,19 @@ export const QuotaSizes = v.object({
 
 /** Project pre-screen question: the library question form plus its project (or a library question to copy). */
 export const ProjectQuestionCopy = v.object({
-  projectId: id(MSG.projectRequired),
-  questionId: id("Question is required"),
+  projectId: requiredId(MSG.projectRequired, "Project"),
+  questionId: requiredId("Question is required"),
 });
 
 // ---------------------------------------------------------------- per-project reports
 
 /** `{projectId}` of the project calls (reports, e-mails, stats). */
-export const ProjectRef = v.object({ projectId: id(MSG.projectRequired) });
+export const ProjectRef = v.object({ projectId: requiredId(MSG.projectRequired, "Project") });
 
 /** POST /admin/project/supplier/report: one supplier map's respondents on the project. */
 export const SupplierReportRequest = v.object({
-  supplierMapId: id(MSG.supplierMapRequired),
-  projectId: id(MSG.projectRequired),
+  supplierMapId: requiredId(MSG.supplierMapRequired, "Supplier map"),
+  projectId: requiredId(MSG.projectRequired, "Project"),
 });
 
 /**
@@ -337,7 +367,7 @@ export const SupplierReportRequest = v.object({
  * a parent), or only those one supplier sent when `supplier` names one (empty or absent: all).
  */
 export const ProjectIdentifiersRequest = v.object({
-  projectData: id(MSG.projectRequired),
+  projectData: requiredId(MSG.projectRequired, "Project"),
   supplier: v.pipe(
     v.optional(v.nullable(v.string("Unknown supplier")), ""),
     v.transform((s) => (s ?? "").trim()),
@@ -368,7 +398,7 @@ export function invalidIdentifiers(text: string): string[] {
  * every question).
  */
 export const PrescreenReportForm = v.object({
-  projectId: id(MSG.projectRequired),
+  projectId: requiredId(MSG.projectRequired, "Project"),
   userIdentifier: v.pipe(
     v.optional(v.nullable(v.string(MSG.identifiersInvalid)), ""),
     v.transform((s) => s ?? ""),

@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { ListBody } from "../list.ts";
-import { MAX_LEN, recordId } from "./common.ts";
+import { issuePath, MAX_LEN, noControlChars, recordId } from "./common.ts";
 
 /** The five providers, as their calls' paths spell them. */
 export const PROVIDER_KEYS = ["precision", "logit", "toluna", "circle", "mrkt"] as const;
@@ -36,6 +36,7 @@ const shortText = (label: string, max: number = MAX_LEN.code) =>
     v.string(`${label} must be text`),
     v.trim(),
     v.maxLength(max, `${label} must be at most ${max} characters`),
+    noControlChars(label),
   );
 
 /** A provider's id (a survey, quota or question): text or a whole number, kept as text. */
@@ -57,15 +58,35 @@ const providerId = (label: string) =>
     v.transform((s) => s.trim()),
     v.nonEmpty(`${label} is required`),
     v.maxLength(MAX_LEN.code, `${label} must be at most ${MAX_LEN.code} characters`),
+    // it goes into the provider's URL or body: letters, digits and - _ . : only, as every provider's ids
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, `${label} is not valid`),
   );
 
-/** The offer filters (the grid's `filter`, or the spec's `filters`): a country and a text. */
+const offerFilterEntries = {
+  countryCode: v.optional(v.nullable(shortText("Country", 8))),
+  country: v.optional(v.nullable(shortText("Country", 8))),
+  search: v.optional(v.nullable(shortText("Search", 100))),
+};
+const OFFER_FILTER_KEYS = Object.keys(offerFilterEntries).sort().join(", ");
+
+/**
+ * The offer filters (the grid's `filter`, or the spec's `filters`): a country and a text. Any other
+ * key is refused at its place, as the list kit refuses a filter its list does not have.
+ */
 const OfferFilters = v.optional(
-  v.object({
-    countryCode: v.optional(v.nullable(shortText("Country", 8))),
-    country: v.optional(v.nullable(shortText("Country", 8))),
-    search: v.optional(v.nullable(shortText("Search", 100))),
-  }),
+  v.pipe(
+    v.looseObject(offerFilterEntries),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      for (const key of Object.keys(dataset.value)) {
+        if (key in offerFilterEntries) continue;
+        addIssue({
+          message: `Unknown filter "${key.slice(0, 100)}": this list filters on ${OFFER_FILTER_KEYS}`,
+          path: issuePath(dataset.value, [key]),
+        });
+      }
+    }),
+  ),
   {},
 );
 
@@ -76,6 +97,7 @@ export const OfferListBody = v.object({
     v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(1000)),
     20,
   ),
+  filter: OfferFilters,
   filters: OfferFilters,
 });
 export type OfferListBody = v.InferOutput<typeof OfferListBody>;
@@ -94,7 +116,7 @@ export const MrktQuotaBody = v.object({ filters: OfferFilters, surveyId: provide
 /** POST /admin/project/<provider>/api/add: the survey row (its id is what counts) plus the client. */
 export const AddOfferBody = v.object({
   surveyId: providerId("Survey id"),
-  clientId: recordId("Client is required"),
+  clientId: recordId("Client is required", "Client"),
   countryCode: v.optional(v.nullable(shortText("Country", 8))),
 });
 export type AddOfferBody = v.InferOutput<typeof AddOfferBody>;
@@ -112,7 +134,7 @@ export const ExternalAddBody = v.object({
  * unlinked with `optionId: null`.
  */
 export const MappingUpdateBody = v.object({
-  qualificationId: v.optional(recordId("Qualification not found")),
+  qualificationId: v.optional(recordId("Qualification not found", "Qualification")),
   answers: v.optional(
     v.pipe(
       v.array(

@@ -12,6 +12,7 @@
 import * as v from "valibot";
 import Papa from "papaparse";
 import { MAX_LEN, tooLongMsg } from "./common.ts";
+import { refersTo } from "./refs.ts";
 
 export const RECONCILE_TYPE = { APPROVED: 1, REJECTED: 2 } as const;
 export type ReconcileType = (typeof RECONCILE_TYPE)[keyof typeof RECONCILE_TYPE];
@@ -288,12 +289,13 @@ export const RevokeBody = v.optional(
   {},
 );
 
-const idText = (what: string) =>
+const idText = (what: "Project" | "Supplier") =>
   v.pipe(
     v.string(`${what} is required`),
     v.trim(),
     v.nonEmpty(`${what} is required`),
     v.maxLength(64, `${what} is not valid`),
+    refersTo(what),
   );
 
 /** POST /admin/suppliers/summary {projectId}. */

@@ -73,7 +73,7 @@ export const SupplierForm = v.object({
   redirectTerminate: supplierRedirect,
   redirectQualityTerm: supplierRedirect,
   redirectSurveyClose: supplierRedirect,
-  clientId: idList(MSG.clientNotFound),
+  clientId: idList(MSG.clientNotFound, "Client"),
   isEmailNotification: boolDefault(true),
   isPreScreen: boolDefault(false),
   supplierApprovedHook: optionalUrl(),

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { MSG } from "../messages.ts";
 import { ROLES } from "../roles.ts";
-import { MAX_LEN, tooLongMsg } from "./common.ts";
+import { MAX_LEN, recordId, tooLongMsg } from "./common.ts";
 
 const phone = v.optional(
   v.pipe(v.string(), v.trim(), v.maxLength(MAX_LEN.phone, tooLongMsg("Phone number", MAX_LEN.phone))),
@@ -47,7 +47,9 @@ const userFields = {
   phoneNumber: phone,
   // the spec's role message also reads 'Supplier is required'
   role: v.pipe(text(MSG.supplierRequired), v.picklist(ROLES, MSG.supplierRequired)),
-  supplierId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64, "Unknown supplier")))),
+  supplierId: v.optional(
+    v.nullable(v.union([v.literal(""), recordId("Unknown supplier", "Supplier")], "Unknown supplier")),
+  ),
   isActive: v.optional(v.boolean(), true),
 };
 

@@ -3,12 +3,15 @@
  * registry the OpenAPI document is built from): signed in with a role allowed to make the call,
  * each call gets, per field of its body and query schema (found by walking the valibot schema),
  * a value of the wrong type, a string one past its maximum (the schema's `maxLength`, else 100,000
- * characters), unicode (emoji, RTL, combining marks), NUL, float extremes (1e308, -1e308, "NaN",
- * -0, 2**53+1), SQL and HTML injection text; plus a missing body, unknown fields, negative and
- * non-numeric pages and limits, unknown and malformed path ids, and portal ids of another supplier.
+ * characters), unicode (emoji, RTL, combining marks), control characters (NUL, an escape
+ * sequence), float extremes (1e308, -1e308, "NaN", -0, 2**53+1), SQL and HTML injection text, an id
+ * of no record in a field that declares the record it names, an unknown key in a list's filter;
+ * plus a missing body, unknown fields, negative and non-numeric pages and limits, unknown and
+ * malformed path ids, and portal ids of another supplier.
  *
  * Every answer of 400 and above must be a 4xx with a JSON `{ message }`. Cases that are bad input
- * by any reading (wrong type, too long, float extremes, bad pages, unknown ids) must be refused;
+ * by any reading (wrong type, too long, control characters, float extremes, bad pages, unknown ids
+ * and filter keys) must be refused;
  * the others (unicode, injection text, unknown fields) may be taken as the valid input they can be.
  * A refused request must change nothing: every table's row count and checksum is compared before
  * and after (per call for the must-refuse group, per request for the others), and the table list
@@ -29,29 +32,48 @@ import { day, readyProject } from "../helpers/accounts.ts";
 type S = Record<string, unknown>;
 const isSchema = (x: unknown): x is S => !!x && typeof x === "object" && (x as S).kind === "schema";
 
-/** The object entries a body or query schema takes (through pipes, unions, lazies, optionals). */
-function entriesOf(schema: unknown, seen = new Set<unknown>()): Record<string, S> {
+/**
+ * The object entries a body or query schema takes (through pipes, unions, lazies, optionals); a lazy
+ * schema is asked with `input` (the call's base body: a child project's form, not a group's).
+ */
+function entriesOf(schema: unknown, seen = new Set<unknown>(), input: unknown = {}): Record<string, S> {
   if (!isSchema(schema) || seen.has(schema)) return {};
   seen.add(schema);
   const out: Record<string, S> = {};
   if (schema.entries && typeof schema.entries === "object") Object.assign(out, schema.entries);
   if (schema.type === "lazy" && typeof schema.getter === "function") {
-    Object.assign(out, entriesOf((schema.getter as (x: unknown) => unknown)({}), seen));
+    Object.assign(out, entriesOf((schema.getter as (x: unknown) => unknown)(input), seen, input));
   }
-  if (isSchema(schema.wrapped)) Object.assign(out, entriesOf(schema.wrapped, seen));
+  if (isSchema(schema.wrapped)) Object.assign(out, entriesOf(schema.wrapped, seen, input));
   if (Array.isArray(schema.options)) {
-    for (const o of schema.options) for (const [k, e] of Object.entries(entriesOf(o, seen))) out[k] ??= e;
+    for (const o of schema.options) {
+      for (const [k, e] of Object.entries(entriesOf(o, seen, input))) out[k] ??= e;
+    }
   }
   return out;
 }
 
+/** Whether a field is (through optionals and pipes) a record: a list's `filter`. */
+function recordOf(s: S, depth = 0): boolean {
+  if (depth > 6) return false;
+  if (s.type === "record" || s.type === "loose_object") return true;
+  return isSchema(s.wrapped) && recordOf(s.wrapped, depth + 1);
+}
+
 type Kind = "string" | "number" | "boolean" | "array" | "object" | "other";
 
-/** What a field takes: its kinds (a union may take several) and the longest string it takes. */
-function shapeOf(schema: unknown): { kinds: Set<Kind>; max?: number; items?: Set<Kind> } {
+/**
+ * What a field takes: its kinds (a union may take several), the longest string it takes, and the
+ * kind of record it names when it declares one (`refersTo`, shared/schemas/refs.ts), itself or its items.
+ */
+function shapeOf(
+  schema: unknown,
+): { kinds: Set<Kind>; max?: number; items?: Set<Kind>; names?: string; itemNames?: string } {
   const kinds = new Set<Kind>();
   let max: number | undefined;
   let items: Set<Kind> | undefined;
+  let names: string | undefined;
+  let itemNames: string | undefined;
   const walk = (s: unknown, depth: number) => {
     if (!isSchema(s) || depth > 8) return;
     const type = String(s.type);
@@ -76,9 +98,10 @@ function shapeOf(schema: unknown): { kinds: Set<Kind>; max?: number; items?: Set
         if (a?.type === "max_length" && typeof a.requirement === "number" && !container) {
           max = Math.max(max ?? 0, a.requirement);
         }
+        if (typeof a?.refersTo === "string") names = a.refersTo;
       }
     }
-    if (type === "array" && isSchema(s.item)) items = shapeOf(s.item).kinds;
+    if (type === "array" && isSchema(s.item)) ({ kinds: items, names: itemNames } = shapeOf(s.item));
     if (isSchema(s.wrapped)) walk(s.wrapped, depth + 1);
     if (Array.isArray(s.options) && type === "union") { for (const o of s.options) walk(o, depth + 1); }
     if (type === "lazy" && typeof s.getter === "function") {
@@ -86,13 +109,14 @@ function shapeOf(schema: unknown): { kinds: Set<Kind>; max?: number; items?: Set
     }
   };
   walk(schema, 0);
-  return { kinds, max, items };
+  return { kinds, max, items, names, itemNames };
 }
 
 // ------------------------------------------------------------------ the cases
 
 const UNICODE = "Zoë 😀👩‍👩‍👧 עברית العربية e\u0301\u0308 \u202Etxt";
 const NUL = "ab\u0000cd";
+const ESC = "red \u001b[31mtext\u001b[0m";
 const SQLI = "x' OR '1'='1'; DROP TABLE users; --";
 const HTML = '<script>alert("x")</script><img src=x onerror=alert(1)>';
 const UNKNOWN_ID = "0123456789abcdef01234567";
@@ -110,7 +134,7 @@ function withField(base: Record<string, unknown>, field: string, rawValue: strin
 
 /** The cases of one body field, from what its schema takes. */
 function fieldCases(base: Record<string, unknown>, field: string, schema: S): Case[] {
-  const { kinds, max, items } = shapeOf(schema);
+  const { kinds, max, items, names, itemNames } = shapeOf(schema);
   const out: Case[] = [];
   const add = (label: string, value: string, mustRefuse: boolean, mustTake = false) =>
     out.push({ label: `${field} ${label}`, raw: withField(base, field, value), mustRefuse, mustTake });
@@ -131,7 +155,9 @@ function fieldCases(base: Record<string, unknown>, field: string, schema: S): Ca
     const n = max !== undefined && max <= 5_000_000 ? max + 1 : 100_000;
     add(`string of ${n}`, JSON.stringify("x".repeat(n)), true);
     add("unicode", JSON.stringify(UNICODE), false, searched);
-    add("NUL", JSON.stringify(NUL), false);
+    // control characters are refused in every text field (the text helpers, and the registrar after them)
+    add("NUL", JSON.stringify(NUL), true);
+    add("escape sequence", JSON.stringify(ESC), true);
     add("SQL text", JSON.stringify(SQLI), false, searched);
     add("HTML text", JSON.stringify(HTML), false, searched);
   }
@@ -144,7 +170,15 @@ function fieldCases(base: Record<string, unknown>, field: string, schema: S): Ca
   }
   if (kinds.has("array") && items?.has("string") && !kinds.has("string")) {
     add("item of 100000", JSON.stringify(["x".repeat(100_000)]), true);
-    add("items of unicode, NUL, SQL", JSON.stringify([UNICODE, NUL, SQLI, HTML]), false);
+    add("items of unicode, SQL", JSON.stringify([UNICODE, SQLI, HTML]), false);
+    add("item with NUL", JSON.stringify([NUL]), true);
+  }
+  // an id the schema declares must name a record of its kind (checked by the registrar)
+  if (names) add(`naming no ${names}`, JSON.stringify(UNKNOWN_ID), true);
+  if (itemNames) add(`item naming no ${itemNames}`, JSON.stringify([UNKNOWN_ID]), true);
+  // a list's filter takes the keys the list declares: any other is refused, not ignored
+  if (field === "filter" && isSchema(schema) && recordOf(schema)) {
+    add("unknown filter key", JSON.stringify({ zzUnknown: "x" }), true);
   }
   return out;
 }
@@ -162,7 +196,7 @@ function bodyCases(contract: AnyContract, base: Record<string, unknown>): Case[]
       mustRefuse: false,
     },
   ];
-  const entries = entriesOf(contract.body);
+  const entries = entriesOf(contract.body, new Set(), base);
   for (const [field, schema] of Object.entries(entries)) {
     if (field === "isDeleted") continue; // a soft delete would take the fixtures away from the calls after it
     out.push(...fieldCases(base, field, schema));
@@ -194,7 +228,7 @@ function queryCases(contract: AnyContract): QueryCase[] {
     out.push({ label: `?${field} of ${n}`, query: q(field, "x".repeat(n)), mustRefuse: true });
     const searched = field === "search";
     out.push({ label: `?${field} unicode`, query: q(field, UNICODE), mustRefuse: false, mustTake: searched });
-    out.push({ label: `?${field} NUL`, query: q(field, NUL), mustRefuse: false });
+    out.push({ label: `?${field} NUL`, query: q(field, NUL), mustRefuse: true });
     out.push({ label: `?${field} SQL`, query: q(field, SQLI), mustRefuse: false, mustTake: searched });
     out.push({ label: `?${field} HTML`, query: q(field, HTML), mustRefuse: false, mustTake: searched });
     out.push({ label: `?${field} 1e308`, query: q(field, "1e308"), mustRefuse: false });
@@ -374,6 +408,7 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
       "POST /admin/identifiers/report": { identifierData: "abc123" },
       "POST /admin/cities": { countryId: "US" },
       "POST /admin/project/report/data": { type: "client" },
+      "POST /admin/project/report/totals": { type: "client" },
     };
     // a body field that names a record: the fixture's id (so the other fields' cases get past it)
     const fieldIds: Record<string, string> = {

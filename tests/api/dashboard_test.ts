@@ -175,7 +175,8 @@ Deno.test("dashboard: cards, dialogs, manager table and every chart match hand-c
       monthlyExpense: 9,
       monthlyInvoice: 0,
       todaySecurityDrop: 3,
-      revenueClosedInvoice: 24.5, // P2: 7 completes x $3.50, invoiced this month
+      // P2: invoiced this month, its 5 approved completes (not its 7 completes) x $3.50
+      revenueClosedInvoice: 17.5,
       monthlyInvoiceCost: 0,
     });
 

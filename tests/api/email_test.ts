@@ -65,7 +65,7 @@ Deno.test("bulk e-mail without a mail server: one mail per notified supplier wai
     assertEquals(r.status, 200, r.text);
     assertEquals(
       r.json.message,
-      "E-mail queued for 2 suppliers: no mail server is configured, so it waits in the outbox",
+      "E-mail queued for 2 suppliers: no mail server is configured, so they wait in the outbox (Support > E-mail)",
     );
     assertEquals(r.json.result, { queued: 2, mailServer: false });
     const rows = await outbox(t);
@@ -135,7 +135,7 @@ Deno.test("bulk e-mail with SMTP_URL: delivered after the answer to a real SMTP 
       },
     });
     assertEquals(r.status, 200, r.text);
-    assertEquals(r.json.message, "E-mail queued for 2 suppliers and being sent");
+    assertEquals(r.json.message, "E-mail queued for 2 suppliers: Support > E-mail shows when they are sent");
     await deliveryIdle(t.deps);
     assertEquals(smtp.messages.map((m) => m.to).sort(), [["alpha@panel.example"], ["beta@panel.example"]]);
     for (const m of smtp.messages) {

@@ -31,7 +31,12 @@ import { sql } from "kysely";
 async function prepared<T>(fill: (t: TestApp) => Promise<T>) {
   const dir = await Deno.makeTempDir({ prefix: "samplex-faults-" });
   const dbPath = `${dir}/faults.db`;
-  const t = await testApp({ DATABASE_URL: `file:${dbPath}`, JWT_SECRET: TEST_JWT_SECRET });
+  // the approved hook is a local (closed) port: internal, so listed as the operator would
+  const t = await testApp({
+    DATABASE_URL: `file:${dbPath}`,
+    JWT_SECRET: TEST_JWT_SECRET,
+    OUTBOUND_ALLOW: LOCAL_HOOKS,
+  });
   let data: T;
   try {
     data = await fill(t);
@@ -47,6 +52,9 @@ async function prepared<T>(fill: (t: TestApp) => Promise<T>) {
     remove: () => Deno.remove(dir, { recursive: true }),
   };
 }
+
+/** OUTBOUND_ALLOW of the apps whose suppliers' hooks point at local ports. */
+const LOCAL_HOOKS = "127.0.0.1";
 
 const hex = (i: number, salt: number) => (salt * 1_000_000_000 + i).toString(16).padStart(24, "0");
 
@@ -110,7 +118,7 @@ Deno.test("SIGKILL mid reconcile upload: after a restart the upload is rolled ba
   const watch = await env.open();
   let server: ServerProcess | undefined;
   try {
-    server = await startServer(env.dbPath);
+    server = await startServer(env.dbPath, { OUTBOUND_ALLOW: LOCAL_HOOKS });
     const csv = "uid\n" + s.ids.join("\n") + "\n";
     const upload = server.call("POST", `/admin/project/reconsile/${s.child._id}`, {
       token: s.accountant,
@@ -132,7 +140,7 @@ Deno.test("SIGKILL mid reconcile upload: after a restart the upload is rolled ba
     // the counters moved with each chunk's sessions: exact even now
     assertEquals(await reconcileMismatches(watch.db, [s.child._id]), []);
 
-    server = await startServer(env.dbPath);
+    server = await startServer(env.dbPath, { OUTBOUND_ALLOW: LOCAL_HOOKS });
     assertMatch(server.output(), /reconcile uploads left half applied were rolled back/);
     const after = await reconcileState(watch.db, s.child._id);
     assertEquals(after, { uploads: [], approved: 0, items: 0, held: 0 });

@@ -8,30 +8,12 @@
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expectGuarded, testApp } from "../helpers/app.ts";
-import { makeClient, makeSupplier } from "../helpers/fixtures.ts";
-import { startSandbox } from "../helpers/providers.ts";
-import { back, CLIENT_URL, enter, PANEL, panelRedirects, sessionsOf, uidOf } from "../helpers/router.ts";
+import { goLive, importSetup as setup, respondent } from "../helpers/imports.ts";
+import { back, enter, PANEL, sessionsOf, uidOf } from "../helpers/router.ts";
 import { parseCsv } from "../helpers/master.ts";
 import { refreshImports } from "../../server/domain/imports/refresh.ts";
 import { PROVIDER_KEYS } from "../../shared/schemas/providers.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
-
-async function setup() {
-  const sb = await startSandbox();
-  const t = await testApp({}, { providers: sb.registry() });
-  const token = await t.tokenFor("APIMANAGER");
-  const client = await makeClient(t);
-  return {
-    sb,
-    t,
-    token,
-    client,
-    async close() {
-      await t.close();
-      await sb.close();
-    },
-  };
-}
 
 Deno.test("each provider's offers: a page of 20 with the provider's state, country filter, CSV named Projects", async () => {
   const s = await setup();
@@ -187,7 +169,7 @@ Deno.test("the same offer imported twice is a 409 naming the project; nothing ha
       token: s.token,
       body: { surveyId: other.id, clientId: "0123456789abcdef01234567" },
     });
-    assertEquals(bad.status, 400);
+    assertEquals([bad.status, bad.json.message], [404, "Client not found"]);
     assertEquals(await count(), before);
     // an offer the provider does not have
     const gone = await s.t.call("POST", "/admin/project/mrkt/api/add", {
@@ -271,28 +253,6 @@ Deno.test("a provider down is a 502 naming it; a provider not configured says so
     await t.close();
   }
 });
-
-/** Makes the imported child Live with a client link and a boarded supplier map. */
-async function goLive(s: Awaited<ReturnType<typeof setup>>, projectId: string) {
-  const admin = await s.t.tokenFor("SUPERADMIN");
-  const u = await s.t.call("PUT", `/admin/project/update/${projectId}`, {
-    token: admin,
-    body: {
-      projectStatus: PROJECT_STATUS.LIVE,
-      singleLinkUrl: CLIENT_URL,
-      isDynamicThanksUrl: false,
-      isPreScreen: true,
-    },
-  });
-  assertEquals(u.status, 200, u.text);
-  const supplier = await makeSupplier(s.t);
-  const m = await s.t.call("POST", "/admin/supplierMap/add", {
-    token: admin,
-    body: { projectId, supplierId: supplier._id, supplierCPI: 1, isPreScreen: true, ...panelRedirects },
-  });
-  assertEquals(m.status, 200, m.text);
-  return m.json.result._id as string;
-}
 
 Deno.test("the router enforces an imported quota like a hand-made one", async () => {
   const s = await setup();
@@ -440,30 +400,6 @@ Deno.test("every call: no token 401, wrong role 403, malformed body 400", async 
     await s.close();
   }
 });
-
-/** A respondent answering the imported pre-screen: by question name, the answer text (else the first qualifying one). */
-function respondent(s: Awaited<ReturnType<typeof setup>>, projectId: string, mapId: string) {
-  return async (sid: string, answers: Record<string, string>) => {
-    const questions = await s.t.deps.db.selectFrom("questions").selectAll().where("projectId", "=", projectId)
-      .where("isDeleted", "=", 0).execute();
-    const page = await enter(s.t, mapId, sid);
-    assertEquals(page.status, 302, page.text);
-    assert(page.location.startsWith("/survey/"), `${sid}: the pre-screen page, not ${page.location}`);
-    const form = new URLSearchParams();
-    for (const q of questions) {
-      const name = JSON.parse(q.questionTitle).en as string;
-      const opts = JSON.parse(q.questionOption) as { _id: string; title: string; formvalidate: boolean }[];
-      const pick = answers[name] !== undefined
-        ? opts.find((o) => o.title === answers[name])
-        : opts.find((o) => o.formvalidate);
-      assert(pick, `${sid}: no option "${answers[name]}" in ${name}: ${opts.map((o) => o.title)}`);
-      form.set(`q_${q.id}`, pick._id);
-    }
-    const res = await s.t.app.request(page.location, { method: "POST", body: form });
-    if (!res.headers.get("location")) throw new Error(`${res.status} ${await res.text()}`);
-    return res.headers.get("location")!;
-  };
-}
 
 Deno.test("an interlocked quota (Gender x Age) is enforced: its combination closes at its limit, others stay open", async () => {
   const s = await setup();
@@ -626,7 +562,7 @@ Deno.test("mappings: API managers see each provider question's links and correct
         [{ answers: "x" }, 400],
         [{ answers: [{ answerId: "999", optionId: null }] }, 400],
         [{ answers: [{ answerId: "2000247", optionId: woman }] }, 400], // not an option of Precision: Gender
-        [{ qualificationId: "6a00000000000000000000ff" }, 400],
+        [{ qualificationId: "6a00000000000000000000ff" }, 404], // no such qualification
         [{ qualificationId: "nope" }, 400],
       ] as const
     ) {

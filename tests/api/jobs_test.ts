@@ -264,7 +264,7 @@ Deno.test(
       assertEquals(runs[0].status, "ok", runs[0].outcome);
       assertEquals(
         runs[0].outcome,
-        `E-mailed the progress report of ${s.parent.projectCode} to manager@test.local`,
+        `Queued the progress report of ${s.parent.projectCode} for manager@test.local`,
       );
       assertEquals(mailed, 1);
       assertEquals(await statusOf(t, s.child._id), PROJECT_STATUS.LIVE);

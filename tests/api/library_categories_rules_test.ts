@@ -48,7 +48,10 @@ Deno.test("categories: a manager adds, lists, edits, switches and deletes catego
     assertEquals((await t.call("GET", `/admin/category/${c._id}`, { token })).status, 404);
     assertEquals((await auditOf(t, c._id)).map((l) => [l.module, l.activity]), [
       ["Categories", "Created category Healthcare"],
-      ["Categories", "Updated category Healthcare & Pharma"],
+      [
+        "Categories",
+        "Updated category Healthcare & Pharma: Title: Healthcare -> Healthcare & Pharma; Description: changed",
+      ],
       ["Categories", "Deactivated category Healthcare & Pharma"],
       ["Categories", "Deleted category Healthcare & Pharma"],
     ]);
@@ -224,7 +227,7 @@ Deno.test("supplier rules: add (numbers or numeric text), read, edit, delete; th
     assertEquals(csv.slice(1).map((x) => x[0]).sort(), ["1", "3", "5", "7", "9"]);
     assertEquals((await auditOf(t, r._id)).map((l) => l.activity), [
       "Created supplier rule CPI 1.5-3",
-      "Updated supplier rule CPI 2-2",
+      "Updated supplier rule CPI 2-2: Minimum CPI: 1.5 -> 2; Maximum CPI: 3 -> 2; Category: empty -> Gen pop",
       "Deleted supplier rule CPI 2-2",
     ]);
   } finally {

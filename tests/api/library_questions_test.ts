@@ -66,7 +66,11 @@ Deno.test("temporary questions: add with default option flags, list in order, re
     assertEquals(upd.json.result.sortOrder, 1, "editing keeps the place in the list");
     assertEquals((await auditOf(t, q._id)).map((l) => [l.module, l.activity]), [
       ["Questions", 'Created library question "What is your age?" (RADIO)'],
-      ["Questions", 'Updated question "Your age, please" (DROPDOWN)'],
+      [
+        "Questions",
+        'Updated question "Your age, please" (DROPDOWN): Title: What is your age? -> Your age, please; ' +
+        "Translations: changed; Type: RADIO -> DROPDOWN; Options: added Under 18",
+      ],
     ]);
   } finally {
     await t.close();
@@ -286,7 +290,8 @@ Deno.test("qualifications: add with a derived key and ordered options; edit reor
     assertEquals(all.json.result[0].qualificationOptions.length, 3);
     assertEquals((await auditOf(t, q._id)).map((l) => l.activity), [
       "Created qualification Household Income (3 options)",
-      "Updated qualification Household Income (3 options)",
+      "Updated qualification Household Income (3 options): Key: household_income -> hh_income; " +
+      "Options: added $100k+, removed $25k - $49k",
     ]);
   } finally {
     await t.close();

@@ -54,12 +54,14 @@ Deno.test("master data: every POST and PUT answers junk bodies with a 400 and a 
         const r = await t.call("POST", path, { token, body });
         assertEquals(r.status, 400, `${path} ${JSON.stringify(body)}: ${r.text}`);
       }
-      // unknown filters and sorts are ignored, never interpolated
+      // an unknown filter or sort is refused (it would filter or order nothing), never interpolated
       const odd = await t.call("POST", path, {
         token,
-        body: { filter: { "1=1; --": "x" }, sortBy: "nope; DROP" },
+        body: { filter: { "1=1; --": "x" } },
       });
-      assertEquals(odd.status, 200, path);
+      assertEquals([odd.status, odd.json.errors?.[0]?.path], [400, "filter.1=1; --"], path);
+      const sorted = await t.call("POST", path, { token, body: { sortBy: "nope; DROP" } });
+      assertEquals(sorted.status, 400, path);
     }
   } finally {
     await t.close();

@@ -8,8 +8,9 @@ import { expectGuarded, testApp } from "../helpers/app.ts";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Api } from "../../server/http/api.ts";
 import { registerRoutes } from "../../server/routes/index.ts";
-import { buildOpenApi, declaredCalls, openApiPath } from "../../server/openapi.ts";
+import { buildOpenApi, declaredCalls, openApiPath, operationIds } from "../../server/openapi.ts";
 import { API } from "../../shared/permissions.ts";
+import * as v from "valibot";
 
 const doc = buildOpenApi();
 /** "METHOD /path" of every documented operation, in the permission table's form. */
@@ -30,9 +31,12 @@ Deno.test("OpenAPI: every call registered from a contract is documented, every d
 });
 
 Deno.test("OpenAPI: every documented call names the roles of the permission table", () => {
-  for (const { contract, name, area } of declaredCalls()) {
+  const calls = declaredCalls();
+  const ids = operationIds(calls);
+  for (const call of calls) {
+    const { contract, area } = call;
     const op = doc.paths[openApiPath(contract.path)][contract.method.toLowerCase()];
-    assertEquals(op.operationId, name);
+    assertEquals(op.operationId, ids.get(call));
     assertEquals(op.tags, [area]);
     if (contract.public) {
       assertEquals(op.description.startsWith("Public"), true, contract.key);
@@ -85,4 +89,112 @@ Deno.test("OpenAPI: served at /api/v1/openapi.json without a session, and to API
   } finally {
     await t.close();
   }
+});
+
+type Op = (typeof doc.paths)[string][string] & {
+  responses: Record<string, { content?: Record<string, unknown> }>;
+};
+const opOf = (path: string, method: string) => doc.paths[path][method] as Op;
+const mediaOf = (path: string, method: string) =>
+  Object.keys(opOf(path, method).responses["200"].content ?? {});
+
+Deno.test("OpenAPI: files and the live stream are declared with their real media types, not JSON", () => {
+  assertEquals(mediaOf("/admin/invoice/download/{id}", "post"), ["application/pdf"]);
+  assertEquals(mediaOf("/admin/invoice/supplier/download/{id}", "post"), ["application/pdf"]);
+  assertEquals(mediaOf("/admin/project/progress/{projectId}", "get"), ["image/png"]);
+  assertEquals(mediaOf("/admin/project/group/report", "post"), ["text/csv"]);
+  assertEquals(mediaOf("/admin/identifiers/report", "post"), ["text/csv"]);
+  assertEquals(mediaOf("/admin/dashboard/live", "get"), ["text/event-stream"]);
+  // the stream's events carry the live figures' schema
+  const live = opOf("/admin/dashboard/live", "get").responses["200"].content!["text/event-stream"] as Record<
+    string,
+    { properties?: Record<string, unknown> }
+  >;
+  assert(live["x-event-data"].properties, "the event data is typed");
+  // a list answers JSON, and with ?format=csv its CSV
+  assertEquals(mediaOf("/admin/clients", "post"), ["application/json", "text/csv"]);
+  for (const { contract } of declaredCalls()) {
+    const media = mediaOf(openApiPath(contract.path), contract.method.toLowerCase());
+    if (contract.media) assertEquals(media, [contract.media], contract.key);
+    else assert(media.includes("application/json"), contract.key);
+  }
+});
+
+Deno.test("OpenAPI: every JSON answer types its result, and the refusals that apply are declared as { message, errors }", () => {
+  let typed = 0;
+  for (const { contract } of declaredCalls()) {
+    const op = opOf(openApiPath(contract.path), contract.method.toLowerCase());
+    const json = op.responses["200"].content!["application/json"] as
+      | { schema: { required: string[]; properties: { result: Record<string, unknown> } } }
+      | undefined;
+    if (json) {
+      assert(Object.keys(json.schema.properties.result).length > 0, `${contract.key}: the result is untyped`);
+      assertEquals(json.schema.required, ["result", "message"]);
+      typed++;
+    }
+    const statuses = Object.keys(op.responses);
+    for (const status of statuses.filter((s) => s !== "200")) {
+      assertEquals(
+        op.responses[status].content,
+        { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        `${contract.key} ${status}`,
+      );
+    }
+    if (!contract.public) assert(statuses.includes("401") && statuses.includes("403"), contract.key);
+    assertEquals(statuses.includes("404"), !!contract.ids, contract.key);
+    assertEquals(statuses.includes("413"), !!contract.body, contract.key);
+    assertEquals(statuses.includes("429"), !!contract.throttled, contract.key);
+    if (contract.method === "GET") {
+      assert(!statuses.includes("409"), `${contract.key}: a read does not conflict`);
+    }
+    if (contract.method === "PUT") {
+      assert(statuses.includes("409"), `${contract.key}: an update can conflict`);
+    }
+  }
+  assert(typed >= 150, `${typed} typed answers`);
+  const login = Object.keys(opOf("/admin/login", "post").responses);
+  assertEquals(login.sort(), ["200", "400", "401", "413", "429"]);
+  assert(Object.keys(opOf("/admin/client/add", "post").responses).includes("409"), "a duplicate client code");
+  assert(!Object.keys(opOf("/admin/clients", "post").responses).includes("409"), "a list does not conflict");
+  const error = (doc.components as { schemas: Record<string, { required: string[]; properties: object }> })
+    .schemas.Error;
+  assertEquals(error.required, ["message"]);
+  assertEquals(Object.keys(error.properties), ["message", "errors"]);
+});
+
+Deno.test("OpenAPI: a body lists as required every field the server refuses when it is missing", () => {
+  const login = opOf("/admin/login", "post").requestBody!.content["application/json"].schema as {
+    required: string[];
+    properties: Record<string, { default?: unknown }>;
+  };
+  assertEquals(login.required, ["email", "password"]);
+  assertEquals(login.properties.email.default, undefined, "no default the server would refuse");
+  const client = opOf("/admin/client/add", "post").requestBody!.content["application/json"].schema as {
+    required: string[];
+  };
+  assert(client.required.includes("clientName"), JSON.stringify(client.required));
+  // every object body: required exactly when leaving the entry out is refused
+  let checked = 0;
+  for (const { contract } of declaredCalls()) {
+    const body = contract.body as { type: string; entries?: Record<string, v.GenericSchema> } | undefined;
+    if (!body?.entries || !["object", "strict_object", "loose_object"].includes(body.type)) continue;
+    const schema = opOf(openApiPath(contract.path), contract.method.toLowerCase()).requestBody!
+      .content["application/json"].schema as { required?: string[] };
+    const refused = Object.entries(body.entries)
+      .filter(([, entry]) => !v.safeParse(entry, undefined).success).map(([k]) => k);
+    assertEquals([...(schema.required ?? [])].sort(), refused.sort(), contract.key);
+    checked++;
+  }
+  assert(checked >= 50, `${checked} object bodies checked`);
+});
+
+Deno.test("OpenAPI: operationIds are unique", () => {
+  const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+  const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+  assertEquals(dupes, []);
+  assertEquals(opOf("/admin/identifiers/report", "post").operationId, "supportIdentifiersReportCall");
+  assertEquals(
+    opOf("/admin/project/child/report", "post").operationId,
+    "projectReportsAndEMailsIdentifiersReportCall",
+  );
 });

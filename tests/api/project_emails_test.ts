@@ -33,7 +33,10 @@ Deno.test("project e-mail: goes to every mapped supplier; 'Body is required' whe
       body: { type: "project", projectId: parent._id, emailBody: "<p>Field starts Monday</p>" },
     });
     assertEquals(r.status, 200);
-    assertMatch(r.json.message, /2 e-mails queued in the outbox/);
+    assertMatch(
+      r.json.message,
+      /^2 e-mails queued: no mail server is configured, so they wait in the outbox/,
+    );
     const mails = await outbox();
     assertEquals(mails.map((m) => m.toAddress).sort(), [s1.supplierEmail, s2.supplierEmail].sort());
     assertMatch(mails[0].bodyHtml, /Field starts Monday/);

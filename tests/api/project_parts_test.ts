@@ -246,7 +246,7 @@ Deno.test("pre-screen questions: adding, editing, reordering and deleting show i
       const want of [
         'Created question "Which city do you live in?" (TEXT)',
         'Created question "How old are you?" (TEXT)',
-        'Updated question "Which town do you live in?" (TEXT)',
+        'Updated question "Which town do you live in?" (TEXT): Title: Which city do you live in? -> Which town do you live in?',
         "Reordered project questions",
         'Deleted question "How old are you?"',
       ]

@@ -635,9 +635,11 @@ Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved re
     assertEquals(await statusOf(t, live._id), { projectStatus: 6, poNumber: "PO-G" });
     assertEquals(await statusOf(t, closed._id), { projectStatus: 6, poNumber: "PO-OWN" });
     assertEquals(new Set(seen), new Set([parent._id, live._id, testing._id]));
-    // a group back at Live does not reopen them
+    // a group back at Live gives back what it stopped (tests/api/group_status_test.ts has the rest)
     await set(1);
-    assertEquals((await statusOf(t, live._id)).projectStatus, 6);
+    assertEquals((await statusOf(t, live._id)).projectStatus, 1);
+    assertEquals((await statusOf(t, testing._id)).projectStatus, 9);
+    assertEquals(await statusOf(t, closed._id), { projectStatus: 6, poNumber: "PO-OWN" });
     await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
       token,
       body: { poNumber: "PO-G" },

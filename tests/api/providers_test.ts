@@ -38,9 +38,20 @@ Deno.test("each adapter maps every field of its provider's offers, keeping the r
       assertEquals(o.sandbox, false);
       assert(Object.values(o.rawIds).includes(s.id), `${key} raw id kept`);
       // quotas: every sandbox quota, with its conditions and sizes
-      assertEquals(o.quotas.length, s.quotas.length, `${key} quotas`);
+      // (Toluna: its sub-quotas; a quota of several is also a quota of its own, its limit over them)
+      const subs = key === "toluna" ? o.quotas.filter((q) => q.parentQuotaId) : o.quotas;
+      assertEquals(subs.length, s.quotas.length, `${key} quotas`);
+      if (key === "toluna") {
+        const nesting = [...new Set(s.quotas.map((q) => q.parentId))]
+          .filter((p) => s.quotas.filter((q) => q.parentId === p).length > 1);
+        const own = o.quotas.filter((q) => !q.parentQuotaId);
+        assertEquals(own.map((q) => q.quotaId), nesting);
+        const gender = s.quotas.filter((q) => q.parentId === nesting[0]);
+        assertEquals(own[0].remaining, gender.reduce((n, q) => n + q.required - q.completes, 0));
+        assertEquals(own[0].conditions[0].answers, ["Male", "Female"], "either sub-quota's answer");
+      }
       for (const [i, q] of s.quotas.entries()) {
-        const m: OfferQuota = o.quotas[i];
+        const m: OfferQuota = subs[i];
         assertEquals(m.remaining, q.required - q.completes, `${key} quota remaining`);
         assertEquals(m.completes, q.completes, `${key} quota completes`);
         assertEquals(m.conditions[0].questionId, q.conditions[0].questionId);

@@ -857,7 +857,9 @@ Deno.test("reconcile: on an idle server the chunks go one after another without 
       globalThis.setTimeout = realTimeout;
     }
     assertEquals(zeroTimers, 0, "no zero timeout between chunks (each waits 1-2 ms on an idle loop)");
-    assert(turns >= 15, `the loop came round ${turns} times during 15 chunks`);
+    // 15 chunks have 14 gaps between them: the loop comes round in each (the first chunk may start
+    // before the counting macrotask first runs, as it did on a loaded CI machine)
+    assert(turns >= 14, `the loop came round ${turns} times during 15 chunks`);
     assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
   } finally {
     await t.close();

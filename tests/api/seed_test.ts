@@ -193,6 +193,35 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
       assert(ups.length >= 1 && ups.every((u) => u.status === "applied"), `${name} went through reconcile`);
     }
 
+    // the demo's invoices bill what the clients approved: each line the accepted count of its
+    // project (summed over the children, the admin-approved count where set), at the project's CPI
+    const lines = await t.deps.db.selectFrom("invoice_lines as l").innerJoin(
+      "invoices as i",
+      "i.id",
+      "l.invoiceId",
+    )
+      .select(["i.invoiceCode", "i.total as invoiceTotal", "l.projectId", "l.complete", "l.cpi", "l.total"])
+      .execute();
+    assert(lines.length >= 1, "the demo has an invoice");
+    for (const l of lines) {
+      const kids = await t.deps.db.selectFrom("projects").select(["id", "complete", "approved", "cpi"])
+        .where("parentProjectId", "=", l.projectId).where("isDeleted", "=", 0).execute();
+      const maps = await t.deps.db.selectFrom("supplier_maps").select(["approved", "adminApproved"])
+        .where("projectId", "in", kids.map((k) => k.id)).where("isDeleted", "=", 0).execute();
+      const accepted = kids.reduce((n, k) => n + k.approved, 0) +
+        maps.reduce((n, m) => n + (m.adminApproved === null ? 0 : m.adminApproved - m.approved), 0);
+      const complete = kids.reduce((n, k) => n + k.complete, 0);
+      assert(complete > accepted, `${l.invoiceCode}'s project had completes its client rejected`);
+      assertEquals(l.complete, accepted, `${l.invoiceCode} bills the ${accepted} approved, not ${complete}`);
+      assertEquals(l.cpi, kids[0].cpi);
+      assertEquals(l.total, Math.round(accepted * l.cpi * 100) / 100);
+    }
+    for (const code of new Set(lines.map((l) => l.invoiceCode))) {
+      const of = lines.filter((l) => l.invoiceCode === code);
+      const sum = Math.round(of.reduce((n, l) => n + l.total, 0) * 100) / 100;
+      assertEquals(of[0].invoiceTotal, sum, `${code}'s total is its lines'`);
+    }
+
     // the child tabs have something to show: quotas on demo qualifications filled by the pre-screen
     // answers, pre-screen questions, security settings and a multi-link project
     const us = await byName("Brand Health US");

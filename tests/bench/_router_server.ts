@@ -10,10 +10,11 @@ import { loadEnv } from "../../server/env.ts";
 import { buildDeps } from "../../server/boot.ts";
 import { createApp } from "../../server/app.ts";
 import { closeRouter, routerFor } from "../../server/domain/router/router.ts";
+import { listen } from "../../server/http-front.ts";
 
 const [mode, dbPath, replicaPath] = Deno.args;
 const ac = new AbortController();
-let fetchHandler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>;
+let fetchHandler: (req: Request, info: { remoteAddr: Deno.NetAddr }) => Response | Promise<Response>;
 let finish = (): Promise<Record<string, unknown>> => Promise.resolve({});
 
 if (mode === "bare") {
@@ -28,6 +29,7 @@ if (mode === "bare") {
     LOG_LEVEL: Deno.env.get("ROUTER_BENCH_LOG") ?? "silent",
     JWT_SECRET: "bench-secret-bench-secret-bench-secret",
     DENO_ENV: "development",
+    HTTP_GUARD: Deno.env.get("HTTP_GUARD"),
   });
   const { deps, handle } = await buildDeps(env);
   const app = createApp(deps);
@@ -50,7 +52,9 @@ if (mode === "bare") {
   };
 }
 
-const server = Deno.serve(
+// as the server listens (server/http-front.ts): HTTP_GUARD=off measures Deno.serve instead
+const server = listen(
+  loadEnv({ HTTP_GUARD: Deno.env.get("HTTP_GUARD") }),
   {
     port: 0,
     hostname: "127.0.0.1",

@@ -54,7 +54,9 @@ Deno.test("db backup under router load, restored into a new file: every counter 
         );
         sent += wave.length;
         await Promise.all(
-          wave.filter((_, k) => k % 3 === 0).map((w) => back(t, uidOf(w.location), k3(w.location))),
+          // a third return; those the project refused (its quota full) have no survey to return from
+          wave.filter((w, k) => k % 3 === 0 && /[?&]uid=/.test(w.location))
+            .map((w) => back(t, uidOf(w.location), k3(w.location))),
         );
       }
     })();
@@ -150,6 +152,54 @@ Deno.test("db restore: refuses a database a server is using unless --force, and 
     });
     assertEquals(remote.code, 1);
     assertMatch(remote.stderr, /^error: DATABASE_URL is a libSQL server: back it up where it runs/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("db restore: keeps the database it replaces beside it, and refuses one with more recent data unless --force", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-restore-" });
+  try {
+    const target = `file:${dir}/target.db`;
+    const source = `file:${dir}/source.db`;
+    // the backup is taken first; the target then goes on working (a project made, logged, later)
+    const s = await testApp({ DATABASE_URL: source });
+    await makeOne(s, 1);
+    await s.close();
+    const backup = await cli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
+    assertEquals(backup.code, 0, backup.stderr);
+    await new Promise((r) => setTimeout(r, 5));
+    const t = await testApp({ DATABASE_URL: target });
+    await makeOne(t, 2);
+    await t.close();
+    const listing = async () => {
+      const names: string[] = [];
+      for await (const e of Deno.readDir(dir)) names.push(e.name);
+      return names.filter((n) => /before-restore.*\.db$/.test(n)).sort();
+    };
+
+    const refused = await cli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
+    assertEquals([refused.code, refused.stdout], [1, ""]);
+    assertMatch(
+      refused.stderr,
+      /^error: The database .*target\.db holds more recent data than .*b\.db \(its last activity \S+, the backup's \S+\): restoring would lose it; pass --force to restore anyway$/,
+    );
+    assertEquals(await count(target, "projects"), 2, "untouched");
+    assertEquals(await listing(), [], "nothing copied for a refused restore");
+
+    const forced = await cli(["db", "restore", `${dir}/b.db`, "--force"], { DATABASE_URL: target });
+    assertEquals(forced.code, 0, forced.stderr);
+    const kept = await listing();
+    assertEquals(kept.length, 1);
+    assertMatch(kept[0], /^target\.before-restore-\d{8}-\d{6}\.db$/);
+    assertMatch(forced.stdout, new RegExp(`; the database it replaced is kept as ${dir}/${kept[0]}$`));
+    assertEquals(await count(target, "projects"), 1, "the backup is in place");
+    assertEquals(await count(`file:${dir}/${kept[0]}`, "projects"), 2, "what it replaced is kept whole");
+    // the kept copy is nobody's live database, and it is a backup that restores (no newer data now)
+    const back = await cli(["db", "restore", `${dir}/${kept[0]}`], { DATABASE_URL: target });
+    assertEquals(back.code, 0, back.stderr);
+    assertEquals(await count(target, "projects"), 2);
+    assertEquals((await listing()).length, 2, `the second restore kept its own copy: ${await listing()}`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

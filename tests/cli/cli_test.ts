@@ -236,6 +236,29 @@ Deno.test("cli user add: each bad input exits 1 with its one-line reason, and no
   }
 });
 
+Deno.test("cli user add: a bad e-mail or password is told before the name rules", async () => {
+  await using db = await tempDb();
+  // "not-an-email" and "bo@..." give no first name of 4 letters: the typed values are still told first
+  assertFails(
+    await cli(
+      ["user", "add", "--email", "not-an-email", "--password", "s3cret-pass", "--role", "ADMIN"],
+      db.env,
+    ),
+    "--email: Email must be valid",
+  );
+  assertFails(
+    await cli(["user", "add", "--email", "bo@example.com", "--password", "short", "--role", "ADMIN"], db.env),
+    "--password: Password must be more than 6 character",
+  );
+  assertFails(
+    await cli(
+      ["user", "add", "--email", "bo@", "--password", "short", "--role", "ADMIN", "--last", " "],
+      db.env,
+    ),
+    "--email: Email must be valid",
+  );
+});
+
 Deno.test("cli user add: a duplicate e-mail (any case) is refused", async () => {
   await using db = await tempDb();
   const add = (email: string) =>

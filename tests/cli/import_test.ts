@@ -54,6 +54,13 @@ Deno.test("cli import list / add against a provider's stand-in; one-line errors"
       new RegExp(`^error: Precision survey ${gb[0].id} is already imported as project \\S+$`),
     );
 
+    // a client that does not exist is named as unknown, before the provider is asked
+    for (const id of ["nosuchclient", "65f000000000000000000099"]) {
+      const noClient = await cli(["import", "add", "precision", gb[1].id, "--client", id], env);
+      assertEquals([noClient.code, noClient.stdout], [1, ""]);
+      assertEquals(noClient.stderr, `error: --client: no live client has the id ${id}`);
+    }
+
     const off = await cli(["import", "list", "logit"], env);
     assertEquals([off.code, off.stdout], [1, ""]);
     assertEquals(off.stderr, "error: Logit is not configured: set PROVIDER_LOGIT_URL and PROVIDER_LOGIT_KEY");

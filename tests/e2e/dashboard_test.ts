@@ -88,6 +88,62 @@ Deno.test(
           );
         });
 
+        await t.step(
+          "charts read right: no clipped label, whole ticks for counts, a second axis, legends filled",
+          async () => {
+            // monthly revenue reaches thousands of dollars: its labels are the widest
+            await page.getByTestId("chart-revenue-expense").getByRole("button", { name: "Monthly" }).click();
+            await page.getByTestId("chart-revenue-expense").locator("[data-points='12']").waitFor();
+            await page.waitForTimeout(300);
+            // a label cut at the canvas' edge leaves drawn pixels in its outermost columns
+            const edges = await page.evaluate(() =>
+              [...document.querySelectorAll<HTMLCanvasElement>("[data-testid=bar-chart] canvas")].map((c) => {
+                const ctx = c.getContext("2d")!;
+                const { width, height } = c;
+                const inked = (x: number) => {
+                  const d = ctx.getImageData(x, 0, 2, height).data;
+                  for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
+                  return false;
+                };
+                const card = c.closest("[data-testid^=chart-]")?.getAttribute("data-testid") ?? "?";
+                return { card, left: inked(0), right: inked(width - 2) };
+              })
+            );
+            assertEquals(edges.length, 7);
+            for (const e of edges) {
+              assert(!e.left && !e.right, `a label is cut at an edge of ${e.card}: ${JSON.stringify(e)}`);
+            }
+            const ticks = (id: string, side: "left" | "right") =>
+              page.getByTestId(id).getByTestId("bar-chart").getAttribute(`data-${side}-ticks`);
+            for (const id of ["chart-status", "chart-traffic", "chart-security"]) {
+              const t = (await ticks(id, "left")) ?? "";
+              assert(t.length > 0, `${id} drew ticks`);
+              for (const v of t.split(",")) assert(Number.isInteger(Number(v)), `${id}: a count tick ${v}`);
+            }
+            // the invoice chart: the amount on the left, the count of invoices on its own right axis
+            const right = (await ticks("chart-invoice", "right")) ?? "";
+            assert(right.length > 0, "the invoice count has its own axis");
+            for (const v of right.split(",")) {
+              assert(Number.isInteger(Number(v)), `an invoice count tick ${v}`);
+            }
+            // without a pointer on them, legends show the latest bucket's values
+            const legends = await page.evaluate(() =>
+              [...document.querySelectorAll("[data-testid=bar-chart] .u-legend")].map((l) =>
+                [...l.querySelectorAll(".u-series:not(:first-child) .u-value")].map((v) =>
+                  v.textContent ?? ""
+                )
+              )
+            );
+            assertEquals(legends.length, 7);
+            for (const values of legends) {
+              assert(
+                values.length > 0 && values.every((v) => v.trim() !== "" && v.trim() !== "--"),
+                values.join("|"),
+              );
+            }
+          },
+        );
+
         await t.step("Today Completed opens its dialog with links to the projects", async () => {
           const card = page.getByTestId("card-today-completed");
           const today = Number(await page.getByTestId("card-today-completed-value").textContent());

@@ -64,6 +64,9 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
         supplierEmail: "ops@bees.example",
         countryId: "GB",
         supplierRuleCPI: "2.5|3.4",
+        // its own return links for two outcomes: a new map of it starts with them
+        redirectTerminate: "https://bees.example/t?sid=[sid]",
+        redirectQuotaFull: "https://bees.example/q?sid=[sid]",
       }),
     );
     await createQualification(
@@ -374,6 +377,16 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       await page.getByText(MSG.mapSupplierRequired).waitFor();
       await page.getByRole("combobox", { name: "Supplier", exact: true }).click();
       await page.getByRole("option", { name: "Panel Bees" }).click();
+      // the supplier's own return links fill the new map's, to keep or change
+      await page.waitForFunction(() =>
+        (document.querySelector("input[name=redirectTerminate]") as HTMLInputElement | null)?.value ===
+          "https://bees.example/t?sid=[sid]"
+      );
+      assertEquals(
+        await page.getByLabel("Over Quota", { exact: true }).inputValue(),
+        "https://bees.example/q?sid=[sid]",
+      );
+      assertEquals(await page.getByLabel("Survey Close", { exact: true }).inputValue(), "");
       await page.getByLabel("Supplier CPI").fill("1.25");
       await page.getByLabel("Supplier Quota").fill("50");
       await page.getByLabel("Complete", { exact: true }).fill("https://bees.example/done");
@@ -407,6 +420,16 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
         1,
         1,
       ]);
+      assertEquals([map.redirectComplete, map.redirectTerminate, map.redirectSurveyClose], [
+        "https://bees.example/done?sid=[sid]",
+        "https://bees.example/t?sid=[sid]",
+        "",
+      ]);
+      // neither the map nor Panel Bees has a Quality Term or Survey Close link: the row says so
+      await mapRow.getByTestId("missing-returns").filter({
+        hasText: "No return link: Quality Term, Survey Close",
+      })
+        .waitFor();
       assert(await mapRow.getByText(`/survey/start/${map.id}?sid=[sid]`).isVisible());
       await noticeAfter(
         () => mapRow.getByRole("switch", { name: "Test link of Panel Bees" }).click(),
@@ -509,6 +532,49 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       assertEquals(kids.map((k) => k.countryId), ["CA", "CA"]);
       await grid.locator("tbody tr[data-row-id]").nth(1).waitFor();
     });
+
+    await t.step(
+      "Pausing a Live group asks first; Live again brings back the children it paused",
+      async () => {
+        await page.goto("/admin/project");
+        const row = grid.locator(`tr[data-row-id="${parentId}"]`);
+        const [own, other] = await db.selectFrom("projects").select(["id", "projectCode"])
+          .where("parentProjectId", "=", parentId).orderBy("projectCode").execute();
+        // the first child was paused on its own (above); the second one is Live
+        await db.updateTable("projects").set({ projectStatus: 1 }).where("id", "=", other.id).execute();
+        const pause = async () => {
+          await row.getByRole("button", { name: /Live\. Change status/ }).click();
+          await page.getByRole("menuitem", { name: "Paused" }).click();
+          const ask = page.getByRole("alertdialog");
+          await ask.getByRole("heading", { name: /^Stop live traffic to P\d+\?$/ }).waitFor();
+          return ask;
+        };
+        // one click no longer pauses: the question comes first, and No leaves it Live
+        const ask = await pause();
+        assertMatch(await ask.innerText(), /Its live child projects pause with it/);
+        await ask.getByRole("button", { name: "No, keep it Live" }).click();
+        await ask.waitFor({ state: "detached" });
+        assertEquals(
+          (await db.selectFrom("projects").select("projectStatus").where("id", "=", parentId)
+            .executeTakeFirstOrThrow()).projectStatus,
+          1,
+        );
+        await noticeAfter(
+          async () => (await pause()).getByRole("button", { name: "Yes, set Paused" }).click(),
+          "Project updated successfully: 1 child project Paused with it",
+        );
+        assertEquals((await project(other.projectCode)).projectStatus, 3);
+        // back to Live (nothing stops: no question); the toast says which child came back and which did not
+        await row.getByRole("button", { name: /Paused\. Change status/ }).click();
+        await noticeAfter(
+          () => page.getByRole("menuitem", { name: "Live" }).click(),
+          `1 child project live again; ${own.projectCode} stays Paused`,
+        );
+        assertEquals((await project(other.projectCode)).projectStatus, 1);
+        assertEquals((await project(own.projectCode)).projectStatus, 3);
+        await row.getByRole("button", { name: /Live\. Change status/ }).waitFor();
+      },
+    );
 
     await t.step("Close asks a PO number; the Logs timeline shows who did what and when", async () => {
       await page.goto("/admin/project");

@@ -1,4 +1,7 @@
-/** Support screens in the browser: identifier search (and its export), short codes, a job that runs. */
+/**
+ * Support screens in the browser: identifier search (and its export), short codes, a job that runs,
+ * the e-mail outbox.
+ */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { newId } from "../../server/db/ids.ts";
 import { JobScheduler } from "../../server/domain/support/scheduler.ts";
@@ -137,6 +140,90 @@ Deno.test(
             .executeTakeFirstOrThrow();
           assertEquals(p.projectStatus, PROJECT_STATUS.PAUSED);
         });
+
+        await t.step(
+          "E-mail: the outbox with states and the server's answer; view, cancel, resend",
+          async () => {
+            const at = (ms: number) => new Date(Date.now() - ms).toISOString();
+            const mail = (id: string, to: string, status: string, extra: Record<string, unknown> = {}) => ({
+              id,
+              toAddress: to,
+              subject: `Offer for ${to}`,
+              bodyHtml: `<p>Hello, see <a href="https://go.samplex.test/o">the offer</a>.</p>`,
+              bodyText: "Hello, see the offer (https://go.samplex.test/o).",
+              status: status as "queued",
+              attempts: 0,
+              lastError: "",
+              module: "E-mail",
+              recordId: null,
+              createdAt: at(60_000),
+              updatedAt: at(60_000),
+              sentAt: null,
+              ...extra,
+            });
+            const queued = newId(), retrying = newId(), failed = newId(), sent = newId();
+            await db.insertInto("email_outbox").values([
+              mail(queued, "queued@panel.example", "queued"),
+              mail(retrying, "later@panel.example", "failed", {
+                attempts: 3,
+                lastError: "421 4.3.2 Try again later",
+              }),
+              mail(failed, "gone@panel.example", "failed", {
+                attempts: 1,
+                lastError: "Refused for good: 550 5.1.1 No such user",
+              }),
+              mail(sent, "done@panel.example", "sent", { attempts: 1, sentAt: at(30_000) }),
+            ]).execute();
+
+            await page.getByRole("link", { name: "E-mail", exact: true }).click();
+            await page.waitForURL("**/admin/support/email");
+            await page.getByTestId("grid-range").filter({ hasText: "of 4" }).waitFor();
+            const row = (id: string) => grid.locator(`tr[data-row-id="${id}"]`);
+            assertMatch(
+              (await row(retrying).textContent())!,
+              /Retrying.*Next attempt.*3421 4\.3\.2 Try again later/,
+            );
+            assertMatch((await row(failed).textContent())!, /Failed.*550 5\.1\.1 No such user/);
+            assertMatch((await row(queued).textContent())!, /queued@panel\.example.*Queued/);
+            assertMatch((await row(sent).textContent())!, /Sent/);
+
+            // the message, with its text part keeping the link's address
+            await row(sent).getByRole("button", { name: "Row actions" }).click();
+            await page.getByRole("menuitem", { name: "View message" }).click();
+            const dialog = page.getByRole("dialog");
+            await dialog.getByText("Hello, see the offer (https://go.samplex.test/o).").waitFor();
+            assert(await dialog.locator("iframe[sandbox]").isVisible(), "the HTML part, sandboxed");
+            await dialog.getByRole("button", { name: "Close" }).first().click();
+
+            // cancel the queued one
+            await row(queued).getByRole("button", { name: "Row actions" }).click();
+            await page.getByRole("menuitem", { name: "Cancel" }).click();
+            await page.getByRole("button", { name: "Cancel e-mail" }).click();
+            await page.getByTestId("notice").filter({ hasText: "E-mail cancelled: it will not be sent" })
+              .waitFor();
+            await row(queued).getByText("Cancelled").waitFor();
+
+            // resend the one refused for good: queued again, attempts afresh
+            await row(failed).getByRole("button", { name: "Row actions" }).click();
+            await page.getByRole("menuitem", { name: "Resend" }).click();
+            await page.getByRole("button", { name: "Resend" }).click();
+            await page.getByTestId("notice").filter({
+              hasText: /1 e-mail queued: no mail server is configured/,
+            }).waitFor();
+            await row(failed).getByText("Queued").waitFor();
+            const states = await db.selectFrom("email_outbox").select(["id", "status", "attempts"])
+              .where("id", "in", [queued, failed]).execute();
+            assertEquals(
+              new Map(states.map((m) => [m.id, [m.status, m.attempts]])),
+              new Map([[queued, ["cancelled", 0]], [failed, ["queued", 0]]]),
+            );
+
+            // only the states asked for
+            await page.goto("/admin/support/email?state=retrying");
+            await page.getByTestId("grid-range").filter({ hasText: "of 1" }).waitFor();
+            assertEquals(await bodyRows.count(), 1);
+          },
+        );
 
         assertEquals(errors, []);
         await context.close();

@@ -5,15 +5,17 @@ import { PROJECT_STATUS } from "../../shared/status.ts";
 import { newId } from "../../server/db/ids.ts";
 
 /**
- * A group project of `client` with one child of `complete` completes at `cpi`, moved to Ready To
- * Invoice (the counters set as the router would have left them); optionally a supplier mapped to
- * the child with `approved` approved completes at `supplierCPI`.
+ * A group project of `client` with one child of `complete` completes at `cpi`, `approved` of them
+ * approved by the client's reconcile (default: all), moved to Ready To Invoice (the counters set as
+ * the router and reconcile would have left them); optionally a supplier mapped to the child with
+ * `approved` approved completes at `supplierCPI` (and staff's `adminApproved` count).
  */
 export async function readyProject(
   t: TestApp,
   opts: {
     clientId?: string;
     complete?: number;
+    approved?: number;
     cpi?: number;
     sampleSize?: number;
     poNumber?: string;
@@ -28,6 +30,7 @@ export async function readyProject(
   const status = opts.status ?? PROJECT_STATUS.READY_TO_INVOICE;
   await db.updateTable("projects").set({
     complete: opts.complete ?? 100,
+    approved: opts.approved ?? opts.complete ?? 100,
     cpi: opts.cpi ?? 2.5,
     sampleSize: opts.sampleSize ?? 200,
     projectStatus: status,

@@ -10,6 +10,13 @@ import { closeRouter } from "../../server/domain/router/router.ts";
 
 export const TEST_PASSWORD = "Passw0rd!";
 
+/** A public address (TEST-NET-3) for the reserved test domains; other names through the system resolver. */
+export async function testResolve(host: string): Promise<string[]> {
+  if (/\.(example|test|invalid)$/i.test(host)) return ["203.0.113.10"];
+  const { lookup } = await import("node:dns/promises");
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+}
+
 // deno-lint-ignore no-explicit-any
 export type Call = { status: number; json: any; text: string; headers: Headers };
 
@@ -23,6 +30,9 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     ...env,
   });
   const { deps, handle } = await buildDeps(parsed, overrides);
+  // names of the reserved test domains (panel.example, hooks.test) resolve to a public address here,
+  // so fakes behind the outbound client see its checks run; every other name is resolved for real
+  if (!overrides.outbound) deps.outbound = deps.outbound.with({ resolve: testResolve });
   const app = createApp(deps);
   const tokens = new Map<string, string>();
 

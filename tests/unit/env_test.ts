@@ -1,6 +1,7 @@
 /** server/env.ts: defaults, and a clear message for each wrong variable, all listed at once. */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { EnvError, loadEnv } from "../../server/env.ts";
+import { frontLimits, guarded } from "../../server/http-front.ts";
 
 function problems(source: Record<string, string>): string[] {
   try {
@@ -139,4 +140,34 @@ Deno.test("env: forwarding and edge headers are trusted only when set", () => {
   assertEquals(problems({ CLIENT_IP_HEADER: "x:ip" }), [
     "CLIENT_IP_HEADER must be an HTTP header name, like cf-ipcountry",
   ]);
+});
+
+Deno.test("env: the slow-client bounds: defaults in milliseconds, wrong values named, and the per-address cap and the guard itself off behind a proxy", () => {
+  const env = loadEnv({});
+  assertEquals(
+    [env.HTTP_GUARD, env.HTTP_HEADERS_TIMEOUT, env.HTTP_REQUEST_TIMEOUT, env.HTTP_IDLE_TIMEOUT],
+    ["auto", 15_000, 300_000, 10_000],
+  );
+  assertEquals(env.HTTP_MAX_CONNECTIONS_PER_IP, 256);
+  assertEquals(loadEnv({ HTTP_IDLE_TIMEOUT: "2.5" }).HTTP_IDLE_TIMEOUT, 2_500);
+  assertEquals(
+    problems({ HTTP_GUARD: "maybe", HTTP_HEADERS_TIMEOUT: "0", HTTP_MAX_CONNECTIONS_PER_IP: "-1" }),
+    [
+      "HTTP_GUARD must be auto, on or off",
+      "HTTP_HEADERS_TIMEOUT must be a number of seconds from 0.1 to 3600",
+      "HTTP_MAX_CONNECTIONS_PER_IP must be a whole number (0: no cap)",
+    ],
+  );
+  assertEquals(problems({ HTTP_HEADERS_TIMEOUT: "30", HTTP_REQUEST_TIMEOUT: "20" }), [
+    "HTTP_REQUEST_TIMEOUT must be at least HTTP_HEADERS_TIMEOUT (it covers the headers too)",
+  ]);
+  assertEquals(frontLimits(loadEnv({})).perAddress, 256);
+  assertEquals(frontLimits(loadEnv({ TRUST_PROXY_HOPS: "1" })).perAddress, 0);
+  assertEquals(frontLimits(loadEnv({ CLIENT_IP_HEADER: "cf-connecting-ip" })).perAddress, 0);
+  // auto: the guard serves direct clients; a trusted proxy bounds its own (Deno.serve behind it)
+  assertEquals(guarded(loadEnv({})), true);
+  assertEquals(guarded(loadEnv({ TRUST_PROXY_HOPS: "1" })), false);
+  assertEquals(guarded(loadEnv({ CLIENT_IP_HEADER: "cf-connecting-ip" })), false);
+  assertEquals(guarded(loadEnv({ TRUST_PROXY_HOPS: "1", HTTP_GUARD: "on" })), true);
+  assertEquals(guarded(loadEnv({ HTTP_GUARD: "off" })), false);
 });

@@ -139,7 +139,11 @@ const q = (over: Partial<PrescreenQuestion>): PrescreenQuestion => ({
 Deno.test("router pre-screen: visible options per supplier type; missing, failing and passing answers; quota cells by text", () => {
   assertEquals(visibleOptions(q({}), 1).map((o) => o._id), ["o1", "o2", "o3"]);
   assertEquals(visibleOptions(q({}), 2).map((o) => o._id), ["o1", "o3"]);
-  const quotas: QuotaDef[] = [{ id: "Q", qualificationId: "G", byText: new Map([["female", "F1"]]) }];
+  const quotas: QuotaDef[] = [{
+    id: "Q",
+    qualificationId: "G",
+    cells: [{ id: "F1", groups: [new Set(["female"])] }],
+  }];
   const form = (values: Record<string, string[]>) => (name: string) => values[name] ?? [];
   const text = q({ id: "q2", type: "TEXT", options: [] });
   assertEquals(evaluate([q({}), text], 1, quotas, form({ q_q1: ["o1"] }), "en"), {
@@ -161,6 +165,21 @@ Deno.test("router pre-screen: visible options per supplier type; missing, failin
   assertEquals(pass.quotaCells, [{ quotaId: "Q", quotaOptionId: "F1" }]);
   assertEquals(pass.rows.map((r) => r.answerText), ["Female", "90210"]);
   assertEquals(quotaCellsFor(quotas, ["  FEMALE "]), [{ quotaId: "Q", quotaOptionId: "F1" }]);
+  // a cell over a set of answers of one question takes any of them; an interlocked one needs each group
+  const sets: QuotaDef[] = [
+    { id: "A", qualificationId: "AGE", cells: [{ id: "a|b", groups: [new Set(["18-24", "25-34"])] }] },
+    {
+      id: "GA",
+      qualificationId: "G",
+      cells: [{ id: "f+a|b", groups: [new Set(["female"]), new Set(["18-24", "25-34"])] }],
+    },
+  ];
+  assertEquals(quotaCellsFor(sets, ["25-34"]), [{ quotaId: "A", quotaOptionId: "a|b" }]);
+  assertEquals(quotaCellsFor(sets, ["Female", "18-24"]), [
+    { quotaId: "A", quotaOptionId: "a|b" },
+    { quotaId: "GA", quotaOptionId: "f+a|b" },
+  ]);
+  assertEquals(quotaCellsFor(sets, ["35-44"]), []);
 });
 
 Deno.test("router pages: escaped, mobile friendly, English fallback for unknown languages", () => {

@@ -4,21 +4,11 @@
  */
 import { assertEquals } from "../helpers/assert.ts";
 import { sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import { openDatabase } from "../../server/db/connection.ts";
-import { migrations } from "../../db/migrations/index.ts";
+import { migratingDb } from "../helpers/migrations.ts";
 
 Deno.test("migration 0018: reconciled sessions move to session_reconciles (and back down), the others get no row", async () => {
-  const handle = await openDatabase(":memory:");
+  const { handle, to } = await migratingDb();
   try {
-    const migrator = new Migrator({
-      db: handle.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    const to = async (name: string) => {
-      const { error } = await migrator.migrateTo(name);
-      if (error) throw error;
-    };
     await to("0017_interlocked_quotas");
     const at = "2026-11-20T10:00:00.000Z";
     for (const [id, reconciled] of [["s-none", 0], ["s-approved", 1], ["s-rejected", 2]] as const) {

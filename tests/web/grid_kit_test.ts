@@ -6,7 +6,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { confirmFor, menuSections } from "../../web/src/components/data-grid/row-actions.ts";
 import type { RowAction, RowActionEntry } from "../../web/src/components/data-grid/types.ts";
 import { explainChunkFailure, isChunkLoadError } from "../../web/src/app/chunk-errors.ts";
-import { fitLabel } from "../../web/src/features/projects/chart-labels.ts";
+import { fitLabel } from "../../web/src/components/charts/labels.ts";
 
 type Row = { code: string; kids: number };
 const act = (label: string, extra: Partial<RowAction<Row>> = {}): RowAction<Row> => ({

@@ -11,6 +11,8 @@ export interface IssuingCompaniesTable {
   email: D<string>;
   phone: D<string>;
   taxNumber: D<string>;
+  /** Tax lines printed under an invoice's subtotal, one per line ("GST 18%", or a note). */
+  taxLines: D<string>;
   serviceDescription: D<string>;
   bankUs: D<string>;
   bankInternational: D<string>;

@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** Row types of the foundation tables. Booleans are 0/1 integers (SQLite). */
 export interface SettingsTable {
@@ -45,6 +45,8 @@ export interface SystemLogsTable {
   device: string;
   city: string;
   country: string;
+  /** JSON list of {label, from, to}: the fields an update changed ('[]' for other entries). */
+  changes: ColumnType<string, string | undefined, string>;
 }
 export interface FoundationTables {
   settings: SettingsTable;

@@ -13,6 +13,8 @@ export interface ClientsTable {
   city: string;
   state: string;
   company: string;
+  /** The client's tax id (VAT, GSTIN, EIN, ...), printed on its invoices. */
+  taxId: ColumnType<string, string | undefined, string>;
   address1: string;
   address2: string;
   zipCode: string;
@@ -78,6 +80,9 @@ export interface SuppliersTable {
   isEmailNotification: number;
   isPreScreen: number;
   supplierApprovedHook: string;
+  /** Why the outbound client refused the hook ('' while none is refused); cleared by a send or a new hook. */
+  approvedHookRefusal: ColumnType<string, string | undefined, string>;
+  approvedHookRefusedAt: ColumnType<string | null, string | null | undefined, string | null>;
   isActive: number;
   isDeleted: number;
   createdAt: string;
@@ -143,7 +148,7 @@ export interface SupplierRulesTable {
   updatedAt: string;
 }
 
-export type EmailStatus = "queued" | "sending" | "sent" | "failed";
+export type EmailStatus = "queued" | "sending" | "sent" | "failed" | "cancelled";
 
 export interface EmailOutboxTable {
   id: string;

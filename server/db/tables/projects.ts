@@ -147,6 +147,14 @@ export interface ProjectExclusionsTable {
   updatedAt: string;
 }
 
+/** A child project its group stopped (Paused, Closed, ...), with the status it had before (migration 0021). */
+export interface GroupStatusHoldsTable {
+  projectId: string;
+  groupId: string;
+  statusBefore: number;
+  createdAt: string;
+}
+
 export interface SequencesTable {
   name: string;
   value: number;
@@ -159,4 +167,5 @@ export interface ProjectTables {
   supplier_maps: SupplierMapsTable;
   project_quotas: ProjectQuotasTable;
   project_exclusions: ProjectExclusionsTable;
+  group_status_holds: GroupStatusHoldsTable;
 }

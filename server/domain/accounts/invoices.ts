@@ -4,7 +4,7 @@
  * lines typed by hand); saving it makes those projects Invoiced, in the same transaction. Its code
  * comes from a sequence inside that transaction, so concurrent invoices never share one.
  */
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
 import { newId } from "../../db/ids.ts";
@@ -12,7 +12,6 @@ import { type AnyQB, inNumberFilter, listSpecOf } from "../../db/list.ts";
 import {
   type BillTo,
   type InvoiceListItem,
-  type InvoiceProjectOption,
   type InvoiceRecord,
   invoicesList,
   type ProjectInvoice,
@@ -33,7 +32,12 @@ import { applyStatus } from "../projects/status.ts";
 import { projectChanged } from "../projects/projects.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents, type Clock } from "./dates.ts";
-import { inIds, readRefRows } from "./refs.ts";
+import { applyRefRows, inIds, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
+import { chunks, projectFigures } from "./invoice-projects.ts";
+
+// the projects an invoice bills, and the dashboard's invoice figures, live beside this file
+export { chunks, defaultLine, invoiceProjects, projectFigures } from "./invoice-projects.ts";
+export { type AmountBucket, type InvoicedAmount, invoicedAmounts, purchaseOrderAmount } from "./amounts.ts";
 
 export const INVOICE_SEQUENCE = "invoice";
 export const INVOICE_CODE_START = 10001;
@@ -80,6 +84,7 @@ async function billTo(db: Db, clientId: string): Promise<BillTo> {
     "countryId",
     "netDays",
     "wolfAccount",
+    "taxId",
   ]).where("id", "=", clientId).executeTakeFirst();
   if (!c) throw notFound("Client");
   const { id, countryId, ...rest } = c;
@@ -171,103 +176,6 @@ export async function getInvoiceByCode(db: Db, code: string): Promise<InvoiceRec
     .where("isDeleted", "=", 0).executeTakeFirst();
   if (!row) throw notFound("Invoice");
   return invoiceRecord(db, row);
-}
-
-// ---------------------------------------------------------------- projects to invoice
-
-/**
- * A group project's figures, summed over its children (where the router counts): completes,
- * approved, sample size, and the revenue complete x CPI. A project entered by hand bills the
- * completes typed for it.
- */
-export async function projectFigures(db: Db, ids: string[]) {
-  const out = new Map<string, { complete: number; approved: number; sampleSize: number; revenue: number }>();
-  if (!ids.length) return out;
-  for (const part of chunks(ids, 500)) {
-    const rows = await db.selectFrom("projects")
-      .select([
-        "parentProjectId",
-        sql<number>`sum(complete)`.as("complete"),
-        sql<number>`sum(approved)`.as("approved"),
-        sql<number>`sum(sampleSize)`.as("sampleSize"),
-        sql<number>`sum(complete * cpi)`.as("revenue"),
-      ])
-      .where("parentProjectId", "in", part).where("isDeleted", "=", 0).groupBy("parentProjectId").execute();
-    for (const r of rows) {
-      out.set(r.parentProjectId!, {
-        complete: Number(r.complete ?? 0),
-        approved: Number(r.approved ?? 0),
-        sampleSize: Number(r.sampleSize ?? 0),
-        revenue: cents(Number(r.revenue ?? 0)),
-      });
-    }
-    // projects entered by hand bill the completes typed for them, at their own CPI
-    const manual = await db.selectFrom("manual_project_figures as f").innerJoin(
-      "projects as p",
-      "p.id",
-      "f.projectId",
-    )
-      .select(["f.projectId", "f.complete", "p.cpi"]).where("f.projectId", "in", part).execute();
-    for (const m of manual) {
-      if (out.has(m.projectId)) continue;
-      out.set(m.projectId, {
-        complete: m.complete,
-        approved: 0,
-        sampleSize: 0,
-        revenue: cents(m.complete * m.cpi),
-      });
-    }
-  }
-  return out;
-}
-
-export function chunks<T>(xs: T[], n: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
-}
-
-/** The default line of a project: its completes, and a CPI that makes complete x CPI its revenue. */
-export function defaultLine(
-  p: { cpi: number },
-  f: { complete: number; revenue: number } | undefined,
-): { complete: number; cpi: number; total: number } {
-  if (!f) return { complete: 0, cpi: p.cpi, total: 0 };
-  const cpi = f.complete > 0 ? cents(f.revenue / f.complete) : p.cpi;
-  return { complete: f.complete, cpi, total: cents(f.complete * cpi) };
-}
-
-/** POST /admin/invoice/projects/all: the client's Ready To Invoice group projects (and an edited invoice's own). */
-export async function invoiceProjects(
-  db: Db,
-  clientId: string,
-  invoiceId: string | null,
-): Promise<InvoiceProjectOption[]> {
-  let q = db.selectFrom("projects").select(["id", "projectCode", "projectName", "poNumber", "cpi"])
-    .where("clientId", "=", clientId).where("isDeleted", "=", 0)
-    .where("projectType", "=", PROJECT_TYPE.GROUP);
-  q = invoiceId
-    ? q.where((eb) =>
-      eb.or([
-        eb("projectStatus", "=", PROJECT_STATUS.READY_TO_INVOICE),
-        eb("id", "in", eb.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", invoiceId)),
-      ])
-    )
-    : q.where("projectStatus", "=", PROJECT_STATUS.READY_TO_INVOICE);
-  const rows = await q.orderBy("projectCode").limit(500).execute();
-  const figures = await projectFigures(db, rows.map((r) => r.id));
-  return rows.map((r) => {
-    const f = figures.get(r.id);
-    return {
-      _id: r.id,
-      projectCode: r.projectCode,
-      projectName: r.projectName,
-      poNumber: r.poNumber,
-      approved: f?.approved ?? 0,
-      sampleSize: f?.sampleSize ?? 0,
-      ...defaultLine(r, f),
-    };
-  });
 }
 
 // ---------------------------------------------------------------- write
@@ -378,6 +286,28 @@ async function insertLines(
 
 const grandTotal = (lines: InvoiceLine[]) => cents(lines.reduce((s, l) => s + cents(l.total), 0));
 
+/**
+ * The lines that bill a count other than their project's accepted count, for the invoice's log
+ * ("; P10002 bills 150 where 142 were approved (+8)"); "" when every line bills what was approved.
+ */
+async function approvalNotes(
+  trx: Db,
+  lines: InvoiceLine[],
+  projects: Map<string, { projectCode: string }>,
+): Promise<string> {
+  const figures = await projectFigures(trx, [...projects.keys()]);
+  return lines.map((l) => {
+    const f = l.projectId ? figures.get(l.projectId) : undefined;
+    if (!f || f.approved === l.complete) return "";
+    const diff = l.complete - f.approved;
+    return `; ${
+      projects.get(l.projectId!)?.projectCode ?? l.projectCode
+    } bills ${l.complete} where ${f.approved} ${f.approved === 1 ? "was" : "were"} approved (${
+      diff > 0 ? "+" : ""
+    }${diff})`;
+  }).join("");
+}
+
 /** Moves projects to a status (Invoiced when billed, back to Ready To Invoice when taken off). */
 async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, from: number, at: Date) {
   const touched: string[] = [];
@@ -436,7 +366,7 @@ export async function createInvoice(
     await writeLog(trx, actor, {
       activity: `Generated invoice ${invoiceCode} for ${client.clientName} ($${
         grandTotal(form.projects).toFixed(2)
-      })`,
+      })${await approvalNotes(trx, form.projects, projects)}`,
       module: MODULE,
       recordId: id,
     }, at);
@@ -473,10 +403,11 @@ export async function updateInvoice(
         invoiceStatus: s.invoiceStatus,
         updatedAt: stamp,
       }).where("id", "=", id).execute();
+      const moved = refChangeText(before, s);
       await writeLog(trx, actor, {
-        activity: `Invoice ${before.invoiceCode} marked ${
-          invoiceStatusLabel(s.invoiceStatus)
-        } (reference ${s.referenceNo})`,
+        activity: `Invoice ${before.invoiceCode} marked ${invoiceStatusLabel(s.invoiceStatus)} (${
+          moved || `reference ${s.referenceNo}`
+        })`,
         module: MODULE,
         recordId: id,
       }, at);
@@ -522,7 +453,13 @@ export async function updateInvoice(
       ),
     );
     await writeLog(trx, actor, {
-      activity: `Updated invoice ${before.invoiceCode} ($${grandTotal(f.projects).toFixed(2)})`,
+      activity: `Updated invoice ${before.invoiceCode} ($${
+        grandTotal(f.projects).toFixed(2)
+      })${await approvalNotes(
+        trx,
+        f.projects,
+        projects,
+      )}`,
       module: MODULE,
       recordId: id,
     }, at);
@@ -602,76 +539,26 @@ export async function enrichInvoices(db: Db, rows: InvoiceListItem[]): Promise<I
 // ---------------------------------------------------------------- Upload Ref. No.
 
 /**
- * POST /admin/invoice/upload {data: rows}: each row names an invoice code and its payment
+ * POST /admin/invoice/upload {data: rows, overwrite}: each row names an invoice code and its payment
  * reference (then optionally the received date, default today, and a comment); the invoice is
- * marked Paid. All or nothing: an unknown code or a bad row refuses the whole file, naming the line.
+ * marked Paid. All or nothing: an unknown code, a bad row or (without `overwrite`) a row replacing
+ * the reference of an invoice already Paid refuses the whole file, naming the line (./refs.ts).
  */
 export async function uploadInvoiceRefs(
   db: Db,
   actor: Actor,
   data: string[][],
   now: Clock = Date.now,
+  overwrite = false,
 ): Promise<RefUploadResult> {
   const refs = readRefRows(data, businessToday(now), "invoice");
-  const at = new Date(now()), stamp = at.toISOString();
-  return await db.transaction().execute(async (trx) => {
-    const known = new Map<string, string>();
-    for (const part of chunks(refs.map((r) => r.code), 500)) {
-      const rows = await trx.selectFrom("invoices").select(["id", "invoiceCode"])
-        .where("invoiceCode", "in", part).where("isDeleted", "=", 0).execute();
-      rows.forEach((r) => known.set(r.invoiceCode, r.id));
-    }
-    for (const r of refs) {
-      const id = known.get(r.code);
-      if (!id) {
-        throw invalid(`Line ${r.line}: there is no invoice ${r.code}`, [{
-          path: "data",
-          message: `Line ${r.line}: there is no invoice ${r.code}`,
-        }]);
-      }
-      await trx.updateTable("invoices").set({
-        referenceNo: r.referenceNo,
-        recievedDate: r.recievedDate,
-        ...(r.comment ? { comment: r.comment } : {}),
-        invoiceStatus: 2,
-        updatedAt: stamp,
-      }).where("id", "=", id).execute();
-    }
-    await writeLog(trx, actor, {
-      activity: `Uploaded reference numbers of ${refs.length} invoice${refs.length === 1 ? "" : "s"}`,
-      module: MODULE,
-    }, at);
-    return { updated: refs.length, codes: refs.map((r) => r.code) };
-  });
+  return await applyRefRows(db, actor, INVOICE_REFS, refs, { overwrite, at: new Date(now()) });
 }
 
-// ---------------------------------------------------------------- figures for the dashboard
-
-export type InvoicedAmount = { date: string; total: number; count: number };
-export type AmountBucket = "day" | "month" | "year";
-const BUCKET_LENGTH: Record<AmountBucket, number> = { day: 10, month: 7, year: 4 };
-
-/**
- * The dashboard's invoice figures: the sum of client invoice grand totals (and their number) per
- * day, month or year of the invoice date, from `from` to `to` (calendar days, inclusive).
- */
-export async function invoicedAmounts(
-  db: Db,
-  range: { from: string; to: string; by?: AmountBucket; clientId?: string | null },
-): Promise<InvoicedAmount[]> {
-  const bucket = sql<string>`substr(currentDate, 1, ${BUCKET_LENGTH[range.by ?? "day"]})`;
-  let q = db.selectFrom("invoices")
-    .select([bucket.as("date"), sql<number>`sum(total)`.as("total"), sql<number>`count(*)`.as("count")])
-    .where("isDeleted", "=", 0).where("currentDate", ">=", range.from).where("currentDate", "<=", range.to);
-  if (range.clientId) q = q.where("clientId", "=", range.clientId);
-  const rows = await q.groupBy(bucket).orderBy(bucket).execute();
-  return rows.map((r) => ({ date: r.date, total: cents(Number(r.total)), count: Number(r.count) }));
-}
-
-/** What suppliers bill us: the purchase orders' totals from `from` to `to` (calendar days, inclusive). */
-export async function purchaseOrderAmount(db: Db, range: { from: string; to: string }): Promise<number> {
-  const r = await db.selectFrom("purchase_orders").select(sql<number>`coalesce(sum(total), 0)`.as("total"))
-    .where("isDeleted", "=", 0).where("currentDate", ">=", range.from).where("currentDate", "<=", range.to)
-    .executeTakeFirst();
-  return cents(Number(r?.total ?? 0));
-}
+const INVOICE_REFS: RefTarget = {
+  table: "invoices",
+  codeColumn: "invoiceCode",
+  statusColumn: "invoiceStatus",
+  what: "Invoice",
+  module: MODULE,
+};

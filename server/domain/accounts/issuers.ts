@@ -10,8 +10,10 @@ import { newId } from "../../db/ids.ts";
 import type { IssuingCompany } from "../../../shared/api/accounts.ts";
 import type { IssuingCompanyForm } from "../../../shared/schemas/accounts.ts";
 import { conflict, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import type { Actor } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { ISSUER_FIELDS } from "../audit/fields.ts";
 
 export const MODULE = "Accounts";
 /** The marker of the Canadian entity (part 2, 2 "Generate Invoice"). */
@@ -57,8 +59,9 @@ export async function updateIssuer(
     const before = await getIssuer(trx, id);
     await trx.updateTable("issuing_companies").set({ ...form, updatedAt: now.toISOString() })
       .where("id", "=", id).execute();
-    await writeLog(trx, actor, {
-      activity: `Updated issuing company ${before.companyName}`,
+    await writeChanges(trx, actor, {
+      head: `Updated issuing company ${before.companyName}`,
+      changes: await diffRecord(trx, ISSUER_FIELDS, before, form),
       module: MODULE,
       recordId: id,
     }, now);
@@ -75,6 +78,7 @@ export const DEMO_ISSUER_ROWS = [
     email: "accounts@samplex.example",
     phone: "+91 124 555 0100",
     taxNumber: "GSTIN 06AAACS0000A1Z5",
+    taxLines: "Export of services under LUT without payment of IGST",
     serviceDescription:
       "Online survey sample services: respondent recruitment, survey routing, quality checks and completes delivered as per the purchase orders listed above.",
     bankUs:
@@ -89,6 +93,7 @@ export const DEMO_ISSUER_ROWS = [
     email: "accounts.ca@samplex.example",
     phone: "+1 416 555 0199",
     taxNumber: "BN 700000000 RT0001",
+    taxLines: "GST/HST 0% (zero-rated export of services)",
     serviceDescription:
       "Online survey sample services: respondent recruitment, survey routing, quality checks and completes delivered as per the purchase orders listed above.",
     bankUs:

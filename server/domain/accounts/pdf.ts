@@ -1,10 +1,12 @@
 /**
  * The invoice and purchase order PDFs, made in-process with pdf-lib: A4, real text (selectable and
  * extractable), the blocks of the invoice preview (issuer, bill-to, lines, totals, service
- * description, both bank-detail blocks). Standard Helvetica: characters it cannot encode are
- * written as "?" rather than failing the download.
+ * description, both bank-detail blocks). Fonts are Noto Sans subsets for the scripts the record's
+ * text is written in (./pdf-fonts.ts): an address in Łódź or a branch in 東京 prints as typed.
  */
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import { PdfFontSet } from "./pdf-fonts.ts";
+import { amountDue, parseTaxLines, poLabel, taxAmounts, type TaxLine } from "../../../shared/tax.ts";
 import type { InvoiceRecord, IssuingCompany, PurchaseOrderRecord } from "../../../shared/api/accounts.ts";
 import { dmy } from "./dates.ts";
 
@@ -24,35 +26,15 @@ const usd = (n: number) =>
 class Writer {
   page!: PDFPage;
   y = 0;
-  #ok = new Map<string, boolean>();
-  constructor(readonly doc: PDFDocument, readonly font: PDFFont, readonly bold: PDFFont) {
+  constructor(readonly doc: PDFDocument, readonly font: PdfFontSet, readonly bold: PdfFontSet) {
     this.newPage();
   }
   newPage() {
     this.page = this.doc.addPage(A4);
     this.y = A4[1] - MARGIN;
   }
-  /** Text the font can encode: other characters become "?". */
-  safe(s: string, font = this.font): string {
-    let out = "";
-    for (const ch of s.replace(/\r/g, "").replace(/\t/g, " ")) {
-      const key = `${font === this.bold ? "b" : "r"}${ch}`;
-      let ok = this.#ok.get(key);
-      if (ok === undefined) {
-        try {
-          font.encodeText(ch);
-          ok = true;
-        } catch {
-          ok = false;
-        }
-        this.#ok.set(key, ok);
-      }
-      out += ok ? ch : "?";
-    }
-    return out;
-  }
   width(s: string, size: number, font = this.font) {
-    return font.widthOfTextAtSize(this.safe(s, font), size);
+    return font.width(s, size);
   }
   /** Splits text into lines that fit `max` points. */
   wrap(text: string, size: number, max: number, font = this.font): string[] {
@@ -74,8 +56,12 @@ class Writer {
   ensure(height: number) {
     if (this.y - height < MARGIN) this.newPage();
   }
+  /** Text in runs of one embedded font each (a script's own font: Latin, Cyrillic, CJK, ...). */
   text(s: string, x: number, y: number, size = 10, font = this.font, color = INK) {
-    this.page.drawText(this.safe(s, font), { x, y, size, font, color });
+    for (const run of font.runs(s)) {
+      this.page.drawText(run.text, { x, y, size, font: run.font, color });
+      x += run.font.widthOfTextAtSize(run.text, size);
+    }
   }
   right(s: string, xRight: number, y: number, size = 10, font = this.font) {
     this.text(s, xRight - this.width(s, size, font), y, size, font);
@@ -99,14 +85,17 @@ class Writer {
   }
 }
 
-async function writer() {
+/** Labels the documents print, whatever the record (their characters' fonts are embedded too). */
+const LABELS = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
+
+/** A document and its writer, with the fonts every text of `record` needs embedded. */
+async function writer(record: unknown) {
   const doc = await PDFDocument.create();
-  const w = new Writer(
-    doc,
-    await doc.embedFont(StandardFonts.Helvetica),
-    await doc.embedFont(StandardFonts.HelveticaBold),
-  );
-  return { doc, w };
+  const [regular, bold] = await Promise.all([PdfFontSet.create(doc, 400), PdfFontSet.create(doc, 700)]);
+  const texts = JSON.stringify(record) + LABELS;
+  await regular.prepare(texts);
+  await bold.prepare(texts);
+  return { doc, w: new Writer(doc, regular, bold) };
 }
 
 function header(w: Writer, issuer: IssuingCompany, title: string, facts: [string, string][]) {
@@ -183,9 +172,37 @@ function bankBlocks(w: Writer, issuer: IssuingCompany) {
   w.y = Math.min(leftEnd, w.y) - 6;
 }
 
-/** The invoice as a PDF: `Invoice#{code}.pdf`. */
+/**
+ * The amounts under an invoice's lines: the grand total alone, or with tax lines the subtotal, each
+ * tax (a rate's amount; a note as it is) and the total due.
+ */
+function totals(w: Writer, subtotal: number, lines: TaxLine[]) {
+  const xr = A4[0] - MARGIN;
+  const taxes = taxAmounts(subtotal, lines);
+  w.ensure(30 + lines.length * 14);
+  if (!lines.length) {
+    w.right(`Grand total: ${usd(subtotal)}`, xr, w.y, 12, w.bold);
+    w.y -= 14;
+    return;
+  }
+  w.right(`Subtotal: ${usd(subtotal)}`, xr, w.y, 10);
+  w.y -= 14;
+  for (const line of lines) {
+    if (line.rate === null) {
+      w.right(line.label, xr, w.y, 9);
+    } else {
+      const amount = taxes.find((t) => t.label === line.label && t.rate === line.rate)?.amount ?? 0;
+      w.right(`${line.label} (${line.rate}%): ${usd(amount)}`, xr, w.y, 10);
+    }
+    w.y -= 14;
+  }
+  w.right(`Total due: ${usd(amountDue(subtotal, taxes))}`, xr, w.y - 2, 12, w.bold);
+  w.y -= 16;
+}
+
+/** The invoice as a PDF (the client's copy, without its payment state): `Invoice#{code}.pdf`. */
 export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
-  const { doc, w } = await writer();
+  const { doc, w } = await writer(inv);
   doc.setTitle(`Invoice ${inv.invoiceCode}`);
   doc.setAuthor(inv.issuer.companyName);
   doc.setCreationDate(new Date(inv.createdAt));
@@ -195,7 +212,6 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
     ["Date", dmy(inv.currentDate)],
     ["Due date", dmy(inv.dueDate)],
     ["Net terms", `${inv.netTerms} days`],
-    ["Status", inv.invoiceStatusLabel],
   ]);
   const c = inv.client;
   w.text("Bill to", MARGIN, w.y, 10, w.bold);
@@ -210,6 +226,7 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
       c.countryId.name,
       c.clientPhoneNumber,
       c.clientEmail,
+      c.taxId ? `Tax ID: ${c.taxId}` : "",
     ].filter(Boolean).join("\n"),
     MARGIN,
     300,
@@ -229,15 +246,14 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
     ],
     inv.projects.map((l, i) => [
       String(i + 1),
-      `${l.poNumber ? `PO ${l.poNumber} - ` : ""}${l.projectCode} ${l.projectName}`,
+      `${l.poNumber ? `${poLabel(l.poNumber)} - ` : ""}${l.projectCode} ${l.projectName}`,
       String(l.complete),
       usd(l.cpi),
       usd(l.total),
     ]),
   );
-  w.ensure(30);
-  w.right(`Grand total: ${usd(inv.total)}`, A4[0] - MARGIN, w.y, 12, w.bold);
-  w.y -= 24;
+  totals(w, inv.total, parseTaxLines(inv.issuer.taxLines));
+  w.y -= 10;
   if (inv.issuer.serviceDescription) {
     w.ensure(40);
     w.text("Service description", MARGIN, w.y, 10, w.bold);
@@ -245,22 +261,13 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
     w.block(inv.issuer.serviceDescription, MARGIN, width, 9);
     w.y -= 8;
   }
-  if (inv.referenceNo || inv.recievedDate) {
-    w.block(
-      `Payment reference: ${inv.referenceNo || "-"}; received ${dmy(inv.recievedDate) || "-"}`,
-      MARGIN,
-      width,
-      9,
-    );
-    w.y -= 6;
-  }
   bankBlocks(w, inv.issuer);
   return await doc.save();
 }
 
 /** The purchase order as a PDF: `PO#{code}.pdf`. */
 export async function purchaseOrderPdf(po: PurchaseOrderRecord): Promise<Uint8Array> {
-  const { doc, w } = await writer();
+  const { doc, w } = await writer(po);
   doc.setTitle(`Purchase order ${po.poCode}`);
   doc.setAuthor(po.issuer.companyName);
   doc.setCreationDate(new Date(po.createdAt));

@@ -19,6 +19,7 @@ import {
   supplierFinancesList,
   type SupplierProjectRow,
   supplierProjectsList,
+  type SupplierProjectsMeta,
 } from "../../../shared/api/accounts.ts";
 import { INVOICE_STATUS, PROJECT_STATUS } from "../../../shared/status.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
@@ -28,8 +29,9 @@ import { nextSequence } from "../projects/codes.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents, type Clock } from "./dates.ts";
 import { chunks } from "./invoices.ts";
-import { inIds, readRefRows } from "./refs.ts";
+import { applyRefRows, inIds, readRefRows, type RefTarget } from "./refs.ts";
 import { MSG } from "../../../shared/messages.ts";
+import { mapAccepted } from "../common/accepted.ts";
 
 export const PO_SEQUENCE = "purchaseOrder";
 export const PO_CODE_START = 10001;
@@ -43,7 +45,7 @@ export const RECONCILED_STATUSES = [
   PROJECT_STATUS.ARCHIEVED,
 ];
 /** The accepted count of a supplier map: admin-approved where set, else the router's approved counter. */
-const accepted = sql<number>`coalesce(m.adminApproved, m.approved)`;
+const accepted = mapAccepted("m");
 
 function reconciledMaps(db: Db) {
   return db.selectFrom("supplier_maps as m")
@@ -109,8 +111,10 @@ export function supplierProjectsQuery(db: Db, supplierId: string): AnyQB {
     .leftJoin("clients as c", "c.id", "p.clientId")
     .leftJoin("purchase_order_lines as l", "l.supplierMapId", "m.id")
     .leftJoin("purchase_orders as o", "o.id", "l.purchaseOrderId")
+    .leftJoin("suppliers as s", "s.id", "m.supplierId")
     .select([
       "m.id",
+      "s.supplierName",
       "p.id as projectId",
       "p.projectCode",
       "p.projectName",
@@ -121,6 +125,14 @@ export function supplierProjectsQuery(db: Db, supplierId: string): AnyQB {
       "o.isDeleted as poDeleted",
     ])
     .where("m.supplierId", "=", supplierId);
+}
+
+/** Whose a supplier projects page is: its name and short code (the page title, the CSV's name). */
+export async function supplierProjectsMeta(db: Db, supplierId: string): Promise<SupplierProjectsMeta> {
+  const s = await db.selectFrom("suppliers").select(["supplierName", "supplierShortCode"])
+    .where("id", "=", supplierId).executeTakeFirst();
+  if (!s) throw notFound("Supplier");
+  return { supplierName: s.supplierName, supplierCode: s.supplierShortCode };
 }
 
 export const supplierProjectsSpec = listSpecOf(supplierProjectsList, {
@@ -137,6 +149,7 @@ export const supplierProjectsSpec = listSpecOf(supplierProjectsList, {
 export const supplierProjectMap = (row: never): SupplierProjectRow => {
   const r = row as {
     id: string;
+    supplierName: string | null;
     projectId: string;
     projectCode: string;
     projectName: string;
@@ -149,6 +162,7 @@ export const supplierProjectMap = (row: never): SupplierProjectRow => {
   const acc = Number(r.totalAccepted ?? 0);
   return {
     _id: r.id,
+    supplierName: r.supplierName ?? "",
     projectId: r.projectId,
     projectCode: r.projectCode,
     projectName: r.projectName,
@@ -347,40 +361,25 @@ export const purchaseOrderMap = (row: never): PurchaseOrderListItem => {
   };
 };
 
-/** POST /admin/invoice/supplier/upload {data: rows}: as the invoices' upload, on purchase orders. */
+/**
+ * POST /admin/invoice/supplier/upload {data: rows, overwrite}: as the invoices' upload
+ * (./refs.ts), for purchase orders: each row's PO is marked Paid with its reference.
+ */
 export async function uploadPurchaseOrderRefs(
   db: Db,
   actor: Actor,
   data: string[][],
   now: Clock = Date.now,
+  overwrite = false,
 ): Promise<RefUploadResult> {
   const refs = readRefRows(data, businessToday(now), "purchase order");
-  const at = new Date(now()), stamp = at.toISOString();
-  return await db.transaction().execute(async (trx) => {
-    const known = new Map<string, string>();
-    for (const part of chunks(refs.map((r) => r.code), 500)) {
-      const rows = await trx.selectFrom("purchase_orders").select(["id", "poCode"])
-        .where("poCode", "in", part).where("isDeleted", "=", 0).execute();
-      rows.forEach((r) => known.set(r.poCode, r.id));
-    }
-    for (const r of refs) {
-      const id = known.get(r.code);
-      if (!id) {
-        const m = `Line ${r.line}: there is no purchase order ${r.code}`;
-        throw invalid(m, [{ path: "data", message: m }]);
-      }
-      await trx.updateTable("purchase_orders").set({
-        referenceNo: r.referenceNo,
-        recievedDate: r.recievedDate,
-        ...(r.comment ? { comment: r.comment } : {}),
-        poStatus: 2,
-        updatedAt: stamp,
-      }).where("id", "=", id).execute();
-    }
-    await writeLog(trx, actor, {
-      activity: `Uploaded reference numbers of ${refs.length} purchase order${refs.length === 1 ? "" : "s"}`,
-      module: MODULE,
-    }, at);
-    return { updated: refs.length, codes: refs.map((r) => r.code) };
-  });
+  return await applyRefRows(db, actor, PO_REFS, refs, { overwrite, at: new Date(now()) });
 }
+
+const PO_REFS: RefTarget = {
+  table: "purchase_orders",
+  codeColumn: "poCode",
+  statusColumn: "poStatus",
+  what: "Purchase order",
+  module: MODULE,
+};

@@ -1,7 +1,8 @@
 /** Support > System Logs: every change by staff, newest first, searchable and exportable. */
 import type { Db } from "../../db/connection.ts";
-import { type AnyQB, listSpecOf } from "../../db/list.ts";
+import { type AnyQB, dateRangeFilters, listSpecOf } from "../../db/list.ts";
 import { systemLogList, type SystemLogRow } from "../../../shared/api/system-log.ts";
+import { parseChanges } from "../../../shared/audit.ts";
 
 export type { SystemLogRow };
 
@@ -16,6 +17,7 @@ export function systemLogQuery(db: Db): AnyQB {
     "city",
     "country",
     "module",
+    "changes",
   ]);
 }
 
@@ -25,12 +27,14 @@ export const systemLogListSpec = listSpecOf(systemLogList, {
   fts: { table: "system_logs_fts" },
   filters: {
     module: (qb, val) => qb.where("module", "=", String(val)),
-    minDate: (qb, val) => qb.where("createdAt", ">=", String(val)),
-    maxDate: (qb, val) => qb.where("createdAt", "<", `${String(val).slice(0, 10)}T23:59:59.999Z`),
+    ...dateRangeFilters("createdAt"),
   },
   sorts: {},
   defaultSort: [["createdAt", "desc"], ["id", "desc"]],
 });
 
-/** The System Logs row as read (the query already names its columns as the API does). */
-export const systemLogRow = (r: SystemLogRow): SystemLogRow => r;
+/** The System Logs row as read (the query names its columns as the API does; changes are JSON). */
+export const systemLogRow = (r: Omit<SystemLogRow, "changes"> & { changes: string }): SystemLogRow => ({
+  ...r,
+  changes: parseChanges(r.changes),
+});

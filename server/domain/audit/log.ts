@@ -2,6 +2,7 @@
 import { dateAt, wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
+import type { LogChange } from "../../../shared/audit.ts";
 
 /** Who did it and from where; the CLI passes a system actor. */
 export type Actor = {
@@ -18,7 +19,13 @@ export type Actor = {
 export const SYSTEM_ACTOR: Actor = { userId: null, name: "System", device: "server" };
 export const cliActor = (): Actor => ({ userId: null, name: "CLI", device: "command line" });
 
-export type AuditEntry = { activity: string; module: string; recordId?: string | null };
+export type AuditEntry = {
+  activity: string;
+  module: string;
+  recordId?: string | null;
+  /** What an update changed (diffRecord), kept beside the activity text for the screens. */
+  changes?: readonly LogChange[];
+};
 
 /**
  * The longest value each column of the log keeps: whatever a change names (a record's name, a
@@ -55,5 +62,6 @@ export async function writeLog(db: Db, actor: Actor, entry: AuditEntry, at = dat
     device: clip(actor.device ?? "", LOG_MAX.device),
     city: clip(actor.city ?? "", LOG_MAX.place),
     country: clip(actor.country ?? "", LOG_MAX.place),
+    changes: JSON.stringify((entry.changes ?? []).map(({ label, from, to }) => ({ label, from, to }))),
   }).execute();
 }

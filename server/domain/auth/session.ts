@@ -1,7 +1,5 @@
 /** Sign-in, sign-out and token checks. Tokens are HS256 JWTs with a `jti` that logout revokes. */
 import { jwtVerify, SignJWT } from "jose";
-import { sql } from "kysely";
-import type { Db } from "../../db/connection.ts";
 import type { Deps } from "../../deps.ts";
 import { tooManyAttempts, unauthenticated } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
@@ -10,58 +8,14 @@ import { dummyHash, verifyPassword } from "./password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { publicUser } from "../users/users.ts";
 import type { LoginResult } from "../../../shared/api/session.ts";
+import { handBack, knownAddress, reserveAccountSlot, reserveAttempt, throttleKeys } from "./throttle.ts";
 
 const HOUR = 3600_000;
 export const SESSION_HOURS = 12;
 export const REMEMBER_DAYS = 30;
 
-/**
- * Throttle, counted in SQL so that concurrent attempts (and app instances sharing the database)
- * cannot race it: each attempt is reserved, atomically, before its password is checked.
- * - per e-mail and client address pair: after MAX attempts inside WINDOW the pair is refused for
- *   LOCK, so nobody locks a user out from another address;
- * - per known client address, the wider net: MAX x IP_FACTOR attempts over any e-mails.
- * A successful sign-in clears its pair and hands its reservation on the address back.
- */
-export const THROTTLE = { max: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, ipFactor: 4 };
-
+export { THROTTLE } from "./throttle.ts";
 export type { LoginResult };
-
-type ThrottleKey = { key: string; max: number };
-
-/**
- * Counts one attempt on `key` and says whether it may go on: one INSERT .. ON CONFLICT .. RETURNING,
- * so two attempts never read the same count. A lapsed window or lock starts the count again; the
- * attempt past the limit sets the lock; attempts during a lock leave it as it is.
- */
-async function reserveAttempt(db: Db, { key, max }: ThrottleKey, now: number): Promise<boolean> {
-  const fresh = sql<boolean>`(login_throttle.lockedUntil <= ${now} AND (login_throttle.lockedUntil > 0
-    OR ${now} - login_throttle.firstAt > ${THROTTLE.windowMs}))`;
-  const locked = sql<boolean>`login_throttle.lockedUntil > ${now}`;
-  const row = await db.insertInto("login_throttle")
-    .values({ key, failures: 1, firstAt: now, lockedUntil: 0 })
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet({
-        failures: sql`CASE WHEN ${locked} THEN login_throttle.failures WHEN ${fresh} THEN 1
-          ELSE login_throttle.failures + 1 END`,
-        firstAt: sql`CASE WHEN ${locked} THEN login_throttle.firstAt WHEN ${fresh} THEN ${now}
-          ELSE login_throttle.firstAt END`,
-        lockedUntil: sql`CASE WHEN ${locked} THEN login_throttle.lockedUntil WHEN ${fresh} THEN 0
-          WHEN login_throttle.failures + 1 > ${max} THEN ${now + THROTTLE.lockMs} ELSE 0 END`,
-      })
-    )
-    .returning(["failures", "lockedUntil"])
-    .executeTakeFirstOrThrow();
-  return row.lockedUntil <= now && row.failures <= max;
-}
-
-/** The throttle keys of one attempt: the pair, and the address when one is known. */
-function throttleKeys(email: string, ipAddress: string | undefined): ThrottleKey[] {
-  // an unknown address is one pair per e-mail, but never one address lock shared by all
-  const keys = [{ key: `pair:${ipAddress ?? ""}|${email}`, max: THROTTLE.max }];
-  if (ipAddress) keys.push({ key: `ip:${ipAddress}`, max: THROTTLE.max * THROTTLE.ipFactor });
-  return keys;
-}
 
 export async function login(
   deps: Deps,
@@ -71,11 +25,18 @@ export async function login(
   const { db } = deps;
   const now = deps.now();
   const email = input.email.trim().toLowerCase();
-  const [pair, address] = throttleKeys(email, actor.ipAddress);
+  const keys = throttleKeys(email, actor.ipAddress);
+  const [pair, address] = keys;
   // reserved before the password is looked at: of N simultaneous attempts at most MAX get checked
-  let allowed = await reserveAttempt(db, pair, now);
-  if (address) allowed = await reserveAttempt(db, address, now) && allowed;
-  if (!allowed) throw tooManyAttempts(MSG.tooManyAttempts);
+  const mine = await reserveAttempt(db, pair, now);
+  if (!mine.allowed) throw tooManyAttempts(MSG.tooManyAttempts);
+  // an address past its limit lets through only an account that has not failed from it: its first
+  // attempt in the window, and only with the right password
+  const addressOpen = !address || (await reserveAttempt(db, address, now)).allowed;
+  if (!addressOpen && mine.failures > 1) throw tooManyAttempts(MSG.tooManyAttempts);
+  // guesses at one account from many addresses wait their turn; the owner's own address does not
+  const owner = !!actor.ipAddress && await knownAddress(db, email, actor.ipAddress, now);
+  if (!owner && !await reserveAccountSlot(db, email, now)) throw tooManyAttempts(MSG.tooManyAttempts);
 
   const user = await db.selectFrom("users").leftJoin("suppliers", "suppliers.id", "users.supplierId")
     .selectAll("users")
@@ -84,15 +45,11 @@ export async function login(
   const valid = await verifyPassword(input.password, user?.passwordHash ?? await dummyHash());
   const inactive = !!user && (!user.isActive || supplierClosed(user));
   if (!user || !valid || inactive || !isRole(user.role)) {
-    // the attempt stays counted (it was reserved)
+    // the attempt stays counted (it was reserved); past the address limit it is one more refusal
+    if (!addressOpen) throw tooManyAttempts(MSG.tooManyAttempts);
     throw unauthenticated(user && valid && inactive ? "Your account is inactive" : MSG.invalidCredentials);
   }
-  await db.deleteFrom("login_throttle").where("key", "=", pair.key).execute();
-  if (address) {
-    // a right password does not count against an address (an office signs in many users from one)
-    await db.updateTable("login_throttle").set({ failures: sql`max(failures - 1, 0)` })
-      .where("key", "=", address.key).where("lockedUntil", "<=", now).execute();
-  }
+  await handBack(db, email, keys, now, !owner);
 
   const ttl = input.rememberMe ? REMEMBER_DAYS * 24 * HOUR : SESSION_HOURS * HOUR;
   const accessToken = await new SignJWT({ role: user.role, gen: user.tokenGeneration })

@@ -31,6 +31,7 @@ import {
   type UpdateOutcome,
 } from "../common/records.ts";
 import { type ClientFigures, clientFigures, ZERO_CLIENT_FIGURES } from "./figures.ts";
+import { CLIENT_FIELDS } from "../audit/fields.ts";
 
 const MODULE = "Clients";
 type ClientRow = Selectable<ClientsTable>;
@@ -231,6 +232,7 @@ export async function updateClient(
     what: "Client",
     module: MODULE,
     input,
+    fields: CLIENT_FIELDS,
     label: async (trx) => {
       const r = await trx.selectFrom("clients").select("clientName").where("id", "=", id)
         .executeTakeFirstOrThrow();
@@ -316,6 +318,7 @@ export async function clientInvoiceOptions(db: Db, search?: string): Promise<Cli
     "clientEmail",
     "clientPhoneNumber",
     "company",
+    "taxId",
     "address1",
     "address2",
     "city",
@@ -333,6 +336,7 @@ export async function clientInvoiceOptions(db: Db, search?: string): Promise<Cli
       | "clientEmail"
       | "clientPhoneNumber"
       | "company"
+      | "taxId"
       | "address1"
       | "address2"
       | "city"

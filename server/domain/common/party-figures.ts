@@ -12,14 +12,16 @@ import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { AnyQB } from "../../db/list.ts";
 import { ACTIVE_PROJECT_STATUS } from "../../../shared/status.ts";
+import { mapAccepted, projectAccepted } from "./accepted.ts";
 
 export type PartyFigures = {
   totalProjects: number;
   activeProjects: number;
   responded: number;
   completed: number;
+  /** The accepted count: approved, or the admin-approved count where staff set one. */
   approved: number;
-  /** Approved completes at the price: revenue for a client, expense for a supplier. */
+  /** Accepted completes at the price: revenue for a client, expense for a supplier. */
   actual: number;
   /** Completes at the price. */
   expected: number;
@@ -33,6 +35,8 @@ type Source = {
   project: RawBuilder<unknown>;
   /** The table alias whose counters are summed. */
   counters: string;
+  /** Its accepted count (./accepted.ts): what the client is billed and the supplier paid for. */
+  accepted: RawBuilder<number>;
   price: string;
 };
 
@@ -42,6 +46,7 @@ const SOURCES: Record<"client" | "supplier", Source> = {
     party: "p.clientId",
     project: sql`coalesce(p.parentProjectId, p.id)`,
     counters: "p",
+    accepted: projectAccepted("p"),
     price: "p.cpi",
   },
   supplier: {
@@ -51,6 +56,7 @@ const SOURCES: Record<"client" | "supplier", Source> = {
     party: "m.supplierId",
     project: sql`m.projectId`,
     counters: "m",
+    accepted: mapAccepted("m"),
     price: "m.supplierCPI",
   },
 };
@@ -86,8 +92,8 @@ export async function partyFigures(
         .as("activeProjects"),
       sql<number>`sum(${col("clicked")})`.as("responded"),
       sql<number>`sum(${col("complete")})`.as("completed"),
-      sql<number>`sum(${col("approved")})`.as("approved"),
-      sql<number>`sum(${col("approved")} * ${price})`.as("actual"),
+      sql<number>`sum(${s.accepted})`.as("approved"),
+      sql<number>`sum(${s.accepted} * ${price})`.as("actual"),
       sql<number>`sum(${col("complete")} * ${price})`.as("expected"),
     ])
     .where(sql.ref(s.party), "in", ids)

@@ -8,6 +8,7 @@ import { invalid, notFound } from "../errors.ts";
 import { isStatusPatch, type StatusPatch } from "../../../shared/schemas/common.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import { diffRecord, type FieldDecls, writeChanges } from "../audit/changes.ts";
 import { type Clock, dateAt } from "./clock.ts";
 
 /** Tables with an active switch and a soft delete. */
@@ -83,10 +84,18 @@ export async function applyStatusPatch(
 
 export type UpdateOutcome = "deleted" | "status" | "form";
 
+/** The record's row as stored (the audit diff's before and after). */
+async function rowOf(db: Db, table: SwitchableTable, id: string): Promise<Record<string, unknown>> {
+  // deno-lint-ignore no-explicit-any
+  return await (db as Kysely<any>).selectFrom(table as string).selectAll().where("id", "=", id)
+    .executeTakeFirstOrThrow() as Record<string, unknown>;
+}
+
 /**
  * Runs an update body in one transaction: `{isActive}` or `{isDeleted: true}` alone through
- * applyStatusPatch, anything else through `saveForm`; writes one audit row either way.
- * `label` names the record in the log ("client Acme Research").
+ * applyStatusPatch, anything else through `saveForm`. A status change writes one audit row; a form
+ * save writes one naming each declared field it changed with its old and new value, and none when
+ * it changed nothing. `label` names the record in the log ("client Acme Research").
  */
 export async function runUpdate<F extends object, R>(
   db: Db,
@@ -100,8 +109,12 @@ export async function runUpdate<F extends object, R>(
     label: (trx: Db) => Promise<string>;
     /** The caller's clock (`Deps.now`): stamps the row's updatedAt and the log row. */
     now: Clock;
-    /** Saves the form and returns the log's activity. */
+    /** Saves the form and returns the head of the log's activity ("Updated client Acme (CL0001)"). */
     saveForm: (trx: Db, form: F, now: string) => Promise<string>;
+    /** The fields the log names when a form save changes them. */
+    fields: FieldDecls;
+    /** The record as the diff sees it (default: its row); for what lives in other tables too. */
+    snapshot?: (trx: Db) => Promise<Record<string, unknown>>;
     read: (trx: Db) => Promise<R>;
     /** Runs after a soft delete, in the same transaction (e.g. closing dependants). */
     onDelete?: (trx: Db, now: string) => Promise<string | void>;
@@ -110,22 +123,25 @@ export async function runUpdate<F extends object, R>(
   return await db.transaction().execute(async (trx) => {
     await requireLive(trx, opts.table, opts.id, opts.what);
     const at = dateAt(opts.now), now = at.toISOString();
-    let activity: string;
     let outcome: UpdateOutcome;
     if (isStatusPatch(opts.input)) {
       const label = await opts.label(trx);
       const verb = await applyStatusPatch(trx, opts.table, opts.id, opts.input as StatusPatch, now);
-      activity = `${verb} ${label}`;
+      let activity = `${verb} ${label}`;
       outcome = verb === "Deleted" ? "deleted" : "status";
       if (outcome === "deleted" && opts.onDelete) {
         const more = await opts.onDelete(trx, now);
         if (more) activity += `; ${more}`;
       }
+      await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id }, at);
     } else {
-      activity = await opts.saveForm(trx, opts.input as F, now);
+      const snapshot = opts.snapshot ?? ((db: Db) => rowOf(db, opts.table, opts.id));
+      const before = await snapshot(trx);
+      const head = await opts.saveForm(trx, opts.input as F, now);
+      const changes = await diffRecord(trx, opts.fields, before, await snapshot(trx));
+      await writeChanges(trx, actor, { head, changes, module: opts.module, recordId: opts.id }, at);
       outcome = "form";
     }
-    await writeLog(trx, actor, { activity, module: opts.module, recordId: opts.id }, at);
     return { record: await opts.read(trx), outcome };
   });
 }

@@ -38,6 +38,7 @@ import type {
 import { type Buckets, bucketsOf, sortDateFrom, todayAndMonth } from "./periods.ts";
 import { invoiceSeries, invoiceTotals } from "./invoices.ts";
 import { rollupRange } from "./ranges.ts";
+import { mapAccepted, projectAccepted } from "../common/accepted.ts";
 
 /** Money to the cent. */
 export const cents = (n: number) => Math.round((Number(n) || 0) * 100) / 100;
@@ -117,7 +118,8 @@ const ZERO_APPROVED: Readonly<ApprovedSums> = Object.freeze({
 
 /**
  * Approved completes and their actual revenue (approved x project CPI) and expense (approved x
- * supplier CPI) per bucket, from the reconciled counters, dated by the project's last status change.
+ * supplier CPI) per bucket, from the reconciled counters (the admin-approved count where staff set
+ * one: ../common/accepted.ts), dated by the project's last status change.
  * With a supplier filter, that supplier's maps only.
  */
 export async function approvedSums(
@@ -126,17 +128,18 @@ export async function approvedSums(
   f: ChartFilter = {},
 ): Promise<Map<string, ApprovedSums>> {
   const key = sql.raw(`substr(p.statusChangedAt, 1, ${b.keyLength})`);
+  const accepted = mapAccepted("m");
   const where: RawBuilder<unknown>[] = [
     sql`p.statusChangedAt >= ${b.from}`,
     sql`p.isDeleted = 0`,
     sql`m.isDeleted = 0`,
-    sql`m.approved > 0`,
+    sql`${accepted} > 0`,
   ];
   if (f.clientId) where.push(sql`p.clientId = ${f.clientId}`);
   if (f.supplierId) where.push(sql`m.supplierId = ${f.supplierId}`);
   const { rows } = await sql<{ k: string; approved: number; actualRevenue: number; actualExpense: number }>`
-    SELECT ${key} AS k, sum(m.approved) AS approved, sum(m.approved * p.cpi) AS actualRevenue,
-      sum(m.approved * m.supplierCPI) AS actualExpense
+    SELECT ${key} AS k, sum(${accepted}) AS approved, sum(${accepted} * p.cpi) AS actualRevenue,
+      sum(${accepted} * m.supplierCPI) AS actualExpense
     FROM supplier_maps m JOIN projects p ON p.id = m.projectId
     WHERE ${sql.join(where, sql` AND `)} GROUP BY k`.execute(db);
   return new Map(rows.map((r) => [r.k, {
@@ -188,18 +191,21 @@ function sumAll(m: Map<string, RollupSums>): RollupSums {
 
 /**
  * "Monthly Projects Cost" (revenueClosedInvoice): what the survey projects closed or sent to
- * invoicing this month are worth, completes x CPI, from their counters.
+ * invoicing this month are worth, from their counters: a closed project's completes x CPI, a
+ * reconciled one's (sent to invoicing) accepted count x CPI, as its invoice bills it.
  */
 export async function closedProjectsValue(db: Db, monthStart: string): Promise<number> {
-  const r = await db.selectFrom("projects")
-    .select(sql<number>`sum(complete * cpi)`.as("value"))
-    .where("projectType", "=", PROJECT_TYPE.CHILD).where("isDeleted", "=", 0)
-    .where("projectStatus", "in", [
+  const count = sql`CASE WHEN p.projectStatus = ${PROJECT_STATUS.CLOSED} THEN p.complete
+    ELSE ${projectAccepted("p")} END`;
+  const r = await db.selectFrom("projects as p")
+    .select(sql<number>`sum(${count} * p.cpi)`.as("value"))
+    .where("p.projectType", "=", PROJECT_TYPE.CHILD).where("p.isDeleted", "=", 0)
+    .where("p.projectStatus", "in", [
       PROJECT_STATUS.CLOSED,
       PROJECT_STATUS.READY_TO_INVOICE,
       PROJECT_STATUS.INVOICED,
     ])
-    .where("statusChangedAt", ">=", monthStart).executeTakeFirst();
+    .where("p.statusChangedAt", ">=", monthStart).executeTakeFirst();
   return cents(r?.value ?? 0);
 }
 
@@ -309,8 +315,10 @@ export async function managerTable(db: Db): Promise<ManagerRow[]> {
 }
 
 /**
- * Project Status chart: `active` = new projects (groups created in the bucket); live, paused, closed,
- * invoiced = projects whose survey project moved to that status in the bucket and has it still.
+ * Project Status chart: `active` = new projects (groups created in the bucket, not deleted, nor
+ * emptied by deleting every survey project they had: a group still waiting for its first one
+ * counts); live, paused, closed, invoiced = projects whose survey project moved to that status in
+ * the bucket and has it still.
  */
 export async function statusSeries(db: Db, period: ChartPeriod, now: number, f: ChartFilter = {}) {
   const b = bucketsOf(period, now);
@@ -319,6 +327,8 @@ export async function statusSeries(db: Db, period: ChartPeriod, now: number, f: 
     sql<{ k: string; n: number }>`SELECT ${sql.raw(`substr(createdAt, 1, ${b.keyLength})`)} AS k,
       count(*) AS n FROM projects
       WHERE projectType = ${PROJECT_TYPE.GROUP} AND isDeleted = 0 AND createdAt >= ${b.from} ${client}
+        AND (EXISTS (SELECT 1 FROM projects c WHERE c.parentProjectId = projects.id AND c.isDeleted = 0)
+          OR NOT EXISTS (SELECT 1 FROM projects c WHERE c.parentProjectId = projects.id))
       GROUP BY k`.execute(db),
     sql<{ k: string; live: number; paused: number; closed: number; invoiced: number }>`SELECT
       ${sql.raw(`substr(statusChangedAt, 1, ${b.keyLength})`)} AS k,

@@ -12,6 +12,7 @@
  * cannot reach the server stops there: the mails behind it stay queued, untouched, for the next run.
  */
 import { parseAttachments } from "./outbox.ts";
+import { safeEmailHtml } from "./sanitize.ts";
 import type { Deps } from "../../deps.ts";
 import { isoAt } from "../common/clock.ts";
 
@@ -110,7 +111,7 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
           await mailer.send({
             to: mail.toAddress,
             subject: mail.subject,
-            html: mail.bodyHtml,
+            html: safeEmailHtml(mail.bodyHtml),
             text: mail.bodyText,
             attachments: parseAttachments(mail.attachments),
           });

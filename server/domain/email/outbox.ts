@@ -5,7 +5,8 @@ import type { EmailOutboxTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
 import { dateAt, wallClock } from "../common/clock.ts";
 import type { MailAttachment } from "./mailer.ts";
-import { htmlToText, safeEmailHtml } from "../../../shared/html.ts";
+import { htmlToText } from "../../../shared/html.ts";
+import { safeEmailHtml } from "./sanitize.ts";
 
 export type NewMail = {
   to: string;

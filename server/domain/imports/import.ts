@@ -207,7 +207,11 @@ function offerDataOf(
     quotas: offer.quotas.map((q) => ({
       quotaId: q.quotaId,
       remaining: q.remaining,
-      conditions: q.conditions.map((c) => ({ questionId: c.questionId, answerIds: c.answerIds })),
+      conditions: q.conditions.map((c) => ({
+        questionId: c.questionId,
+        answerIds: c.answerIds,
+        ...(c.excluded ? { excluded: true } : {}),
+      })),
     })),
   };
 }

@@ -1,13 +1,16 @@
 /**
  * What an imported offer becomes in its project, from the provider's questions and quotas and the
  * links staff can correct (provider question -> library qualification, answer -> option):
- * - each quota on ONE question becomes cells of a project quota on the linked qualification, one per
- *   linked option, sized by the provider's remaining completes;
+ * - each quota on ONE question becomes one cell of a project quota on the linked qualification, sized
+ *   by the provider's remaining completes: the linked option's cell, or, for a quota over a set of
+ *   answers ("18-24 or 25-34", a list of postal codes), one cell over the set (its options, one
+ *   group), so the set has one limit and never one per answer;
  * - each quota on SEVERAL questions (an interlocked quota: Toluna sub-quotas with different
  *   QuestionIDs, UniMrkt conditions, Logit Questions[], Circle criteria[]) becomes a cell of an
  *   interlocked project quota on those qualifications (Gender x Age): the cell is the combination,
  *   with per qualification the options any of which qualifies, and the router counts and limits it
  *   like any other cell (migration 0017);
+ * - two provider quotas naming the same cell give it the smaller of their limits, never the sum;
  * - each question becomes a pre-screen question whose options carry the linked options' texts, so
  *   the router matches answers to cells by text; an answer the offer does not qualify disqualifies.
  *
@@ -18,11 +21,17 @@
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { parseJsonList } from "../common/records.ts";
+import { cellId } from "./cells.ts";
 
 /** The provider's questions and quotas as imported (offer_imports.offerData). */
 export type OfferData = {
   questions: { id: string; name: string; answers: [string, string][]; allowed: string[] | null }[];
-  quotas: { quotaId: string; remaining: number; conditions: { questionId: string; answerIds: string[] }[] }[];
+  quotas: {
+    quotaId: string;
+    remaining: number;
+    /** excluded: any answer of the question but these. */
+    conditions: { questionId: string; answerIds: string[]; excluded?: boolean }[];
+  }[];
   /** The project's pre-screen question row of each provider question. */
   questionRows?: Record<string, string>;
 };
@@ -41,6 +50,8 @@ export type PlannedCell = {
   quotaSize: number;
   completes: number;
   options?: string[][];
+  /** The size is the provider's limit even at 0 (a closed quota), not "no limit". */
+  strict?: boolean;
 };
 export type PlannedQuota = {
   key: string;
@@ -77,11 +88,13 @@ export function planOf(data: OfferData, links: Map<string, QuestionLink>): Plan 
   const quotas = new Map<string, PlannedQuota>();
   const plan: Plan = { quotas: [], links: [], questions: [], single: 0, interlocked: 0, unlinked: [] };
   for (const quota of data.quotas) {
-    // the same question twice in one quota is OR: its answers join one group
+    // the same question twice in one quota is OR: its answers join one group; a condition that
+    // excludes answers takes every other answer of the question known (linked) here
     const byQuestion = new Map<string, Set<string>>();
     for (const c of quota.conditions) {
       const g = byQuestion.get(c.questionId) ?? new Set<string>();
-      c.answerIds.forEach((a) => g.add(a));
+      const known = [...(links.get(c.questionId)?.options.keys() ?? [])];
+      (c.excluded ? known.filter((a) => !c.answerIds.includes(a)) : c.answerIds).forEach((a) => g.add(a));
       byQuestion.set(c.questionId, g);
     }
     const questionIds = [...byQuestion.keys()].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
@@ -109,26 +122,26 @@ export function planOf(data: OfferData, links: Map<string, QuestionLink>): Plan 
         cells: [],
       };
     quotas.set(key, pq);
-    const add = (quotaOptionId: string, options?: string[][]) => {
-      const cell = pq.cells.find((c) => c.quotaOptionId === quotaOptionId);
-      if (cell) cell.quotaSize += quota.remaining;
-      else {pq.cells.push({
-          quotaOptionId,
-          quotaSize: quota.remaining,
-          completes: 0,
-          ...(options ? { options } : {}),
-        });}
-    };
-    if (groups.length === 1) {
-      groups[0].optionIds.forEach((id) => add(id));
-      plan.links.push({ quotaId: quota.quotaId, key, optionIds: groups[0].optionIds });
-      plan.single++;
-    } else {
-      const id = groups.map((g) => g.optionIds.join("|")).join("+");
-      add(id, groups.map((g) => g.optionIds));
-      plan.links.push({ quotaId: quota.quotaId, key, optionIds: [id] });
-      plan.interlocked++;
+    // one provider quota is one cell with the provider's one limit: over one answer, that option's
+    // cell; over a set of answers of one question (OR), one cell over the set; over several
+    // questions, the combination (interlocked). Two provider quotas on the same cell: the tighter
+    // limit holds (a complete counts for both at the provider).
+    const single = groups.length === 1 && groups[0].optionIds.length === 1;
+    const id = single ? groups[0].optionIds[0] : cellId(groups.map((g) => g.optionIds));
+    const cell = pq.cells.find((c) => c.quotaOptionId === id);
+    if (cell) cell.quotaSize = Math.min(cell.quotaSize, quota.remaining);
+    else {
+      pq.cells.push({
+        quotaOptionId: id,
+        quotaSize: quota.remaining,
+        completes: 0,
+        ...(single ? {} : { options: groups.map((g) => g.optionIds) }),
+        strict: true,
+      });
     }
+    plan.links.push({ quotaId: quota.quotaId, key, optionIds: [id] });
+    if (groups.length === 1) plan.single++;
+    else plan.interlocked++;
   }
   plan.quotas = [...quotas.values()];
   for (const q of data.questions) {
@@ -221,7 +234,11 @@ export async function applyPlan(
     const old = existing.find((q) => keyOf(q) === p.key);
     if (old) {
       const before = parseJsonList<PlannedCell>(old.quotaValue);
-      const cells = p.cells.map((c) => before.find((b) => b.quotaOptionId === c.quotaOptionId) ?? c);
+      // a cell that remains keeps its size and completes; what it is (options, strict) is the plan's
+      const cells = p.cells.map((c) => {
+        const b = before.find((x) => x.quotaOptionId === c.quotaOptionId);
+        return b ? { ...c, quotaSize: b.quotaSize, completes: b.completes } : c;
+      });
       await trx.updateTable("project_quotas").set({ quotaValue: JSON.stringify(cells), updatedAt: stamp })
         .where("id", "=", old.id).execute();
       idOf.set(p.key, old.id);

@@ -78,7 +78,8 @@ export async function refreshImports(
         for (const l of links) {
           const q = offer.quotas.find((x) => x.quotaId === l.quotaId);
           const cells = byQuota.get(l.projectQuotaId) ?? new Map<string, number>();
-          for (const o of l.optionIds) cells.set(o, (cells.get(o) ?? 0) + (q?.remaining ?? 0));
+          // two provider quotas on one cell: the tighter limit holds, as when it was planned
+          for (const o of l.optionIds) cells.set(o, Math.min(cells.get(o) ?? Infinity, q?.remaining ?? 0));
           byQuota.set(l.projectQuotaId, cells);
         }
         for (const [quotaId, sizes] of byQuota) {

@@ -12,6 +12,7 @@ import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { runUpdate } from "../common/records.ts";
+import { CATEGORY_FIELDS } from "../audit/fields.ts";
 
 const MODULE = "Categories";
 const COLUMNS = ["id", "categoryTitle", "categoryDesc", "isActive", "createdAt", "updatedAt"] as const;
@@ -98,6 +99,7 @@ export async function updateCategory(
     what: "Category",
     module: MODULE,
     input,
+    fields: CATEGORY_FIELDS,
     label: async (trx) =>
       `category ${
         (await trx.selectFrom("categories").select("categoryTitle").where("id", "=", id)

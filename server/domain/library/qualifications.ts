@@ -16,6 +16,8 @@ import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { runUpdate } from "../common/records.ts";
+import { QUALIFICATION_FIELDS } from "../audit/fields.ts";
+import { counted } from "../../../shared/format.ts";
 
 const MODULE = "Qualifications";
 type QualificationRow = Selectable<QualificationsTable>;
@@ -137,8 +139,9 @@ export async function createQualification(
     }).execute();
     await saveOptions(trx, id, input.qualificationOptions);
     await writeLog(trx, actor, {
-      activity:
-        `Created qualification ${input.qualificationName} (${input.qualificationOptions.length} options)`,
+      activity: `Created qualification ${input.qualificationName} (${
+        counted(input.qualificationOptions.length, "option")
+      })`,
       module: MODULE,
       recordId: id,
     }, at);
@@ -163,6 +166,13 @@ export async function updateQualification(
       what: "Qualification",
       module: MODULE,
       input,
+      fields: QUALIFICATION_FIELDS,
+      snapshot: async (trx) => ({
+        ...await trx.selectFrom("qualifications").selectAll().where("id", "=", id).executeTakeFirstOrThrow(),
+        options:
+          (await trx.selectFrom("qualification_options").select("text").where("qualificationId", "=", id)
+            .where("isDeleted", "=", 0).orderBy("sortOrder").execute()).map((o) => o.text),
+      }),
       label: async (trx) =>
         `qualification ${
           (await trx.selectFrom("qualifications").select("qualificationName").where("id", "=", id)
@@ -178,7 +188,9 @@ export async function updateQualification(
           updatedAt: now,
         }).where("id", "=", id).execute();
         await saveOptions(trx, id, form.qualificationOptions);
-        return `Updated qualification ${form.qualificationName} (${form.qualificationOptions.length} options)`;
+        return `Updated qualification ${form.qualificationName} (${
+          counted(form.qualificationOptions.length, "option")
+        })`;
       },
       read: async (trx) => {
         const r = await trx.selectFrom("qualifications").select("isDeleted").where("id", "=", id)

@@ -20,6 +20,9 @@ import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { projectChanged } from "../projects/projects.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { QUESTION_FIELDS } from "../audit/fields.ts";
+import { parseJsonList } from "../common/records.ts";
 
 const MODULE = "Questions";
 
@@ -86,6 +89,32 @@ function storedOptions(options: QuestionOption[]): StoredOption[] {
 }
 
 const titleOf = (q: QuestionForm) => q.questionTitle[q.languageId];
+
+/** An option as the log names it: its title, with the switches that are not at their default. */
+function optionText(o: StoredOption): string {
+  const off = [
+    !o.enable && "disabled",
+    !o.formvalidate && "not validated",
+    !o.diy && "not DIY",
+    !o.local && "not Local",
+    o.quota ? `quota ${o.quota}` : "",
+  ].filter(Boolean);
+  return off.length ? `${o.title} (${off.join(", ")})` : o.title;
+}
+
+/** A question as its log diff reads it: the title in its language, the options by their texts. */
+async function questionSnapshot(db: Db, id: string) {
+  const r = await db.selectFrom("questions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const options = parseJsonList<StoredOption>(r.questionOption);
+  const titles = JSON.parse(r.questionTitle || "{}") as Record<string, string>;
+  const { [r.languageId]: title = "", ...translations } = titles;
+  return {
+    ...r,
+    questionTitle: title,
+    translations: JSON.stringify(translations),
+    questionOption: options.map(optionText),
+  };
+}
 
 /** Where a change is logged: a project's question on the project (its Logs show it), a library one on itself. */
 const logRecordOf = (scope: QuestionScope, questionId: string) =>
@@ -156,6 +185,7 @@ export async function updateQuestion(
       return { record: { _id: id, isDeleted: true as const }, deleted: true };
     }
     const form = input as QuestionForm;
+    const before = await questionSnapshot(trx, id);
     await trx.updateTable("questions").set({
       languageId: form.languageId,
       questionTitle: JSON.stringify(form.questionTitle),
@@ -164,8 +194,10 @@ export async function updateQuestion(
       isActive: form.isActive ? 1 : 0,
       updatedAt: now,
     }).where("id", "=", id).execute();
-    await writeLog(trx, actor, {
-      activity: `Updated question "${titleOf(form)}" (${form.questionType})`,
+    const changes = await diffRecord(trx, QUESTION_FIELDS, before, await questionSnapshot(trx, id));
+    await writeChanges(trx, actor, {
+      head: `Updated question "${titleOf(form)}" (${form.questionType})`,
+      changes,
       module: MODULE,
       recordId: logRecordOf(scope, id),
     }, at);

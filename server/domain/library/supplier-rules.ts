@@ -12,6 +12,7 @@ import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { runUpdate } from "../common/records.ts";
+import { SUPPLIER_RULE_FIELDS } from "../audit/fields.ts";
 
 const MODULE = "Supplier Rules";
 const COLUMNS = [
@@ -96,6 +97,7 @@ export async function updateSupplierRule(
     what: "Supplier rule",
     module: MODULE,
     input,
+    fields: SUPPLIER_RULE_FIELDS,
     label: async (trx) => {
       const r = await trx.selectFrom("supplier_rules").select(["minSupplierCpi", "maxSupplierCpi"]).where(
         "id",

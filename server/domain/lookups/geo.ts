@@ -7,16 +7,15 @@
  * which would cost every process a second and 100 MB at start-up. So its data files are read on
  * first use instead, each once, and a region's city list is built when that region is first asked.
  */
-import { createRequire } from "node:module";
 import type { ICountry, IState } from "country-state-city";
 import type { CityOption, Country, RegionOption } from "../../../shared/api/lookups.ts";
 import type { CitiesBody } from "../../../shared/schemas/lookups.ts";
 import { invalid } from "../errors.ts";
+import { PACKAGES_READ, readPackageJson } from "../../package-files.ts";
 
 export type { CityOption, RegionOption };
 
-const require = createRequire(import.meta.url);
-const DATA = "country-state-city/lib/assets";
+const data = <T>(file: string) => readPackageJson<T>(PACKAGES_READ.geography, `lib/assets/${file}`);
 /** city.json rows: [name, countryCode, stateCode, latitude, longitude]. */
 type RawCity = [string, string, string, string?, string?];
 
@@ -28,7 +27,7 @@ let byCode: Map<string, CountryOption> | null = null;
 
 export function countries(): CountryOption[] {
   if (!cache) {
-    cache = (require(`${DATA}/country.json`) as ICountry[])
+    cache = (data<ICountry[]>("country.json"))
       .map((c) => ({
         _id: c.isoCode,
         label: c.name,
@@ -69,7 +68,7 @@ function loadRegions() {
   if (regionsByCountry) return;
   const byCountry = new Map<string, RegionOption[]>();
   const byId = new Map<string, RegionOption>();
-  for (const s of require(`${DATA}/state.json`) as IState[]) {
+  for (const s of data<IState[]>("state.json")) {
     const id = `${s.countryCode}-${s.isoCode}`.toUpperCase();
     const r: RegionOption = {
       _id: id,
@@ -94,7 +93,7 @@ function citiesInRegion(regionId: string): CityEntry[] {
   if (built) return built;
   if (!rawCitiesByRegion) {
     rawCitiesByRegion = new Map();
-    for (const row of require(`${DATA}/city.json`) as RawCity[]) {
+    for (const row of data<RawCity[]>("city.json")) {
       const rid = `${row[1]}-${row[2]}`.toUpperCase();
       const list = rawCitiesByRegion.get(rid);
       if (list) list.push(row);

@@ -104,6 +104,8 @@ async function integrityOf(db: Db): Promise<string> {
 
 export type RestoreResult = {
   file: string;
+  /** The copy of the database the restore replaced (null when there was none). */
+  kept: string | null;
   bytes: number;
   integrity: "ok";
   migrated: string[];
@@ -131,6 +133,7 @@ export async function restoreDatabase(
       await src.close();
     }
   }
+  let kept: string | null = null;
   if (await exists(target)) {
     const cur = await openDatabase(url);
     try {
@@ -141,6 +144,17 @@ export async function restoreDatabase(
             `heartbeat ${Math.round(live.ageMs / 1000)} s ago): stop it first, or pass --force`,
         );
       }
+      const theirs = await latestActivity(cur.db);
+      const ours = await latestActivityOf(from);
+      if (theirs && (!ours || theirs > ours) && !opts.force) {
+        throw new BackupError(
+          `The database ${target} holds more recent data than ${from} (its last activity ${theirs}, ` +
+            `the backup's ${ours ?? "none"}): restoring would lose it; pass --force to restore anyway`,
+        );
+      }
+      // what is replaced is never lost: a consistent copy (write-ahead log included) beside it
+      kept = await freePath(safetyCopyName(target, opts.now ?? wallClock()));
+      await backupDatabase(cur.db, url, kept);
     } finally {
       await cur.close();
     }
@@ -171,6 +185,7 @@ export async function restoreDatabase(
     }
     return {
       file: target,
+      kept,
       bytes: (await Deno.stat(target)).size,
       integrity: "ok",
       migrated,
@@ -178,6 +193,48 @@ export async function restoreDatabase(
     };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The newest activity a database records: its latest system log row or respondent session change
+ * (ISO times, comparable as text); null when it has none (or no such tables).
+ */
+async function latestActivity(db: Db): Promise<string | null> {
+  const newest = async (q: () => Promise<{ at: string | null } | undefined>) =>
+    (await q().catch(() => null))?.at ?? null;
+  const log = await newest(() =>
+    db.selectFrom("system_logs").select((eb) => eb.fn.max("createdAt").as("at")).executeTakeFirst()
+  );
+  const session = await newest(() =>
+    db.selectFrom("sessions").select((eb) => eb.fn.max("updatedAt").as("at")).executeTakeFirst()
+  );
+  return [log, session].filter((x): x is string => !!x).sort().pop() ?? null;
+}
+
+async function latestActivityOf(path: string): Promise<string | null> {
+  const f = await openFile(path);
+  try {
+    return await latestActivity(f.db);
+  } finally {
+    await f.close();
+  }
+}
+
+/** `data/samplex.db` -> `data/samplex.before-restore-20260102-030405.db`. */
+export function safetyCopyName(target: string, ms: number): string {
+  const stamp = backupNameAt(ms).slice("samplex-".length, -".db".length);
+  const dot = target.lastIndexOf(".");
+  const base = dot > target.lastIndexOf("/") ? target.slice(0, dot) : target;
+  return `${base}.before-restore-${stamp}.db`;
+}
+
+/** `path`, or `path` with -2, -3... before its extension when that is taken. */
+async function freePath(path: string): Promise<string> {
+  if (!(await exists(path))) return path;
+  for (let i = 2;; i++) {
+    const p = path.replace(/(\.db)?$/, `-${i}$1`);
+    if (!(await exists(p))) return p;
   }
 }
 
@@ -266,6 +323,8 @@ export async function startScheduledBackups(
   opts: ScheduleOptions,
   log: Logger,
   now: Clock = wallClock,
+  /** Asked before each run: false skips it (another instance holds the backups' lease). */
+  gate: () => Promise<boolean> = () => Promise.resolve(true),
 ): Promise<{ stop(): Promise<void> }> {
   const every = opts.everyHours * 3_600_000;
   if (!filePathOf(url)) {
@@ -277,7 +336,7 @@ export async function startScheduledBackups(
   let running: Promise<unknown> = Promise.resolve();
   let interval: ReturnType<typeof setInterval> | undefined;
   const run = () => {
-    running = runScheduledBackup(db, url, opts, log, now());
+    running = gate().then((go) => go ? runScheduledBackup(db, url, opts, log, now()) : null);
   };
   const first = setTimeout(() => {
     run();

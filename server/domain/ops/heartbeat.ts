@@ -7,6 +7,7 @@
  * SQLite's own locks cannot tell: in WAL mode a serving process holds no lock between statements.
  */
 import { wallClock } from "../common/clock.ts";
+import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 
 export const HEARTBEAT_KEY = "server.heartbeat";
@@ -23,8 +24,30 @@ export async function beat(db: Db, now = wallClock()): Promise<void> {
     .onConflict((oc) => oc.column("key").doUpdateSet({ value })).execute();
 }
 
-export async function clearHeartbeat(db: Db): Promise<void> {
-  await db.deleteFrom("settings").where("key", "=", HEARTBEAT_KEY).execute();
+/** Removes the heartbeat; `ownOnly`: only when it is this process's (another server may beat on). */
+export async function clearHeartbeat(db: Db, ownOnly = false): Promise<void> {
+  let q = db.deleteFrom("settings").where("key", "=", HEARTBEAT_KEY);
+  if (ownOnly) {
+    q = q.where(sql<number>`json_extract(value, '$.pid')`, "=", Deno.pid)
+      .where(sql<string>`json_extract(value, '$.host')`, "=", hostname());
+  }
+  await q.execute();
+}
+
+/**
+ * Another server's heartbeat younger than STALE_MS (a second server on this database, or one that
+ * stopped without a clean shutdown less than STALE_MS ago, unless `deadLocal` says that process of
+ * this host is gone); null when there is none.
+ */
+export async function otherServer(
+  db: Db,
+  now = wallClock(),
+  deadLocal: (host: string, pid: number) => boolean = () => false,
+): Promise<(Heartbeat & { ageMs: number }) | null> {
+  const live = await liveServer(db, now);
+  if (!live || (live.pid === Deno.pid && live.host === hostname())) return null;
+  // this host's earlier process that crashed moments ago is nobody now
+  return deadLocal(live.host, live.pid) ? null : live;
 }
 
 export async function readHeartbeat(db: Db): Promise<Heartbeat | null> {

@@ -7,6 +7,11 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { commitOf, VERSION } from "./version.ts";
+import { outboxDepth } from "../email/outbox-admin.ts";
+import { type Clock, wallClock } from "../common/clock.ts";
+
+/** The outbox states the depth gauge reports, each always present (0 when none). */
+const OUTBOX_STATES = ["queued", "sending", "retrying", "failed", "cancelled"] as const;
 
 type Labels = Record<string, string>;
 
@@ -24,6 +29,12 @@ export class Counter {
   inc(labels: Labels = {}, by = 1) {
     const key = labelText(labels);
     this.#series.set(key, (this.#series.get(key) ?? 0) + by);
+  }
+  /** One series, looked up once: its `inc` costs no label formatting. */
+  child(labels: Labels): { inc(by?: number): void } {
+    const key = labelText(labels), series = this.#series;
+    if (!series.has(key)) series.set(key, 0);
+    return { inc: (by = 1) => series.set(key, series.get(key)! + by) };
   }
   /** The value of one series (tests, the support page). */
   get(labels: Labels = {}): number {
@@ -53,6 +64,27 @@ export class Histogram {
     if (i >= 0) s.counts[i]++;
     s.sum += value;
     s.count++;
+  }
+  /**
+   * One series, looked up once: its `observe` costs no label formatting (the database's statement
+   * timing and the request middleware keep these per fixed label set).
+   */
+  child(labels: Labels): { observe(value: number): void } {
+    const key = labelText(labels);
+    let s = this.#series.get(key);
+    if (!s) {
+      this.#series.set(key, s = { labels, counts: new Array(this.buckets.length).fill(0), sum: 0, count: 0 });
+    }
+    const series = s, buckets = this.buckets;
+    return {
+      observe(value: number) {
+        let i = 0;
+        while (i < buckets.length && value > buckets[i]) i++;
+        if (i < buckets.length) series.counts[i]++;
+        series.sum += value;
+        series.count++;
+      },
+    };
   }
   count(labels: Labels = {}): number {
     return this.#series.get(labelText(labels))?.count ?? 0;
@@ -84,6 +116,7 @@ function gauge(name: string, help: string, series: [Labels, number][]): string {
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DB_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000];
 
 /** Route groups of the request metrics. */
@@ -92,12 +125,17 @@ export type RouteGroup = "api" | "survey" | "static" | "ops";
 export const metrics = {
   requests: new Counter(
     "samplex_http_requests_total",
-    "HTTP requests answered, by route group and status class.",
+    "HTTP requests answered, by route group, method, route template (never the raw path) and status class (2xx, 3xx, 4xx, 5xx).",
   ),
   latency: new Histogram(
     "samplex_http_request_duration_seconds",
-    "Time to answer an HTTP request, by route group.",
+    "Time to answer an HTTP request, by route group, method and route template.",
     LATENCY_BUCKETS,
+  ),
+  statements: new Histogram(
+    "samplex_db_statement_duration_seconds",
+    "Time of one database statement, by kind (select, insert, update, delete, other).",
+    DB_BUCKETS,
   ),
   routerEvents: new Counter(
     "samplex_router_events_total",
@@ -118,7 +156,70 @@ export const metrics = {
     LATENCY_BUCKETS,
   ),
   backups: new Counter("samplex_backups_total", "Scheduled backups run, by result (ok, failed)."),
+  callbackAttempts: new Counter(
+    "samplex_callback_attempts_total",
+    "Supplier callback (approved hook) delivery attempts, by result: delivered, retry (failed, tried again later), failed (given up), refused (an address the outbound policy refuses).",
+  ),
 };
+
+/** The result of one callback delivery attempt. */
+export type CallbackResult = "delivered" | "retry" | "failed" | "refused";
+export function recordCallbackAttempt(result: CallbackResult) {
+  metrics.callbackAttempts.inc({ result });
+}
+
+/** Statement kinds of the database timing: a small fixed set, never the SQL itself. */
+export type StatementKind = "select" | "insert" | "update" | "delete" | "other";
+const STATEMENT_SERIES = Object.fromEntries(
+  (["select", "insert", "update", "delete", "other"] as const).map((
+    kind,
+  ) => [kind, metrics.statements.child({ kind })]),
+) as Record<StatementKind, { observe(value: number): void }>;
+const NODE_KIND: Record<string, StatementKind> = {
+  SelectQueryNode: "select",
+  InsertQueryNode: "insert",
+  UpdateQueryNode: "update",
+  DeleteQueryNode: "delete",
+};
+
+/** The lower-case letter at `i` (ASCII letters only; anything else is left as it is). */
+const lower = (text: string, i: number) => text.charCodeAt(i) | 32;
+const [A, C, E, L, P] = ["a", "c", "e", "l", "p"].map((ch) => ch.charCodeAt(0));
+
+/**
+ * The kind of a statement from its query node, or from the first letters of a raw one: a few char
+ * reads, no string made (the router's writer runs raw statements through here).
+ */
+export function statementKind(nodeKind: string, text: string): StatementKind {
+  const known = NODE_KIND[nodeKind];
+  if (known) return known;
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  switch (lower(text, i)) {
+    case 115: // s: select, not savepoint
+      return lower(text, i + 1) === E && lower(text, i + 2) === L ? "select" : "other";
+    case 119: // with ... select (a CTE)
+      return "select";
+    case 105: // insert
+      return "insert";
+    case 117: // update
+      return "update";
+    case 100: // d: delete, not drop
+      return lower(text, i + 1) === E ? "delete" : "other";
+    case 114: // r: replace, not release or rollback
+      return lower(text, i + 1) === E && lower(text, i + 2) === P && lower(text, i + 3) === L &&
+          lower(text, i + 4) === A && lower(text, i + 5) === C
+        ? "insert"
+        : "other";
+    default:
+      return "other";
+  }
+}
+
+/** One database statement's time (the dialect's executeQuery): a property read and a few adds. */
+export function recordStatement(kind: StatementKind, seconds: number) {
+  STATEMENT_SERIES[kind].observe(seconds);
+}
 
 /** What the router's writer reports after each committed batch: one call, a few map bumps. */
 export type RouterBatchEvent = { kind: string };
@@ -153,22 +254,35 @@ export function recordRouterBatch(
 }
 
 /** Figures read from the database at scrape time. */
-async function databaseGauges(db: Db): Promise<string[]> {
+async function databaseGauges(db: Db, now: number): Promise<string[]> {
   const out: string[] = [];
-  const outbox = await db.selectFrom("email_outbox").select(["status", sql<number>`count(*)`.as("n")])
-    .where("status", "in", ["queued", "sending", "failed"]).groupBy("status").execute();
-  const mail = new Map(outbox.map((r) => [r.status, Number(r.n)]));
-  out.push(gauge("samplex_email_outbox_depth", "E-mails waiting to be sent (queued or being sent).", [[
-    {},
-    (mail.get("queued") ?? 0) + (mail.get("sending") ?? 0),
-  ]]));
-  out.push(gauge("samplex_email_outbox_failed", "E-mails that failed for good (kept in the outbox).", [[
-    {},
-    mail.get("failed") ?? 0,
-  ]]));
+  const mail = await outboxDepth(db, now);
+  const states = OUTBOX_STATES.map((state) => [{ state }, mail.get(state) ?? 0] as [Labels, number]);
+  out.push(gauge(
+    "samplex_email_outbox_mails",
+    "E-mails in the outbox by state: queued, sending, retrying (failed, tried again later), failed (refused for good or given up), cancelled. Sent ones are not counted.",
+    states,
+  ));
+  out.push(gauge(
+    "samplex_email_outbox_depth",
+    "E-mails still to be sent: queued, being sent, or retrying after a failed attempt.",
+    [[{}, (mail.get("queued") ?? 0) + (mail.get("sending") ?? 0) + (mail.get("retrying") ?? 0)]],
+  ));
+  out.push(gauge(
+    "samplex_email_outbox_failed",
+    "E-mails that failed for good: refused by the mail server or given up after retrying (not tried again).",
+    [[{}, mail.get("failed") ?? 0]],
+  ));
   const hooks = await db.selectFrom("router_hooks").select(["status", sql<number>`count(*)`.as("n")])
     .where("status", "in", ["queued", "sending", "failed"]).groupBy("status").execute();
   const h = new Map(hooks.map((r) => [r.status, Number(r.n)]));
+  out.push(gauge(
+    "samplex_callback_deliveries",
+    "Supplier callbacks (approved hooks) by delivery state: queued (due or waiting to retry), sending (claimed by a sender), failed (given up or refused). Delivered ones are counted by samplex_callback_attempts_total.",
+    (["queued", "sending", "failed"] as const).map((state) =>
+      [{ state }, h.get(state) ?? 0] as [Labels, number]
+    ),
+  ));
   out.push(gauge("samplex_hook_deliveries_pending", "Approved-complete hooks not yet delivered.", [[
     {},
     (h.get("queued") ?? 0) + (h.get("sending") ?? 0),
@@ -200,7 +314,7 @@ export async function databaseBytes(db: Db): Promise<number> {
 }
 
 /** The whole scrape: process, request and router series, then the database's figures. */
-export async function renderMetrics(db: Db): Promise<string> {
+export async function renderMetrics(db: Db, now: Clock = wallClock): Promise<string> {
   const mem = Deno.memoryUsage();
   const parts = [
     gauge("samplex_build_info", "The running release.", [[{ version: VERSION, commit: commitOf() }, 1]]),
@@ -214,7 +328,7 @@ export async function renderMetrics(db: Db): Promise<string> {
     ...Object.values(metrics).map((m) => m.render()),
   ];
   try {
-    parts.push(...await databaseGauges(db));
+    parts.push(...await databaseGauges(db, now()));
     parts.push(gauge("samplex_database_up", "1 when the database answered the scrape's queries.", [[{}, 1]]));
   } catch {
     parts.push(gauge("samplex_database_up", "1 when the database answered the scrape's queries.", [[{}, 0]]));

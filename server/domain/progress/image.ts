@@ -1,15 +1,15 @@
 /**
  * The progress report as a picture: satori lays the figures out as SVG, resvg rasterises it to PNG.
- * The font (Inter, from the npm package @fontsource/inter) is read from node_modules once; nothing
- * is fetched at run time.
+ * The font (Inter, from the npm package @fontsource/inter, declared in server/package-files.ts so the
+ * production image installs it) is read once; nothing is fetched at run time.
  */
 import satori from "satori";
 import { Resvg } from "@resvg/resvg-js";
 import type { ProgressData, QuotaBar } from "./data.ts";
+import { packageFile, PACKAGES_READ } from "../../package-files.ts";
 
 const WIDTH = 1000;
 const MAX_BARS = 12;
-const FONT_DIR = new URL("../../../node_modules/@fontsource/inter/files/", import.meta.url);
 
 type Font = { name: string; data: ArrayBuffer; weight: 400 | 700; style: "normal" };
 let fonts: Font[] | undefined;
@@ -17,7 +17,9 @@ let fonts: Font[] | undefined;
 async function loadFonts(): Promise<Font[]> {
   if (fonts) return fonts;
   const read = async (weight: 400 | 700): Promise<Font> => {
-    const bytes = await Deno.readFile(new URL(`inter-latin-${weight}-normal.woff`, FONT_DIR));
+    const bytes = await Deno.readFile(
+      packageFile(PACKAGES_READ.font, `files/inter-latin-${weight}-normal.woff`),
+    );
     return { name: "Inter", data: bytes.buffer as ArrayBuffer, weight, style: "normal" };
   };
   fonts = await Promise.all([read(400), read(700)]);

@@ -129,13 +129,14 @@ export async function cloneProject(
         const quotas = await trx.selectFrom("project_quotas").selectAll().where("projectId", "=", child.id)
           .where("isDeleted", "=", 0).execute();
         for (const q of quotas) {
+          // a cell keeps all it says (an import's option groups, its strict limit); its count starts again
           const values = JSON.parse(q.quotaValue) as { quotaOptionId: string; quotaSize: number }[];
           await trx.insertInto("project_quotas").values({
             ...q,
             id: newId(at.getTime()),
             projectId: childId,
             quotaValue: JSON.stringify(
-              values.map((x) => ({ quotaOptionId: x.quotaOptionId, quotaSize: x.quotaSize, completes: 0 })),
+              values.map((x) => ({ ...x, completes: 0 })),
             ),
             createdAt: now,
             updatedAt: now,

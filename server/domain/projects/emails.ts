@@ -94,7 +94,7 @@ export function sendProjectEmail(
   emailBody: string,
   now: Clock = wallClock,
 ) {
-  return queue(db, actor, projectId, "Sent an e-mail to the project's suppliers", now, async (trx) => {
+  return queue(db, actor, projectId, "Queued an e-mail to the project's suppliers", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const maps = await mappedSuppliers(trx, children.map((c) => c.id));
     const seen = new Set<string>();
@@ -116,7 +116,7 @@ export function sendSupplierLinks(
   entryBase: string,
   now: Clock = wallClock,
 ) {
-  return queue(db, actor, projectId, "Sent entry links to the suppliers", now, async (trx) => {
+  return queue(db, actor, projectId, "Queued entry links for the suppliers", now, async (trx) => {
     const { children } = await projectWithChildren(trx, projectId);
     const maps = await mappedSuppliers(trx, children.map((c) => c.id));
     return maps.map((m) => ({
@@ -142,7 +142,7 @@ export function sendSupplierLinks(
 
 /** POST /admin/email/send/report: a progress report to the client. */
 export function sendClientReport(db: Db, actor: Actor, projectId: string, now: Clock = wallClock) {
-  return queue(db, actor, projectId, "Sent a progress report to the client", now, async (trx) => {
+  return queue(db, actor, projectId, "Queued a progress report for the client", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const to = project.clientEmail || project.clientMainEmail || "";
     if (!to) return [];
@@ -171,7 +171,7 @@ export function sendClientReport(db: Db, actor: Actor, projectId: string, now: C
 
 /** POST /admin/email/send/quota: a request for quote to suppliers that take notifications. */
 export function sendRfq(db: Db, actor: Actor, projectId: string, now: Clock = wallClock) {
-  return queue(db, actor, projectId, "Sent a request for quote to suppliers", now, async (trx) => {
+  return queue(db, actor, projectId, "Queued a request for quote to suppliers", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const target = children[0] ?? project;
     const suppliers = await notificationRecipients(trx);

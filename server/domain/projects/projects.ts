@@ -15,6 +15,7 @@ import { projectRecord } from "./serialize.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import { languageByCode } from "../lookups/languages.ts";
 import { currencyByCode } from "../lookups/currencies.ts";
+import { parseChanges } from "../../../shared/audit.ts";
 
 export const MODULE = "Projects";
 
@@ -117,7 +118,8 @@ export async function getProject(db: Db, id: string): Promise<ProjectDetail> {
 
 /** The Logs dialog: the project's own log rows, newest first. */
 export async function projectLogs(db: Db, projectId: string, limit = 200) {
-  const rows = await db.selectFrom("system_logs").select(["id", "name", "activity", "createdAt", "module"])
+  const rows = await db.selectFrom("system_logs")
+    .select(["id", "name", "activity", "createdAt", "module", "changes"])
     .where("recordId", "=", projectId).orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit)
     .execute();
   return rows.map((r) => ({
@@ -126,5 +128,6 @@ export async function projectLogs(db: Db, projectId: string, limit = 200) {
     activity: r.activity,
     createdAt: r.createdAt,
     module: r.module,
+    changes: parseChanges(r.changes),
   }));
 }

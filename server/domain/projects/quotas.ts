@@ -10,7 +10,10 @@ import { getQualification } from "../library/qualifications.ts";
 import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { parseJsonList } from "../common/records.ts";
+import { cellGroups, isGroupedCell } from "../router/config.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
+import { counted } from "../../../shared/format.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
 
 export type { QuotaCell };
 
@@ -47,8 +50,16 @@ export async function listQuotas(db: Db, projectId: string): Promise<ProjectQuot
   for (const q of rows) {
     const cells = parseCells(q.quotaValue);
     const combined = parseJsonList<string>(q.qualificationIds);
-    if (combined.length > 1) {
-      out.push(await interlockedQuota(db, q, combined, cells, project.sampleSize));
+    if (combined.length > 1 || cells.some(isGroupedCell)) {
+      out.push(
+        await providerQuota(
+          db,
+          q,
+          combined.length > 1 ? combined : [q.qualificationId],
+          cells,
+          project.sampleSize,
+        ),
+      );
       continue;
     }
     const qual = await getQualification(db, q.qualificationId).catch(() => null);
@@ -85,11 +96,12 @@ export async function listQuotas(db: Db, projectId: string): Promise<ProjectQuot
 }
 
 /**
- * An interlocked quota as the quota screen shows it: named by its qualifications ("Toluna: Gender x
- * Age": a provider prefix they share is said once), one option per combination cell, its text the
- * options of each qualification ("Female x 18-24 or 25-34").
+ * A quota an import made of cells over sets of options, as the quota screen shows it: named by its
+ * qualifications ("Toluna: Gender x Age": a provider prefix they share is said once), one option per
+ * cell, its text the options of each qualification ("Female x 18-24 or 25-34"; on one qualification
+ * "18-24 or 25-34", one cell with one size for the set).
  */
-async function interlockedQuota(
+async function providerQuota(
   db: Db,
   q: { id: string; projectId: string; qualificationId: string },
   qualificationIds: string[],
@@ -109,7 +121,11 @@ async function interlockedQuota(
   return {
     _id: q.id,
     projectId: q.projectId,
-    quotaId: { _id: q.qualificationId, qualificationName: name, qualificationOptions: [] },
+    quotaId: {
+      _id: q.qualificationId,
+      qualificationName: name,
+      qualificationOptions: quals.length === 1 ? quals[0]?.qualificationOptions ?? [] : [],
+    },
     quotaValue: cells.map(({ quotaOptionId, quotaSize, completes }) => ({
       quotaOptionId,
       quotaSize,
@@ -117,8 +133,9 @@ async function interlockedQuota(
     })),
     options: cells.map((c) => ({
       quotaOptionId: c.quotaOptionId,
-      text: (Array.isArray(c.options) ? c.options as unknown[] : []).map((g) =>
-        (Array.isArray(g) ? g.map(String) : []).sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9))
+      // a cell of one option (the Quota tab's) beside the provider's cells over sets of options
+      text: (isGroupedCell(c) ? cellGroups(c) : [[c.quotaOptionId]]).map((g) =>
+        [...g].sort((a, b) => (rank.get(a) ?? 1e9) - (rank.get(b) ?? 1e9))
           .map((id) => textOf.get(id) ?? "(deleted option)").join(" or ")
       ).join(" x "),
       selected: true,
@@ -129,7 +146,7 @@ async function interlockedQuota(
     total,
     sampleSize,
     totalMatchesSampleSize: total === sampleSize,
-    interlocked: names,
+    ...(names.length > 1 ? { interlocked: names } : { grouped: true }),
   };
 }
 
@@ -218,6 +235,13 @@ export async function updateQuota(
         }],
       );
     }
+    if (parseCells(q.quotaValue).some(isGroupedCell)) {
+      // choosing single options would split a cell over a set of answers into one limit per answer
+      throw invalid(
+        "This quota's cells each cover a set of options, as its provider set them: set their sizes or remove it",
+        [{ path: "quotaOptionId", message: "This quota's cells each cover a set of options" }],
+      );
+    }
     const qual = await getQualification(trx, q.qualificationId);
     const valid = new Set(qual.qualificationOptions.map((o) => o._id));
     const chosen = [...new Set(patch.quotaOptionId ?? [])];
@@ -237,8 +261,21 @@ export async function updateQuota(
       "=",
       quotaId,
     ).execute();
-    await writeLog(trx, actor, {
-      activity: `Chose ${next.length} options for quota ${qual.qualificationName} on ${project.projectCode}`,
+    // the options added and removed, by their texts; choosing the same ones again logs nothing
+    const optionText = new Map(qual.qualificationOptions.map((o) => [o._id, o.text]));
+    const options = {
+      label: "Options",
+      kind: "list" as const,
+      name: (_: Db, id: string) => Promise.resolve(optionText.get(id)),
+    };
+    const changes = await diffRecord(trx, { options }, { options: cells.map((c) => c.quotaOptionId) }, {
+      options: next.map((c) => c.quotaOptionId),
+    });
+    await writeChanges(trx, actor, {
+      head: `Chose ${
+        counted(next.length, "option")
+      } for quota ${qual.qualificationName} on ${project.projectCode}`,
+      changes,
       module: "Projects",
       recordId: projectId,
     }, dateAt(clock));

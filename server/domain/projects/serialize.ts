@@ -5,7 +5,12 @@ import { toApi } from "../../db/rows.ts";
 import { projectStatusLabel } from "../../../shared/status.ts";
 import { countryFields } from "../common/records.ts";
 import type { ProjectRow } from "../../../shared/api/projects.ts";
-import type { SupplierMapRecord } from "../../../shared/api/supplier-maps.ts";
+import {
+  RETURN_URL_FIELDS,
+  type ReturnUrlField,
+  returnUrlOf,
+  type SupplierMapRecord,
+} from "../../../shared/api/supplier-maps.ts";
 
 const parseList = (s: string | null | undefined): string[] => {
   try {
@@ -48,17 +53,44 @@ export function projectRecord(
   };
 }
 
+/** A supplier's own return links beside its map's row (null: the supplier row is gone). */
+type SupplierReturns = {
+  supplierComplete: string | null;
+  supplierTerminate: string | null;
+  supplierQuotaFull: string | null;
+  supplierQualityTerm: string | null;
+  supplierSurveyClose: string | null;
+};
+const SUPPLIER_RETURN_OF: Record<ReturnUrlField, keyof SupplierReturns> = {
+  redirectComplete: "supplierComplete",
+  redirectTerminate: "supplierTerminate",
+  redirectQuotaFull: "supplierQuotaFull",
+  redirectQualityTerm: "supplierQualityTerm",
+  redirectSurveyClose: "supplierSurveyClose",
+};
+
 export function supplierMapRecord(
-  row: Selectable<SupplierMapsTable> & { supplierName?: string | null },
+  row: Selectable<SupplierMapsTable> & { supplierName?: string | null } & SupplierReturns,
   entryBase: string,
 ): SupplierMapRecord {
-  const base = toApi(row);
+  const {
+    supplierComplete: _c,
+    supplierTerminate: _t,
+    supplierQuotaFull: _q,
+    supplierQualityTerm: _f,
+    supplierSurveyClose: _s,
+    ...map
+  } = row;
   return {
-    ...base,
+    ...toApi(map),
     supplierMapId: row.id,
     supplierName: row.supplierName ?? "",
     redirectUrl: `${entryBase}/survey/start/${row.id}?sid=[sid]`,
     testUrl: `${entryBase}/survey/test/${row.id}?sid=[sid]`,
     totalResponded: row.clicked,
+    returnUrlsMissing: RETURN_URL_FIELDS.filter((f) =>
+      !returnUrlOf(row[f.name], row[SUPPLIER_RETURN_OF[f.name]])
+    )
+      .map((f) => f.label),
   };
 }

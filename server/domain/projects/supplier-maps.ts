@@ -13,7 +13,15 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { supplierMapRecord } from "./serialize.ts";
 import { type Clock, dateAt, isoAt } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
-import type { SupplierMapRecord, SupplierStat } from "../../../shared/api/supplier-maps.ts";
+import {
+  SUPPLIER_MAP_DEFAULTS,
+  type SupplierMapDefaults,
+  type SupplierMapRecord,
+  type SupplierStat,
+} from "../../../shared/api/supplier-maps.ts";
+import { supplierReturnUrls } from "../suppliers/lookup.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -30,8 +38,28 @@ function mapsQuery(db: Db) {
   return db.selectFrom("supplier_maps")
     .leftJoin("suppliers", "suppliers.id", "supplier_maps.supplierId")
     .selectAll("supplier_maps")
-    .select("suppliers.supplierName as supplierName")
+    .select([
+      "suppliers.supplierName as supplierName",
+      // the supplier's own return links: the router's fallback where the map has none
+      "suppliers.redirectComplete as supplierComplete",
+      "suppliers.redirectTerminate as supplierTerminate",
+      "suppliers.redirectQuotaFull as supplierQuotaFull",
+      "suppliers.redirectQualityTerm as supplierQualityTerm",
+      "suppliers.redirectSurveyClose as supplierSurveyClose",
+    ])
     .where("supplier_maps.isDeleted", "=", 0);
+}
+
+/**
+ * The Add Supplier form's defaults ("reset"); for a chosen supplier, its own return links as the new
+ * map's (the form shows them, to keep or change).
+ */
+export async function supplierMapDefaults(
+  db: Db,
+  supplierId: string | undefined,
+): Promise<SupplierMapDefaults> {
+  if (!supplierId) return SUPPLIER_MAP_DEFAULTS;
+  return { ...SUPPLIER_MAP_DEFAULTS, supplierId, ...await supplierReturnUrls(db, supplierId) };
 }
 
 export async function getSupplierMap(db: Db, id: string, entryBase: EntryBase): Promise<SupplierMapRecord> {
@@ -93,7 +121,7 @@ export async function saveSupplierMap(
       redirectQualityTerm: input.redirectQualityTerm,
       redirectSurveyClose: input.redirectSurveyClose,
     });
-    const existing = await trx.selectFrom("supplier_maps").select("id").where(
+    const existing = await trx.selectFrom("supplier_maps").selectAll().where(
       "projectId",
       "=",
       input.projectId,
@@ -104,8 +132,10 @@ export async function saveSupplierMap(
       id = existing.id;
       await trx.updateTable("supplier_maps").set({ ...fields, updatedAt: now }).where("id", "=", id)
         .execute();
-      await writeLog(trx, actor, {
-        activity: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+      const changes = await diffRecord(trx, SUPPLIER_MAP_FIELDS, existing, fields);
+      await writeChanges(trx, actor, {
+        head: `Updated supplier ${supplier.supplierName} on ${project.projectCode}`,
+        changes,
         module: "Projects",
         recordId: project.id,
       }, dateAt(clock));
@@ -154,10 +184,20 @@ export async function updateSupplierMap(
       updatedAt: isoAt(clock),
     })
       .where("id", "=", id).execute();
-    const what = key === "isDeleted"
-      ? `Removed supplier ${m.supplierName} from ${project.projectCode}`
-      : `Set ${key} of ${m.supplierName} on ${project.projectCode} to ${value ? "Active" : "InActive"}`;
-    await writeLog(trx, actor, { activity: what, module: "Projects", recordId: project.id }, dateAt(clock));
+    if (key === "isDeleted") {
+      await writeLog(trx, actor, {
+        activity: `Removed supplier ${m.supplierName} from ${project.projectCode}`,
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
+    } else {
+      await writeChanges(trx, actor, {
+        head: `Updated supplier ${m.supplierName} on ${project.projectCode}`,
+        changes: await diffRecord(trx, SUPPLIER_MAP_FIELDS, m, { [key]: value }),
+        module: "Projects",
+        recordId: project.id,
+      }, dateAt(clock));
+    }
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);
   });

@@ -1,5 +1,5 @@
 /** PUT /admin/project/update/:id: any tab's fields, a status, the survey links, or a soft delete. */
-import type { DeletedProject, ProjectDetail } from "../../../shared/api/projects.ts";
+import type { ChildStatusOutcome, DeletedProject, StatusChanged } from "../../../shared/api/projects.ts";
 import type { Db } from "../../db/connection.ts";
 import { toRow } from "../../db/rows.ts";
 import { conflict, forbidden, invalid, notFound } from "../errors.ts";
@@ -18,8 +18,10 @@ import {
   MODULE,
   projectChanged,
 } from "./projects.ts";
-import { applyStatus, notifySuppliersOfStatus } from "./status.ts";
+import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { PROJECT_FIELDS } from "../audit/fields.ts";
 
 const PATCH_COLUMNS = [
   "projectName",
@@ -57,7 +59,7 @@ export async function updateProject(
   id: string,
   patch: ProjectPatch,
   now: Clock = Date.now,
-): Promise<ProjectDetail | DeletedProject> {
+): Promise<StatusChanged | DeletedProject> {
   // the project and any children the change reached: the router forgets them all
   const touched: string[] = [];
   try {
@@ -74,7 +76,7 @@ async function updateProjectTx(
   input: ProjectPatch,
   touched: string[],
   clock: Clock,
-): Promise<ProjectDetail | DeletedProject> {
+): Promise<StatusChanged | DeletedProject> {
   const patch = checkTargeting(input);
   return await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
@@ -153,15 +155,19 @@ async function updateProjectTx(
           touched.push(...kids.map((k) => k.id));
         }
       }
-      await writeLog(trx, caller.actor, {
-        activity: `Updated ${p.projectCode}: ${changed.map((c) => c.replace(/Ids$/, "")).join(", ")}`,
+      // the fields the save really changed, each with its old and new value; none: no log row
+      const changes = await diffRecord(trx, PROJECT_FIELDS, p, row);
+      await writeChanges(trx, caller.actor, {
+        head: `Updated ${p.projectCode}`,
+        changes,
         module: MODULE,
         recordId: id,
       }, at);
     }
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls, at);
+    let childStatus: ChildStatusOutcome | undefined;
     if (patch.projectStatus !== undefined) {
-      const statusChanged = await applyStatus(
+      const changed = await changeStatus(
         trx,
         caller.actor,
         { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
@@ -169,6 +175,8 @@ async function updateProjectTx(
         patch.poNumber,
         clock,
       );
+      const statusChanged = changed.ids;
+      if (p.projectType === PROJECT_TYPE.GROUP) childStatus = changed.childStatus;
       touched.push(...statusChanged);
       // Proceed to Invoice and Archieve ask whether to tell the suppliers (sendEmail)
       if (
@@ -179,7 +187,8 @@ async function updateProjectTx(
         await notifySuppliersOfStatus(trx, caller.actor, p, patch.projectStatus, clock);
       }
     }
-    return getProject(trx, id);
+    const project = await getProject(trx, id);
+    return childStatus ? { ...project, childStatus } : project;
   });
 }
 

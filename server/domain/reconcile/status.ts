@@ -150,7 +150,7 @@ async function mailRevoked(
     at,
   );
   await writeLog(trx, actor, {
-    activity: `E-mailed ${maps.length} supplier${
+    activity: `Queued an e-mail to ${maps.length} supplier${
       maps.length === 1 ? "" : "s"
     } that ${p.projectCode} was revoked`,
     module: MODULE,

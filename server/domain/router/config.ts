@@ -13,6 +13,7 @@ import { onSupplierMapChange } from "../projects/supplier-maps.ts";
 import { onProjectChange } from "../projects/projects.ts";
 import { onSupplierChange } from "../suppliers/suppliers.ts";
 import { parseJsonList, randomKey } from "../common/records.ts";
+import { returnUrlOf } from "../../../shared/api/supplier-maps.ts";
 
 export type Redirects = {
   complete: string;
@@ -37,6 +38,7 @@ export type MapConfig = {
   isDeleted: boolean;
   /** Why the supplier itself takes no traffic ("supplier deleted", "supplier inactive"), or "". */
   supplierOff: string;
+  /** Where respondents go back to per status: the map's link, else the supplier's own, else "". */
   redirects: Redirects;
   /** The supplier's approved hook (blank: none). */
   approvedHook: string;
@@ -70,30 +72,36 @@ export type ExclusionRule = {
   dropout: boolean;
 };
 
-/** One project quota: the qualification's chosen options, matched to answers by option text. */
+/**
+ * One project quota as the router matches it: its cells, each a set of groups (one per qualification
+ * of the quota) of option texts (normalized); an answer set falls in a cell when every group has one
+ * of the answers. A hand-made cell is one option ([["female"]]); a provider quota over a set of
+ * answers of one question is one cell whose one group holds them all ([["18-24", "25-34"]]: one limit
+ * for the set, OR within the question); an interlocked cell has a group per qualification (Gender x
+ * Age: [["female"], ["18-24", "25-34"]]).
+ */
 export type QuotaDef = {
   id: string;
   qualificationId: string;
-  /** Option text (trimmed, lower case) -> quotaOptionId, for the options chosen in the quota. */
-  byText: Map<string, string>;
-  /**
-   * An interlocked quota (several qualifications, e.g. Gender x Age): its cells, each a combination
-   * with, per qualification, the option texts (normalized) any of which puts an answer in that group.
-   * A respondent falls in a cell when every group has one of the answers. Absent: a one-qualification
-   * quota, matched by `byText`.
-   */
-  cells?: { id: string; groups: Set<string>[] }[];
+  cells: { id: string; groups: Set<string>[] }[];
 };
 
-/** An interlocked cell as stored in quotaValue: per qualification, the options of the combination. */
-export type InterlockedCell = { quotaOptionId: string; options?: unknown };
+/**
+ * A cell as stored in quotaValue. `options`, where present, are the option-id groups of the cell, one
+ * per qualification of the quota (a grouped or interlocked cell); absent, the cell is the one option
+ * its quotaOptionId names (the Quota tab's cells).
+ */
+export type StoredCell = { quotaOptionId: string; options?: unknown };
 
-/** The option-id groups of an interlocked cell (a broken value: none, so the cell matches nobody). */
-export function cellGroups(cell: InterlockedCell): string[][] {
+/** The option-id groups of a cell that names them (a broken value: none, so the cell matches nobody). */
+export function cellGroups(cell: StoredCell): string[][] {
   const o = cell.options;
   if (!Array.isArray(o) || !o.length) return [];
   return o.map((g) => Array.isArray(g) ? g.map(String) : []);
 }
+
+/** Whether a stored cell names its option groups (a set of answers, or a combination). */
+export const isGroupedCell = (cell: StoredCell) => cell.options !== undefined;
 
 export type ProjectConfig = {
   id: string;
@@ -221,6 +229,11 @@ export class RouterConfig {
         "supplier_maps.redirectQuotaFull",
         "supplier_maps.redirectQualityTerm",
         "supplier_maps.redirectSurveyClose",
+        "suppliers.redirectComplete as supplierComplete",
+        "suppliers.redirectTerminate as supplierTerminate",
+        "suppliers.redirectQuotaFull as supplierQuotaFull",
+        "suppliers.redirectQualityTerm as supplierQualityTerm",
+        "suppliers.redirectSurveyClose as supplierSurveyClose",
         "suppliers.supplierName",
         "suppliers.supplierType",
         "suppliers.supplierApprovedHook",
@@ -246,12 +259,14 @@ export class RouterConfig {
         : r.supplierIsActive !== 1
         ? "supplier inactive"
         : "",
+      // the map's return links, each left empty falling back to the supplier's own (a supplier
+      // change drops the cached map: onSupplierChange)
       redirects: {
-        complete: r.redirectComplete,
-        terminate: r.redirectTerminate,
-        quotaFull: r.redirectQuotaFull,
-        qualityTerm: r.redirectQualityTerm,
-        surveyClose: r.redirectSurveyClose,
+        complete: returnUrlOf(r.redirectComplete, r.supplierComplete),
+        terminate: returnUrlOf(r.redirectTerminate, r.supplierTerminate),
+        quotaFull: returnUrlOf(r.redirectQuotaFull, r.supplierQuotaFull),
+        qualityTerm: returnUrlOf(r.redirectQualityTerm, r.supplierQualityTerm),
+        surveyClose: returnUrlOf(r.redirectSurveyClose, r.supplierSurveyClose),
       },
       approvedHook: (r.supplierApprovedHook ?? "").trim(),
     };
@@ -354,24 +369,23 @@ export class RouterConfig {
     ])
       .where("qualificationId", "in", [...qualificationIds]).execute();
     const textOf = new Map(options.map((o) => [o.id, normText(o.text)]));
+    const qualificationOf = new Map(options.map((o) => [o.id, o.qualificationId]));
     return rows.map((r) => {
-      const quota = parseJsonList<InterlockedCell & { quotaOptionId: string }>(r.quotaValue);
-      if ((interlocked.get(r.id) ?? []).length > 1) {
-        // cells are combinations: each group's option ids become the texts answers are matched by
-        const cells = quota.map((c) => ({
-          id: String(c.quotaOptionId),
-          groups: cellGroups(c).map((g) =>
-            new Set(g.map((id) => textOf.get(id)).filter((t): t is string => !!t))
-          ),
-        })).filter((c) => c.groups.length > 1 && c.groups.every((g) => g.size > 0));
-        return { id: r.id, qualificationId: r.qualificationId, byText: new Map(), cells };
-      }
-      const chosen = new Set(quota.map((c) => c.quotaOptionId));
-      const byText = new Map<string, string>();
-      for (const o of options) {
-        if (o.qualificationId === r.qualificationId && chosen.has(o.id)) byText.set(normText(o.text), o.id);
-      }
-      return { id: r.id, qualificationId: r.qualificationId, byText };
+      const ids = interlocked.get(r.id) ?? [];
+      const own = ids.length > 1 ? ids : [r.qualificationId];
+      // a group's option ids become the texts answers are matched by; an option of another
+      // qualification than the group's matches nobody
+      const texts = (group: string[], qualificationId: string) =>
+        new Set(
+          group.filter((id) => qualificationOf.get(id) === qualificationId).map((id) => textOf.get(id)!),
+        );
+      const cells = parseJsonList<StoredCell>(r.quotaValue).map((c) => ({
+        id: String(c.quotaOptionId),
+        groups: isGroupedCell(c)
+          ? cellGroups(c).map((g, i) => texts(g, own[i]))
+          : [texts([String(c.quotaOptionId)], r.qualificationId)],
+      })).filter((c) => c.groups.length === own.length && c.groups.every((g) => g.size > 0));
+      return { id: r.id, qualificationId: r.qualificationId, cells };
     });
   }
 }

@@ -15,6 +15,10 @@
  * hook carries the same idempotency key (the session's uid and the outcome, hookKey) in the
  * `Idempotency-Key` header and in the [key] placeholder: the supplier deduplicates on it. A send
  * that takes over a lapsed lease is logged as a possible duplicate.
+ *
+ * Hooks go through the outbound client (../common/outbound): a hook whose URL the policy refuses
+ * (an internal address, a name that resolves to one, a port it does not call) fails at once, without
+ * retries; the reason is kept on the supplier (shown on its form) and logged once, when it changes.
  */
 import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
@@ -22,6 +26,8 @@ import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
+import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
+import { recordCallbackAttempt } from "../ops/metrics.ts";
 
 /**
  * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
@@ -35,6 +41,7 @@ export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 type Due = {
   id: number;
   sessionId: string;
+  supplierId: string;
   url: string;
   status: string;
   attempts: number;
@@ -47,7 +54,8 @@ const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.
 type Claimed = Due & { lease: string; attempts: number };
 
 export type HookOptions = {
-  fetch: typeof fetch;
+  /** The outbound client the hooks go through (its timeouts and size cap apply; timeoutMs overrides its total). */
+  outbound: Outbound;
   /** Waits before the 2nd, 3rd... attempt; after the last one the hook is marked failed. */
   retryDelaysMs: number[];
   timeoutMs: number;
@@ -108,7 +116,7 @@ export class HookSender {
       const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
       const due = await this.db.selectFrom("router_hooks")
-        .select(["id", "sessionId", "url", "status", "attempts", "nextAt", "hookKey"])
+        .select(["id", "sessionId", "supplierId", "url", "status", "attempts", "nextAt", "hookKey"])
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
       const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
@@ -153,21 +161,33 @@ export class HookSender {
 
   async #send(h: Claimed) {
     let error = "";
+    let refused = "";
     try {
-      const res = await this.opts.fetch(h.url, {
+      const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(h.url, {
         method: "GET",
-        redirect: "follow",
         headers: { [IDEMPOTENCY_HEADER]: keyOf(h) },
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
-      await res.body?.cancel();
-      if (!res.ok) error = `HTTP ${res.status}`;
+      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      if (e instanceof OutboundRefused) refused = e.reason;
     }
     const attempts = h.attempts;
     const now = this.#now();
+    await this.#noteRefusal(h, refused, now);
+    if (refused) {
+      // the policy will say the same on every retry: failed now, the reason on the supplier
+      recordCallbackAttempt("refused");
+      await this.#settle(h, {
+        status: "failed",
+        attempts,
+        lastError: error.slice(0, 500),
+        updatedAt: new Date(now).toISOString(),
+      });
+      return;
+    }
     if (!error) {
+      recordCallbackAttempt("delivered");
       await this.#settle(h, {
         status: "sent",
         attempts,
@@ -177,6 +197,7 @@ export class HookSender {
       return;
     }
     const delay = this.opts.retryDelaysMs[attempts - 1];
+    recordCallbackAttempt(delay === undefined ? "failed" : "retry");
     this.log.warn("supplier approved hook failed", { id: h.id, attempts, error });
     await this.#settle(h, {
       status: delay === undefined ? "failed" : "queued",
@@ -185,6 +206,24 @@ export class HookSender {
       nextAt: new Date(now + (delay ?? 0)).toISOString(),
       updatedAt: new Date(now).toISOString(),
     });
+  }
+
+  /**
+   * Keeps the supplier's refusal reason ('' after a delivery): written, and logged, only when it
+   * changes, so a refused hook is one log line however many completes queue it.
+   */
+  async #noteRefusal(h: Due, reason: string, now: number) {
+    const r = await this.db.updateTable("suppliers").set({
+      approvedHookRefusal: reason,
+      approvedHookRefusedAt: reason ? new Date(now).toISOString() : null,
+    }).where("id", "=", h.supplierId).where("approvedHookRefusal", "!=", reason).executeTakeFirst();
+    if (reason && Number(r.numUpdatedRows ?? 0) === 1) {
+      this.log.warn("supplier approved hook refused by the outbound policy", {
+        id: h.id,
+        supplierId: h.supplierId,
+        reason,
+      });
+    }
   }
 
   /** Records the attempt while the claim is still ours (a send that outlived its lease was taken over). */

@@ -93,27 +93,18 @@ export function evaluate(
 /**
  * The quota cells the answers fall in. Project quotas are set on qualification options and
  * pre-screen questions carry their own options, so an answer counts for a quota option with the
- * same text (case and spacing aside): "Female" answers fill the Gender quota's "Female" cell.
- * An interlocked quota's cell is a combination (Female x 18-34): the answers fall in it when they
- * match one option of each of its qualifications; its id is the cell's quotaOptionId, so the writer
- * counts and limits it like any other cell.
+ * same text (case and spacing aside): "Female" answers fill the Gender quota's "Female" cell. A cell
+ * over a set of options of one question ("18-24 or 25-34") takes an answer matching any of them; an
+ * interlocked cell (Female x 18-34) takes answers matching one option of each of its qualifications.
+ * The cell's id is its quotaOptionId, so the writer counts and limits it like any other cell.
  */
 export function quotaCellsFor(quotas: QuotaDef[], chosenTitles: string[]): QuotaCellRef[] {
   const out: QuotaCellRef[] = [];
   const wanted = chosenTitles.map(normText);
   for (const q of quotas) {
-    if (q.cells) {
-      for (const cell of q.cells) {
-        if (cell.groups.every((g) => wanted.some((t) => g.has(t)))) {
-          out.push({ quotaId: q.id, quotaOptionId: cell.id });
-        }
-      }
-      continue;
-    }
-    for (const t of wanted) {
-      const optionId = q.byText.get(t);
-      if (optionId && !out.some((c) => c.quotaId === q.id && c.quotaOptionId === optionId)) {
-        out.push({ quotaId: q.id, quotaOptionId: optionId });
+    for (const cell of q.cells) {
+      if (cell.groups.every((g) => wanted.some((t) => g.has(t)))) {
+        out.push({ quotaId: q.id, quotaOptionId: cell.id });
       }
     }
   }

@@ -10,6 +10,7 @@ import type { Deps } from "../../deps.ts";
 import { type Db, remoteOf } from "../../db/connection.ts";
 import { type MapConfig, type ProjectConfig, RouterConfig } from "./config.ts";
 import { DEFAULT_HOOK_RETRIES, HookSender } from "./hooks.ts";
+import { fetchTransport } from "../common/outbound/client.ts";
 import { verifyReturnSignature } from "./links.ts";
 import { type FinalStatus, parseReturnStatus, REASON } from "./outcomes.ts";
 import { askable, evaluate } from "./prescreen.ts";
@@ -37,7 +38,7 @@ export type RouterOptions = {
    * deployment sets it, else none (the embedded IP database decides): a respondent can send any header.
    */
   countryHeaders?: string[];
-  /** How the approved hooks are fetched (tests pass a fake). */
+  /** The network under the outbound client for approved hooks (tests pass a fake; the outbound checks still apply). */
   fetch?: typeof fetch;
   hookRetryDelaysMs?: number[];
   /** How long a claimed hook is left to its sender before another may send it again. */
@@ -131,7 +132,8 @@ export class Router {
       now,
     );
     this.hooks = new HookSender(db, {
-      fetch: opts.fetch ?? fetch,
+      // a test's fetch replaces the network only: the outbound checks still run before it
+      outbound: opts.fetch ? deps.outbound.with({ transport: fetchTransport(opts.fetch) }) : deps.outbound,
       retryDelaysMs: opts.hookRetryDelaysMs ?? DEFAULT_HOOK_RETRIES,
       timeoutMs: 10_000,
       leaseMs: opts.hookLeaseMs,

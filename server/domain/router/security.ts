@@ -3,7 +3,7 @@
  * edge header or an embedded IP-to-country database, proxy/VPN and research-defender style scores
  * from a pluggable checker. The count-dependent check (unique IP) is the writer's.
  */
-import { createRequire } from "node:module";
+import { packageFile, PACKAGES_READ } from "../../package-files.ts";
 import { UAParser } from "ua-parser-js";
 import { describeDevice } from "../common/device.ts";
 import type { ProjectConfig } from "./config.ts";
@@ -131,10 +131,7 @@ type Ranges = { starts: Uint32Array; ends: Uint32Array; names: string[] };
 let ranges4: Ranges | null = null;
 let ranges6: { starts: bigint[]; ends: bigint[]; names: string[] } | null = null;
 
-function asnFile(name: string): string {
-  const require = createRequire(import.meta.url);
-  return require.resolve("@ip-location-db/asn/package.json").replace(/package\.json$/, name);
-}
+const asnFile = (name: string) => packageFile(PACKAGES_READ.asn, name);
 
 /** Reads the ASN database (@ip-location-db/asn, offline) keeping only hosting networks. */
 function loadRanges<T extends number | bigint>(file: string, parse: (s: string) => T, next: (x: T) => T) {

@@ -1,6 +1,6 @@
 /** What other areas may ask about suppliers (users, clients, e-mail) without touching the table. */
 import type { Db } from "../../db/connection.ts";
-import { invalid } from "../errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 
 /**
@@ -43,4 +43,28 @@ export async function supplierNames(db: Db, ids: string[]): Promise<Map<string, 
   const rows = await db.selectFrom("suppliers").select(["id", "supplierName"]).where("id", "in", unique)
     .execute();
   return new Map(rows.map((r) => [r.id, r.supplierName]));
+}
+
+/** A supplier's own five return links (its record's Complete, Terminate, Over Quota, Quality Term, Survey Close). */
+export type SupplierReturnUrls = {
+  redirectComplete: string;
+  redirectTerminate: string;
+  redirectQuotaFull: string;
+  redirectQualityTerm: string;
+  redirectSurveyClose: string;
+};
+
+/** The return links of a live supplier: what a new map of it starts with. 404 for an unknown or deleted one. */
+export async function supplierReturnUrls(db: Db, supplierId: string): Promise<SupplierReturnUrls> {
+  const s = await db.selectFrom("suppliers")
+    .select([
+      "redirectComplete",
+      "redirectTerminate",
+      "redirectQuotaFull",
+      "redirectQualityTerm",
+      "redirectSurveyClose",
+    ])
+    .where("id", "=", supplierId).where("isDeleted", "=", 0).executeTakeFirst();
+  if (!s) throw notFound("Supplier");
+  return s;
 }

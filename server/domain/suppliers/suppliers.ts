@@ -31,6 +31,7 @@ import {
   type UpdateOutcome,
 } from "../common/records.ts";
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
+import { SUPPLIER_FIELDS } from "../audit/fields.ts";
 
 const MODULE = "Suppliers";
 
@@ -219,6 +220,7 @@ export async function updateSupplier(
     what: "Supplier",
     module: MODULE,
     input,
+    fields: SUPPLIER_FIELDS,
     label: async (trx) => {
       const r = await trx.selectFrom("suppliers").select(["supplierName", "supplierShortCode"]).where(
         "id",
@@ -232,7 +234,14 @@ export async function updateSupplier(
       // keys sent back masked, as the form shows them, are left as they are
       const columns = await checkedColumns(trx, withoutMasked(form, ["hashKey", "apiKey"]) as SupplierForm);
       await assertShortCodeFree(trx, form.supplierShortCode, id);
-      await trx.updateTable("suppliers").set({ ...columns, updatedAt: now }).where("id", "=", id).execute();
+      // a new hook has not been refused (yet): the old hook's refusal goes with it
+      const sameHook = sql<boolean>`supplierApprovedHook = ${columns.supplierApprovedHook}`;
+      await trx.updateTable("suppliers").set({
+        ...columns,
+        approvedHookRefusal: sql`CASE WHEN ${sameHook} THEN approvedHookRefusal ELSE '' END`,
+        approvedHookRefusedAt: sql`CASE WHEN ${sameHook} THEN approvedHookRefusedAt END`,
+        updatedAt: now,
+      }).where("id", "=", id).execute();
       return `Updated supplier ${form.supplierName} (${form.supplierShortCode})`;
     },
     onDelete: async (trx, now) => {

@@ -13,6 +13,8 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { type JobRunStatus, jobsList, type ScheduledJob } from "../../../shared/api/support.ts";
 import type { JobForm, JobPatch } from "../../../shared/schemas/support.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { JOB_FIELDS } from "../audit/fields.ts";
 
 export const MODULE = "Scheduled Jobs";
 type Clock = () => number;
@@ -162,7 +164,7 @@ export async function updateJob(
 ): Promise<{ record: ScheduledJob | Deleted; outcome: JobUpdateOutcome }> {
   const outcome = await db.transaction().execute(async (trx) => {
     const job = await trx.selectFrom("scheduled_jobs as j").innerJoin("projects as p", "p.id", "j.projectId")
-      .select(["j.id", "j.interval", "j.isActive", "j.isSoft", "p.projectCode"])
+      .select(["j.id", "j.interval", "j.isActive", "j.isSoft", "j.comment", "j.projectId", "p.projectCode"])
       .where("j.id", "=", id).where("j.isDeleted", "=", 0).executeTakeFirst();
     if (!job) throw notFound("Scheduled job");
     const at = now(), stamp = new Date(at).toISOString();
@@ -204,7 +206,12 @@ export async function updateJob(
       updatedAt: stamp,
       ...(reschedule ? { nextRunAt: due(form.interval) } : {}),
     }).where("id", "=", id).execute();
-    await log(`Updated ${describe(form, p.projectCode)}`);
+    await writeChanges(trx, actor, {
+      head: `Updated ${describe(form, p.projectCode)}`,
+      changes: await diffRecord(trx, JOB_FIELDS, job, { projectId: p.id, ...form }),
+      module: MODULE,
+      recordId: id,
+    }, new Date(at));
     return "saved" as const;
   });
   if (outcome === "deleted") return { record: { _id: id, isDeleted: true }, outcome };

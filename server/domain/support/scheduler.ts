@@ -46,6 +46,8 @@ export type SchedulerOptions = {
   leaseMs?: number;
   /** Called after a run queued mail (the server starts a delivery). */
   onMail?: () => void;
+  /** Asked before each timed tick: false skips it (another instance holds the task's lease). */
+  gate?: () => Promise<boolean>;
 };
 
 export type JobRun = { jobId: string; projectCode: string; status: "ok" | "error"; outcome: string };
@@ -76,7 +78,7 @@ export class JobScheduler {
   /** Ticks every `everyMs` (and once now). */
   start(everyMs = SCHEDULER_TICK_MS) {
     const run = () =>
-      this.tick().catch((e) =>
+      (this.opts.gate ?? (() => Promise.resolve(true)))().then((go) => go ? this.tick() : []).catch((e) =>
         this.log.error("scheduled jobs tick failed", { error: e instanceof Error ? e.message : String(e) })
       );
     run();
@@ -216,7 +218,7 @@ export class JobScheduler {
     }
     const png = await progressPng(data);
     const at = new Date(now);
-    const outcome = `E-mailed the progress report of ${data.projectCode} to ${data.managerEmail}`;
+    const outcome = `Queued the progress report of ${data.projectCode} for ${data.managerEmail}`;
     await this.db.transaction().execute(async (trx) => {
       await enqueueMails(trx, [{
         to: data.managerEmail,

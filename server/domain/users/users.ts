@@ -14,6 +14,8 @@ import { hashPassword } from "../auth/password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
 import { supplierNames } from "../suppliers/lookup.ts";
+import { diffRecord, writeChanges } from "../audit/changes.ts";
+import { USER_FIELDS } from "../audit/fields.ts";
 
 /**
  * What ends a user's tokens: a password change or a deactivation bumps the token generation, so
@@ -207,7 +209,17 @@ export async function updateUser(
 ): Promise<PublicUser> {
   const passwordHash = "password" in input && input.password ? await hashPassword(input.password) : undefined;
   return await db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom("users").select(["id", "email", "role", "isActive"]).where(
+    const existing = await trx.selectFrom("users").select([
+      "id",
+      "email",
+      "role",
+      "isActive",
+      "firstName",
+      "lastName",
+      "phoneNumber",
+      "supplierId",
+      "passwordHash as password",
+    ]).where(
       "id",
       "=",
       id,
@@ -218,7 +230,7 @@ export async function updateUser(
     ).executeTakeFirst();
     if (!existing) throw notFound("User");
     const at = dateAt(clock), now = at.toISOString();
-    let activity: string;
+    let activity: string | undefined;
     if ("isDeleted" in input && Object.keys(input).length === 1) {
       await guardUserChange(trx, actor, existing, { deleting: true });
       await trx.updateTable("users").set({ isDeleted: 1, isActive: 0, updatedAt: now, ...endAllTokens })
@@ -250,9 +262,25 @@ export async function updateUser(
         ...(u.isActive === false ? endAllTokens : passwordHash ? endTokens(actor, id) : {}),
         updatedAt: now,
       }).where("id", "=", id).execute();
-      activity = `Updated user ${u.email}${passwordHash ? " (password changed)" : ""}`;
+      // the fields the form changed (a new password only as "changed"); none: no log row
+      const changes = await diffRecord(trx, USER_FIELDS, existing, {
+        firstName: u.firstName,
+        lastName: u.lastName,
+        email: u.email,
+        phoneNumber: u.phoneNumber ?? "",
+        role: u.role,
+        supplierId,
+        isActive: u.isActive !== false,
+        password: passwordHash,
+      });
+      await writeChanges(trx, actor, {
+        head: `Updated user ${u.email}`,
+        changes,
+        module: "Users",
+        recordId: id,
+      }, at);
     }
-    await writeLog(trx, actor, { activity, module: "Users", recordId: id }, at);
+    if (activity) await writeLog(trx, actor, { activity, module: "Users", recordId: id }, at);
     const row = await trx.selectFrom("users").select(PUBLIC_COLUMNS).where("id", "=", id)
       .executeTakeFirstOrThrow();
     return publicUser(row);

@@ -3,7 +3,13 @@
  * realistic surveys (titles, countries, LOI, IR, CPI, end dates, devices), quotas on gender, age and
  * region, and qualifications, from a fixed seed so every run sees the same offers.
  */
-export type SandboxQuestion = { id: string; name: string; answers: { id: string; text: string }[] };
+export type SandboxQuestion = {
+  id: string;
+  name: string;
+  answers: { id: string; text: string }[];
+  /** Answered by value, not by answer id (Toluna's AnswerValues: postal codes, ranges). */
+  byValue?: boolean;
+};
 
 /** The questions the stand-ins target on (ids in the style of a provider's profile attributes). */
 export const SANDBOX_QUESTIONS: SandboxQuestion[] = [
@@ -41,6 +47,15 @@ export const SANDBOX_QUESTIONS: SandboxQuestion[] = [
       { id: "2000502", text: "Not employed" },
     ],
   },
+  {
+    id: "1001300",
+    name: "Postal code",
+    byValue: true,
+    answers: Array.from({ length: 60 }, (_, i) => String(10001 + i)).map((code) => ({
+      id: code,
+      text: code,
+    })),
+  },
 ];
 export const questionById = (id: string) => SANDBOX_QUESTIONS.find((q) => q.id === id);
 
@@ -50,8 +65,12 @@ export type SandboxQuota = {
   layerId: string;
   required: number;
   completes: number;
-  conditions: { questionId: string; answerIds: string[] }[];
+  /** excluded: any answer but these (where the provider can say so: Logit's NOT). */
+  conditions: { questionId: string; answerIds: string[]; excluded?: boolean }[];
 };
+
+/** A provider quota's own totals where it nests sub-quotas (Toluna's QuotaID); else their sum. */
+export type SandboxQuotaTotal = { required: number; completes: number };
 
 export type SandboxOffer = {
   id: string;
@@ -69,6 +88,8 @@ export type SandboxOffer = {
   mobile: boolean;
   tablet: boolean;
   quotas: SandboxQuota[];
+  /** Totals of the enclosing quotas, by parentId, where they differ from what their sub-quotas add up to. */
+  quotaTotals?: Record<string, SandboxQuotaTotal>;
   /** Questions every respondent must pass, with the answers that qualify. */
   qualifications: { questionId: string; answerIds: string[] }[];
 };

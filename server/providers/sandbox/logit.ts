@@ -72,7 +72,7 @@ export function logitSandbox(state: SandboxState) {
         Questions: q.conditions.map((x) => ({
           QuestionID: Number(x.questionId),
           QuestionText: questionById(x.questionId)?.name ?? "",
-          LogicalOperator: "OR",
+          LogicalOperator: x.excluded ? "NOT" : "OR",
           PreCodes: x.answerIds,
           Options: options(x.questionId, x.answerIds),
         })),

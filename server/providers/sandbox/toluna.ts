@@ -5,7 +5,7 @@
  * PARTNER_AUTH_KEY); errors `{ Result, ResultCode }`. A panel is one country (CountryID 1, US).
  */
 import { Hono } from "hono";
-import { SANDBOX_QUESTIONS, type SandboxOffer } from "./data.ts";
+import { questionById, SANDBOX_QUESTIONS, type SandboxOffer, type SandboxQuota } from "./data.ts";
 import { guard, offersOf, type SandboxState } from "./kit.ts";
 
 export const SANDBOX_TOLUNA_PANEL = "5e1f3c0a-0000-4000-8000-000000005a4d";
@@ -27,36 +27,46 @@ export function tolunaSurvey(o: SandboxOffer) {
     EstimatedCompletesRemaining: o.required - o.completes,
     Price: { Amount: o.cpi, CurrencyID: 1 },
     SurveyWaveExclusions: [],
-    Quotas: [...byQuota.entries()].map(([quotaId, subs]) => ({
-      QuotaID: Number(quotaId),
-      CompletesRequired: subs.reduce((s, q) => s + q.required, 0),
-      EstimatedCompletesRemaining: subs.reduce((s, q) => s + q.required - q.completes, 0),
-      Layers: [{
-        LayerID: Number(subs[0].layerId),
-        SubQuotas: subs.map((q) => ({
-          SubQuotaID: Number(q.id),
-          CurrentCompletes: q.completes,
-          MaxTargetCompletes: q.required,
-          QuestionsAndAnswers: [
-            ...q.conditions.map((c) => ({
-              QuestionID: Number(c.questionId),
-              AnswerIDs: c.answerIds.map(Number),
-              AnswerValues: [],
-              IsRoutable: true,
-            })),
-            // the survey's targeting travels with every sub-quota, as Toluna sends it
-            ...o.qualifications.filter((t) => !q.conditions.some((c) => c.questionId === t.questionId)).map((
-              t,
-            ) => ({
-              QuestionID: Number(t.questionId),
-              AnswerIDs: t.answerIds.map(Number),
-              AnswerValues: [],
-              IsRoutable: true,
-            })),
-          ],
+    Quotas: [...byQuota.entries()].map(([quotaId, subs]) => {
+      // sub-quotas of one layer are OR, layers AND: each layer adds up to the quota
+      const layers = [...new Set(subs.map((q) => q.layerId))].map((id) =>
+        subs.filter((q) => q.layerId === id)
+      );
+      const sum = (f: (q: SandboxQuota) => number) =>
+        Math.max(...layers.map((l) => l.reduce((n, q) => n + f(q), 0)));
+      const total = o.quotaTotals?.[quotaId] ??
+        { required: sum((q) => q.required), completes: sum((q) => q.completes) };
+      return {
+        QuotaID: Number(quotaId),
+        CompletesRequired: total.required,
+        EstimatedCompletesRemaining: total.required - total.completes,
+        Layers: layers.map((layer) => ({
+          LayerID: Number(layer[0].layerId),
+          SubQuotas: layer.map((q) => ({
+            SubQuotaID: Number(q.id),
+            CurrentCompletes: q.completes,
+            MaxTargetCompletes: q.required,
+            QuestionsAndAnswers: [
+              ...q.conditions.map((c) => answersOf(c.questionId, c.answerIds)),
+              // the survey's targeting travels with every sub-quota, as Toluna sends it
+              ...o.qualifications.filter((t) => !q.conditions.some((c) => c.questionId === t.questionId))
+                .map((t) => answersOf(t.questionId, t.answerIds)),
+            ],
+          })),
         })),
-      }],
-    })),
+      };
+    }),
+  };
+}
+
+/** A sub-quota's answers: by AnswerIDs, or (postal codes, ranges) by AnswerValues. */
+function answersOf(questionId: string, ids: string[]) {
+  const byValue = questionById(questionId)?.byValue === true;
+  return {
+    QuestionID: Number(questionId),
+    AnswerIDs: byValue ? [] : ids.map(Number),
+    AnswerValues: byValue ? ids : [],
+    IsRoutable: true,
   };
 }
 

@@ -116,8 +116,9 @@ function AvatarMenu() {
 
   async function logout() {
     setLeaving(true);
-    await signOut();
-    navigate("/login", { replace: true });
+    // a logout the server did not confirm leaves the user signed in, here (the notice says so)
+    if (await signOut()) navigate("/login", { replace: true });
+    else setLeaving(false);
   }
 
   return (

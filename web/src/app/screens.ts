@@ -178,6 +178,11 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
     area: "Support",
     load: () => import("../features/support/JobsListPage.tsx"),
   },
+  "/admin/support/email": {
+    title: "E-mail",
+    area: "Support",
+    load: () => import("../features/support/EmailOutboxPage.tsx"),
+  },
   "/admin/support/job/add": { title: "Add Schedule Job", area: "Support", load: jobForm },
   "/admin/support/job/:jobid/edit": { title: "Edit Schedule Job", area: "Support", load: jobForm },
   "/admin/support/job/:jobid": { title: "Schedule Job", area: "Support", load: jobForm },

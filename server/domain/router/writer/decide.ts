@@ -254,7 +254,7 @@ export class Decisions {
       const cell = this.state.quotas.get(ref.quotaId)?.cells.find((c) =>
         c.quotaOptionId === ref.quotaOptionId
       );
-      if (cell && cell.quotaSize > 0 && cell.completes >= cell.quotaSize) {
+      if (cell && (cell.quotaSize > 0 || cell.strict === true) && cell.completes >= cell.quotaSize) {
         return `quota option ${ref.quotaOptionId}: ${cell.completes} of ${cell.quotaSize} completes`;
       }
     }

@@ -28,7 +28,11 @@ export type MapCounts = {
   quota: number;
   clickQuota: number;
 };
-export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number };
+/**
+ * A quota cell as stored. A size of 0 means "no limit set" (a Quota tab cell before its size is
+ * typed), unless the cell is `strict`: a provider's quota, where 0 left means closed.
+ */
+export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number; strict?: boolean };
 /** A respondent's session on another project (for the exclusion rules). */
 export type PriorSession = {
   id?: string;

@@ -20,49 +20,32 @@ import {
   type Updater,
   useTable,
 } from "@tanstack/react-table";
-import { EllipsisVertical, FilterX, Inbox, RotateCw, TriangleAlert } from "lucide-react";
+import { FilterX, Inbox, RotateCw, TriangleAlert } from "lucide-react";
 import { MSG } from "../../../../shared/messages.ts";
 import { READ_ONLY_ROLES } from "../../../../shared/roles.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { cn } from "../../lib/utils.ts";
-import { Button, DisabledButton } from "../ui/button.tsx";
+import { Button } from "../ui/button.tsx";
 import { Checkbox } from "../ui/checkbox.tsx";
 import { ConfirmDialog } from "../ui/dialog.tsx";
 import { Skeleton } from "../ui/skeleton.tsx";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuGroup,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../ui/dropdown-menu.tsx";
 import { Pagination } from "./Pagination.tsx";
-import { confirmFor, menuSections } from "./row-actions.ts";
+import { confirmFor } from "./row-actions.ts";
 import type { GridColumn, RowAction, RowActionEntry } from "./types.ts";
+import { ColumnChoiceContext, ColumnChooser, useColumnChoice } from "./ColumnChooser.tsx";
+import { READ_ONLY_CHANGE_REASON, RowMenu } from "./RowMenu.tsx";
+import { ariaSort, columnSort, SortButton, SortContext } from "./SortHeader.tsx";
+import { SelectionRegion } from "./SelectionRegion.tsx";
+import { type GridTotals, TotalsRow } from "./TotalsRow.tsx";
+import { useSideOverflow } from "./useSideOverflow.ts";
+import { COMPLETE_REACHED, completeReached, WarnLegend } from "./warn-rows.tsx";
 import type { ListController } from "./useList.ts";
 import { GRID_CELL, GRID_HEAD_CELL, GRID_ROW } from "./styles.ts";
 
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 type Features = typeof features;
 
-/** Why a project row is amber: the grid's legend reads "Amber: <reason>". */
-export const COMPLETE_REACHED = "completes have reached the sample size";
-
-/**
- * Rows whose complete count reached the sample size get the warning style (part 1, 2.4): a
- * `warnRow` that answers with its reason, so the row and the legend can say why.
- */
-export function completeReached(
-  row: { complete?: number | null; sampleSize?: number | null },
-): typeof COMPLETE_REACHED | false {
-  const sample = Number(row.sampleSize ?? 0);
-  return sample > 0 && Number(row.complete ?? 0) >= sample ? COMPLETE_REACHED : false;
-}
-
-/** What the disabled row menu says to SUBSCRIBER and BDE. */
-export const READ_ONLY_CHANGE_REASON = "Your role cannot change records";
+export { COMPLETE_REACHED, completeReached, READ_ONLY_CHANGE_REASON, useSideOverflow };
 
 /** Whether the signed-in role may use row menus and New buttons. */
 export function useCanEdit(): boolean {
@@ -73,30 +56,6 @@ export function useCanEdit(): boolean {
 const EMPTY: never[] = [];
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** Whether the table runs past the left or the right edge of its scrolling box. */
-export function useSideOverflow(ref: React.RefObject<HTMLDivElement | null>) {
-  const [edges, setEdges] = React.useState({ left: false, right: false });
-  React.useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const left = el.scrollLeft > 1;
-      const right = el.scrollWidth - el.clientWidth - el.scrollLeft > 1;
-      setEdges((prev) => (prev.left === left && prev.right === right ? prev : { left, right }));
-    };
-    measure();
-    el.addEventListener("scroll", measure, { passive: true });
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    if (el.firstElementChild) ro.observe(el.firstElementChild);
-    return () => {
-      el.removeEventListener("scroll", measure);
-      ro.disconnect();
-    };
-  }, [ref]);
-  return edges;
-}
 
 export type DataGridProps<T> = {
   list: ListController<T>;
@@ -109,14 +68,16 @@ export type DataGridProps<T> = {
    */
   warnRow?: (row: T) => boolean | string | null | undefined;
   /**
-   * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a bar that
-   * sticks to the bottom of the screen while at least one row is selected (the projects drawer).
+   * Row selection by checkbox (kept across pages); `selectionBar` renders the content of a drawer
+   * fixed to the bottom of the screen while at least one row is selected (the projects drawer).
    */
   selectable?: boolean;
   selectionBar?: (rows: T[], clear: () => void) => React.ReactNode;
   emptyText?: string;
   hidePagination?: boolean;
   caption?: string;
+  /** A totals row under the rows (by column id), while there are rows: figures over every matching row. */
+  totals?: GridTotals | null;
 };
 
 export function DataGrid<T extends RowData>({
@@ -129,6 +90,7 @@ export function DataGrid<T extends RowData>({
   emptyText = MSG.noRows,
   hidePagination = false,
   caption,
+  totals,
 }: DataGridProps<T>) {
   const canEdit = useCanEdit();
   const [rowSelection, setRowSelection] = React.useState<RowSelectionState>({});
@@ -141,6 +103,13 @@ export function DataGrid<T extends RowData>({
   const lockedId = React.useId();
   const legendId = React.useId();
   const hasActions = !!rowActions?.length;
+  const choice = useColumnChoice(list.decl.id ?? list.decl.list.id, columns);
+  const shown = choice.visible;
+  const sorts = list.decl.list.sorts;
+  const { setSort, body: { sortBy, sortDir } } = list;
+  const sortState = React.useMemo(() => ({ sortBy, sortDir }), [sortBy, sortDir]);
+  const sortContext = React.useMemo(() => ({ state: sortState, onSort: setSort }), [sortState, setSort]);
+  const chooserContext = React.useMemo(() => ({ columns, choice }), [columns, choice]);
 
   const byId = React.useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
 
@@ -169,28 +138,40 @@ export function DataGrid<T extends RowData>({
         ),
       });
     }
-    for (const col of columns) {
-      defs.push({ id: col.id, header: () => col.header, cell: ({ row }) => col.cell(row.original) });
-    }
-    if (rowActions?.length) {
+    // their headers: headerOf (below)
+    for (const col of shown) {
       defs.push({
-        id: "__actions",
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) => (
-          <RowMenu
-            row={row.original}
-            entries={rowActions}
-            lockedBy={canEdit ? null : lockedId}
-            onPick={(action) => {
-              if (action.confirm) setPending({ action, row: row.original });
-              else void action.onSelect(row.original);
-            }}
-          />
-        ),
+        id: col.id,
+        header: () => null,
+        cell: ({ row }) => col.cell(row.original),
       });
     }
+    // the last column: the column chooser in its header, each row's menu in its cells
+    defs.push({
+      id: "__actions",
+      header: () => (
+        <span className="inline-flex items-center gap-1">
+          {rowActions?.length ? <span className="sr-only">Actions</span> : null}
+          <ColumnChooser />
+        </span>
+      ),
+      cell: ({ row }) =>
+        rowActions?.length
+          ? (
+            <RowMenu
+              row={row.original}
+              entries={rowActions}
+              lockedBy={canEdit ? null : lockedId}
+              onPick={(action) => {
+                if (action.confirm) setPending({ action, row: row.original });
+                else void action.onSelect(row.original);
+              }}
+            />
+          )
+          : null,
+    });
     return defs;
-  }, [columns, rowActions, selectable, canEdit, lockedId]);
+  }, [shown, rowActions, selectable, canEdit, lockedId]);
 
   const pagination: PaginationState = { pageIndex: list.pageNo - 1, pageSize: list.limit };
 
@@ -240,6 +221,22 @@ export function DataGrid<T extends RowData>({
     ? []
     : [...new Set(rows.map((r) => warnRow?.(r.original)).filter((w): w is string => typeof w === "string"))];
 
+  /**
+   * A data column's header, rendered here rather than through the table's renderer: a header
+   * function made anew remounts its button, and a sort from the keyboard would lose the focus.
+   */
+  function headerOf(id: string) {
+    const col = byId.get(id);
+    if (!col) return null;
+    const key = columnSort(col, sorts);
+    return key ? <SortButton label={col.header} sortKey={key} align={col.align} /> : <>{col.header}</>;
+  }
+
+  function sortKeyOf(id: string) {
+    const col = byId.get(id);
+    return col ? columnSort(col, sorts) : null;
+  }
+
   function cellClass(id: string) {
     const col = byId.get(id);
     return cn(
@@ -251,320 +248,237 @@ export function DataGrid<T extends RowData>({
   }
 
   return (
-    <div className="flex flex-col gap-3">
-      <div className="relative overflow-hidden rounded-xl border bg-card shadow-xs">
-        <div
-          className={cn(
-            "absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden transition-opacity",
-            refreshing ? "opacity-100" : "opacity-0",
-          )}
-          aria-hidden="true"
-        >
-          <div className="h-full w-1/3 animate-[grid-progress_1s_ease-in-out_infinite] bg-primary" />
-        </div>
-        <div
-          aria-hidden="true"
-          className={cn(
-            "pointer-events-none absolute inset-y-0 left-0 z-[2] w-10 bg-linear-to-r from-foreground/15 to-transparent transition-opacity",
-            overflow.left ? "opacity-100" : "opacity-0",
-          )}
-        />
-        {hasActions ? null : (
-          <div
-            aria-hidden="true"
-            className={cn(
-              "pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-linear-to-l from-foreground/15 to-transparent transition-opacity",
-              overflow.right ? "opacity-100" : "opacity-0",
+    <SortContext.Provider value={sortContext}>
+      <ColumnChoiceContext.Provider value={chooserContext as never}>
+        <div className="flex flex-col gap-3">
+          <div className="relative overflow-hidden rounded-xl border bg-card shadow-xs">
+            <div
+              className={cn(
+                "absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden transition-opacity",
+                refreshing ? "opacity-100" : "opacity-0",
+              )}
+              aria-hidden="true"
+            >
+              <div className="h-full w-1/3 animate-[grid-progress_1s_ease-in-out_infinite] bg-primary" />
+            </div>
+            <div
+              aria-hidden="true"
+              className={cn(
+                "pointer-events-none absolute inset-y-0 left-0 z-[2] w-10 bg-linear-to-r from-foreground/15 to-transparent transition-opacity",
+                overflow.left ? "opacity-100" : "opacity-0",
+              )}
+            />
+            {hasActions ? null : (
+              <div
+                aria-hidden="true"
+                className={cn(
+                  "pointer-events-none absolute inset-y-0 right-0 z-[2] w-10 bg-linear-to-l from-foreground/15 to-transparent transition-opacity",
+                  overflow.right ? "opacity-100" : "opacity-0",
+                )}
+              />
             )}
-          />
-        )}
-        <div
-          ref={scroller}
-          className="grid-scroll overflow-x-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
-          data-overflow-left={overflow.left || undefined}
-          data-overflow-right={overflow.right || undefined}
-          data-testid="data-grid-scroll"
-          // a box that scrolls sideways can be scrolled from the keyboard too
-          tabIndex={overflow.left || overflow.right ? 0 : undefined}
-          role={overflow.left || overflow.right ? "region" : undefined}
-          aria-label={overflow.left || overflow.right ? `${caption ?? "Table"}, scrolls sideways` : undefined}
-        >
-          <table
-            className="w-full caption-bottom border-collapse text-sm"
-            aria-busy={query.isFetching || undefined}
-            data-testid="data-grid"
-          >
-            {caption ? <caption className="sr-only">{caption}</caption> : null}
-            <thead className="bg-muted/60">
-              {headers.map((group) => (
-                <tr key={group.id} className="border-b">
-                  {group.headers.map((header) => (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={cn(
-                        GRID_HEAD_CELL,
-                        cellClass(header.column.id),
-                        byId.get(header.column.id)?.headerClassName,
-                      )}
-                    >
-                      {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody className={cn(refreshing && "opacity-70 transition-opacity")}>
-              {initialLoading
-                ? Array.from(
-                  { length: Math.min(list.limit, 8) },
-                  (_, i) => (
-                    <tr key={i} className="grid-row border-b last:border-0">
-                      {Array.from({ length: colCount }, (_, j) => (
-                        <td
-                          key={j}
-                          className={cn("h-12 px-4", hasActions && j === colCount - 1 && "grid-sticky-end")}
-                        >
-                          <Skeleton className="h-4 w-full max-w-40" />
-                        </td>
-                      ))}
-                    </tr>
-                  ),
-                )
-                : failedEmpty
-                ? (
-                  <tr>
-                    <td colSpan={colCount} className="px-4 py-14">
-                      <div className="flex flex-col items-center gap-3 text-center" role="alert">
-                        <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
-                        <div className="flex flex-col gap-1">
-                          <p className="font-medium">The list could not be loaded.</p>
-                          <p className="text-muted-foreground">{query.error?.message}</p>
-                        </div>
-                        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-                          <RotateCw /> Retry
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                )
-                : rows.length === 0
-                ? (
-                  <tr>
-                    <td colSpan={colCount} className="px-4 py-14">
-                      <div className="flex flex-col items-center gap-2 text-muted-foreground">
-                        <Inbox className="size-8" aria-hidden="true" />
-                        <p className="font-medium">{emptyText}</p>
-                        {list.hasActiveFilters
-                          ? (
-                            <>
-                              <p>No rows match the current search and filters.</p>
-                              <Button
-                                variant="outline"
-                                size="sm"
-                                className="mt-1"
-                                onClick={list.resetFilters}
-                              >
-                                <FilterX /> Clear filters
-                              </Button>
-                            </>
-                          )
-                          : null}
-                      </div>
-                    </td>
-                  </tr>
-                )
-                : rows.map((row) => {
-                  const warn = warnRow?.(row.original) || false;
-                  const reason = typeof warn === "string" ? warn : null;
-                  return (
-                    <tr
-                      key={row.id}
-                      data-row-id={row.id}
-                      data-warning={warn ? true : undefined}
-                      title={reason ? capitalise(reason) : undefined}
-                      aria-describedby={reason ? `${legendId}-${warnReasons.indexOf(reason)}` : undefined}
-                      aria-selected={selectable ? row.getIsSelected() : undefined}
-                      className={cn(
-                        GRID_ROW,
-                        warn && "text-warning-foreground",
-                      )}
-                    >
-                      {row.getAllCells().map((cell) => (
-                        <td
-                          key={cell.id}
+            <div
+              ref={scroller}
+              className="grid-scroll overflow-x-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+              data-overflow-left={overflow.left || undefined}
+              data-overflow-right={overflow.right || undefined}
+              data-testid="data-grid-scroll"
+              // a box that scrolls sideways can be scrolled from the keyboard too
+              tabIndex={overflow.left || overflow.right ? 0 : undefined}
+              role={overflow.left || overflow.right ? "region" : undefined}
+              aria-label={overflow.left || overflow.right
+                ? `${caption ?? "Table"}, scrolls sideways`
+                : undefined}
+            >
+              <table
+                className="w-full caption-bottom border-collapse text-sm"
+                aria-busy={query.isFetching || undefined}
+                data-testid="data-grid"
+              >
+                {caption ? <caption className="sr-only">{caption}</caption> : null}
+                <thead className="bg-muted/60">
+                  {headers.map((group) => (
+                    <tr key={group.id} className="border-b">
+                      {group.headers.map((header) => (
+                        <th
+                          key={header.id}
+                          scope="col"
+                          aria-sort={sortKeyOf(header.column.id)
+                            ? ariaSort(sortKeyOf(header.column.id)!, sortState)
+                            : undefined}
                           className={cn(
-                            GRID_CELL,
-                            "whitespace-nowrap px-4 align-middle",
-                            cellClass(cell.column.id),
-                            byId.get(cell.column.id)?.className,
+                            GRID_HEAD_CELL,
+                            cellClass(header.column.id),
+                            byId.get(header.column.id)?.headerClassName,
                           )}
                         >
-                          <table.FlexRender cell={cell} />
-                        </td>
+                          {header.isPlaceholder
+                            ? null
+                            : headerOf(header.column.id) ?? <table.FlexRender header={header} />}
+                        </th>
                       ))}
                     </tr>
-                  );
-                })}
-            </tbody>
-          </table>
-        </div>
-        {query.isError && list.rows
-          ? (
-            <div
-              role="alert"
-              className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive"
-            >
-              {/* the list's calls are quiet: this line is where their failure is told */}
-              <span>
-                The latest page could not be loaded; the rows shown are from before.{" "}
-                <span className="text-destructive/80">{query.error?.message}</span>
-              </span>
-              <Button variant="ghost" size="sm" onClick={() => void query.refetch()}>
-                <RotateCw /> Retry
-              </Button>
+                  ))}
+                </thead>
+                <tbody className={cn(refreshing && "opacity-70 transition-opacity")}>
+                  {initialLoading
+                    ? Array.from(
+                      { length: Math.min(list.limit, 8) },
+                      (_, i) => (
+                        <tr key={i} className="grid-row border-b last:border-0">
+                          {Array.from({ length: colCount }, (_, j) => (
+                            <td
+                              key={j}
+                              className={cn("h-12 px-4", j === colCount - 1 && "grid-sticky-end")}
+                            >
+                              <Skeleton className="h-4 w-full max-w-40" />
+                            </td>
+                          ))}
+                        </tr>
+                      ),
+                    )
+                    : failedEmpty
+                    ? (
+                      <tr>
+                        <td colSpan={colCount} className="px-4 py-14">
+                          <div className="flex flex-col items-center gap-3 text-center" role="alert">
+                            <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
+                            <div className="flex flex-col gap-1">
+                              <p className="font-medium">The list could not be loaded.</p>
+                              <p className="text-muted-foreground">{query.error?.message}</p>
+                            </div>
+                            <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+                              <RotateCw /> Retry
+                            </Button>
+                          </div>
+                        </td>
+                      </tr>
+                    )
+                    : rows.length === 0
+                    ? (
+                      <tr>
+                        <td colSpan={colCount} className="px-4 py-14">
+                          <div className="flex flex-col items-center gap-2 text-muted-foreground">
+                            <Inbox className="size-8" aria-hidden="true" />
+                            <p className="font-medium">{emptyText}</p>
+                            {list.hasActiveFilters
+                              ? (
+                                <>
+                                  <p>No rows match the current search and filters.</p>
+                                  <Button
+                                    variant="outline"
+                                    size="sm"
+                                    className="mt-1"
+                                    onClick={list.resetFilters}
+                                  >
+                                    <FilterX /> Clear filters
+                                  </Button>
+                                </>
+                              )
+                              : null}
+                          </div>
+                        </td>
+                      </tr>
+                    )
+                    : rows.map((row) => {
+                      const warn = warnRow?.(row.original) || false;
+                      const reason = typeof warn === "string" ? warn : null;
+                      return (
+                        <tr
+                          key={row.id}
+                          data-row-id={row.id}
+                          data-warning={warn ? true : undefined}
+                          title={reason ? capitalise(reason) : undefined}
+                          aria-describedby={reason ? `${legendId}-${warnReasons.indexOf(reason)}` : undefined}
+                          aria-selected={selectable ? row.getIsSelected() : undefined}
+                          className={cn(
+                            GRID_ROW,
+                            warn && "text-warning-foreground",
+                          )}
+                        >
+                          {row.getAllCells().map((cell) => (
+                            <td
+                              key={cell.id}
+                              className={cn(
+                                GRID_CELL,
+                                "whitespace-nowrap px-4 align-middle",
+                                cellClass(cell.column.id),
+                                byId.get(cell.column.id)?.className,
+                              )}
+                            >
+                              <table.FlexRender cell={cell} />
+                            </td>
+                          ))}
+                        </tr>
+                      );
+                    })}
+                </tbody>
+                {totals && rows.length
+                  ? <TotalsRow ids={tableColumns.map((c) => c.id!)} totals={totals} cellClass={cellClass} />
+                  : null}
+              </table>
             </div>
-          )
-          : null}
-      </div>
-
-      {warnReasons.length
-        ? (
-          <ul
-            className="flex flex-wrap gap-x-4 gap-y-1 px-1 text-xs text-muted-foreground"
-            aria-label="Row colours"
-          >
-            {warnReasons.map((r, i) => (
-              <li key={r} id={`${legendId}-${i}`} className="inline-flex items-center gap-1.5">
-                <span
-                  className="size-3 rounded-sm border border-warning-foreground/30 bg-warning"
-                  aria-hidden="true"
-                />
-                Amber: {r}
-              </li>
-            ))}
-          </ul>
-        )
-        : null}
-
-      {hasActions && !canEdit
-        ? <span id={lockedId} className="sr-only">{READ_ONLY_CHANGE_REASON}</span>
-        : null}
-
-      {hidePagination ? null : <Pagination list={list} />}
-
-      {selectable && selectionBar && Object.keys(rowSelection).length > 0
-        ? (
-          <div
-            role="region"
-            aria-label="Selected rows"
-            className="sticky bottom-0 z-20 -mx-1 rounded-t-xl border bg-card px-4 py-3 shadow-[0_-4px_16px_-8px_rgb(0_0_0/0.2)]"
-          >
-            {selectionBar([...selectedRows.current.values()], clearSelection)}
+            {query.isError && list.rows
+              ? (
+                <div
+                  role="alert"
+                  className="flex items-center justify-between gap-3 border-t bg-destructive/5 px-4 py-2 text-sm text-destructive"
+                >
+                  {/* the list's calls are quiet: this line is where their failure is told */}
+                  <span>
+                    The latest page could not be loaded; the rows shown are from before.{" "}
+                    <span className="text-destructive/80">{query.error?.message}</span>
+                  </span>
+                  <Button variant="ghost" size="sm" onClick={() => void query.refetch()}>
+                    <RotateCw /> Retry
+                  </Button>
+                </div>
+              )
+              : null}
           </div>
-        )
-        : null}
 
-      <ConfirmDialog
-        open={!!pending}
-        onOpenChange={(open) => {
-          if (!open && !busy) setPending(null);
-        }}
-        title={confirm.title ?? MSG.areYouSure}
-        description={confirm.description}
-        cancelLabel={confirm.cancelLabel}
-        confirmLabel={confirm.confirmLabel}
-        destructive={pending?.action.destructive ?? true}
-        busy={busy}
-        onConfirm={async () => {
-          if (!pending) return;
-          setBusy(true);
-          try {
-            await pending.action.onSelect(pending.row);
-          } catch {
-            // the API client has shown the reason
-          } finally {
-            setBusy(false);
-            setPending(null);
-          }
-        }}
-      />
-    </div>
-  );
-}
+          {warnReasons.length ? <WarnLegend reasons={warnReasons} idBase={legendId} /> : null}
 
-function RowMenu<T>({
-  row,
-  entries,
-  lockedBy,
-  onPick,
-}: {
-  row: T;
-  entries: RowActionEntry<T>[];
-  /** Set for a role that may not use the menu: the id of the element giving the reason. */
-  lockedBy: string | null;
-  onPick: (action: RowAction<T>) => void;
-}) {
-  const sections = menuSections(entries, row);
-  if (!sections.length) return null;
-  if (lockedBy) {
-    return (
-      <DisabledButton
-        variant="ghost"
-        size="icon-sm"
-        aria-label="Row actions"
-        reason={READ_ONLY_CHANGE_REASON}
-        describedBy={lockedBy}
-      >
-        <EllipsisVertical />
-      </DisabledButton>
-    );
-  }
-  return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label="Row actions" title="Row actions">
-          <EllipsisVertical />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="min-w-52">
-        {sections.map((section, i) => (
-          <React.Fragment key={section.label ?? `section-${i}`}>
-            {i > 0 ? <DropdownMenuSeparator /> : null}
-            <DropdownMenuGroup aria-label={section.label}>
-              {section.label
-                ? (
-                  <DropdownMenuLabel className="px-2 pb-1 pt-1.5 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
-                    {section.label}
-                  </DropdownMenuLabel>
-                )
-                : null}
-              {section.actions.map((a) => {
-                const Icon = a.icon;
-                const reason = a.disabled?.(row) || null;
-                return (
-                  <DropdownMenuItem
-                    key={a.label}
-                    destructive={a.destructive}
-                    disabled={!!reason}
-                    onSelect={() => onPick(a)}
-                  >
-                    {Icon ? <Icon /> : null}
-                    {reason
-                      ? (
-                        <span className="flex flex-col">
-                          {a.label}
-                          <span className="text-xs text-muted-foreground">{reason}</span>
-                        </span>
-                      )
-                      : a.label}
-                  </DropdownMenuItem>
-                );
-              })}
-            </DropdownMenuGroup>
-          </React.Fragment>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
+          {hasActions && !canEdit
+            ? <span id={lockedId} className="sr-only">{READ_ONLY_CHANGE_REASON}</span>
+            : null}
+
+          {hidePagination ? null : <Pagination list={list} />}
+
+          {selectable && selectionBar && Object.keys(rowSelection).length > 0
+            ? (
+              <SelectionRegion>
+                {selectionBar([...selectedRows.current.values()], clearSelection)}
+              </SelectionRegion>
+            )
+            : null}
+
+          <ConfirmDialog
+            open={!!pending}
+            onOpenChange={(open) => {
+              if (!open && !busy) setPending(null);
+            }}
+            title={confirm.title ?? MSG.areYouSure}
+            description={confirm.description}
+            cancelLabel={confirm.cancelLabel}
+            confirmLabel={confirm.confirmLabel}
+            destructive={pending?.action.destructive ?? true}
+            busy={busy}
+            onConfirm={async () => {
+              if (!pending) return;
+              setBusy(true);
+              try {
+                await pending.action.onSelect(pending.row);
+              } catch {
+                // the API client has shown the reason
+              } finally {
+                setBusy(false);
+                setPending(null);
+              }
+            }}
+          />
+        </div>
+      </ColumnChoiceContext.Provider>
+    </SortContext.Provider>
   );
 }

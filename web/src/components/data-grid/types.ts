@@ -72,8 +72,15 @@ export type ListDecl<T, F extends string = string> = {
 };
 
 export type GridColumn<T> = {
+  /** Also the sort its header asks for, when the list declares a sort of that name (see `sort`). */
   id: string;
   header: ReactNode;
+  /** The column's name in the column chooser (the header when it is text). */
+  label?: string;
+  /** The declared sort the header orders by when it is not the id; false: never sortable. */
+  sort?: string | false;
+  /** Hidden until the user shows it in the column chooser (less used columns on wide grids). */
+  hidden?: boolean;
   cell: (row: T) => ReactNode;
   className?: string;
   headerClassName?: string;

@@ -15,7 +15,14 @@ import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import type { ListDecl } from "./types.ts";
 import type { AnyContract } from "../../../../shared/api/contract.ts";
-import { buildListBody, ownedParams, readListState, SIZE_PARAM } from "./list-params.ts";
+import {
+  buildListBody,
+  DIR_PARAM,
+  ownedParams,
+  readListState,
+  SIZE_PARAM,
+  SORT_PARAM,
+} from "./list-params.ts";
 
 export {
   dateKeys,
@@ -60,7 +67,9 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     decl,
   ]);
 
-  const queryKey = useMemo(() => ["list", listKey, body] as const, [listKey, body]);
+  // a list call with path parameters (one supplier's projects) caches each parameter's pages apart
+  const pathParams = decl.params ?? null;
+  const queryKey = useMemo(() => ["list", listKey, body, pathParams] as const, [listKey, body, pathParams]);
 
   // every list is shown by the DataGrid, which tells a failure in place (with Retry), so a notice
   // would only say it twice; but a 401 ends the session and leaves the grid: its notice says why
@@ -75,7 +84,11 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     const { pageNo: _p, limit: _l, sortBy: _s, sortDir: _d, ...rest } = body;
     return { ...rest, pageNo: 1, limit: 1, count: "exact" };
   }, [body]);
-  const countKey = useMemo(() => ["list", listKey, countBody] as const, [listKey, countBody]);
+  const countKey = useMemo(() => ["list", listKey, countBody, pathParams] as const, [
+    listKey,
+    countBody,
+    pathParams,
+  ]);
   const pageMeta = query.isPlaceholderData ? undefined : query.data?.metadata;
   const countQuery = useQuery({
     queryKey: countKey,
@@ -111,6 +124,15 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
       if (value === "") return p.set(key, "");
       const values = value === null ? [] : Array.isArray(value) ? value : [value];
       for (const val of values) if (val !== "") p.append(key, val);
+    });
+  }, [update]);
+
+  /** Orders the list by one of its declared sorts (a header's click), back to the first page. */
+  const setSort = useCallback((key: string, dir: "asc" | "desc") => {
+    update((p) => {
+      p.set(SORT_PARAM, key);
+      if (dir === "desc") p.set(DIR_PARAM, "desc");
+      else p.delete(DIR_PARAM);
     });
   }, [update]);
 
@@ -196,6 +218,7 @@ export function useList<T, F extends string = string>(decl: ListDecl<T, F>) {
     setPage,
     setPageSize,
     setParam,
+    setSort,
     resetFilters,
     hasActiveFilters,
     patchRow,

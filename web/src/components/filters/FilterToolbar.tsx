@@ -3,7 +3,7 @@
  * reads and writes the URL through the list controller, so a view can be shared and survives reload.
  */
 import * as React from "react";
-import { Copy, Download, FilterX, Link2, ListFilter } from "lucide-react";
+import { Copy, Download, FilterX, Link2, ListFilter, SlidersHorizontal } from "lucide-react";
 import type { FilterDecl } from "../data-grid/types.ts";
 import {
   dateKeys,
@@ -14,6 +14,7 @@ import {
   selectValues,
   STATUS_PARAM,
 } from "../data-grid/useList.ts";
+import { ownedParams } from "../data-grid/list-params.ts";
 import { Button } from "../ui/button.tsx";
 import { Select } from "../ui/select.tsx";
 import { Textarea } from "../ui/input.tsx";
@@ -34,23 +35,45 @@ export const SORT_BY_OPTIONS = [
   { value: "3", label: "This Month" },
 ];
 
+/** Filters shown in the toolbar itself; the rest go under "Filters" when there are many. */
+const INLINE_SELECTS = 2;
+/** With more filters than this beside the search, the extra ones move into the popover. */
+const MAX_INLINE = 3;
+
+/**
+ * Splits a toolbar's filters: the search boxes and the first selects stay in the line; the other
+ * selects, the status, the period and the date range go into the "Filters" popover once there
+ * are more than MAX_INLINE of them, so a toolbar keeps to one line at 1280 px.
+ */
+export function splitFilters(filters: readonly FilterDecl[]) {
+  const choices = filters.filter((f) => ["select", "status", "sortBy", "dateRange"].includes(f.kind));
+  if (choices.length <= MAX_INLINE) return { inline: filters, more: [] as FilterDecl[] };
+  const inlineSelects: FilterDecl[] = choices.filter((f) => f.kind === "select").slice(0, INLINE_SELECTS);
+  const more = choices.filter((f) => !inlineSelects.includes(f));
+  return { inline: filters.filter((f) => !more.includes(f)), more };
+}
+
 export function FilterToolbar<T>({ list, actions }: { list: ListController<T>; actions?: React.ReactNode }) {
   const filters = list.decl.filters ?? [];
   const exportDecl = filters.find((f) => f.kind === "export");
+  const { inline, more } = splitFilters(filters);
   return (
     <div className="mb-3 flex flex-wrap items-center gap-2" role="toolbar" aria-label="Filters">
-      {filters.map((f, i) => <FilterControl key={i} list={list} decl={f} />)}
+      {inline.map((f, i) => <FilterControl key={i} list={list} decl={f} />)}
+      {more.length ? <MoreFilters list={list} filters={more} /> : null}
       {/* its place is kept while no filter is on, so showing it never moves the other controls */}
       <Button
         variant="ghost"
-        size="sm"
+        size="icon"
         onClick={list.resetFilters}
         className={cn(!list.hasActiveFilters && "invisible")}
         aria-hidden={!list.hasActiveFilters || undefined}
+        aria-label="Reset filters"
+        title="Reset filters"
         tabIndex={list.hasActiveFilters ? undefined : -1}
         data-testid="filters-reset"
       >
-        <FilterX /> Reset
+        <FilterX />
       </Button>
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {exportDecl && exportDecl.kind === "export"
@@ -64,6 +87,25 @@ export function FilterToolbar<T>({ list, actions }: { list: ListController<T>; a
         {actions}
       </div>
     </div>
+  );
+}
+
+/** The extra filters, in a popover; its button counts the ones set. */
+function MoreFilters<T>({ list, filters }: { list: ListController<T>; filters: FilterDecl[] }) {
+  const set = filters.filter((f) => ownedParams([f]).some((k) => list.params.has(k))).length;
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="outline" data-testid="more-filters">
+          <SlidersHorizontal />
+          Filters
+          {set ? <span className="rounded-full bg-primary/10 px-1.5 text-xs text-primary">{set}</span> : null}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent className="flex w-auto max-w-[calc(100vw-2rem)] flex-col items-start gap-3">
+        {filters.map((f, i) => <FilterControl key={i} list={list} decl={f} />)}
+      </PopoverContent>
+    </Popover>
   );
 }
 

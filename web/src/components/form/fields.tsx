@@ -29,7 +29,14 @@ export function TextField({
   const { register } = useFormContext();
   const maxLength = useFieldMaxLength(name);
   return (
-    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+    <FieldShell
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      disabled={!!input.disabled}
+      className={className}
+    >
       {({ id, describedBy, invalid }) => (
         <Input
           id={id}
@@ -56,7 +63,14 @@ export function TextareaField({
   const { register } = useFormContext();
   const maxLength = useFieldMaxLength(name);
   return (
-    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+    <FieldShell
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      disabled={!!input.disabled}
+      className={className}
+    >
       {({ id, describedBy, invalid }) => (
         <Textarea
           id={id}
@@ -85,7 +99,14 @@ export function PasswordField({
   const maxLength = useFieldMaxLength(name);
   const [shown, setShown] = React.useState(false);
   return (
-    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+    <FieldShell
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      disabled={!!input.disabled}
+      className={className}
+    >
       {({ id, describedBy, invalid }) => (
         <div className="flex gap-2">
           <div className="relative flex-1">

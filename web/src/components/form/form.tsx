@@ -23,12 +23,15 @@ import { ApiError } from "../../lib/api.ts";
 import { cn } from "../../lib/utils.ts";
 import { UnsavedChangesGuard } from "./unsaved-changes.tsx";
 import { maxLengthOf } from "./schema-limits.ts";
+import { FieldRegistry, skippingOffFields } from "./field-registry.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnySchema = v.GenericSchema<any, any>;
 
 /** The schema of each form made by useSchemaForm (keyed by its stable `control`). */
 const formSchemas = new WeakMap<object, AnySchema>();
+/** The fields on screen of each form made by useSchemaForm (its resolver reads them). */
+const formFields = new WeakMap<object, FieldRegistry>();
 const SchemaContext = React.createContext<AnySchema | undefined>(undefined);
 
 /**
@@ -43,13 +46,16 @@ export function useFieldMaxLength(name: string): number | undefined {
 /**
  * A form for a schema. Defaults may hold "nothing chosen yet" values the schema refuses (an empty
  * role, say): that is what the user starts from, and the schema's message is what they then see.
+ * A field hidden after it was shown, or shown disabled, does not hold a submit back (field-registry.ts).
  */
 export function useSchemaForm<S extends AnySchema>(
   schema: S,
   defaultValues: { [K in keyof v.InferInput<S>]?: unknown },
 ): UseFormReturn<v.InferInput<S>, unknown, v.InferOutput<S>> {
+  const [fields] = React.useState(() => new FieldRegistry());
+  const resolver = React.useMemo(() => skippingOffFields(valibotResolver(schema), fields), [schema, fields]);
   const form = useForm<v.InferInput<S>, unknown, v.InferOutput<S>>({
-    resolver: valibotResolver(schema),
+    resolver,
     mode: "onChange",
     // "all" makes the resolver run every pipe step, so a schema's cross-field checks (a question's
     // title beside its type, say) report together with the field errors; each field still shows
@@ -58,6 +64,7 @@ export function useSchemaForm<S extends AnySchema>(
     defaultValues: defaultValues as DefaultValues<v.InferInput<S>>,
   });
   formSchemas.set(form.control, schema);
+  formFields.set(form.control, fields);
   return form;
 }
 
@@ -133,16 +140,8 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
       e.preventDefault();
     }
   }
-  const shown = React.useRef(new Map<string, number>());
-  const registry = React.useMemo<ShownErrors>(() => ({
-    add: (name) => shown.current.set(name, (shown.current.get(name) ?? 0) + 1),
-    remove: (name) => {
-      const n = (shown.current.get(name) ?? 1) - 1;
-      if (n > 0) shown.current.set(name, n);
-      else shown.current.delete(name);
-    },
-    has: (name) => shown.current.has(name),
-  }), []);
+  const [own] = React.useState(() => new FieldRegistry());
+  const registry = formFields.get(form.control) ?? own;
   return (
     <FormProvider {...form}>
       <SchemaContext.Provider value={formSchemas.get(form.control)}>
@@ -153,12 +152,12 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
           onClickCapture={onClickCapture}
           {...rest}
         >
-          <ShownErrorsContext.Provider value={registry}>
+          <FieldsContext.Provider value={registry}>
             <fieldset disabled={form.formState.isSubmitting} className="contents">
               {children}
             </fieldset>
             <UnshownErrors />
-          </ShownErrorsContext.Provider>
+          </FieldsContext.Provider>
         </form>
       </SchemaContext.Provider>
       {guardUnsaved ? <DirtyGuard /> : null}
@@ -175,12 +174,7 @@ function DirtyGuard() {
  * Which error paths some mounted field shows under itself (`useFieldError` registers them), so the
  * form can tell the errors no field shows: a refused submit is never silent.
  */
-type ShownErrors = {
-  add: (name: string) => void;
-  remove: (name: string) => void;
-  has: (name: string) => boolean;
-};
-const ShownErrorsContext = React.createContext<ShownErrors | null>(null);
+const FieldsContext = React.createContext<FieldRegistry | null>(null);
 
 /** The leaf errors of react-hook-form's error tree, by dotted path. */
 export function errorLeaves(errors: unknown, prefix = ""): { path: string; message: string }[] {
@@ -203,7 +197,7 @@ export function errorLeaves(errors: unknown, prefix = ""): { path: string; messa
  */
 function UnshownErrors() {
   const formState = useFormState();
-  const registry = React.useContext(ShownErrorsContext);
+  const registry = React.useContext(FieldsContext);
   if (!formState.submitCount || formState.isSubmitSuccessful) return null;
   const unshown = errorLeaves(formState.errors).filter((e) => !registry?.has(e.path));
   const messages = [...new Set(unshown.map((e) => e.message))];
@@ -223,15 +217,18 @@ function UnshownErrors() {
   );
 }
 
-/** The error message of a field (by dotted path), if any; the caller shows it under the field. */
-export function useFieldError(name: string): string | undefined {
+/**
+ * The error message of a field (by dotted path), if any; the caller shows it under the field. A
+ * `disabled` field is not the user's to fix: its value does not hold a submit back.
+ */
+export function useFieldError(name: string, disabled = false): string | undefined {
   const { formState } = useFormContext();
-  const registry = React.useContext(ShownErrorsContext);
+  const registry = React.useContext(FieldsContext);
   React.useEffect(() => {
     if (!registry) return;
-    registry.add(name);
-    return () => registry.remove(name);
-  }, [registry, name]);
+    registry.add(name, disabled);
+    return () => registry.remove(name, disabled);
+  }, [registry, name, disabled]);
   const e = get(formState.errors, name) as { message?: unknown } | undefined;
   return typeof e?.message === "string" ? e.message : undefined;
 }
@@ -251,6 +248,7 @@ export function FieldShell({
   label,
   hint,
   required,
+  disabled,
   className,
   children,
 }: {
@@ -258,10 +256,12 @@ export function FieldShell({
   label: React.ReactNode;
   hint?: React.ReactNode;
   required?: boolean;
+  /** The control is shown disabled (its value then does not hold a submit back). */
+  disabled?: boolean;
   className?: string;
   children: (ids: { id: string; describedBy?: string; invalid: boolean }) => React.ReactNode;
 }) {
-  const error = useFieldError(name);
+  const error = useFieldError(name, !!disabled);
   const id = `field-${name.replace(/\W+/g, "-")}`;
   const msgId = `${id}-message`;
   const hintId = `${id}-hint`;

@@ -28,7 +28,14 @@ export function MultiSelectField({
 }) {
   const { control } = useFormContext();
   return (
-    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+    <FieldShell
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      disabled={disabled}
+      className={className}
+    >
       {({ id, invalid }) => (
         <Controller
           control={control}

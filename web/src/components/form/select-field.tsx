@@ -24,7 +24,14 @@ export function SelectField({
 }: Common & { options: Option[]; placeholder?: string; disabled?: boolean }) {
   const { control } = useFormContext();
   return (
-    <FieldShell name={name} label={label} hint={hint} required={required} className={className}>
+    <FieldShell
+      name={name}
+      label={label}
+      hint={hint}
+      required={required}
+      disabled={disabled}
+      className={className}
+    >
       {({ id, invalid }) => (
         <Controller
           control={control}

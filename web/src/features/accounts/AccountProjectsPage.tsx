@@ -29,15 +29,27 @@ export function AccountProjects({ archived }: { archived: boolean }) {
         </Link>
       ),
     },
-    { id: "projectName", header: "Title", className: "min-w-44", cell: (p) => p.projectName },
-    { id: "clientName", header: "Client name", cell: (p) => p.clientName },
+    // long titles and names wrap in their column rather than push Status off screen
+    {
+      id: "projectName",
+      header: "Title",
+      className: "min-w-40 max-w-56 whitespace-normal",
+      cell: (p) => p.projectName,
+    },
+    {
+      id: "clientName",
+      header: "Client name",
+      className: "min-w-28 max-w-44 whitespace-normal",
+      cell: (p) => p.clientName,
+    },
     countColumn<AccountProjectRow>("complete", "Complete", (p) => p.complete),
     countColumn<AccountProjectRow>("approved", "Approved", (p) => p.approved),
     moneyColumn<AccountProjectRow>("cpi", "CPI", (p) => p.cpi),
     { id: "poNumber", header: "PO number", cell: (p) => p.poNumber },
     { id: "dueDate", header: "Due date", cell: (p) => dmy(p.dueDate) },
-    { id: "recievedDate", header: "Received date", cell: (p) => dmy(p.recievedDate) },
-    { id: "referenceNo", header: "Reference", cell: (p) => p.referenceNo },
+    // in the column chooser: Status fits a 1440 px screen
+    { id: "recievedDate", header: "Received date", hidden: true, cell: (p) => dmy(p.recievedDate) },
+    { id: "referenceNo", header: "Reference", hidden: true, cell: (p) => p.referenceNo },
     moneyColumn<AccountProjectRow>("total", "Total", (p) => p.total),
     {
       id: "projectStatus",

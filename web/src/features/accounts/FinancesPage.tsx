@@ -1,11 +1,13 @@
 /**
  * Finances (/admin/invoice/supplier): suppliers with reconciled work, their accepted completes and
- * cost; edit the supplier, export its projects, download a purchase order for what is not on one yet.
+ * cost; edit the supplier, export its supplier maps (CSV), download a purchase order for what is not
+ * on one yet.
  */
 import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
 import { Download, FileSpreadsheet, Pencil } from "lucide-react";
-import { api } from "../../lib/api.ts";
+import { api, download } from "../../lib/api.ts";
+import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid } from "../../components/data-grid/DataGrid.tsx";
@@ -13,7 +15,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { countColumn, moneyColumn } from "../common/columns.tsx";
-import { addPurchaseOrderCall } from "../../../../shared/api/accounts.ts";
+import { addPurchaseOrderCall, listSupplierProjects } from "../../../../shared/api/accounts.ts";
 import { ACCOUNT_TABS, type SupplierFinanceRow, supplierFinancesList } from "./accounts.ts";
 import { savePurchaseOrderPdf } from "./files.ts";
 
@@ -41,9 +43,22 @@ export default function FinancesPage() {
   const actions = useMemo<RowAction<SupplierFinanceRow>[]>(() => [
     { label: "Edit", icon: Pencil, onSelect: (s) => navigate(`/admin/supplier/${s._id}/edit`) },
     {
+      // the supplier's reconciled maps, as its projects page exports them (the same declared list)
       label: "Export supplier map",
       icon: FileSpreadsheet,
-      onSelect: (s) => navigate(`/admin/invoice/supplier/${s._id}/list`),
+      onSelect: async (s) => {
+        try {
+          const { blob, filename } = await download(
+            listSupplierProjects,
+            { params: { supplierId: s._id }, body: { pageNo: 1, limit: 100 } },
+            { query: { format: "csv" } },
+          );
+          saveBlob(blob, filename ?? `supplier-map-${s.supplierCode || s._id}.csv`);
+          notify.success("Export ready");
+        } catch {
+          // the API client has shown the reason
+        }
+      },
     },
     {
       label: "Download PO",

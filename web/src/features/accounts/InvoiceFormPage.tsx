@@ -2,7 +2,8 @@
  * Generate Invoice (/admin/invoice/generate) and its edit (/admin/invoice/generate/:id/edit): the
  * client from a searchable dialog (name and e-mail), the issuing company its account marker picks,
  * the invoice code fetched from the server (disabled), lines whose total follows complete x CPI and
- * can be typed, the grand total, net terms and due date. Submit needs a client and a line; after a
+ * can be typed (a project's line starts from its approved count and warns when it bills another),
+ * the grand total, net terms and due date. Submit needs a client and a line; after a
  * save the PDF is downloaded and the app goes to /admin/invoice/list.
  */
 import { useEffect, useMemo, useState } from "react";
@@ -28,6 +29,7 @@ import {
 } from "../../../../shared/api/accounts.ts";
 import { addDays, type InvoiceProjectOption, today, usd } from "./accounts.ts";
 import { saveInvoicePdf } from "./files.ts";
+import { approvalGap, ApprovalSummary, ApprovalWarning } from "./ApprovalWarning.tsx";
 
 type Line = {
   key: string;
@@ -163,6 +165,7 @@ export default function InvoiceFormPage() {
       })
     );
   const unused = (projects.data ?? []).filter((p) => !lines.some((l) => l.projectId === p._id));
+  const gaps = lines.map((l) => approvalGap(l.projectId, l.complete, projects.data));
 
   const submit = async () => {
     setBusy(true);
@@ -338,6 +341,7 @@ export default function InvoiceFormPage() {
                           value={l.complete}
                           onChange={(e) => setLine(l.key, { complete: e.target.value }, true)}
                         />
+                        <ApprovalWarning gap={gaps[i]} />
                       </td>
                       <td>
                         <Input
@@ -402,7 +406,8 @@ export default function InvoiceFormPage() {
                 </span>
               </div>
               {errors.projects ? <p className="text-destructive">{errors.projects}</p> : null}
-              <div className="flex justify-end gap-2">
+              <div className="flex items-center justify-end gap-2">
+                <ApprovalSummary gaps={gaps} />
                 <Button variant="outline" onClick={() => navigate("/admin/invoice/list")}>Cancel</Button>
                 <Button disabled={!client || lines.length === 0} loading={busy} onClick={() => void submit()}>
                   {editing ? "Update" : "Submit"}

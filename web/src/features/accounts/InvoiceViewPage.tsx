@@ -11,6 +11,7 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { getInvoiceCall } from "../../../../shared/api/accounts.ts";
 import { dmy, usd } from "./accounts.ts";
+import { amountDue, parseTaxLines, poLabel, taxAmounts } from "../../../../shared/tax.ts";
 import { saveInvoicePdf } from "./files.ts";
 
 export default function InvoiceViewPage() {
@@ -74,6 +75,7 @@ export default function InvoiceViewPage() {
                   inv.client.address2,
                   [inv.client.city, inv.client.state, inv.client.zipCode].filter(Boolean).join(", "),
                   inv.client.countryId.name,
+                  inv.client.taxId ? `Tax ID: ${inv.client.taxId}` : "",
                 ].filter(Boolean).join("\n")}
               </div>
             </section>
@@ -89,17 +91,12 @@ export default function InvoiceViewPage() {
                 {inv.projects.map((l, i) => (
                   <tr key={l._id} className="border-b">
                     <td>{i + 1}</td>
-                    <td>{l.poNumber ? `PO ${l.poNumber} - ` : ""}{l.projectCode} {l.projectName}</td>
+                    <td>{l.poNumber ? `${poLabel(l.poNumber)} - ` : ""}{l.projectCode} {l.projectName}</td>
                     <td className="text-right">{usd(l.total)}</td>
                   </tr>
                 ))}
               </tbody>
-              <tfoot>
-                <tr>
-                  <td colSpan={2} className="pt-2 text-right font-semibold">Grand total</td>
-                  <td className="pt-2 text-right font-semibold">{usd(inv.total)}</td>
-                </tr>
-              </tfoot>
+              <InvoiceTotals subtotal={inv.total} taxLines={inv.issuer.taxLines} />
             </table>
             <section>
               <h2 className="font-semibold">Service description</h2>
@@ -119,5 +116,29 @@ export default function InvoiceViewPage() {
         )
         : null}
     </>
+  );
+}
+
+/** Grand total, or with the issuer's tax lines: subtotal, each tax and the total due (as the PDF). */
+function InvoiceTotals({ subtotal, taxLines }: { subtotal: number; taxLines: string }) {
+  const lines = parseTaxLines(taxLines);
+  const taxes = taxAmounts(subtotal, lines);
+  const row = (label: string, value: string, strong = false, key = label) => (
+    <tr key={key}>
+      <td colSpan={2} className={`pt-2 text-right ${strong ? "font-semibold" : ""}`}>{label}</td>
+      <td className={`pt-2 text-right ${strong ? "font-semibold" : ""}`}>{value}</td>
+    </tr>
+  );
+  if (!lines.length) return <tfoot>{row("Grand total", usd(subtotal), true)}</tfoot>;
+  return (
+    <tfoot>
+      {row("Subtotal", usd(subtotal))}
+      {lines.map((l, i) =>
+        l.rate === null
+          ? row(l.label, "", false, `n${i}`)
+          : row(`${l.label} (${l.rate}%)`, usd(taxAmounts(subtotal, [l])[0].amount), false, `t${i}`)
+      )}
+      {row("Total due", usd(amountDue(subtotal, taxes)), true)}
+    </tfoot>
   );
 }

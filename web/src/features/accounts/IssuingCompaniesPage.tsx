@@ -21,6 +21,7 @@ const FIELDS = [
   ["email", "Email", false],
   ["phone", "Phone", false],
   ["taxNumber", "Tax number", false],
+  ["taxLines", 'Tax lines (one per line: a rate such as "GST 18%", or a note)', true],
   ["serviceDescription", "Service description", true],
   ["bankUs", "Beneficiary bank details (US)", true],
   ["bankInternational", "Beneficiary bank details (International)", true],

@@ -1,12 +1,14 @@
 /**
  * The Upload Ref. No. dialog of the Invoices and Purchase Order tabs (part 2, 2): a sample CSV, a
  * file picker, and Upload, disabled until the file yields a row. Parsing: no header row, dynamic
- * typing, blank lines skipped. After success the dialog closes and clears its rows.
+ * typing, blank lines skipped. After success the dialog closes and clears its rows. A file that
+ * would replace the reference of a record already Paid is refused by line; the dialog lists those
+ * lines and asks before uploading again with overwrite.
  */
 import { useState } from "react";
 import Papa from "papaparse";
-import { Upload } from "lucide-react";
-import { api } from "../../lib/api.ts";
+import { TriangleAlert, Upload } from "lucide-react";
+import { api, ApiError } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { Button } from "../../components/ui/button.tsx";
 import {
@@ -28,9 +30,13 @@ export function RefUploadDialog(
   const [rows, setRows] = useState<(string | number | boolean | null)[][]>([]);
   const [busy, setBusy] = useState(false);
   const [fileName, setFileName] = useState("");
+  /** The lines refused because their record is already Paid: shown, and overwritten only when asked. */
+  const [paidLines, setPaidLines] = useState<string[]>([]);
+  const what = kind === "invoice" ? "invoices" : "purchase orders";
 
   const read = (file: File | undefined) => {
     setRows([]);
+    setPaidLines([]);
     setFileName(file?.name ?? "");
     if (!file) return;
     Papa.parse<(string | number | boolean | null)[]>(file, {
@@ -41,18 +47,25 @@ export function RefUploadDialog(
     });
   };
 
-  const upload = async () => {
+  const upload = async (overwrite: boolean) => {
     setBusy(true);
     try {
       const call = kind === "invoice" ? uploadInvoiceRefsCall : uploadPurchaseOrderRefsCall;
-      const res = await api(call, { body: { data: rows } });
+      // a refusal of paid records is shown in the dialog, not as a notice
+      const res = await api(call, { body: { data: rows, overwrite } }, {
+        quiet: (e) => e.status === 409 && e.errors.length > 0,
+      });
       notify.success(res.message);
       setRows([]);
       setFileName("");
+      setPaidLines([]);
       setOpen(false);
       onDone();
-    } catch {
-      /* the notice says why */
+    } catch (e) {
+      /* otherwise the notice says why */
+      if (e instanceof ApiError && e.status === 409 && e.errors.length) {
+        setPaidLines(e.errors.map((x) => x.message));
+      }
     } finally {
       setBusy(false);
     }
@@ -63,7 +76,14 @@ export function RefUploadDialog(
       <Button variant="outline" onClick={() => setOpen(true)}>
         <Upload /> Upload Ref. No.
       </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
+      <Dialog
+        open={open}
+        onOpenChange={(o) => {
+          setOpen(o);
+          // a refusal belongs to the upload it answered
+          if (!o) setPaidLines([]);
+        }}
+      >
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Upload Ref. No.</DialogTitle>
@@ -85,9 +105,41 @@ export function RefUploadDialog(
               ? `${rows.length} row${rows.length === 1 ? "" : "s"} read from ${fileName}`
               : "No file chosen"}
           </p>
+          {paidLines.length
+            ? (
+              <div
+                role="alert"
+                data-testid="paid-refused"
+                className="flex flex-col gap-1 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+              >
+                <p className="flex items-center gap-1.5 font-medium">
+                  <TriangleAlert className="size-4" />
+                  {paidLines.length === 1 ? "1 line names" : `${paidLines.length} lines name`} {what}{" "}
+                  already Paid; nothing was uploaded.
+                </p>
+                <ul className="max-h-32 list-disc overflow-y-auto pl-5">
+                  {paidLines.slice(0, 50).map((l) => <li key={l}>{l}</li>)}
+                </ul>
+                {paidLines.length > 50 ? <p>and {paidLines.length - 50} more</p> : null}
+                <p>
+                  Overwrite replaces their reference and received date; the system log keeps the old values.
+                </p>
+              </div>
+            )
+            : null}
           <DialogFooter>
             <Button variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
-            <Button disabled={rows.length === 0} loading={busy} onClick={() => void upload()}>Upload</Button>
+            {paidLines.length
+              ? (
+                <Button variant="destructive" loading={busy} onClick={() => void upload(true)}>
+                  Overwrite and upload
+                </Button>
+              )
+              : (
+                <Button disabled={rows.length === 0} loading={busy} onClick={() => void upload(false)}>
+                  Upload
+                </Button>
+              )}
           </DialogFooter>
         </DialogContent>
       </Dialog>

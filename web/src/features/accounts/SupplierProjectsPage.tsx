@@ -1,24 +1,32 @@
-/** /admin/invoice/supplier/:supplierid/list: the projects reconciled for one supplier. */
+/**
+ * /admin/invoice/supplier/:supplierid/list: the projects reconciled for one supplier (its maps on
+ * them), named for the supplier; filters client, supplier (another supplier's page, the other
+ * filters kept), user, export, search.
+ */
 import { useMemo } from "react";
-import { useParams } from "react-router";
+import { useLocation, useNavigate, useParams } from "react-router";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { DataGrid } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
+import { useOptions } from "../../components/filters/useOptions.ts";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn } from "../../components/data-grid/types.ts";
+import { Select } from "../../components/ui/select.tsx";
 import { countColumn, moneyColumn } from "../common/columns.tsx";
-import { pathOf } from "../../../../shared/api/contract.ts";
-import { ACCOUNT_TABS, type SupplierProjectRow, supplierProjectsList } from "./accounts.ts";
+import { SUPPLIERS } from "../common/lookups.ts";
+import {
+  ACCOUNT_TABS,
+  type SupplierProjectRow,
+  supplierProjectsList,
+  type SupplierProjectsMeta,
+} from "./accounts.ts";
 
 export default function SupplierProjectsPage() {
   const { supplierid = "" } = useParams();
-  const decl = useMemo(() => {
-    const d = supplierProjectsList(supplierid);
-    // the list call of this supplier: its path with the supplier filled in
-    const call = { ...d.list!.call, path: pathOf(d.list!.call as never, { supplierId: supplierid }) };
-    return { ...d, list: { ...d.list!, call } };
-  }, [supplierid]);
+  const decl = useMemo(() => supplierProjectsList(supplierid), [supplierid]);
   const list = useList<SupplierProjectRow>(decl);
+  const meta = list.metadata as (typeof list.metadata & Partial<SupplierProjectsMeta>) | undefined;
+  const name = meta?.supplierName;
   const columns = useMemo<GridColumn<SupplierProjectRow>[]>(() => [
     {
       id: "projectCode",
@@ -34,9 +42,39 @@ export default function SupplierProjectsPage() {
   ], []);
   return (
     <>
-      <PageHeader title="Supplier projects" tabs={ACCOUNT_TABS} />
-      <FilterToolbar list={list} />
-      <DataGrid list={list} columns={columns} caption="Reconciled projects of the supplier" />
+      <PageHeader
+        title={name ? `Supplier projects: ${name}` : "Supplier projects"}
+        description={meta?.supplierCode ? `Reconciled work of ${name} (${meta.supplierCode})` : undefined}
+        tabs={ACCOUNT_TABS}
+      />
+      <FilterToolbar list={list} actions={<SupplierFilter current={supplierid} currentName={name} />} />
+      <DataGrid list={list} columns={columns} caption={`Reconciled projects of ${name ?? "the supplier"}`} />
     </>
+  );
+}
+
+/** The spec's supplier filter: the page of another supplier, with the other filters kept. */
+function SupplierFilter({ current, currentName }: { current: string; currentName?: string }) {
+  const { options } = useOptions(SUPPLIERS);
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  // a supplier no longer active still names its own page
+  const all = options.some((o) => o.value === current) || !currentName
+    ? options
+    : [{ value: current, label: currentName }, ...options];
+  return (
+    <Select
+      ariaLabel="Supplier"
+      className="w-auto min-w-36 max-w-60"
+      value={current}
+      options={all}
+      placeholder="Supplier"
+      onValueChange={(id) => {
+        // the page number belongs to the other supplier's list no more
+        const q = new URLSearchParams(search);
+        q.delete("page");
+        if (id && id !== current) navigate(`/admin/invoice/supplier/${id}/list${q.size ? `?${q}` : ""}`);
+      }}
+    />
   );
 }

@@ -111,6 +111,7 @@ export const supplierProjectsList = (
 ): ListDecl<SupplierProjectRow, "clientId" | "userId"> => ({
   list: supplierProjects,
   id: `supplier-projects-${supplierId}`,
+  params: { supplierId },
   rowId: (r) => r._id,
   defaultPageSize: 20,
   filters: [

@@ -55,6 +55,7 @@ const EMPTY = {
   city: "",
   state: "",
   company: "",
+  taxId: "",
   address1: "",
   address2: "",
   zipCode: "",
@@ -154,6 +155,12 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
         />
         <TextField name="clientContactName" label="Contact name" autoComplete="off" />
         <TextField name="company" label="Company" autoComplete="off" />
+        <TextField
+          name="taxId"
+          label="Tax ID"
+          autoComplete="off"
+          hint="VAT, GSTIN, EIN…: printed on its invoices."
+        />
         <TextField name="clientEmail" label="Email" type="email" autoComplete="off" />
         <TextField name="clientPhoneNumber" label="Phone number" type="tel" autoComplete="off" />
         <TextField

@@ -16,7 +16,7 @@ import {
 } from "../../../../shared/api/dashboard.ts";
 import { api, callKey } from "../../lib/api.ts";
 import { formatMoney, formatShort, isoDayToDisplay } from "../../lib/format.ts";
-import { BarChart, type BarSeries } from "../../components/charts/BarChart.tsx";
+import { BarChart, type BarSeries, type ValueAxis } from "../../components/charts/BarChart.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Select } from "../../components/ui/select.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
@@ -35,6 +35,8 @@ const shortLabel = (k: string) =>
     : k;
 const money = (n: number) => formatMoney(n);
 const short = (n: number) => formatShort(n);
+/** An axis of counts: whole numbers. */
+const COUNT_AXIS: ValueAxis = { format: short, integer: true };
 
 const COLORS = [
   "#2563eb",
@@ -49,7 +51,12 @@ const COLORS = [
   "#ea580c",
 ];
 
-type Field<T> = { key: Exclude<keyof T & string, "date">; label: string };
+type Field<T> = {
+  key: Exclude<keyof T & string, "date">;
+  label: string;
+  /** Read on the chart's right axis (a second unit, e.g. a count beside an amount). */
+  axis?: "right";
+};
 /** A chart call's point type. */
 type PointOf<C> = ResultOf<C> extends (infer R extends { date: string })[] ? R : never;
 type Filters = { client?: boolean; supplier?: boolean };
@@ -106,6 +113,8 @@ function ChartCard<C extends AnyContract, T extends PointOf<C> = PointOf<C>>({
   fields,
   filters = {},
   valueFormat = short,
+  integer,
+  right,
   patch,
   testId,
 }: {
@@ -114,6 +123,10 @@ function ChartCard<C extends AnyContract, T extends PointOf<C> = PointOf<C>>({
   fields: Field<T>[];
   filters?: Filters;
   valueFormat?: (n: number) => string;
+  /** The left axis counts (whole-number ticks). */
+  integer?: boolean;
+  /** The right axis, for fields with `axis: "right"`. */
+  right?: ValueAxis;
   /** Adjusts the answer before it is drawn (the live traffic point). */
   patch?: (rows: T[], input: { type: ChartPeriod; clientId: string; supplierId: string }) => T[];
   testId: string;
@@ -138,6 +151,7 @@ function ChartCard<C extends AnyContract, T extends PointOf<C> = PointOf<C>>({
       label: f.label,
       color: COLORS[i % COLORS.length],
       values: (rows ?? []).map((r) => Number(r[f.key] ?? 0)),
+      axis: f.axis,
     }));
     return { labels, series };
   }, [rows, fields]);
@@ -178,6 +192,8 @@ function ChartCard<C extends AnyContract, T extends PointOf<C> = PointOf<C>>({
                 labels={labels}
                 series={series}
                 formatValue={valueFormat}
+                integer={integer}
+                right={right}
                 formatLabel={shortLabel}
                 key={type}
               />
@@ -216,6 +232,7 @@ export function DashboardCharts({ live }: { live: LiveUpdate | null }) {
     <div className="grid gap-4 xl:grid-cols-2">
       <ChartCard
         testId="chart-status"
+        integer
         title="Project Status"
         call={statusChartCall}
         filters={{ client: true }}
@@ -244,6 +261,7 @@ export function DashboardCharts({ live }: { live: LiveUpdate | null }) {
       />
       <ChartCard
         testId="chart-traffic"
+        integer
         title="Project Traffic"
         call={trafficChartCall}
         filters={{ client: true, supplier: true }}
@@ -257,6 +275,7 @@ export function DashboardCharts({ live }: { live: LiveUpdate | null }) {
       />
       <ChartCard
         testId="chart-security"
+        integer
         title="Project Security"
         call={securityChartCall}
         filters={{ client: true, supplier: true }}
@@ -284,7 +303,9 @@ export function DashboardCharts({ live }: { live: LiveUpdate | null }) {
         title="Project Invoice"
         call={invoiceChartCall}
         filters={{ client: true }}
-        fields={[{ key: "total", label: "Amount" }, { key: "count", label: "Count" }]}
+        valueFormat={money}
+        right={COUNT_AXIS}
+        fields={[{ key: "total", label: "Amount" }, { key: "count", label: "Count", axis: "right" }]}
       />
     </div>
   );

@@ -53,7 +53,9 @@ export function QuotasDialog({ offer, onClose }: { offer: ExternalOffer; onClose
           q.required,
           q.remaining,
           q.completes,
-          q.conditions.map((c) => `${c.questionId}: ${c.answers.join("|")}`).join("; "),
+          q.conditions.map((c) => `${c.questionId}: ${c.excluded ? "not " : ""}${c.answers.join("|")}`).join(
+            "; ",
+          ),
         ]),
       ),
       tab === "Quotas" ? "Quotas.csv" : "Questions.csv",
@@ -107,7 +109,8 @@ export function QuotasDialog({ offer, onClose }: { offer: ExternalOffer; onClose
                     <ol className="ml-5 list-decimal text-muted-foreground">
                       {q.conditions.map((c) => (
                         <li key={c.questionId}>
-                          Question {c.questionId} ({c.questionName}): {c.answers.join(", ")}
+                          Question {c.questionId} ({c.questionName}): {c.excluded ? "any but " : ""}
+                          {c.answers.join(", ")}
                         </li>
                       ))}
                     </ol>

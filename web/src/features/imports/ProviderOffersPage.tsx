@@ -67,7 +67,8 @@ function ProviderOffers({ provider }: { provider: ExternalOffer["provider"] }) {
         </div>
       ),
     },
-    { id: "surveyId", header: "ID", cell: (o) => o.surveyId },
+    // the title shows the id; these three are in the column chooser so the dialogs' columns fit 1440 px
+    { id: "surveyId", header: "ID", hidden: true, cell: (o) => o.surveyId },
     { id: "countryCode", header: "Country", cell: (o) => o.countryCode },
     {
       id: "remaining",
@@ -75,10 +76,16 @@ function ProviderOffers({ provider }: { provider: ExternalOffer["provider"] }) {
       align: "right",
       cell: (o) => `${o.totalCompletes} (${o.remaining})`,
     },
-    { id: "currentCompletes", header: "Current completes", align: "right", cell: (o) => o.currentCompletes },
+    {
+      id: "currentCompletes",
+      header: "Current completes",
+      hidden: true,
+      align: "right",
+      cell: (o) => o.currentCompletes,
+    },
     { id: "ir", header: "IR", align: "right", cell: (o) => o.ir },
     { id: "loi", header: "LOI", align: "right", cell: (o) => o.loi },
-    { id: "device", header: "Device", cell: (o) => o.device },
+    { id: "device", header: "Device", hidden: true, cell: (o) => o.device },
     { id: "cpi", header: "Reward", align: "right", cell: (o) => formatMoney(o.cpi) },
     {
       id: "quotas",

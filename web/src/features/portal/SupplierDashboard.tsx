@@ -96,5 +96,7 @@ function TrafficChart({ d }: { d: Figures }) {
     { label: "Completes", color: "#16a34a", values: d.traffic.map((p) => p.complete) },
     { label: "Not complete", color: "#f59e0b", values: d.traffic.map((p) => p.failed) },
   ];
-  return <BarChart title="Traffic, last 30 days" labels={labels} series={series} formatLabel={dayLabel} />;
+  return (
+    <BarChart title="Traffic, last 30 days" labels={labels} series={series} formatLabel={dayLabel} integer />
+  );
 }

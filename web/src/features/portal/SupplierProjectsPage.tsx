@@ -79,6 +79,7 @@ export default function SupplierProjectsPage() {
     {
       id: "project",
       header: "Project",
+      sort: "projectCode",
       className: "min-w-44",
       cell: (p) => (
         <div className="flex flex-col">
@@ -104,10 +105,11 @@ export default function SupplierProjectsPage() {
     },
     countColumn<PortalProject>("clicked", "Clicks", (p) => p.clicked),
     countColumn<PortalProject>("complete", "Completes", (p) => p.complete),
-    countColumn<PortalProject>("terminate", "Terminates", (p) => p.terminate),
-    countColumn<PortalProject>("overQuota", "Over quota", (p) => p.overQuota),
-    countColumn<PortalProject>("qualityTerm", "Quality", (p) => p.qualityTerm),
-    countColumn<PortalProject>("drop", "Drops", (p) => p.drop),
+    // the outcomes besides completes are in the column chooser: Status and Report fit 1440 px
+    { ...countColumn<PortalProject>("terminate", "Terminates", (p) => p.terminate), hidden: true },
+    { ...countColumn<PortalProject>("overQuota", "Over quota", (p) => p.overQuota), hidden: true },
+    { ...countColumn<PortalProject>("qualityTerm", "Quality", (p) => p.qualityTerm), hidden: true },
+    { ...countColumn<PortalProject>("drop", "Drops", (p) => p.drop), hidden: true },
     {
       id: "conversion",
       header: "Conversion",

@@ -69,7 +69,7 @@ function ChildProjects(
   const canEdit = useCanEdit();
   const qc = useQueryClient();
   const [dialog, setDialog] = React.useState<OpenDialog>(null);
-  const changeStatus = useStatusChange(list);
+  const [changeStatus, statusQuestion] = useStatusChange(list);
   const actions = useProjectActions({ list, open: setDialog, kind: "child" });
   const { patchRow, invalidate } = list;
 
@@ -135,7 +135,7 @@ function ChildProjects(
         <ProjectStatusMenu
           project={p}
           disabled={!canEdit}
-          onChange={(s) => void changeStatus(p, s)}
+          onChange={(s) => changeStatus(p, s)}
         />
       ),
     },
@@ -191,8 +191,9 @@ function ChildProjects(
         open={dialog}
         onOpenChange={setDialog}
         onChanged={onChanged}
-        onStatusChange={(p, s) => void changeStatus(p, s)}
+        onStatusChange={(p, s) => changeStatus(p, s, true)}
       />
+      {statusQuestion}
     </>
   );
 }

@@ -36,6 +36,7 @@ import {
 } from "../../components/ui/dialog.tsx";
 import { COUNTRIES } from "../common/lookups.ts";
 import { LANGUAGES, type LogItem, type ProjectRow, type SupplierMapRow } from "./projects.ts";
+import { LogActivity } from "../common/LogActivity.tsx";
 import {
   CopyButton,
   EmptyState,
@@ -166,7 +167,7 @@ function LogsDialog({ project, onClose }: { project: ProjectRow | null; onClose:
                   className="absolute -left-[25px] top-1.5 size-2.5 rounded-full border-2 border-card bg-primary"
                   aria-hidden="true"
                 />
-                <p className="font-medium leading-snug">{l.activity}</p>
+                <LogActivity activity={l.activity} changes={l.changes} className="font-medium leading-snug" />
                 <p className="text-xs text-muted-foreground">
                   <time dateTime={l.createdAt}>{formatDateTime(l.createdAt)}</time> · by {l.name || "system"}
                 </p>

@@ -46,7 +46,7 @@ export default function ProjectsListPage() {
   const canOpenChilds = !!role && canOpenScreen(role, "/admin/project/x/childs");
   const qc = useQueryClient();
   const [dialog, setDialog] = React.useState<OpenDialog>(null);
-  const changeStatus = useStatusChange(list);
+  const [changeStatus, statusQuestion] = useStatusChange(list);
   const actions = useProjectActions({ list, open: setDialog, kind: "group" });
   const { patchRow, invalidate } = list;
 
@@ -104,7 +104,7 @@ export default function ProjectsListPage() {
         <ProjectStatusMenu
           project={p}
           disabled={!canEdit}
-          onChange={(s) => void changeStatus(p, s)}
+          onChange={(s) => changeStatus(p, s)}
           onClose={() => setDialog({ kind: "close", project: p })}
         />
       ),
@@ -168,8 +168,9 @@ export default function ProjectsListPage() {
         open={dialog}
         onOpenChange={setDialog}
         onChanged={onChanged}
-        onStatusChange={(p, s) => void changeStatus(p, s)}
+        onStatusChange={(p, s) => changeStatus(p, s, true)}
       />
+      {statusQuestion}
     </>
   );
 }

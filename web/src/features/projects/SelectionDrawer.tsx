@@ -43,13 +43,8 @@ export function SelectionDrawer({ projects, onClear }: { projects: ProjectRow[];
 
   return (
     <>
-      {/* keeps the grid's last rows and pager reachable above the drawer */}
-      <div aria-hidden="true" className={collapsed ? "h-16" : "h-64"} />
-      <section
-        aria-labelledby={titleId}
-        className="fixed inset-x-0 bottom-0 z-40 border-t bg-card shadow-[0_-8px_24px_-12px_rgb(15_23_42/0.25)]"
-        data-testid="selection-drawer"
-      >
+      {/* the grid's drawer (SelectionRegion) places it at the bottom of the screen */}
+      <section aria-labelledby={titleId} data-testid="selection-drawer">
         <div className="mx-auto flex max-w-[1440px] flex-col gap-3 px-4 py-3 lg:px-6">
           <div className="flex flex-wrap items-center gap-3">
             <h2 id={titleId} className="font-semibold">

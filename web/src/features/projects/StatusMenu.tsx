@@ -2,7 +2,8 @@
  * The status of a project in a grid, as a menu (part 1, section 4), and the same choice as the row
  * action Edit Status opens it: a group project offers Testing, Live, Paused and Waiting other than
  * its current status, and always Closed, which asks for a PO number first (on a Closed project, to
- * correct it); child projects offer only Live and Paused (`statusMenuChoices`).
+ * correct it); child projects offer only Live and Paused (`statusMenuChoices`). A choice that stops a
+ * Live project's traffic is confirmed first (`useStatusChange` in actions.tsx).
  */
 import * as React from "react";
 import type * as v from "valibot";

@@ -9,7 +9,7 @@ import * as React from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { SupplierStat } from "./projects.ts";
-import { canvasMeasure, fitLabel } from "./chart-labels.ts";
+import { canvasMeasure, fitLabel } from "../../components/charts/labels.ts";
 
 export const SERIES = [
   { key: "complete", label: "Completes", color: "#10b981" },

@@ -29,7 +29,14 @@ import {
   Trash2,
   Truck,
 } from "lucide-react";
-import { actionApplies, projectStatusLabel } from "../../../../shared/status.ts";
+import {
+  actionApplies,
+  PROJECT_STATUS,
+  PROJECT_TYPE,
+  projectStatusLabel,
+  stopsLiveTraffic,
+} from "../../../../shared/status.ts";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { api, download } from "../../lib/api.ts";
 import type { AnyContract, BodyIn } from "../../../../shared/api/contract.ts";
 import { updateProjectCall } from "../../../../shared/api/projects.ts";
@@ -51,21 +58,60 @@ import type { ProjectRow } from "./projects.ts";
 import { progressReportAction } from "../support/progress.ts";
 import { useMayCall } from "../../lib/auth.ts";
 
-/** Status change from a grid's menu: PUT /admin/project/update/:id {projectStatus}. */
+/**
+ * Status change from a grid's menu: PUT /admin/project/update/:id {projectStatus}. A change that
+ * stops a Live project's traffic (`stopsLiveTraffic`) asks first; `confirmed` skips the question
+ * where the user already confirmed (Edit Status). The toast is the server's message, which says
+ * which child projects went with a group and which stay stopped. Returns the change and the
+ * question's dialog, to render beside the grid.
+ */
 export function useStatusChange(list: ListController<ProjectRow>) {
   const qc = useQueryClient();
-  const { patchRow } = list;
-  return React.useCallback(async (p: ProjectRow, projectStatus: number) => {
+  const { patchRow, invalidate } = list;
+  const [asking, setAsking] = React.useState<{ project: ProjectRow; status: number } | null>(null);
+  const apply = React.useCallback(async (p: ProjectRow, projectStatus: number) => {
     const before = { projectStatus: p.projectStatus, projectStatusLabel: p.projectStatusLabel };
     patchRow(p._id, { projectStatus, projectStatusLabel: projectStatusLabel(projectStatus) });
     try {
       const res = await api(updateProjectCall, { params: { id: p._id }, body: { projectStatus } });
       notify.success(res.message);
       void qc.invalidateQueries({ queryKey: ["project", p._id] });
+      // a group's children moved with it: their rows (and the group's figures) are read again
+      if ("childStatus" in res.result && res.result.childStatus?.changed.length) void invalidate();
     } catch {
       patchRow(p._id, before);
     }
-  }, [patchRow, qc]);
+  }, [patchRow, invalidate, qc]);
+  const change = React.useCallback((p: ProjectRow, status: number, confirmed = false) => {
+    if (!confirmed && stopsLiveTraffic(p.projectStatus, status)) setAsking({ project: p, status });
+    else void apply(p, status);
+  }, [apply]);
+  const dialog = (
+    <ConfirmDialog
+      open={!!asking}
+      onOpenChange={(o) => !o && setAsking(null)}
+      title={asking ? `Stop live traffic to ${asking.project.projectCode}?` : ""}
+      description={asking ? stopDescription(asking.project, asking.status) : undefined}
+      cancelLabel="No, keep it Live"
+      confirmLabel={asking ? `Yes, set ${projectStatusLabel(asking.status)}` : "Yes"}
+      onConfirm={() => {
+        const a = asking;
+        setAsking(null);
+        if (a) void apply(a.project, a.status);
+      }}
+    />
+  );
+  return [change, dialog] as const;
+}
+
+function stopDescription(p: ProjectRow, status: number) {
+  const group = p.projectType === PROJECT_TYPE.GROUP;
+  return `${p.projectCode} is Live. Set to ${projectStatusLabel(status)}, it takes no more respondents: ` +
+    `new arrivals are told the survey is closed.${
+      group && status === PROJECT_STATUS.PAUSED
+        ? " Its live child projects pause with it, and come back when it is Live again."
+        : ""
+    }`;
 }
 
 /** Confirms, then posts one of the project e-mails (RFQ, progress report, supplier data). */

@@ -38,7 +38,7 @@ export type {
 } from "../../../../shared/api/supplier-maps.ts";
 export type { GroupQuestion, SecurityStats } from "../../../../shared/api/project-reports.ts";
 /** A row of the project's Logs dialog (the system log's project timeline). */
-export type LogItem = { _id: string; name: string; activity: string; createdAt: string; module: string };
+export type { ProjectLogEntry as LogItem } from "../../../../shared/api/system-log.ts";
 
 // ---------------------------------------------------------------- lists
 

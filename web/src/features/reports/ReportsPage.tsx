@@ -5,6 +5,7 @@
  * columns. The Prescreen tab also downloads a project's pre-screen answers.
  */
 import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router";
 import { Download } from "lucide-react";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
@@ -12,11 +13,18 @@ import { DataGrid } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowActionEntry } from "../../components/data-grid/types.ts";
-import { download } from "../../lib/api.ts";
+import { api, download } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { cn } from "../../lib/utils.ts";
 import { prescreenReportCall } from "../../../../shared/api/project-reports.ts";
-import { REPORT_LISTS } from "../../../../shared/api/reports.ts";
+import {
+  projectReportTotals,
+  REPORT_LISTS,
+  type ReportTotals,
+  supplierReportTotals,
+  TOTALLED,
+} from "../../../../shared/api/reports.ts";
+import type { ListBody } from "../../../../shared/list.ts";
 import {
   isReportKind,
   REPORT_KINDS,
@@ -27,17 +35,53 @@ import {
 } from "./reports.ts";
 
 const TEXT_COLUMNS = new Set(["projectCode", "projectName", "clientName", "supplierName"]);
+/**
+ * Shown from the column chooser: the parts of Total disqualified, so that Revenue and Expense fit
+ * a 1440 px screen (the CSV keeps every column).
+ */
+const HIDDEN_COLUMNS = new Set(["qualityTerm", "overQuota", "security", "drop"]);
+
+/** The tab's totals over every row its filters and search match (the server sums them), once per filter set. */
+function useReportTotals(kind: ReportKind, body: ListBody) {
+  const { pageNo: _p, limit: _l, sortBy: _s, sortDir: _d, ...rest } = body;
+  return useQuery({
+    queryKey: ["report-totals", kind, rest],
+    queryFn: async ({ signal }) =>
+      (kind === "supplier"
+        ? await api(supplierReportTotals, { body: rest }, { signal })
+        : await api(projectReportTotals, { body: { ...rest, type: kind } }, { signal })).result,
+    placeholderData: (prev) => prev,
+  });
+}
+
+/** The totals row's cells: each summed figure as its column shows it, "Total" and the row count first. */
+function totalsCells(kind: ReportKind, totals: ReportTotals | undefined) {
+  if (!totals) return null;
+  const summed = new Set<string>(TOTALLED);
+  const row = { ...totals } as unknown as ReportRow;
+  const cells: Record<string, string> = {};
+  for (const c of REPORT_LISTS[kind].columns) {
+    if (summed.has(c.key)) cells[c.key] = String(c.value(row) ?? "");
+  }
+  cells[REPORT_LISTS[kind].columns[0].key] = `Total (${totals.rows} row${totals.rows === 1 ? "" : "s"})`;
+  return cells;
+}
 
 function ReportTab({ kind }: { kind: ReportKind }) {
   const grid = useMemo(() => reportGrid(kind), [kind]);
   const list = useList(grid);
-  // the grid shows exactly the CSV's columns and cells
+  // the grid shows the CSV's columns and cells (a few hidden until chosen)
   const columns = useMemo<GridColumn<ReportRow>[]>(
     () =>
       REPORT_LISTS[kind].columns.map((c) => ({
         id: c.key,
         header: c.header,
         align: TEXT_COLUMNS.has(c.key) ? "left" : "right",
+        // names wrap in their column rather than push the figures off screen
+        className: TEXT_COLUMNS.has(c.key) && c.key !== "projectCode"
+          ? "min-w-32 max-w-60 whitespace-normal"
+          : undefined,
+        hidden: HIDDEN_COLUMNS.has(c.key),
         cell: (r: ReportRow) => String(c.value(r) ?? ""),
       })),
     [kind],
@@ -55,6 +99,8 @@ function ReportTab({ kind }: { kind: ReportKind }) {
         },
       }]
       : undefined, [kind]);
+  const totals = useReportTotals(kind, list.body);
+  const totalCells = useMemo(() => totalsCells(kind, totals.data), [kind, totals.data]);
   return (
     <>
       <FilterToolbar list={list} />
@@ -63,6 +109,7 @@ function ReportTab({ kind }: { kind: ReportKind }) {
         columns={columns}
         rowActions={rowActions}
         caption={`${REPORT_TITLES[kind]} report`}
+        totals={totalCells}
       />
     </>
   );

@@ -36,6 +36,8 @@ import {
   updateSupplierCall,
 } from "../../../../shared/api/suppliers.ts";
 import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { TriangleAlert } from "lucide-react";
+import { formatDateTime } from "../../lib/format.ts";
 
 const LIST = "/admin/supplier";
 
@@ -262,6 +264,7 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
           hint="Called when completes are approved."
           className="sm:col-span-2"
         />
+        <HookRefusal supplier={supplier} />
       </FormSection>
 
       <FormSection title="Notifications and screening">
@@ -326,5 +329,28 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
 
       <FormActions cancelTo={LIST} submitLabel={supplier ? "Save changes" : "Create supplier"} />
     </Form>
+  );
+}
+
+/**
+ * The approved hook's state: when the server refused to call it (an internal address, a port it does
+ * not call), why and since when, until a delivery goes through or the hook is changed.
+ */
+function HookRefusal({ supplier }: { supplier?: SupplierRecord }) {
+  if (!supplier?.approvedHookRefusal) return null;
+  return (
+    <div
+      className="flex gap-2 rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm sm:col-span-2"
+      role="status"
+      data-testid="hook-refusal"
+    >
+      <TriangleAlert className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
+      <div>
+        <p className="font-medium">
+          Not called since {formatDateTime(supplier.approvedHookRefusedAt)}: the server refused this hook.
+        </p>
+        <p className="text-muted-foreground">{supplier.approvedHookRefusal}</p>
+      </div>
+    </div>
   );
 }

@@ -40,11 +40,19 @@ export default function JobsListPage() {
     { id: "projectCode", header: "Project number", cell: (j) => j.projectCode },
     { id: "projectName", header: "Project name", className: "min-w-40", cell: (j) => j.projectName },
     { id: "interval", header: "Interval", align: "right", cell: (j) => `${j.interval} min` },
-    { id: "comment", header: "Comment", className: "max-w-56 truncate", cell: (j) => j.comment },
+    // in the column chooser: Soft and Status fit a 1440 px screen
+    {
+      id: "comment",
+      header: "Comment",
+      hidden: true,
+      className: "max-w-56 truncate",
+      cell: (j) => j.comment,
+    },
     { id: "createdAt", header: "Created on", cell: (j) => formatDateTime(j.createdAt) },
-    { id: "fullName", header: "Created by", cell: (j) => j.fullName },
+    { id: "fullName", header: "Created by", hidden: true, cell: (j) => j.fullName },
     {
       id: "lastRun",
+      sort: "lastRunAt",
       header: "Last run",
       className: "min-w-56",
       cell: (j) =>

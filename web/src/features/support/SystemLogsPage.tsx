@@ -6,6 +6,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn } from "../../components/data-grid/types.ts";
 import { formatDateTimeSeconds } from "../../lib/format.ts";
+import { LogActivity } from "../common/LogActivity.tsx";
 import { SUPPORT_DESCRIPTION, type SystemLogRow, systemLogsGrid, useSupportTabs } from "./support.ts";
 
 export default function SystemLogsPage() {
@@ -14,7 +15,12 @@ export default function SystemLogsPage() {
   const columns = useMemo<GridColumn<SystemLogRow>[]>(() => [
     { id: "createdAt", header: "Date/time", cell: (r) => formatDateTimeSeconds(r.createdAt) },
     { id: "name", header: "User", cell: (r) => r.name },
-    { id: "activity", header: "Activity", className: "min-w-64", cell: (r) => r.activity },
+    {
+      id: "activity",
+      header: "Activity",
+      className: "min-w-64",
+      cell: (r) => <LogActivity activity={r.activity} changes={r.changes} />,
+    },
     { id: "ipAddress", header: "IP address", cell: (r) => r.ipAddress },
     { id: "device", header: "Device", cell: (r) => r.device },
     { id: "city", header: "City", cell: (r) => r.city },

@@ -11,6 +11,7 @@ import type { ListDecl } from "../../components/data-grid/types.ts";
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import { useAuth } from "../../lib/auth.ts";
 import { systemLogList, type SystemLogRow } from "../../../../shared/api/system-log.ts";
+import { EMAIL_STATES, outboxList, type OutboxMail } from "../../../../shared/api/email.ts";
 
 export type { IdentifierMatch, ScheduledJob, ShortCodeRow } from "../../../../shared/api/support.ts";
 
@@ -19,6 +20,7 @@ const SUPPORT_TABS: PageTab[] = [
   { label: "ShortCodes", to: "/admin/support/shortcode" },
   { label: "System Logs", to: "/admin/support/log" },
   { label: "Scheduled Jobs", to: "/admin/support/job" },
+  { label: "E-mail", to: "/admin/support/email" },
 ];
 
 /** The tab strip; a role sees only the tabs it may open. */
@@ -87,6 +89,27 @@ export const systemLogsGrid: ListDecl<SystemLogRow, "module" | "minDate" | "maxD
         "Scheduled Jobs",
         "Session",
       ].map((m) => ({ value: m, label: m })),
+    },
+    { kind: "dateRange" },
+    { kind: "export" },
+  ],
+};
+
+export type { OutboxMail };
+
+/** Support > E-mail: the outbox, newest first, 20 a page. */
+export const outboxGrid: ListDecl<OutboxMail, "state" | "minDate" | "maxDate"> = {
+  list: outboxList,
+  rowId: (r) => r._id,
+  defaultPageSize: 20,
+  filters: [
+    { kind: "search", placeholder: "Search e-mails", hint: "Searches recipient, subject and module" },
+    {
+      kind: "select",
+      key: "state",
+      label: "State",
+      multiple: true,
+      options: EMAIL_STATES.map((s) => ({ value: s.value, label: s.label })),
     },
     { kind: "dateRange" },
     { kind: "export" },

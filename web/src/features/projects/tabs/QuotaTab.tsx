@@ -294,6 +294,10 @@ function QuotaCard({
               ? `Interlocked: ${quota.options.length} combination${
                 quota.options.length === 1 ? "" : "s"
               } of ${quota.interlocked.length} qualifications, each counted and closed on its own`
+              : quota.grouped
+              ? `${quota.options.length} provider cell${
+                quota.options.length === 1 ? "" : "s"
+              }, each over a set of options with one size, counted and closed on its own`
               : `${selected.length} of ${quota.options.length} options chosen`}
           </CardDescription>
         </div>
@@ -308,7 +312,7 @@ function QuotaCard({
         </Button>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {quota.interlocked
+        {quota.interlocked || quota.grouped
           ? null
           : (
             <fieldset className="flex flex-wrap gap-x-4 gap-y-2" disabled={disabled || choosing}>

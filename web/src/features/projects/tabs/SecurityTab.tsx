@@ -16,7 +16,7 @@ import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { SwitchField } from "../../../components/form/switch-field.tsx";
 import { FormSection } from "../../common/FormParts.tsx";
 import { projectKey, type ProjectRecord } from "../projects.ts";
-import { SECURITY_FLAGS } from "../../../../../shared/schemas/project.ts";
+import { SECURITY_FLAGS, SECURITY_LABELS } from "../../../../../shared/schemas/project.ts";
 
 const FLAGS = SECURITY_FLAGS;
 
@@ -40,45 +40,57 @@ export function SecurityTab({ project }: { project: ProjectRecord }) {
       <FormSection title="Links and returns" description="How the client's survey sends respondents back.">
         <SwitchField
           name="isDynamicThanksUrl"
-          label="Secured Url"
+          label={SECURITY_LABELS.isDynamicThanksUrl}
           description="Return links must carry a valid signature."
         />
         <SwitchField
           name="isClientUrlProtection"
-          label="Client URL protection"
+          label={SECURITY_LABELS.isClientUrlProtection}
           description="Hide the client's survey address from respondents."
         />
       </FormSection>
 
       <FormSection title="Respondents" description="Who may enter.">
-        <SwitchField name="isPreScreen" label="Pre-screen" description="Ask the Pre Questionaire first." />
+        <SwitchField
+          name="isPreScreen"
+          label={SECURITY_LABELS.isPreScreen}
+          description="Ask the Pre Questionaire first."
+        />
         <SwitchField
           name="isExclude"
-          label="Exclusions"
+          label={SECURITY_LABELS.isExclude}
           description="Apply the Exclude/Include list of projects."
         />
-        <SwitchField name="isPii" label="PII" description="The survey collects personal data." />
+        <SwitchField
+          name="isPii"
+          label={SECURITY_LABELS.isPii}
+          description="The survey collects personal data."
+        />
         <SwitchField
           name="isGeoLocation"
-          label="Geo location"
+          label={SECURITY_LABELS.isGeoLocation}
           description="Respondent's country must match."
         />
       </FormSection>
 
       <FormSection title="Devices" description="Devices allowed into the survey.">
-        <SwitchField name="isDesktop" label="Desktop" />
-        <SwitchField name="isMobile" label="Mobile" />
-        <SwitchField name="isTablet" label="Tablet" />
+        <SwitchField name="isDesktop" label={SECURITY_LABELS.isDesktop} />
+        <SwitchField name="isMobile" label={SECURITY_LABELS.isMobile} />
+        <SwitchField name="isTablet" label={SECURITY_LABELS.isTablet} />
       </FormSection>
 
       <FormSection title="Fraud checks">
         <SwitchField
           name="isProxyVpn"
-          label="Proxy / VPN"
+          label={SECURITY_LABELS.isProxyVpn}
           description="Refuse traffic through proxies and VPNs."
         />
         <div />
-        <SwitchField name="isUniqueIp" label="Unique IP" description="Limit respondents per IP address." />
+        <SwitchField
+          name="isUniqueIp"
+          label={SECURITY_LABELS.isUniqueIp}
+          description="Limit respondents per IP address."
+        />
         <Conditional flag="isUniqueIp">
           <TextField
             name="maxIPCount"
@@ -90,7 +102,7 @@ export function SecurityTab({ project }: { project: ProjectRecord }) {
         </Conditional>
         <SwitchField
           name="isSpeeder"
-          label="Speeder"
+          label={SECURITY_LABELS.isSpeeder}
           description="Too-fast completes become quality terms."
         />
         <Conditional flag="isSpeeder">
@@ -105,9 +117,9 @@ export function SecurityTab({ project }: { project: ProjectRecord }) {
       </FormSection>
 
       <FormSection title="Research Defender" description="Refuse respondents above the chosen risk levels.">
-        <SwitchField name="isRDLow" label="RD low" />
-        <SwitchField name="isRDMedium" label="RD medium" />
-        <SwitchField name="isRDHigh" label="RD high" />
+        <SwitchField name="isRDLow" label={SECURITY_LABELS.isRDLow} />
+        <SwitchField name="isRDMedium" label={SECURITY_LABELS.isRDMedium} />
+        <SwitchField name="isRDHigh" label={SECURITY_LABELS.isRDHigh} />
       </FormSection>
 
       <div className="flex justify-end">

@@ -3,24 +3,23 @@
  * their entry link (copy, indicator 1000 ms), CPI, quotas and counts, and four toggles shown as
  * Active/InActive (allowTraffic, isTestLink, isPreScreen, isBoarded); a collapsible Add/Update
  * Supplier form (defaults: traffic and boarded on, test link off, CPI and quotas 0; redirects must
- * carry [sid]); the supplier report of each map (its respondents as CSV); and the 'Add Questionaire'
+ * carry [sid]; a new supplier's form starts with its own return links); a flag on a map for which
+ * neither it nor its supplier has a return link for some outcome; the supplier report of each map
+ * (its respondents as CSV); and the 'Add Questionaire'
  * panel, the project's questionnaire (projectQuestionaire, part 1 section 3) saved with the project
  * update call: the supplier map update call takes only its toggles.
  */
 import * as React from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useFormContext, useWatch } from "react-hook-form";
 import * as v from "valibot";
-import { ChevronDown, Download, Pencil, Plus, Trash2 } from "lucide-react";
+import { ChevronDown, Download, Pencil, Plus, Trash2, TriangleAlert } from "lucide-react";
 import { MSG } from "../../../../../shared/messages.ts";
-import { ProjectPatch, SupplierMapForm } from "../../../../../shared/schemas/project.ts";
+import { ProjectPatch } from "../../../../../shared/schemas/project.ts";
 import { api } from "../../../lib/api.ts";
 import { updateProjectCall } from "../../../../../shared/api/projects.ts";
 import { supplierReportCall } from "../../../../../shared/api/project-reports.ts";
 import {
   listSupplierMapsCall,
-  saveSupplierMapCall,
-  type SupplierMapDefaults,
   supplierMapDefaultsCall,
   updateSupplierMapCall,
 } from "../../../../../shared/api/supplier-maps.ts";
@@ -31,20 +30,16 @@ import { cn } from "../../../lib/utils.ts";
 import { useCanEdit } from "../../../components/data-grid/DataGrid.tsx";
 import { EditableTable, type TableColumn } from "../../../components/data-grid/EditableTable.tsx";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
-import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
+import { SubmitButton } from "../../../components/form/fields.tsx";
 import { RichTextField } from "../../../components/form/rich-text-field.tsx";
-import { SwitchField } from "../../../components/form/switch-field.tsx";
-import { useOptions } from "../../../components/filters/useOptions.ts";
-import { SelectField } from "../../../components/form/select-field.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
-import { SUPPLIERS } from "../../common/lookups.ts";
 import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
 import { CopyButton } from "../parts.tsx";
 import { downloadReport } from "../actions.tsx";
-import { SUPPLIER_MAP_DEFAULTS } from "../../../../../shared/api/supplier-maps.ts";
+import { formDefaults, SupplierMapEditor } from "./SupplierMapEditor.tsx";
 
 const TOGGLES = [
   { key: "allowTraffic", label: "Traffic" },
@@ -55,49 +50,6 @@ const TOGGLES = [
 type ToggleKey = (typeof TOGGLES)[number]["key"];
 /** One toggle's change (`{ [key]: on }`). */
 type ToggleBody = BodyIn<typeof updateSupplierMapCall>;
-
-const REDIRECTS = [
-  { name: "redirectComplete", label: "Complete", example: "https://panel.example/complete?sid=[sid]" },
-  { name: "redirectTerminate", label: "Terminate", example: "https://panel.example/terminate?sid=[sid]" },
-  { name: "redirectQuotaFull", label: "Over Quota", example: "https://panel.example/quotafull?sid=[sid]" },
-  { name: "redirectQualityTerm", label: "Quality Term", example: "https://panel.example/quality?sid=[sid]" },
-  { name: "redirectSurveyClose", label: "Survey Close", example: "https://panel.example/closed?sid=[sid]" },
-] as const;
-
-/** The spec's defaults (what the supplier map's reset call answers), numbers as the text fields hold them. */
-const DEFAULTS = {
-  ...SUPPLIER_MAP_DEFAULTS,
-  supplierCPI: String(SUPPLIER_MAP_DEFAULTS.supplierCPI),
-  supplierQuota: String(SUPPLIER_MAP_DEFAULTS.supplierQuota),
-  supplierClickQuota: String(SUPPLIER_MAP_DEFAULTS.supplierClickQuota),
-};
-
-/** The server's empty map as form values (numbers as the text fields hold them). */
-function formDefaults(server: SupplierMapDefaults | undefined): typeof DEFAULTS {
-  if (!server) return DEFAULTS;
-  const out = { ...DEFAULTS } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(server)) if (k in DEFAULTS && v !== null && v !== undefined) out[k] = v;
-  for (const k of ["supplierCPI", "supplierQuota", "supplierClickQuota"]) out[k] = String(out[k]);
-  return out as typeof DEFAULTS;
-}
-
-function valuesOf(m: SupplierMapRow) {
-  return {
-    supplierId: m.supplierId,
-    supplierCPI: String(m.supplierCPI),
-    supplierQuota: String(m.supplierQuota),
-    supplierClickQuota: String(m.supplierClickQuota),
-    allowTraffic: m.allowTraffic,
-    isBoarded: m.isBoarded,
-    isTestLink: m.isTestLink,
-    isPreScreen: m.isPreScreen,
-    redirectComplete: m.redirectComplete,
-    redirectTerminate: m.redirectTerminate,
-    redirectQuotaFull: m.redirectQuotaFull,
-    redirectQualityTerm: m.redirectQualityTerm,
-    redirectSurveyClose: m.redirectSurveyClose,
-  };
-}
 
 export function SuppliersTab({ project }: { project: ProjectRecord }) {
   const qc = useQueryClient();
@@ -236,6 +188,26 @@ export function SuppliersTab({ project }: { project: ProjectRecord }) {
   );
 }
 
+/**
+ * The flag of a map that sends some respondents nowhere: for these statuses neither the map nor its
+ * supplier has a return link, so they end on Samplex's own page instead of back at their panel.
+ */
+function MissingReturns({ map }: { map: SupplierMapRow }) {
+  const missing = map.returnUrlsMissing ?? [];
+  if (!missing.length) return null;
+  return (
+    <span
+      className="mt-1 flex max-w-60 items-start gap-1 text-xs font-medium text-amber-700 dark:text-amber-400"
+      role="note"
+      data-testid="missing-returns"
+      title="Neither this map nor the supplier's record has a return link for these outcomes: those respondents end on Samplex's own page, not back at their panel. Add the links here or on the supplier."
+    >
+      <TriangleAlert className="mt-px size-3.5 shrink-0" aria-hidden="true" />
+      <span>No return link: {missing.join(", ")}</span>
+    </span>
+  );
+}
+
 function MapsTable({
   maps,
   loading,
@@ -273,6 +245,7 @@ function MapsTable({
             </code>
             <CopyButton text={m.redirectUrl} label={`entry link of ${m.supplierName}`} className="size-7" />
           </span>
+          <MissingReturns map={m} />
         </>
       ),
     },
@@ -393,126 +366,6 @@ function MapsTable({
       )}
     />
   );
-}
-
-function SupplierMapEditor({
-  projectId,
-  maps,
-  initial,
-  empty,
-  disabled,
-  onSaved,
-  onCancel,
-}: {
-  projectId: string;
-  maps: SupplierMapRow[];
-  initial: SupplierMapRow | null;
-  empty: typeof DEFAULTS;
-  disabled: boolean;
-  onSaved: (saved: SupplierMapRow) => Promise<void>;
-  onCancel: () => void;
-}) {
-  const start = { projectId, ...(initial ? valuesOf(initial) : empty) };
-  const form = useSchemaForm(SupplierMapForm, start);
-
-  async function submit(values: SupplierMapForm) {
-    const res = await api(saveSupplierMapCall, { body: { ...values, projectId } });
-    notify.success(res.message);
-    // the whole form starts again, the supplier select included, ready for the next supplier
-    form.reset({ projectId, ...empty });
-    await onSaved(res.result);
-  }
-
-  return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex flex-col gap-5">
-      <FollowSupplier maps={maps} projectId={projectId} />
-      <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-        <SupplierSelect maps={maps} />
-        <TextField name="supplierCPI" label="Supplier CPI" required inputMode="decimal" autoComplete="off" />
-        <TextField
-          name="supplierQuota"
-          label="Supplier Quota"
-          required
-          inputMode="numeric"
-          autoComplete="off"
-        />
-        <TextField
-          name="supplierClickQuota"
-          label="Supplier Click Quota"
-          required
-          inputMode="numeric"
-          autoComplete="off"
-        />
-      </div>
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <SwitchField name="allowTraffic" label="Allow traffic" />
-        <SwitchField name="isBoarded" label="Boarded" />
-        <SwitchField name="isTestLink" label="Test link" />
-        <SwitchField name="isPreScreen" label="Pre-screen" />
-      </div>
-      <fieldset className="flex flex-col gap-3">
-        <legend className="mb-1 text-sm font-medium">
-          Redirects back to the supplier{" "}
-          <span className="font-normal text-muted-foreground">
-            (each must carry <code className="rounded bg-muted px-1">[sid]</code>)
-          </span>
-        </legend>
-        <div className="grid gap-4 lg:grid-cols-2">
-          {REDIRECTS.map((r) => (
-            <TextField
-              key={r.name}
-              name={r.name}
-              label={r.label}
-              type="url"
-              placeholder={r.example}
-              autoComplete="off"
-              spellCheck={false}
-            />
-          ))}
-        </div>
-      </fieldset>
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="outline" onClick={onCancel}>Cancel</Button>
-        {disabled ? <Button disabled>Save supplier</Button> : <SaveLabel maps={maps} />}
-      </div>
-    </Form>
-  );
-}
-
-function SupplierSelect({ maps }: { maps: SupplierMapRow[] }) {
-  const { options, loading } = useOptions(SUPPLIERS);
-  const mapped = new Set(maps.map((m) => m.supplierId));
-  const labelled = options.map((o) => (mapped.has(o.value) ? { ...o, label: `${o.label} (mapped)` } : o));
-  return (
-    <SelectField
-      name="supplierId"
-      label="Supplier"
-      required
-      options={labelled}
-      placeholder={loading ? "Loading suppliers…" : "Select a supplier"}
-    />
-  );
-}
-
-/** Choosing a supplier that is already mapped loads its settings: the form becomes its Update. */
-function FollowSupplier({ maps, projectId }: { maps: SupplierMapRow[]; projectId: string }) {
-  const { reset } = useFormContext();
-  const supplierId = useWatch({ name: "supplierId" }) as string;
-  const last = React.useRef(supplierId);
-  React.useEffect(() => {
-    if (supplierId === last.current) return;
-    last.current = supplierId;
-    // a supplier not mapped yet keeps what was typed
-    const m = maps.find((x) => x.supplierId === supplierId);
-    if (m) reset({ projectId, ...valuesOf(m) });
-  }, [supplierId, maps, projectId, reset]);
-  return null;
-}
-
-function SaveLabel({ maps }: { maps: SupplierMapRow[] }) {
-  const supplierId = useWatch({ name: "supplierId" }) as string;
-  const update = maps.some((m) => m.supplierId === supplierId);
-  return <SubmitButton>{update ? "Update supplier" : "Add supplier"}</SubmitButton>;
 }
 
 // ---------------------------------------------------------------- Add Questionaire

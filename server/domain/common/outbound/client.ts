@@ -1,0 +1,260 @@
+/**
+ * The one outbound HTTP client for URLs a user or a supplier typed (post-back hooks, supplier
+ * callbacks, webhooks, API-integrated clients): every call and every redirect hop is checked
+ * against the policy (policy.ts), its host resolved and each address checked, and the connection
+ * made to the very address that was checked: no second look-up, so no DNS-rebinding window.
+ *
+ * The network side is node:http / node:https with a `lookup` that answers the checked address (the
+ * URL keeps the name, so the Host header, TLS SNI and the certificate check use the name). Deno's
+ * fetch has no way to pin the address (Deno.createHttpClient takes no resolver), and it would pick
+ * up HTTP(S)_PROXY from the environment; node:http reads no proxy variables, keeps no cookies and
+ * here pools no connections (agent: false), so nothing ambient rides along. Short connect and total
+ * time limits and a response size cap bound what a slow or huge answer can cost.
+ */
+import http from "node:http";
+import https from "node:https";
+import { lookup } from "node:dns/promises";
+import { type AddressBytes, formatAddress, parseAddress } from "./address.ts";
+import { addressRefusal, type OutboundPolicy, urlRefusal } from "./policy.ts";
+
+/** A call the policy refuses: `reason` names the rule. Not worth retrying. */
+export class OutboundRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`Refused: ${reason}`);
+  }
+}
+
+export type OutboundRequest = {
+  method?: "GET" | "POST" | "PUT";
+  headers?: Record<string, string>;
+  body?: string;
+};
+
+export type OutboundResponse = { status: number; headers: Headers; body: Uint8Array; url: string };
+
+/** One HTTP exchange with the checked address; no redirects followed. */
+export type Transport = (x: {
+  url: URL;
+  address: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  connectTimeoutMs: number;
+  deadline: AbortSignal;
+  maxBytes: number;
+  caCerts?: string[];
+}) => Promise<Omit<OutboundResponse, "url">>;
+
+export type OutboundOptions = {
+  /** A host name to its addresses (default: the system resolver, as getaddrinfo answers). */
+  resolve?: (host: string) => Promise<string[]>;
+  transport?: Transport;
+  connectTimeoutMs?: number;
+  /** The whole call: look-ups, connections, every redirect and the answer. */
+  timeoutMs?: number;
+  /** Bytes of an answer read at most; a longer one fails the call. */
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** PEM certificates trusted besides the system's (a private CA; tests). */
+  caCerts?: string[];
+};
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export class Outbound {
+  constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {}
+
+  /** The same policy with other options (a test's resolver or transport, a shorter time-out). */
+  with(opts: OutboundOptions): Outbound {
+    return new Outbound(this.policy, { ...this.opts, ...opts });
+  }
+
+  /** Why a URL may not be called, before any look-up (for saving a URL), or null. */
+  refusal(url: string): string | null {
+    // the router's placeholders ([sid], [uid]...) may stand in the host: a name there
+    const filled = url.replace(/\[[a-z_]+\]/gi, "x");
+    const u = URL.canParse(filled) ? new URL(filled) : null;
+    return u ? urlRefusal(u, this.policy) : "not a valid URL";
+  }
+
+  /** Calls a URL, following up to maxRedirects redirects, each hop checked like the first. */
+  async request(url: string, req: OutboundRequest = {}): Promise<OutboundResponse> {
+    const timeoutMs = this.opts.timeoutMs ?? 10_000;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    let method = req.method ?? "GET";
+    let body = req.body;
+    let current = url;
+    for (let hop = 0;; hop++) {
+      const target = await this.#check(current, deadline, timeoutMs);
+      const res = await this.#transport({
+        url: target.url,
+        address: target.address,
+        method,
+        headers: { ...req.headers },
+        body,
+        connectTimeoutMs: this.opts.connectTimeoutMs ?? 3_000,
+        deadline,
+        maxBytes: this.opts.maxBytes ?? 64 * 1024,
+        caCerts: this.opts.caCerts,
+      });
+      const location = res.headers.get("location");
+      if (!REDIRECTS.has(res.status) || !location) return { ...res, url: target.url.href };
+      if (hop >= (this.opts.maxRedirects ?? 3)) throw new Error(`more than ${hop} redirects`);
+      current = new URL(location, target.url).href;
+      if (res.status === 303 || (method === "POST" && res.status !== 307 && res.status !== 308)) {
+        method = "GET";
+        body = undefined;
+      }
+    }
+  }
+
+  get #transport(): Transport {
+    return this.opts.transport ?? nodeTransport;
+  }
+
+  /** The URL and the address to connect to, both checked; OutboundRefused if the policy says no. */
+  async #check(
+    raw: string,
+    deadline: AbortSignal,
+    timeoutMs: number,
+  ): Promise<{ url: URL; address: string }> {
+    const url = URL.canParse(raw) ? new URL(raw) : null;
+    if (!url) throw new OutboundRefused(`not a valid URL: ${raw.slice(0, 200)}`);
+    const early = urlRefusal(url, this.policy);
+    if (early) throw new OutboundRefused(early);
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const literal = parseAddress(host);
+    const found: AddressBytes[] = literal ? [literal] : await this.#resolve(host, deadline, timeoutMs);
+    if (!found.length) throw new Error(`${host} has no address`);
+    // every address the name has must pass: a name that also points inside is refused outright
+    for (const a of found) {
+      const why = addressRefusal(url, a, this.policy);
+      if (why) throw new OutboundRefused(why);
+    }
+    return { url, address: formatAddress(found[0]) };
+  }
+
+  async #resolve(host: string, deadline: AbortSignal, timeoutMs: number): Promise<AddressBytes[]> {
+    const resolve = this.opts.resolve ?? systemResolve;
+    const names = await abortable(
+      resolve(host),
+      deadline,
+      () => `no answer from ${host} within ${timeoutMs} ms`,
+    );
+    return names.map((n) => {
+      const b = parseAddress(n);
+      if (!b) throw new Error(`${host} resolved to ${n}, which is not an address`);
+      return b;
+    });
+  }
+}
+
+/** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address of the name. */
+async function systemResolve(host: string): Promise<string[]> {
+  try {
+    return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  } catch (e) {
+    throw new Error(`could not resolve ${host} (${(e as { code?: string }).code ?? String(e)})`);
+  }
+}
+
+function abortable<T>(p: Promise<T>, signal: AbortSignal, why: () => string): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error(why()));
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(new Error(why()));
+    signal.addEventListener("abort", stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
+
+const tooLarge = (max: number) => new Error(`the answer is larger than ${max} bytes`);
+
+/** node:http(s) to the checked address; the name stays in the URL for Host, SNI and the certificate. */
+export const nodeTransport: Transport = (x) =>
+  new Promise((resolve, reject) => {
+    const family = x.address.includes(":") ? 6 : 4;
+    const secure = x.url.protocol === "https:";
+    const req = (secure ? https : http).request(x.url, {
+      method: x.method,
+      headers: x.headers,
+      agent: false,
+      ...(x.caCerts ? { ca: x.caCerts } : {}),
+      // deno-lint-ignore no-explicit-any
+      lookup: (_host: string, o: any, cb: any) =>
+        o?.all ? cb(null, [{ address: x.address, family }]) : cb(null, x.address, family),
+    }, (res) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      res.on("data", (chunk: Uint8Array) => {
+        size += chunk.length;
+        if (size <= x.maxBytes) return void chunks.push(chunk);
+        fail(tooLarge(x.maxBytes));
+        req.destroy();
+      });
+      res.on("end", () => {
+        if (size > x.maxBytes) return;
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) headers.append(k, String(one));
+        }
+        done();
+        resolve({ status: res.statusCode ?? 0, headers, body: concat(chunks, size) });
+      });
+      res.on("error", fail);
+    });
+    const fail = (e: Error) => {
+      done();
+      reject(e);
+    };
+    const onDeadline = () => req.destroy(new Error("no complete answer in time"));
+    x.deadline.addEventListener("abort", onDeadline, { once: true });
+    let connectTimer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      clearTimeout(connectTimer);
+      x.deadline.removeEventListener("abort", onDeadline);
+    };
+    req.on("socket", (socket) => {
+      connectTimer = setTimeout(
+        () => req.destroy(new Error(`no connection within ${x.connectTimeoutMs} ms`)),
+        x.connectTimeoutMs,
+      );
+      socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
+    });
+    req.on("error", fail);
+    if (x.deadline.aborted) onDeadline();
+    req.end(x.body);
+  });
+
+/** A fetch as the transport (tests and fakes): the same checks ran before it, redirects come back. */
+export const fetchTransport = (f: typeof fetch): Transport => async (x) => {
+  const res = await f(x.url.href, {
+    method: x.method,
+    headers: x.headers,
+    body: x.body,
+    redirect: "manual",
+    signal: x.deadline,
+  });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      size += chunk.length;
+      if (size > x.maxBytes) {
+        await res.body.cancel().catch(() => {});
+        throw tooLarge(x.maxBytes);
+      }
+      chunks.push(chunk);
+    }
+  }
+  return { status: res.status, headers: res.headers, body: concat(chunks, size) };
+};
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

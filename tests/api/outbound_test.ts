@@ -1,0 +1,202 @@
+/**
+ * The outbound client over the network (node:http to the checked address): local listeners are
+ * internal, so they are reached only when OUTBOUND_ALLOW (read from the environment) lists them;
+ * a redirect is checked like the first URL; the connection goes to the address that was checked
+ * (one look-up per hop, no second one for the socket); time and size are bounded.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { fetchTransport, OutboundRefused } from "../../server/domain/common/outbound/client.ts";
+import { outboundFor } from "../../server/boot.ts";
+import { loadEnv } from "../../server/env.ts";
+
+type Seen = { path: string; host: string | null; headers: string[] };
+
+/** A local listener on 127.0.0.1 answering with `answer`, recording what reached it. */
+function listener(answer: (req: Request) => Response | Promise<Response> = () => new Response("ok")) {
+  const seen: Seen[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push({
+      path: new URL(req.url).pathname,
+      host: req.headers.get("host"),
+      headers: [...req.headers.keys()],
+    });
+    return answer(req);
+  });
+  return { seen, port: server.addr.port, close: () => server.shutdown() };
+}
+
+const clientWith = (env: Record<string, string>, resolve?: (host: string) => Promise<string[]>) =>
+  outboundFor(loadEnv(env)).with(resolve ? { resolve } : {});
+
+const refusedBy = async (p: Promise<unknown>) => {
+  const e = await p.then(() => null, (e) => e);
+  assert(e instanceof OutboundRefused, `expected a refusal, got ${e}`);
+  return e.reason;
+};
+
+Deno.test("outbound: a local listener is refused without OUTBOUND_ALLOW and reached with its address or range listed", async () => {
+  const l = listener();
+  try {
+    const url = `http://127.0.0.1:${l.port}/hook`;
+    assertMatch(await refusedBy(clientWith({}).request(url)), /127\.0\.0\.1 is a loopback address/);
+    assertMatch(await refusedBy(clientWith({ OUTBOUND_ALLOW: "10.0.0.0/8" }).request(url)), /loopback/);
+    assertEquals(l.seen, [], "nothing reached the listener");
+
+    const byAddress = await clientWith({ OUTBOUND_ALLOW: "127.0.0.1" }).request(url);
+    assertEquals([byAddress.status, new TextDecoder().decode(byAddress.body)], [200, "ok"]);
+    const byRange = await clientWith({ OUTBOUND_ALLOW: "127.0.0.0/8" }).request(url);
+    assertEquals(byRange.status, 200);
+    assertEquals(l.seen.length, 2);
+  } finally {
+    await l.close();
+  }
+});
+
+Deno.test("outbound: a listed host name is reached at the address it resolved to, with its name as Host and nothing ambient", async () => {
+  const l = listener();
+  const looked: string[] = [];
+  try {
+    const o = clientWith({ OUTBOUND_ALLOW: "hooks.internal" }, (host) => {
+      looked.push(host);
+      // a second answer would point elsewhere (DNS rebinding): the socket must not ask again
+      return Promise.resolve(looked.length === 1 ? ["127.0.0.1"] : ["192.0.2.1"]);
+    });
+    const res = await o.request(`http://hooks.internal:${l.port}/x?a=1`, {
+      headers: { "Idempotency-Key": "k1" },
+    });
+    assertEquals(res.status, 200);
+    assertEquals(looked, ["hooks.internal"], "one look-up, and the connection went to its answer");
+    assertEquals(l.seen[0].host, `hooks.internal:${l.port}`);
+    assert(l.seen[0].headers.includes("idempotency-key"));
+    for (const ambient of ["cookie", "authorization", "proxy-authorization"]) {
+      assert(!l.seen[0].headers.includes(ambient), `${ambient} sent`);
+    }
+    // the same name not listed: its loopback answer is refused
+    const unlisted = clientWith({}, () => Promise.resolve(["127.0.0.1"]));
+    assertMatch(
+      await refusedBy(unlisted.request(`http://hooks.example/x`)),
+      /hooks\.example resolves to 127\.0\.0\.1, which is a loopback address/,
+    );
+    assertEquals(l.seen.length, 1);
+  } finally {
+    await l.close();
+  }
+});
+
+Deno.test("outbound: a redirect from an allowed host to a refused one is refused at that hop, the target never called", async () => {
+  const target = listener();
+  const hops = listener((req) => {
+    const to = new URL(req.url).searchParams.get("to")!;
+    return new Response(null, { status: 302, headers: { location: to } });
+  });
+  try {
+    const o = clientWith({ OUTBOUND_ALLOW: "hooks.internal" }, () => Promise.resolve(["127.0.0.1"]));
+    const via = (to: string) => `http://hooks.internal:${hops.port}/r?to=${encodeURIComponent(to)}`;
+    for (
+      const [to, rule] of [
+        [`http://127.0.0.1:${target.port}/secret`, /127\.0\.0\.1 is a loopback address/],
+        [`http://localhost:${target.port}/secret`, /localhost is a loopback address/],
+        [`http://169.254.169.254/latest/meta-data/`, /link-local/],
+        [`http://[::ffff:7f00:1]:${target.port}/`, /loopback/],
+        [`file:///etc/passwd`, /only http and https/],
+      ] as const
+    ) {
+      assertMatch(await refusedBy(o.request(via(to))), rule);
+    }
+    assertEquals(target.seen.length, 0, "no redirect reached the internal target");
+    assertEquals(hops.seen.length, 5);
+    // a redirect that stays on an allowed host is followed
+    const ok = await o.request(via(`http://hooks.internal:${target.port}/fine`));
+    assertEquals([ok.status, ok.url], [200, `http://hooks.internal:${target.port}/fine`]);
+    assertEquals(target.seen.map((s) => s.path), ["/fine"]);
+  } finally {
+    await target.close();
+    await hops.close();
+  }
+});
+
+Deno.test("outbound: a slow answer is cut at the time limit and a large one at the size cap", async () => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => release = r);
+  const slow = listener(async () => {
+    await held;
+    return new Response("late");
+  });
+  const big = listener(() => new Response("x".repeat(100_000)));
+  try {
+    const o = clientWith({ OUTBOUND_ALLOW: "127.0.0.1" });
+    const late = await o.with({ timeoutMs: 300 }).request(`http://127.0.0.1:${slow.port}/`).then(
+      () => null,
+      (e) => e,
+    );
+    assert(late instanceof Error && !(late instanceof OutboundRefused), String(late));
+    assertMatch(late.message, /no complete answer in time/);
+    const capped = o.with({ maxBytes: 1024 });
+    const large = await capped.request(`http://127.0.0.1:${big.port}/`).then(() => null, (e) => e);
+    assertMatch(String(large), /larger than 1024 bytes/);
+    // the same cap when a fetch carries the call (tests' fakes)
+    const viaFetch = capped.with({ transport: fetchTransport(fetch) });
+    assertMatch(
+      String(await viaFetch.request(`http://127.0.0.1:${big.port}/`).then(() => null, (e) => e)),
+      /1024/,
+    );
+    // the default cap: 64 KiB
+    assertMatch(
+      String(await o.request(`http://127.0.0.1:${big.port}/`).then(() => null, (e) => e)),
+      /65536 bytes/,
+    );
+  } finally {
+    release();
+    await slow.close();
+    await big.close();
+  }
+});
+
+/** A certificate for hooks.test (and its key), self-signed: trusted only where a test passes it. */
+const HOOKS_TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmDCCAT6gAwIBAgIUUC7hKhEsqDysAOuqxDIOMlYreQwwCgYIKoZIzj0EAwIw
+FTETMBEGA1UEAwwKaG9va3MudGVzdDAgFw0yNjExMjYwNDIwMzNaGA8yMTI2MTEw
+MjA0MjAzM1owFTETMBEGA1UEAwwKaG9va3MudGVzdDBZMBMGByqGSM49AgEGCCqG
+SM49AwEHA0IABJiheyDQsLvq1FFralpED2kRlH4HpQFwZVBRv88Eb9ZqO2v3b75o
+JDnEAtCWgF4V182bqWnRwP9HR4lLoreFeB+jajBoMB0GA1UdDgQWBBTMWbPvihXf
+3ZqHhgM8Vvg8/n9eGTAfBgNVHSMEGDAWgBTMWbPvihXf3ZqHhgM8Vvg8/n9eGTAP
+BgNVHRMBAf8EBTADAQH/MBUGA1UdEQQOMAyCCmhvb2tzLnRlc3QwCgYIKoZIzj0E
+AwIDSAAwRQIgF1TkEsHVuZUR13OpSpfbK54/p6cSOLTiqW+5cvArYFECIQCgawVQ
+KAkxjJOnc4hBiawnnf7AMOofnJObw9ulcUlCIA==
+-----END CERTIFICATE-----
+`;
+const HOOKS_TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgRQBuSl+7cNFLS0Jq
+J6iz+OK50AHlSvufXhiaIziTQx+hRANCAASYoXsg0LC76tRRa2paRA9pEZR+B6UB
+cGVQUb/PBG/Wajtr92++aCQ5xALQloBeFdfNm6lp0cD/R0eJS6K3hXgf
+-----END PRIVATE KEY-----
+`;
+
+Deno.test("outbound: https to the pinned address still verifies the certificate against the name (SNI and Host carry it)", async () => {
+  const hosts: (string | null)[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, cert: HOOKS_TEST_CERT, key: HOOKS_TEST_KEY, onListen() {} },
+    (req) => (hosts.push(req.headers.get("host")), new Response("tls ok")),
+  );
+  const port = server.addr.port;
+  try {
+    const o = clientWith({ OUTBOUND_ALLOW: "hooks.test, other.test" }, () => Promise.resolve(["127.0.0.1"]));
+    const trusted = o.with({ caCerts: [HOOKS_TEST_CERT] });
+    const res = await trusted.request(`https://hooks.test:${port}/hook`);
+    assertEquals([res.status, new TextDecoder().decode(res.body)], [200, "tls ok"]);
+    assertEquals(hosts, [`hooks.test:${port}`]);
+    // the same address under another name: the certificate does not name it
+    assertMatch(
+      String(await trusted.request(`https://other.test:${port}/`).then(() => null, (e) => e)),
+      /other\.test/,
+    );
+    // the system's trust alone: a self-signed certificate is refused
+    assertMatch(
+      String(await o.request(`https://hooks.test:${port}/`).then(() => null, (e) => e)),
+      /self-signed|certificate/i,
+    );
+    assertEquals(hosts.length, 1);
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -1,0 +1,10 @@
+import type { TestApp } from "./app.ts";
+
+/** Signs in from an address (the app trusts one proxy); returns the status. */
+export async function loginFrom(t: TestApp, ip: string, email: string, password: string) {
+  const r = await t.call("POST", "/admin/login", {
+    body: { email, password },
+    headers: { "x-forwarded-for": ip },
+  });
+  return r.status;
+}

@@ -1,0 +1,80 @@
+/**
+ * server/db/local-client.ts: the local database client answers as @libsql/client does (named
+ * rows, numbers, BLOBs, errors, transactions) while keeping its writing statements prepared.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { createClient, LibsqlError } from "@libsql/client";
+import { LocalClient } from "../../server/db/local-client.ts";
+
+Deno.test("local client: rows, values and errors as @libsql/client gives them", async () => {
+  const ours = new LocalClient(":memory:");
+  const theirs = createClient({ url: ":memory:", intMode: "number" });
+  try {
+    for (const c of [ours, theirs]) {
+      await c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE, n INTEGER, r REAL, b BLOB)");
+      await c.execute({
+        sql: "INSERT INTO t (name, n, r, b) VALUES (?, ?, ?, ?)",
+        args: ["a", 7, 1.5, new Uint8Array([1, 2, 3]).buffer],
+      });
+      await c.execute({
+        sql: "INSERT INTO t (name, n, r, b) VALUES (:name, :n, NULL, NULL)",
+        args: { name: "b", n: 8 },
+      });
+    }
+    const q = "SELECT id, name, n, r, b, n + 1 AS next FROM t ORDER BY id";
+    const a = await ours.execute(q), b = await theirs.execute(q);
+    assertEquals(a.columns, b.columns);
+    assertEquals(a.rows.map((r) => ({ ...r })), b.rows.map((r) => ({ ...r })));
+    assert(a.rows[0].b instanceof ArrayBuffer, "a BLOB comes back as an ArrayBuffer");
+    const w = await ours.execute({ sql: "UPDATE t SET n = n + 1 WHERE name = ?", args: ["a"] });
+    assertEquals([w.rowsAffected, w.rows.length], [1, 0]);
+
+    // a unique violation is a LibsqlError with SQLite's codes
+    const err = await ours.execute({ sql: "INSERT INTO t (name) VALUES (?)", args: ["a"] }).catch((e) => e);
+    assert(err instanceof LibsqlError, `a LibsqlError, got ${err}`);
+    assertEquals([err.code, err.extendedCode], ["SQLITE_CONSTRAINT", "SQLITE_CONSTRAINT_UNIQUE"]);
+    // an integer past 2^53 is refused, as the client's intMode "number" does
+    await ours.execute("INSERT INTO t (name, n) VALUES ('big', 9007199254740993)");
+    const big = await ours.execute("SELECT n FROM t WHERE name = 'big'").catch((e) => e);
+    assert(big instanceof RangeError, `a RangeError, got ${big}`);
+  } finally {
+    ours.close();
+    theirs.close();
+  }
+});
+
+Deno.test("local client: a kept statement runs again after the schema changes; transactions commit and roll back", async () => {
+  const c = new LocalClient(":memory:");
+  try {
+    await c.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)");
+    const put = (k: string, v: number) =>
+      c.execute({ sql: "INSERT INTO t (k, v) VALUES (?, ?)", args: [k, v] });
+    await put("a", 1);
+    await c.execute("ALTER TABLE t ADD COLUMN w INTEGER NOT NULL DEFAULT 5");
+    await put("b", 2);
+    assertEquals((await c.execute("SELECT k, v, w FROM t ORDER BY k")).rows.map((r) => ({ ...r })), [
+      { k: "a", v: 1, w: 5 },
+      { k: "b", v: 2, w: 5 },
+    ]);
+
+    const tx = await c.transaction("write");
+    await tx.execute({ sql: "UPDATE t SET v = 10 WHERE k = ?", args: ["a"] });
+    // the client's one connection is the transaction's until it ends
+    const busy = await c.execute("SELECT 1").catch((e) => e);
+    assert(
+      busy instanceof LibsqlError && busy.code === "TRANSACTION_ACTIVE",
+      `refused while open, got ${busy}`,
+    );
+    await tx.rollback();
+    const tx2 = await c.transaction("write");
+    await tx2.execute({ sql: "UPDATE t SET v = 20 WHERE k = ?", args: ["b"] });
+    await tx2.commit();
+    tx2.close();
+    assertEquals((await c.execute("SELECT k, v FROM t ORDER BY k")).rows.map((r) => ({ ...r })), [
+      { k: "a", v: 1 },
+      { k: "b", v: 20 },
+    ]);
+  } finally {
+    c.close();
+  }
+});
