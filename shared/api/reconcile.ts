@@ -137,6 +137,7 @@ export const reconcileUnknownCall = defineCall({
   method: "GET",
   path: "/admin/reconcile/unknown/:id",
   ids: { id: "Reconcile" },
+  media: "text/csv",
   result: returns<CsvFile>(),
 });
 export const reconcileUndo = defineCall({

@@ -1,7 +1,7 @@
 /** What a reconcile works on: a group project (its children's sessions) or one child project. */
-import { type Selectable, sql } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { ReconcilesTable } from "../../db/tables/reconcile.ts";
+import type { UploadRow } from "./summaries.ts";
 import { conflict, notFound } from "../errors.ts";
 import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 
@@ -47,7 +47,7 @@ export function assertReconcilable(p: ReconcileTarget) {
 export const inList = (ids: string[]) => (ids.length ? ids : [""]);
 
 /** An applied upload with the code of the project it was made on. */
-export type AppliedUpload = Selectable<ReconcilesTable> & { projectCode: string };
+export type AppliedUpload = UploadRow;
 
 /**
  * The last applied upload of each project: what the reconcile list shows as its Last upload and

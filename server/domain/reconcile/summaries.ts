@@ -11,7 +11,7 @@ export async function getReconcile(db: Db, id: string): Promise<ReconcileSummary
   return toSummary(r);
 }
 
-type Row = {
+export type UploadRow = {
   id: string;
   projectId: string;
   projectCode: string;
@@ -32,7 +32,7 @@ type Row = {
   undoneByName: string;
 };
 
-export const toSummary = (r: Row): ReconcileSummary => ({
+export const toSummary = (r: UploadRow): ReconcileSummary => ({
   _id: r.id,
   projectId: r.projectId,
   projectCode: r.projectCode,
