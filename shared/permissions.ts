@@ -284,6 +284,7 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/project/revoke/:id": R.RECONCILE,
   "POST /admin/project/reconsile/undo/:id": R.RECONCILE,
   "POST /admin/project/reconsile/:id": R.RECONCILE,
+  "GET /admin/reconcile/unknown/:id": R.RECONCILE,
   "PUT /admin/project/reconsile/update/:id": R.RECONCILE,
   // reports
   "POST /admin/supplier/report/data": R.REPORTS,

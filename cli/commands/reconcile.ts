@@ -1,6 +1,8 @@
 /**
- * `reconcile <projectCode> <file.csv> --type approved|rejected`: the API's upload (same parse rules,
- * same domain function, one transaction) from the command line; prints the result summary.
+ * `reconcile <projectCode> <file.csv> --type approved|rejected [--unknown-out FILE]`: the API's
+ * upload (same parse rules, same domain function) from the command line; prints the result summary,
+ * and with `--unknown-out` writes the identifiers that matched no session of the project to FILE
+ * (the CSV the screen downloads, streamed from the database).
  */
 import type { Command } from "commander";
 import { cliActor } from "../../server/domain/audit/log.ts";
@@ -9,6 +11,8 @@ import { RECONCILE_TYPE, reconcileTypeLabel } from "../../shared/schemas/reconci
 import { MAX_UPLOAD_BYTES } from "../../shared/schemas/reconcile.ts";
 import { closeRouter } from "../../server/domain/router/router.ts";
 import { CliError, say, withDeps } from "../context.ts";
+import { csvStream } from "../../server/http/csv.ts";
+import { unknownColumns, unknownPages } from "../../server/domain/reconcile/unknown.ts";
 
 const TYPES: Record<string, 1 | 2> = { approved: RECONCILE_TYPE.APPROVED, rejected: RECONCILE_TYPE.REJECTED };
 
@@ -18,7 +22,8 @@ export function registerReconcileCommands(program: Command) {
     .argument("<projectCode>", "the project's code (a group project: its children's sessions)")
     .argument("<file>", "the identifier file (CSV, one identifier a line)")
     .requiredOption("--type <type>", "approved or rejected")
-    .action(async (projectCode: string, file: string, opts: { type: string }) => {
+    .option("--unknown-out <file>", "write the identifiers that matched no session of the project here (CSV)")
+    .action(async (projectCode: string, file: string, opts: { type: string; unknownOut?: string }) => {
       const type = TYPES[opts.type.trim().toLowerCase()];
       if (!type) throw new CliError("--type: must be approved or rejected");
       let size = 0;
@@ -29,26 +34,52 @@ export function registerReconcileCommands(program: Command) {
       }
       if (size > MAX_UPLOAD_BYTES) throw new CliError(`${file} is too large (at most 20 MiB)`);
       const csv = await Deno.readTextFile(file);
-      await withDeps(async (deps) => {
-        const p = await deps.db.selectFrom("projects").select("id").where(
-          "projectCode",
-          "=",
-          projectCode.trim(),
-        )
-          .where("isDeleted", "=", 0).executeTakeFirst();
-        if (!p) throw new CliError(`Project ${projectCode} not found`);
-        const ids = await identifiersOfUpload({ csv, fileName: file.split("/").pop() ?? file });
-        const s = await reconcileUpload(deps, cliActor(), p.id, type, ids);
-        // the approved post-backs it queued get their first attempt before the command ends (claimed
-        // with a lease like any sender's, so a server sharing the database never sends one twice)
-        await closeRouter(deps);
-        say(
-          `${s.projectCode}: ${s.matched} ${
-            reconcileTypeLabel(s.type).toLowerCase()
-          } of ${s.identifiers} identifiers; ` +
-            `unknown ${s.unknown}, duplicate in the file ${s.duplicates}, already reconciled ${s.alreadyReconciled}, ` +
-            `not a complete ${s.notComplete}, approved post-backs queued ${s.hooksQueued}`,
-        );
-      });
+      // a file that cannot be written is said before anything is applied
+      const unknownOut = opts.unknownOut === undefined ? null : await writable(opts.unknownOut);
+      try {
+        await withDeps(async (deps) => {
+          const p = await deps.db.selectFrom("projects").select("id").where(
+            "projectCode",
+            "=",
+            projectCode.trim(),
+          )
+            .where("isDeleted", "=", 0).executeTakeFirst();
+          if (!p) throw new CliError(`Project ${projectCode} not found`);
+          const ids = await identifiersOfUpload({ csv, fileName: file.split("/").pop() ?? file });
+          const s = await reconcileUpload(deps, cliActor(), p.id, type, ids);
+          // the approved post-backs it queued get their first attempt before the command ends (claimed
+          // with a lease like any sender's, so a server sharing the database never sends one twice)
+          await closeRouter(deps);
+          say(
+            `${s.projectCode}: ${s.matched} ${
+              reconcileTypeLabel(s.type).toLowerCase()
+            } of ${s.identifiers} identifiers; ` +
+              `unknown ${s.unknown}, duplicate in the file ${s.duplicates}, already reconciled ${s.alreadyReconciled}, ` +
+              `not a complete ${s.notComplete}, approved post-backs queued ${s.hooksQueued}`,
+          );
+          if (unknownOut) {
+            const out = await Deno.open(unknownOut.path, { write: true, truncate: true });
+            await csvStream(unknownColumns, unknownPages(deps.db, s._id)).pipeTo(out.writable);
+            say(`wrote ${unknownOut.path} (${s.unknown} unknown identifiers)`);
+          }
+        });
+      } catch (e) {
+        await unknownOut?.discard();
+        throw e;
+      }
     });
+}
+
+/**
+ * Checks that `path` can be written, without changing a file already there; `discard` removes the
+ * empty file the check made when the command fails.
+ */
+async function writable(path: string) {
+  const existed = await Deno.stat(path).then(() => true, () => false);
+  try {
+    (await Deno.open(path, { write: true, create: true })).close();
+  } catch {
+    throw new CliError(`Cannot write ${path}`);
+  }
+  return { path, discard: () => existed ? Promise.resolve() : Deno.remove(path).catch(() => {}) };
 }

@@ -20,6 +20,7 @@ import * as m0017 from "./0017_interlocked_quotas.ts";
 import * as m0018 from "./0018_session_reconciles.ts";
 import * as m0020 from "./0020_provider_quota_sets.ts";
 import * as m0021 from "./0021_group_status_holds.ts";
+import * as m0022 from "./0022_reconcile_unknown.ts";
 import * as m0024 from "./0024_supplier_hook_refusal.ts";
 import * as m0025 from "./0025_task_leases.ts";
 import * as m0027 from "./0027_tax_details.ts";
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   "0018_session_reconciles": m0018,
   "0020_provider_quota_sets": m0020,
   "0021_group_status_holds": m0021,
+  "0022_reconcile_unknown": m0022,
   "0024_supplier_hook_refusal": m0024,
   "0025_task_leases": m0025,
   "0027_tax_details": m0027,

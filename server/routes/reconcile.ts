@@ -12,6 +12,8 @@ import {
 import { supplierSummary, updateSupplierSummary } from "../domain/reconcile/summary.ts";
 import { reconcileStatus, revokeProject } from "../domain/reconcile/status.ts";
 import { projectStatusLabel } from "../../shared/status.ts";
+import { csvResponse, csvStream } from "../http/csv.ts";
+import { unknownColumns, unknownPages, unknownSource } from "../domain/reconcile/unknown.ts";
 
 export function reconcileRoutes(api: Api) {
   api.list(R.listReconcileProjects, ({ db }) => ({
@@ -35,6 +37,16 @@ export function reconcileRoutes(api: Api) {
       `${summary.matched} identifiers ${
         reconcileTypeLabel(summary.type).toLowerCase()
       } on ${summary.projectCode}`,
+    );
+  });
+
+  // every identifier an upload did not match, streamed page by page
+  api.handle(R.reconcileUnknownCall, async ({ db, params, c }) => {
+    const u = await unknownSource(db, params.id);
+    return csvResponse(
+      c,
+      `${u.projectCode}-unknown-identifiers.csv`,
+      csvStream(unknownColumns, unknownPages(db, u.id)),
     );
   });
 

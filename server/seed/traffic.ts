@@ -661,7 +661,7 @@ export async function seedTraffic(
       await updateProject(db, caller, child.id, close, clock);
       await updateProject(db, caller, parentId, close, clock);
       // the client's approved and rejected files, through the reconcile domain
-      await seedReconcile(deps, child.id, rand, clock());
+      await seedReconcile(deps, parentId, child.id, rand, clock());
       if (to === READY_TO_INVOICE || to === INVOICED) {
         await setStatus(db, caller, child.id, "proceedToInvoice", clock);
       }

@@ -12,6 +12,7 @@ import {
   SupplierSummaryBody,
 } from "../schemas/reconcile.ts";
 import { moneyCell as money } from "../format.ts";
+import type { CsvFile } from "./project-reports.ts";
 
 /** A row of the reconcile grid: a group project with its children's figures. */
 export type ReconcileListItem = {
@@ -69,6 +70,15 @@ export type ReconcileSummary = {
   undoneByName: string;
 };
 
+/** How many unknown identifiers an upload's result lists (all of them: reconcileUnknownCall's CSV). */
+export const UNKNOWN_SHOWN = 100;
+
+/** What an upload answers: its summary and the first of the identifiers it did not match. */
+export type ReconcileResult = ReconcileSummary & {
+  /** The first UNKNOWN_SHOWN of the `unknown` identifiers, in the file's order. */
+  unknownIdentifiers: string[];
+};
+
 /** What an undo did. */
 export type UndoResult = {
   reconcile: ReconcileSummary;
@@ -120,7 +130,15 @@ export const reconcileUpload = defineCall({
   body: ReconcileUpload,
   bodyLimit: 20 * 1024 * 1024 + 64 * 1024,
   fileFields: ["csv"],
-  result: returns<ReconcileSummary>(),
+  result: returns<ReconcileResult>(),
+});
+/** Every identifier an upload (its id) did not match, in the file's order: a streamed CSV. */
+export const reconcileUnknownCall = defineCall({
+  method: "GET",
+  path: "/admin/reconcile/unknown/:id",
+  ids: { id: "Reconcile" },
+  media: "text/csv",
+  result: returns<CsvFile>(),
 });
 export const reconcileUndo = defineCall({
   method: "POST",

@@ -13,6 +13,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { liveProject, panelRedirects } from "../helpers/router.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
+import { closeForReconcile } from "../helpers/reconcile.ts";
 import { day, makeClient, readyProject } from "../helpers/accounts.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { closedPort } from "../helpers/smtp.ts";
@@ -94,16 +95,9 @@ async function closedWithCompletes(t: TestApp, n: number) {
     clicked: n,
     complete: n,
   }).execute();
-  const admin = await t.tokenFor("SUPERADMIN");
-  for (const id of [s.child._id, s.parent._id]) {
-    const r = await t.call("PUT", `/admin/project/update/${id}`, {
-      token: admin,
-      body: { projectStatus: 6, poNumber: "PO-1" },
-    });
-    assertEquals(r.status, 200, r.text);
-  }
+  await closeForReconcile(t, s);
   assertEquals(await counterMismatches(db, [s.child._id]), []);
-  return { ...s, ids, admin, accountant: await t.tokenFor("ACCOUNTANT") };
+  return { ...s, ids, admin: await t.tokenFor("SUPERADMIN"), accountant: await t.tokenFor("ACCOUNTANT") };
 }
 
 async function reconcileState(db: Db, projectId: string) {

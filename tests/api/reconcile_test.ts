@@ -7,7 +7,8 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
-import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
+import { enter, liveProject, router } from "../helpers/router.ts";
+import { closedProject, type Traffic } from "../helpers/reconcile.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import {
   HOOK_HELD,
@@ -24,34 +25,6 @@ import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
-
-type Traffic = Awaited<ReturnType<typeof liveProject>> & { completes: string[]; terminates: string[] };
-
-/** A live project with `complete` completes and `terminate` terminates, then Closed (PO set). */
-async function closedProject(
-  t: TestApp,
-  n: { complete: number; terminate?: number },
-  opts: Parameters<typeof liveProject>[1] = {},
-): Promise<Traffic> {
-  const s = await liveProject(t, opts);
-  const completes: string[] = [], terminates: string[] = [];
-  for (let i = 0; i < n.complete + (n.terminate ?? 0); i++) {
-    const uid = uidOf((await enter(t, s.mapId, `r${i}-${s.mapId.slice(-6)}`)).location);
-    const isComplete = i < n.complete;
-    await back(t, uid, isComplete ? "c" : "t");
-    (isComplete ? completes : terminates).push(uid);
-  }
-  await router(t).idle();
-  const admin = await t.tokenFor("SUPERADMIN");
-  for (const id of [s.child._id, s.parent._id]) {
-    const r = await t.call("PUT", `/admin/project/update/${id}`, {
-      token: admin,
-      body: { projectStatus: 6, poNumber: "PO-1" },
-    });
-    assertEquals(r.status, 200, r.text);
-  }
-  return { ...s, completes, terminates };
-}
 
 async function upload(
   t: TestApp,
@@ -509,7 +482,13 @@ Deno.test("reconcile: the demo seed reconciles its closed projects through the d
     const ups = await t.deps.db.selectFrom("reconciles").select(["projectId", "type", "matched", "status"])
       .execute();
     assert(ups.length >= 2 && ups.every((u) => u.status === "applied"), JSON.stringify(ups));
-    const ids = [...new Set(ups.map((u) => u.projectId))];
+    // made on group projects (as from the reconcile screen), naming their children's completes
+    const groups = await t.deps.db.selectFrom("projects").select("parentProjectId")
+      .where("id", "in", [...new Set(ups.map((u) => u.projectId))]).execute();
+    assert(groups.every((g) => g.parentProjectId === null), JSON.stringify(groups));
+    const ids = (await sql<{ id: string }>`SELECT DISTINCT s.projectId AS id FROM reconcile_items i
+      JOIN sessions s ON s.id = i.sessionId`.execute(t.deps.db)).rows.map((r) => r.id);
+    assert(ids.length >= 1);
     const approved = await t.deps.db.selectFrom("projects").select(["approved", "rejected", "complete"])
       .where("id", "in", ids).execute();
     assert(approved.every((p) => p.approved > 0 && p.approved + p.rejected === p.complete));

@@ -9,8 +9,9 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
-import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
+import { enter, liveProject } from "../helpers/router.ts";
 import { makeChild, makeParent } from "../helpers/fixtures.ts";
+import { closedProject as closedWith } from "../helpers/reconcile.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import {
   isSurveyUrl,
@@ -112,25 +113,7 @@ function utf16(text: string): Uint8Array {
 const fileText = (bytes: Uint8Array) => new File([bytes.slice()], "upload.csv").text();
 
 /** A live project with `n` completes, then Closed (PO set): ready for reconcile uploads. */
-async function closedProject(t: TestApp, n: number) {
-  const s = await liveProject(t);
-  const completes: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const uid = uidOf((await enter(t, s.mapId, `f${i}-${s.mapId.slice(-6)}`)).location);
-    await back(t, uid, "c");
-    completes.push(uid);
-  }
-  await router(t).idle();
-  const admin = await t.tokenFor("SUPERADMIN");
-  for (const id of [s.child._id, s.parent._id]) {
-    const r = await t.call("PUT", `/admin/project/update/${id}`, {
-      token: admin,
-      body: { projectStatus: 6, poNumber: "PO-1" },
-    });
-    assertEquals(r.status, 200, r.text);
-  }
-  return { ...s, completes };
-}
+const closedProject = (t: TestApp, n: number) => closedWith(t, { complete: n });
 
 Deno.test("reconcile upload: broken quoting, empty, binary, PNG, UTF-16 and CRLF files each get a clear answer, never a 500, nothing half applied", async () => {
   const t = await testApp();

@@ -1,8 +1,9 @@
 /**
  * Reconcile in chromium against the real app: a Closed project with completes, reconciled from an
  * uploaded file on its reconcile page (the browser reads and checks the file first); the summary
- * shows, the project's Approved count moves on the page and in the projects list, and Undo Reconcile
- * ('Do you sure?') takes it back.
+ * shows with the identifiers it did not match (listed, and downloaded as CSV), the project's
+ * Approved count moves on the page and in the projects list, and Undo Reconcile ('Do you sure?')
+ * takes it back.
  */
 import { Buffer } from "node:buffer";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
@@ -81,14 +82,27 @@ Deno.test(
         await page.getByLabel("Identifier file (CSV, one identifier a line)").setInputFiles({
           name: "approved.csv",
           mimeType: "text/csv",
-          buffer: Buffer.from(`UID\n${uids[0]}\n\n"${uids[1]}"\n${uids[2]}\n${uids[0]}\n`),
+          buffer: Buffer.from(
+            `UID\n${uids[0]}\nnobody-1\n\n"${uids[1]}"\n${uids[2]}\n${uids[0]}\nnobody-2\n`,
+          ),
         });
-        await page.getByTestId("reconcile-preview").filter({ hasText: "3 identifiers read, 1 duplicate" })
+        await page.getByTestId("reconcile-preview").filter({ hasText: "5 identifiers read, 1 duplicate" })
           .waitFor();
         await page.getByRole("button", { name: "Upload" }).click();
         await page.getByTestId("figure-Approved").filter({ hasText: "3" }).waitFor();
         const summary = await page.getByTestId("reconcile-summary").first().textContent();
         assertMatch(summary ?? "", /Matched \(approved\): 3/);
+        // what it did not match: listed, and every one as a CSV download
+        const unknown = page.getByRole("list", { name: "Unknown identifiers" });
+        assertEquals(await unknown.getByRole("listitem").allTextContents(), ["nobody-1", "nobody-2"]);
+        const download = page.waitForEvent("download");
+        await page.getByTestId("reconcile-unknown").last().getByRole("button", {
+          name: "Download unknown identifiers",
+        }).click();
+        const file = await download;
+        assertEquals(file.suggestedFilename(), `${s.parent.projectCode}-unknown-identifiers.csv`);
+        const text = await Deno.readTextFile(await file.path());
+        assertEquals(text, "\uFEFFIdentifier\r\nnobody-1\r\nnobody-2\r\n");
 
         // the projects list shows it too
         const list = await t.call("POST", "/admin/projects", { body: { search: s.parent.projectCode } });

@@ -1,5 +1,5 @@
 /**
- * Row types of reconcile (migrations 0009 and 0018), and the column it adds to the router's hooks.
+ * Row types of reconcile (migrations 0009, 0018 and 0022), and the column it adds to the router's hooks.
  */
 import type { ColumnType } from "kysely";
 
@@ -45,6 +45,19 @@ export interface ReconcileItemsTable {
 export interface SessionReconcilesTable {
   sessionId: string;
   state: number;
+}
+
+/**
+ * An identifier of an upload that names no session of its project (migration 0022): `n` is its
+ * place among the upload's distinct identifiers (0-based), so they read back in the file's order.
+ * Read and written with raw SQL only (server/domain/reconcile/unknown.ts), and so not a table of
+ * the Database type: one more table there makes TypeScript give up on a deep query elsewhere
+ * (TS2589, "Type instantiation is excessively deep") when the whole server is checked.
+ */
+export interface ReconcileUnknownTable {
+  reconcileId: string;
+  n: number;
+  identifier: string;
 }
 
 export interface ReconcileTables {

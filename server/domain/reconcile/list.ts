@@ -1,7 +1,8 @@
 /**
  * The reconcile grid (POST /admin/reconcile/projects): group projects, paged on their own columns,
  * with one page's figures summed from its children's counters in one grouped query and each row's
- * last applied upload in another (never an aggregate over sessions).
+ * last applied upload (its own or a child's: what Undo takes back) in another (never an aggregate
+ * over sessions).
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
@@ -10,6 +11,7 @@ import { projectsQuery } from "../projects/lists.ts";
 import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { reconcileList, type ReconcileListItem } from "../../../shared/api/reconcile.ts";
 import { toSummary } from "./reconcile.ts";
+import { lastApplied } from "./scope.ts";
 
 const inList = (val: unknown) => (Array.isArray(val) ? val.map(String) : [String(val)]);
 
@@ -89,22 +91,10 @@ export async function enrichReconcileRows(db: Db, rows: ReconcileListItem[]): Pr
     .where("parentProjectId", "in", ids).where("isDeleted", "=", 0)
     .groupBy("parentProjectId").execute();
   const by = new Map(sums.map((s) => [s.parentProjectId, s]));
-  const last = await db.selectFrom("reconciles").innerJoin("projects", "projects.id", "reconciles.projectId")
-    .selectAll("reconciles").select("projects.projectCode")
-    .where("reconciles.projectId", "in", ids).where("reconciles.status", "=", "applied")
-    .where((eb) =>
-      eb(
-        "reconciles.createdAt",
-        "=",
-        (q) =>
-          q.selectFrom("reconciles as r2").select((e) => e.fn.max("r2.createdAt").as("m"))
-            .whereRef("r2.projectId", "=", "reconciles.projectId").where("r2.status", "=", "applied"),
-      )
-    )
-    .execute();
-  const lastBy = new Map(last.map((r) => [r.projectId, toSummary(r)]));
+  const last = await lastApplied(db, ids);
   return rows.map((r) => {
     const s = by.get(r._id);
+    const l = last.get(r._id);
     const complete = Number(s?.complete ?? 0), approved = Number(s?.approved ?? 0);
     const rejected = Number(s?.rejected ?? 0);
     return {
@@ -117,7 +107,7 @@ export async function enrichReconcileRows(db: Db, rows: ReconcileListItem[]): Pr
       rejected,
       pending: Math.max(0, complete - approved - rejected),
       cpi: Number(s?.cpi ?? r.cpi),
-      lastReconcile: lastBy.get(r._id) ?? null,
+      lastReconcile: l ? toSummary(l) : null,
     };
   });
 }

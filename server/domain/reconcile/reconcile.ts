@@ -16,122 +16,39 @@
  * state before its upload: the sessions it changed back to not reconciled, the counters and rollup
  * down by the same amounts, its queued post-backs withdrawn (those already sent are not sent again).
  */
-import { setImmediate } from "node:timers";
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { conflict, invalid } from "../errors.ts";
 import {
-  isIdentifier,
   MAX_IDENTIFIERS,
-  parseIdentifierFile,
-  parseIdentifierFileAsync,
-  type ParseResult,
   RECONCILE_TYPE,
   type ReconcileType,
   reconcileTypeLabel,
 } from "../../../shared/schemas/reconcile.ts";
-import type { ReconcileSummary, UndoResult } from "../../../shared/api/reconcile.ts";
+import type { ReconcileResult, UndoResult } from "../../../shared/api/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
 import { routerFor } from "../router/router.ts";
-import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts";
-import { PARSE_OFF_THREAD, parseOffThread } from "./offthread.ts";
+import { assertReconcilable, inList, lastApplied, MODULE, reconcileTarget } from "./scope.ts";
+import { dropUnknown, firstUnknown, recordUnknown, wrongProjectCheck } from "./unknown.ts";
+import { Pacer } from "./pace.ts";
+import { active, inTurn } from "./turns.ts";
+import { type Group, GROUP_KEYS, moveCounters, TOUCHED, touchedBy } from "./counters.ts";
+import type { Identifiers } from "./identifiers.ts";
+import { getReconcile } from "./summaries.ts";
+export { type Identifiers, identifiersOf, identifiersOfUpload } from "./identifiers.ts";
+export { getReconcile, toSummary } from "./summaries.ts";
 import { type Clock, isoAt, wallClock } from "../common/clock.ts";
 
 /** The approved post-back's idempotency key and [status] letter: apart from the complete's `<uid>-c`. */
 export const APPROVED_LETTER = "a";
 export const approvedHookKey = (uid: string) => `${uid}-${APPROVED_LETTER}`;
 
-/**
- * One turn of the event loop (a macrotask: I/O, timers and the router's batches get in). An
- * immediate, not a zero timeout: that one waits a millisecond or two even when nothing else is
- * waiting, which tripled an upload's time on an idle server.
- */
-const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
-
-export type Identifiers = {
-  identifiers: string[];
-  lines: number;
-  duplicates: number;
-  fileName?: string;
-  /** How long the file's parse held the loop (ms): the upload counts it as its own time. */
-  parseMs?: number;
-};
-
-/**
- * `identifiersOf` for the server: a large file is parsed on a worker (./offthread.ts), a smaller
- * one here handing the event loop back as it goes, so a big upload never holds up the requests
- * served meanwhile. `offThread` forces the choice (tests).
- */
-export async function identifiersOfUpload(
-  input: { csv?: string; uid?: string[]; fileName?: string },
-  offThread?: boolean,
-): Promise<Identifiers> {
-  if (input.csv === undefined) return identifiersOf(input);
-  const stats = { busyMs: 0 };
-  const csv = input.csv;
-  const here = () => parseIdentifierFileAsync(csv, undefined, stats);
-  // a worker that cannot run leaves the parse to this thread
-  const parsed = offThread ?? csv.length > PARSE_OFF_THREAD
-    ? await parseOffThread(csv, MAX_IDENTIFIERS, stats).catch(here)
-    : await here();
-  const ids = identifiersOf(input, parsed);
-  return { ...ids, parseMs: (ids.parseMs ?? 0) + stats.busyMs };
-}
-
-/** The identifiers of an upload's body: the file's text (parsed here) or the spec's `uid` list. */
-export function identifiersOf(
-  input: { csv?: string; uid?: string[]; fileName?: string },
-  parsed?: ParseResult,
-): Identifiers {
-  if (input.csv !== undefined) {
-    const t0 = performance.now();
-    const r = parsed ?? parseIdentifierFile(input.csv);
-    if (!r.ok) throw invalid(r.error.message, [{ path: "csv", message: r.error.message }]);
-    if (!r.value.identifiers.length) {
-      throw invalid("The file holds no identifiers", [{
-        path: "csv",
-        message: "The file holds no identifiers",
-      }]);
-    }
-    return { ...r.value, fileName: input.fileName, parseMs: performance.now() - t0 };
-  }
-  const list = input.uid ?? [];
-  const seen = new Set<string>();
-  let duplicates = 0;
-  for (let i = 0; i < list.length; i++) {
-    const id = list[i].trim();
-    if (!id) continue;
-    if (!isIdentifier(id)) {
-      const message = `Identifier ${i + 1}: not a valid identifier`;
-      throw invalid(message, [{ path: `uid.${i}`, message }]);
-    }
-    if (seen.has(id)) duplicates++;
-    else seen.add(id);
-  }
-  if (!seen.size) {
-    throw invalid("A parsed identifier file is required", [{
-      path: "uid",
-      message: "A parsed identifier file is required",
-    }]);
-  }
-  return { identifiers: [...seen], lines: list.length, duplicates, fileName: input.fileName };
-}
-
 /** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
 const APPLY_CHUNK = 1_000;
-/**
- * While an upload runs, the rest of the server gets up to this many times the upload's own time
- * (its chunks, and a file parsed here) whenever it has work waiting: the router on other projects
- * keeps about 7/8 of its pace (0.83-0.87 measured), and a 100,000-identifier upload (about 0.45 s
- * of its own work) takes about 7 times that. An idle loop lets the next chunk go at once.
- */
-const YIELD_SHARE = 7;
-/** A turn of the loop shorter than this (ms) found nobody waiting. */
-const IDLE_TURN = 0.5;
 /** The nextAt of an approved post-back queued by an upload not done yet: never due until released. */
 export const HOOK_HELD = "9999-12-31T23:59:59.999Z";
 
@@ -141,65 +58,6 @@ export type ReconcileOptions = {
   /** Identifiers per apply chunk (APPLY_CHUNK by default; tests make it small). */
   chunk?: number;
 };
-
-/** Uploads being applied by this process: a row `applying` that is not here was left by a crash. */
-const active = new Set<string>();
-/** One queue per database and project group: two uploads (or an undo) on one project go in turn. */
-const queues = new WeakMap<Db, Map<string, Promise<unknown>>>();
-
-async function lockKey(db: Db, projectId: string): Promise<string> {
-  const p = await db.selectFrom("projects").select(["id", "parentProjectId"]).where("id", "=", projectId)
-    .executeTakeFirst();
-  return p?.parentProjectId ?? projectId;
-}
-
-/** Runs `fn` after every earlier upload or undo of the same project group has finished. */
-async function inTurn<T>(db: Db, projectId: string, fn: () => Promise<T>): Promise<T> {
-  const key = await lockKey(db, projectId);
-  let m = queues.get(db);
-  if (!m) queues.set(db, m = new Map());
-  const before = m.get(key) ?? Promise.resolve();
-  const run = before.catch(() => {}).then(fn);
-  const tail = run.catch(() => {});
-  m.set(key, tail);
-  try {
-    return await run;
-  } finally {
-    if (m.get(key) === tail) m.delete(key);
-  }
-}
-
-/**
- * Gives the event loop back between the steps of a long job (an upload's chunks, a roll-back's,
- * a release's), so that over the job the others get YIELD_SHARE times its own time: after each
- * step it yields (a macrotask) until they have had that, or until two turns in a row come
- * straight back (nobody was waiting: the first turn lets in what I/O brought, the second what that
- * scheduled). Time nobody wanted is not owed later.
- */
-class Pacer {
-  #own: number;
-  #given = 0;
-  /** `ownMs`: what the job did before its first step (an upload's parse). */
-  constructor(ownMs = 0) {
-    this.#own = ownMs;
-  }
-  /** After a step that took `ms` of the job's own time. */
-  async step(ms: number): Promise<void> {
-    this.#own += ms;
-    let quiet = 0;
-    while (this.#given < this.#own * YIELD_SHARE) {
-      const t0 = performance.now();
-      await yieldToLoop();
-      const gap = performance.now() - t0;
-      this.#given += gap;
-      quiet = gap < IDLE_TURN ? quiet + 1 : 0;
-      if (quiet === 2) {
-        this.#given = Math.max(this.#given, this.#own * YIELD_SHARE);
-        break;
-      }
-    }
-  }
-}
 
 /**
  * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
@@ -217,8 +75,9 @@ class Pacer {
  * All or nothing: a failure in any chunk rolls back the chunks already applied (from the recorded
  * sessions) before the error is answered, and an upload a crash left `applying` is rolled back the
  * same way by the next upload or undo (or `recoverReconciles` at start). Uploads and undos of one
- * project go in turn. Returns the result summary; throws notFound, a conflict for a settled project,
- * invalid input.
+ * project go in turn. An upload none of whose identifiers belongs to the project is refused before
+ * anything is recorded (./unknown.ts). Returns the result summary with the first unknown
+ * identifiers; throws notFound, a conflict for a settled project, invalid input.
  */
 export async function reconcileUpload(
   deps: Deps,
@@ -227,7 +86,7 @@ export async function reconcileUpload(
   type: ReconcileType,
   ids: Identifiers,
   opts: ReconcileOptions = {},
-): Promise<ReconcileSummary> {
+): Promise<ReconcileResult> {
   const db = deps.db;
   if (ids.identifiers.length > MAX_IDENTIFIERS) {
     throw invalid(`An upload holds at most ${MAX_IDENTIFIERS} identifiers`);
@@ -239,6 +98,7 @@ export async function reconcileUpload(
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
+    await wrongProjectCheck(db, target.childIds, target.projectCode, ids.identifiers, chunk);
     const at = new Date(opts.now ?? deps.now());
     const id = newId(at.getTime());
     await db.insertInto("reconciles").values({
@@ -268,7 +128,7 @@ export async function reconcileUpload(
       for (let i = 0; i < ids.identifiers.length; i += chunk) {
         const part = ids.identifiers.slice(i, i + chunk);
         const t0 = performance.now();
-        const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part));
+        const f = await db.transaction().execute((trx) => applyChunk(trx, upload, part, i));
         for (const k of FIGURES) figures[k] += f[k];
         await pacer.step(performance.now() - t0);
       }
@@ -285,7 +145,8 @@ export async function reconcileUpload(
     await releaseHooks(db, id, new Date(opts.now ?? deps.now()).toISOString(), chunk);
     routerFor(deps).hooks.kick();
   }
-  return await getReconcile(db, id);
+  const summary = await getReconcile(db, id);
+  return { ...summary, unknownIdentifiers: summary.unknown ? await firstUnknown(db, id) : [] };
 }
 
 /**
@@ -334,18 +195,22 @@ function tempChunkTable(db: Db): Promise<boolean> {
   return works;
 }
 
-/** One chunk of an upload, inside its transaction; returns what it adds to the upload's figures. */
-async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures> {
+/**
+ * One chunk of an upload (`part`, the identifiers from the `offset`th), inside its transaction;
+ * returns what it adds to the upload's figures.
+ */
+async function applyChunk(trx: Db, up: Upload, part: string[], offset: number): Promise<Figures> {
   // (again in the transaction: a connection the pool opened since has none)
   if (up.tempChunks) await CHUNK_TABLE.execute(trx);
   // the one lookup of the chunk's sessions (the identifiers go as one JSON parameter: binding a
   // thousand values costs more than the work; IN, not a join, so an identifier named twice counts once)
+  const json = JSON.stringify(part);
   await sql`INSERT INTO reconcile_chunk
     SELECT rowid, id, CASE WHEN EXISTS (SELECT 1 FROM session_reconciles r WHERE r.sessionId = sessions.id)
           THEN ${KIND.ALREADY}
         WHEN status = 'complete' AND isTest = 0 THEN ${KIND.CHANGE} ELSE ${KIND.NOT_COMPLETE} END,
       sid, ${TOUCHED}
-    FROM sessions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(part)}))
+    FROM sessions WHERE id IN (SELECT value FROM json_each(${json}))
       AND projectId IN (${sql.join(up.scope)})`.execute(trx);
   // the counts, and the counter keys of the sessions it changes (a few rows: one per key and kind)
   const groups = (await sql<Group & { kind: number }>`SELECT kind, ${GROUP_KEYS}, count(*) AS n
@@ -363,6 +228,8 @@ async function applyChunk(trx: Db, up: Upload, part: string[]): Promise<Figures>
     else f.notComplete += n;
   }
   f.unknown = part.length - named;
+  // the identifiers the lookup did not find (only when there are some: none of this when all match)
+  if (f.unknown) await recordUnknown(trx, up.id, json, offset);
   if (f.matched) {
     const state = up.type === RECONCILE_TYPE.APPROVED ? RECONCILE_STATE.APPROVED : RECONCILE_STATE.REJECTED;
     await sql`INSERT INTO reconcile_items (reconcileId, sessionId) ${sql`SELECT ${up.id}, id FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
@@ -458,6 +325,7 @@ async function rollBack(db: Db, id: string, size: number) {
     if (!n) break;
     await pacer.step(performance.now() - t0);
   }
+  await dropUnknown(db, id, size);
   await db.deleteFrom("reconcile_stage").where("reconcileId", "=", id).execute();
   await db.deleteFrom("reconciles").where("id", "=", id).execute();
 }
@@ -492,70 +360,6 @@ export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise
     }
   }
   return n;
-}
-
-/** What a session's approved or rejected counters are keyed on. */
-const TOUCHED = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId,
-  substr(coalesce(endedAt, createdAt), 1, 10) AS day`;
-const GROUP_KEYS = sql`projectId, supplierMapId, supplierId, parentProjectId, clientId, day`;
-
-/** Sessions that share their counter keys: `n` of them. */
-type Group = {
-  projectId: string;
-  supplierMapId: string;
-  supplierId: string;
-  parentProjectId: string | null;
-  clientId: string;
-  day: string;
-  n: number;
-};
-
-/** The counter keys of the given sessions (a list, or a query of their ids), counted by key. */
-async function touchedBy(trx: Db, sessionIds: string[] | RawBuilder<unknown>): Promise<Group[]> {
-  const ids = Array.isArray(sessionIds)
-    ? sql`SELECT value FROM json_each(${JSON.stringify(sessionIds)})`
-    : sessionIds;
-  return (await sql<Group>`SELECT ${TOUCHED}, count(*) AS n FROM sessions WHERE id IN (${ids})
-    GROUP BY projectId, supplierId, supplierMapId, day`.execute(trx)).rows;
-}
-
-/**
- * Adds (`sign` 1) or takes back (-1) the given sessions of an upload (counted by their counter
- * keys) on the approved or rejected counters of their child projects and supplier maps and on the
- * daily rollup (the day of the complete).
- */
-async function moveCounters(trx: Db, touched: Group[], type: number, sign: 1 | -1) {
-  const col = type === RECONCILE_TYPE.APPROVED ? "approved" : "rejected";
-  const groups = new Map<string, Group>();
-  for (const t of touched) {
-    const k = `${t.projectId} ${t.supplierId} ${t.day}`;
-    const g = groups.get(k);
-    if (g) g.n += Number(t.n);
-    else groups.set(k, { ...t, n: Number(t.n) });
-  }
-  const projects = new Map<string, number>(), maps = new Map<string, number>();
-  for (const g of groups.values()) {
-    const n = g.n * sign;
-    projects.set(g.projectId, (projects.get(g.projectId) ?? 0) + n);
-    maps.set(g.supplierMapId, (maps.get(g.supplierMapId) ?? 0) + n);
-    // the day's row is there (the router counted the complete on it): an update, which costs less
-    // than an upsert (the rollup's triggers are compiled for one statement kind, not two)
-    const moved = await sql`UPDATE router_daily SET ${sql.ref(col)} = ${sql.ref(col)} + ${n}
-      WHERE date = ${g.day} AND projectId = ${g.projectId} AND supplierId = ${g.supplierId}`.execute(trx);
-    if (Number(moved.numAffectedRows ?? 0)) continue;
-    await sql`INSERT INTO router_daily (date, projectId, supplierId, supplierMapId, parentProjectId, clientId, ${
-      sql.ref(col)
-    })
-      VALUES (${g.day}, ${g.projectId}, ${g.supplierId}, ${g.supplierMapId}, ${g.parentProjectId}, ${g.clientId}, ${n})`
-      .execute(trx);
-  }
-  for (const [table, m] of [["projects", projects], ["supplier_maps", maps]] as const) {
-    for (const [rowId, n] of m) {
-      if (!n) continue;
-      await sql`UPDATE ${sql.table(table)} SET ${sql.ref(col)} = ${sql.ref(col)} + ${n} WHERE id = ${rowId}`
-        .execute(trx);
-    }
-  }
 }
 
 /**
@@ -601,7 +405,8 @@ async function queueApprovedHooks(trx: Db, up: Upload): Promise<number> {
 }
 
 /**
- * Undoes the project's last applied upload, in one transaction: its sessions back to not
+ * Undoes the project's last applied upload (a group's: its own or a child's, the Last upload of the
+ * reconcile list; see lastApplied), in one transaction: its sessions back to not
  * reconciled, the counters and rollup down by what it added, its queued approved post-backs
  * withdrawn (one already sent is not sent again, and a later approval does not queue it again),
  * and a system log row saying all that.
@@ -633,8 +438,8 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
   return db.transaction().execute(async (trx) => {
     const target = await reconcileTarget(trx, projectId);
     assertReconcilable(target);
-    const last = await trx.selectFrom("reconciles").selectAll().where("projectId", "=", target.id)
-      .where("status", "=", "applied").orderBy("createdAt", "desc").orderBy("id", "desc").executeTakeFirst();
+    // the upload the reconcile list shows as the project's last (a group's: its own or a child's)
+    const last = (await lastApplied(trx, [target.id])).get(target.id);
     if (!last) throw conflict(`${target.projectCode} has no reconcile to undo`);
     await moveCounters(
       trx,
@@ -679,54 +484,3 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
     return { id: last.id, restored: n, withdrawn, sent };
   });
 }
-
-/** One upload as its summary. */
-export async function getReconcile(db: Db, id: string): Promise<ReconcileSummary> {
-  const r = await db.selectFrom("reconciles").innerJoin("projects", "projects.id", "reconciles.projectId")
-    .selectAll("reconciles").select("projects.projectCode").where("reconciles.id", "=", id)
-    .executeTakeFirstOrThrow();
-  return toSummary(r);
-}
-
-type Row = {
-  id: string;
-  projectId: string;
-  projectCode: string;
-  type: number;
-  fileName: string;
-  lines: number;
-  identifiers: number;
-  matched: number;
-  unknown: number;
-  duplicates: number;
-  alreadyReconciled: number;
-  notComplete: number;
-  hooksQueued: number;
-  status: ReconcileSummary["status"];
-  createdByName: string;
-  createdAt: string;
-  undoneAt: string | null;
-  undoneByName: string;
-};
-
-export const toSummary = (r: Row): ReconcileSummary => ({
-  _id: r.id,
-  projectId: r.projectId,
-  projectCode: r.projectCode,
-  type: r.type,
-  typeLabel: reconcileTypeLabel(r.type),
-  fileName: r.fileName,
-  lines: r.lines,
-  identifiers: r.identifiers,
-  matched: r.matched,
-  unknown: r.unknown,
-  duplicates: r.duplicates,
-  alreadyReconciled: r.alreadyReconciled,
-  notComplete: r.notComplete,
-  hooksQueued: r.hooksQueued,
-  status: r.status,
-  createdByName: r.createdByName,
-  createdAt: r.createdAt,
-  undoneAt: r.undoneAt,
-  undoneByName: r.undoneByName,
-});

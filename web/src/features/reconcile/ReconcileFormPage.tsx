@@ -1,7 +1,8 @@
 /**
  * /admin/reconcile/add and /admin/reconcile/:reconcileid/edit (part 2, "Reconcile"): upload a file
  * of approved (1) or rejected (2) identifiers to a project (the add page picks the project, the edit
- * page is the project's), see what the upload did, undo it ('Do you sure?'), and the supplier
+ * page is the project's), see what the upload did (the identifiers it did not match listed and
+ * downloadable), undo it ('Do you sure?'), and the supplier
  * summary with its editable supplier CPI and admin-approved counts.
  *
  * The file is read in the browser and checked with the same rules as the server (papaparse, one
@@ -34,10 +35,11 @@ import {
   RECONCILE_TYPES,
 } from "../../../../shared/schemas/reconcile.ts";
 import { PROJECT_STATUS } from "../../../../shared/status.ts";
-import type { ReconcileListItem, ReconcileSummary } from "./reconcile.ts";
+import type { ReconcileListItem, ReconcileResult, ReconcileSummary } from "./reconcile.ts";
 import { undoDescription } from "./ReconcileListPage.tsx";
 import { UNDO_QUESTION } from "./ReconcileDialogs.tsx";
 import { SupplierSummary } from "./SupplierSummary.tsx";
+import { UnknownIdentifiers } from "./UnknownIdentifiers.tsx";
 
 export default function ReconcileFormPage() {
   const { reconcileid } = useParams();
@@ -173,7 +175,7 @@ function ProjectCard({ p, onChanged }: { p: ReconcileListItem; onChanged: () => 
   );
 }
 
-function SummaryView({ s, title }: { s: ReconcileSummary; title: string }) {
+function SummaryView({ s, title, unknown }: { s: ReconcileSummary; title: string; unknown?: string[] }) {
   const rows: [string, number][] = [
     [`Matched (${s.typeLabel.toLowerCase()})`, s.matched],
     ["Unknown", s.unknown],
@@ -195,6 +197,7 @@ function SummaryView({ s, title }: { s: ReconcileSummary; title: string }) {
           </li>
         ))}
       </ul>
+      <UnknownIdentifiers s={s} shown={unknown} />
     </div>
   );
 }
@@ -203,7 +206,7 @@ function UploadCard({ p, onDone }: { p: ReconcileListItem; onDone: () => void })
   const [type, setType] = useState("");
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<ReconcileSummary | null>(null);
+  const [result, setResult] = useState<ReconcileResult | null>(null);
   const navigate = useNavigate();
   const qc = useQueryClient();
   const parsed = useMemo(() => (file ? parseIdentifierFile(file.text) : null), [file]);
@@ -281,7 +284,7 @@ function UploadCard({ p, onDone }: { p: ReconcileListItem; onDone: () => void })
             <FileUp /> Upload
           </Button>
         </div>
-        {result ? <SummaryView s={result} title="Uploaded" /> : null}
+        {result ? <SummaryView s={result} title="Uploaded" unknown={result.unknownIdentifiers} /> : null}
       </CardContent>
     </Card>
   );

@@ -6,6 +6,7 @@ import { STATUS_OPTIONS } from "../projects/projects.ts";
 
 export type {
   ReconcileListItem,
+  ReconcileResult,
   ReconcileSummary,
   SupplierSummaryRow,
   UndoResult,
