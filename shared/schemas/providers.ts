@@ -91,8 +91,20 @@ const OfferFilters = v.optional(
 );
 
 /** POST /admin/project/api/<provider>/request: the grid's list body, with `filters` of the spec too. */
+/**
+ * Offers come from the providers in their order: an offer list declares no sorts, so a `sortBy`
+ * is refused as the list kit refuses an undeclared one (server/db/list.ts sortColumn).
+ */
+const unsortable = v.optional(
+  v.pipe(
+    v.string("sortBy must be text"),
+    v.check((s) => s === "", "This list cannot be sorted: leave sortBy out"),
+  ),
+);
+
 export const OfferListBody = v.object({
   ...ListBody.entries,
+  sortBy: unsortable,
   limit: v.optional(
     v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(1000)),
     20,
@@ -120,6 +132,7 @@ export const MrktQuotaBody = v.object({ filters: OfferFilters, surveyId: provide
  */
 export const ExternalOfferListBody = v.object({
   ...ListBody.entries,
+  sortBy: unsortable,
   limit: v.optional(
     v.pipe(v.number("limit must be a number"), v.integer(), v.minValue(1), v.maxValue(1000)),
     20,

@@ -40,7 +40,11 @@ const MODULES: Record<string, unknown>[] = [
   systemLog,
   users,
 ];
-const LISTS = MODULES.flatMap((m) => Object.values(m).filter(isList));
+const LISTS = [
+  ...MODULES.flatMap((m) => Object.values(m).filter(isList)),
+  // the five provider tabs' lists, declared together
+  ...Object.values(providers.OFFER_LISTS),
+];
 
 /** The report tab a report list is (its `type`: "complete-allocated-report" is completeAllocated). */
 const reportKind = (list: ListDeclaration<unknown>) =>
