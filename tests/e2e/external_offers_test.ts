@@ -101,7 +101,10 @@ Deno.test(
 
           await page.goto("/admin/project/fetch?provider=precision");
           await rows().first().waitFor();
-          const surveyId = (await rows().first().getByRole("cell").nth(2).textContent())!.trim();
+          // the title cell carries the survey id as "(id)" (the ID column is in the column chooser)
+          const title = (await rows().first().getByRole("cell").filter({ hasText: /\(\S+\)/ }).first()
+            .textContent())!;
+          const surveyId = /\((\S+?)\)/.exec(title)![1];
           const offer = (await sb.adapter("precision").getOffer(surveyId))!;
           const q = offer.qualifications.find((x) => x.answers.some((a, i) => a !== x.answerIds[i]))!;
           await rows().first().getByRole("button", { name: /^Qualifications of/ }).click();
@@ -124,7 +127,9 @@ Deno.test(
             await page.waitForURL((u) => u.searchParams.get("clientdiy") === client._id);
             const row = rows().first();
             await row.waitFor();
-            const surveyId = (await row.getByRole("cell").nth(2).textContent())!.trim();
+            const surveyId = /\((\S+?)\)/.exec(
+              (await row.getByRole("cell").filter({ hasText: /\(\S+\)/ }).first().textContent())!,
+            )![1];
             await row.getByRole("button", { name: "Row actions" }).click();
             await page.getByRole("menuitem", { name: "Add as project" }).click();
             const dialog = page.getByRole("alertdialog").or(page.getByRole("dialog"));
