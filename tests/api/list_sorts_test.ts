@@ -43,7 +43,7 @@ const MODULES: Record<string, unknown>[] = [
 const LISTS = [
   ...MODULES.flatMap((m) => Object.values(m).filter(isList)),
   // the five provider tabs' lists, declared together
-  ...Object.values(providers.OFFER_LISTS),
+  ...(Object.values(providers.OFFER_LISTS) as unknown as ListDeclaration<unknown>[]),
 ];
 
 /** The report tab a report list is (its `type`: "complete-allocated-report" is completeAllocated). */
