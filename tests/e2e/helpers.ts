@@ -277,7 +277,18 @@ export async function signIn(page: Page, email: string, password = E2E_PASSWORD)
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  try {
+    await page.waitForURL((u) => !u.pathname.startsWith("/login"));
+  } catch (e) {
+    // say what the page said (a refusal, a throttle, an error) instead of only "timed out"
+    const said = await page.locator("[role=alert], [role=status], [data-sonner-toast]").allTextContents()
+      .catch(() => []);
+    throw new Error(
+      `sign-in of ${email} stayed on ${page.url()}; the page said: ${JSON.stringify(said)} (${
+        e instanceof Error ? e.message.split("\n")[0] : e
+      })`,
+    );
+  }
 }
 
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
