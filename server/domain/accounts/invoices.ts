@@ -8,12 +8,9 @@ import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
 import { newId } from "../../db/ids.ts";
-import { type AnyQB, inNumberFilter, listSpecOf } from "../../db/list.ts";
 import {
   type BillTo,
-  type InvoiceListItem,
   type InvoiceRecord,
-  invoicesList,
   type ProjectInvoice,
   type RefUploadResult,
 } from "../../../shared/api/accounts.ts";
@@ -23,7 +20,7 @@ import type {
   InvoiceStatusForm,
   InvoiceUpdate,
 } from "../../../shared/schemas/accounts.ts";
-import { INVOICE_STATUS, PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
+import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { countryFields } from "../common/records.ts";
@@ -32,19 +29,24 @@ import { applyStatus } from "../projects/status.ts";
 import { projectChanged } from "../projects/projects.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents, type Clock } from "./dates.ts";
-import { applyRefRows, inIds, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
+import { applyRefRows, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
 import { chunks, projectFigures } from "./invoice-projects.ts";
 
 // the projects an invoice bills, and the dashboard's invoice figures, live beside this file
 export { chunks, defaultLine, invoiceProjects, projectFigures } from "./invoice-projects.ts";
 export { type AmountBucket, type InvoicedAmount, invoicedAmounts, purchaseOrderAmount } from "./amounts.ts";
+export {
+  enrichInvoices,
+  invoiceListMap,
+  invoicesListQuery,
+  invoicesListSpec,
+  invoiceStatusLabel,
+} from "./invoices-list.ts";
+import { invoiceStatusLabel } from "./invoices-list.ts";
 
 export const INVOICE_SEQUENCE = "invoice";
 export const INVOICE_CODE_START = 10001;
 export const invoiceCodeOf = (n: number) => `INV${n}`;
-
-export const invoiceStatusLabel = (s: number) =>
-  INVOICE_STATUS.find((x) => x.value === s)?.label ?? String(s);
 
 export const INVOICE_MSG = {
   dateTooEarly: "The invoice date cannot be earlier than today",
@@ -467,73 +469,6 @@ export async function updateInvoice(
   });
   projectChanged(...touched);
   return record;
-}
-
-// ---------------------------------------------------------------- list
-
-export function invoicesListQuery(db: Db): AnyQB {
-  return db.selectFrom("invoices")
-    .leftJoin("clients", "clients.id", "invoices.clientId")
-    .selectAll("invoices")
-    .select(["clients.clientName as clientName"])
-    .where("invoices.isDeleted", "=", 0);
-}
-
-export const invoicesListSpec = listSpecOf(invoicesList, {
-  search: ["invoices.invoiceCode", "clients.clientName", "invoices.referenceNo"],
-  filters: {
-    clientId: inIds("invoices.clientId"),
-    invoiceStatus: inNumberFilter("invoices.invoiceStatus"),
-  },
-  sorts: {
-    invoiceCode: "invoices.invoiceCode",
-    dueDate: "invoices.dueDate",
-    createdAt: "invoices.createdAt",
-  },
-  defaultSort: [["invoices.createdAt", "desc"], ["invoices.id", "desc"]],
-});
-
-export const invoiceListMap = (row: never): InvoiceListItem => {
-  const r = row as InvoiceRow & { clientName: string | null };
-  return {
-    _id: r.id,
-    invoiceCode: r.invoiceCode,
-    clientId: r.clientId,
-    clientName: r.clientName ?? "",
-    projectCodes: "",
-    currentDate: r.currentDate,
-    dueDate: r.dueDate,
-    recievedDate: r.recievedDate,
-    referenceNo: r.referenceNo,
-    comment: r.comment,
-    total: r.total,
-    invoiceStatus: r.invoiceStatus,
-    invoiceStatusLabel: invoiceStatusLabel(r.invoiceStatus),
-    complete: 0,
-    sampleSize: 0,
-    createdAt: r.createdAt,
-  };
-};
-
-/** Adds each page's project codes and the invoiced projects' completes and sample sizes. */
-export async function enrichInvoices(db: Db, rows: InvoiceListItem[]): Promise<InvoiceListItem[]> {
-  if (!rows.length) return rows;
-  const lines = await db.selectFrom("invoice_lines").select(["invoiceId", "projectId", "projectCode"])
-    .where("invoiceId", "in", rows.map((r) => r._id)).orderBy("position").execute();
-  const figures = await projectFigures(db, lines.map((l) => l.projectId).filter((x): x is string => !!x));
-  const by = new Map<string, { codes: string[]; complete: number; sampleSize: number }>();
-  for (const l of lines) {
-    const e = by.get(l.invoiceId) ?? { codes: [], complete: 0, sampleSize: 0 };
-    e.codes.push(l.projectCode);
-    const f = l.projectId ? figures.get(l.projectId) : undefined;
-    e.complete += f?.complete ?? 0;
-    e.sampleSize += f?.sampleSize ?? 0;
-    by.set(l.invoiceId, e);
-  }
-  return rows.map((r) => {
-    const e = by.get(r._id);
-    return e ? { ...r, projectCodes: e.codes.join(", "), complete: e.complete, sampleSize: e.sampleSize } : r;
-  });
 }
 
 // ---------------------------------------------------------------- Upload Ref. No.
