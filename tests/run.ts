@@ -74,7 +74,31 @@ const { code, out, timedOut } = await run(
   RUN_TIMEOUT_MS,
 );
 const m = /(\d+) passed[^|\n]*\|\s*(\d+) failed/.exec(out);
-const passed = m ? Number(m[1]) : 0;
-const failed = timedOut ? Math.max(1, m ? Number(m[2]) : 1) : m ? Number(m[2]) : (code === 0 ? 0 : 1);
+let passed = m ? Number(m[1]) : 0;
+let failed = timedOut ? Math.max(1, m ? Number(m[2]) : 1) : m ? Number(m[2]) : (code === 0 ? 0 : 1);
+let ok = code === 0 && !timedOut && failed === 0 && passed > 0;
+
+// A browser test that failed in the loaded parallel run gets one more run on its own: a real defect
+// fails again there; a lost race with a busy machine does not. Only browser tests, at most
+// MAX_E2E_RETRIES failing tests, and each retry is printed by name so a flaky test stays visible.
+const MAX_E2E_RETRIES = 3;
+const failures = out.slice(out.lastIndexOf(" FAILURES "));
+const failedAt = [...failures.matchAll(/^(.+?) => \.\/(tests\/[\w/.-]+_test\.tsx?):\d+:\d+$/gm)];
+const onlyE2e = failedAt.length > 0 && failedAt.every((f) => f[2].startsWith("tests/e2e/"));
+if (
+  !ok && !timedOut && m && out.includes(" FAILURES ") && failed === failedAt.length &&
+  failed <= MAX_E2E_RETRIES && onlyE2e
+) {
+  for (const [, name, file] of failedAt) {
+    console.log(`\nretrying a browser test that failed in the parallel run: "${name}" (${file})`);
+    const again = await run(["test", "-A", "--no-check", file, "--filter", name], false, RUN_TIMEOUT_MS);
+    const r = /(\d+) passed[^|\n]*\|\s*(\d+) failed/.exec(again.out);
+    if (again.code !== 0 || !r || Number(r[2]) !== 0 || Number(r[1]) === 0) break;
+    console.log(`retry passed: "${name}" failed once under load (flaky, see above)`);
+    passed += 1;
+    failed -= 1;
+  }
+  ok = failed === 0 && passed > 0;
+}
 console.log(`${passed} passed, ${failed} failed`);
-Deno.exit(code === 0 && !timedOut && failed === 0 && passed > 0 ? 0 : 1);
+Deno.exit(ok ? 0 : 1);

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
 import { expectGuarded, testApp } from "../helpers/app.ts";
+import * as C from "../../shared/api/clients.ts";
 import { auditOf, clientBody, created, parseCsv, supplierBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
 import { maskSecret } from "../../shared/secrets.ts";
@@ -43,10 +44,10 @@ Deno.test("clients: an accountant adds a client; every field round-trips, the AP
       clientApiKey: "attacker-chosen",
       totalProjects: 99,
     });
-    const r = await t.call("POST", "/admin/client/add", { token, body });
+    const r = await t.api(C.addClient, { token, body });
     assertEquals(r.status, 200);
     assertEquals(r.json.message, "Client added successfully");
-    const c = r.json.result;
+    const c = r.result;
     assertMatch(c._id, /^[0-9a-f]{24}$/);
     assertEquals(c.clientName, "Northbridge Insights");
     assertEquals(c.clientCode, "CL0001");

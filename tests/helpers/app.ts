@@ -7,6 +7,14 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import type { Deps } from "../../server/deps.ts";
 import { closeRouter } from "../../server/domain/router/router.ts";
+import {
+  type AnyContract,
+  type BodyIn,
+  type CallInput,
+  pathOf,
+  type QueryIn,
+  type ResultOf,
+} from "../../shared/api/contract.ts";
 
 export const TEST_PASSWORD = "Passw0rd!";
 
@@ -19,6 +27,26 @@ export async function testResolve(host: string): Promise<string[]> {
 
 // deno-lint-ignore no-explicit-any
 export type Call = { status: number; json: any; text: string; headers: Headers };
+
+/** A contract call's answer: the raw call, and its envelope's result typed by the contract (null on an error). */
+export type ApiCall<C extends AnyContract> = Call & { result: ResultOf<C> };
+
+/**
+ * What a test passes to `t.api(contract, input)`: the contract's own input (path params, body, query,
+ * typed by the contract), who calls (`as` a role's test user, or an explicit `token`; neither: no
+ * token), and for refusals a deliberately wrong body (`bad`, sent as is, untyped) or raw text.
+ */
+export type ApiInput<C extends AnyContract> = Omit<CallInput<C>, "body" | "query"> & {
+  body?: BodyIn<C>;
+  query?: QueryIn<C>;
+  as?: Role;
+  token?: string | null;
+  bad?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Extra query string (`{ format: "csv" }`), next to the contract's typed query. */
+  search?: Record<string, string>;
+};
 
 export async function testApp(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
   const parsed = loadEnv({
@@ -60,6 +88,31 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     return { status: res.status, json, text, headers: res.headers };
   }
 
+  /**
+   * Makes a declared call the way a client would: `t.api(R.getClientCall, { params: { id }, as: "ADMIN" })`.
+   * The path comes from the contract (no test spells it), the body is typed by it.
+   */
+  async function api<C extends AnyContract>(
+    contract: C,
+    input: ApiInput<C> = {} as ApiInput<C>,
+  ): Promise<ApiCall<C>> {
+    const path = pathOf(contract, input.params as Record<string, string> | undefined);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...(input.query as object | undefined), ...input.search })) {
+      if (v !== undefined && v !== null) query.set(k, String(v));
+    }
+    const qs = query.size ? `?${query}` : "";
+    const token = input.token !== undefined ? input.token : input.as ? await tokenFor(input.as) : null;
+    const body = "bad" in input ? input.bad : input.body ?? (contract.method === "GET" ? undefined : {});
+    const r = await call(contract.method, `${path}${qs}`, {
+      body: input.raw !== undefined ? undefined : body,
+      raw: input.raw,
+      token,
+      headers: input.headers,
+    });
+    return Object.assign(r, { result: (r.json?.result ?? null) as ResultOf<C> });
+  }
+
   /** A user of that role (created once) and a fresh token. */
   async function userWith(role: Role, extra: { email?: string; supplierId?: string | null } = {}) {
     const email = extra.email ?? `${role.toLowerCase()}@test.local`;
@@ -95,7 +148,7 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     await closeRouter(deps);
     await handle.close();
   };
-  return { app, deps, call, userWith, tokenFor, close };
+  return { app, deps, call, api, userWith, tokenFor, close };
 }
 export type TestApp = Awaited<ReturnType<typeof testApp>>;
 
@@ -115,5 +168,20 @@ export async function expectGuarded(
   const wrong = await t.call(method, path, { body, token: await t.tokenFor(wrongRole) });
   if (wrong.status !== 403) {
     throw new Error(`${method} ${path} as ${wrongRole} gave ${wrong.status}, expected 403`);
+  }
+}
+
+/** expectGuarded for a declared call: 401 without a token, 403 as the wrong role. */
+export async function expectCallGuarded<C extends AnyContract>(
+  t: TestApp,
+  contract: C,
+  wrongRole: Role,
+  input: ApiInput<C> = {} as ApiInput<C>,
+) {
+  const none = await t.api(contract, { ...input, as: undefined, token: null });
+  if (none.status !== 401) throw new Error(`${contract.key} without token gave ${none.status}, expected 401`);
+  const wrong = await t.api(contract, { ...input, as: wrongRole, token: undefined });
+  if (wrong.status !== 403) {
+    throw new Error(`${contract.key} as ${wrongRole} gave ${wrong.status}, expected 403`);
   }
 }

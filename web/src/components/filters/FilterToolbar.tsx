@@ -258,16 +258,23 @@ function DateRange<T>(
   // a refused date is not kept in its field: the fields always show the range the grid applies
   const [refusals, setRefusals] = React.useState(0);
   const errorId = React.useId();
+  // the range last applied: the URL's new value reaches this render only after the router's transition,
+  // so a second date typed right after the first is checked against what was applied, not a stale render
+  const applied = React.useRef({ min, max });
+  React.useEffect(() => {
+    applied.current = { min, max };
+  }, [min, max]);
 
   function set(which: "min" | "max", iso: string) {
-    const nextMin = which === "min" ? iso : min;
-    const nextMax = which === "max" ? iso : max;
+    const nextMin = which === "min" ? iso : applied.current.min;
+    const nextMax = which === "max" ? iso : applied.current.max;
     if (nextMin && nextMax && nextMax < nextMin) {
       setError("Max date cannot be before min date");
       setRefusals((n) => n + 1);
       return;
     }
     setError(null);
+    applied.current = { min: nextMin, max: nextMax };
     list.setParam(which === "min" ? k.min : k.max, iso || null);
   }
 
