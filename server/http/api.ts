@@ -19,6 +19,7 @@ import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { AppEnv, Ctx } from "./context.ts";
+import type { Ctx as DomainCtx } from "../domain/ctx.ts";
 import { badRequest, forbidden, notFound, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
@@ -35,6 +36,11 @@ export type CallContext<C extends AnyContract> = {
   deps: Deps;
   db: Db;
   c: Ctx;
+  /**
+   * What domain functions are called with (`fn(ctx, input)`): the deps and, behind a session, the
+   * signed-in user as the audit log's actor. A public call has no actor: reading it throws.
+   */
+  ctx: DomainCtx;
   /** The signed-in user as the audit log's actor (calls behind a session only). */
   actor: () => Actor;
 };
@@ -156,8 +162,25 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
     deps,
     db: deps.db,
     c,
+    ctx: domainCtx(deps, c, !!contract.public),
     actor: () => actorOf(c),
   };
+}
+
+/**
+ * The call's domain context: one object over the deps. The actor is worked out when first read
+ * (reads never need it); a public call's has none, and reading it is a fault of the handler.
+ */
+function domainCtx(deps: Deps, c: Ctx, isPublic: boolean): DomainCtx {
+  let actor: Actor | undefined;
+  return Object.defineProperty({ ...deps }, "actor", {
+    enumerable: !isPublic,
+    get: isPublic
+      ? () => {
+        throw new Error("A public call has no signed-in actor");
+      }
+      : () => (actor ??= actorOf(c)),
+  }) as DomainCtx;
 }
 
 /**
