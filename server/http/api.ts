@@ -13,14 +13,15 @@ import type { Db } from "../db/connection.ts";
 import { type ListDefinition, listResponse } from "./list-route.ts";
 import { ok } from "./respond.ts";
 import { idParam, jsonBody } from "./validate.ts";
-import { parseInput, recordExists, tableOf } from "./records.ts";
+import { parseInput } from "./records.ts";
+import { requireRecord } from "../domain/common/records.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { AppEnv, Ctx } from "./context.ts";
 import type { Ctx as DomainCtx } from "../domain/ctx.ts";
-import { badRequest, forbidden, notFound, unauthorized } from "./errors.ts";
+import { badRequest, httpForbidden, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
 import { clearSessionCookies, csrfFailure, sessionCookieOf } from "./session-cookie.ts";
@@ -89,7 +90,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 export function requireRoles(roles: readonly Role[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!roles.includes(c.get("user").role)) throw forbidden(MSG.forbidden);
+    if (!roles.includes(c.get("user").role)) throw httpForbidden(MSG.forbidden);
     await next();
   };
 }
@@ -147,8 +148,7 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
   for (const [name, what] of Object.entries(contract.ids ?? {})) {
     if (!what) continue;
     params[name] = idParam(c, what as string, name);
-    const table = tableOf(what as string);
-    if (table && !await recordExists(deps.db, table, params[name])) throw notFound(what as string);
+    await requireRecord(deps.db, what as string, params[name]);
   }
   const query = contract.query ? await parseInput(deps.db, contract.query, c.req.query()) : undefined;
   const body = contract.body
