@@ -12,6 +12,5 @@ export type Ctx = Deps & {
   actor: Actor;
 };
 
-
 /** What a write needs: the database (or a transaction), who acts, and the clock. */
 export type WriteCtx = Pick<Ctx, "db" | "actor" | "now">;

@@ -34,16 +34,13 @@ export function portalRoutes(api: Api) {
     return { query, spec: inventorySpec, map, list: P.inventoryList, metadata: { redirects } };
   });
 
-  api.handle(P.startInventoryProjectCall, async ({ db, deps, params, body, actor, c }) => {
-    const record = await startInventoryProject(
-      db,
-      actor(),
-      supplierOf(c),
-      params.id,
-      body,
-      entryBaseOf(c),
-      deps.now,
-    );
+  api.handle(P.startInventoryProjectCall, async ({ ctx, params, body, c }) => {
+    const record = await startInventoryProject(ctx, {
+      ...body,
+      supplierId: supplierOf(c),
+      projectId: params.id,
+      entryBase: entryBaseOf(c),
+    });
     return answer(record, "Project started successfully");
   });
 

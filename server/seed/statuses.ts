@@ -28,19 +28,26 @@ export async function settleStatuses(
   for (const { parentId, po, child } of children) {
     const to = child.plan.status;
     if (to === LIVE || to === TESTING) continue;
-    if (to === PAUSED) await updateProject(db, caller, child.id, patch({ projectStatus: PAUSED }), clock);
+    if (to === PAUSED) {
+      await updateProject({ db, now: clock, ...caller }, {
+        ...patch({ projectStatus: PAUSED }),
+        id: child.id,
+      });
+    }
     if (to === CLOSED || to === READY_TO_INVOICE || to === INVOICED || to === ARCHIEVED) {
       // closed with the client's PO, then on to invoicing (Closed -> Ready To Invoice -> Invoiced)
       const close = patch({ projectStatus: CLOSED, poNumber: po ?? "PO-DEMO" });
-      await updateProject(db, caller, child.id, close, clock);
-      await updateProject(db, caller, parentId, close, clock);
+      await updateProject({ db, now: clock, ...caller }, { ...close, id: child.id });
+      await updateProject({ db, now: clock, ...caller }, { ...close, id: parentId });
       // the client's approved and rejected files, through the reconcile domain
       await seedReconcile(deps, parentId, child.id, rand, clock());
       if (to === READY_TO_INVOICE || to === INVOICED) {
-        await setStatus(db, caller, child.id, "proceedToInvoice", clock);
+        await setStatus({ db, now: clock, ...caller }, { id: child.id, action: "proceedToInvoice" });
       }
       // Invoiced is an invoice's doing, not an edit's
-      if (to === INVOICED) await setStatus(db, caller, child.id, "invoice", clock);
+      if (to === INVOICED) {
+        await setStatus({ db, now: clock, ...caller }, { id: child.id, action: "invoice" });
+      }
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
       if (to === ARCHIEVED) await reconcileStatus(db, caller.actor, parentId, ARCHIEVED, false, clock);
     }
@@ -53,7 +60,7 @@ export async function settleStatuses(
   for (const [parentId, statuses] of byParent) {
     const to = [LIVE, TESTING, PAUSED].find((s) => statuses.includes(s));
     if (to && !statuses.some(isFinishedStatus)) {
-      await updateProject(db, caller, parentId, patch({ projectStatus: to }), clock);
+      await updateProject({ db, now: clock, ...caller }, { ...patch({ projectStatus: to }), id: parentId });
     }
   }
 }
