@@ -8,7 +8,8 @@ import type { Deps } from "../deps.ts";
 import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
 import { ChildProject, GroupProject, ProjectPatch, SupplierMapForm } from "../../shared/schemas/project.ts";
 import { QuestionForm } from "../../shared/schemas/library.ts";
-import type { Caller } from "../domain/projects/projects.ts";
+import type { Caller, CallerCtx } from "../domain/projects/projects.ts";
+import type { WriteCtx } from "../domain/ctx.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
@@ -46,26 +47,30 @@ const isoDay = (ms: number) => iso(ms).slice(0, 10);
 /** Makes every planned project; `now` is the demo's today, `clock` the domain's clock. */
 export async function seedProjects(
   deps: Deps,
-  ctx: DemoRefs,
+  refs: DemoRefs,
   caller: Caller,
   now: number,
   clock: Clock,
 ): Promise<{ children: SeededChild[]; projects: number; childProjects: number; supplierMaps: number }> {
   const { db } = deps;
+  // the manager's (whose projects these are) and the system's, on the seed's clock
+  const manager: CallerCtx = { db, now: clock, ...caller };
+  const system: WriteCtx = { db, actor: SYSTEM_ACTOR, now: clock };
   const entryBase = (deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`).replace(/\/$/, "");
   const counts = { projects: 0, childProjects: 0, supplierMaps: 0 };
-  const suppliers = await db.selectFrom("suppliers").selectAll().where("id", "in", ctx.supplierIds).execute();
+  const suppliers = await db.selectFrom("suppliers").selectAll().where("id", "in", refs.supplierIds)
+    .execute();
   const supplierById = new Map(suppliers.map((s) => [s.id, s]));
   const children: SeededChild[] = [];
 
   for (const p of PLANS) {
     const start = now - Math.max(...p.children.map((c) => c.from), 1) * DAY;
     const parent = await createGroupProject(
-      { db, now: clock, ...caller },
+      manager,
       v.parse(GroupProject, {
         projectName: p.name,
-        clientId: ctx.clientIds[p.client],
-        userId: ctx.managerId,
+        clientId: refs.clientIds[p.client],
+        userId: refs.managerId,
         averageLOI: p.loi,
         ir: p.ir,
         projectDescription: `${p.name}: online quantitative study`,
@@ -75,11 +80,11 @@ export async function seedProjects(
     counts.projects++;
     for (const c of p.children) {
       const child = await createChildProject(
-        { db, now: clock, ...caller },
+        manager,
         v.parse(ChildProject, {
           projectName: c.name,
           parentProjectId: parent._id,
-          clientId: ctx.clientIds[p.client],
+          clientId: refs.clientIds[p.client],
           countryId: c.country,
           languageId: c.language ?? "en",
           averageLOI: c.loi,
@@ -94,7 +99,7 @@ export async function seedProjects(
       counts.childProjects++;
       const code = (child.projectCode as string).toLowerCase();
       const prescreen = !!c.questions?.length;
-      await updateProject({ db, now: clock, ...caller }, {
+      await updateProject(manager, {
         ...v.parse(ProjectPatch, {
           singleLinkUrl: `https://surveys.client.example/${code}?rid=[uid]`,
           singleLinkUrlTest: `https://surveys.client.example/${code}/test?rid=[uid]`,
@@ -115,19 +120,19 @@ export async function seedProjects(
         id: child._id,
       });
       for (const quota of c.quotas ?? []) {
-        const qual = ctx.qualifications.get(quota.qualification)!;
+        const qual = refs.qualifications.get(quota.qualification)!;
         const chosen = qual.qualificationOptions.filter((o) => o.text in quota.sizes);
-        const [{ _id: quotaId }] = (await addQuota({ db, actor: SYSTEM_ACTOR, now: clock }, {
+        const [{ _id: quotaId }] = (await addQuota(system, {
           projectId: child._id,
           qualificationId: qual._id,
         }))
           .filter((q) => q.quotaId._id === qual._id);
-        await updateQuota({ db, actor: SYSTEM_ACTOR, now: clock }, {
+        await updateQuota(system, {
           quotaOptionId: chosen.map((o) => o._id),
           quotaId,
           projectId: child._id,
         });
-        await updateQuotaSizes({ db, actor: SYSTEM_ACTOR, now: clock }, {
+        await updateQuotaSizes(system, {
           quotaId,
           projectId: child._id,
           values: chosen.map((o) => ({ quotaOptionId: o._id, quotaSize: quota.sizes[o.text] })),
@@ -135,9 +140,9 @@ export async function seedProjects(
       }
       const maps: string[] = [];
       for (const si of c.suppliers) {
-        const s = supplierById.get(ctx.supplierIds[si])!;
+        const s = supplierById.get(refs.supplierIds[si])!;
         const rules = s.supplierRuleCPI.split("|").map(Number).filter((n) => n > 0);
-        const { id } = await saveSupplierMap({ db, actor: SYSTEM_ACTOR, now: clock }, {
+        const { id } = await saveSupplierMap(system, {
           ...v.parse(SupplierMapForm, {
             projectId: child._id,
             supplierId: s.id,
