@@ -1,10 +1,10 @@
 /** Projects (part 1, 2.6 and 2.8): handlers of the contracts in shared/api/projects.ts. */
 import { answer, type Api } from "../http/api.ts";
 import { listResponse } from "../http/list-route.ts";
-import type { Ctx } from "../http/context.ts";
+import type { HttpCtx } from "../http/context.ts";
 import * as P from "../../shared/api/projects.ts";
 import { type CallerCtx, getProject } from "../domain/projects/projects.ts";
-import type { Ctx as DomainCtx } from "../domain/ctx.ts";
+import type { Ctx } from "../domain/ctx.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { closeByCode, statusMessage } from "../domain/projects/status.ts";
@@ -24,7 +24,7 @@ import { returnLinkSets } from "../domain/router/links.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
 
 /** The call's context with the signed-in user's id and role, which the project rules look at. */
-export const callerCtx = (ctx: DomainCtx, c: Ctx): CallerCtx => ({
+export const callerCtx = (ctx: Ctx, c: HttpCtx): CallerCtx => ({
   ...ctx,
   userId: c.get("user").id,
   role: c.get("user").role,

@@ -1,6 +1,6 @@
 /** Supplier maps (part 1, 7 "Suppliers and supplier maps"): handlers of shared/api/supplier-maps.ts. */
 import { answer, type Api } from "../http/api.ts";
-import type { Ctx } from "../http/context.ts";
+import type { HttpCtx } from "../http/context.ts";
 import * as S from "../../shared/api/supplier-maps.ts";
 import {
   getSupplierMap,
@@ -12,7 +12,7 @@ import {
 } from "../domain/projects/supplier-maps.ts";
 
 /** Base of respondent entry links: PUBLIC_URL, else the origin staff are using. */
-export const entryBaseOf = (c: Ctx) =>
+export const entryBaseOf = (c: HttpCtx) =>
   (c.get("deps").env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/$/, "");
 
 export function supplierMapRoutes(api: Api) {
