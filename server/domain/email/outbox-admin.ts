@@ -32,7 +32,7 @@ export function stateOf(now: number): RawBuilder<EmailState> {
   } and ${sql.ref("createdAt")} > ${retryCutoff(now)} then 'retrying' else ${sql.ref("status")} end)`;
 }
 
-const KNOWN_STATES = new Set<string>(EMAIL_STATES.map((s) => s.value));
+const KNOWN_STATES: ReadonlySet<string> = new Set<string>(EMAIL_STATES.map((s) => s.value));
 
 const COLUMNS = [
   "id as _id",
