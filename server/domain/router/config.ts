@@ -10,7 +10,7 @@
  */
 import type { Db } from "../../db/connection.ts";
 import type { ChangeNotifier } from "../common/changes.ts";
-import { parseJsonList, randomKey } from "../common/records.ts";
+import { parseJsonList, randomKey } from "../common/values.ts";
 import { returnUrlOf } from "../../../shared/api/supplier-maps.ts";
 
 export type Redirects = {
