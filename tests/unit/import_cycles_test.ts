@@ -9,30 +9,12 @@
  * that no longer matches a real cycle fails the test, so the list cannot go stale.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { dirname, join, relative, resolve } from "node:path";
+import { importsOf, sourcesUnder } from "./source_tree.ts";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
 const TREES = ["server", "shared", "cli", "db", "web/src"];
 
 /** Loops tolerated for now: the files of one cycle, sorted, joined by " | ". */
 const ALLOWED_CYCLES: string[] = [];
-
-const IMPORT_RE =
-  /(?:^|[\s;])(?:import|export)\s[^'"`]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
-
-/** The file's source without comments (an import spelled in a doc comment is not an import). */
-const uncommented = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-
-/** The relative imports of a file's source, as paths from the project root. */
-export function importsOf(file: string, source: string): string[] {
-  const out = new Set<string>();
-  for (const m of uncommented(source).matchAll(IMPORT_RE)) {
-    const spec = m[1] ?? m[2] ?? m[3];
-    if (!spec || !spec.startsWith(".")) continue;
-    out.add(relative(root, resolve(dirname(join(root, file)), spec)));
-  }
-  return [...out];
-}
 
 /** A loop a -> b -> ... -> a, with every file of its strongly connected component (sorted). */
 type Cycle = string[] & { files: string[] };
@@ -99,23 +81,11 @@ function pathThrough(graph: Map<string, string[]>, scc: string[]): string[] {
   return [...scc, start];
 }
 
-async function sources(dir: string, into: Map<string, string>) {
-  for await (const e of Deno.readDir(join(root, dir))) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) {
-      if (e.name !== "node_modules" && e.name !== "dist") await sources(path, into);
-    } else if (/\.(ts|tsx)$/.test(e.name)) {
-      into.set(path, await Deno.readTextFile(join(root, path)));
-    }
-  }
-  return into;
-}
-
 const keyOf = (cycle: Cycle) => cycle.files.join(" | ");
 
 Deno.test("import cycles: none in server, shared, cli, db or web/src (type-only imports included)", async () => {
   const files = new Map<string, string>();
-  for (const dir of TREES) await sources(dir, files);
+  for (const dir of TREES) await sourcesUnder(dir, files);
   for (const dir of TREES) {
     const n = [...files.keys()].filter((f) => f.startsWith(`${dir}/`)).length;
     if (n < 3) throw new Error(`only ${n} files read under ${dir}/ (a wrong root would pass vacuously)`);

@@ -18,9 +18,7 @@
  * A rule's exception would be a commented entry in ALLOWED below; there is none.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { join, relative, resolve } from "node:path";
-
-const root = resolve(new URL("../..", import.meta.url).pathname);
+import { sourcesUnder, uncommented } from "./source_tree.ts";
 
 /** `file: name` of a declaration the rules tolerate, each with why. None today. */
 const ALLOWED: string[] = [];
@@ -30,9 +28,6 @@ const TOP_LET = /^(?:export\s+)?(let|var)\s+([\w$]+)/gm;
 const TOP_CONST =
   /^(?:export\s+)?const\s+([\w$]+)\s*(?::\s*((?:[^=]|=>)+?))?\s*=\s*(new\s+[\w$.]+|\[\s*\]|\{\s*\})/gm;
 const READONLY_TYPE = /^(?:Readonly(?:Set|Map|Array)\b|readonly\s)/;
-
-/** The source without comments (a `let` in a doc comment is no declaration). */
-const uncommented = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 
 /** Every declaration that breaks a rule: `file: name (why)`. */
 export function moduleState(files: Map<string, string>): string[] {
@@ -49,19 +44,8 @@ export function moduleState(files: Map<string, string>): string[] {
   return found.filter((f) => !ALLOWED.some((a) => f.startsWith(`${a} `)));
 }
 
-async function sources(dir: string, into: Map<string, string>) {
-  for await (const e of Deno.readDir(join(root, dir))) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) await sources(path, into);
-    else if (/\.tsx?$/.test(e.name)) {
-      into.set(relative(root, join(root, path)), await Deno.readTextFile(join(root, path)));
-    }
-  }
-  return into;
-}
-
 Deno.test("module state: no file of server/domain keeps mutable state at the top level", async () => {
-  const files = await sources("server/domain", new Map());
+  const files = await sourcesUnder("server/domain");
   if (files.size < 50) throw new Error(`only ${files.size} files read under server/domain`);
   assertEquals(moduleState(files), []);
 });
