@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Deps } from "../deps.ts";
 import { ProjectPatch } from "../../shared/schemas/project.ts";
-import type { Caller, CallerCtx } from "../domain/projects/projects.ts";
+import type { Caller } from "../domain/projects/projects.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { setStatus } from "../domain/projects/status.ts";
 import { isFinishedStatus, PROJECT_STATUS } from "../../shared/status.ts";
@@ -22,8 +22,7 @@ export async function settleStatuses(
   rand: () => number,
   clock: () => number,
 ): Promise<void> {
-  const { db } = deps;
-  const manager: CallerCtx = { db, now: clock, ...caller };
+  const manager = { ...deps, now: clock, ...caller };
   const { ARCHIEVED, CLOSED, INVOICED, LIVE, PAUSED, READY_TO_INVOICE, TESTING } = PROJECT_STATUS;
   const patch = (p: Record<string, unknown>) => v.parse(ProjectPatch, p);
   for (const { parentId, po, child } of children) {
@@ -50,7 +49,7 @@ export async function settleStatuses(
         await setStatus(manager, { id: child.id, action: "invoice" });
       }
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
-      if (to === ARCHIEVED) await reconcileStatus(db, caller.actor, parentId, ARCHIEVED, false, clock);
+      if (to === ARCHIEVED) await reconcileStatus(deps, caller.actor, parentId, ARCHIEVED, false, clock);
     }
   }
   // a group project that is not finished reads as its busiest child: Live, else Testing, else Paused
@@ -61,7 +60,10 @@ export async function settleStatuses(
   for (const [parentId, statuses] of byParent) {
     const to = [LIVE, TESTING, PAUSED].find((s) => statuses.includes(s));
     if (to && !statuses.some(isFinishedStatus)) {
-      await updateProject(manager, { ...patch({ projectStatus: to }), id: parentId });
+      await updateProject(manager, {
+        ...patch({ projectStatus: to }),
+        id: parentId,
+      });
     }
   }
 }
