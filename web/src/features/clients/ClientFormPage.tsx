@@ -4,7 +4,7 @@
  * after a save the list opens with the server's message.
  */
 import * as React from "react";
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { useWatch } from "react-hook-form";
@@ -23,9 +23,9 @@ import {
   LoadedRecord,
   quietNotFound,
   recordDescription,
-} from "../common/FormParts.tsx";
-import { CountryField, LookupMultiField, LookupSelectField } from "../common/fields.tsx";
-import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
+} from "../../components/form/FormParts.tsx";
+import { CountryField, LookupMultiField, LookupSelectField } from "../../components/form/lookup-fields.tsx";
+import { BDE_USERS, SUPPLIERS } from "../../lib/lookups.ts";
 import type { ClientRecord } from "./clients.ts";
 import {
   addClient,
@@ -35,7 +35,7 @@ import {
   revealClientKeysCall,
   updateClientCall,
 } from "../../../../shared/api/clients.ts";
-import { type SecretKeys, ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { type SecretKeys, ShowKeysButton, useSecretKeys } from "../../components/form/secret-keys.tsx";
 
 const LIST = "/admin/client";
 

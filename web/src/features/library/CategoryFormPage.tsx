@@ -3,7 +3,7 @@
  * description are required ('Category title  is required', 'Category Description  is required');
  * after a save the categories list opens with the server's message.
  */
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { CategoryForm } from "../../../../shared/schemas/library.ts";
@@ -18,7 +18,13 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
+import {
+  BackLink,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+} from "../../components/form/FormParts.tsx";
 import type { CategoryRecord } from "./library.ts";
 
 const LIST = "/admin/library";

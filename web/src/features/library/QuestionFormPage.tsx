@@ -5,7 +5,7 @@
  * empty options and an option can be removed only while there are 3 or more; MAP questions take one
  * option per line in a text box.
  */
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import * as React from "react";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
@@ -31,8 +31,14 @@ import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
 import { Textarea } from "../../components/ui/input.tsx";
 import { cn } from "../../lib/utils.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
-import { LANGUAGES } from "../common/lookups.ts";
+import {
+  BackLink,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+} from "../../components/form/FormParts.tsx";
+import { LANGUAGES } from "../../lib/lookups.ts";
 import {
   QUESTION_TYPE_LABELS,
   type QuestionOptionRecord,

@@ -2,7 +2,7 @@
  * /admin/library/rule/add and /admin/library/rule/:ruleid/edit (part 2, Library): a band of supplier
  * CPI ('Minimun CPI  is required', 'Maximum CPI  is required'); the list opens after a save.
  */
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { SupplierRuleForm } from "../../../../shared/schemas/library.ts";
@@ -19,7 +19,13 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
+import {
+  BackLink,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+} from "../../components/form/FormParts.tsx";
 import type { SupplierRuleRecord } from "./library.ts";
 
 const LIST = "/admin/library/rule";

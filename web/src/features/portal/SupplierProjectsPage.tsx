@@ -15,7 +15,7 @@ import { download } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import { formatCount, formatMoney } from "../../lib/format.ts";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { STATUS_TONES } from "../projects/projects.ts";
 import { projectStatusLabel } from "../../../../shared/status.ts";
 import { supplierPortalReportCall } from "../../../../shared/api/portal.ts";

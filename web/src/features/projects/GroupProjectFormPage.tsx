@@ -5,7 +5,7 @@
  * the restricted edit list; a PO number is required for status 6; LOI and IR take digits only.
  * After a save the projects list opens.
  */
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { GroupProject } from "../../../../shared/schemas/project.ts";
@@ -23,8 +23,8 @@ import {
   LoadedRecord,
   quietNotFound,
   recordDescription,
-} from "../common/FormParts.tsx";
-import { CLIENTS } from "../common/lookups.ts";
+} from "../../components/form/FormParts.tsx";
+import { CLIENTS } from "../../lib/lookups.ts";
 import { LookupField, PoNumberField, StatusField, YesNoField } from "./fields.tsx";
 import { MANAGERS, projectKey, type ProjectRecord } from "./projects.ts";
 

@@ -34,9 +34,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
-import { COUNTRIES } from "../common/lookups.ts";
+import { COUNTRIES } from "../../lib/lookups.ts";
 import { LANGUAGES, type LogItem, type ProjectRow, type SupplierMapRow } from "./projects.ts";
-import { LogActivity } from "../common/LogActivity.tsx";
+import { LogActivity } from "../../components/display/LogActivity.tsx";
 import {
   CopyButton,
   EmptyState,

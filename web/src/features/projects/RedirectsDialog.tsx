@@ -15,8 +15,8 @@ import { getProjectCall, revealSigningKeyCall } from "../../../../shared/api/pro
 import { Badge } from "../../components/ui/badge.tsx";
 import { projectKey, type ProjectRecord, type ProjectRow, type SigningKey } from "./projects.ts";
 import { CopyButton, ErrorState, LoadingRows, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
-import { CopyField } from "../common/FormParts.tsx";
-import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { CopyField } from "../../components/form/FormParts.tsx";
+import { ShowKeysButton, useSecretKeys } from "../../components/form/secret-keys.tsx";
 
 export function RedirectsDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
   const record = useQuery({

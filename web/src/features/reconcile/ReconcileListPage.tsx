@@ -15,7 +15,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { StatusBadge } from "../projects/StatusMenu.tsx";
 import { PROJECT_STATUS } from "../../../../shared/status.ts";
 import { reconcileUndo } from "../../../../shared/api/reconcile.ts";

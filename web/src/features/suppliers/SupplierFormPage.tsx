@@ -5,7 +5,7 @@
  * once loaded; after a save the list opens with the server's message.
  */
 import * as React from "react";
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import { useParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { SUPPLIER_NET_DAYS, SUPPLIER_TYPES, SupplierForm } from "../../../../shared/schemas/supplier.ts";
@@ -23,9 +23,9 @@ import {
   LoadedRecord,
   quietNotFound,
   recordDescription,
-} from "../common/FormParts.tsx";
-import { CountryField, LookupMultiField } from "../common/fields.tsx";
-import { CLIENTS } from "../common/lookups.ts";
+} from "../../components/form/FormParts.tsx";
+import { CountryField, LookupMultiField } from "../../components/form/lookup-fields.tsx";
+import { CLIENTS } from "../../lib/lookups.ts";
 import type { SupplierRecord } from "./suppliers.ts";
 import {
   addSupplier,
@@ -35,7 +35,7 @@ import {
   supplierOptionsCall,
   updateSupplierCall,
 } from "../../../../shared/api/suppliers.ts";
-import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { ShowKeysButton, useSecretKeys } from "../../components/form/secret-keys.tsx";
 import { TriangleAlert } from "lucide-react";
 import { formatDateTime } from "../../lib/format.ts";
 

@@ -9,8 +9,14 @@ import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { useSaveRecord } from "../common/save-record.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
+import { useSaveRecord } from "../../lib/save-record.ts";
+import {
+  BackLink,
+  FormActions,
+  FormSection,
+  LoadedRecord,
+  quietNotFound,
+} from "../../components/form/FormParts.tsx";
 import { addJobCall, getJobCall, updateJobCall } from "../../../../shared/api/support.ts";
 import { JobForm } from "../../../../shared/schemas/support.ts";
 import type { ScheduledJob } from "./support.ts";

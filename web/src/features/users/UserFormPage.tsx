@@ -2,7 +2,7 @@
  * /admin/user/add and /admin/user/:id/edit (part 2, Users): the shared user schemas drive the
  * messages; an empty password is dropped on edit; supplierId is sent only for SUPPLIER users.
  */
-import { useSaveRecord } from "../common/save-record.ts";
+import { useSaveRecord } from "../../lib/save-record.ts";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
@@ -26,9 +26,9 @@ import { useOptions } from "../../components/filters/useOptions.ts";
 import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { withCurrent } from "../common/fields.tsx";
-import { BackLink, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
-import { SUPPLIERS } from "../common/lookups.ts";
+import { withCurrent } from "../../components/form/lookup-fields.tsx";
+import { BackLink, LoadedRecord, quietNotFound } from "../../components/form/FormParts.tsx";
+import { SUPPLIERS } from "../../lib/lookups.ts";
 import { roleOptionsFor, type UserRecord } from "./users.ts";
 
 const LIST = "/admin/user";

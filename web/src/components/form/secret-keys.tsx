@@ -10,7 +10,7 @@ import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
 import type { Role } from "../../../../shared/roles.ts";
 import { isMasked } from "../../../../shared/secrets.ts";
 import { useMayCall } from "../../lib/auth.ts";
-import { Button } from "../../components/ui/button.tsx";
+import { Button } from "../ui/button.tsx";
 
 export type SecretKeys<T> = {
   /** Whether the signed-in role may reveal them (and there is a record to reveal). */

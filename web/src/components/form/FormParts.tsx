@@ -12,11 +12,11 @@ import { copyText } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
 import { TIMING } from "../../lib/timing.ts";
 import { cn } from "../../lib/utils.ts";
-import { SubmitButton } from "../../components/form/fields.tsx";
-import { Button, buttonVariants } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
-import { Input } from "../../components/ui/input.tsx";
-import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { SubmitButton } from "./fields.tsx";
+import { Button, buttonVariants } from "../ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
+import { Input } from "../ui/input.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
 
 export function BackLink({ to, children }: { to: string; children: React.ReactNode }) {
   return (
