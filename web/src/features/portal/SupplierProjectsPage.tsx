@@ -16,7 +16,7 @@ import { saveBlob } from "../../lib/download.ts";
 import { notify } from "../../lib/notify.ts";
 import { formatCount, formatMoney } from "../../lib/format.ts";
 import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
-import { STATUS_TONES } from "../projects/projects.ts";
+import { STATUS_TONES } from "../projects/index.ts";
 import { projectStatusLabel } from "../../../../shared/status.ts";
 import { supplierPortalReportCall } from "../../../../shared/api/portal.ts";
 import { mappedDecl, pctText, type PortalProject } from "./portal.ts";

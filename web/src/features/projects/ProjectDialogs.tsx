@@ -37,15 +37,11 @@ import {
 import { COUNTRIES } from "../../lib/lookups.ts";
 import { LANGUAGES, type LogItem, type ProjectRow, type SupplierMapRow } from "./projects.ts";
 import { LogActivity } from "../../components/display/LogActivity.tsx";
-import {
-  CopyButton,
-  EmptyState,
-  ErrorState,
-  LoadingRows,
-  SimpleTable,
-  subtitle,
-  ViewDialog,
-} from "./parts.tsx";
+import { CopyButton } from "../../components/display/CopyButton.tsx";
+import { EmptyState, ErrorState, LoadingRows } from "../../components/display/states.tsx";
+import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { subtitle } from "./parts.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import { CloseProjectDialog, EditStatusDialog } from "./StatusMenu.tsx";
 import { SupplierStatsDialog } from "./SupplierStatsDialog.tsx";
 import { SecurityStatsDialog } from "./SecurityStatsDialog.tsx";

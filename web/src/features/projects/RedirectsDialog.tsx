@@ -14,7 +14,11 @@ import { api } from "../../lib/api.ts";
 import { getProjectCall, revealSigningKeyCall } from "../../../../shared/api/projects.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { projectKey, type ProjectRecord, type ProjectRow, type SigningKey } from "./projects.ts";
-import { CopyButton, ErrorState, LoadingRows, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
+import { CopyButton } from "../../components/display/CopyButton.tsx";
+import { ErrorState, LoadingRows } from "../../components/display/states.tsx";
+import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { subtitle } from "./parts.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import { CopyField } from "../../components/form/FormParts.tsx";
 import { ShowKeysButton, useSecretKeys } from "../../components/form/secret-keys.tsx";
 

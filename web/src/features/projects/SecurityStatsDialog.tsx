@@ -11,7 +11,10 @@ import { formatCount } from "../../lib/format.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { SECURITY_REASONS } from "../../../../shared/status.ts";
 import type { ProjectRow } from "./projects.ts";
-import { EmptyState, ErrorState, LoadingRows, pct, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
+import { EmptyState, ErrorState, LoadingRows } from "../../components/display/states.tsx";
+import { pct, subtitle } from "./parts.tsx";
+import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 
 const rate = (part: number, whole: number) => pct(whole ? Math.round((part / whole) * 1000) / 10 : null);
 

@@ -19,7 +19,8 @@ import {
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
 import type { ProjectRow } from "./projects.ts";
-import { EmptyState, ErrorState, SimpleTable } from "./parts.tsx";
+import { EmptyState, ErrorState } from "../../components/display/states.tsx";
+import { SimpleTable } from "../../components/table/SimpleTable.tsx";
 
 const SupplierStatsChart = React.lazy(() => import("./SupplierStatsChart.tsx"));
 

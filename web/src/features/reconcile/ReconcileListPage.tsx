@@ -16,7 +16,7 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
-import { StatusBadge } from "../projects/StatusMenu.tsx";
+import { StatusBadge } from "../projects/index.ts";
 import { PROJECT_STATUS } from "../../../../shared/status.ts";
 import { reconcileUndo } from "../../../../shared/api/reconcile.ts";
 import { DEFAULT_RECONCILE_STATUS, reconcileListDecl, type ReconcileListItem } from "./reconcile.ts";

@@ -23,7 +23,8 @@ import {
   getOutboxMailCall,
   resendOutboxMailCall,
 } from "../../../../shared/api/email.ts";
-import { EmptyState, ErrorState, ViewDialog } from "../projects/parts.tsx";
+import { EmptyState, ErrorState } from "../../components/display/states.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import { outboxGrid, type OutboxMail, SUPPORT_DESCRIPTION, useSupportTabs } from "./support.ts";
 
 const TONE: Record<EmailState, BadgeTone> = {

@@ -38,8 +38,7 @@ import {
   DialogTitle,
 } from "../../../components/ui/dialog.tsx";
 import { Select } from "../../../components/ui/select.tsx";
-import { OptionsSection } from "../../library/QuestionFormPage.tsx";
-import { QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/library.ts";
+import { OptionsSection, QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/index.ts";
 import { projectKey, type ProjectRecord } from "../projects.ts";
 import { listTempQuestions } from "../../../../../shared/api/library.ts";
 import { RowEditDelete } from "../../../components/data-grid/RowEditDelete.tsx";
