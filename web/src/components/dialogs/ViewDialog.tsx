@@ -1,47 +1,45 @@
-import * as React from "react";
+/** A row dialog for read-only views: title, description, the view (scrolling) and a Close button. */
+import type * as React from "react";
 import { Button } from "../ui/button.tsx";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "../ui/dialog.tsx";
+import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
+import { RowDialog } from "./RowDialog.tsx";
 
-/** A dialog shell for read-only views: title, description and a Close button. */
-export function ViewDialog({
-  open,
+export function ViewDialog<T>({
+  row,
   onClose,
   title,
   description,
   className,
   children,
 }: {
-  open: boolean;
+  row: T | null | undefined;
   onClose: () => void;
-  title: React.ReactNode;
-  description?: React.ReactNode;
+  title: React.ReactNode | ((row: T) => React.ReactNode);
+  description?: (row: T) => React.ReactNode;
   className?: string;
-  children: React.ReactNode;
+  children: (row: T) => React.ReactNode;
 }) {
   return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className={className ?? "max-w-2xl"}>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          {description
-            ? <DialogDescription>{description}</DialogDescription>
-            : <DialogDescription className="sr-only">Details of the project</DialogDescription>}
-        </DialogHeader>
-        <div className="max-h-[65vh] overflow-y-auto">{children}</div>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Close</Button>
-          </DialogClose>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <RowDialog row={row} onClose={onClose} className={className ?? "max-w-2xl"}>
+      {(r) => {
+        const described = description?.(r);
+        return (
+          <>
+            <DialogHeader>
+              <DialogTitle>{typeof title === "function" ? title(r) : title}</DialogTitle>
+              {described
+                ? <DialogDescription>{described}</DialogDescription>
+                : <DialogDescription className="sr-only">Details of the project</DialogDescription>}
+            </DialogHeader>
+            <div className="max-h-[65vh] overflow-y-auto">{children(r)}</div>
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="outline">Close</Button>
+              </DialogClose>
+            </DialogFooter>
+          </>
+        );
+      }}
+    </RowDialog>
   );
 }

@@ -23,28 +23,34 @@ import { CopyField } from "../../components/form/FormParts.tsx";
 import { ShowKeysButton, useSecretKeys } from "../../components/form/secret-keys.tsx";
 
 export function RedirectsDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
-  const record = useQuery({
-    queryKey: projectKey(project?._id),
-    enabled: !!project,
-    staleTime: 0,
-    queryFn: async ({ signal }) =>
-      (await api(getProjectCall, { params: { id: project!._id } }, { signal })).result,
-  });
-  const p = record.data;
   return (
     <ViewDialog
-      open={!!project}
+      row={project}
       onClose={onClose}
       className="max-w-3xl"
       title="Redirects"
-      description={project
-        ? `${
+      description={(project) =>
+        `${
           subtitle(project)
         }: the links the client's survey sends respondents back on. The client fills in [uid]${
           project.isDynamicThanksUrl ? " and, with Secured Url on, the signature [sig]" : ""
-        }.`
-        : undefined}
+        }.`}
     >
+      {(project) => <Redirects project={project} />}
+    </ViewDialog>
+  );
+}
+
+function Redirects({ project }: { project: ProjectRow }) {
+  const record = useQuery({
+    queryKey: projectKey(project._id),
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api(getProjectCall, { params: { id: project._id } }, { signal })).result,
+  });
+  const p = record.data;
+  return (
+    <>
       {record.isPending
         ? <LoadingRows label="Loading redirects" rows={5} />
         : record.isError || !p?.redirects
@@ -82,7 +88,7 @@ export function RedirectsDialog({ project, onClose }: { project: ProjectRow | nu
             <Signing signing={p.signing} />
           </div>
         )}
-    </ViewDialog>
+    </>
   );
 }
 

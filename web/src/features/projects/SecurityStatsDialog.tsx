@@ -21,26 +21,32 @@ const rate = (part: number, whole: number) => pct(whole ? Math.round((part / who
 export function SecurityStatsDialog(
   { project, onClose }: { project: ProjectRow | null; onClose: () => void },
 ) {
-  const stats = useQuery({
-    queryKey: ["security-stats", project?._id],
-    enabled: !!project,
-    staleTime: 0,
-    queryFn: async ({ signal }) =>
-      (await api(securityStatsCall, { params: { projectId: project!._id } }, { signal })).result,
-  });
-  const s = stats.data;
   return (
     <ViewDialog
-      open={!!project}
+      row={project}
       onClose={onClose}
       className="max-w-5xl"
       title="Security stats"
-      description={project
-        ? `${
+      description={(project) =>
+        `${
           subtitle(project)
-        }: respondents stopped by the security checks, by reason, and which checks are on.`
-        : undefined}
+        }: respondents stopped by the security checks, by reason, and which checks are on.`}
     >
+      {(project) => <SecurityStats project={project} />}
+    </ViewDialog>
+  );
+}
+
+function SecurityStats({ project }: { project: ProjectRow }) {
+  const stats = useQuery({
+    queryKey: ["security-stats", project._id],
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api(securityStatsCall, { params: { projectId: project._id } }, { signal })).result,
+  });
+  const s = stats.data;
+  return (
+    <>
       {stats.isPending
         ? <LoadingRows label="Loading security stats" rows={4} />
         : stats.isError
@@ -111,7 +117,7 @@ export function SecurityStatsDialog(
             </div>
           </div>
         )}
-    </ViewDialog>
+    </>
   );
 }
 
