@@ -1,5 +1,6 @@
 /** A row dialog for read-only views: title, description, the view (scrolling) and a Close button. */
 import type * as React from "react";
+import { cn } from "../../lib/utils.ts";
 import { Button } from "../ui/button.tsx";
 import { DialogClose, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../ui/dialog.tsx";
 import { RowDialog } from "./RowDialog.tsx";
@@ -10,6 +11,7 @@ export function ViewDialog<T>({
   title,
   description,
   className,
+  bodyClassName,
   children,
 }: {
   row: T | null | undefined;
@@ -17,6 +19,8 @@ export function ViewDialog<T>({
   title: React.ReactNode | ((row: T) => React.ReactNode);
   description?: (row: T) => React.ReactNode;
   className?: string;
+  /** The view's own layout inside its scrolling area. */
+  bodyClassName?: string;
   children: (row: T) => React.ReactNode;
 }) {
   return (
@@ -31,7 +35,7 @@ export function ViewDialog<T>({
                 ? <DialogDescription>{described}</DialogDescription>
                 : <DialogDescription className="sr-only">Details of the project</DialogDescription>}
             </DialogHeader>
-            <div className="max-h-[65vh] overflow-y-auto">{children(r)}</div>
+            <div className={cn("max-h-[65vh] overflow-y-auto", bodyClassName)}>{children(r)}</div>
             <DialogFooter>
               <DialogClose asChild>
                 <Button variant="outline">Close</Button>

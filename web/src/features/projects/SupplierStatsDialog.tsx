@@ -7,17 +7,10 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { supplierStatsCall } from "../../../../shared/api/supplier-maps.ts";
 import { formatCount } from "../../lib/format.ts";
-import { Button } from "../../components/ui/button.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import {
-  DialogClose,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "../../components/ui/dialog.tsx";
-import { RowDialog } from "../../components/dialogs/RowDialog.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import type { ProjectRow } from "./projects.ts";
+import { subtitle } from "./parts.tsx";
 import { EmptyState, ErrorState } from "../../components/display/states.tsx";
 import { SimpleTable } from "../../components/table/SimpleTable.tsx";
 
@@ -27,9 +20,16 @@ export function SupplierStatsDialog(
   { project, onClose }: { project: ProjectRow | null; onClose: () => void },
 ) {
   return (
-    <RowDialog row={project} onClose={onClose} className="max-w-3xl">
+    <ViewDialog
+      row={project}
+      onClose={onClose}
+      className="max-w-3xl"
+      bodyClassName="flex flex-col gap-4"
+      title="Supplier Stats"
+      description={(p) => `${subtitle(p)}: outcomes per supplier.`}
+    >
       {(p) => <SupplierStats project={p} />}
-    </RowDialog>
+    </ViewDialog>
   );
 }
 
@@ -42,54 +42,41 @@ function SupplierStats({ project }: { project: ProjectRow }) {
   });
   return (
     <>
-      <DialogHeader>
-        <DialogTitle>Supplier Stats</DialogTitle>
-        <DialogDescription>
-          {`${project.projectCode} · ${project.projectName}: outcomes per supplier.`}
-        </DialogDescription>
-      </DialogHeader>
-      <div className="flex max-h-[65vh] flex-col gap-4 overflow-y-auto">
-        {stats.isPending
-          ? <Skeleton className="h-72 w-full" aria-label="Loading supplier stats" />
-          : stats.isError
-          ? <ErrorState what="supplier stats" error={stats.error} onRetry={() => void stats.refetch()} />
-          : stats.data.length === 0
-          ? <EmptyState text="No suppliers mapped yet" />
-          : (
-            <>
-              <React.Suspense fallback={<Skeleton className="h-72 w-full" aria-label="Loading chart" />}>
-                <SupplierStatsChart stats={stats.data} />
-              </React.Suspense>
-              <SimpleTable
-                caption="Outcomes per supplier"
-                head={
-                  <>
-                    <th>Supplier</th>
-                    <th className="text-right">Completes</th>
-                    <th className="text-right">Terminates</th>
-                    <th className="text-right">Over Quota</th>
-                    <th className="text-right">Clicked</th>
-                  </>
-                }
-              >
-                {stats.data.map((s) => (
-                  <tr key={s.supplierId}>
-                    <td className="font-medium">{s.supplierName}</td>
-                    <td className="text-right tabular-nums">{formatCount(s.complete)}</td>
-                    <td className="text-right tabular-nums">{formatCount(s.terminate)}</td>
-                    <td className="text-right tabular-nums">{formatCount(s.overQuota)}</td>
-                    <td className="text-right tabular-nums">{formatCount(s.clicked)}</td>
-                  </tr>
-                ))}
-              </SimpleTable>
-            </>
-          )}
-      </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Close</Button>
-        </DialogClose>
-      </DialogFooter>
+      {stats.isPending
+        ? <Skeleton className="h-72 w-full" aria-label="Loading supplier stats" />
+        : stats.isError
+        ? <ErrorState what="supplier stats" error={stats.error} onRetry={() => void stats.refetch()} />
+        : stats.data.length === 0
+        ? <EmptyState text="No suppliers mapped yet" />
+        : (
+          <>
+            <React.Suspense fallback={<Skeleton className="h-72 w-full" aria-label="Loading chart" />}>
+              <SupplierStatsChart stats={stats.data} />
+            </React.Suspense>
+            <SimpleTable
+              caption="Outcomes per supplier"
+              head={
+                <>
+                  <th>Supplier</th>
+                  <th className="text-right">Completes</th>
+                  <th className="text-right">Terminates</th>
+                  <th className="text-right">Over Quota</th>
+                  <th className="text-right">Clicked</th>
+                </>
+              }
+            >
+              {stats.data.map((s) => (
+                <tr key={s.supplierId}>
+                  <td className="font-medium">{s.supplierName}</td>
+                  <td className="text-right tabular-nums">{formatCount(s.complete)}</td>
+                  <td className="text-right tabular-nums">{formatCount(s.terminate)}</td>
+                  <td className="text-right tabular-nums">{formatCount(s.overQuota)}</td>
+                  <td className="text-right tabular-nums">{formatCount(s.clicked)}</td>
+                </tr>
+              ))}
+            </SimpleTable>
+          </>
+        )}
     </>
   );
 }
