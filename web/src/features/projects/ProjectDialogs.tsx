@@ -17,7 +17,7 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { LogActivity } from "../../components/display/LogActivity.tsx";
 import { CopyButton } from "../../components/display/CopyButton.tsx";
 import { EmptyState, ErrorState, LoadingRows } from "../../components/display/states.tsx";
-import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { type StaticColumn, StaticTable } from "../../components/table/StaticTable.tsx";
 import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import type { LogItem, ProjectRow, SupplierMapRow } from "./projects.ts";
 import { subtitle } from "./parts.tsx";
@@ -167,6 +167,39 @@ function Logs({ project }: { project: ProjectRow }) {
 
 type MappedRow = SupplierMapRow & { projectCode: string };
 
+const figure = (header: string, value: (m: MappedRow) => string): StaticColumn<MappedRow> => ({
+  header,
+  cell: value,
+  align: "right",
+  className: "tabular-nums",
+});
+
+const MAPPED_COLUMNS: StaticColumn<MappedRow>[] = [
+  { header: "Project", cell: (m) => m.projectCode, className: "whitespace-nowrap" },
+  { header: "Supplier", cell: (m) => m.supplierName, className: "font-medium" },
+  figure("CPI", (m) => formatMoney(m.supplierCPI)),
+  figure("Quota", (m) => formatCount(m.supplierQuota)),
+  figure("Complete", (m) => formatCount(m.complete)),
+  figure("ST", (m) => formatCount(m.terminate)),
+  figure("OQ", (m) => formatCount(m.overQuota)),
+  figure("Clicked", (m) => formatCount(m.clicked)),
+  {
+    header: "Traffic",
+    cell: (m) => (
+      <Badge tone={m.allowTraffic ? "green" : "zinc"}>{m.allowTraffic ? "Active" : "InActive"}</Badge>
+    ),
+  },
+  {
+    header: "Entry link",
+    cell: (m) => (
+      <span className="flex items-center gap-1">
+        <code className="max-w-48 truncate text-xs" title={m.redirectUrl}>{m.redirectUrl}</code>
+        <CopyButton text={m.redirectUrl} label={`entry link of ${m.supplierName}`} />
+      </span>
+    ),
+  },
+];
+
 function SupplierMappedDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
   return (
     <ViewDialog
@@ -206,47 +239,12 @@ function SupplierMapped({ project }: { project: ProjectRow }) {
         : maps.data.length === 0
         ? <EmptyState text="No suppliers mapped yet" />
         : (
-          <SimpleTable
+          <StaticTable
             caption="Mapped suppliers"
-            head={
-              <>
-                <th>Project</th>
-                <th>Supplier</th>
-                <th className="text-right">CPI</th>
-                <th className="text-right">Quota</th>
-                <th className="text-right">Complete</th>
-                <th className="text-right">ST</th>
-                <th className="text-right">OQ</th>
-                <th className="text-right">Clicked</th>
-                <th>Traffic</th>
-                <th>Entry link</th>
-              </>
-            }
-          >
-            {maps.data.map((m) => (
-              <tr key={m._id}>
-                <td className="whitespace-nowrap">{m.projectCode}</td>
-                <td className="font-medium">{m.supplierName}</td>
-                <td className="text-right tabular-nums">{formatMoney(m.supplierCPI)}</td>
-                <td className="text-right tabular-nums">{formatCount(m.supplierQuota)}</td>
-                <td className="text-right tabular-nums">{formatCount(m.complete)}</td>
-                <td className="text-right tabular-nums">{formatCount(m.terminate)}</td>
-                <td className="text-right tabular-nums">{formatCount(m.overQuota)}</td>
-                <td className="text-right tabular-nums">{formatCount(m.clicked)}</td>
-                <td>
-                  <Badge tone={m.allowTraffic ? "green" : "zinc"}>
-                    {m.allowTraffic ? "Active" : "InActive"}
-                  </Badge>
-                </td>
-                <td>
-                  <span className="flex items-center gap-1">
-                    <code className="max-w-48 truncate text-xs" title={m.redirectUrl}>{m.redirectUrl}</code>
-                    <CopyButton text={m.redirectUrl} label={`entry link of ${m.supplierName}`} />
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </SimpleTable>
+            rows={maps.data}
+            rowKey={(m) => m._id}
+            columns={MAPPED_COLUMNS}
+          />
         )}
     </>
   );

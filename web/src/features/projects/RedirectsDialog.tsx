@@ -16,7 +16,7 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { projectKey, type ProjectRecord, type ProjectRow, type SigningKey } from "./projects.ts";
 import { CopyButton } from "../../components/display/CopyButton.tsx";
 import { ErrorState, LoadingRows } from "../../components/display/states.tsx";
-import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { StaticTable } from "../../components/table/StaticTable.tsx";
 import { subtitle } from "./parts.tsx";
 import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import { CopyField } from "../../components/form/FormParts.tsx";
@@ -63,28 +63,21 @@ function Redirects({ project }: { project: ProjectRow }) {
         )
         : (
           <div className="flex flex-col gap-4">
-            <SimpleTable
+            <StaticTable
               caption="Client return links"
-              head={
-                <>
-                  <th>Label</th>
-                  <th>Url</th>
-                  <th className="w-10" />
-                </>
-              }
-            >
-              {p.redirects.map((l) => (
-                <tr key={l.label} data-testid="redirect-row">
-                  <td className="whitespace-nowrap font-medium">{l.label}</td>
-                  <td>
-                    <code className="break-all text-xs">{l.url}</code>
-                  </td>
-                  <td>
-                    <CopyButton text={l.url} label={`${l.label} link`} />
-                  </td>
-                </tr>
-              ))}
-            </SimpleTable>
+              rows={p.redirects}
+              rowKey={(l) => l.label}
+              rowTestId="redirect-row"
+              columns={[
+                { header: "Label", cell: (l) => l.label, className: "whitespace-nowrap font-medium" },
+                { header: "Url", cell: (l) => <code className="break-all text-xs">{l.url}</code> },
+                {
+                  header: null,
+                  headerClassName: "w-10",
+                  cell: (l) => <CopyButton text={l.url} label={`${l.label} link`} />,
+                },
+              ]}
+            />
             <Signing signing={p.signing} />
           </div>
         )}

@@ -6,14 +6,14 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
-import { securityStatsCall } from "../../../../shared/api/project-reports.ts";
+import { type SecurityRow, securityStatsCall } from "../../../../shared/api/project-reports.ts";
 import { formatCount } from "../../lib/format.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { SECURITY_REASONS } from "../../../../shared/status.ts";
 import type { ProjectRow } from "./projects.ts";
 import { EmptyState, ErrorState, LoadingRows } from "../../components/display/states.tsx";
 import { pct, subtitle } from "./parts.tsx";
-import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { StaticTable } from "../../components/table/StaticTable.tsx";
 import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 
 const rate = (part: number, whole: number) => pct(whole ? Math.round((part / whole) * 1000) / 10 : null);
@@ -71,36 +71,40 @@ function SecurityStats({ project }: { project: ProjectRow }) {
                 <Tile key={r.key} label={r.label} value={formatCount(s.total[r.key])} title={r.hint} />
               ))}
             </dl>
-            <SimpleTable
+            <StaticTable
               caption="Security per child project and supplier"
-              head={
-                <>
-                  <th>Project</th>
-                  <th>Supplier</th>
-                  <th className="text-right">Clicks</th>
-                  <th className="text-right">Security</th>
-                  {SECURITY_REASONS.map((r) => (
-                    <th key={r.key} className="px-2! text-right">
-                      <abbr title={`${r.label}: ${r.hint}`} className="no-underline">{r.short}</abbr>
-                    </th>
-                  ))}
-                  <th className="text-right">Rate</th>
-                </>
-              }
-            >
-              {s.rows.map((r) => (
-                <tr key={`${r.projectId}-${r.supplierId}`}>
-                  <td className="whitespace-nowrap font-medium">{r.projectCode}</td>
-                  <td className="whitespace-nowrap">{r.supplierName}</td>
-                  <td className="text-right tabular-nums">{formatCount(r.clicked)}</td>
-                  <td className="text-right font-medium tabular-nums">{formatCount(r.security)}</td>
-                  {SECURITY_REASONS.map((x) => (
-                    <td key={x.key} className="px-2! text-right tabular-nums">{formatCount(r[x.key])}</td>
-                  ))}
-                  <td className="text-right tabular-nums">{rate(r.security, r.clicked)}</td>
-                </tr>
-              ))}
-            </SimpleTable>
+              rows={s.rows}
+              rowKey={(r) => `${r.projectId}-${r.supplierId}`}
+              columns={[
+                { header: "Project", cell: (r) => r.projectCode, className: "whitespace-nowrap font-medium" },
+                { header: "Supplier", cell: (r) => r.supplierName, className: "whitespace-nowrap" },
+                {
+                  header: "Clicks",
+                  cell: (r) => formatCount(r.clicked),
+                  align: "right",
+                  className: "tabular-nums",
+                },
+                {
+                  header: "Security",
+                  cell: (r) => formatCount(r.security),
+                  align: "right",
+                  className: "font-medium tabular-nums",
+                },
+                ...SECURITY_REASONS.map((x) => ({
+                  header: <abbr title={`${x.label}: ${x.hint}`} className="no-underline">{x.short}</abbr>,
+                  cell: (r: SecurityRow) => formatCount(r[x.key]),
+                  align: "right" as const,
+                  headerClassName: "px-2!",
+                  className: "px-2! tabular-nums",
+                })),
+                {
+                  header: "Rate",
+                  cell: (r) => rate(r.security, r.clicked),
+                  align: "right",
+                  className: "tabular-nums",
+                },
+              ]}
+            />
             <div className="flex flex-col gap-2">
               <h3 className="text-sm font-medium">Checks on</h3>
               <ul className="flex flex-col gap-1.5">

@@ -12,7 +12,7 @@ import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import type { ProjectRow } from "./projects.ts";
 import { subtitle } from "./parts.tsx";
 import { EmptyState, ErrorState } from "../../components/display/states.tsx";
-import { SimpleTable } from "../../components/table/SimpleTable.tsx";
+import { StaticTable } from "../../components/table/StaticTable.tsx";
 
 const SupplierStatsChart = React.lazy(() => import("./SupplierStatsChart.tsx"));
 
@@ -53,28 +53,38 @@ function SupplierStats({ project }: { project: ProjectRow }) {
             <React.Suspense fallback={<Skeleton className="h-72 w-full" aria-label="Loading chart" />}>
               <SupplierStatsChart stats={stats.data} />
             </React.Suspense>
-            <SimpleTable
+            <StaticTable
               caption="Outcomes per supplier"
-              head={
-                <>
-                  <th>Supplier</th>
-                  <th className="text-right">Completes</th>
-                  <th className="text-right">Terminates</th>
-                  <th className="text-right">Over Quota</th>
-                  <th className="text-right">Clicked</th>
-                </>
-              }
-            >
-              {stats.data.map((s) => (
-                <tr key={s.supplierId}>
-                  <td className="font-medium">{s.supplierName}</td>
-                  <td className="text-right tabular-nums">{formatCount(s.complete)}</td>
-                  <td className="text-right tabular-nums">{formatCount(s.terminate)}</td>
-                  <td className="text-right tabular-nums">{formatCount(s.overQuota)}</td>
-                  <td className="text-right tabular-nums">{formatCount(s.clicked)}</td>
-                </tr>
-              ))}
-            </SimpleTable>
+              rows={stats.data}
+              rowKey={(s) => s.supplierId}
+              columns={[
+                { header: "Supplier", cell: (s) => s.supplierName, className: "font-medium" },
+                {
+                  header: "Completes",
+                  cell: (s) => formatCount(s.complete),
+                  align: "right",
+                  className: "tabular-nums",
+                },
+                {
+                  header: "Terminates",
+                  cell: (s) => formatCount(s.terminate),
+                  align: "right",
+                  className: "tabular-nums",
+                },
+                {
+                  header: "Over Quota",
+                  cell: (s) => formatCount(s.overQuota),
+                  align: "right",
+                  className: "tabular-nums",
+                },
+                {
+                  header: "Clicked",
+                  cell: (s) => formatCount(s.clicked),
+                  align: "right",
+                  className: "tabular-nums",
+                },
+              ]}
+            />
           </>
         )}
     </>
