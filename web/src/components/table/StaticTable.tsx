@@ -18,6 +18,8 @@ export type StaticColumn<T> = {
   header: React.ReactNode;
   cell: (row: T, index: number) => React.ReactNode;
   align?: "left" | "right";
+  /** Figures: right-aligned, in tabular digits. */
+  numeric?: boolean;
   /** Classes of the column's cells (after the look's). */
   className?: string;
   /** Classes of the column's header (after the look's). */
@@ -78,6 +80,8 @@ export const TABLE_LOOKS = {
   },
 } satisfies Record<string, TableLook>;
 
+const right = (c: StaticColumn<never>) => c.align === "right" || (c.numeric && c.align !== "left");
+
 const join = (...parts: (string | false | undefined)[]) => parts.filter(Boolean).join(" ") || undefined;
 
 export function StaticTable<T>({
@@ -115,7 +119,7 @@ export function StaticTable<T>({
           {columns.map((c, i) => (
             <TableHead
               key={i}
-              className={join(look.head, c.align === "right" && "text-right", c.headerClassName)}
+              className={join(look.head, right(c) && "text-right", c.headerClassName)}
             >
               {c.header}
             </TableHead>
@@ -134,7 +138,12 @@ export function StaticTable<T>({
               {columns.map((c, i) => (
                 <TableCell
                   key={i}
-                  className={join(look.cell, c.align === "right" && "text-right", c.className)}
+                  className={join(
+                    look.cell,
+                    right(c) && "text-right",
+                    c.numeric && "tabular-nums",
+                    c.className,
+                  )}
                 >
                   {c.cell(row, r)}
                 </TableCell>

@@ -51,7 +51,7 @@ export default function BackupsPage() {
                 columns={[
                   { header: "File", cell: (b) => b.name, className: "font-mono" },
                   { header: "Taken", cell: (b) => new Date(b.createdAt).toLocaleString() },
-                  { header: "Size", cell: (b) => sizeOf(b.bytes), align: "right", className: "tabular-nums" },
+                  { header: "Size", cell: (b) => sizeOf(b.bytes), numeric: true },
                 ]}
               />
             </CardContent>

@@ -167,22 +167,15 @@ function Logs({ project }: { project: ProjectRow }) {
 
 type MappedRow = SupplierMapRow & { projectCode: string };
 
-const figure = (header: string, value: (m: MappedRow) => string): StaticColumn<MappedRow> => ({
-  header,
-  cell: value,
-  align: "right",
-  className: "tabular-nums",
-});
-
 const MAPPED_COLUMNS: StaticColumn<MappedRow>[] = [
   { header: "Project", cell: (m) => m.projectCode, className: "whitespace-nowrap" },
   { header: "Supplier", cell: (m) => m.supplierName, className: "font-medium" },
-  figure("CPI", (m) => formatMoney(m.supplierCPI)),
-  figure("Quota", (m) => formatCount(m.supplierQuota)),
-  figure("Complete", (m) => formatCount(m.complete)),
-  figure("ST", (m) => formatCount(m.terminate)),
-  figure("OQ", (m) => formatCount(m.overQuota)),
-  figure("Clicked", (m) => formatCount(m.clicked)),
+  { header: "CPI", cell: (m) => formatMoney(m.supplierCPI), numeric: true },
+  { header: "Quota", cell: (m) => formatCount(m.supplierQuota), numeric: true },
+  { header: "Complete", cell: (m) => formatCount(m.complete), numeric: true },
+  { header: "ST", cell: (m) => formatCount(m.terminate), numeric: true },
+  { header: "OQ", cell: (m) => formatCount(m.overQuota), numeric: true },
+  { header: "Clicked", cell: (m) => formatCount(m.clicked), numeric: true },
   {
     header: "Traffic",
     cell: (m) => (

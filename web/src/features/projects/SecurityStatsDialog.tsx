@@ -81,27 +81,25 @@ function SecurityStats({ project }: { project: ProjectRow }) {
                 {
                   header: "Clicks",
                   cell: (r) => formatCount(r.clicked),
-                  align: "right",
-                  className: "tabular-nums",
+                  numeric: true,
                 },
                 {
                   header: "Security",
                   cell: (r) => formatCount(r.security),
-                  align: "right",
-                  className: "font-medium tabular-nums",
+                  numeric: true,
+                  className: "font-medium",
                 },
                 ...SECURITY_REASONS.map((x) => ({
                   header: <abbr title={`${x.label}: ${x.hint}`} className="no-underline">{x.short}</abbr>,
                   cell: (r: SecurityRow) => formatCount(r[x.key]),
-                  align: "right" as const,
+                  numeric: true,
                   headerClassName: "px-2!",
-                  className: "px-2! tabular-nums",
+                  className: "px-2!",
                 })),
                 {
                   header: "Rate",
                   cell: (r) => rate(r.security, r.clicked),
-                  align: "right",
-                  className: "tabular-nums",
+                  numeric: true,
                 },
               ]}
             />

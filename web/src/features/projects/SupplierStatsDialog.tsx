@@ -59,30 +59,10 @@ function SupplierStats({ project }: { project: ProjectRow }) {
               rowKey={(s) => s.supplierId}
               columns={[
                 { header: "Supplier", cell: (s) => s.supplierName, className: "font-medium" },
-                {
-                  header: "Completes",
-                  cell: (s) => formatCount(s.complete),
-                  align: "right",
-                  className: "tabular-nums",
-                },
-                {
-                  header: "Terminates",
-                  cell: (s) => formatCount(s.terminate),
-                  align: "right",
-                  className: "tabular-nums",
-                },
-                {
-                  header: "Over Quota",
-                  cell: (s) => formatCount(s.overQuota),
-                  align: "right",
-                  className: "tabular-nums",
-                },
-                {
-                  header: "Clicked",
-                  cell: (s) => formatCount(s.clicked),
-                  align: "right",
-                  className: "tabular-nums",
-                },
+                { header: "Completes", cell: (s) => formatCount(s.complete), numeric: true },
+                { header: "Terminates", cell: (s) => formatCount(s.terminate), numeric: true },
+                { header: "Over Quota", cell: (s) => formatCount(s.overQuota), numeric: true },
+                { header: "Clicked", cell: (s) => formatCount(s.clicked), numeric: true },
               ]}
             />
           </>
