@@ -31,6 +31,7 @@ import {
 import { addDays, type InvoiceProjectOption, today, usd } from "./accounts.ts";
 import { saveInvoicePdf } from "./files.ts";
 import { approvalGap, ApprovalSummary, ApprovalWarning } from "./ApprovalWarning.tsx";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
 
 type Line = {
   key: string;
@@ -55,6 +56,9 @@ const lineOf = (p: InvoiceProjectOption): Line => ({
   cpi: String(p.cpi),
   total: money2(p.total),
 });
+
+/** The invoice's lines being edited: plain rows of inputs under a muted header. */
+const LINES_LOOK: TableLook = { table: "w-full text-sm", headRow: "text-left text-muted-foreground" };
 
 export default function InvoiceFormPage() {
   const { id } = useParams();
@@ -291,23 +295,20 @@ export default function InvoiceFormPage() {
                   />
                 </Field>
               </div>
-              <table className="w-full text-sm">
-                <thead>
-                  <tr className="text-left text-muted-foreground">
-                    <th>#</th>
-                    <th>Project</th>
-                    <th>PO number</th>
-                    <th className="text-right">Complete</th>
-                    <th className="text-right">CPI</th>
-                    <th className="text-right">Total</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {lines.map((l, i) => (
-                    <tr key={l.key} data-testid="invoice-line">
-                      <td>{i + 1}</td>
-                      <td>
+              <StaticTable
+                look={LINES_LOOK}
+                rows={lines}
+                rowKey={(l) => l.key}
+                rowTestId="invoice-line"
+                columns={[
+                  {
+                    header: "#",
+                    cell: (_l, i) => i + 1,
+                  },
+                  {
+                    header: "Project",
+                    cell: (l, i) => (
+                      <>
                         {l.projectId ? `${l.projectCode} ${l.projectName}` : (
                           <div className="flex gap-1">
                             <Input
@@ -327,15 +328,26 @@ export default function InvoiceFormPage() {
                         {errors[`projects.${i}.projectId`]
                           ? <p className="text-destructive">{errors[`projects.${i}.projectId`]}</p>
                           : null}
-                      </td>
-                      <td>
+                      </>
+                    ),
+                  },
+                  {
+                    header: "PO number",
+                    cell: (l) => (
+                      <>
                         <Input
                           aria-label="PO number"
                           value={l.poNumber}
                           onChange={(e) => setLine(l.key, { poNumber: e.target.value }, false)}
                         />
-                      </td>
-                      <td>
+                      </>
+                    ),
+                  },
+                  {
+                    header: "Complete",
+                    headerClassName: "text-right",
+                    cell: (l, i) => (
+                      <>
                         <Input
                           aria-label="Complete"
                           className="text-right"
@@ -343,24 +355,41 @@ export default function InvoiceFormPage() {
                           onChange={(e) => setLine(l.key, { complete: e.target.value }, true)}
                         />
                         <ApprovalWarning gap={gaps[i]} />
-                      </td>
-                      <td>
+                      </>
+                    ),
+                  },
+                  {
+                    header: "CPI",
+                    headerClassName: "text-right",
+                    cell: (l) => (
+                      <>
                         <Input
                           aria-label="CPI"
                           className="text-right"
                           value={l.cpi}
                           onChange={(e) => setLine(l.key, { cpi: e.target.value }, true)}
                         />
-                      </td>
-                      <td>
+                      </>
+                    ),
+                  },
+                  {
+                    header: "Total",
+                    headerClassName: "text-right",
+                    cell: (l) => (
+                      <>
                         <Input
                           aria-label="Total"
                           className="text-right"
                           value={l.total}
                           onChange={(e) => setLine(l.key, { total: e.target.value }, false)}
                         />
-                      </td>
-                      <td>
+                      </>
+                    ),
+                  },
+                  {
+                    header: null,
+                    cell: (l) => (
+                      <>
                         <Button
                           variant="ghost"
                           size="icon"
@@ -369,11 +398,11 @@ export default function InvoiceFormPage() {
                         >
                           <Trash2 />
                         </Button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                ]}
+              />
               <div className="flex flex-wrap items-center gap-2">
                 {unused.map((p) => (
                   <Button
