@@ -1,19 +1,12 @@
 /** A copy button for a value shown beside it: the check mark shows for 1000 ms (part 1, section 9). */
-import * as React from "react";
 import { Check, Copy } from "lucide-react";
-import { copyText } from "../../lib/clipboard.ts";
+import { useCopyMark } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
-import { TIMING } from "../../lib/timing.ts";
 import { Button } from "../ui/button.tsx";
 
 /** Copies `text`; the check mark shows for 1000 ms (part 1, section 9). */
 export function CopyButton({ text, label, className }: { text: string; label: string; className?: string }) {
-  const [copied, setCopied] = React.useState(false);
-  React.useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const { copied, copy } = useCopyMark();
   return (
     <Button
       type="button"
@@ -23,8 +16,7 @@ export function CopyButton({ text, label, className }: { text: string; label: st
       aria-label={copied ? "Copied" : `Copy ${label}`}
       title={copied ? "Copied" : `Copy ${label}`}
       onClick={async () => {
-        if (await copyText(text)) setCopied(true);
-        else notify.error("Could not copy to the clipboard");
+        if (!(await copy(text))) notify.error("Could not copy to the clipboard");
       }}
     >
       {copied ? <Check className="text-success" /> : <Copy />}
