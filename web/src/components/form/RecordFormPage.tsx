@@ -38,6 +38,14 @@ export type RecordKind<G extends AnyContract = AnyContract> = Omit<SaveRecordOpt
   list: ListLink;
   /** The call that loads one by `:id` (e.g. getClientCall). */
   get: G;
+  /** Its name in titles when not `what` capitalized ("Supplier Rule" for a "rule"). */
+  title?: string;
+  /** The submit button of the add form; "Create <what>" by default. */
+  createLabel?: string;
+  /** The loading skeleton's label; "Loading <what>" by default. */
+  loadingLabel?: string;
+  /** The width of the form and of the load's states; max-w-4xl by default. */
+  width?: string;
 };
 
 /**
@@ -54,6 +62,8 @@ export function valuesFrom<V extends Record<string, unknown>>(empty: V, record: 
   return out as V;
 }
 
+const WIDTH = "max-w-4xl";
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
@@ -65,7 +75,6 @@ export function RecordFormPage<G extends AnyContract>({
   id,
   intro,
   describe,
-  className = "max-w-4xl",
   children,
 }: {
   kind: RecordKind<G>;
@@ -73,10 +82,8 @@ export function RecordFormPage<G extends AnyContract>({
   id: string | undefined;
   /** The header line of the add page. */
   intro: React.ReactNode;
-  /** The header line of the edit page, once the record is loaded. */
-  describe: (record: ResultOf<G>) => React.ReactNode;
-  /** The width of the load's states (as the form's). */
-  className?: string;
+  /** The header line of the edit page, once the record is loaded; `intro` on both pages without it. */
+  describe?: (record: ResultOf<G>) => React.ReactNode;
   children: (record: ResultOf<G> | undefined) => React.ReactNode;
 }) {
   const record = useQuery({
@@ -84,25 +91,29 @@ export function RecordFormPage<G extends AnyContract>({
     enabled: !!id,
     queryFn: async ({ signal }) =>
       (await api(kind.get, { params: { id: id! } } as never, { signal, quiet: quietNotFound }))
-        .result as ResultOf<
-          G
-        >,
+        .result as ResultOf<G>,
   });
-  const name = capital(kind.what);
+  const name = kind.title ?? capital(kind.what);
   return (
     <>
       <PageHeader
         title={id ? `Edit ${name}` : `Add ${name}`}
-        description={id ? recordDescription(record, `Loading the ${kind.what}…`, describe) : intro}
+        description={id && describe
+          ? recordDescription(record, `Loading the ${kind.what}…`, describe)
+          : intro}
         back={<BackLink to={kind.list.to}>{kind.list.label}</BackLink>}
       />
-      {!id
-        ? children(undefined)
-        : (
-          <LoadedRecord query={record} what={kind.what} list={kind.list} className={className}>
-            {(loaded) => children(loaded)}
-          </LoadedRecord>
-        )}
+      {!id ? children(undefined) : (
+        <LoadedRecord
+          query={record}
+          what={kind.what}
+          list={kind.list}
+          loadingLabel={kind.loadingLabel}
+          className={kind.width ?? WIDTH}
+        >
+          {(loaded) => children(loaded)}
+        </LoadedRecord>
+      )}
     </>
   );
 }
@@ -115,14 +126,12 @@ export function RecordForm<TIn extends FieldValues, TOut extends FieldValues>({
   kind,
   form,
   record,
-  className = "flex max-w-4xl flex-col gap-5",
   children,
 }: {
   kind: RecordKind;
   form: UseFormReturn<TIn, unknown, TOut>;
   /** The record being edited; none on the add page. */
   record?: { _id: string };
-  className?: string;
   children: React.ReactNode;
 }) {
   const save = useSaveRecord({ ...kind, back: kind.list.to });
@@ -131,10 +140,13 @@ export function RecordForm<TIn extends FieldValues, TOut extends FieldValues>({
       form={form}
       onSubmit={(values) => save(values, record?._id)}
       guardUnsaved
-      className={className}
+      className={`flex ${kind.width ?? WIDTH} flex-col gap-5`}
     >
       {children}
-      <FormActions cancelTo={kind.list.to} submitLabel={record ? "Save changes" : `Create ${kind.what}`} />
+      <FormActions
+        cancelTo={kind.list.to}
+        submitLabel={record ? "Save changes" : kind.createLabel ?? `Create ${kind.what}`}
+      />
     </Form>
   );
 }

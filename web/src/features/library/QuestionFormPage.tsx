@@ -5,30 +5,21 @@
  * empty options and an option can be removed only while there are 3 or more; MAP questions take one
  * option per line in a text box.
  */
-import { useSaveRecord } from "../../lib/save-record.ts";
 import * as React from "react";
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
 import { useFormContext } from "react-hook-form";
 import { Trash2 } from "lucide-react";
 import { DEFAULT_LANGUAGE, QUESTION_TYPES, QuestionForm } from "../../../../shared/schemas/library.ts";
-import { api } from "../../lib/api.ts";
 import { addTempQuestion, getTempQuestion, updateTempQuestion } from "../../../../shared/api/library.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import { RecordForm, RecordFormPage, type RecordKind } from "../../components/form/RecordFormPage.tsx";
 import { newOption, OptionsSection } from "./OptionsSection.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import { Select } from "../../components/ui/select.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import {
-  BackLink,
-  FormActions,
-  FormSection,
-  LoadedRecord,
-  quietNotFound,
-} from "../../components/form/FormParts.tsx";
+import { FormSection } from "../../components/form/FormParts.tsx";
 import { LANGUAGES } from "../../lib/lookups.ts";
 import { QUESTION_TYPE_LABELS, type QuestionRecord, TEMP_QUESTIONS_KEY } from "./library.ts";
 
@@ -36,32 +27,26 @@ const LIST = "/admin/library/question";
 
 const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
 
+const QUESTION: RecordKind<typeof getTempQuestion> = {
+  what: "question",
+  list: { to: LIST, label: "Questions" },
+  get: getTempQuestion,
+  add: addTempQuestion,
+  update: updateTempQuestion,
+  recordKey: (id) => ["question", id],
+  lists: TEMP_QUESTIONS_KEY,
+};
+
 export default function QuestionFormPage() {
   const { questionid: id } = useParams();
-  const question = useQuery({
-    queryKey: ["question", id],
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getTempQuestion, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Question" : "Add Question"}
-        description="A library question projects can copy into their pre-screen."
-        back={<BackLink to={LIST}>Questions</BackLink>}
-      />
-      {!id ? <QuestionEditor /> : (
-        <LoadedRecord
-          query={question}
-          what="question"
-          list={{ to: LIST, label: "Questions" }}
-          className="max-w-4xl"
-        >
-          {(question) => <QuestionEditor question={question} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage
+      kind={QUESTION}
+      id={id}
+      intro="A library question projects can copy into their pre-screen."
+    >
+      {(question) => <QuestionEditor question={question} />}
+    </RecordFormPage>
   );
 }
 
@@ -75,17 +60,8 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
     isActive: question?.isActive ?? true,
   });
 
-  const save = useSaveRecord<QuestionRecord>({
-    add: addTempQuestion,
-    update: updateTempQuestion,
-    recordKey: (id) => ["question", id],
-    back: LIST,
-    lists: TEMP_QUESTIONS_KEY,
-  });
-  const submit = (values: QuestionForm) => save(values, question?._id);
-
   return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
+    <RecordForm kind={QUESTION} form={form} record={question}>
       <FormSection title="Question" description="Fields marked * are required.">
         <TitleFields primary={lang} initial={Object.keys(question?.questionTitle ?? {})} />
         <SelectField
@@ -97,8 +73,7 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
         />
       </FormSection>
       <OptionsSection />
-      <FormActions cancelTo={LIST} submitLabel={question ? "Save changes" : "Create question"} />
-    </Form>
+    </RecordForm>
   );
 }
 
