@@ -75,6 +75,7 @@ export function RecordFormPage<G extends AnyContract>({
   id,
   intro,
   describe,
+  editIntro,
   children,
 }: {
   kind: RecordKind<G>;
@@ -84,6 +85,8 @@ export function RecordFormPage<G extends AnyContract>({
   intro: React.ReactNode;
   /** The header line of the edit page, once the record is loaded; `intro` on both pages without it. */
   describe?: (record: ResultOf<G>) => React.ReactNode;
+  /** Instead of `describe`: the edit page's own fixed line, shown while loading too, not after a failed load. */
+  editIntro?: React.ReactNode;
   children: (record: ResultOf<G> | undefined) => React.ReactNode;
 }) {
   const record = useQuery({
@@ -98,8 +101,12 @@ export function RecordFormPage<G extends AnyContract>({
     <>
       <PageHeader
         title={id ? `Edit ${name}` : `Add ${name}`}
-        description={id && describe
+        description={!id
+          ? intro
+          : describe
           ? recordDescription(record, `Loading the ${kind.what}…`, describe)
+          : editIntro !== undefined
+          ? (record.isError ? undefined : editIntro)
           : intro}
         back={<BackLink to={kind.list.to}>{kind.list.label}</BackLink>}
       />
