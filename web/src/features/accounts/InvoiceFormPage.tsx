@@ -161,6 +161,15 @@ export default function InvoiceFormPage() {
   }, [issuers.data, client]);
 
   const grand = lines.reduce((s, l) => s + num(l.total), 0);
+  /** A figure of a line, typed right-aligned; `recalc` recomputes the line's total. */
+  const amountInput = (l: Line, field: "complete" | "cpi" | "total", label: string, recalc: boolean) => (
+    <Input
+      aria-label={label}
+      className="text-right"
+      value={l[field]}
+      onChange={(e) => setLine(l.key, { [field]: e.target.value }, recalc)}
+    />
+  );
   const setLine = (key: string, patch: Partial<Line>, recalc: boolean) =>
     setLines((ls) =>
       ls.map((l) => {
@@ -334,13 +343,11 @@ export default function InvoiceFormPage() {
                   {
                     header: "PO number",
                     cell: (l) => (
-                      <>
-                        <Input
-                          aria-label="PO number"
-                          value={l.poNumber}
-                          onChange={(e) => setLine(l.key, { poNumber: e.target.value }, false)}
-                        />
-                      </>
+                      <Input
+                        aria-label="PO number"
+                        value={l.poNumber}
+                        onChange={(e) => setLine(l.key, { poNumber: e.target.value }, false)}
+                      />
                     ),
                   },
                   {
@@ -348,12 +355,7 @@ export default function InvoiceFormPage() {
                     headerClassName: "text-right",
                     cell: (l, i) => (
                       <>
-                        <Input
-                          aria-label="Complete"
-                          className="text-right"
-                          value={l.complete}
-                          onChange={(e) => setLine(l.key, { complete: e.target.value }, true)}
-                        />
+                        {amountInput(l, "complete", "Complete", true)}
                         <ApprovalWarning gap={gaps[i]} />
                       </>
                     ),
@@ -361,44 +363,24 @@ export default function InvoiceFormPage() {
                   {
                     header: "CPI",
                     headerClassName: "text-right",
-                    cell: (l) => (
-                      <>
-                        <Input
-                          aria-label="CPI"
-                          className="text-right"
-                          value={l.cpi}
-                          onChange={(e) => setLine(l.key, { cpi: e.target.value }, true)}
-                        />
-                      </>
-                    ),
+                    cell: (l) => amountInput(l, "cpi", "CPI", true),
                   },
                   {
                     header: "Total",
                     headerClassName: "text-right",
-                    cell: (l) => (
-                      <>
-                        <Input
-                          aria-label="Total"
-                          className="text-right"
-                          value={l.total}
-                          onChange={(e) => setLine(l.key, { total: e.target.value }, false)}
-                        />
-                      </>
-                    ),
+                    cell: (l) => amountInput(l, "total", "Total", false),
                   },
                   {
                     header: null,
                     cell: (l) => (
-                      <>
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          aria-label="Remove line"
-                          onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}
-                        >
-                          <Trash2 />
-                        </Button>
-                      </>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label="Remove line"
+                        onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}
+                      >
+                        <Trash2 />
+                      </Button>
                     ),
                   },
                 ]}
