@@ -11,9 +11,7 @@
  * pages are loaded by `web/src/app/` (screens.ts), which may import any feature's pages.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { dirname, join, relative, resolve } from "node:path";
-
-const root = resolve(new URL("../..", import.meta.url).pathname);
+import { importsOf, sourcesUnder } from "./source_tree.ts";
 
 type Rule = { from: string; forbidden: string[] };
 const RULES: Rule[] = [
@@ -42,20 +40,6 @@ function featureViolation(file: string, target: string): string | null {
   return `${file} -> ${target} (a feature imports another feature only through its index.ts)`;
 }
 
-const IMPORT_RE =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
-
-/** The relative imports of a file's source, as paths from the project root. */
-export function importsOf(file: string, source: string): string[] {
-  const out: string[] = [];
-  for (const m of source.matchAll(IMPORT_RE)) {
-    const spec = m[1] ?? m[2] ?? m[3];
-    if (!spec || !spec.startsWith(".")) continue;
-    out.push(relative(root, resolve(dirname(join(root, file)), spec)));
-  }
-  return out;
-}
-
 /** Every import that goes the wrong way: `file -> target (rule)`. */
 export function violations(files: Map<string, string>): string[] {
   const found: string[] = [];
@@ -72,21 +56,9 @@ export function violations(files: Map<string, string>): string[] {
   return found;
 }
 
-async function sources(dir: string, into: Map<string, string>) {
-  for await (const e of Deno.readDir(join(root, dir))) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) {
-      if (e.name !== "node_modules" && e.name !== "dist") await sources(path, into);
-    } else if (/\.(ts|tsx)$/.test(e.name)) {
-      into.set(path, await Deno.readTextFile(join(root, path)));
-    }
-  }
-  return into;
-}
-
 Deno.test("layering: no file of the domain, shared or web imports against the direction", async () => {
   const files = new Map<string, string>();
-  for (const dir of ["server/domain", "shared", "web/src"]) await sources(dir, files);
+  for (const dir of ["server/domain", "shared", "web/src"]) await sourcesUnder(dir, files);
   // the walk really read the trees (a wrong root would pass vacuously)
   const counted = (prefix: string) => [...files.keys()].filter((f) => f.startsWith(prefix)).length;
   for (const prefix of ["server/domain/", "shared/", "web/src/"]) {
