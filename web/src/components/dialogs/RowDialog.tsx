@@ -23,7 +23,7 @@ export function RowDialog<T>({
   onClose: () => void;
   /** The panel's classes (its width, `max-w-2xl` say). */
   className?: string;
-  /** While true (a call under way), Escape and the close button do not close. */
+  /** While true (a call under way), nothing closes it: not Escape, the close button or a click outside. */
   busy?: boolean;
   /** A click outside does not close (a form, whose typing would be lost). */
   keepOnOutsideClick?: boolean;
