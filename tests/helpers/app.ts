@@ -7,6 +7,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import type { Deps } from "../../server/deps.ts";
 import { closeRouter } from "../../server/domain/router/router.ts";
+import { loginCall } from "../../shared/api/session.ts";
 import {
   type AnyContract,
   type BodyIn,
@@ -113,6 +114,16 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     return Object.assign(r, { result: (r.json?.result ?? null) as ResultOf<C> });
   }
 
+  /**
+   * A declared call that must succeed: its typed result, or an error naming the call and its answer
+   * (for setting a test up: `await t.ok(P.addProject, { as: "SUPERADMIN", body })`).
+   */
+  async function ok<C extends AnyContract>(contract: C, input: ApiInput<C> = {} as ApiInput<C>) {
+    const r = await api(contract, input);
+    if (r.status !== 200) throw new Error(`${contract.key} gave ${r.status}: ${r.text}`);
+    return r.result;
+  }
+
   /** A user of that role (created once) and a fresh token. */
   async function userWith(role: Role, extra: { email?: string; supplierId?: string | null } = {}) {
     const email = extra.email ?? `${role.toLowerCase()}@test.local`;
@@ -134,9 +145,9 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
       });
       user = { id: created._id };
     }
-    const r = await call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    const r = await api(loginCall, { body: { email, password: TEST_PASSWORD } });
     if (r.status !== 200) throw new Error(`login as ${role} failed: ${r.text}`);
-    return { id: user.id, token: r.json.result.accessToken as string, email };
+    return { id: user.id, token: r.result.accessToken, email };
   }
 
   async function tokenFor(role: Role): Promise<string> {
@@ -148,7 +159,7 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     await closeRouter(deps);
     await handle.close();
   };
-  return { app, deps, call, api, userWith, tokenFor, close };
+  return { app, deps, call, api, ok, userWith, tokenFor, close };
 }
 export type TestApp = Awaited<ReturnType<typeof testApp>>;
 
