@@ -33,21 +33,31 @@ export type Call = { status: number; json: any; text: string; headers: Headers }
 export type ApiCall<C extends AnyContract> = Call & { result: ResultOf<C> };
 
 /**
+ * The path ids of a call: typed by its path; a sweep over calls of any path (`[AnyContract, input][]`)
+ * passes whichever its call has.
+ */
+type ParamsIn<C extends AnyContract> = string extends C["path"] ? { params?: Record<string, string> }
+  : Pick<CallInput<C>, "params">;
+
+/**
  * What a test passes to `t.api(contract, input)`: the contract's own input (path params, body, query,
  * typed by the contract), who calls (`as` a role's test user, or an explicit `token`; neither: no
  * token), and for refusals a deliberately wrong body (`bad`, sent as is, untyped) or raw text.
  */
-export type ApiInput<C extends AnyContract> = Omit<CallInput<C>, "body" | "query"> & {
-  body?: BodyIn<C>;
-  query?: QueryIn<C>;
-  as?: Role;
-  token?: string | null;
-  bad?: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
-  /** Extra query string (`{ format: "csv" }`), next to the contract's typed query. */
-  search?: Record<string, string>;
-};
+export type ApiInput<C extends AnyContract> =
+  & Omit<CallInput<C>, "body" | "query" | "params">
+  & ParamsIn<C>
+  & {
+    body?: BodyIn<C>;
+    query?: QueryIn<C>;
+    as?: Role;
+    token?: string | null;
+    bad?: unknown;
+    raw?: string;
+    headers?: Record<string, string>;
+    /** Extra query string (`{ format: "csv" }`), next to the contract's typed query. */
+    search?: Record<string, string>;
+  };
 
 export async function testApp(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
   const parsed = loadEnv({
