@@ -37,6 +37,7 @@ const manualLine = (code: string, complete: number, cpi: number, total = complet
 async function invoice(t: TestApp, token: string, body: Record<string, unknown>) {
   return await t.api(Acc.addInvoiceCall, {
     token,
+    // the body under test, valid or not: sent as is
     bad: { netTerms: 30, currentDate: day(), dueDate: day(30), ...body },
   });
 }
