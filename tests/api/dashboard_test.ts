@@ -420,8 +420,9 @@ function sseReader(res: Response) {
 async function openLive(t: TestApp, token: string) {
   const ticket = await t.api(D.liveTicketCall, { token });
   assertEquals(ticket.status, 200, ticket.text);
+  // a raw request: the test reads the event stream, which t.api closes
   const res = await t.app.request(
-    `/api/v1/admin/dashboard/live?ticket=${encodeURIComponent(ticket.json.result.ticket)}`,
+    `/api/v1${D.dashboardLiveCall.path}?ticket=${encodeURIComponent(ticket.json.result.ticket)}`,
   );
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "text/event-stream");
@@ -493,28 +494,24 @@ Deno.test("dashboard live: router traffic pushes today's completes, security and
 Deno.test("dashboard live: the stream opens only with a valid ticket of a staff user still signed in", async () => {
   const t = await testApp();
   try {
-    const live = "/api/v1/admin/dashboard/live";
-    const none = await t.app.request(live);
+    const live = (ticket?: string) => t.api(D.dashboardLiveCall, { query: { ticket } });
+    const none = await live();
     assertEquals(none.status, 401);
-    assertEquals((await none.json()).message.length > 0, true);
-    assertEquals((await t.app.request(`${live}?ticket=not-a-ticket`)).status, 401);
-    const long = await t.app.request(`${live}?ticket=${"x".repeat(2100)}`);
+    assertEquals(none.json.message.length > 0, true);
+    assertEquals((await live("not-a-ticket")).status, 401);
+    const long = await live("x".repeat(2100));
     assertEquals(long.status, 400, "malformed query");
-    await long.body?.cancel();
     // a session token is not a ticket, and a ticket is not a session token
     const token = await t.tokenFor("ADMIN");
-    assertEquals((await t.app.request(`${live}?ticket=${token}`)).status, 401);
+    assertEquals((await live(token)).status, 401);
     const ticket = (await t.api(D.liveTicketCall, { token })).json.result
       .ticket as string;
     const asBearer = await t.api(D.dashboardBoxCall, { token: ticket });
     assertEquals(asBearer.status, 401);
     // a client that can send headers may use its bearer token; a supplier's is refused
-    const byBearer = await t.app.request(live, { headers: { authorization: `Bearer ${token}` } });
+    const byBearer = await t.api(D.dashboardLiveCall, { token });
     assertEquals(byBearer.status, 200);
-    await byBearer.body?.cancel();
-    const supplierBearer = await t.app.request(live, {
-      headers: { authorization: `Bearer ${await t.tokenFor("SUPPLIER")}` },
-    });
+    const supplierBearer = await t.api(D.dashboardLiveCall, { as: "SUPPLIER" });
     assertEquals(supplierBearer.status, 403);
     // the ticket call itself is guarded like any other
     await expectCallGuarded(t, D.liveTicketCall, "SUPPLIER");
@@ -524,13 +521,13 @@ Deno.test("dashboard live: the stream opens only with a valid ticket of a staff 
       .result
       .ticket as string;
     assertEquals((await t.api(Session.logoutCall, { token: manager.token })).status, 200);
-    assertEquals((await t.app.request(`${live}?ticket=${mTicket}`)).status, 401);
+    assertEquals((await live(mTicket)).status, 401);
     // a user given the SUPPLIER role since is refused
     const bde = await t.userWith("BDE");
     const bTicket = (await t.api(D.liveTicketCall, { token: bde.token })).json.result
       .ticket as string;
     await t.deps.db.updateTable("users").set({ role: "SUPPLIER" }).where("id", "=", bde.id).execute();
-    assertEquals((await t.app.request(`${live}?ticket=${bTicket}`)).status, 403);
+    assertEquals((await live(bTicket)).status, 403);
   } finally {
     await t.close();
   }
@@ -544,7 +541,7 @@ Deno.test("dashboard live: a ticket expires after 60 seconds", async () => {
     const ticket = (await t.api(D.liveTicketCall, { token })).json.result
       .ticket as string;
     now += 61_000;
-    assertEquals((await t.app.request(`/api/v1/admin/dashboard/live?ticket=${ticket}`)).status, 401);
+    assertEquals((await t.api(D.dashboardLiveCall, { query: { ticket } })).status, 401);
   } finally {
     await t.close();
   }
