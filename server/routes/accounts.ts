@@ -81,8 +81,8 @@ export function accountRoutes(api: Api) {
   api.handle(C.invoiceProjectsCall, ({ db, body }) => invoiceProjects(db, body.clientId, body.invoiceId));
   api.handle(
     C.addManualProjectCall,
-    async ({ deps, db, actor, body }) =>
-      answer(await createManualProject(db, actor(), body, deps.now), "Project added successfully"),
+    async ({ deps, actor, body }) =>
+      answer(await createManualProject(deps, actor(), body, deps.now), "Project added successfully"),
   );
 
   // invoices
@@ -94,15 +94,15 @@ export function accountRoutes(api: Api) {
     list: C.invoicesList,
   }));
   api.handle(C.nextInvoiceCodeCall, async ({ db }) => ({ invoiceCode: await nextInvoiceCode(db) }));
-  api.handle(C.addInvoiceCall, async ({ db, actor, body }) => {
-    const invoice = await createInvoice(db, actor(), body);
+  api.handle(C.addInvoiceCall, async ({ deps, actor, body }) => {
+    const invoice = await createInvoice(deps, actor(), body);
     const apiUrl = API_BASE + pathOf(C.downloadInvoiceCall, { id: invoice._id });
     return answer({ invoice, apiUrl }, `Invoice ${invoice.invoiceCode} generated successfully`);
   });
   api.handle(
     C.updateInvoiceCall,
-    async ({ db, actor, params, body }) =>
-      answer(await updateInvoice(db, actor(), params.id, body), "Invoice updated successfully"),
+    async ({ deps, actor, params, body }) =>
+      answer(await updateInvoice(deps, actor(), params.id, body), "Invoice updated successfully"),
   );
   api.handle(C.getInvoiceCall, ({ db, params }) => getInvoice(db, params.id));
   api.handle(C.projectInvoiceCall, ({ db, params }) => projectInvoice(db, params.projectId));

@@ -60,17 +60,17 @@ function questionRoutes(api: Api) {
   api.handle(L.listTempQuestions, ({ db }) => listQuestions(db, TEMP));
   api.handle(
     L.addTempQuestion,
-    async ({ deps, db, actor, body }) =>
-      answer(await createQuestion(db, actor(), TEMP, body, deps.now), "Question added successfully"),
+    async ({ deps, actor, body }) =>
+      answer(await createQuestion(deps, actor(), TEMP, body, deps.now), "Question added successfully"),
   );
-  api.handle(L.updateTempQuestion, async ({ deps, db, actor, params, body }) => {
-    const { record, deleted } = await updateQuestion(db, actor(), TEMP, params.id, body, deps.now);
+  api.handle(L.updateTempQuestion, async ({ deps, actor, params, body }) => {
+    const { record, deleted } = await updateQuestion(deps, actor(), TEMP, params.id, body, deps.now);
     return answer(record, deleted ? "Question deleted successfully" : "Question updated successfully");
   });
   api.handle(
     L.reorderTempQuestions,
-    async ({ deps, db, actor, body }) =>
-      answer(await reorderQuestions(db, actor(), TEMP, body.ids, deps.now), "Question order saved"),
+    async ({ deps, actor, body }) =>
+      answer(await reorderQuestions(deps, actor(), TEMP, body.ids, deps.now), "Question order saved"),
   );
   api.handle(L.getTempQuestion, ({ db, params }) => getQuestion(db, TEMP, params.id));
 }

@@ -34,9 +34,9 @@ export function portalRoutes(api: Api) {
     return { query, spec: inventorySpec, map, list: P.inventoryList, metadata: { redirects } };
   });
 
-  api.handle(P.startInventoryProjectCall, async ({ db, deps, params, body, actor, c }) => {
+  api.handle(P.startInventoryProjectCall, async ({ deps, params, body, actor, c }) => {
     const record = await startInventoryProject(
-      db,
+      deps,
       actor(),
       supplierOf(c),
       params.id,

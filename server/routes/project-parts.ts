@@ -52,7 +52,7 @@ export function projectPartRoutes(api: Api) {
       const { projectId, questionId } = parseWith(ProjectQuestionCopy, raw);
       const scope = await projectScope(db, projectId);
       const source = await getQuestion(db, TEMP, questionId);
-      const record = await createQuestion(db, actor(), scope, parseWith(QuestionForm, source), deps.now);
+      const record = await createQuestion(deps, actor(), scope, parseWith(QuestionForm, source), deps.now);
       return answer(record, "Question added successfully");
     }
     const projectId = parseWith(
@@ -63,14 +63,14 @@ export function projectPartRoutes(api: Api) {
     ).projectId;
     const scope = await projectScope(db, projectId);
     return answer(
-      await createQuestion(db, actor(), scope, parseWith(QuestionForm, raw), deps.now),
+      await createQuestion(deps, actor(), scope, parseWith(QuestionForm, raw), deps.now),
       "Question added successfully",
     );
   });
 
   api.handle(P.reorderProjectQuestions, async ({ deps, db, params, body, actor }) =>
     answer(
-      await reorderQuestions(db, actor(), await projectScope(db, params.id), body.ids, deps.now),
+      await reorderQuestions(deps, actor(), await projectScope(db, params.id), body.ids, deps.now),
       "Question order saved",
     ));
 
@@ -79,7 +79,7 @@ export function projectPartRoutes(api: Api) {
     const scope = await projectQuestionScope(db, questionId);
     const { projectId: _ignored, ...rest } = raw;
     const { record, deleted } = await updateQuestion(
-      db,
+      deps,
       actor(),
       scope,
       questionId,
@@ -94,21 +94,21 @@ export function projectPartRoutes(api: Api) {
 
   api.handle(
     P.addQuotaCall,
-    async ({ db, deps, params, body, actor }) =>
+    async ({ deps, params, body, actor }) =>
       answer(
-        await addQuota(db, actor(), params.projectId, body.quotaId, deps.now),
+        await addQuota(deps, actor(), params.projectId, body.quotaId, deps.now),
         "Quota added successfully",
       ),
   );
 
-  api.handle(P.updateQuotaCall, async ({ db, deps, params, body, actor }) => {
-    const result = await updateQuota(db, actor(), params.quotaId, params.projectId, body, deps.now);
+  api.handle(P.updateQuotaCall, async ({ deps, params, body, actor }) => {
+    const result = await updateQuota(deps, actor(), params.quotaId, params.projectId, body, deps.now);
     return answer(result, "isDeleted" in body ? "Quota removed" : "Quota updated successfully");
   });
 
-  api.handle(P.updateQuotaSizesCall, async ({ db, deps, params, body, actor }) =>
+  api.handle(P.updateQuotaSizesCall, async ({ deps, params, body, actor }) =>
     answer(
-      await updateQuotaSizes(db, actor(), params.quotaId, params.projectId, body.quotaValue, deps.now),
+      await updateQuotaSizes(deps, actor(), params.quotaId, params.projectId, body.quotaValue, deps.now),
       "Quota sizes saved",
     ));
 
@@ -119,12 +119,12 @@ export function projectPartRoutes(api: Api) {
   });
 
   api.handle(P.addExclusionCall, async ({ db, deps, body, actor }) => {
-    await addExclusion(db, actor(), body, deps.now);
+    await addExclusion(deps, actor(), body, deps.now);
     return answer(await listExclusions(db, body.projectId), "Exclusion added successfully");
   });
 
-  api.handle(P.updateExclusionCall, async ({ db, deps, params, body, actor }) => {
-    await updateExclusion(db, actor(), params.id, body, deps.now);
+  api.handle(P.updateExclusionCall, async ({ deps, params, body, actor }) => {
+    await updateExclusion(deps, actor(), params.id, body, deps.now);
     return answer(null, "isDeleted" in body ? "Exclusion removed" : "Exclusion updated successfully");
   });
 }

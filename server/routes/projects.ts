@@ -77,8 +77,8 @@ export function projectRoutes(api: Api) {
     return answer(project, "Project added successfully");
   });
 
-  api.handle(P.updateProjectCall, async ({ db, deps, params, body, c }) => {
-    const project = await updateProject(db, callerOf(c), params.id, body, deps.now);
+  api.handle(P.updateProjectCall, async ({ deps, params, body, c }) => {
+    const project = await updateProject(deps, callerOf(c), params.id, body, deps.now);
     if (project.isDeleted) return answer(project, "Project deleted successfully");
     return answer(
       project,
@@ -102,8 +102,8 @@ export function projectRoutes(api: Api) {
     ({ db, deps, params, actor }) => revealSigningKey(db, actor(), params.id, deps.now),
   );
 
-  api.handle(P.closeProjectByCode, async ({ db, deps, params, body, c }) => {
-    const project = await closeByCode(db, callerOf(c), params.projectCode ?? "", body.poNumber, deps.now);
+  api.handle(P.closeProjectByCode, async ({ deps, params, body, c }) => {
+    const project = await closeByCode(deps, callerOf(c), params.projectCode ?? "", body.poNumber, deps.now);
     return answer(
       project,
       statusMessage("Project closed successfully", project.projectStatus, project.childStatus),

@@ -2,7 +2,6 @@
 import { answer, type Api, type CallContext } from "../http/api.ts";
 import * as P from "../../shared/api/providers.ts";
 import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
-import { providersOf } from "../providers/index.ts";
 import { importOffer } from "../domain/imports/import.ts";
 import {
   externalProjectItem,
@@ -47,7 +46,7 @@ function offersCsv(
 function offerRoutes(api: Api, key: ProviderKey) {
   const calls = P.PROVIDER_CALLS[key];
   api.handle(calls.offers, async ({ deps, db, body, c }) => {
-    const registry = providersOf(deps);
+    const registry = deps.services.providers;
     const state = registry.state(key);
     const adapter = registry.find(key);
     const country = body.filter?.countryCode ?? body.filter?.country ?? body.filters?.countryCode ??
@@ -75,11 +74,11 @@ function offerRoutes(api: Api, key: ProviderKey) {
   api.handle(
     calls.add,
     async (x) =>
-      added(await importOffer(x.db, callerOf(x), providersOf(x.deps).get(key), x.body, x.deps.now)),
+      added(await importOffer(x.deps, callerOf(x), x.deps.services.providers.get(key), x.body, x.deps.now)),
   );
 }
 
-const adapter = (deps: Deps, key: ProviderKey) => providersOf(deps).get(key);
+const adapter = (deps: Deps, key: ProviderKey) => deps.services.providers.get(key);
 
 export function providerRoutes(api: Api) {
   for (const key of PROVIDER_KEYS) offerRoutes(api, key);
@@ -94,18 +93,18 @@ export function providerRoutes(api: Api) {
 
   // Projects External: every configured provider's offers, one page of 20 (`p` on the screen)
   api.handle(P.listExternalOffers, async ({ deps, db, body, c }) => {
-    const { offers, providers } = await externalOffers(db, providersOf(deps), body);
+    const { offers, providers } = await externalOffers(db, deps.services.providers, body);
     if (c.req.query("format") === "csv") return offersCsv(c, deps, P.externalOffersList, offers);
     return { ...pageOffers(offers, body.pageNo, body.limit), providers };
   });
   api.handle(
     P.externalOfferQuotas,
-    ({ deps, db, body }) => offerQuotas(db, providersOf(deps), body.provider, body.surveyId),
+    ({ deps, db, body }) => offerQuotas(db, deps.services.providers, body.provider, body.surveyId),
   );
 
   api.list(P.listExternalProjects, ({ db, deps }) => ({
     // the tab says "No provider configured" when nothing is imported and no provider is connected
-    metadata: { providers: PROVIDER_KEYS.map((k) => providersOf(deps).state(k)) },
+    metadata: { providers: PROVIDER_KEYS.map((k) => deps.services.providers.state(k)) },
     query: externalProjectsQuery(db),
     spec: externalProjectsSpec,
     map: externalProjectItem,
@@ -118,8 +117,8 @@ export function providerRoutes(api: Api) {
     map: mappingItem,
     list: P.mappingsList,
   }));
-  api.handle(P.updateMapping, async ({ db, params, body, actor, deps }) => {
-    const r = await correctMapping(db, actor(), params.id, body, deps.now);
+  api.handle(P.updateMapping, async ({ params, body, actor, deps }) => {
+    const r = await correctMapping(deps, actor(), params.id, body, deps.now);
     const what = `${r.mapping.providerName} question ${r.mapping.questionId}`;
     return answer(
       r,
@@ -131,7 +130,7 @@ export function providerRoutes(api: Api) {
     );
   });
   api.handle(P.addExternalProject, async (x) => {
-    const provider = providersOf(x.deps).get(x.body.provider);
-    return added(await importOffer(x.db, callerOf(x), provider, x.body, x.deps.now));
+    const provider = x.deps.services.providers.get(x.body.provider);
+    return added(await importOffer(x.deps, callerOf(x), provider, x.body, x.deps.now));
   });
 }

@@ -57,7 +57,7 @@ export function reconcileRoutes(api: Api) {
 
   api.handle(R.reconcileStatusCall, async ({ deps, actor, params, body }) => {
     const out = await reconcileStatus(
-      deps.db,
+      deps,
       actor(),
       params.id,
       body.projectStatus,
@@ -68,7 +68,7 @@ export function reconcileRoutes(api: Api) {
   });
 
   api.handle(R.revokeProjectCall, async ({ deps, actor, params, body }) => {
-    const out = await revokeProject(deps.db, actor(), params.id, body.sendEmail, deps.now);
+    const out = await revokeProject(deps, actor(), params.id, body.sendEmail, deps.now);
     return answer(out, `${out.projectCode} revoked: back to Closed`);
   });
 
@@ -76,6 +76,6 @@ export function reconcileRoutes(api: Api) {
   api.handle(
     R.approveSummaryCall,
     async ({ deps, actor, body }) =>
-      answer(await updateSupplierSummary(deps.db, actor(), body, deps.now), "Supplier summary updated"),
+      answer(await updateSupplierSummary(deps, actor(), body, deps.now), "Supplier summary updated"),
   );
 }

@@ -21,13 +21,13 @@ export function supplierMapRoutes(api: Api) {
     ({ db, body, c }) => listSupplierMaps(db, body.projectId, body.search, entryBaseOf(c)),
   );
 
-  api.handle(S.saveSupplierMapCall, async ({ db, deps, body, actor, c }) => {
-    const { record, created } = await saveSupplierMap(db, actor(), body, entryBaseOf(c), deps.now);
+  api.handle(S.saveSupplierMapCall, async ({ deps, body, actor, c }) => {
+    const { record, created } = await saveSupplierMap(deps, actor(), body, entryBaseOf(c), deps.now);
     return answer(record, created ? "Supplier mapped successfully" : "Supplier map updated successfully");
   });
 
-  api.handle(S.updateSupplierMapCall, async ({ db, deps, params, body, actor, c }) => {
-    const record = await updateSupplierMap(db, actor(), params.id, body, entryBaseOf(c), deps.now);
+  api.handle(S.updateSupplierMapCall, async ({ deps, params, body, actor, c }) => {
+    const record = await updateSupplierMap(deps, actor(), params.id, body, entryBaseOf(c), deps.now);
     return answer(
       record,
       "isDeleted" in body ? "Supplier removed from the project" : "Supplier map updated successfully",

@@ -31,8 +31,8 @@ export function supplierRoutes(api: Api) {
     async ({ deps, db, actor, body }) =>
       answer(await createSupplier(db, actor(), body, deps.now), "Supplier added successfully"),
   );
-  api.handle(S.updateSupplierCall, async ({ deps, db, actor, params, body }) => {
-    const { record, outcome } = await updateSupplier(db, actor(), params.id, body, deps.now);
+  api.handle(S.updateSupplierCall, async ({ deps, actor, params, body }) => {
+    const { record, outcome } = await updateSupplier(deps, actor(), params.id, body, deps.now);
     return answer(record, updateMessage("Supplier", outcome));
   });
   api.handle(S.getSupplierCall, ({ db, params }) => getSupplier(db, params.id));

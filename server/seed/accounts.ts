@@ -4,7 +4,7 @@
  * first one paid, a second one archived), and a supplier with reconciled work gets a purchase
  * order. The demo's project set and statuses stay as the seed plans them.
  */
-import type { Db } from "../db/connection.ts";
+import type { Deps } from "../deps.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import type { Caller } from "../domain/projects/projects.ts";
 import { setStatus } from "../domain/projects/status.ts";
@@ -14,11 +14,12 @@ import { ensureIssuers } from "../domain/accounts/issuers.ts";
 import { addDays, businessToday } from "../domain/accounts/dates.ts";
 
 export async function seedAccounts(
-  db: Db,
+  deps: Pick<Deps, "db" | "services">,
   caller: Caller,
   clock: () => number,
   children: { parentId: string; status: number }[],
 ): Promise<{ invoices: number; purchaseOrders: number }> {
+  const { db } = deps;
   await ensureIssuers(db, clock);
   const { READY_TO_INVOICE, INVOICED } = PROJECT_STATUS;
   const byParent = new Map<string, number[]>();
@@ -26,7 +27,7 @@ export async function seedAccounts(
   const toInvoice: string[] = [];
   for (const [parentId, statuses] of byParent) {
     if (!statuses.every((s) => s === READY_TO_INVOICE || s === INVOICED)) continue;
-    await setStatus(db, caller, parentId, "proceedToInvoice", clock);
+    await setStatus(deps, caller, parentId, "proceedToInvoice", clock);
     if (statuses.includes(INVOICED)) toInvoice.push(parentId);
   }
   let invoices = 0;
@@ -38,7 +39,7 @@ export async function seedAccounts(
       .executeTakeFirstOrThrow();
     const line = (await invoiceProjects(db, p.clientId, null)).find((o) => o._id === parentId);
     if (!line) continue;
-    const inv = await createInvoice(db, caller.actor, {
+    const inv = await createInvoice(deps, caller.actor, {
       clientId: p.clientId,
       netTerms: client.netDays,
       invoiceStatus: 1,
@@ -56,14 +57,14 @@ export async function seedAccounts(
     }, clock);
     invoices++;
     if (i === 0) {
-      await updateInvoice(db, caller.actor, inv._id, {
+      await updateInvoice(deps, caller.actor, inv._id, {
         referenceNo: "UTR-DEMO-0001",
         recievedDate: today,
         comment: "Paid by wire",
         invoiceStatus: 2,
       }, clock);
     }
-    if (i === 1) await setStatus(db, caller, parentId, "archieve", clock);
+    if (i === 1) await setStatus(deps, caller, parentId, "archieve", clock);
   }
   // a purchase order for the first supplier with reconciled work
   const supplier = await db.selectFrom("supplier_maps as m").innerJoin("projects as p", "p.id", "m.projectId")

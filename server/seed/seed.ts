@@ -394,7 +394,7 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
       questionType: q.type,
       questionOption: optionsFromLines(q.options),
     });
-    await createQuestion(db, SYSTEM_ACTOR, TEMP, form);
+    await createQuestion(deps, SYSTEM_ACTOR, TEMP, form);
     counts.questions++;
   }
   const qualifications = new Map<string, Awaited<ReturnType<typeof createQualification>>>();

@@ -363,8 +363,9 @@ export async function seedTraffic(
   const caller: Caller = { actor: SYSTEM_ACTOR, userId: ctx.managerId, role: "SUPERADMIN" };
   const entryBase = (deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`).replace(/\/$/, "");
   // its own router, with settings cached for the run (changes made here invalidate them)
-  const router = new Router(deps, {
-    ...deps.router,
+  const { outbound, changes, routerOptions } = deps.services;
+  const router = new Router({ ...deps, outbound, changes }, {
+    ...routerOptions,
     configTtlMs: 10 * 60_000,
     fetch: (() => Promise.reject(new Error("no approved hooks while seeding"))) as typeof fetch,
   });
@@ -423,7 +424,7 @@ export async function seedTraffic(
       const code = (child.projectCode as string).toLowerCase();
       const prescreen = !!c.questions?.length;
       await updateProject(
-        db,
+        deps,
         caller,
         child._id,
         v.parse(ProjectPatch, {
@@ -448,10 +449,10 @@ export async function seedTraffic(
       for (const quota of c.quotas ?? []) {
         const qual = ctx.qualifications.get(quota.qualification)!;
         const chosen = qual.qualificationOptions.filter((o) => o.text in quota.sizes);
-        const [{ _id: quotaId }] = (await addQuota(db, SYSTEM_ACTOR, child._id, qual._id, clock))
+        const [{ _id: quotaId }] = (await addQuota(deps, SYSTEM_ACTOR, child._id, qual._id, clock))
           .filter((q) => q.quotaId._id === qual._id);
         await updateQuota(
-          db,
+          deps,
           SYSTEM_ACTOR,
           quotaId,
           child._id,
@@ -459,7 +460,7 @@ export async function seedTraffic(
           clock,
         );
         await updateQuotaSizes(
-          db,
+          deps,
           SYSTEM_ACTOR,
           quotaId,
           child._id,
@@ -472,7 +473,7 @@ export async function seedTraffic(
         const s = supplierById.get(ctx.supplierIds[si])!;
         const rules = s.supplierRuleCPI.split("|").map(Number).filter((n) => n > 0);
         const { id } = await saveSupplierMap(
-          db,
+          deps,
           SYSTEM_ACTOR,
           v.parse(SupplierMapForm, {
             projectId: child._id,
@@ -497,7 +498,7 @@ export async function seedTraffic(
       for (const q of c.questions ?? []) {
         const bad = q.bad ?? [];
         const made = await createQuestion(
-          db,
+          deps,
           SYSTEM_ACTOR,
           { kind: "project", projectId: child._id },
           v.parse(QuestionForm, {
@@ -654,21 +655,21 @@ export async function seedTraffic(
   for (const { parentId, po, child } of children) {
     const to = child.plan.status;
     if (to === LIVE || to === TESTING) continue;
-    if (to === PAUSED) await updateProject(db, caller, child.id, patch({ projectStatus: PAUSED }), clock);
+    if (to === PAUSED) await updateProject(deps, caller, child.id, patch({ projectStatus: PAUSED }), clock);
     if (to === CLOSED || to === READY_TO_INVOICE || to === INVOICED || to === ARCHIEVED) {
       // closed with the client's PO, then on to invoicing (Closed -> Ready To Invoice -> Invoiced)
       const close = patch({ projectStatus: CLOSED, poNumber: po ?? "PO-DEMO" });
-      await updateProject(db, caller, child.id, close, clock);
-      await updateProject(db, caller, parentId, close, clock);
+      await updateProject(deps, caller, child.id, close, clock);
+      await updateProject(deps, caller, parentId, close, clock);
       // the client's approved and rejected files, through the reconcile domain
       await seedReconcile(deps, parentId, child.id, rand, clock());
       if (to === READY_TO_INVOICE || to === INVOICED) {
-        await setStatus(db, caller, child.id, "proceedToInvoice", clock);
+        await setStatus(deps, caller, child.id, "proceedToInvoice", clock);
       }
       // Invoiced is an invoice's doing, not an edit's
-      if (to === INVOICED) await setStatus(db, caller, child.id, "invoice", clock);
+      if (to === INVOICED) await setStatus(deps, caller, child.id, "invoice", clock);
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
-      if (to === ARCHIEVED) await reconcileStatus(db, caller.actor, parentId, ARCHIEVED, false, clock);
+      if (to === ARCHIEVED) await reconcileStatus(deps, caller.actor, parentId, ARCHIEVED, false, clock);
     }
   }
   // a group project that is not finished reads as its busiest child: Live, else Testing, else Paused
@@ -679,12 +680,12 @@ export async function seedTraffic(
   for (const [parentId, statuses] of byParent) {
     const to = [LIVE, TESTING, PAUSED].find((s) => statuses.includes(s));
     if (to && !statuses.some(isFinishedStatus)) {
-      await updateProject(db, caller, parentId, patch({ projectStatus: to }), clock);
+      await updateProject(deps, caller, parentId, patch({ projectStatus: to }), clock);
     }
   }
   // the accounts tabs: invoices, an archived project, a purchase order
   await seedAccounts(
-    db,
+    deps,
     caller,
     clock,
     children.map((c) => ({ parentId: c.parentId, status: c.child.plan.status })),

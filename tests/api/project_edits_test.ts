@@ -85,8 +85,8 @@ Deno.test("projects: a Ready To Invoice or Invoiced project (group or child) sav
     for (const status of [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_STATUS.INVOICED]) {
       if (status === PROJECT_STATUS.INVOICED) {
         const caller = { actor: SYSTEM_ACTOR, userId: parent.userId, role: "ADMIN" as const };
-        await setStatus(t.deps.db, caller, parent._id, "invoice");
-        await setStatus(t.deps.db, caller, child._id, "invoice");
+        await setStatus(t.deps, caller, parent._id, "invoice");
+        await setStatus(t.deps, caller, child._id, "invoice");
       }
       const group = await get(parent._id);
       assertEquals(group.projectStatus, status);

@@ -489,7 +489,7 @@ Deno.test(
         ];
         for (const title of titles) {
           await createQuestion(
-            db,
+            server.deps,
             SYSTEM_ACTOR,
             TEMP,
             v.parse(QuestionForm, {

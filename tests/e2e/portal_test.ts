@@ -55,7 +55,7 @@ async function liveChild(server: E2eServer, caller: Caller, clientId: string, na
     }),
   );
   await updateProject(
-    db,
+    server.deps,
     caller,
     child._id,
     v.parse(ProjectPatch, { projectStatus: 1, singleLinkUrl: CLIENT_URL, isDynamicThanksUrl: false }),

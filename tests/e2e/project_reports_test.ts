@@ -21,7 +21,6 @@ import { createChildProject, createGroupProject } from "../../server/domain/proj
 import { updateProject } from "../../server/domain/projects/update.ts";
 import { saveSupplierMap } from "../../server/domain/projects/supplier-maps.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { maskSecret } from "../../shared/secrets.ts";
 import type { Download, Page } from "playwright-core";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
@@ -99,7 +98,7 @@ Deno.test(
           }),
         );
         await updateProject(
-          db,
+          deps,
           caller,
           child._id,
           v.parse(ProjectPatch, {
@@ -110,7 +109,7 @@ Deno.test(
           }),
         );
         const { id: mapId } = await saveSupplierMap(
-          db,
+          deps,
           SYSTEM_ACTOR,
           v.parse(SupplierMapForm, { projectId: child._id, supplierId: supplier._id, isPreScreen: true }),
           PUBLIC,
@@ -124,7 +123,7 @@ Deno.test(
         ) {
           questions.push(
             await createQuestion(
-              db,
+              deps,
               SYSTEM_ACTOR,
               { kind: "project", projectId: child._id },
               v.parse(QuestionForm, {
@@ -136,7 +135,7 @@ Deno.test(
           );
         }
         // three respondents answer the pre-screen, one comes twice (a duplicate)
-        const router = routerFor(deps);
+        const router = deps.services.router;
         const uids: string[] = [];
         for (const [sid, often, brew] of [["r1", 0, 0], ["r2", 1, 1], ["r3", 0, 1]] as const) {
           const entered = await router.enter({

@@ -79,7 +79,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       }),
     );
     await createQuestion(
-      db,
+      server.deps,
       SYSTEM_ACTOR,
       TEMP,
       v.parse(QuestionForm, {

@@ -4,7 +4,6 @@ import type { TestApp } from "./app.ts";
 import { makeChild, makeParent, makeSupplier } from "./fixtures.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
 import { returnSignature } from "../../server/domain/router/links.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { newId } from "../../server/db/ids.ts";
 import { type StatusChanged, updateProjectCall } from "../../shared/api/projects.ts";
 import { saveSupplierMapCall } from "../../shared/api/supplier-maps.ts";
@@ -146,7 +145,7 @@ export async function addQuestion(
   return { id, options };
 }
 
-export const router = (t: TestApp) => routerFor(t.deps);
+export const router = (t: TestApp) => t.deps.services.router;
 
 /**
  * Mixed respondent traffic spread over `apps` (instances on one database): `n` entries (a few

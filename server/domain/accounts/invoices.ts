@@ -4,6 +4,7 @@
  * lines typed by hand); saving it makes those projects Invoiced, in the same transaction. Its code
  * comes from a sequence inside that transaction, so concurrent invoices never share one.
  */
+import type { Deps } from "../../deps.ts";
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
@@ -26,7 +27,6 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { countryFields } from "../common/records.ts";
 import { nextSequence } from "../projects/codes.ts";
 import { applyStatus } from "../projects/status.ts";
-import { projectChanged } from "../projects/projects.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents, type Clock } from "./dates.ts";
 import { applyRefRows, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
@@ -323,7 +323,7 @@ async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, fr
 
 /** POST /admin/invoice/add: saves an invoice with a fresh code; its projects become Invoiced. */
 export async function createInvoice(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   form: InvoiceForm,
   now: Clock = Date.now,
@@ -374,13 +374,13 @@ export async function createInvoice(
     }, at);
     return await getInvoice(trx, id);
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return record;
 }
 
 /** PUT /admin/invoice/update/:id: the whole invoice (lines, dates, terms) or its status edit. */
 export async function updateInvoice(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   form: InvoiceUpdate,
@@ -467,7 +467,7 @@ export async function updateInvoice(
     }, at);
     return await getInvoice(trx, id);
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return record;
 }
 

@@ -3,6 +3,7 @@
  * status (shared/status.ts); and the manual project entered for invoicing (part 2, 5 "Manual
  * project"). Proceed to Invoice and Archieve themselves are the projects area's status actions.
  */
+import type { Deps } from "../../deps.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
@@ -23,7 +24,7 @@ import {
 import { conflict, invalid } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
-import { MODULE as PROJECTS_MODULE, projectChanged } from "../projects/projects.ts";
+import { MODULE as PROJECTS_MODULE } from "../projects/projects.ts";
 import { chunks, defaultLine, projectFigures } from "./invoices.ts";
 import { inIds } from "./refs.ts";
 import { MSG } from "../../../shared/messages.ts";
@@ -164,7 +165,7 @@ export async function enrichAccountProjects(db: Db, rows: AccountProjectRow[]): 
  * sessions back). Its code is the one typed, and must be free.
  */
 export async function createManualProject(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   form: ManualProjectForm,
   clock: Clock = wallClock,
@@ -211,7 +212,7 @@ export async function createManualProject(
     }, now);
     return { _id: id, projectCode: code, projectName: form.projectName, projectStatus: form.projectStatus };
   });
-  projectChanged(id);
+  services.changes.project(id);
   return record;
 }
 

@@ -32,7 +32,7 @@ export function stateOf(now: number): RawBuilder<EmailState> {
   } and ${sql.ref("createdAt")} > ${retryCutoff(now)} then 'retrying' else ${sql.ref("status")} end)`;
 }
 
-const KNOWN_STATES = new Set<string>(EMAIL_STATES.map((s) => s.value));
+const KNOWN_STATES: ReadonlySet<string> = new Set<string>(EMAIL_STATES.map((s) => s.value));
 
 const COLUMNS = [
   "id as _id",
@@ -70,13 +70,13 @@ export function outboxListSpec(now: number): ListSpec {
 }
 
 /** Attempts one delivery run makes (the mailer's, or the default when no mail server is set up). */
-const attemptsPerRun = (deps: Pick<Deps, "mailer">) =>
-  1 + (deps.mailer?.retryDelaysMs.length ?? DEFAULT_RETRY_DELAYS_MS.length);
+const attemptsPerRun = (deps: Pick<Deps, "services">) =>
+  1 + (deps.services.mail.mailer?.retryDelaysMs.length ?? DEFAULT_RETRY_DELAYS_MS.length);
 
 type ListedRow = Omit<OutboxMail, "nextAttemptAt">;
 
 /** The row as listed: a retrying mail says when it is tried next. */
-export function outboxRowMapper(deps: Pick<Deps, "mailer">) {
+export function outboxRowMapper(deps: Pick<Deps, "services">) {
   const perRun = attemptsPerRun(deps);
   return (r: ListedRow): OutboxMail => ({
     ...r,
@@ -99,7 +99,7 @@ async function readMail(db: Db, id: string, now: number): Promise<StoredMail> {
 
 /** GET /admin/email/outbox/:id: the mail, both parts of its message, its files' names. */
 export async function outboxMessage(
-  deps: Pick<Deps, "db" | "mailer" | "now">,
+  deps: Pick<Deps, "db" | "services" | "now">,
   id: string,
 ): Promise<OutboxMessage> {
   const row = await readMail(deps.db, id, deps.now());
@@ -128,7 +128,7 @@ const quoted = (m: { subject: string; toAddress: string }) => `"${m.subject}" to
  * A mail queued or being sent already is a 409.
  */
 export async function resendMail(
-  deps: Pick<Deps, "db" | "mailer" | "now">,
+  deps: Pick<Deps, "db" | "services" | "now">,
   actor: Actor,
   id: string,
 ): Promise<OutboxMail> {
@@ -177,7 +177,7 @@ export async function resendMail(
 
 /** POST /admin/email/outbox/:id/cancel: a queued, retrying or failed mail is left alone from now on. */
 export async function cancelMail(
-  deps: Pick<Deps, "db" | "mailer" | "now">,
+  deps: Pick<Deps, "db" | "services" | "now">,
   actor: Actor,
   id: string,
 ): Promise<OutboxMail> {

@@ -9,13 +9,14 @@
  * quotas like hand-made ones. Answers outside an offer's qualification are disqualifying options.
  * The same offer imported twice is refused, naming the project.
  */
+import type { Deps } from "../../deps.ts";
 import * as v from "valibot";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { conflict, DomainError, invalid } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
 import { insertChildProject, insertGroupProject } from "../projects/create.ts";
-import { type Caller, type Clock, dateAt, MODULE, projectChanged } from "../projects/projects.ts";
+import { type Caller, type Clock, dateAt, MODULE } from "../projects/projects.ts";
 import { ChildProject, GroupProject } from "../../../shared/schemas/project.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
 import type { ImportResult } from "../../../shared/api/providers.ts";
@@ -217,7 +218,7 @@ function offerDataOf(
 }
 
 export async function importOffer(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   caller: Caller,
   adapter: ProviderAdapter,
   input: { surveyId: string; clientId: string },
@@ -348,6 +349,6 @@ export async function importOffer(
       qualifications: questions.length,
     };
   });
-  projectChanged(result.projectId, result.groupProjectId);
+  services.changes.project(result.projectId, result.groupProjectId);
   return result;
 }

@@ -7,13 +7,14 @@
  * no counted complete; a project where it would is left as it was, and the answer says which and why.
  * Every correction is in the system log, and each project's change in the project's log.
  */
+import type { Deps } from "../../deps.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { type AnyQB, inFilter, listSpecOf } from "../../db/list.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { parseJsonList } from "../common/records.ts";
-import { type Clock, dateAt, MODULE as PROJECTS, projectChanged } from "../projects/projects.ts";
+import { type Clock, dateAt, MODULE as PROJECTS } from "../projects/projects.ts";
 import { normText } from "../router/config.ts";
 import { isFinishedStatus } from "../../../shared/status.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
@@ -118,7 +119,7 @@ const liveOptions = async (db: Db, qualificationId: string) =>
 
 /** Applies a correction; see the module's comment. */
 export async function correctMapping(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   body: MappingUpdateBody,
@@ -279,6 +280,6 @@ export async function correctMapping(
     return result;
   });
   // the router sees the new quotas and questions at once
-  if (out.remapped.length) projectChanged(...out.remapped.map((p) => p.projectId));
+  if (out.remapped.length) services.changes.project(...out.remapped.map((p) => p.projectId));
   return { ...out, mapping: await getMapping(db, id) };
 }

@@ -3,6 +3,7 @@
  * pre-screen questions are the same rows with a projectId, so every function takes a scope:
  * `{ kind: "temp" }` for the library, `{ kind: "project", projectId }` for a project (later issue).
  */
+import type { Deps } from "../../deps.ts";
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { QuestionsTable } from "../../db/tables/master.ts";
@@ -19,7 +20,6 @@ import type { QuestionRecord, StoredOption } from "../../../shared/api/library.t
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { type Clock, dateAt, wallClock } from "../common/clock.ts";
-import { projectChanged } from "../projects/projects.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { QUESTION_FIELDS } from "../audit/fields.ts";
 import { parseJsonList } from "../common/records.ts";
@@ -121,12 +121,12 @@ const logRecordOf = (scope: QuestionScope, questionId: string) =>
   scope.kind === "project" ? scope.projectId : questionId;
 
 /** A project's questions changed: the router, which keeps them with the project's settings, must ask the new ones. */
-function touched(scope: QuestionScope) {
-  if (scope.kind === "project") projectChanged(scope.projectId);
+function touched(services: Deps["services"], scope: QuestionScope) {
+  if (scope.kind === "project") services.changes.project(scope.projectId);
 }
 
 export async function createQuestion(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   scope: QuestionScope,
   input: QuestionForm,
@@ -159,13 +159,13 @@ export async function createQuestion(
     }, at);
     return getQuestion(trx, scope, id);
   });
-  touched(scope);
+  touched(services, scope);
   return record;
 }
 
 /** The form, or `{isDeleted: true}` (soft delete). */
 export async function updateQuestion(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   scope: QuestionScope,
   id: string,
@@ -203,7 +203,7 @@ export async function updateQuestion(
     }, at);
     return { record: await getQuestion(trx, scope, id), deleted: false };
   });
-  touched(scope);
+  touched(services, scope);
   return out;
 }
 
@@ -212,7 +212,7 @@ export async function updateQuestion(
  * meanwhile by someone else) in their current order. Every id must be a live question of the scope.
  */
 export async function reorderQuestions(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   scope: QuestionScope,
   ids: string[],
@@ -242,6 +242,6 @@ export async function reorderQuestions(
     }, at);
     return await listQuestions(trx, scope);
   });
-  touched(scope);
+  touched(services, scope);
   return list;
 }

@@ -11,6 +11,7 @@
  * test link, pre-screen as the project has it, quotas 0 (no limit of its own: the project's sample
  * size still applies) and the CPI the inventory offered.
  */
+import type { Deps } from "../../deps.ts";
 import * as v from "valibot";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
@@ -166,7 +167,7 @@ export async function inventoryListParts(db: Db, supplierId: SupplierScope) {
  * open to the supplier is a 404; one it already started a 409.
  */
 export async function startInventoryProject(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   supplierId: SupplierScope,
   projectId: string,
@@ -204,6 +205,6 @@ export async function startInventoryProject(
     }));
     throw invalid(errors[0]?.message ?? "Invalid Url", errors);
   }
-  const { id } = await saveSupplierMap(db, actor, form.output, entryBase, clock);
+  const { id } = await saveSupplierMap({ db, services }, actor, form.output, entryBase, clock);
   return getMappedProject(db, supplier.id, id, entryBase);
 }

@@ -2,12 +2,13 @@
  * Exclude/Include tab: respondents of other projects are kept out (or, with isExcluded off, only
  * they are let in) by their outcome there: complete, terminate, over quota, dropout.
  */
+import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { toRow } from "../../db/rows.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
+import { type Clock, dateAt, isoAt } from "./projects.ts";
 import type { Exclusion } from "../../../shared/api/project-parts.ts";
 
 const FLAGS = ["isExcluded", "complete", "terminate", "overQuota", "dropout"] as const;
@@ -55,7 +56,7 @@ export async function listExclusions(db: Db, projectId: string, search = ""): Pr
 }
 
 export async function addExclusion(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   input: { projectId: string; excludedProjectId: string } & ExclusionFlags,
   clock: Clock = Date.now,
@@ -110,12 +111,12 @@ export async function addExclusion(
     return id;
   });
   // the router applies exclusions from its cached settings: the next entry must see this one
-  projectChanged(input.projectId);
+  services.changes.project(input.projectId);
   return id;
 }
 
 export async function updateExclusion(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   patch: ExclusionFlags & { isDeleted?: true },
@@ -141,5 +142,5 @@ export async function updateExclusion(
     }, dateAt(clock));
     return e.projectId;
   });
-  projectChanged(projectId);
+  services.changes.project(projectId);
 }

@@ -2,12 +2,13 @@
  * Project quotas (child edit, Project Quota tab): a qualification added to the project, the options
  * chosen from it, and a sample size per option. `completes` per option is kept by the router.
  */
+import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
-import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
+import { type Clock, dateAt, isoAt } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { parseJsonList } from "../common/records.ts";
 import { cellGroups, isGroupedCell } from "../router/config.ts";
@@ -151,7 +152,7 @@ async function providerQuota(
 }
 
 export async function addQuota(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   projectId: string,
   qualificationId: string,
@@ -188,7 +189,7 @@ export async function addQuota(
     }, dateAt(clock));
   });
   // the router matches pre-screen answers to the quota's options: it must see the change now
-  projectChanged(projectId);
+  services.changes.project(projectId);
   return listQuotas(db, projectId);
 }
 
@@ -205,7 +206,7 @@ async function quotaOf(trx: Db, quotaId: string, projectId: string) {
 
 /** Chooses the options of a quota ({quotaOptionId: [...]}), keeping sizes of options still chosen; or deletes it. */
 export async function updateQuota(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   quotaId: string,
   projectId: string,
@@ -280,13 +281,13 @@ export async function updateQuota(
       recordId: projectId,
     }, dateAt(clock));
   });
-  projectChanged(projectId);
+  services.changes.project(projectId);
   return listQuotas(db, projectId);
 }
 
 /** Sets the sample size per chosen option ({quotaValue: [{quotaOptionId, quotaSize}]}). */
 export async function updateQuotaSizes(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   quotaId: string,
   projectId: string,
@@ -319,6 +320,6 @@ export async function updateQuotaSizes(
       recordId: projectId,
     }, dateAt(clock));
   });
-  projectChanged(projectId);
+  services.changes.project(projectId);
   return listQuotas(db, projectId);
 }

@@ -3,6 +3,7 @@
  * code, the named status actions, and telling suppliers when a project moves to invoicing or the
  * archive.
  */
+import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
@@ -19,7 +20,7 @@ import {
 import { type Actor, writeLog } from "../audit/log.ts";
 import { enqueueMails } from "../email/outbox.ts";
 import { escapeHtml } from "../../../shared/html.ts";
-import { type Caller, type Clock, dateAt, getProject, MODULE, projectChanged } from "./projects.ts";
+import { type Caller, type Clock, dateAt, getProject, MODULE } from "./projects.ts";
 import type {
   ChildStatusChange,
   ChildStatusKept,
@@ -252,7 +253,7 @@ export async function notifySuppliersOfStatus(
  * the PO number.
  */
 export async function closeByCode(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   caller: Caller,
   projectCode: string,
   poNumber: string,
@@ -281,7 +282,7 @@ export async function closeByCode(
       ...(p.projectType === PROJECT_TYPE.GROUP ? { childStatus } : {}),
     };
   });
-  projectChanged(project._id, ...touched);
+  services.changes.project(project._id, ...touched);
   return project;
 }
 
@@ -290,7 +291,7 @@ export async function closeByCode(
  * project Invoiced. Refused (409) where it does not apply; a project already there stays as it is.
  */
 export async function setStatus(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   caller: Caller,
   id: string,
   action: StatusAction,
@@ -310,6 +311,6 @@ export async function setStatus(
     touched.push(...await applyStatus(trx, caller.actor, p, to, undefined, now));
     return getProject(trx, id);
   });
-  projectChanged(id, ...touched);
+  services.changes.project(id, ...touched);
   return project;
 }

@@ -2,6 +2,7 @@
  * Supplier maps: a supplier attached to a child project, with its CPI, quotas, redirects and toggles.
  * The map id is the supplier's entry link: /survey/start/{mapId}?sid=[sid].
  */
+import type { Deps } from "../../deps.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
@@ -25,14 +26,6 @@ import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
-
-/** Invalidation hook for the router's in-memory map cache (set by the router). */
-const listeners = new Set<(mapId: string) => void>();
-export function onSupplierMapChange(fn: (mapId: string) => void) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-const changed = (mapId: string) => listeners.forEach((fn) => fn(mapId));
 
 function mapsQuery(db: Db) {
   return db.selectFrom("supplier_maps")
@@ -82,7 +75,7 @@ export async function listSupplierMaps(
 
 /** Adds a supplier to a project, or updates its map when the supplier is already mapped (the form is Add/Update). */
 export async function saveSupplierMap(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   input: SupplierMapForm,
   entryBase: EntryBase,
@@ -157,13 +150,13 @@ export async function saveSupplierMap(
     }
     return { id, record: await getSupplierMap(trx, id, entryBase), created: !existing };
   });
-  changed(result.id);
+  services.changes.supplierMap(result.id);
   return result;
 }
 
 /** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded) or {isDeleted: true}. */
 export async function updateSupplierMap(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   patch: Record<string, boolean>,
@@ -201,7 +194,7 @@ export async function updateSupplierMap(
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);
   });
-  changed(id);
+  services.changes.supplierMap(id);
   return record;
 }
 

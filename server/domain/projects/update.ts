@@ -1,4 +1,5 @@
 /** PUT /admin/project/update/:id: any tab's fields, a status, the survey links, or a soft delete. */
+import type { Deps } from "../../deps.ts";
 import type { ChildStatusOutcome, DeletedProject, StatusChanged } from "../../../shared/api/projects.ts";
 import type { Db } from "../../db/connection.ts";
 import { toRow } from "../../db/rows.ts";
@@ -16,7 +17,6 @@ import {
   dateAt,
   getProject,
   MODULE,
-  projectChanged,
 } from "./projects.ts";
 import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
@@ -54,7 +54,7 @@ const PATCH_COLUMNS = [
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
 export async function updateProject(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   caller: Caller,
   id: string,
   patch: ProjectPatch,
@@ -65,7 +65,7 @@ export async function updateProject(
   try {
     return await updateProjectTx(db, caller, id, patch, touched, now);
   } finally {
-    projectChanged(id, ...touched);
+    services.changes.project(id, ...touched);
   }
 }
 

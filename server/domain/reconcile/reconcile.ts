@@ -31,11 +31,9 @@ import {
 import type { ReconcileResult, UndoResult } from "../../../shared/api/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { fillPlaceholders } from "../router/outcomes.ts";
-import { routerFor } from "../router/router.ts";
 import { assertReconcilable, inList, lastApplied, MODULE, reconcileTarget } from "./scope.ts";
 import { dropUnknown, firstUnknown, recordUnknown, wrongProjectCheck } from "./unknown.ts";
 import { Pacer } from "./pace.ts";
-import { active, inTurn } from "./turns.ts";
 import { type Group, GROUP_KEYS, moveCounters, TOUCHED, touchedBy } from "./counters.ts";
 import type { Identifiers } from "./identifiers.ts";
 import { getReconcile } from "./summaries.ts";
@@ -93,8 +91,9 @@ export async function reconcileUpload(
   }
   assertReconcilable(await reconcileTarget(db, projectId));
   const chunk = Math.max(1, opts.chunk ?? APPLY_CHUNK);
-  const { id, hooks } = await inTurn(db, projectId, async () => {
-    await recoverReconciles(db, () => opts.now ?? deps.now());
+  const queue = deps.services.reconcile;
+  const { id, hooks } = await queue.inTurn(db, projectId, async () => {
+    await recoverReconciles(db, () => opts.now ?? deps.now(), queue.active);
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
@@ -114,14 +113,14 @@ export async function reconcileUpload(
       createdByName: actor.name,
       createdAt: at.toISOString(),
     }).execute();
-    active.add(id);
+    queue.active.add(id);
     try {
       const upload: Upload = {
         id,
         type,
         scope: inList(target.childIds),
         at,
-        tempChunks: await tempChunkTable(db),
+        tempChunks: await queue.chunkTable(() => CHUNK_TABLE.execute(db).then(() => true, () => false)),
       };
       const figures = noFigures();
       const pacer = new Pacer(ids.parseMs);
@@ -138,12 +137,12 @@ export async function reconcileUpload(
       await rollBack(db, id, chunk);
       throw e;
     } finally {
-      active.delete(id);
+      queue.active.delete(id);
     }
   });
   if (hooks) {
     await releaseHooks(db, id, new Date(opts.now ?? deps.now()).toISOString(), chunk);
-    routerFor(deps).hooks.kick();
+    deps.services.router.hooks.kick();
   }
   const summary = await getReconcile(db, id);
   return { ...summary, unknownIdentifiers: summary.unknown ? await firstUnknown(db, id) : [] };
@@ -187,13 +186,6 @@ const CHUNK_TABLE = sql`CREATE TEMP TABLE IF NOT EXISTS reconcile_chunk (
   parentProjectId TEXT, clientId TEXT NOT NULL, day TEXT NOT NULL,
   PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)
 ) WITHOUT ROWID`;
-/** Per database: whether it took the temporary chunk table (probed once, outside a transaction). */
-const tempChunks = new WeakMap<Db, Promise<boolean>>();
-function tempChunkTable(db: Db): Promise<boolean> {
-  let works = tempChunks.get(db);
-  if (!works) tempChunks.set(db, works = CHUNK_TABLE.execute(db).then(() => true, () => false));
-  return works;
-}
 
 /**
  * One chunk of an upload (`part`, the identifiers from the `offset`th), inside its transaction;
@@ -336,7 +328,12 @@ async function rollBack(db: Db, id: string, size: number) {
  * progress (a crash between an upload's end and their release). Each upload and undo runs it
  * first; the server may run it at start. Cheap when there is nothing to do (two indexed reads).
  */
-export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise<number> {
+export async function recoverReconciles(
+  db: Db,
+  now: Clock = wallClock,
+  /** The uploads this app is applying (deps.services.reconcile.active): not crashes. */
+  active: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const left = await db.selectFrom("reconciles").select("id").where("status", "in", ["applying", "staging"])
     .execute();
   let n = 0;
@@ -420,10 +417,12 @@ export async function undoReconcile(
   const db = deps.db;
   const at = new Date(opts.now ?? deps.now());
   await reconcileTarget(db, projectId);
-  const out = await inTurn(
+  const queue = deps.services.reconcile;
+  const out = await queue.inTurn(
     db,
     projectId,
-    () => recoverReconciles(db, () => at.getTime()).then(() => undoLast(db, actor, projectId, at)),
+    () =>
+      recoverReconciles(db, () => at.getTime(), queue.active).then(() => undoLast(db, actor, projectId, at)),
   );
   return {
     reconcile: await getReconcile(db, out.id),

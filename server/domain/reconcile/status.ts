@@ -4,6 +4,7 @@
  * confirmations on the screen (the action, then whether to e-mail the suppliers) and carries the
  * answer as `sendEmail`. The rules are the projects domain's (status.ts): reused, not repeated.
  */
+import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
@@ -19,7 +20,7 @@ import {
 } from "../../../shared/status.ts";
 import type { StatusResult } from "../../../shared/api/reconcile.ts";
 import { applyStatus, notifySuppliersOfStatus } from "../projects/status.ts";
-import { type Clock, dateAt, projectChanged } from "../projects/projects.ts";
+import { type Clock, dateAt } from "../projects/projects.ts";
 import { MODULE } from "./scope.ts";
 
 async function load(trx: Db, id: string) {
@@ -38,7 +39,7 @@ const result = (p: { id: string; projectCode: string; projectStatus: number }): 
 
 /** Proceed to Invoice (4) or Archieve (7), e-mailing the mapped suppliers when asked. */
 export async function reconcileStatus(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   to: number,
@@ -59,7 +60,7 @@ export async function reconcileStatus(
     if (changed.length && sendEmail) await notifySuppliersOfStatus(trx, actor, p, to, now);
     return result({ ...p, projectStatus: to });
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return out;
 }
 
@@ -72,7 +73,7 @@ const REVOCABLE: readonly number[] = [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_S
  * (its invoice stands). With `sendEmail`, every supplier mapped to it hears that it is reopened.
  */
 export async function revokeProject(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   sendEmail: boolean,
@@ -119,7 +120,7 @@ export async function revokeProject(
     if (sendEmail) await mailRevoked(trx, actor, p, at);
     return result({ ...p, projectStatus: PROJECT_STATUS.CLOSED });
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return out;
 }
 

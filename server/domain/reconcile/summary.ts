@@ -4,12 +4,12 @@
  * counts, the admin's own approved count, the supplier CPI, what is accepted and what it costs. The
  * supplier CPI and the admin-approved count are edited here (POST /admin/suppliers/approve/summary).
  */
+import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { notFound } from "../errors.ts";
 import type { SupplierSummaryRow } from "../../../shared/api/reconcile.ts";
 import type { ApproveSummaryBody } from "../../../shared/schemas/reconcile.ts";
-import { projectChanged } from "../projects/projects.ts";
 import { inList, MODULE, reconcileTarget } from "./scope.ts";
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -89,7 +89,7 @@ export async function supplierSummary(db: Db, projectId: string): Promise<Suppli
  * group's children alike), logs it, and answers the supplier's summary row.
  */
 export async function updateSupplierSummary(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   body: ApproveSummaryBody,
   now: () => number,
@@ -116,7 +116,7 @@ export async function updateSupplierSummary(
     }, at);
   });
   // the router caches map settings (the CPI goes into each complete's cost)
-  projectChanged(...target.childIds);
+  services.changes.project(...target.childIds);
   const rows = await supplierSummary(db, target.id);
   const row = rows.find((r) => r.supplierId === body.supplierId);
   if (!row) throw notFound("Supplier map");

@@ -37,7 +37,7 @@ import type { InStatement } from "@libsql/client";
 import { Decisions } from "./writer/decide.ts";
 import { Changes } from "./writer/write.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./writer/types.ts";
-import { recordRouterBatch } from "../ops/metrics.ts";
+import { recordRouterBatch } from "../../lib/metrics.ts";
 
 export type {
   EntryEvent,

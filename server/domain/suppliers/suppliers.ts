@@ -1,4 +1,5 @@
 /** Suppliers: panels and traffic providers (part 1: 2.8, entity Supplier, sections 5 and 7). */
+import type { Deps } from "../../deps.ts";
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { SuppliersTable } from "../../db/tables/master.ts";
@@ -35,14 +36,6 @@ import { SUPPLIER_FIELDS } from "../audit/fields.ts";
 
 const MODULE = "Suppliers";
 
-/** Invalidation hook for the router's cached supplier maps (set by the router). */
-const listeners = new Set<(supplierId: string) => void>();
-export function onSupplierChange(fn: (supplierId: string) => void) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-/** Tells the router a supplier changed (active, deleted, type, approved hook): its maps are reread. */
-export const supplierChanged = (id: string) => listeners.forEach((fn) => fn(id));
 type SupplierRow = Selectable<SuppliersTable>;
 
 export const supplierTypeLabel = (t: number) => SUPPLIER_TYPES.find((s) => s.value === t)?.label ?? String(t);
@@ -207,7 +200,7 @@ export async function createSupplier(
 
 /** The form, `{isActive}` or `{isDeleted: true}`; deleting also signs out the supplier's portal users. */
 export async function updateSupplier(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   actor: Actor,
   id: string,
   input: SupplierUpdate,
@@ -255,7 +248,7 @@ export async function updateSupplier(
     },
   });
   // after the commit: a deleted or deactivated supplier's links close at once
-  supplierChanged(id);
+  services.changes.supplier(id);
   return out;
 }
 
