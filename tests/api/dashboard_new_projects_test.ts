@@ -6,6 +6,8 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeChild, makeClient, makeParent } from "../helpers/fixtures.ts";
+import * as Dash from "../../shared/api/dashboard.ts";
+import * as P from "../../shared/api/projects.ts";
 
 type StatusPoint = { date: string; active: number };
 
@@ -15,7 +17,7 @@ Deno.test("dashboard: a deleted project is not counted as new", async () => {
     const token = await t.tokenFor("SUPERADMIN");
     const today = new Date(t.deps.now()).toISOString().slice(0, 10);
     const newToday = async (clientId?: string) => {
-      const r = await t.call("POST", "/admin/dashboard/project/status/data", {
+      const r = await t.api(Dash.statusChartCall, {
         token,
         body: clientId ? { type: 1, clientId } : { type: 1 },
       });
@@ -23,7 +25,7 @@ Deno.test("dashboard: a deleted project is not counted as new", async () => {
       return (r.json.result as StatusPoint[]).find((p) => p.date === today)?.active;
     };
     const remove = async (id: string) => {
-      const r = await t.call("PUT", `/admin/project/update/${id}`, { token, body: { isDeleted: true } });
+      const r = await t.api(P.updateProjectCall, { params: { id }, token, body: { isDeleted: true } });
       assertEquals(r.status, 200, r.text);
     };
 

@@ -5,6 +5,9 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
 import { DEFAULT_BODY_LIMIT } from "../../server/http/validate.ts";
+import * as Session from "../../shared/api/session.ts";
+import * as Users from "../../shared/api/users.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 const MiB = 1024 * 1024;
 
@@ -21,8 +24,9 @@ function endlessBody() {
   return { stream, pulled: () => pulled };
 }
 
-async function send(t: TestApp, path: string, init: RequestInit) {
-  const res = await t.app.request(`/api/v1${path}`, init);
+/** A raw request to a call's path (streamed bodies, forged lengths): the HTTP layer is under test. */
+async function send(t: TestApp, call: AnyContract, init: RequestInit) {
+  const res = await t.app.request(`/api/v1${call.path}`, init);
   const text = await res.text();
   return { status: res.status, text, json: JSON.parse(text), headers: res.headers };
 }
@@ -30,23 +34,23 @@ async function send(t: TestApp, path: string, init: RequestInit) {
 Deno.test("body limit: a Content-Length over the limit is a 413 with a message, before the session is looked at", async () => {
   const t = await testApp();
   try {
-    for (const path of ["/admin/login", "/admin/users"]) {
+    for (const call of [Session.loginCall, Users.listUsers]) {
       // the declared length alone is refused: nothing of the body is read
       const { stream, pulled } = endlessBody();
-      const r = await send(t, path, {
+      const r = await send(t, call, {
         method: "POST",
         headers: { "content-type": "application/json", "content-length": String(300 * MiB) },
         body: stream,
       });
-      assertEquals(r.status, 413, `${path}: ${r.text}`);
+      assertEquals(r.status, 413, `${call.path}: ${r.text}`);
       assertMatch(r.json.message, /too large \(at most 1 MiB\)/);
       assertEquals(Object.keys(r.json), ["message"]);
-      assert(pulled() <= 2 * 64 * 1024, `${path}: ${pulled()} bytes read`);
+      assert(pulled() <= 2 * 64 * 1024, `${call.path}: ${pulled()} bytes read`);
     }
     // a signed-in caller gets no more than anyone else: 5 MB of JSON is refused
     const admin = await t.tokenFor("SUPERADMIN");
     const big = JSON.stringify({ search: "x".repeat(5_000_000) });
-    const r = await send(t, "/admin/users", {
+    const r = await send(t, Users.listUsers, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -65,7 +69,7 @@ Deno.test("body limit: a chunked body without a Content-Length is counted while 
   const t = await testApp();
   try {
     const { stream, pulled } = endlessBody();
-    const r = await send(t, "/admin/login", {
+    const r = await send(t, Session.loginCall, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: stream,
@@ -77,7 +81,7 @@ Deno.test("body limit: a chunked body without a Content-Length is counted while 
     // signed in, with a finite chunked body just over the limit
     const admin = await t.tokenFor("SUPERADMIN");
     const over = new TextEncoder().encode(JSON.stringify({ search: "y".repeat(DEFAULT_BODY_LIMIT) }));
-    const authed = await send(t, "/admin/users", {
+    const authed = await send(t, Users.listUsers, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${admin}` },
       body: ReadableStream.from([over.subarray(0, 1000), over.subarray(1000)]),
@@ -96,14 +100,14 @@ Deno.test("body limit: a body under the limit is read as usual, with or without 
     const json = JSON.stringify({ email, password: TEST_PASSWORD });
     const padded = json + " ".repeat(DEFAULT_BODY_LIMIT - json.length);
     assertEquals(padded.length, DEFAULT_BODY_LIMIT);
-    const withLength = await send(t, "/admin/login", {
+    const withLength = await send(t, Session.loginCall, {
       method: "POST",
       headers: { "content-type": "application/json", "content-length": String(padded.length) },
       body: padded,
     });
     assertEquals(withLength.status, 200, withLength.text);
     const bytes = new TextEncoder().encode(padded);
-    const chunked = await send(t, "/admin/login", {
+    const chunked = await send(t, Session.loginCall, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: ReadableStream.from([bytes.subarray(0, 4096), bytes.subarray(4096)]),
@@ -138,7 +142,7 @@ Deno.test("body limit under Deno.serve: a declared 300 MB body and an endless ch
     const port = server.addr.port;
     const head = (extra: string) =>
       new TextEncoder().encode(
-        `POST /api/v1/admin/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${extra}\r\n`,
+        `POST /api/v1${Session.loginCall.path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${extra}\r\n`,
       );
 
     // a Content-Length of 300 MB: the answer comes before a byte of the body is sent
@@ -192,15 +196,19 @@ Deno.test("API answers carry Cache-Control: no-store: signed-in JSON, errors of 
     const admin = await t.tokenFor("SUPERADMIN");
     const manager = await t.tokenFor("MANAGER");
     const answers = {
-      "signed-in JSON": await t.call("GET", "/admin/me", { token: admin }),
-      "a list": await t.call("POST", "/admin/users", { token: admin, body: {} }),
-      "CSV download": await t.call("POST", "/admin/users?format=csv", { token: admin, body: {} }),
-      "400 invalid": await t.call("POST", "/admin/user/add", { token: admin, body: {} }),
-      "401 no token": await t.call("GET", "/admin/me"),
-      "403 role": await t.call("POST", "/admin/users", { token: manager, body: {} }),
-      "404 record": await t.call("GET", "/admin/user/0123456789abcdef01234567", { token: admin }),
+      "signed-in JSON": await t.api(Session.adminMeCall, { token: admin }),
+      "a list": await t.api(Users.listUsers, { token: admin, body: {} }),
+      "CSV download": await t.api(Users.listUsers, { search: { format: "csv" }, token: admin, body: {} }),
+      "400 invalid": await t.api(Users.addUser, { token: admin, body: {} }),
+      "401 no token": await t.api(Session.adminMeCall),
+      "403 role": await t.api(Users.listUsers, { token: manager, body: {} }),
+      "404 record": await t.api(Users.getUserCall, {
+        params: { id: "0123456789abcdef01234567" },
+        token: admin,
+      }),
+      // an unknown path: spelled literally
       "404 path": await t.call("GET", "/admin/no-such-call", { token: admin }),
-      "login": await t.call("POST", "/admin/login", {
+      "login": await t.api(Session.loginCall, {
         body: { email: "x@test.local", password: "wrong-pass" },
       }),
     };
@@ -209,7 +217,8 @@ Deno.test("API answers carry Cache-Control: no-store: signed-in JSON, errors of 
     for (const [what, a] of Object.entries(answers)) {
       assertEquals(a.headers.get("cache-control"), "no-store", what);
     }
-    const tooBig = await send(t, "/admin/me", {
+    // a POST to a GET call's path: the limit answers before any route does
+    const tooBig = await send(t, Session.adminMeCall, {
       method: "POST",
       headers: { "content-length": String(2 * MiB), authorization: `Bearer ${admin}` },
       body: "x",

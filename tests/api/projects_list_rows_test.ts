@@ -14,6 +14,7 @@ import {
   projectsQuery,
 } from "../../server/domain/projects/lists.ts";
 import { PROJECT_TYPE } from "../../shared/status.ts";
+import * as P from "../../shared/api/projects.ts";
 
 Deno.test("projects grids: rows cross as JSON text, equal to the driver's columns, every column of the table", async () => {
   const t = await testApp();
@@ -44,14 +45,15 @@ Deno.test("projects grids: rows cross as JSON text, equal to the driver's column
     assertEquals(child.cpi, 0.1 + 0.2);
     assertEquals(child.projectName, 'Naïve "quoted" \\ name\nnext line 😀');
     // through the routes: the group grid and a group's children
-    const groups = await t.call("POST", "/admin/projects", { token, body: { pageNo: 1, limit: 10 } });
+    const groups = await t.api(P.listProjects, { token, body: { pageNo: 1, limit: 10 } });
     assertEquals(groups.status, 200, groups.text);
     assertEquals(groups.json.result.data[0]._id, setup.parent._id);
     assertEquals(
       groups.json.result.data[0].clientName,
       (await asApi(PROJECT_TYPE.GROUP, projectsQuery))[0].clientName,
     );
-    const children = await t.call("POST", `/admin/project/childs/${setup.parent._id}`, {
+    const children = await t.api(P.listChildProjects, {
+      params: { id: setup.parent._id },
       token,
       body: { pageNo: 1, limit: 10 },
     });

@@ -20,6 +20,7 @@ import {
   uidOf,
 } from "../helpers/router.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
 
 const CHROME =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -121,8 +122,8 @@ Deno.test("router retry: another address, another browser, another supplier map,
   try {
     const s = await liveProject(t);
     const other = await makeSupplier(t);
-    const otherMap = await t.call("POST", "/admin/supplierMap/add", {
-      token: await t.tokenFor("SUPERADMIN"),
+    const otherMap = await t.api(Maps.saveSupplierMapCall, {
+      as: "SUPERADMIN",
       body: { projectId: s.child._id, supplierId: other._id, supplierCPI: 1, ...panelRedirects },
     });
     assertEquals(otherMap.status, 200, otherMap.text);

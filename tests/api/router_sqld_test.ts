@@ -8,6 +8,7 @@ import { testApp } from "../helpers/app.ts";
 import { proxySqld, sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { back, counts, enter, liveProject, PANEL, uidOf } from "../helpers/router.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
+import * as P from "../../shared/api/projects.ts";
 
 Deno.test({
   name:
@@ -155,8 +156,9 @@ Deno.test({
       const x = uidOf((await enter(a, s.mapId, "x")).location);
       assert((await back(a, x, "c")).location.startsWith(`${PANEL}/complete`));
       assert((await enter(a, s.mapId, "y")).location.startsWith(`${PANEL}/quotafull`), "the sample is full");
-      const r = await a.call("PUT", `/admin/project/update/${s.child._id}`, {
-        token: await a.tokenFor("SUPERADMIN"),
+      const r = await a.api(P.updateProjectCall, {
+        params: { id: s.child._id },
+        as: "SUPERADMIN",
         body: { sampleSize: 5 },
       });
       assertEquals(r.status, 200, r.text);

@@ -7,6 +7,8 @@ import { testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { migrations } from "../../db/migrations/index.ts";
 import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from "../../server/seed/seed.ts";
+import * as Session from "../../shared/api/session.ts";
+import * as Users from "../../shared/api/users.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -44,7 +46,7 @@ async function tempDb() {
 async function canLogin(env: Record<string, string>, email: string, password: string) {
   const t = await testApp(env);
   try {
-    const r = await t.call("POST", "/admin/login", { body: { email, password } });
+    const r = await t.api(Session.loginCall, { body: { email, password } });
     return r.status === 200 ? r.json.result.admin : null;
   } finally {
     await t.close();
@@ -81,8 +83,8 @@ Deno.test("cli db reindex: rebuilds each search index from its table, and search
   assertEquals(r.stdout, "Rebuilt system_logs_fts (1 row), users_fts (1 row); statistics refreshed");
   const t = await testApp(db.env);
   try {
-    const found = await t.call("POST", "/admin/users", {
-      token: await t.tokenFor("SUPERADMIN"),
+    const found = await t.api(Users.listUsers, {
+      as: "SUPERADMIN",
       body: { search: "reindex.me" },
     });
     assertEquals(found.json.result.data.map((u: { email: string }) => u.email), ["reindex.me@cli.test"]);
@@ -318,21 +320,21 @@ Deno.test("cli user passwd: the user's tokens issued before the change stop work
   assertEquals(add.code, 0, add.stderr);
   const t = await testApp(db.env);
   try {
-    const login = await t.call("POST", "/admin/login", {
+    const login = await t.api(Session.loginCall, {
       body: { email: "morgan.hale@example.com", password: "old-pass-1" },
     });
     const token = login.json.result.accessToken;
-    assertEquals((await t.call("GET", "/admin/me", { token })).status, 200);
+    assertEquals((await t.api(Session.adminMeCall, { token })).status, 200);
     const r = await cli(
       ["user", "passwd", "--email", "morgan.hale@example.com", "--password", "new-pass-2"],
       db.env,
     );
     assertEquals(r.code, 0, r.stderr);
-    assertEquals((await t.call("GET", "/admin/me", { token })).status, 401, "the old session is over");
-    const again = await t.call("POST", "/admin/login", {
+    assertEquals((await t.api(Session.adminMeCall, { token })).status, 401, "the old session is over");
+    const again = await t.api(Session.loginCall, {
       body: { email: "morgan.hale@example.com", password: "new-pass-2" },
     });
-    assertEquals((await t.call("GET", "/admin/me", { token: again.json.result.accessToken })).status, 200);
+    assertEquals((await t.api(Session.adminMeCall, { token: again.json.result.accessToken })).status, 200);
   } finally {
     await t.close();
   }

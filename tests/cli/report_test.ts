@@ -7,6 +7,8 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { reportDataset, REPORTS_NOW } from "../helpers/reports.ts";
 import { REPORT_KINDS } from "../../shared/api/reports.ts";
+import * as Rep from "../../shared/api/reports.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -42,17 +44,19 @@ Deno.test("cli report <kind>: writes the API's CSV of the same filter for every 
       const token = await t.tokenFor("ADMIN");
       const filter = { from: "2026-11-01", to: "2026-11-30" };
       for (const kind of REPORT_KINDS) {
-        const path = kind === "supplier" ? "/admin/supplier/report/data" : "/admin/project/report/data";
-        const r = await t.call("POST", `${path}?format=csv`, { token, body: { filter, type: kind } });
+        const call: AnyContract = kind === "supplier" ? Rep.supplierReportData : Rep.projectReportData;
+        const r = await t.api(call, { search: { format: "csv" }, token, body: { filter, type: kind } });
         assertEquals(r.status, 200, r.text);
         expected[kind] = r.text;
       }
-      const bySupplier = await t.call("POST", "/admin/supplier/report/data?format=csv", {
+      const bySupplier = await t.api(Rep.supplierReportData, {
+        search: { format: "csv" },
         token,
         body: { filter: { supplierId: s2._id } },
       });
       expected.s2 = bySupplier.text;
-      const byClient = await t.call("POST", "/admin/project/report/data?format=csv", {
+      const byClient = await t.api(Rep.projectReportData, {
+        search: { format: "csv" },
         token,
         body: { type: "client", filter: { clientId: p1.child.clientId, to: "2026-11-18" } },
       });

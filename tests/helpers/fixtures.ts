@@ -1,52 +1,57 @@
 /** Small real records made through the API, for tests of areas that need a client, supplier or project. */
 import type { TestApp } from "./app.ts";
+import { addClient } from "../../shared/api/clients.ts";
+import { addSupplier } from "../../shared/api/suppliers.ts";
+import { addProject } from "../../shared/api/projects.ts";
 
 let n = 0;
 const uniq = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
 
-async function must(t: TestApp, method: string, path: string, token: string, body: unknown) {
-  const r = await t.call(method, path, { token, body });
-  if (r.status !== 200) throw new Error(`${method} ${path} gave ${r.status}: ${r.text}`);
-  return r.json.result;
-}
-
 export async function makeClient(t: TestApp, extra: Record<string, unknown> = {}) {
-  const token = await t.tokenFor("SUPERADMIN");
-  return await must(t, "POST", "/admin/client/add", token, {
-    clientName: `Client ${uniq()}`,
-    countryId: "US",
-    clientEmail: "buyer@example.com",
-    ...extra,
+  return await t.ok(addClient, {
+    as: "SUPERADMIN",
+    body: {
+      clientName: `Client ${uniq()}`,
+      countryId: "US",
+      clientEmail: "buyer@example.com",
+      ...extra,
+    },
   });
 }
 
 export async function makeSupplier(t: TestApp, extra: Record<string, unknown> = {}) {
-  const token = await t.tokenFor("SUPERADMIN");
   const code = uniq().slice(-6).toUpperCase();
-  return await must(t, "POST", "/admin/supplier/add", token, {
-    supplierType: 1,
-    supplierName: `Panel ${code}`,
-    supplierShortCode: `S${code}`,
-    supplierEmail: `panel-${code.toLowerCase()}@example.com`,
-    supplierRuleCPI: "2.5|3",
-    countryId: "US",
-    redirectComplete: "https://panel.example/c?sid=[sid]",
-    ...extra,
+  return await t.ok(addSupplier, {
+    as: "SUPERADMIN",
+    body: {
+      supplierType: 1,
+      supplierName: `Panel ${code}`,
+      supplierShortCode: `S${code}`,
+      supplierEmail: `panel-${code.toLowerCase()}@example.com`,
+      supplierRuleCPI: "2.5|3",
+      countryId: "US",
+      redirectComplete: "https://panel.example/c?sid=[sid]",
+      ...extra,
+    },
   });
 }
 
 export async function makeParent(t: TestApp, extra: Record<string, unknown> = {}) {
-  const token = await t.tokenFor("SUPERADMIN");
-  const client = extra.clientId ? { _id: extra.clientId } : await makeClient(t);
+  const client = extra.clientId ? { _id: extra.clientId as string } : await makeClient(t);
   const manager = await t.userWith("MANAGER");
-  return await must(t, "POST", "/admin/project/add", token, {
-    projectName: "Brand tracker Q4",
-    clientId: client._id,
-    userId: manager.id,
-    averageLOI: "12",
-    ir: "40",
-    ...extra,
+  const parent = await t.ok(addProject, {
+    as: "SUPERADMIN",
+    body: {
+      projectName: "Brand tracker Q4",
+      clientId: client._id,
+      userId: manager.id,
+      averageLOI: "12",
+      ir: "40",
+      ...extra,
+    },
   });
+  // a group project always has its manager
+  return parent as typeof parent & { userId: string };
 }
 
 /** A valid body for adding a child project under `parent`. */
@@ -75,6 +80,5 @@ export async function makeChild(
   parent: { _id: string; clientId: string },
   extra: Record<string, unknown> = {},
 ) {
-  const token = await t.tokenFor("SUPERADMIN");
-  return await must(t, "POST", "/admin/project/add", token, childProjectBody(parent, extra));
+  return await t.ok(addProject, { as: "SUPERADMIN", body: childProjectBody(parent, extra) });
 }

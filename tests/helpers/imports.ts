@@ -5,6 +5,8 @@ import { makeClient, makeSupplier } from "./fixtures.ts";
 import { startSandbox } from "./providers.ts";
 import { CLIENT_URL, enter, panelRedirects } from "./router.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
+import { updateProjectCall } from "../../shared/api/projects.ts";
+import { saveSupplierMapCall } from "../../shared/api/supplier-maps.ts";
 
 /** The app with every provider's stand-in, an API manager's token and a client. */
 export async function importSetup() {
@@ -28,9 +30,9 @@ export type ImportSetup = Awaited<ReturnType<typeof importSetup>>;
 
 /** Makes the imported child Live with a client link and a boarded supplier map. */
 export async function goLive(s: ImportSetup, projectId: string) {
-  const admin = await s.t.tokenFor("SUPERADMIN");
-  const u = await s.t.call("PUT", `/admin/project/update/${projectId}`, {
-    token: admin,
+  const u = await s.t.api(updateProjectCall, {
+    params: { id: projectId },
+    as: "SUPERADMIN",
     body: {
       projectStatus: PROJECT_STATUS.LIVE,
       singleLinkUrl: CLIENT_URL,
@@ -40,12 +42,12 @@ export async function goLive(s: ImportSetup, projectId: string) {
   });
   assertEquals(u.status, 200, u.text);
   const supplier = await makeSupplier(s.t);
-  const m = await s.t.call("POST", "/admin/supplierMap/add", {
-    token: admin,
+  const m = await s.t.api(saveSupplierMapCall, {
+    as: "SUPERADMIN",
     body: { projectId, supplierId: supplier._id, supplierCPI: 1, isPreScreen: true, ...panelRedirects },
   });
   assertEquals(m.status, 200, m.text);
-  return m.json.result._id as string;
+  return m.result._id;
 }
 
 /** A respondent answering the imported pre-screen: by question name, the answer text (else the first qualifying one). */

@@ -1,5 +1,6 @@
 /** Valid master-data payloads and shortcuts to create them through the API. */
-import type { TestApp } from "./app.ts";
+import type { ApiInput, TestApp } from "./app.ts";
+import type { AnyContract, BodyIn, ResultOf } from "../../shared/api/contract.ts";
 
 let seq = 0;
 const next = () => ++seq;
@@ -49,10 +50,25 @@ export function qualificationBody(extra: Record<string, unknown> = {}) {
   };
 }
 
-/** POSTs and returns the created record, failing loudly otherwise. */
-export async function created(t: TestApp, token: string, path: string, body: unknown) {
-  const r = await t.call("POST", path, { token, body });
-  if (r.status !== 200) throw new Error(`POST ${path} gave ${r.status}: ${r.text}`);
+/**
+ * Makes a record through its add call and returns it, failing loudly otherwise:
+ * `created(t, token, C.addClient, clientBody())`. (The form with a path, `created(t, token,
+ * "/admin/client/add", body)`, stays until no test uses it.)
+ */
+export async function created<C extends AnyContract>(
+  t: TestApp,
+  token: string,
+  contract: C,
+  body: BodyIn<C>,
+): Promise<ResultOf<C>>;
+// deno-lint-ignore no-explicit-any
+export async function created(t: TestApp, token: string, path: string, body: unknown): Promise<any>;
+export async function created(t: TestApp, token: string, call: string | AnyContract, body: unknown) {
+  if (typeof call !== "string") {
+    return await t.ok(call, { token, body } as ApiInput<AnyContract>);
+  }
+  const r = await t.call("POST", call, { token, body });
+  if (r.status !== 200) throw new Error(`POST ${call} gave ${r.status}: ${r.text}`);
   return r.json.result;
 }
 

@@ -2,6 +2,7 @@
 import { assertEquals } from "./assert.ts";
 import type { TestApp } from "./app.ts";
 import { back, enter, liveProject, router, uidOf } from "./router.ts";
+import { updateProjectCall } from "../../shared/api/projects.ts";
 
 export type Traffic = Awaited<ReturnType<typeof liveProject>> & { completes: string[]; terminates: string[] };
 
@@ -26,10 +27,10 @@ export async function closedProject(
 
 /** Closes a project's child and group (PO set), as they must be to be reconciled. */
 export async function closeForReconcile(t: TestApp, s: { child: { _id: string }; parent: { _id: string } }) {
-  const admin = await t.tokenFor("SUPERADMIN");
   for (const id of [s.child._id, s.parent._id]) {
-    const r = await t.call("PUT", `/admin/project/update/${id}`, {
-      token: admin,
+    const r = await t.api(updateProjectCall, {
+      params: { id },
+      as: "SUPERADMIN",
       body: { projectStatus: 6, poNumber: "PO-1" },
     });
     assertEquals(r.status, 200, r.text);

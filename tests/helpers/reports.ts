@@ -4,6 +4,7 @@ import type { TestApp } from "./app.ts";
 import { makeSupplier } from "./fixtures.ts";
 import { liveProject, panelRedirects } from "./router.ts";
 import { addToRouterDaily } from "../../server/domain/router/rollup.ts";
+import { saveSupplierMapCall } from "../../shared/api/supplier-maps.ts";
 
 /** 2026-11-20 12:00 UTC: "today" of the dataset. */
 export const REPORTS_NOW = Date.UTC(2026, 10, 20, 12);
@@ -16,9 +17,8 @@ export async function reportDataset(t: TestApp) {
   const s1 = await makeSupplier(t, { supplierName: "Alpha panel" });
   const s2 = await makeSupplier(t, { supplierName: "Beta panel" });
   const p1 = await liveProject(t, { child: { cpi: "2.00" }, supplierId: s1._id, map: { supplierCPI: 1.25 } });
-  const superadmin = await t.tokenFor("SUPERADMIN");
-  const m12 = await t.call("POST", "/admin/supplierMap/add", {
-    token: superadmin,
+  const m12 = await t.api(saveSupplierMapCall, {
+    as: "SUPERADMIN",
     body: { projectId: p1.child._id, supplierId: s2._id, supplierCPI: 1, ...panelRedirects },
   });
   assertEquals(m12.status, 200, m12.text);
@@ -32,7 +32,7 @@ export async function reportDataset(t: TestApp) {
     clientId: p.child.clientId,
     ...v,
   });
-  const m12Id = m12.json.result._id as string;
+  const m12Id = m12.result._id;
   const rows = [
     row("2026-11-20", p1, s1._id, p1.mapId, {
       clicked: 10,

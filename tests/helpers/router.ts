@@ -5,6 +5,8 @@ import { makeChild, makeParent, makeSupplier } from "./fixtures.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
 import { returnSignature } from "../../server/domain/router/links.ts";
 import { newId } from "../../server/db/ids.ts";
+import { type StatusChanged, updateProjectCall } from "../../shared/api/projects.ts";
+import { saveSupplierMapCall } from "../../shared/api/supplier-maps.ts";
 
 export const PANEL = "https://panel.example";
 export const panelRedirects = {
@@ -18,12 +20,6 @@ export const CLIENT_URL = "https://client.example/survey?uid=[uid]&src=samplex";
 
 export type Setup = Awaited<ReturnType<typeof liveProject>>;
 
-async function must(t: TestApp, method: string, path: string, body: unknown) {
-  const r = await t.call(method, path, { token: await t.tokenFor("SUPERADMIN"), body });
-  if (r.status !== 200) throw new Error(`${method} ${path} gave ${r.status}: ${r.text}`);
-  return r.json.result;
-}
-
 /** Parent + Live child (signed returns off unless asked) + a boarded supplier map with redirects. */
 export async function liveProject(
   t: TestApp,
@@ -36,22 +32,24 @@ export async function liveProject(
     parent?: { _id: string; clientId: string };
   } = {},
 ) {
-  const parent = opts.parent ?? await makeParent(t);
+  // a parent passed in is one makeParent made
+  const parent = (opts.parent ?? await makeParent(t)) as Awaited<ReturnType<typeof makeParent>>;
   const child = await makeChild(t, parent, { sampleSize: 100, respondentClickQuota: 0, ...opts.child });
-  const project = await must(t, "PUT", `/admin/project/update/${child._id}`, {
-    projectStatus: 1,
-    singleLinkUrl: CLIENT_URL,
-    singleLinkUrlTest: "https://client.example/test?uid={uid}",
-    isDynamicThanksUrl: false,
-    ...opts.project,
-  });
+  const project = await t.ok(updateProjectCall, {
+    params: { id: child._id },
+    as: "SUPERADMIN",
+    body: {
+      projectStatus: 1,
+      singleLinkUrl: CLIENT_URL,
+      singleLinkUrlTest: "https://client.example/test?uid={uid}",
+      isDynamicThanksUrl: false,
+      ...opts.project,
+    },
+  }) as StatusChanged; // a status change, never a delete
   const supplierId = opts.supplierId ?? (await makeSupplier(t, opts.supplier))._id;
-  const map = await must(t, "POST", "/admin/supplierMap/add", {
-    projectId: child._id,
-    supplierId,
-    supplierCPI: 1.25,
-    ...panelRedirects,
-    ...opts.map,
+  const map = await t.ok(saveSupplierMapCall, {
+    as: "SUPERADMIN",
+    body: { projectId: child._id, supplierId, supplierCPI: 1.25, ...panelRedirects, ...opts.map },
   });
   return { parent, child: project, project, supplierId, map, mapId: map._id as string };
 }
