@@ -107,7 +107,7 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
   try {
     const token = await t.tokenFor("ADMIN");
     const admin = await t.userWith("ADMIN");
-    const empty = await t.api(C.addClient, { token, body: {} });
+    const empty = await t.api(C.addClient, { token, bad: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.message, "Client name  is required");
     assertEquals(empty.json.errors, [
@@ -130,7 +130,7 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
       [{ isApiIntegration: "yes" }, "isApiIntegration", "Must be true or false"],
     ];
     for (const [patch, path, message] of cases) {
-      const r = await t.api(C.addClient, { token, body: clientBody(patch) });
+      const r = await t.api(C.addClient, { token, bad: clientBody(patch) });
       assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
@@ -144,19 +144,19 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
       assertEquals((await t.api(C.addClient, { token, raw })).status, 400, raw);
     }
     const c = await created(t, token, C.addClient, clientBody());
-    const putEmpty = await t.api(C.updateClientCall, { params: { id: c._id }, token, body: {} });
+    const putEmpty = await t.api(C.updateClientCall, { params: { id: c._id }, token, bad: {} });
     assertEquals(putEmpty.status, 400);
     assertEquals(putEmpty.json.message, "Client name  is required");
     const badSwitch = await t.api(C.updateClientCall, {
       params: { id: c._id },
       token,
-      body: { isActive: "on" },
+      bad: { isActive: "on" },
     });
     assertEquals(badSwitch.status, 400);
     const undelete = await t.api(C.updateClientCall, {
       params: { id: c._id },
       token,
-      body: { isDeleted: false },
+      bad: { isDeleted: false },
     });
     assertEquals(undelete.status, 400);
     assertEquals(
@@ -168,7 +168,7 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
       (await t.api(C.getClientCall, { params: { id: "0123456789abcdef01234567" }, token })).status,
       404,
     );
-    assertEquals((await t.api(C.listClients, { token, body: { pageNo: 0 } })).status, 400);
+    assertEquals((await t.api(C.listClients, { token, bad: { pageNo: 0 } })).status, 400);
     assertEquals((await t.api(C.listClients, { token, bad: { limit: "ten" } })).status, 400);
     assertEquals(
       (await t.api(C.filterClients, { token, bad: { isApiIntegration: "y" } })).status,
@@ -373,7 +373,7 @@ Deno.test("clients: list filters (countries, status, search), paging metadata an
     // a filter the list does not have is refused, never ignored (nor interpolated)
     const unknown = await t.api(C.listClients, {
       token,
-      body: { filter: { unknown: "x; DROP TABLE clients" } },
+      bad: { filter: { unknown: "x; DROP TABLE clients" } },
     });
     assertEquals(unknown.status, 400);
     assertEquals(unknown.json.errors[0].path, "filter.unknown");

@@ -82,7 +82,7 @@ Deno.test("suppliers: add and read one (POST /admin/supplier/:id); every field r
     assertEquals(one.status, 200);
     assertEquals(one.json.result, s);
     // the literal /admin/supplier/add is not taken for an id
-    const add = await t.api(Sup.addSupplier, { token, body: {} });
+    const add = await t.api(Sup.addSupplier, { token, bad: {} });
     assertEquals(add.status, 400);
 
     const upd = await t.api(Sup.updateSupplierCall, {
@@ -109,7 +109,7 @@ Deno.test("suppliers: malformed input answers 400 with the spec's messages verba
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const empty = await t.api(Sup.addSupplier, { token, body: {} });
+    const empty = await t.api(Sup.addSupplier, { token, bad: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.message, "Supplier type  is required");
     assertEquals(empty.json.errors, [
@@ -143,7 +143,7 @@ Deno.test("suppliers: malformed input answers 400 with the spec's messages verba
       [{ isPreScreen: "true" }, "isPreScreen", "Must be true or false"],
     ];
     for (const [patch, path, message] of cases) {
-      const r = await t.api(Sup.addSupplier, { token, body: supplierBody(patch) });
+      const r = await t.api(Sup.addSupplier, { token, bad: supplierBody(patch) });
       assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
@@ -160,7 +160,7 @@ Deno.test("suppliers: malformed input answers 400 with the spec's messages verba
     const put = await t.api(Sup.updateSupplierCall, {
       params: { id: s._id },
       token,
-      body: { supplierName: "ab" },
+      bad: { supplierName: "ab" },
     });
     assertEquals(put.status, 400);
     assertEquals(put.json.message, "Supplier type  is required");
@@ -384,7 +384,7 @@ Deno.test("suppliers: a SUPPLIER user must belong to a live supplier; supplier-u
     const move = await t.api(Users.updateUserCall, {
       params: { id: ok.json.result._id },
       token,
-      body: { ...user, password: "", supplierId: other._id },
+      bad: { ...user, password: "", supplierId: other._id },
     });
     assertEquals(move.status, 400);
     assertEquals(move.json.errors, [{ path: "supplierId", message: "Supplier is required" }]);

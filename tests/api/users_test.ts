@@ -332,7 +332,7 @@ Deno.test("users add/edit: the spec's validation messages, verbatim, on their fi
       [valid({ password: undefined }), "password", "Password must be more than 6 character"],
     ];
     for (const [body, path, message] of cases) {
-      const r = await t.api(Users.addUser, { token: admin, body });
+      const r = await t.api(Users.addUser, { token: admin, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body));
       assertEquals(r.json.message, message, JSON.stringify(body));
       assertEquals(r.json.errors.find((e: { path: string }) => e.path === path)?.message, message);
@@ -341,7 +341,7 @@ Deno.test("users add/edit: the spec's validation messages, verbatim, on their fi
     const edit = await t.api(Users.updateUserCall, {
       params: { id },
       token: admin,
-      body: valid({ email: "editable@samplex.test", password: "short" }),
+      bad: valid({ email: "editable@samplex.test", password: "short" }),
     });
     assertEquals(edit.status, 400);
     assertEquals(edit.json.message, "Password must be more than 6 character");
