@@ -8,6 +8,9 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { day, makeClient, makeSupplier, readyProject } from "../helpers/accounts.ts";
 import { approvedSums, closedProjectsValue } from "../../server/domain/dashboard/figures.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import * as Cl from "../../shared/api/clients.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 type Row = { _id: string; complete: number; approved: number; cpi: number; total: number };
 
@@ -35,7 +38,7 @@ Deno.test("accounts approved: Ready To Invoice totals and Generate Invoice lines
     const token = await t.tokenFor("ACCOUNTANT");
     const { client, supplier, p, q } = await dataset(t);
 
-    const ready = await t.call("POST", "/admin/invoice/projects", { token, body: { limit: 20 } });
+    const ready = await t.api(Acc.listReadyToInvoice, { token, body: { limit: 20 } });
     assertEquals(ready.status, 200, ready.text);
     const rows = new Map<string, Row>(ready.json.result.data.map((r: Row) => [r._id, r]));
     const rp = rows.get(p._id)!, rq = rows.get(q._id)!;
@@ -45,16 +48,16 @@ Deno.test("accounts approved: Ready To Invoice totals and Generate Invoice lines
     assertEquals([rq.complete, rq.approved, rq.cpi, rq.total], [100, 85, 3, 255]);
 
     // the CSV of the tab says the same
-    const csv = await t.app.request("/api/v1/admin/invoice/projects?format=csv", {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ search: p.projectCode }),
+    const csv = await t.api(Acc.listReadyToInvoice, {
+      search: { format: "csv" },
+      token,
+      body: { search: p.projectCode },
     });
-    const line = (await csv.text()).split("\r\n")[1];
+    const line = csv.text.split("\r\n")[1];
     assert(line.includes(",150,142,") && line.endsWith("411.80,Ready To Invoice"), line);
 
     // Generate Invoice: the default line is the approved count, with what the router counted beside it
-    const opts = await t.call("POST", "/admin/invoice/projects/all", {
+    const opts = await t.api(Acc.invoiceProjectsCall, {
       token,
       body: { clientId: client._id },
     });
@@ -70,12 +73,12 @@ Deno.test("accounts approved: Ready To Invoice totals and Generate Invoice lines
     assertEquals([oq.complete, oq.approved, oq.routerComplete, oq.total], [85, 85, 100, 255]);
 
     // suppliers are paid for the same 85
-    const fin = await t.call("POST", "/admin/supplier/finances/all", { token, body: {} });
+    const fin = await t.api(Acc.listSupplierFinances, { token, body: {} });
     const f = fin.json.result.data.find((r: { _id: string }) => r._id === supplier._id);
     assertEquals([f.totalAccepted, f.totalCost], [85, 102]);
 
     // an invoice that bills more than was approved is saved as typed, and its log says by how much
-    const typed = await t.call("POST", "/admin/invoice/add", {
+    const typed = await t.api(Acc.addInvoiceCall, {
       token,
       body: {
         clientId: client._id,
@@ -114,13 +117,13 @@ Deno.test("accounts approved: client figures and the dashboard count approved re
     const token = await t.tokenFor("ADMIN");
 
     // the clients grid: approved 142 + 85, actual revenue 142 x 2.90 + 85 x 3.00
-    const clients = await t.call("POST", "/admin/clients", { token, body: { search: client.clientName } });
+    const clients = await t.api(Cl.listClients, { token, body: { search: client.clientName } });
     assertEquals(clients.status, 200, clients.text);
     const c = clients.json.result.data.find((r: { _id: string }) => r._id === client._id);
     assertEquals([c.completed, c.approved, c.actualRevenue, c.expectedRevenue], [250, 227, 666.8, 735]);
 
     // the suppliers grid: the supplier's 85 accepted at $1.20
-    const suppliers = await t.call("POST", "/admin/suppliers", {
+    const suppliers = await t.api(Sup.listSuppliers, {
       token,
       body: { search: supplier.supplierName },
     });

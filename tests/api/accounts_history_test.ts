@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { day, makeClient, makeSupplier, readyProject } from "../helpers/accounts.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
+import * as Acc from "../../shared/api/accounts.ts";
 
 const dmy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
@@ -21,7 +22,7 @@ async function twoInvoices(t: TestApp, token: string) {
   const client = await makeClient(t);
   const ids: string[] = [];
   for (const code of ["A", "B"]) {
-    const r = await t.call("POST", "/admin/invoice/add", {
+    const r = await t.api(Acc.addInvoiceCall, {
       token,
       body: {
         clientId: client._id,
@@ -50,9 +51,9 @@ Deno.test("accounts history: Upload Ref. No. refuses to replace a Paid invoice's
     const token = await t.tokenFor("ACCOUNTANT");
     const [first, second] = await twoInvoices(t, token);
     const upload = (data: string[][], overwrite?: unknown) =>
-      t.call("POST", "/admin/invoice/upload", {
+      t.api(Acc.uploadInvoiceRefsCall, {
         token,
-        body: overwrite === undefined ? { data } : { data, overwrite },
+        bad: overwrite === undefined ? { data } : { data, overwrite },
       });
     const stored = async () =>
       await t.deps.db.selectFrom("invoices").select([
@@ -116,7 +117,8 @@ Deno.test("accounts history: Upload Ref. No. refuses to replace a Paid invoice's
     );
 
     // the status edit logs a reference change the same way
-    const edit = await t.call("PUT", `/admin/invoice/update/${first}`, {
+    const edit = await t.api(Acc.updateInvoiceCall, {
+      params: { id: first },
       token,
       body: { referenceNo: "UTR-10", recievedDate: "2026-11-22", comment: "", invoiceStatus: 2 },
     });
@@ -137,13 +139,13 @@ Deno.test("accounts history: a Paid purchase order's reference is refused the sa
     const token = await t.tokenFor("ACCOUNTANT");
     const supplier = await makeSupplier(t);
     await readyProject(t, { supplier: { _id: supplier._id, approved: 10, supplierCPI: 2 } });
-    const po = await t.call("POST", "/admin/invoice/supplier/add", {
+    const po = await t.api(Acc.addPurchaseOrderCall, {
       token,
       body: { supplierId: supplier._id },
     });
     assertEquals(po.status, 200, po.text);
     const up = (data: string[][], overwrite = false) =>
-      t.call("POST", "/admin/invoice/supplier/upload", { token, body: { data, overwrite } });
+      t.api(Acc.uploadPurchaseOrderRefsCall, { token, body: { data, overwrite } });
     assertEquals((await up([["PO10001", "REF-1", "01/12/2026"]])).status, 200);
     const refused = await up([["PO10001", "REF-2"]]);
     assertEquals(refused.status, 409);
@@ -180,11 +182,11 @@ Deno.test("accounts history: Export supplier map is the supplier's reconciled ma
     });
     await readyProject(t, { supplier: { _id: other._id, approved: 5, supplierCPI: 1 } });
 
-    const path = `/api/v1/admin/project/reconsile/supplier/${supplier._id}?format=csv`;
-    const res = await t.app.request(path, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ pageNo: 1 }),
+    const res = await t.api(Acc.listSupplierProjects, {
+      params: { supplierId: supplier._id },
+      search: { format: "csv" },
+      token,
+      body: { pageNo: 1 },
     });
     assertEquals(res.status, 200);
     assertMatch(res.headers.get("content-type") ?? "", /^text\/csv/);
@@ -192,7 +194,7 @@ Deno.test("accounts history: Export supplier map is the supplier's reconciled ma
       res.headers.get("content-disposition") ?? "",
       /filename="supplier-map-PONE-\d{4}-\d{2}-\d{2}\.csv"/,
     );
-    const lines = (await res.text()).replace(/^\uFEFF/, "").split("\r\n").filter(Boolean);
+    const lines = res.text.replace(/^\uFEFF/, "").split("\r\n").filter(Boolean);
     assertEquals(
       lines[0],
       "Supplier name,Supplier map ID,Project code,Title,Client name,Supplier CPI,Total accepted,Total cost ($),PO number",
@@ -216,20 +218,23 @@ Deno.test("accounts history: Export supplier map is the supplier's reconciled ma
     assert(rows.some((r) => r.endsWith(",2.00,28,56.00,")), rows.join("\n"));
 
     // the page's answer names the supplier; an unknown supplier is a 404
-    const page = await t.call("POST", `/admin/project/reconsile/supplier/${supplier._id}`, {
+    const page = await t.api(Acc.listSupplierProjects, {
+      params: { supplierId: supplier._id },
       token,
       body: {},
     });
     assertEquals(page.json.result.metadata.supplierName, "=Panel One");
     assertEquals(page.json.result.metadata.supplierCode, "PONE");
     assertEquals(page.json.result.data[0].supplierName, "=Panel One");
-    const unknown = await t.call("POST", `/admin/project/reconsile/supplier/${"0".repeat(24)}`, {
+    const unknown = await t.api(Acc.listSupplierProjects, {
+      params: { supplierId: "0".repeat(24) },
       token,
       body: {},
     });
     assertEquals(unknown.status, 404);
-    const wrongRole = await t.call("POST", `/admin/project/reconsile/supplier/${supplier._id}`, {
-      token: await t.tokenFor("BDE"),
+    const wrongRole = await t.api(Acc.listSupplierProjects, {
+      params: { supplierId: supplier._id },
+      as: "BDE",
       body: {},
     });
     assertEquals(wrongRole.status, 403);

@@ -4,11 +4,13 @@
  * finances and purchase orders, the Upload Ref. No. calls, issuing companies; every call's guard.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { type ApiInput, expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { day, makeClient, makeSupplier, readyProject } from "../helpers/accounts.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { invoicedAmounts } from "../../server/domain/accounts/invoices.ts";
 import { MSG } from "../../shared/messages.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 const line = (
   p: { _id: string; projectCode: string; projectName: string },
@@ -33,9 +35,10 @@ const manualLine = (code: string, complete: number, cpi: number, total = complet
 });
 
 async function invoice(t: TestApp, token: string, body: Record<string, unknown>) {
-  return await t.call("POST", "/admin/invoice/add", {
+  return await t.api(Acc.addInvoiceCall, {
     token,
-    body: { netTerms: 30, currentDate: day(), dueDate: day(30), ...body },
+    // the body under test, valid or not: sent as is
+    bad: { netTerms: 30, currentDate: day(), dueDate: day(30), ...body },
   });
 }
 
@@ -65,7 +68,7 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
     const other = await readyProject(t, { complete: 5, cpi: 1 });
 
     // the Ready To Invoice tab lists the three, with figures summed over the children
-    const ready = await t.call("POST", "/admin/invoice/projects", { token, body: { pageNo: 1, limit: 20 } });
+    const ready = await t.api(Acc.listReadyToInvoice, { token, body: { pageNo: 1, limit: 20 } });
     assertEquals(ready.status, 200);
     assertEquals(ready.json.result.metadata.total, 3);
     const rowA = ready.json.result.data.find((r: { _id: string }) => r._id === a._id);
@@ -73,13 +76,13 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
     assertEquals(rowA.projectStatusLabel, "Ready To Invoice");
 
     // the generate form's projects: only this client's
-    const opts = await t.call("POST", "/admin/invoice/projects/all", {
+    const opts = await t.api(Acc.invoiceProjectsCall, {
       token,
       body: { clientId: client._id },
     });
     assertEquals(opts.json.result.map((p: { _id: string }) => p._id).sort(), [a._id, b._id].sort());
 
-    const code = await t.call("GET", "/admin/invoice/code/get", { token });
+    const code = await t.api(Acc.nextInvoiceCodeCall, { token });
     assertEquals(code.json.result.invoiceCode, "INV10001");
     // line b's total is typed (a discount): the grand total is the sum of the line totals
     const r = await invoice(t, token, {
@@ -98,7 +101,8 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
     assertEquals(r.json.message, "Invoice INV10001 generated successfully");
 
     // a project's invoice page finds the invoice that bills it (from the group or a child), or none
-    const page = (id: string, as = token) => t.call("GET", `/admin/invoice/project/${id}`, { token: as });
+    const page = (id: string, as = token) =>
+      t.api(Acc.projectInvoiceCall, { params: { projectId: id }, token: as });
     assertEquals((await page(a._id)).json.result.invoiceId, inv._id);
     const childOfA = await t.deps.db.selectFrom("projects").select("id").where("parentProjectId", "=", a._id)
       .executeTakeFirstOrThrow();
@@ -114,11 +118,11 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
       .where("id", "in", [a._id, a.childId, b._id, other._id]).execute();
     const s = new Map(statuses.map((x) => [x.id, x.projectStatus]));
     assertEquals([s.get(a._id), s.get(a.childId), s.get(b._id), s.get(other._id)], [5, 5, 5, 4]);
-    const after = await t.call("POST", "/admin/invoice/projects", { token, body: {} });
+    const after = await t.api(Acc.listReadyToInvoice, { token, body: {} });
     assertEquals(after.json.result.data.map((x: { _id: string }) => x._id), [other._id]);
 
     // the list shows it; the next code moves on
-    const list = await t.call("POST", "/admin/invoices", { token, body: { pageNo: 1, limit: 20 } });
+    const list = await t.api(Acc.listInvoices, { token, body: { pageNo: 1, limit: 20 } });
     const row = list.json.result.data[0];
     assertEquals([row.invoiceCode, row.clientName, row.total, row.invoiceStatusLabel], [
       "INV10001",
@@ -129,7 +133,7 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
     assertEquals(row.projectCodes, `${a.projectCode}, ${b.projectCode}`);
     assertEquals([row.complete, row.sampleSize], [160, 400]);
     assertEquals(
-      (await t.call("GET", "/admin/invoice/code/get", { token })).json.result.invoiceCode,
+      (await t.api(Acc.nextInvoiceCodeCall, { token })).json.result.invoiceCode,
       "INV10002",
     );
 
@@ -143,7 +147,7 @@ Deno.test("accounts: an accountant generates an invoice for Ready To Invoice pro
     assertEquals(foreign.json.errors[0].path, "projects.0.projectId");
 
     // the CSV of the list
-    const csv = await t.call("POST", "/admin/invoices?format=csv", { token, body: {} });
+    const csv = await t.api(Acc.listInvoices, { search: { format: "csv" }, token, body: {} });
     assertEquals(csv.status, 200);
     assert(csv.text.includes("INV10001") && csv.text.includes("420.00"), csv.text);
   } finally {
@@ -161,7 +165,7 @@ Deno.test("accounts: the Canadian entity issues the invoices of a client marked 
     assertEquals(r.json.result.invoice.issuer.accountMarker, "wcanada");
     assertMatch(r.json.result.invoice.issuer.companyName, /Canada/);
 
-    const companies = await t.call("GET", "/admin/issuing-companies", { token });
+    const companies = await t.api(Acc.issuingCompaniesCall, { token });
     assertEquals(companies.json.result.length, 2);
     const canada = companies.json.result.find((c: { accountMarker: string }) =>
       c.accountMarker === "wcanada"
@@ -169,14 +173,15 @@ Deno.test("accounts: the Canadian entity issues the invoices of a client marked 
     const body = { ...canada, bankUs: "Beneficiary: Maple Ltd\nAccount 42\nFor further credit to: A/c 42" };
     delete body._id, delete body.accountMarker, delete body.updatedAt;
     // an ADMIN may not edit; a SUPERADMIN may
-    const denied = await t.call("PUT", `/admin/issuing-company/update/${canada._id}`, { token, body });
+    const denied = await t.api(Acc.updateIssuingCompanyCall, { params: { id: canada._id }, token, body });
     assertEquals(denied.status, 403);
     const su = await t.tokenFor("SUPERADMIN");
-    const ok = await t.call("PUT", `/admin/issuing-company/update/${canada._id}`, { token: su, body });
+    const ok = await t.api(Acc.updateIssuingCompanyCall, { params: { id: canada._id }, token: su, body });
     assertEquals(ok.status, 200, ok.text);
-    const got = await t.call("GET", `/admin/invoice/${r.json.result.invoice._id}`, { token });
+    const got = await t.api(Acc.getInvoiceCall, { params: { id: r.json.result.invoice._id }, token });
     assertEquals(got.json.result.issuer.bankUs, body.bankUs);
-    const blank = await t.call("PUT", `/admin/issuing-company/update/${canada._id}`, {
+    const blank = await t.api(Acc.updateIssuingCompanyCall, {
+      params: { id: canada._id },
       token: su,
       body: { ...body, companyName: " " },
     });
@@ -261,17 +266,20 @@ Deno.test("accounts: the status edit records the payment; the full edit moves pr
     const r = await invoice(t, token, { clientId: client._id, projects: [line(a, 10, 2)] });
     const id = r.json.result.invoice._id;
 
-    const missing = await t.call("PUT", `/admin/invoice/update/${id}`, {
+    const missing = await t.api(Acc.updateInvoiceCall, {
+      params: { id },
       token,
       body: { comment: "x", invoiceStatus: 2 },
     });
     assertEquals([missing.status, missing.json.message], [400, MSG.referenceRequired]);
-    const noDate = await t.call("PUT", `/admin/invoice/update/${id}`, {
+    const noDate = await t.api(Acc.updateInvoiceCall, {
+      params: { id },
       token,
       body: { referenceNo: "UTR1", comment: "", invoiceStatus: 2 },
     });
     assertEquals([noDate.status, noDate.json.message], [400, MSG.receivedDateRequired]);
-    const paid = await t.call("PUT", `/admin/invoice/update/${id}`, {
+    const paid = await t.api(Acc.updateInvoiceCall, {
+      params: { id },
       token,
       body: { referenceNo: "UTR1", recievedDate: day(3), comment: "wire", invoiceStatus: 2 },
     });
@@ -288,7 +296,8 @@ Deno.test("accounts: the status edit records the payment; the full edit moves pr
 
     // swap a for b: a goes back to Ready To Invoice, b becomes Invoiced
     const inv = paid.json.result;
-    const edit = await t.call("PUT", `/admin/invoice/update/${id}`, {
+    const edit = await t.api(Acc.updateInvoiceCall, {
+      params: { id },
       token,
       body: {
         clientId: client._id,
@@ -313,7 +322,8 @@ Deno.test("accounts: the status edit records the payment; the full edit moves pr
     assertEquals(new Map(st.map((x) => [x.id, x.projectStatus])).get(a._id), PROJECT_STATUS.READY_TO_INVOICE);
     assertEquals(new Map(st.map((x) => [x.id, x.projectStatus])).get(b._id), PROJECT_STATUS.INVOICED);
     // the date cannot move back
-    const back = await t.call("PUT", `/admin/invoice/update/${id}`, {
+    const back = await t.api(Acc.updateInvoiceCall, {
+      params: { id },
       token,
       body: {
         clientId: client._id,
@@ -390,7 +400,7 @@ Deno.test("accounts: supplier finances, reconciled projects, a purchase order an
       supplier: { _id: supplier._id, approved: 99, supplierCPI: 9 },
     });
 
-    const fin = await t.call("POST", "/admin/supplier/finances/all", {
+    const fin = await t.api(Acc.listSupplierFinances, {
       token,
       body: { pageNo: 1, limit: 100 },
     });
@@ -398,7 +408,8 @@ Deno.test("accounts: supplier finances, reconciled projects, a purchase order an
     const row = fin.json.result.data.find((r: { _id: string }) => r._id === supplier._id);
     assertEquals([row.projects, row.totalAccepted, row.totalCost], [2, 92, 144]);
 
-    const projects = await t.call("POST", `/admin/project/reconsile/supplier/${supplier._id}`, {
+    const projects = await t.api(Acc.listSupplierProjects, {
+      params: { supplierId: supplier._id },
       token,
       body: {},
     });
@@ -409,7 +420,7 @@ Deno.test("accounts: supplier finances, reconciled projects, a purchase order an
       ),
     );
 
-    const po = await t.call("POST", "/admin/invoice/supplier/add", {
+    const po = await t.api(Acc.addPurchaseOrderCall, {
       token,
       body: { supplierId: supplier._id },
     });
@@ -418,7 +429,7 @@ Deno.test("accounts: supplier finances, reconciled projects, a purchase order an
     assertEquals([order.poCode, order.total, order.projects.length, order.netTerms], ["PO10001", 144, 2, 30]);
     assertEquals(order.dueDate, day(30));
     // every reconciled map is on it: a second one has nothing to pay
-    const none = await t.call("POST", "/admin/invoice/supplier/add", {
+    const none = await t.api(Acc.addPurchaseOrderCall, {
       token,
       body: { supplierId: supplier._id },
     });
@@ -436,23 +447,23 @@ Deno.test("accounts: supplier finances, reconciled projects, a purchase order an
       text,
     );
 
-    const list = await t.call("POST", "/admin/invoices/supplier", { token, body: {} });
+    const list = await t.api(Acc.listPurchaseOrders, { token, body: {} });
     assertEquals(list.json.result.data[0].poCode, "PO10001");
 
     // Upload Ref. No.: all or nothing, naming the line
-    const bad = await t.call("POST", "/admin/invoice/supplier/upload", {
+    const bad = await t.api(Acc.uploadPurchaseOrderRefsCall, {
       token,
       body: { data: [["PO10001", "REF-1"], [""], ["PO99999", "REF-2"]] },
     });
     assertEquals([bad.status, bad.json.message], [400, "Line 3: there is no purchase order PO99999"]);
-    const unchanged = await t.call("POST", "/admin/invoices/supplier", { token, body: {} });
+    const unchanged = await t.api(Acc.listPurchaseOrders, { token, body: {} });
     assertEquals(unchanged.json.result.data[0].referenceNo, "");
-    const ok = await t.call("POST", "/admin/invoice/supplier/upload", {
+    const ok = await t.api(Acc.uploadPurchaseOrderRefsCall, {
       token,
       body: { data: [["po10001", "REF-1", "05/01/2027", "paid"]] },
     });
     assertEquals([ok.status, ok.json.result.updated], [200, 1]);
-    const paid = (await t.call("POST", "/admin/invoices/supplier", { token, body: {} })).json.result.data[0];
+    const paid = (await t.api(Acc.listPurchaseOrders, { token, body: {} })).json.result.data[0];
     assertEquals([paid.referenceNo, paid.recievedDate, paid.poStatusLabel, paid.comment], [
       "REF-1",
       "2027-01-05",
@@ -463,24 +474,24 @@ Deno.test("accounts: supplier finances, reconciled projects, a purchase order an
     // the invoices' upload
     const client = await makeClient(t);
     await invoice(t, token, { clientId: client._id, projects: [manualLine("A", 1, 1)] });
-    const up = await t.call("POST", "/admin/invoice/upload", {
+    const up = await t.api(Acc.uploadInvoiceRefsCall, {
       token,
       body: { data: [["INV10001", "UTR-9"]] },
     });
     assertEquals(up.status, 200, up.text);
-    const inv = (await t.call("POST", "/admin/invoices", { token, body: {} })).json.result.data[0];
+    const inv = (await t.api(Acc.listInvoices, { token, body: {} })).json.result.data[0];
     assertEquals([inv.referenceNo, inv.recievedDate, inv.invoiceStatusLabel], ["UTR-9", day(), "Paid"]);
-    const dup = await t.call("POST", "/admin/invoice/upload", {
+    const dup = await t.api(Acc.uploadInvoiceRefsCall, {
       token,
       body: { data: [["INV10001", "A"], ["INV10001", "B"]] },
     });
     assertEquals([dup.status, dup.json.message], [400, "Line 2: INV10001 is already on line 1"]);
-    const badDate = await t.call("POST", "/admin/invoice/upload", {
+    const badDate = await t.api(Acc.uploadInvoiceRefsCall, {
       token,
       body: { data: [["INV10001", "A", "31/02/2026"]] },
     });
     assertEquals(badDate.status, 400);
-    const empty = await t.call("POST", "/admin/invoice/upload", { token, body: { data: [] } });
+    const empty = await t.api(Acc.uploadInvoiceRefsCall, { token, body: { data: [] } });
     assertEquals(empty.status, 400);
   } finally {
     await t.close();
@@ -492,17 +503,17 @@ Deno.test("accounts: a manual project lands on Ready To Invoice; Archieved lists
   try {
     const token = await t.tokenFor("ACCOUNTANT");
     const client = await makeClient(t);
-    const noPo = await t.call("POST", "/admin/invoice/manual/add", {
+    const noPo = await t.api(Acc.addManualProjectCall, {
       token,
       body: { clientId: client._id, projectCode: "MAN-1", projectName: "Offline study", projectStatus: 6 },
     });
     assertEquals([noPo.status, noPo.json.message], [400, MSG.poNumberRequired]);
-    const short = await t.call("POST", "/admin/invoice/manual/add", {
+    const short = await t.api(Acc.addManualProjectCall, {
       token,
       body: { clientId: client._id, projectCode: "MAN-1", projectName: "Off", projectStatus: 4 },
     });
     assertEquals([short.status, short.json.message], [400, MSG.projectNameRequired]);
-    const ok = await t.call("POST", "/admin/invoice/manual/add", {
+    const ok = await t.api(Acc.addManualProjectCall, {
       token,
       body: {
         clientId: client._id,
@@ -515,12 +526,12 @@ Deno.test("accounts: a manual project lands on Ready To Invoice; Archieved lists
     });
     assertEquals(ok.status, 200, ok.text);
     assertEquals(ok.json.result.projectCode, "MAN-1");
-    const dup = await t.call("POST", "/admin/invoice/manual/add", {
+    const dup = await t.api(Acc.addManualProjectCall, {
       token,
       body: { clientId: client._id, projectCode: "MAN-1", projectName: "Offline study", projectStatus: 4 },
     });
     assertEquals(dup.status, 409);
-    const ready = await t.call("POST", "/admin/invoice/projects", { token, body: { search: "MAN-1" } });
+    const ready = await t.api(Acc.listReadyToInvoice, { token, body: { search: "MAN-1" } });
     const row = ready.json.result.data[0];
     // the completes typed for a manual project are what it bills: its accepted count
     assertEquals([row.projectCode, row.complete, row.cpi, row.total, row.approved], [
@@ -532,9 +543,9 @@ Deno.test("accounts: a manual project lands on Ready To Invoice; Archieved lists
     ]);
 
     const archived = await readyProject(t, { status: PROJECT_STATUS.ARCHIEVED });
-    const arch = await t.call("POST", "/admin/archieved/projects", { token, body: {} });
+    const arch = await t.api(Acc.listArchieved, { token, body: {} });
     assertEquals(arch.json.result.data.map((r: { _id: string }) => r._id), [archived._id]);
-    const byClient = await t.call("POST", "/admin/invoice/projects", {
+    const byClient = await t.api(Acc.listReadyToInvoice, {
       token,
       body: { filter: { clientId: [client._id] } },
     });
@@ -570,47 +581,48 @@ Deno.test("accounts: every call refuses no token (401) and a role outside accoun
   const t = await testApp();
   try {
     const id = "0123456789abcdef01234567";
-    const calls: [string, string, unknown?][] = [
-      ["POST", "/admin/invoice/projects", {}],
-      ["POST", "/admin/archieved/projects", {}],
-      ["POST", "/admin/invoice/projects/all", { clientId: id }],
-      ["POST", "/admin/invoices", {}],
-      ["GET", "/admin/invoice/code/get"],
-      ["POST", "/admin/invoice/add", {}],
-      ["PUT", `/admin/invoice/update/${id}`, {}],
-      ["GET", `/admin/invoice/${id}`],
-      ["POST", `/admin/invoice/download/${id}`, {}],
-      ["POST", "/admin/invoice/upload", { data: [] }],
-      ["POST", "/admin/invoice/manual/add", {}],
-      ["POST", "/admin/invoices/supplier", {}],
-      ["POST", "/admin/invoice/supplier/add", {}],
-      ["POST", `/admin/invoice/supplier/download/${id}`, {}],
-      ["POST", "/admin/invoice/supplier/upload", { data: [] }],
-      ["POST", "/admin/supplier/finances/all", {}],
-      ["POST", `/admin/project/reconsile/supplier/${id}`, {}],
-      ["GET", "/admin/issuing-companies"],
-      ["PUT", `/admin/issuing-company/update/${id}`, {}],
+    const calls: [AnyContract, ApiInput<AnyContract>][] = [
+      [Acc.listReadyToInvoice, { body: {} }],
+      [Acc.listArchieved, { body: {} }],
+      [Acc.invoiceProjectsCall, { body: { clientId: id } }],
+      [Acc.listInvoices, { body: {} }],
+      [Acc.nextInvoiceCodeCall, {}],
+      [Acc.addInvoiceCall, { body: {} }],
+      [Acc.updateInvoiceCall, { params: { id }, body: {} }],
+      [Acc.getInvoiceCall, { params: { id } }],
+      [Acc.downloadInvoiceCall, { params: { id }, body: {} }],
+      [Acc.uploadInvoiceRefsCall, { body: { data: [] } }],
+      [Acc.addManualProjectCall, { body: {} }],
+      [Acc.listPurchaseOrders, { body: {} }],
+      [Acc.addPurchaseOrderCall, { body: {} }],
+      [Acc.downloadPurchaseOrderCall, { params: { id }, body: {} }],
+      [Acc.uploadPurchaseOrderRefsCall, { body: { data: [] } }],
+      [Acc.listSupplierFinances, { body: {} }],
+      [Acc.listSupplierProjects, { params: { supplierId: id }, body: {} }],
+      [Acc.issuingCompaniesCall, {}],
+      [Acc.updateIssuingCompanyCall, { params: { id }, body: {} }],
     ];
-    for (const [method, path, body] of calls) {
-      await expectGuarded(t, method, path, "MANAGER", body);
-      await expectGuarded(t, method, path, "SUPPLIER", body);
+    for (const [call, input] of calls) {
+      await expectCallGuarded(t, call, "MANAGER", input);
+      await expectCallGuarded(t, call, "SUPPLIER", input);
     }
-    await expectGuarded(t, "PUT", `/admin/issuing-company/update/${id}`, "ACCOUNTANT", {});
+    await expectCallGuarded(t, Acc.updateIssuingCompanyCall, "ACCOUNTANT", { params: { id }, body: {} });
     const token = await t.tokenFor("ACCOUNTANT");
-    for (const [method, path] of calls.filter(([m]) => m !== "GET")) {
-      if (path.includes("issuing-company")) continue;
-      const r = await t.call(method, path, { token, raw: "{not json" });
-      assert(r.status === 400 || r.status === 404, `${method} ${path} gave ${r.status} on bad JSON`);
+    for (const [call, input] of calls.filter(([c]) => c.method !== "GET")) {
+      if (call === Acc.updateIssuingCompanyCall) continue;
+      const r = await t.api(call, { ...input, token, raw: "{not json" });
+      assert(r.status === 400 || r.status === 404, `${call.key} gave ${r.status} on bad JSON`);
     }
+    // an unknown path and malformed ids in the path itself: spelled literally
     for (
       const path of ["/admin/invoice/nope", "/admin/invoice/download/1", "/admin/invoice/supplier/download/x"]
     ) {
       const r = await t.call(path.includes("download") ? "POST" : "GET", path, { token });
       assertEquals(r.status, 404, path);
     }
-    const unknown = await t.call("GET", `/admin/invoice/${id}`, { token });
+    const unknown = await t.api(Acc.getInvoiceCall, { params: { id }, token });
     assertEquals([unknown.status, unknown.json.message], [404, "Invoice not found"]);
-    const arr = await t.call("POST", "/admin/invoice/add", { token, body: [1, 2] });
+    const arr = await t.api(Acc.addInvoiceCall, { token, bad: [1, 2] });
     assertEquals(arr.status, 400);
   } finally {
     await t.close();

@@ -10,6 +10,11 @@ import { startSmtp } from "../helpers/smtp.ts";
 import { createSmtpMailer } from "../../server/domain/email/mailer.ts";
 import { deliveryIdle } from "../../server/domain/email/deliver.ts";
 import { makeClient } from "../helpers/fixtures.ts";
+import * as Cl from "../../shared/api/clients.ts";
+import * as Mail from "../../shared/api/email.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as Users from "../../shared/api/users.ts";
 
 const at = (ms: number) => new Date(ms).toISOString();
 
@@ -26,7 +31,7 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
     const token = await t.tokenFor("SUPERADMIN");
 
     // users: created (API), then moved clock, then updated
-    const user = await created(t, token, "/admin/user/add", {
+    const user = await created(t, token, Users.addUser, {
       firstName: "Clock",
       lastName: "Watcher",
       email: "clock.watcher@samplex.test",
@@ -37,7 +42,11 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
     });
     const userCreated = time;
     time += 3_600_000;
-    const upd = await t.call("PUT", `/admin/user/update/${user._id}`, { token, body: { isActive: false } });
+    const upd = await t.api(Users.updateUserCall, {
+      params: { id: user._id },
+      token,
+      body: { isActive: false },
+    });
     assertEquals(upd.status, 200, upd.text);
     assertEquals(
       await db.selectFrom("users").select(["createdAt", "updatedAt"]).where("id", "=", user._id)
@@ -51,7 +60,8 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
     const client = await makeClient(t);
     const clientCreated = time;
     time += 60_000;
-    const cu = await t.call("PUT", `/admin/client/update/${client._id}`, {
+    const cu = await t.api(Cl.updateClientCall, {
+      params: { id: client._id },
       token,
       body: { isActive: false },
     });
@@ -65,14 +75,15 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
 
     // library: a category saved, then edited
     time += 60_000;
-    const category = await created(t, token, "/admin/category/add", {
+    const category = await created(t, token, Lib.addCategory, {
       categoryTitle: "Clocks",
       categoryDesc: "Time pieces",
       isActive: true,
     });
     const categoryCreated = time;
     time += 60_000;
-    const ce = await t.call("PUT", `/admin/category/update/${category._id}`, {
+    const ce = await t.api(Lib.updateCategoryCall, {
+      params: { id: category._id },
       token,
       body: { categoryTitle: "Clocks", categoryDesc: "Time pieces, edited", isActive: true },
     });
@@ -89,7 +100,7 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
     const supplier = await created(
       t,
       token,
-      "/admin/supplier/add",
+      Sup.addSupplier,
       supplierBody({ supplierEmail: "tick@panel.example" }),
     );
     assertEquals(
@@ -101,7 +112,7 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
     // e-mail: queued at the app's time; delivered (in the background, after the answer) at the app's time
     time += 60_000;
     const queuedAt = time;
-    const sent = await t.call("POST", "/admin/email/supplier/bulk/send", {
+    const sent = await t.api(Mail.sendBulkSupplierEmail, {
       token,
       body: { subject: "Tick", emailBody: "<p>Tock</p>" },
     });

@@ -4,21 +4,24 @@
  * today's figures after router traffic, and the guards of every call.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { type ApiInput, expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, panelRedirects, router, uidOf } from "../helpers/router.ts";
 import { dashboardLiveFor } from "../../server/domain/dashboard/live.ts";
-import { API } from "../../shared/permissions.ts";
 import * as D from "../../shared/api/dashboard.ts";
 import type { LiveUpdate } from "../../shared/api/dashboard.ts";
-import type { AnyContract, ResultOf } from "../../shared/api/contract.ts";
+import type { AnyContract, BodyIn, ResultOf } from "../../shared/api/contract.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { addToRouterDaily } from "../../server/domain/router/rollup.ts";
+import * as Session from "../../shared/api/session.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
 
 /** 2026-11-20 12:00 UTC: "today" of the hand-computed dataset. */
 const NOW = Date.UTC(2026, 10, 20, 12);
 
-const DASHBOARD_CALLS = Object.keys(API).filter((k) => k.startsWith("POST /admin/dashboard/"));
+const DASHBOARD_CALLS = (Object.values(D) as unknown[]).filter((c): c is AnyContract =>
+  typeof c === "object" && c !== null && "key" in c && String(c.key).startsWith("POST /admin/dashboard/")
+);
 
 type Row =
   & { date: string; projectId: string; supplierId: string; supplierMapId: string; clientId: string }
@@ -37,7 +40,7 @@ async function dataset(t: TestApp) {
   const s2 = await makeSupplier(t);
   const p1 = await liveProject(t, { child: { cpi: "2.00" }, supplierId: s1._id, map: { supplierCPI: 1.25 } });
   const superadmin = await t.tokenFor("SUPERADMIN");
-  const m12 = await t.call("POST", "/admin/supplierMap/add", {
+  const m12 = await t.api(Maps.saveSupplierMapCall, {
     token: superadmin,
     body: { projectId: p1.child._id, supplierId: s2._id, supplierCPI: 1, ...panelRedirects },
   });
@@ -136,12 +139,12 @@ async function dataset(t: TestApp) {
 async function post<C extends AnyContract>(
   t: TestApp,
   call: C,
-  body: unknown = {},
+  body: BodyIn<C> = {} as BodyIn<C>,
   role: Parameters<TestApp["tokenFor"]>[0] = "BDE",
 ): Promise<ResultOf<C>> {
-  const r = await t.call("POST", call.path, { token: await t.tokenFor(role), body });
+  const r = await t.api(call, { as: role, body } as ApiInput<C>);
   assertEquals(r.status, 200, `${call.path}: ${r.text}`);
-  return r.json.result;
+  return r.result;
 }
 
 const last = <T>(xs: T[]) => xs[xs.length - 1];
@@ -349,30 +352,27 @@ Deno.test("dashboard: every call refuses a missing token (401), a supplier (403)
   const t = await testApp();
   try {
     assertEquals(DASHBOARD_CALLS.length, 12);
-    for (const key of DASHBOARD_CALLS) {
-      const path = key.slice("POST ".length);
-      await expectGuarded(t, "POST", path, "SUPPLIER");
-    }
+    for (const call of DASHBOARD_CALLS) await expectCallGuarded(t, call, "SUPPLIER");
     const token = await t.tokenFor("ACCOUNTANT");
-    const bad: [string, unknown, string][] = [
-      ["/admin/dashboard/project/traffic/data", { type: 4 }, "type"],
-      ["/admin/dashboard/project/traffic/data", { type: "1" }, "type"],
-      ["/admin/dashboard/project/revenue/data", { clientId: "x" }, "clientId"],
-      ["/admin/dashboard/project/security/data", { supplierId: 12 }, "supplierId"],
-      ["/admin/dashboard/project/list/data", { sortDate: 9 }, "sortDate"],
-      ["/admin/dashboard/project/list/security/data", { filter: { sortDate: "today" } }, "filter.sortDate"],
-      ["/admin/dashboard/project/status/data", [], ""],
+    const bad: [AnyContract, unknown, string][] = [
+      [D.trafficChartCall, { type: 4 }, "type"],
+      [D.trafficChartCall, { type: "1" }, "type"],
+      [D.revenueChartCall, { clientId: "x" }, "clientId"],
+      [D.securityChartCall, { supplierId: 12 }, "supplierId"],
+      [D.todayCompletedCall, { sortDate: 9 }, "sortDate"],
+      [D.todaySecurityCall, { filter: { sortDate: "today" } }, "filter.sortDate"],
+      [D.statusChartCall, [], ""],
     ];
-    for (const [path, body, field] of bad) {
-      const r = await t.call("POST", path, { token, body });
-      assertEquals(r.status, 400, `${path} ${JSON.stringify(body)}: ${r.text}`);
+    for (const [call, body, field] of bad) {
+      const r = await t.api(call, { token, bad: body });
+      assertEquals(r.status, 400, `${call.path} ${JSON.stringify(body)}: ${r.text}`);
       assert(typeof r.json.message === "string" && r.json.message, r.text);
       if (field) assert(r.json.errors?.some((e: { path: string }) => e.path === field), r.text);
     }
-    const notJson = await t.call("POST", "/admin/dashboard/project/expense/data", { token, raw: "{type:" });
+    const notJson = await t.api(D.expenseChartCall, { token, raw: "{type:" });
     assertEquals(notJson.status, 400);
     // blank and null filters mean all
-    const ok = await t.call("POST", "/admin/dashboard/project/traffic/data", {
+    const ok = await t.api(D.trafficChartCall, {
       token,
       body: { type: 2, clientId: "", supplierId: null },
     });
@@ -418,7 +418,7 @@ function sseReader(res: Response) {
 }
 
 async function openLive(t: TestApp, token: string) {
-  const ticket = await t.call("POST", "/admin/dashboard/live/ticket", { token });
+  const ticket = await t.api(D.liveTicketCall, { token });
   assertEquals(ticket.status, 200, ticket.text);
   const res = await t.app.request(
     `/api/v1/admin/dashboard/live?ticket=${encodeURIComponent(ticket.json.result.ticket)}`,
@@ -467,9 +467,9 @@ Deno.test("dashboard live: router traffic pushes today's completes, security and
     assertEquals(ua.data.at, ub.data.at, "both viewers got the same reading");
     assertEquals(hub.reads - readsBefore, 1, "one reading for all viewers");
     // the same figures as the card and the chart
-    const box = await t.call("POST", "/admin/dashboard/box/data", { token });
+    const box = await t.api(D.dashboardBoxCall, { token });
     assertEquals(box.json.result.todayCompleted, ua.data.todayCompleted);
-    const daily = await t.call("POST", "/admin/dashboard/project/traffic/data", { token, body: { type: 1 } });
+    const daily = await t.api(D.trafficChartCall, { token, body: { type: 1 } });
     assertEquals(last(daily.json.result), ua.data.traffic);
 
     // a duplicate entry: security moves too; updates come at most about once a second
@@ -504,9 +504,9 @@ Deno.test("dashboard live: the stream opens only with a valid ticket of a staff 
     // a session token is not a ticket, and a ticket is not a session token
     const token = await t.tokenFor("ADMIN");
     assertEquals((await t.app.request(`${live}?ticket=${token}`)).status, 401);
-    const ticket = (await t.call("POST", "/admin/dashboard/live/ticket", { token })).json.result
+    const ticket = (await t.api(D.liveTicketCall, { token })).json.result
       .ticket as string;
-    const asBearer = await t.call("POST", "/admin/dashboard/box/data", { token: ticket });
+    const asBearer = await t.api(D.dashboardBoxCall, { token: ticket });
     assertEquals(asBearer.status, 401);
     // a client that can send headers may use its bearer token; a supplier's is refused
     const byBearer = await t.app.request(live, { headers: { authorization: `Bearer ${token}` } });
@@ -517,17 +517,17 @@ Deno.test("dashboard live: the stream opens only with a valid ticket of a staff 
     });
     assertEquals(supplierBearer.status, 403);
     // the ticket call itself is guarded like any other
-    await expectGuarded(t, "POST", "/admin/dashboard/live/ticket", "SUPPLIER");
+    await expectCallGuarded(t, D.liveTicketCall, "SUPPLIER");
     // signed out: the session's tickets die with it
     const manager = await t.userWith("MANAGER");
-    const mTicket = (await t.call("POST", "/admin/dashboard/live/ticket", { token: manager.token })).json
+    const mTicket = (await t.api(D.liveTicketCall, { token: manager.token })).json
       .result
       .ticket as string;
-    assertEquals((await t.call("POST", "/admin/logout", { token: manager.token })).status, 200);
+    assertEquals((await t.api(Session.logoutCall, { token: manager.token })).status, 200);
     assertEquals((await t.app.request(`${live}?ticket=${mTicket}`)).status, 401);
     // a user given the SUPPLIER role since is refused
     const bde = await t.userWith("BDE");
-    const bTicket = (await t.call("POST", "/admin/dashboard/live/ticket", { token: bde.token })).json.result
+    const bTicket = (await t.api(D.liveTicketCall, { token: bde.token })).json.result
       .ticket as string;
     await t.deps.db.updateTable("users").set({ role: "SUPPLIER" }).where("id", "=", bde.id).execute();
     assertEquals((await t.app.request(`${live}?ticket=${bTicket}`)).status, 403);
@@ -541,7 +541,7 @@ Deno.test("dashboard live: a ticket expires after 60 seconds", async () => {
   const t = await testApp({}, { now: () => now });
   try {
     const token = await t.tokenFor("ADMIN");
-    const ticket = (await t.call("POST", "/admin/dashboard/live/ticket", { token })).json.result
+    const ticket = (await t.api(D.liveTicketCall, { token })).json.result
       .ticket as string;
     now += 61_000;
     assertEquals((await t.app.request(`/api/v1/admin/dashboard/live?ticket=${ticket}`)).status, 401);

@@ -5,11 +5,14 @@
  * only queued; the text part keeps the links' addresses.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeChild, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { decodeQp, startSmtp } from "../helpers/smtp.ts";
 import { deliveryIdle, GIVE_UP_AFTER_MS, PERMANENT } from "../../server/domain/email/deliver.ts";
 import { htmlToText } from "../../shared/html.ts";
+import * as Mail from "../../shared/api/email.ts";
+import * as PRep from "../../shared/api/project-reports.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
 
 const HOUR = 3_600_000;
 const ID = (n: number) => `65a000000000000000000${String(n).padStart(3, "0")}`;
@@ -63,7 +66,7 @@ async function seed(t: TestApp) {
 }
 
 const list = (t: TestApp, token: string, body: Record<string, unknown> = {}) =>
-  t.call("POST", "/admin/email/outbox", { token, body: { limit: 50, ...body } });
+  t.api(Mail.listOutboxCall, { token, body: { limit: 50, ...body } });
 
 Deno.test("outbox list: every mail with its state, attempts, the server's answer and a retrying mail's next attempt", async () => {
   const t = await testApp();
@@ -107,7 +110,7 @@ Deno.test("outbox list: every mail with its state, attempts, the server's answer
     assertEquals(byAttempts.json.result.data.map((m: { _id: string }) => m._id), [ID(6), ID(4)]);
     assertEquals(byAttempts.json.result.metadata.total, 7);
     // and its CSV
-    const csv = await t.call("POST", "/admin/email/outbox?format=csv", { token, body: {} });
+    const csv = await t.api(Mail.listOutboxCall, { search: { format: "csv" }, token, body: {} });
     assertEquals(csv.status, 200);
     assertMatch(csv.text, /Queued at,To,Subject,State,Attempts,Next attempt,Server's answer/);
     assertMatch(csv.text, /m4@panel\.example,Mail 4,Retrying,3,/);
@@ -121,18 +124,18 @@ Deno.test("outbox: one mail's message, both parts and its files; an unknown id i
   try {
     await seed(t);
     const token = await t.tokenFor("ADMIN");
-    const r = await t.call("GET", `/admin/email/outbox/${ID(3)}`, { token });
+    const r = await t.api(Mail.getOutboxMailCall, { params: { id: ID(3) }, token });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.json.result.state, "sent");
     assertEquals(r.json.result.bodyHtml, "<p>Mail 3</p>");
     assertEquals(r.json.result.bodyText, "Mail 3");
     assertEquals(r.json.result.attachments, [{ filename: "report.png", contentType: "image/png" }]);
     for (const id of [ID(99), "not-an-id", "'%20or%201=1"]) {
-      const missing = await t.call("GET", `/admin/email/outbox/${id}`, { token });
+      const missing = await t.api(Mail.getOutboxMailCall, { params: { id }, token });
       assertEquals(missing.status, 404, id);
       assertEquals(missing.json.message, "E-mail not found");
-      assertEquals((await t.call("POST", `/admin/email/outbox/${id}/resend`, { token })).status, 404);
-      assertEquals((await t.call("POST", `/admin/email/outbox/${id}/cancel`, { token })).status, 404);
+      assertEquals((await t.api(Mail.resendOutboxMailCall, { params: { id }, token })).status, 404);
+      assertEquals((await t.api(Mail.cancelOutboxMailCall, { params: { id }, token })).status, 404);
     }
   } finally {
     await t.close();
@@ -145,7 +148,10 @@ Deno.test("outbox: cancel a queued or failed mail; resend a failed or cancelled 
     await seed(t);
     const token = await t.tokenFor("SUPERADMIN");
     const call = (id: string, what: "resend" | "cancel") =>
-      t.call("POST", `/admin/email/outbox/${id}/${what}`, { token });
+      t.api(what === "resend" ? Mail.resendOutboxMailCall : Mail.cancelOutboxMailCall, {
+        params: { id },
+        token,
+      });
 
     const cancelled = await call(ID(1), "cancel");
     assertEquals(cancelled.status, 200, cancelled.text);
@@ -198,7 +204,7 @@ Deno.test("outbox: cancel a queued or failed mail; resend a failed or cancelled 
       .executeTakeFirstOrThrow();
     assertEquals([stored.bodyHtml, stored.bodyText], ["<p>Mail 3</p>", "Mail 3"]);
     assertEquals(JSON.parse(stored.attachments).length, 1, "with its files");
-    const original = await t.call("GET", `/admin/email/outbox/${ID(3)}`, { token });
+    const original = await t.api(Mail.getOutboxMailCall, { params: { id: ID(3) }, token });
     assertEquals(original.json.result.state, "sent");
 
     const log = await t.deps.db.selectFrom("system_logs").select("activity").where("module", "=", "E-mail")
@@ -221,12 +227,12 @@ Deno.test("outbox: a resent mail is delivered to a real SMTP server; the answer 
   try {
     await seed(t);
     const token = await t.tokenFor("ADMIN");
-    const r = await t.call("POST", `/admin/email/outbox/${ID(5)}/resend`, { token });
+    const r = await t.api(Mail.resendOutboxMailCall, { params: { id: ID(5) }, token });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.json.message, "1 e-mail queued: Support > E-mail shows when it is sent");
     await deliveryIdle(t.deps);
     assert(smtp.messages.some((m) => m.to.includes("m5@panel.example")), "delivered");
-    const after = await t.call("GET", `/admin/email/outbox/${ID(5)}`, { token });
+    const after = await t.api(Mail.getOutboxMailCall, { params: { id: ID(5) }, token });
     assertEquals([after.json.result.state, after.json.result.attempts], ["sent", 1]);
   } finally {
     await t.close();
@@ -239,10 +245,10 @@ Deno.test("outbox: only the roles that read the System Logs; bad list bodies are
   try {
     await seed(t);
     for (const role of ["MANAGER", "BDE", "SUBSCRIBER", "APIMANAGER", "SUPPLIER"] as const) {
-      await expectGuarded(t, "POST", "/admin/email/outbox", role, {});
-      await expectGuarded(t, "GET", `/admin/email/outbox/${ID(1)}`, role);
-      await expectGuarded(t, "POST", `/admin/email/outbox/${ID(1)}/resend`, role);
-      await expectGuarded(t, "POST", `/admin/email/outbox/${ID(1)}/cancel`, role);
+      await expectCallGuarded(t, Mail.listOutboxCall, role, { body: {} });
+      await expectCallGuarded(t, Mail.getOutboxMailCall, role, { params: { id: ID(1) } });
+      await expectCallGuarded(t, Mail.resendOutboxMailCall, role, { params: { id: ID(1) } });
+      await expectCallGuarded(t, Mail.cancelOutboxMailCall, role, { params: { id: ID(1) } });
     }
     const states = await t.deps.db.selectFrom("email_outbox").select("status").orderBy("id").execute();
     assertEquals(states.map((s) => s.status), [
@@ -264,11 +270,11 @@ Deno.test("outbox: only the roles that read the System Logs; bad list bodies are
         { filter: "retrying" },
       ]
     ) {
-      const r = await t.call("POST", "/admin/email/outbox", { token, body });
+      const r = await t.api(Mail.listOutboxCall, { token, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body).slice(0, 80));
       assert(typeof r.json.message === "string" && r.json.message.length > 0);
     }
-    assertEquals((await t.call("POST", "/admin/email/outbox", { token, raw: "{oops" })).status, 400);
+    assertEquals((await t.api(Mail.listOutboxCall, { token, raw: "{oops" })).status, 400);
   } finally {
     await t.close();
   }
@@ -282,12 +288,12 @@ Deno.test("e-mail wording: project mails are logged and answered as queued, not 
     const child = await makeChild(t, parent);
     for (let i = 0; i < 3; i++) {
       const s = await makeSupplier(t, { isEmailNotification: true });
-      await t.call("POST", "/admin/supplierMap/add", {
+      await t.api(Maps.saveSupplierMapCall, {
         token,
         body: { projectId: child._id, supplierId: s._id, supplierCPI: 1.25 },
       });
     }
-    const r = await t.call("POST", "/admin/email/send", {
+    const r = await t.api(PRep.sendProjectEmailCall, {
       token,
       body: { type: "project", projectId: parent._id, emailBody: "<p>Fieldwork starts today.</p>" },
     });
@@ -296,7 +302,7 @@ Deno.test("e-mail wording: project mails are logged and answered as queued, not 
       r.json.message,
       "3 e-mails queued: no mail server is configured, so they wait in the outbox (Support > E-mail)",
     );
-    const report = await t.call("POST", "/admin/email/send/report", {
+    const report = await t.api(PRep.sendClientReportCall, {
       token,
       body: { projectId: parent._id },
     });
@@ -340,7 +346,7 @@ Deno.test("the text part keeps every link's address", async () => {
   try {
     const token = await t.tokenFor("ADMIN");
     await makeSupplier(t, { isEmailNotification: true, supplierEmail: "links@panel.example" });
-    const r = await t.call("POST", "/admin/email/supplier/bulk/send", {
+    const r = await t.api(Mail.sendBulkSupplierEmail, {
       token,
       body: { emailBody: '<p>See <a href="https://go.samplex.test/offers">the new offers</a>.</p>' },
     });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { created, supplierBody } from "../helpers/master.ts";
 import { closedPort, decodeQp, startSmtp } from "../helpers/smtp.ts";
 import { MSG } from "../../shared/messages.ts";
@@ -13,40 +13,32 @@ import {
 } from "../../server/domain/email/deliver.ts";
 import { enqueueMails } from "../../server/domain/email/outbox.ts";
 import type { TestApp } from "../helpers/app.ts";
+import * as Mail from "../../shared/api/email.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 /** Four suppliers; only the first two should get a bulk mail. */
 async function suppliers(t: TestApp, token: string) {
-  const a = await created(
-    t,
-    token,
-    "/admin/supplier/add",
-    supplierBody({ supplierEmail: "alpha@panel.example" }),
-  );
-  const b = await created(
-    t,
-    token,
-    "/admin/supplier/add",
-    supplierBody({ supplierEmail: "beta@panel.example" }),
-  );
+  const a = await created(t, token, Sup.addSupplier, supplierBody({ supplierEmail: "alpha@panel.example" }));
+  const b = await created(t, token, Sup.addSupplier, supplierBody({ supplierEmail: "beta@panel.example" }));
   await created(
     t,
     token,
-    "/admin/supplier/add",
+    Sup.addSupplier,
     supplierBody({ supplierEmail: "quiet@panel.example", isEmailNotification: false }),
   );
   await created(
     t,
     token,
-    "/admin/supplier/add",
+    Sup.addSupplier,
     supplierBody({ supplierEmail: "off@panel.example", isActive: false }),
   );
   const gone = await created(
     t,
     token,
-    "/admin/supplier/add",
+    Sup.addSupplier,
     supplierBody({ supplierEmail: "gone@panel.example" }),
   );
-  await t.call("PUT", `/admin/supplier/update/${gone._id}`, { token, body: { isDeleted: true } });
+  await t.api(Sup.updateSupplierCall, { params: { id: gone._id }, token, body: { isDeleted: true } });
   return [a, b];
 }
 
@@ -58,7 +50,7 @@ Deno.test("bulk e-mail without a mail server: one mail per notified supplier wai
   try {
     const token = await t.tokenFor("ADMIN");
     const [a, b] = await suppliers(t, token);
-    const r = await t.call("POST", "/admin/email/supplier/bulk/send", {
+    const r = await t.api(Mail.sendBulkSupplierEmail, {
       token,
       body: { emailBody: "<p>New <b>healthcare</b> projects open on Monday.</p><script>alert(1)</script>" },
     });
@@ -100,16 +92,16 @@ Deno.test("bulk e-mail: 'Body is required' for a missing, blank or empty rich-te
         emailBody: null,
       }, { emailBody: 5 }]
     ) {
-      const r = await t.call("POST", "/admin/email/supplier/bulk/send", { token, body });
+      const r = await t.api(Mail.sendBulkSupplierEmail, { token, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body));
       assertEquals(r.json.message, "Body is required");
       assertEquals(r.json.errors, [{ path: "emailBody", message: "Body is required" }]);
     }
     assertEquals(
-      (await t.call("POST", "/admin/email/supplier/bulk/send", { token, raw: "{oops" })).status,
+      (await t.api(Mail.sendBulkSupplierEmail, { token, raw: "{oops" })).status,
       400,
     );
-    const none = await t.call("POST", "/admin/email/supplier/bulk/send", {
+    const none = await t.api(Mail.sendBulkSupplierEmail, {
       token,
       body: { emailBody: "Hello" },
     });
@@ -127,7 +119,7 @@ Deno.test("bulk e-mail with SMTP_URL: delivered after the answer to a real SMTP 
   try {
     const token = await t.tokenFor("SUPERADMIN");
     await suppliers(t, token);
-    const r = await t.call("POST", "/admin/email/supplier/bulk/send", {
+    const r = await t.api(Mail.sendBulkSupplierEmail, {
       token,
       body: {
         emailBody: "<p>Hello partners, <em>new</em> surveys are live.</p>",
@@ -296,8 +288,8 @@ Deno.test("a mail refused for good (5xx) is not retried; one never delivered is 
 Deno.test("bulk e-mail: a missing token is 401, a manager 403", async () => {
   const t = await testApp();
   try {
-    await expectGuarded(t, "POST", "/admin/email/supplier/bulk/send", "MANAGER", { emailBody: "Hello" });
-    await expectGuarded(t, "POST", "/admin/email/supplier/bulk/send", "SUPPLIER", { emailBody: "Hello" });
+    await expectCallGuarded(t, Mail.sendBulkSupplierEmail, "MANAGER", { body: { emailBody: "Hello" } });
+    await expectCallGuarded(t, Mail.sendBulkSupplierEmail, "SUPPLIER", { body: { emailBody: "Hello" } });
   } finally {
     await t.close();
   }

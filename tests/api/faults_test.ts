@@ -26,6 +26,10 @@ import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import { HOOK_HELD } from "../../server/domain/reconcile/reconcile.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { sql } from "kysely";
+import * as Acc from "../../shared/api/accounts.ts";
+import * as Prov from "../../shared/api/providers.ts";
+import * as Rec from "../../shared/api/reconcile.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
 
 /** A scratch folder with a database file migrated and filled by `fill` (in this process, then closed). */
 async function prepared<T>(fill: (t: TestApp) => Promise<T>) {
@@ -120,7 +124,8 @@ Deno.test("SIGKILL mid reconcile upload: after a restart the upload is rolled ba
   try {
     server = await startServer(env.dbPath, { OUTBOUND_ALLOW: LOCAL_HOOKS });
     const csv = "uid\n" + s.ids.join("\n") + "\n";
-    const upload = server.call("POST", `/admin/project/reconsile/${s.child._id}`, {
+    const upload = server.api(Rec.reconcileUpload, {
+      params: { id: s.child._id },
       token: s.accountant,
       body: { type: 1, csv, fileName: "approved.csv" },
     }).catch((e) => e);
@@ -151,7 +156,8 @@ Deno.test("SIGKILL mid reconcile upload: after a restart the upload is rolled ba
     assertEquals(counters, { approved: 0, rejected: 0, complete: N });
 
     // the same file again, after the restart: applied whole
-    const again = await server.call("POST", `/admin/project/reconsile/${s.child._id}`, {
+    const again = await server.api(Rec.reconcileUpload, {
+      params: { id: s.child._id },
       token: s.accountant,
       body: { type: 1, csv, fileName: "approved.csv" },
     });
@@ -258,9 +264,7 @@ Deno.test("SIGKILL while invoices are generated at once: no code used twice or s
       ...projects.map((p) => invoiceBody([p])),
       ...projects.slice(0, 5).map((p) => invoiceBody([p])),
     ];
-    const answers = bodies.map((body) =>
-      srv.call("POST", "/admin/invoice/add", { token, body }).catch((e) => e)
-    );
+    const answers = bodies.map((body) => srv.api(Acc.addInvoiceCall, { token, body }).catch((e) => e));
     await until("some invoices saved", async () => {
       const n = await watch.db.selectFrom("invoices").select(sql<number>`count(*)`.as("n"))
         .executeTakeFirstOrThrow();
@@ -275,12 +279,12 @@ Deno.test("SIGKILL while invoices are generated at once: no code used twice or s
 
     server = await startServer(env.dbPath);
     const before = await invoicesConsistent(watch.db, projects);
-    const next = await server.call("GET", "/admin/invoice/code/get", { token });
+    const next = await server.api(Acc.nextInvoiceCodeCall, { token });
     assertEquals(next.json.result.invoiceCode, `INV${10001 + before.numbers.length}`, next.text);
     // the rest are invoiced now, again all at once; the ones billed before the kill are refused
     const rest = projects.filter((p) => !before.billed.has(p._id));
     const again = await Promise.all(
-      projects.map((p) => server!.call("POST", "/admin/invoice/add", { token, body: invoiceBody([p]) })),
+      projects.map((p) => server!.api(Acc.addInvoiceCall, { token, body: invoiceBody([p]) })),
     );
     assertEquals(again.filter((r) => r.status === 200).length, rest.length);
     assert(again.every((r) => r.status === 200 || r.status === 409), again.map((r) => r.status).join());
@@ -363,9 +367,9 @@ Deno.test("SIGKILL during provider imports (add as project): no offer imported t
   const providerEnv = { PROVIDER_PRECISION_URL: `${sb.base}/precision`, PROVIDER_PRECISION_KEY: SANDBOX_KEY };
   let server: ServerProcess | undefined;
   const add = (srv: ServerProcess, surveyId: string) =>
-    srv.call("POST", "/admin/project/precision/api/add", {
+    srv.api(Prov.addPrecisionOffer, {
       token,
-      body: { surveyId: Number(surveyId), title: "as the provider says", clientId },
+      bad: { surveyId: Number(surveyId), title: "as the provider says", clientId },
     });
   try {
     server = await startServer(env.dbPath, providerEnv);
@@ -468,7 +472,7 @@ Deno.test("SIGKILL under heavy entry and return traffic: counters equal recounts
     });
     const other = await makeSupplier(t);
     const admin = await t.tokenFor("SUPERADMIN");
-    const m = await t.call("POST", "/admin/supplierMap/add", {
+    const m = await t.api(Maps.saveSupplierMapCall, {
       token: admin,
       body: { projectId: a.child._id, supplierId: other._id, supplierCPI: 1, ...panelRedirects },
     });
@@ -571,18 +575,18 @@ Deno.test("provider down, through the real server: the provider tab's call and a
       PROVIDER_PRECISION_KEY: SANDBOX_KEY,
     });
     sb.states.precision.mode = "down";
-    const tab = await server.call("POST", "/admin/project/api/precision/request", { token, body: {} });
+    const tab = await server.api(Prov.precisionOffers, { token, body: {} });
     assertEquals(tab.status, 502, tab.text);
     assertMatch(tab.json.message, /^Precision is unavailable \(HTTP 5\d\d/);
-    const add = await server.call("POST", "/admin/project/precision/api/add", {
+    const add = await server.api(Prov.addPrecisionOffer, {
       token,
-      body: { surveyId, title: "x", clientId },
+      bad: { surveyId, title: "x", clientId },
     });
     assertEquals(add.status, 502, add.text);
     assertMatch(add.json.message, /^Precision is unavailable/);
     // gone altogether: the same, saying it cannot be reached
     await sb.close();
-    const gone = await server.call("POST", "/admin/project/api/precision/request", { token, body: {} });
+    const gone = await server.api(Prov.precisionOffers, { token, body: {} });
     assertEquals(gone.status, 502, gone.text);
     assertMatch(gone.json.message, /^Precision cannot be reached/);
     const projects = await watch.db.selectFrom("projects").select("id").execute();

@@ -5,6 +5,8 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
 import { DEFAULT_BODY_LIMIT } from "../../server/http/validate.ts";
+import * as Session from "../../shared/api/session.ts";
+import * as Users from "../../shared/api/users.ts";
 
 const MiB = 1024 * 1024;
 
@@ -21,6 +23,7 @@ function endlessBody() {
   return { stream, pulled: () => pulled };
 }
 
+/** A raw request (streamed bodies, forged lengths): the HTTP layer is under test, so paths are spelled. */
 async function send(t: TestApp, path: string, init: RequestInit) {
   const res = await t.app.request(`/api/v1${path}`, init);
   const text = await res.text();
@@ -192,15 +195,19 @@ Deno.test("API answers carry Cache-Control: no-store: signed-in JSON, errors of 
     const admin = await t.tokenFor("SUPERADMIN");
     const manager = await t.tokenFor("MANAGER");
     const answers = {
-      "signed-in JSON": await t.call("GET", "/admin/me", { token: admin }),
-      "a list": await t.call("POST", "/admin/users", { token: admin, body: {} }),
-      "CSV download": await t.call("POST", "/admin/users?format=csv", { token: admin, body: {} }),
-      "400 invalid": await t.call("POST", "/admin/user/add", { token: admin, body: {} }),
-      "401 no token": await t.call("GET", "/admin/me"),
-      "403 role": await t.call("POST", "/admin/users", { token: manager, body: {} }),
-      "404 record": await t.call("GET", "/admin/user/0123456789abcdef01234567", { token: admin }),
+      "signed-in JSON": await t.api(Session.adminMeCall, { token: admin }),
+      "a list": await t.api(Users.listUsers, { token: admin, body: {} }),
+      "CSV download": await t.api(Users.listUsers, { search: { format: "csv" }, token: admin, body: {} }),
+      "400 invalid": await t.api(Users.addUser, { token: admin, body: {} }),
+      "401 no token": await t.api(Session.adminMeCall),
+      "403 role": await t.api(Users.listUsers, { token: manager, body: {} }),
+      "404 record": await t.api(Users.getUserCall, {
+        params: { id: "0123456789abcdef01234567" },
+        token: admin,
+      }),
+      // an unknown path: spelled literally
       "404 path": await t.call("GET", "/admin/no-such-call", { token: admin }),
-      "login": await t.call("POST", "/admin/login", {
+      "login": await t.api(Session.loginCall, {
         body: { email: "x@test.local", password: "wrong-pass" },
       }),
     };

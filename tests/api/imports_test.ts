@@ -7,32 +7,37 @@
  * malformed bodies for every call.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { goLive, importSetup as setup, respondent } from "../helpers/imports.ts";
 import { back, enter, PANEL, sessionsOf, uidOf } from "../helpers/router.ts";
 import { parseCsv } from "../helpers/master.ts";
 import { refreshImports } from "../../server/domain/imports/refresh.ts";
 import { PROVIDER_KEYS } from "../../shared/schemas/providers.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as Prov from "../../shared/api/providers.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 Deno.test("each provider's offers: a page of 20 with the provider's state, country filter, CSV named Projects", async () => {
   const s = await setup();
   try {
     for (const key of PROVIDER_KEYS) {
-      const r = await s.t.call("POST", `/admin/project/api/${key}/request`, { token: s.token, body: {} });
+      const r = await s.t.api(Prov.PROVIDER_CALLS[key].offers, { token: s.token, body: {} });
       assertEquals(r.status, 200, r.text);
       assertEquals(r.json.result.provider.configured, true);
       assertEquals(r.json.result.metadata.limit, 20);
       assertEquals(r.json.result.data.length, Math.min(20, r.json.result.metadata.total));
       assertEquals(r.json.result.data[0].imported, null);
     }
-    const us = await s.t.call("POST", "/admin/project/api/circle/request", {
+    const us = await s.t.api(Prov.circleOffers, {
       token: s.token,
       body: { filters: { countryCode: "gb" }, pageNo: 1, limit: 5 },
     });
     assert(us.json.result.data.length > 0);
     assert(us.json.result.data.every((o: { countryCode: string }) => o.countryCode === "GB"));
-    const csv = await s.t.call("POST", "/admin/project/api/precision/request?format=csv", {
+    const csv = await s.t.api(Prov.precisionOffers, {
+      search: { format: "csv" },
       token: s.token,
       body: { filter: { countryCode: "US" } },
     });
@@ -50,9 +55,9 @@ Deno.test("an offer added as a project: group and child with the offer's figures
   const s = await setup();
   try {
     const src = s.sb.states.precision.offers.find((o) => o.country === "US" && o.quotas.length === 3)!;
-    const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+    const r = await s.t.api(Prov.addPrecisionOffer, {
       token: s.token,
-      body: {
+      bad: {
         surveyId: Number(src.id),
         title: "ignored: the provider is asked again",
         clientId: s.client._id,
@@ -62,7 +67,7 @@ Deno.test("an offer added as a project: group and child with the offer's figures
     assertMatch(r.json.message, /^Project .+ created$/);
     const { projectId, groupProjectId } = r.json.result;
     const admin = await s.t.tokenFor("SUPERADMIN");
-    const child = (await s.t.call("GET", `/admin/project/${projectId}`, { token: admin })).json.result;
+    const child = (await s.t.api(P.getProjectCall, { params: { id: projectId }, token: admin })).json.result;
     assertEquals(child.parentProjectId, groupProjectId);
     assertEquals(child.projectName, src.title);
     assertEquals(child.countryId, "US");
@@ -74,10 +79,11 @@ Deno.test("an offer added as a project: group and child with the offer's figures
     assertEquals(child.provider, "precision");
     assertEquals(child.providerSurveyId, src.id);
     assertEquals(child.isPreScreen, true);
-    const group = (await s.t.call("GET", `/admin/project/${groupProjectId}`, { token: admin })).json.result;
+    const group =
+      (await s.t.api(P.getProjectCall, { params: { id: groupProjectId }, token: admin })).json.result;
     assertEquals(group.clientId, s.client._id);
     // quotas: gender (two cells sized by the provider's remaining) and age
-    const quotas = (await s.t.call("GET", `/admin/quotas/all/${projectId}`, { token: admin })).json.result;
+    const quotas = (await s.t.api(Parts.listQuotasCall, { params: { projectId }, token: admin })).json.result;
     const gender = quotas.find((q: { quotaId: { qualificationName: string } }) =>
       q.quotaId.qualificationName === "Precision: Gender"
     );
@@ -126,12 +132,12 @@ Deno.test("an offer added as a project: group and child with the offer's figures
     ).execute();
     assert(logs.some((l) => /^Imported Precision survey \d+ as /.test(l.activity)), JSON.stringify(logs));
     // the offer shows as imported; the Projects External tab lists it
-    const page = await s.t.call("POST", "/admin/project/api/precision/request", {
+    const page = await s.t.api(Prov.precisionOffers, {
       token: s.token,
       body: { filters: { search: src.id } },
     });
     assertEquals(page.json.result.data[0].imported.projectId, projectId);
-    const ext = await s.t.call("POST", "/admin/project/external/list", { token: admin, body: { limit: 20 } });
+    const ext = await s.t.api(Prov.listExternalProjects, { token: admin, body: { limit: 20 } });
     assertEquals(ext.status, 200, ext.text);
     assertEquals(ext.json.result.data.length, 1);
     assertEquals(ext.json.result.data[0].providerName, "Precision");
@@ -146,15 +152,15 @@ Deno.test("the same offer imported twice is a 409 naming the project; nothing ha
   const s = await setup();
   try {
     const src = s.sb.states.toluna.offers.find((o) => o.country === "US")!;
-    const first = await s.t.call("POST", "/admin/project/toluna/api/add", {
+    const first = await s.t.api(Prov.addTolunaOffer, {
       token: s.token,
       body: { surveyId: src.id, clientId: s.client._id },
     });
     assertEquals(first.status, 200, first.text);
     const count = async () => (await s.t.deps.db.selectFrom("projects").select("id").execute()).length;
     const before = await count();
-    const again = await s.t.call("POST", "/admin/project/external/add", {
-      token: await s.t.tokenFor("ADMIN"),
+    const again = await s.t.api(Prov.addExternalProject, {
+      as: "ADMIN",
       body: { provider: "toluna", surveyId: src.id, clientId: s.client._id },
     });
     assertEquals(again.status, 409);
@@ -165,14 +171,14 @@ Deno.test("the same offer imported twice is a 409 naming the project; nothing ha
     assertEquals(await count(), before);
     // a client that does not exist: refused, and no group is left behind
     const other = s.sb.states.toluna.offers.filter((o) => o.country === "US")[1];
-    const bad = await s.t.call("POST", "/admin/project/toluna/api/add", {
+    const bad = await s.t.api(Prov.addTolunaOffer, {
       token: s.token,
       body: { surveyId: other.id, clientId: "0123456789abcdef01234567" },
     });
     assertEquals([bad.status, bad.json.message], [404, "Client not found"]);
     assertEquals(await count(), before);
     // an offer the provider does not have
-    const gone = await s.t.call("POST", "/admin/project/mrkt/api/add", {
+    const gone = await s.t.api(Prov.addMrktOffer, {
       token: s.token,
       body: { surveyId: "999", clientId: s.client._id },
     });
@@ -187,7 +193,7 @@ Deno.test("quota and question calls: Logit and UniMrkt quotas, Toluna quota deta
   const s = await setup();
   try {
     const lo = s.sb.states.logit.offers.find((o) => o.quotas.length)!;
-    const lq = await s.t.call("POST", "/admin/project/api/logit/quota/all", {
+    const lq = await s.t.api(Prov.logitQuotas, {
       token: s.token,
       body: { projectId: lo.id },
     });
@@ -195,19 +201,19 @@ Deno.test("quota and question calls: Logit and UniMrkt quotas, Toluna quota deta
     assertEquals(lq.json.result.length, lo.quotas.length);
     assertEquals(lq.json.result[0].conditions[0].answers, ["Male"]);
     const mo = s.sb.states.mrkt.offers.find((o) => o.quotas.length)!;
-    const mq = await s.t.call("POST", "/admin/project/api/mrkt/quota/all", {
+    const mq = await s.t.api(Prov.mrktQuotas, {
       token: s.token,
       body: { filters: {}, surveyId: mo.id },
     });
     assertEquals(mq.json.result.map((q: { quotaId: string }) => q.quotaId), mo.quotas.map((q) => q.id));
     const to = s.sb.states.toluna.offers.find((o) => o.country === "US" && o.quotas.length)!;
-    const tq = await s.t.call("POST", "/admin/project/api/toluna/quota/all", {
+    const tq = await s.t.api(Prov.tolunaQuotaDetails, {
       token: s.token,
       body: { quotaId: Number(to.quotas[0].parentId) },
     });
     assertEquals(tq.status, 200, tq.text);
     assertEquals(tq.json.result.surveyId, to.id);
-    const qs = await s.t.call("POST", "/admin/project/api/toluna/questions/all", {
+    const qs = await s.t.api(Prov.tolunaQuestions, {
       token: s.token,
       body: { questionId: "1001538" },
     });
@@ -222,10 +228,10 @@ Deno.test("a provider down is a 502 naming it; a provider not configured says so
   const s = await setup();
   try {
     s.sb.states.circle.mode = "down";
-    const r = await s.t.call("POST", "/admin/project/api/circle/request", { token: s.token, body: {} });
+    const r = await s.t.api(Prov.circleOffers, { token: s.token, body: {} });
     assertEquals(r.status, 502);
     assertMatch(r.json.message, /^Circle is unavailable \(HTTP 502: Upstream maintenance\)/);
-    const other = await s.t.call("POST", "/admin/project/api/logit/request", { token: s.token, body: {} });
+    const other = await s.t.api(Prov.logitOffers, { token: s.token, body: {} });
     assertEquals(other.status, 200);
   } finally {
     await s.close();
@@ -233,7 +239,7 @@ Deno.test("a provider down is a 502 naming it; a provider not configured says so
   const t = await testApp();
   try {
     const token = await t.tokenFor("APIMANAGER");
-    const r = await t.call("POST", "/admin/project/api/toluna/request", { token, body: {} });
+    const r = await t.api(Prov.tolunaOffers, { token, body: {} });
     assertEquals(r.status, 200);
     assertEquals(r.json.result.data, []);
     assertEquals(r.json.result.provider.configured, false);
@@ -241,11 +247,11 @@ Deno.test("a provider down is a 502 naming it; a provider not configured says so
       r.json.result.provider.note,
       "Toluna is not configured: set PROVIDER_TOLUNA_URL and PROVIDER_TOLUNA_KEY",
     );
-    const q = await t.call("POST", "/admin/project/api/mrkt/quota/all", { token, body: { surveyId: "1" } });
+    const q = await t.api(Prov.mrktQuotas, { token, body: { surveyId: "1" } });
     assertEquals(q.status, 502);
     assertEquals(q.json.message, "UniMrkt is not configured: set PROVIDER_MRKT_URL and PROVIDER_MRKT_KEY");
-    const ext = await t.call("POST", "/admin/project/external/list", {
-      token: await t.tokenFor("MANAGER"),
+    const ext = await t.api(Prov.listExternalProjects, {
+      as: "MANAGER",
       body: {},
     });
     assertEquals(ext.status, 200);
@@ -260,7 +266,7 @@ Deno.test("the router enforces an imported quota like a hand-made one", async ()
     const src = s.sb.states.precision.offers.find((o) => o.country === "US" && o.quotas.length >= 2)!;
     // the provider wants one more female complete
     src.quotas[1].required = src.quotas[1].completes + 1;
-    const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+    const r = await s.t.api(Prov.addPrecisionOffer, {
       token: s.token,
       body: { surveyId: src.id, clientId: s.client._id },
     });
@@ -306,7 +312,7 @@ Deno.test("refresh: a vanished offer pauses its Live project; a new CPI and rema
     const [a, b] = s.sb.states.logit.offers.filter((o) => o.quotas.length);
     const ids: string[] = [];
     for (const o of [a, b]) {
-      const r = await s.t.call("POST", "/admin/project/logit/api/add", {
+      const r = await s.t.api(Prov.addLogitOffer, {
         token: s.token,
         body: { surveyId: o.id, clientId: s.client._id },
       });
@@ -342,8 +348,8 @@ Deno.test("refresh: a vanished offer pauses its Live project; a new CPI and rema
     )
       .executeTakeFirstOrThrow();
     assertEquals(JSON.parse(quota.quotaValue)[0].quotaSize, b.quotas[0].required - b.quotas[0].completes);
-    const ext = await s.t.call("POST", "/admin/project/external/list", {
-      token: await s.t.tokenFor("ADMIN"),
+    const ext = await s.t.api(Prov.listExternalProjects, {
+      as: "ADMIN",
       body: { filter: { offerState: ["vanished"] } },
     });
     assertEquals(ext.json.result.data.map((x: { projectId: string }) => x.projectId), [ids[0]]);
@@ -358,42 +364,39 @@ Deno.test("refresh: a vanished offer pauses its Live project; a new CPI and rema
 Deno.test("every call: no token 401, wrong role 403, malformed body 400", async () => {
   const s = await setup();
   try {
-    const calls: [string, unknown][] = [
-      ...PROVIDER_KEYS.map((k) => [`/admin/project/api/${k}/request`, {}] as [string, unknown]),
+    const calls: [AnyContract, unknown][] = [
+      ...PROVIDER_KEYS.map((k) => [Prov.PROVIDER_CALLS[k].offers, {}] as [AnyContract, unknown]),
       ...PROVIDER_KEYS.map((k) =>
-        [`/admin/project/${k}/api/add`, { surveyId: "1", clientId: s.client._id }] as [string, unknown]
+        [Prov.PROVIDER_CALLS[k].add, { surveyId: "1", clientId: s.client._id }] as [AnyContract, unknown]
       ),
-      ["/admin/project/api/logit/quota/all", { projectId: "1" }],
-      ["/admin/project/api/toluna/quota/all", { quotaId: "1" }],
-      ["/admin/project/api/toluna/questions/all", { questionId: "1" }],
-      ["/admin/project/api/mrkt/quota/all", { surveyId: "1" }],
+      [Prov.logitQuotas, { projectId: "1" }],
+      [Prov.tolunaQuotaDetails, { quotaId: "1" }],
+      [Prov.tolunaQuestions, { questionId: "1" }],
+      [Prov.mrktQuotas, { surveyId: "1" }],
     ];
-    for (const [path, body] of calls) {
-      await expectGuarded(s.t, "POST", path, "MANAGER", body);
-      const bad = await s.t.call("POST", path, { token: s.token, raw: "{nope" });
-      assertEquals(bad.status, 400, path);
+    for (const [call, body] of calls) {
+      await expectCallGuarded(s.t, call, "MANAGER", { body });
+      const bad = await s.t.api(call, { token: s.token, raw: "{nope" });
+      assertEquals(bad.status, 400, call.path);
     }
-    for (const path of ["/admin/project/external/list", "/admin/project/external/add"]) {
-      await expectGuarded(s.t, "POST", path, "APIMANAGER", {});
-      assertEquals(
-        (await s.t.call("POST", path, { token: await s.t.tokenFor("ADMIN"), raw: "[" })).status,
-        400,
-      );
+    for (const call of [Prov.listExternalProjects, Prov.addExternalProject]) {
+      await expectCallGuarded(s.t, call as AnyContract, "APIMANAGER", { body: {} });
+      assertEquals((await s.t.api(call, { as: "ADMIN", raw: "[" })).status, 400);
     }
-    const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+    const r = await s.t.api(Prov.addPrecisionOffer, {
       token: s.token,
       body: { surveyId: "", clientId: "x" },
     });
     assertEquals(r.status, 400);
     assertEquals(r.json.errors.map((e: { path: string }) => e.path).sort(), ["clientId", "surveyId"]);
-    const q = await s.t.call("POST", "/admin/project/api/logit/quota/all", {
+    const q = await s.t.api(Prov.logitQuotas, {
       token: s.token,
-      body: { projectId: { a: 1 } },
+      bad: { projectId: { a: 1 } },
     });
     assertEquals(q.status, 400);
-    const ext = await s.t.call("POST", "/admin/project/external/add", {
-      token: await s.t.tokenFor("ADMIN"),
-      body: { provider: "acme", surveyId: "1", clientId: s.client._id },
+    const ext = await s.t.api(Prov.addExternalProject, {
+      as: "ADMIN",
+      bad: { provider: "acme", surveyId: "1", clientId: s.client._id },
     });
     assertEquals(ext.status, 400);
   } finally {
@@ -423,7 +426,7 @@ Deno.test("an interlocked quota (Gender x Age) is enforced: its combination clos
       combo(2, "2000246", ["2000300", "2000301"], 5),
       combo(3, "2000247", ["2000302"], 5),
     );
-    const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+    const r = await s.t.api(Prov.addPrecisionOffer, {
       token: s.token,
       body: { surveyId: src.id, clientId: s.client._id },
     });
@@ -447,7 +450,7 @@ Deno.test("an interlocked quota (Gender x Age) is enforced: its combination clos
     );
     // the project's quota screen names it readably
     const admin = await s.t.tokenFor("SUPERADMIN");
-    const listed = (await s.t.call("GET", `/admin/quotas/all/${projectId}`, { token: admin })).json.result;
+    const listed = (await s.t.api(Parts.listQuotasCall, { params: { projectId }, token: admin })).json.result;
     const shown = listed.find((q: { quotaId: { qualificationName: string } }) =>
       q.quotaId.qualificationName === "Precision: Gender x Age"
     );
@@ -500,7 +503,7 @@ Deno.test("mappings: API managers see each provider question's links and correct
     const offers = s.sb.states.precision.offers.filter((o) => o.country === "US" && o.quotas.length >= 2);
     const [a, b] = offers;
     const add = async (o: typeof a) => {
-      const r = await s.t.call("POST", "/admin/project/precision/api/add", {
+      const r = await s.t.api(Prov.addPrecisionOffer, {
         token: s.token,
         body: { surveyId: o.id, clientId: s.client._id },
       });
@@ -508,7 +511,7 @@ Deno.test("mappings: API managers see each provider question's links and correct
       return r.json.result as { projectId: string; projectCode: string };
     };
     const first = await add(a);
-    const list = await s.t.call("POST", "/admin/project/api/mappings/list", {
+    const list = await s.t.api(Prov.listMappings, {
       token: s.token,
       body: { filter: { provider: ["precision"] }, search: "Gender" },
     });
@@ -555,7 +558,7 @@ Deno.test("mappings: API managers see each provider question's links and correct
       },
     ]).execute();
 
-    const path = `/admin/project/api/mappings/${gender._id}`;
+    const mapping = { params: { id: gender._id }, token: s.token };
     // bad input: 4xx with the envelope, nothing changed
     for (
       const [body, status] of [
@@ -566,12 +569,13 @@ Deno.test("mappings: API managers see each provider question's links and correct
         [{ qualificationId: "nope" }, 400],
       ] as const
     ) {
-      const r = await s.t.call("PUT", path, { token: s.token, body });
+      const r = await s.t.api(Prov.updateMapping, { ...mapping, bad: body });
       assertEquals(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
       assert(typeof r.json.message === "string");
     }
     assertEquals(
-      (await s.t.call("PUT", "/admin/project/api/mappings/6a00000000000000000000fe", {
+      (await s.t.api(Prov.updateMapping, {
+        params: { id: "6a00000000000000000000fe" },
         token: s.token,
         body: {},
       })).status,
@@ -579,8 +583,8 @@ Deno.test("mappings: API managers see each provider question's links and correct
     );
 
     // relink the question to the library qualification: answers follow by position of choice
-    const fix = await s.t.call("PUT", path, {
-      token: s.token,
+    const fix = await s.t.api(Prov.updateMapping, {
+      ...mapping,
       body: {
         qualificationId: libId,
         answers: [{ answerId: "2000246", optionId: man }, { answerId: "2000247", optionId: woman }],
@@ -637,8 +641,8 @@ Deno.test("mappings: API managers see each provider question's links and correct
     assert((await respond("m1", { Gender: "Man" })).startsWith("https://client.example"));
 
     // unlinking Woman would drop the second project's counted complete: that project is left as it was
-    const un = await s.t.call("PUT", path, {
-      token: s.token,
+    const un = await s.t.api(Prov.updateMapping, {
+      ...mapping,
       body: { answers: [{ answerId: "2000247", optionId: null }] },
     });
     assertEquals(un.status, 200, un.text);
@@ -659,11 +663,14 @@ Deno.test("mappings: API managers see each provider question's links and correct
 Deno.test("mappings: APIMANAGER only; no token 401", async () => {
   const s = await setup();
   try {
-    await expectGuarded(s.t, "POST", "/admin/project/api/mappings/list", "SUPERADMIN", {});
-    await expectGuarded(s.t, "PUT", "/admin/project/api/mappings/6a00000000000000000000fe", "MANAGER", {});
-    const bad = await s.t.call("POST", "/admin/project/api/mappings/list", {
+    await expectCallGuarded(s.t, Prov.listMappings, "SUPERADMIN", { body: {} });
+    await expectCallGuarded(s.t, Prov.updateMapping, "MANAGER", {
+      params: { id: "6a00000000000000000000fe" },
+      body: {},
+    });
+    const bad = await s.t.api(Prov.listMappings, {
       token: s.token,
-      body: { pageNo: "x" },
+      bad: { pageNo: "x" },
     });
     assertEquals(bad.status, 400);
   } finally {

@@ -4,18 +4,19 @@
  * project at its sample size, closes one past its end date, and logs it; a Soft job changes nothing
  * and only e-mails the progress report; two schedulers on one database run a tick once.
  */
-import { type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { liveProject } from "../helpers/router.ts";
 import { JobScheduler } from "../../server/domain/support/scheduler.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { parseAttachments } from "../../server/domain/email/outbox.ts";
+import * as Support from "../../shared/api/support.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const MINUTE = 60_000;
 
 async function addJob(t: TestApp, body: Record<string, unknown>) {
-  const r = await t.call("POST", "/admin/schedule/job/add", { token: await t.tokenFor("MANAGER"), body });
+  const r = await t.api(Support.addJobCall, { as: "MANAGER", body });
   assertEquals(r.status, 200, r.text);
   return r.json.result;
 }
@@ -47,27 +48,30 @@ Deno.test("jobs: add, get, list, edit, Soft and Status toggles, delete", opts, a
     assertEquals(job.fullName, "TestMANAGER User");
     assertEquals(job.lastRunAt, null);
     const token = await t.tokenFor("ADMIN");
-    const got = await t.call("GET", `/admin/schedule/job/${job._id}`, { token });
+    const got = await t.api(Support.getJobCall, { params: { id: job._id }, token });
     assertEquals(got.json.result._id, job._id);
 
-    const list = await t.call("POST", "/admin/schedule/jobs", { token, body: { pageNo: 1, limit: 10 } });
+    const list = await t.api(Support.listJobsCall, { token, body: { pageNo: 1, limit: 10 } });
     assertEquals(list.status, 200);
     assertEquals(list.json.result.data.map((j: { _id: string }) => j._id), [job._id]);
     assertEquals(list.json.result.data[0].projectName, s.child.projectName);
 
-    const soft = await t.call("PUT", `/admin/schedule/job/update/${job._id}`, {
+    const soft = await t.api(Support.updateJobCall, {
+      params: { id: job._id },
       token,
       body: { isSoft: true },
     });
     assertEquals(soft.status, 200);
     assertEquals(soft.json.result.isSoft, true);
     assertEquals(soft.json.message, "Scheduled job set to soft successfully");
-    const off = await t.call("PUT", `/admin/schedule/job/update/${job._id}`, {
+    const off = await t.api(Support.updateJobCall, {
+      params: { id: job._id },
       token,
       body: { isActive: false },
     });
     assertEquals(off.json.result.isActive, false);
-    const edited = await t.call("PUT", `/admin/schedule/job/update/${job._id}`, {
+    const edited = await t.api(Support.updateJobCall, {
+      params: { id: job._id },
       token,
       body: {
         projectCode: s.parent.projectCode,
@@ -82,16 +86,17 @@ Deno.test("jobs: add, get, list, edit, Soft and Status toggles, delete", opts, a
     assertEquals(edited.json.result.interval, 10);
     assertEquals(edited.json.message, "Scheduled job updated successfully");
 
-    const inactive = await t.call("POST", "/admin/schedule/jobs", { token, body: { status: false } });
+    const inactive = await t.api(Support.listJobsCall, { token, body: { status: false } });
     assertEquals(inactive.json.result.data.length, 0);
 
-    const del = await t.call("PUT", `/admin/schedule/job/update/${job._id}`, {
+    const del = await t.api(Support.updateJobCall, {
+      params: { id: job._id },
       token,
       body: { isDeleted: true },
     });
     assertEquals(del.json.result, { _id: job._id, isDeleted: true });
-    assertEquals((await t.call("GET", `/admin/schedule/job/${job._id}`, { token })).status, 404);
-    const after = await t.call("POST", "/admin/schedule/jobs", { token, body: {} });
+    assertEquals((await t.api(Support.getJobCall, { params: { id: job._id }, token })).status, 404);
+    const after = await t.api(Support.listJobsCall, { token, body: {} });
     assertEquals(after.json.result.data.length, 0);
 
     const logs = await t.deps.db.selectFrom("system_logs").select("activity").where("recordId", "=", job._id)
@@ -110,7 +115,7 @@ Deno.test(
     try {
       const s = await liveProject(t);
       const token = await t.tokenFor("ACCOUNTANT");
-      const add = (body: unknown) => t.call("POST", "/admin/schedule/job/add", { token, body });
+      const add = (body: unknown) => t.api(Support.addJobCall, { token, bad: body });
       let r = await add({ projectCode: "  ", interval: 5 });
       assertEquals(r.status, 400);
       assertEquals(r.json.message, "Project Code  is required");
@@ -126,33 +131,25 @@ Deno.test(
       assertEquals(r.json.errors[0].path, "projectCode");
       r = await add({ projectCode: s.child.projectCode, interval: 5, isSoft: "yes" });
       assertEquals(r.status, 400);
-      assertEquals((await t.call("POST", "/admin/schedule/job/add", { token, raw: "[" })).status, 400);
+      assertEquals((await t.api(Support.addJobCall, { token, raw: "[" })).status, 400);
 
       const job = await addJob(t, { projectCode: s.child.projectCode, interval: 2 });
-      const bad = await t.call("PUT", `/admin/schedule/job/update/${job._id}`, {
+      const bad = await t.api(Support.updateJobCall, {
+        params: { id: job._id },
         token,
         body: { isDeleted: false },
       });
       assertEquals(bad.status, 400);
       assertEquals(
+        // a malformed id in the path itself: spelled literally
         (await t.call("PUT", "/admin/schedule/job/update/xyz", { token, body: { isActive: true } })).status,
         404,
       );
-      assertEquals((await t.call("GET", `/admin/schedule/job/${"b".repeat(24)}`, { token })).status, 404);
+      assertEquals((await t.api(Support.getJobCall, { params: { id: "b".repeat(24) }, token })).status, 404);
 
-      for (
-        const [m, p] of [["POST", "/admin/schedule/jobs"], ["POST", "/admin/schedule/job/add"], [
-          "GET",
-          `/admin/schedule/job/${job._id}`,
-        ]]
-      ) {
-        assertEquals((await t.call(m, p, { body: m === "GET" ? undefined : {} })).status, 401);
-        assertEquals(
-          (await t.call(m, p, { token: await t.tokenFor("SUBSCRIBER"), body: m === "GET" ? undefined : {} }))
-            .status,
-          403,
-        );
-      }
+      await expectCallGuarded(t, Support.listJobsCall, "SUBSCRIBER");
+      await expectCallGuarded(t, Support.addJobCall, "SUBSCRIBER", { bad: {} });
+      await expectCallGuarded(t, Support.getJobCall, "SUBSCRIBER", { params: { id: job._id } });
     } finally {
       await t.close();
     }
@@ -202,8 +199,8 @@ Deno.test(
       assert(logs.some((l) => l.activity.startsWith(`Paused ${s.child.projectCode}`)));
 
       // shown in the grid
-      const list = await t.call("POST", "/admin/schedule/jobs", {
-        token: await t.tokenFor("ADMIN"),
+      const list = await t.api(Support.listJobsCall, {
+        as: "ADMIN",
         body: {},
       });
       assertEquals(list.json.result.data[0].lastOutcome, runs[0].outcome);

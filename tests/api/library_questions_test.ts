@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { auditOf, created, qualificationBody, questionBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
+import * as Lib from "../../shared/api/library.ts";
 
 type Q = { _id: string; title: string; sortOrder: number };
 const titles = (list: Q[]) => list.map((q) => q.title);
@@ -10,7 +11,7 @@ Deno.test("temporary questions: add with default option flags, list in order, re
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const add = await t.call("POST", "/admin/question/temp/add", {
+    const add = await t.api(Lib.addTempQuestion, {
       token,
       body: {
         questionTitle: { en: "  What is your age?  ", fr: "Quel est votre âge ?" },
@@ -34,22 +35,23 @@ Deno.test("temporary questions: add with default option flags, list in order, re
         { title: "35+", enable: true, formvalidate: true, diy: false, local: true, quota: 25 },
       ],
     );
-    assertEquals((await t.call("GET", `/admin/question/temp/${q._id}`, { token })).json.result, q);
+    assertEquals((await t.api(Lib.getTempQuestion, { params: { id: q._id }, token })).json.result, q);
 
-    const text = await created(t, token, "/admin/question/temp/add", {
+    const text = await created(t, token, Lib.addTempQuestion, {
       questionTitle: "What is your ZIP code?",
       questionType: "TEXT",
       questionOption: [{ title: "dropped" }],
     });
     assertEquals([text.questionTitle, text.questionOption], [{ en: "What is your ZIP code?" }, []]);
 
-    const list = await t.call("GET", "/admin/questions/temp", { token });
+    const list = await t.api(Lib.listTempQuestions, { token });
     assertEquals(titles(list.json.result), ["What is your age?", "What is your ZIP code?"]);
     assertEquals(list.json.result.map((x: Q) => x.sortOrder), [1, 2]);
 
     // edit: options sent back with their ids keep them; a new option gets a new id
     const [o1, o2] = q.questionOption;
-    const upd = await t.call("PUT", `/admin/survey/question/temp/update/${q._id}`, {
+    const upd = await t.api(Lib.updateTempQuestion, {
+      params: { id: q._id },
       token,
       body: {
         questionTitle: { en: "Your age, please" },
@@ -81,7 +83,7 @@ Deno.test("temporary questions: the spec's messages on every field at once, neve
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const empty = await t.call("POST", "/admin/question/temp/add", { token, body: {} });
+    const empty = await t.api(Lib.addTempQuestion, { token, body: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.errors, [
       { path: "questionType", message: "question Type  is required" },
@@ -110,24 +112,26 @@ Deno.test("temporary questions: the spec's messages on every field at once, neve
       ],
     ];
     for (const [patch, path, message] of cases) {
-      const r = await t.call("POST", "/admin/question/temp/add", { token, body: questionBody(patch) });
+      const r = await t.api(Lib.addTempQuestion, { token, body: questionBody(patch) });
       assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
     // a French question needs its French title
-    const fr = await t.call("POST", "/admin/question/temp/add", {
+    const fr = await t.api(Lib.addTempQuestion, {
       token,
       body: questionBody({ languageId: "fr", questionTitle: { en: "Your age?" } }),
     });
     assertEquals(fr.json.errors, [{ path: "questionTitle.fr", message: "question name  is required" }]);
-    assertEquals((await t.call("POST", "/admin/question/temp/add", { token, raw: "[" })).status, 400);
-    const q = await created(t, token, "/admin/question/temp/add", questionBody());
-    const put = await t.call("PUT", `/admin/survey/question/temp/update/${q._id}`, {
+    assertEquals((await t.api(Lib.addTempQuestion, { token, raw: "[" })).status, 400);
+    const q = await created(t, token, Lib.addTempQuestion, questionBody());
+    const put = await t.api(Lib.updateTempQuestion, {
+      params: { id: q._id },
       token,
       body: { questionType: "TEXT" },
     });
     assertEquals([put.status, put.json.message], [400, "question name  is required"]);
-    const activeOnly = await t.call("PUT", `/admin/survey/question/temp/update/${q._id}`, {
+    const activeOnly = await t.api(Lib.updateTempQuestion, {
+      params: { id: q._id },
       token,
       body: { isActive: false },
     });
@@ -144,25 +148,25 @@ Deno.test("temporary questions: reorder persists; unknown or repeated ids are re
     const ids: string[] = [];
     for (const title of ["Age question", "Gender question", "Income question", "Region question"]) {
       ids.push(
-        (await created(t, token, "/admin/question/temp/add", questionBody({ questionTitle: { en: title } })))
+        (await created(t, token, Lib.addTempQuestion, questionBody({ questionTitle: { en: title } })))
           ._id,
       );
     }
-    const r = await t.call("PUT", "/admin/question/temp/reorder", {
+    const r = await t.api(Lib.reorderTempQuestions, {
       token,
       body: { ids: [ids[2], ids[0], ids[3], ids[1]] },
     });
     assertEquals([r.status, r.json.message], [200, "Question order saved"]);
     const expected = ["Income question", "Age question", "Region question", "Gender question"];
     assertEquals(titles(r.json.result), expected);
-    assertEquals(titles((await t.call("GET", "/admin/questions/temp", { token })).json.result), expected);
+    assertEquals(titles((await t.api(Lib.listTempQuestions, { token })).json.result), expected);
     assertEquals(
-      (await t.call("GET", "/admin/questions/temp", { token })).json.result.map((q: Q) => q.sortOrder),
+      (await t.api(Lib.listTempQuestions, { token })).json.result.map((q: Q) => q.sortOrder),
       [1, 2, 3, 4],
     );
 
     // a partial list goes first; the rest keep their order after it
-    const partial = await t.call("PUT", "/admin/question/temp/reorder", { token, body: { ids: [ids[1]] } });
+    const partial = await t.api(Lib.reorderTempQuestions, { token, body: { ids: [ids[1]] } });
     assertEquals(titles(partial.json.result), [
       "Gender question",
       "Income question",
@@ -170,7 +174,7 @@ Deno.test("temporary questions: reorder persists; unknown or repeated ids are re
       "Region question",
     ]);
 
-    const unknown = await t.call("PUT", "/admin/question/temp/reorder", {
+    const unknown = await t.api(Lib.reorderTempQuestions, {
       token,
       body: { ids: [ids[0], "0123456789abcdef01234567"] },
     });
@@ -178,13 +182,14 @@ Deno.test("temporary questions: reorder persists; unknown or repeated ids are re
     assertEquals(unknown.json.errors, [{ path: "ids.1", message: MSG.questionOrderInvalid }]);
     for (const body of [{ ids: [ids[0], ids[0]] }, { ids: [] }, {}, { ids: "x" }]) {
       assertEquals(
-        (await t.call("PUT", "/admin/question/temp/reorder", { token, body })).status,
+        (await t.api(Lib.reorderTempQuestions, { token, bad: body })).status,
         400,
         JSON.stringify(body),
       );
     }
 
-    const del = await t.call("PUT", `/admin/survey/question/temp/update/${ids[2]}`, {
+    const del = await t.api(Lib.updateTempQuestion, {
+      params: { id: ids[2] },
       token,
       body: { isDeleted: true },
     });
@@ -192,14 +197,14 @@ Deno.test("temporary questions: reorder persists; unknown or repeated ids are re
       _id: ids[2],
       isDeleted: true,
     }]);
-    assertEquals(titles((await t.call("GET", "/admin/questions/temp", { token })).json.result), [
+    assertEquals(titles((await t.api(Lib.listTempQuestions, { token })).json.result), [
       "Gender question",
       "Age question",
       "Region question",
     ]);
-    assertEquals((await t.call("GET", `/admin/question/temp/${ids[2]}`, { token })).status, 404);
+    assertEquals((await t.api(Lib.getTempQuestion, { params: { id: ids[2] }, token })).status, 404);
     assertEquals(
-      (await t.call("PUT", "/admin/question/temp/reorder", { token, body: { ids: [ids[2]] } })).status,
+      (await t.api(Lib.reorderTempQuestions, { token, body: { ids: [ids[2]] } })).status,
       400,
     );
     const log = await t.deps.db.selectFrom("system_logs").select("activity").where("module", "=", "Questions")
@@ -213,16 +218,19 @@ Deno.test("temporary questions: reorder persists; unknown or repeated ids are re
 Deno.test("temporary questions: admins manage; managers may read the list (for projects) but not change it", async () => {
   const t = await testApp();
   try {
-    const q = await created(t, await t.tokenFor("ADMIN"), "/admin/question/temp/add", questionBody());
-    await expectGuarded(t, "GET", "/admin/questions/temp", "ACCOUNTANT");
-    await expectGuarded(t, "POST", "/admin/question/temp/add", "MANAGER", questionBody());
-    await expectGuarded(t, "PUT", `/admin/survey/question/temp/update/${q._id}`, "MANAGER", {
-      isDeleted: true,
+    const q = await created(t, await t.tokenFor("ADMIN"), Lib.addTempQuestion, questionBody());
+    await expectCallGuarded(t, Lib.listTempQuestions, "ACCOUNTANT");
+    await expectCallGuarded(t, Lib.addTempQuestion, "MANAGER", { body: questionBody() });
+    await expectCallGuarded(t, Lib.updateTempQuestion, "MANAGER", {
+      params: { id: q._id },
+      body: {
+        isDeleted: true,
+      },
     });
-    await expectGuarded(t, "PUT", "/admin/question/temp/reorder", "MANAGER", { ids: [q._id] });
-    await expectGuarded(t, "GET", `/admin/question/temp/${q._id}`, "MANAGER");
+    await expectCallGuarded(t, Lib.reorderTempQuestions, "MANAGER", { body: { ids: [q._id] } });
+    await expectCallGuarded(t, Lib.getTempQuestion, "MANAGER", { params: { id: q._id } });
     assertEquals(
-      (await t.call("GET", "/admin/questions/temp", { token: await t.tokenFor("MANAGER") })).status,
+      (await t.api(Lib.listTempQuestions, { as: "MANAGER" })).status,
       200,
     );
   } finally {
@@ -234,7 +242,7 @@ Deno.test("qualifications: add with a derived key and ordered options; edit reor
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const add = await t.call("POST", "/admin/qualification/add", {
+    const add = await t.api(Lib.addQualification, {
       token,
       body: {
         qualificationName: " Household Income ",
@@ -263,7 +271,8 @@ Deno.test("qualifications: add with a derived key and ordered options; edit reor
     ]);
 
     const [a, b, c] = q.qualificationOptions;
-    const upd = await t.call("PUT", `/admin/qualification/update/${q._id}`, {
+    const upd = await t.api(Lib.updateQualificationCall, {
+      params: { id: q._id },
       token,
       body: {
         qualificationName: "Household Income",
@@ -285,7 +294,7 @@ Deno.test("qualifications: add with a derived key and ordered options; edit reor
       .where("id", "=", b._id).executeTakeFirstOrThrow();
     assertEquals(retired, { text: "$25k - $49k", isDeleted: 1 }, "a removed option is retired, not erased");
 
-    const all = await t.call("GET", "/admin/qualifications/all", { token: await t.tokenFor("MANAGER") });
+    const all = await t.api(Lib.listQualificationsCall, { as: "MANAGER" });
     assertEquals(all.json.result.length, 1);
     assertEquals(all.json.result[0].qualificationOptions.length, 3);
     assertEquals((await auditOf(t, q._id)).map((l) => l.activity), [
@@ -302,7 +311,7 @@ Deno.test("qualifications: the spec's messages, at least two options, a unique k
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const empty = await t.call("POST", "/admin/qualification/add", { token, body: {} });
+    const empty = await t.api(Lib.addQualification, { token, body: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.errors, [
       { path: "qualificationName", message: "question name  is required" },
@@ -322,17 +331,17 @@ Deno.test("qualifications: the spec's messages, at least two options, a unique k
       [{ qualificationKey: "has space" }, "qualificationKey", "Key may use letters, digits and _ only"],
     ];
     for (const [patch, path, message] of cases) {
-      const r = await t.call("POST", "/admin/qualification/add", { token, body: qualificationBody(patch) });
+      const r = await t.api(Lib.addQualification, { token, body: qualificationBody(patch) });
       assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
     const age = await created(
       t,
       token,
-      "/admin/qualification/add",
+      Lib.addQualification,
       qualificationBody({ qualificationName: "Age" }),
     );
-    const dup = await t.call("POST", "/admin/qualification/add", {
+    const dup = await t.api(Lib.addQualification, {
       token,
       body: qualificationBody({ qualificationName: "AGE" }),
     });
@@ -341,36 +350,39 @@ Deno.test("qualifications: the spec's messages, at least two options, a unique k
     const other = await created(
       t,
       token,
-      "/admin/qualification/add",
+      Lib.addQualification,
       qualificationBody({ qualificationName: "Gender" }),
     );
-    const clash = await t.call("PUT", `/admin/qualification/update/${other._id}`, {
+    const clash = await t.api(Lib.updateQualificationCall, {
+      params: { id: other._id },
       token,
       body: qualificationBody({ qualificationName: "Gender", qualificationKey: "age" }),
     });
     assertEquals(clash.status, 409);
 
-    const off = await t.call("PUT", `/admin/qualification/update/${age._id}`, {
+    const off = await t.api(Lib.updateQualificationCall, {
+      params: { id: age._id },
       token,
       body: { isActive: false },
     });
     assertEquals([off.status, off.json.result.isActive], [200, false]);
-    const del = await t.call("PUT", `/admin/qualification/update/${age._id}`, {
+    const del = await t.api(Lib.updateQualificationCall, {
+      params: { id: age._id },
       token,
       body: { isDeleted: true },
     });
     assertEquals([del.status, del.json.message], [200, "Qualification deleted successfully"]);
-    const all = await t.call("GET", "/admin/qualifications/all", { token });
+    const all = await t.api(Lib.listQualificationsCall, { token });
     assertEquals(all.json.result.map((q: { qualificationName: string }) => q.qualificationName), ["Gender"]);
     assert(
-      (await t.call("POST", "/admin/qualification/add", {
+      (await t.api(Lib.addQualification, {
         token,
         body: qualificationBody({ qualificationName: "Age" }),
       })).status === 200,
       "a deleted key is free again",
     );
     assertEquals(
-      (await t.call("PUT", `/admin/qualification/update/${age._id}`, { token, body: { isActive: true } }))
+      (await t.api(Lib.updateQualificationCall, { params: { id: age._id }, token, body: { isActive: true } }))
         .status,
       404,
     );
@@ -382,12 +394,15 @@ Deno.test("qualifications: the spec's messages, at least two options, a unique k
 Deno.test("qualifications: admins manage; project editors may read; others are refused", async () => {
   const t = await testApp();
   try {
-    const q = await created(t, await t.tokenFor("ADMIN"), "/admin/qualification/add", qualificationBody());
-    await expectGuarded(t, "GET", "/admin/qualifications/all", "ACCOUNTANT");
-    await expectGuarded(t, "POST", "/admin/qualification/add", "MANAGER", qualificationBody());
-    await expectGuarded(t, "PUT", `/admin/qualification/update/${q._id}`, "MANAGER", { isDeleted: true });
+    const q = await created(t, await t.tokenFor("ADMIN"), Lib.addQualification, qualificationBody());
+    await expectCallGuarded(t, Lib.listQualificationsCall, "ACCOUNTANT");
+    await expectCallGuarded(t, Lib.addQualification, "MANAGER", { body: qualificationBody() });
+    await expectCallGuarded(t, Lib.updateQualificationCall, "MANAGER", {
+      params: { id: q._id },
+      body: { isDeleted: true },
+    });
     assertEquals(
-      (await t.call("GET", "/admin/qualifications/all", { token: await t.tokenFor("APIMANAGER") })).status,
+      (await t.api(Lib.listQualificationsCall, { as: "APIMANAGER" })).status,
       200,
     );
   } finally {

@@ -1,5 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
+import * as Lookups from "../../shared/api/lookups.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 async function withApp(fn: (t: TestApp) => Promise<void>) {
   const t = await testApp();
@@ -14,27 +16,30 @@ Deno.test("lookups: every lookup needs a token (401), staff may read them, a SUP
   withApp(async (t) => {
     const supplier = await t.tokenFor("SUPPLIER");
     const staff = await t.tokenFor("SUBSCRIBER");
-    const calls: [string, string, unknown][] = [
-      ["GET", "/admin/countries", undefined],
-      ["GET", "/admin/languages", undefined],
-      ["GET", "/admin/currencies", undefined],
-      ["POST", "/admin/regions", { countryId: "US" }],
-      ["POST", "/admin/cities", { regionId: "US-CA" }],
+    const calls: [AnyContract, unknown][] = [
+      [Lookups.countriesCall, undefined],
+      [Lookups.languagesCall, undefined],
+      [Lookups.currenciesCall, undefined],
+      [Lookups.regionsCall, { countryId: "US" }],
+      [Lookups.citiesCall, { regionId: "US-CA" }],
     ];
-    for (const [method, path, body] of calls) {
-      const none = await t.call(method, path, { body });
-      assertEquals(none.status, 401, `${method} ${path} without token`);
-      const refused = await t.call(method, path, { body, token: supplier });
-      assertEquals(refused.status, 403, `${method} ${path} as SUPPLIER: only /supplier/* calls`);
-      const ok = await t.call(method, path, { body, token: staff });
-      assertEquals(ok.status, 200, `${method} ${path} as SUBSCRIBER: ${ok.text.slice(0, 200)}`);
-      assert(Array.isArray(ok.json.result) && ok.json.result.length > 0, `${path} gives a non-empty list`);
+    for (const [call, body] of calls) {
+      const none = await t.api(call, { bad: body });
+      assertEquals(none.status, 401, `${call.key} without token`);
+      const refused = await t.api(call, { bad: body, token: supplier });
+      assertEquals(refused.status, 403, `${call.key} as SUPPLIER: only /supplier/* calls`);
+      const ok = await t.api(call, { bad: body, token: staff });
+      assertEquals(ok.status, 200, `${call.key} as SUBSCRIBER: ${ok.text.slice(0, 200)}`);
+      assert(
+        Array.isArray(ok.json.result) && ok.json.result.length > 0,
+        `${call.path} gives a non-empty list`,
+      );
     }
   }));
 
 Deno.test("countries: ISO codes as ids, with label, flag and dialling code, sorted by name", () =>
   withApp(async (t) => {
-    const r = await t.call("GET", "/admin/countries", { token: await t.tokenFor("ADMIN") });
+    const r = await t.api(Lookups.countriesCall, { as: "ADMIN" });
     assertEquals(r.status, 200);
     const list = r.json.result as { _id: string; label: string }[];
     assert(list.length > 200, `about 250 countries, got ${list.length}`);
@@ -53,7 +58,7 @@ Deno.test("countries: ISO codes as ids, with label, flag and dialling code, sort
 
 Deno.test("languages: ISO 639-1 codes with English and native names; 'en' is there", () =>
   withApp(async (t) => {
-    const r = await t.call("GET", "/admin/languages", { token: await t.tokenFor("MANAGER") });
+    const r = await t.api(Lookups.languagesCall, { as: "MANAGER" });
     assertEquals(r.status, 200);
     const list = r.json.result as { _id: string; label: string; nativeName: string }[];
     assert(list.length > 150);
@@ -69,7 +74,7 @@ Deno.test("languages: ISO 639-1 codes with English and native names; 'en' is the
 
 Deno.test("currencies: ISO 4217 'CODE - Name' labels with symbols; no test or metal codes", () =>
   withApp(async (t) => {
-    const r = await t.call("GET", "/admin/currencies", { token: await t.tokenFor("ACCOUNTANT") });
+    const r = await t.api(Lookups.currenciesCall, { as: "ACCOUNTANT" });
     assertEquals(r.status, 200);
     const list = r.json.result as { _id: string; label: string; value: string; symbol?: string }[];
     const usd = list.find((c) => c._id === "USD");
@@ -87,7 +92,7 @@ Deno.test("currencies: ISO 4217 'CODE - Name' labels with symbols; no test or me
 Deno.test("regions: one or several countries, case-insensitive codes, ids like US-CA", () =>
   withApp(async (t) => {
     const token = await t.tokenFor("ADMIN");
-    const us = await t.call("POST", "/admin/regions", { token, body: { countryId: "US" } });
+    const us = await t.api(Lookups.regionsCall, { token, body: { countryId: "US" } });
     assertEquals(us.status, 200);
     assertEquals(us.json.result.find((r: { _id: string }) => r._id === "US-CA"), {
       _id: "US-CA",
@@ -98,13 +103,13 @@ Deno.test("regions: one or several countries, case-insensitive codes, ids like U
     });
     assert(us.json.result.every((r: { countryCode: string }) => r.countryCode === "US"));
 
-    const two = await t.call("POST", "/admin/regions", { token, body: { countryIds: ["us", "IN"] } });
+    const two = await t.api(Lookups.regionsCall, { token, body: { countryIds: ["us", "IN"] } });
     assertEquals(two.status, 200);
     const codes = new Set(two.json.result.map((r: { countryCode: string }) => r.countryCode));
     assertEquals([...codes], ["US", "IN"]);
     assert(two.json.result.some((r: { _id: string }) => r._id === "IN-MH"));
 
-    const none = await t.call("POST", "/admin/regions", { token, body: { countryId: "AX" } });
+    const none = await t.api(Lookups.regionsCall, { token, body: { countryId: "AX" } });
     assertEquals(none.status, 200);
     assertEquals(none.json.result, [], "a country without regions answers an empty list");
   }));
@@ -112,34 +117,34 @@ Deno.test("regions: one or several countries, case-insensitive codes, ids like U
 Deno.test("regions: unknown country, missing country and malformed bodies are clear 400s", () =>
   withApp(async (t) => {
     const token = await t.tokenFor("ADMIN");
-    const unknown = await t.call("POST", "/admin/regions", { token, body: { countryIds: ["US", "ZZ"] } });
+    const unknown = await t.api(Lookups.regionsCall, { token, body: { countryIds: ["US", "ZZ"] } });
     assertEquals(unknown.status, 400);
     assertEquals(unknown.json.message, "Unknown country: ZZ");
     assertEquals(unknown.json.errors, [{ path: "countryId", message: "Unknown country: ZZ" }]);
 
-    const missing = await t.call("POST", "/admin/regions", { token, body: {} });
+    const missing = await t.api(Lookups.regionsCall, { token, body: {} });
     assertEquals(missing.status, 400);
     assertEquals(missing.json.message, "Country is required");
 
-    const empty = await t.call("POST", "/admin/regions", { token, body: { countryIds: [] } });
+    const empty = await t.api(Lookups.regionsCall, { token, body: { countryIds: [] } });
     assertEquals(empty.status, 400);
 
-    const shape = await t.call("POST", "/admin/regions", { token, body: { countryId: "United States" } });
+    const shape = await t.api(Lookups.regionsCall, { token, body: { countryId: "United States" } });
     assertEquals(shape.status, 400);
     assertEquals(shape.json.message, "Country must be an ISO code such as US");
 
     for (const raw of ["{oops", '["US"]', "null", "42"]) {
-      const r = await t.call("POST", "/admin/regions", { token, raw });
+      const r = await t.api(Lookups.regionsCall, { token, raw });
       assertEquals(r.status, 400, `body ${raw}`);
     }
-    const typed = await t.call("POST", "/admin/regions", { token, body: { countryId: 7 } });
+    const typed = await t.api(Lookups.regionsCall, { token, bad: { countryId: 7 } });
     assertEquals(typed.status, 400);
   }));
 
 Deno.test("cities: of a region, searchable ignoring case and accents, stable ids", () =>
   withApp(async (t) => {
     const token = await t.tokenFor("MANAGER");
-    const la = await t.call("POST", "/admin/cities", {
+    const la = await t.api(Lookups.citiesCall, {
       token,
       body: { regionId: "US-CA", search: "los ang" },
     });
@@ -152,7 +157,7 @@ Deno.test("cities: of a region, searchable ignoring case and accents, stable ids
       countryCode: "US",
     });
 
-    const sp = await t.call("POST", "/admin/cities", {
+    const sp = await t.api(Lookups.citiesCall, {
       token,
       body: { regionIds: ["BR-SP"], search: "SAO" },
     });
@@ -164,7 +169,7 @@ Deno.test("cities: of a region, searchable ignoring case and accents, stable ids
     const firstContains = labels.findIndex((l) => !/^s[aã]o/i.test(l));
     if (firstContains >= 0) assert(labels.slice(firstContains).every((l) => !/^s[aã]o/i.test(l)));
 
-    const two = await t.call("POST", "/admin/cities", {
+    const two = await t.api(Lookups.citiesCall, {
       token,
       body: { regionIds: ["US-CA", "US-NY"], countryId: "US", search: "new" },
     });
@@ -176,21 +181,21 @@ Deno.test("cities: of a region, searchable ignoring case and accents, stable ids
 Deno.test("cities: big regions are capped and say so; limit narrows; a country alone works", () =>
   withApp(async (t) => {
     const token = await t.tokenFor("ADMIN");
-    const eng = await t.call("POST", "/admin/cities", { token, body: { regionId: "GB-ENG" } });
+    const eng = await t.api(Lookups.citiesCall, { token, body: { regionId: "GB-ENG" } });
     assertEquals(eng.status, 200);
     assertEquals(eng.json.result.length, 500);
     assertMatch(eng.json.message, /^Showing 500 of \d{4,} cities: search to narrow the list$/);
 
-    const ten = await t.call("POST", "/admin/cities", { token, body: { regionId: "GB-ENG", limit: 10 } });
+    const ten = await t.api(Lookups.citiesCall, { token, body: { regionId: "GB-ENG", limit: 10 } });
     assertEquals(ten.json.result.length, 10);
 
-    const small = await t.call("POST", "/admin/cities", {
+    const small = await t.api(Lookups.citiesCall, {
       token,
       body: { regionId: "US-CA", search: "los ang" },
     });
     assertEquals(small.json.message, "Success");
 
-    const lu = await t.call("POST", "/admin/cities", { token, body: { countryId: "LU" } });
+    const lu = await t.api(Lookups.citiesCall, { token, body: { countryId: "LU" } });
     assertEquals(lu.status, 200);
     assert(lu.json.result.length > 0);
     assert(lu.json.result.every((c: { countryCode: string }) => c.countryCode === "LU"));
@@ -211,10 +216,10 @@ Deno.test("cities: unknown region, region outside the country, bad limits and em
       [{ regionId: "US-CA", search: 12 }, 400, "search must be text"],
     ];
     for (const [body, status, message] of cases) {
-      const r = await t.call("POST", "/admin/cities", { token, body });
+      const r = await t.api(Lookups.citiesCall, { token, bad: body });
       assertEquals(r.status, status, JSON.stringify(body));
       if (typeof message === "string") assertEquals(r.json.message, message, JSON.stringify(body));
     }
-    const junk = await t.call("POST", "/admin/cities", { token, raw: "not json" });
+    const junk = await t.api(Lookups.citiesCall, { token, raw: "not json" });
     assertEquals(junk.status, 400);
   }));

@@ -6,7 +6,7 @@
  * call accepts reach the domain and the database too.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { testApp } from "../helpers/app.ts";
+import { type ApiInput, testApp } from "../helpers/app.ts";
 import { API } from "../../shared/permissions.ts";
 import * as listSchemas from "../../shared/list.ts";
 import * as clientSchemas from "../../shared/schemas/client.ts";
@@ -17,7 +17,14 @@ import * as librarySchemas from "../../shared/schemas/library.ts";
 import * as lookupSchemas from "../../shared/schemas/lookups.ts";
 import * as emailSchemas from "../../shared/schemas/email.ts";
 import { childProjectBody, makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
-import { clientBody, qualificationBody, questionBody, supplierBody } from "../helpers/master.ts";
+import { clientBody, created, qualificationBody, questionBody, supplierBody } from "../helpers/master.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
+import * as Cl from "../../shared/api/clients.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Users from "../../shared/api/users.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 /** Every object key any exported schema of these modules knows (through pipes, unions, lazies, arrays). */
 function fieldNames(modules: Record<string, unknown>[]): string[] {
@@ -94,16 +101,17 @@ Deno.test("no API call answers 500 to number or string extremes in any field", a
     const manager = await t.userWith("MANAGER");
     const call = (method: string, path: string, raw?: string) =>
       t.call(method, path, { token: path.startsWith("/supplier") ? supplierToken : admin, raw });
-    const made = async (path: string, body: unknown) => {
-      const r = await t.call("POST", path, { token: admin, body });
-      assertEquals(r.status, 200, `${path}: ${r.text}`);
-      return r.json.result;
-    };
-    const map = await made("/admin/supplierMap/add", { projectId: child._id, supplierId: supplier._id });
-    const rule = await made("/admin/supplier/rule/add", { minSupplierCpi: 1, maxSupplierCpi: 2 });
-    const category = await made("/admin/category/add", { categoryTitle: "Auto", categoryDesc: "Cars" });
-    const question = await made("/admin/question/temp/add", questionBody());
-    const qualification = await made("/admin/qualification/add", qualificationBody());
+    const map = await created(t, admin, Maps.saveSupplierMapCall, {
+      projectId: child._id,
+      supplierId: supplier._id,
+    });
+    const rule = await created(t, admin, Lib.addSupplierRule, { minSupplierCpi: 1, maxSupplierCpi: 2 });
+    const category = await created(t, admin, Lib.addCategory, {
+      categoryTitle: "Auto",
+      categoryDesc: "Cars",
+    });
+    const question = await created(t, admin, Lib.addTempQuestion, questionBody());
+    const qualification = await created(t, admin, Lib.addQualification, qualificationBody());
 
     const idFor = (path: string, param: string): string => {
       if (param === "projectCode") return child.projectCode;
@@ -120,19 +128,19 @@ Deno.test("no API call answers 500 to number or string extremes in any field", a
     };
     /** Valid bodies of the calls with a form: the extremes go in on top. */
     const bases: Record<string, Record<string, unknown>> = {
-      "POST /admin/client/add": clientBody(),
-      "PUT /admin/client/update/:id": clientBody(),
-      "POST /admin/supplier/add": supplierBody(),
-      "PUT /admin/supplier/update/:id": supplierBody(),
-      "POST /admin/project/add": childProjectBody(parent),
-      "PUT /admin/project/update/:id": {},
-      "POST /admin/supplierMap/add": { projectId: child._id, supplierId: supplier._id },
-      "PUT /admin/supplierMap/update/:id": { projectId: child._id, supplierId: supplier._id },
-      "POST /admin/supplier/rule/add": { minSupplierCpi: 1, maxSupplierCpi: 2 },
-      "PUT /admin/supplier/rule/update/:id": { minSupplierCpi: 1, maxSupplierCpi: 2 },
-      "POST /admin/question/temp/add": questionBody(),
-      "POST /admin/qualification/add": qualificationBody(),
-      "POST /admin/user/add": {
+      [Cl.addClient.key]: clientBody(),
+      [Cl.updateClientCall.key]: clientBody(),
+      [Sup.addSupplier.key]: supplierBody(),
+      [Sup.updateSupplierCall.key]: supplierBody(),
+      [P.addProject.key]: childProjectBody(parent),
+      [P.updateProjectCall.key]: {},
+      [Maps.saveSupplierMapCall.key]: { projectId: child._id, supplierId: supplier._id },
+      [Maps.updateSupplierMapCall.key]: { projectId: child._id, supplierId: supplier._id },
+      [Lib.addSupplierRule.key]: { minSupplierCpi: 1, maxSupplierCpi: 2 },
+      [Lib.updateSupplierRuleCall.key]: { minSupplierCpi: 1, maxSupplierCpi: 2 },
+      [Lib.addTempQuestion.key]: questionBody(),
+      [Lib.addQualification.key]: qualificationBody(),
+      [Users.addUser.key]: {
         firstName: "Sweep",
         lastName: "User",
         email: "sweep@test.local",
@@ -143,6 +151,7 @@ Deno.test("no API call answers 500 to number or string extremes in any field", a
 
     const failures: string[] = [];
     let sent = 0;
+    // every entry of the permission table, its path filled from its pattern (the sweep is over paths)
     for (const key of Object.keys(API)) {
       if (key === "POST /admin/logout") continue; // would end the session the sweep runs on
       const [method, pattern] = key.split(" ");
@@ -191,7 +200,7 @@ Deno.test("numbers: finite, whole where counted, within sane bounds; README's st
     const supplier = await makeSupplier(t);
     const parent = await makeParent(t, { clientId: client._id });
     const child = await makeChild(t, parent);
-    const add = (body: unknown) => t.call("POST", "/admin/project/add", { token, body });
+    const add = (body: unknown) => t.api(P.addProject, { token, bad: body });
     for (
       const [field, value] of [["cpi", 1e308], ["averageLOI", 1e400], ["sampleSize", BIG_DIGITS]] as const
     ) {
@@ -200,21 +209,27 @@ Deno.test("numbers: finite, whole where counted, within sane bounds; README's st
     }
     const cpi = await add(childProjectBody(parent, { cpi: 1e308 }));
     assertEquals(cpi.json.message, "CPI must be at most 1000000");
-    const map = await t.call("POST", "/admin/supplierMap/add", {
+    const map = await t.api(Maps.saveSupplierMapCall, {
       token,
       body: { projectId: child._id, supplierId: supplier._id, supplierClickQuota: 1.5 },
     });
     assertEquals([map.status, map.json.message], [400, "Only digits are allowed for this field "]);
-    const quota = await t.call("PUT", `/admin/project/update/${child._id}`, {
+    const quota = await t.api(P.updateProjectCall, {
+      params: { id: child._id },
       token,
       raw: `{"respondentClickQuota": ${BIG_DIGITS}}`,
     });
     assertEquals(quota.status, 400, quota.text);
-    for (const path of ["/admin/projects", `/admin/project/childs/${parent._id}`, "/admin/clients"]) {
-      const ok = await t.call("POST", path, { token, body: { status: true } });
-      assertEquals(ok.status, 200, `${path} status true: ${ok.text}`);
-      const deep = await t.call("POST", path, { token, body: { pageNo: 1e308 } });
-      assertEquals([deep.status, deep.json.message], [400, "pageNo must be at most 1000000"], path);
+    const lists: [AnyContract, ApiInput<AnyContract>][] = [
+      [P.listProjects, {}],
+      [P.listChildProjects, { params: { id: parent._id } }],
+      [Cl.listClients, {}],
+    ];
+    for (const [call, input] of lists) {
+      const ok = await t.api(call, { ...input, token, body: { status: true } });
+      assertEquals(ok.status, 200, `${call.path} status true: ${ok.text}`);
+      const deep = await t.api(call, { ...input, token, body: { pageNo: 1e308 } });
+      assertEquals([deep.status, deep.json.message], [400, "pageNo must be at most 1000000"], call.path);
     }
   } finally {
     await t.close();

@@ -9,6 +9,9 @@ import { type TestApp, testApp } from "../helpers/app.ts";
 import { clientBody, created, supplierBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
 import { httpErrorOf } from "../../server/http/errors.ts";
+import * as Cl from "../../shared/api/clients.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 const INDEXES = [
   { table: "clients", column: "clientCode", index: "clients_code_live", message: MSG.clientCodeTaken },
@@ -68,14 +71,9 @@ Deno.test("unique codes: each is a partial unique index over live rows, case-ins
       if (table !== "users") assert(/COLLATE NOCASE/.test(ddl), `${index} ignores case: ${ddl}`);
     }
 
-    const client = await created(t, token, "/admin/client/add", clientBody({ clientCode: "ACME" }));
-    const supplier = await created(
-      t,
-      token,
-      "/admin/supplier/add",
-      supplierBody({ supplierShortCode: "PULSE" }),
-    );
-    const qualification = await created(t, token, "/admin/qualification/add", {
+    const client = await created(t, token, Cl.addClient, clientBody({ clientCode: "ACME" }));
+    const supplier = await created(t, token, Sup.addSupplier, supplierBody({ supplierShortCode: "PULSE" }));
+    const qualification = await created(t, token, Lib.addQualification, {
       qualificationName: "Car Ownership",
       qualificationIcon: "car",
       qualificationOptions: [{ text: "Yes" }, { text: "No" }],
@@ -115,14 +113,9 @@ Deno.test("unique codes: a duplicate that races past the check is a 409 with the
       ).execute(t.deps.db);
     };
 
-    const other = await created(
-      t,
-      token,
-      "/admin/supplier/add",
-      supplierBody({ supplierShortCode: "OTHER" }),
-    );
+    const other = await created(t, token, Sup.addSupplier, supplierBody({ supplierShortCode: "OTHER" }));
     await racer("suppliers", "supplierShortCode", other._id, "RACE");
-    const s = await t.call("POST", "/admin/supplier/add", {
+    const s = await t.api(Sup.addSupplier, {
       token,
       body: supplierBody({ supplierShortCode: "RACE" }),
     });
@@ -132,22 +125,22 @@ Deno.test("unique codes: a duplicate that races past the check is a 409 with the
       errors: [{ path: "supplierShortCode", message: MSG.shortcodeTaken }],
     });
 
-    const otherClient = await created(t, token, "/admin/client/add", clientBody({ clientCode: "OTHER" }));
+    const otherClient = await created(t, token, Cl.addClient, clientBody({ clientCode: "OTHER" }));
     await racer("clients", "clientCode", otherClient._id, "RACE");
-    const c = await t.call("POST", "/admin/client/add", { token, body: clientBody({ clientCode: "RACE" }) });
+    const c = await t.api(Cl.addClient, { token, body: clientBody({ clientCode: "RACE" }) });
     assertEquals(c.status, 409, c.text);
     assertEquals(c.json, {
       message: MSG.clientCodeTaken,
       errors: [{ path: "clientCode", message: MSG.clientCodeTaken }],
     });
 
-    const otherQ = await created(t, token, "/admin/qualification/add", {
+    const otherQ = await created(t, token, Lib.addQualification, {
       qualificationName: "Other",
       qualificationIcon: "x",
       qualificationOptions: [{ text: "A" }, { text: "B" }],
     });
     await racer("qualifications", "qualificationKey", otherQ._id, "race");
-    const q = await t.call("POST", "/admin/qualification/add", {
+    const q = await t.api(Lib.addQualification, {
       token,
       body: {
         qualificationName: "Race",

@@ -9,6 +9,7 @@ import { makeParent } from "../helpers/fixtures.ts";
 import { GIVE_UP_AFTER_MS, PERMANENT } from "../../server/domain/email/deliver.ts";
 import { routeLabel } from "../../server/http/metrics.ts";
 import { statementKind } from "../../server/domain/ops/metrics.ts";
+import * as P from "../../shared/api/projects.ts";
 
 const TOKEN = "metrics-token-0123456789";
 
@@ -29,12 +30,16 @@ Deno.test("metrics: requests by route template, method and status class; ids and
     const token = await t.tokenFor("ADMIN");
     const project = await makeParent(t);
     const before = await scrape(t);
+    // the route's label as the metrics spell it (the label is under test)
     const route = 'group="api",method="GET",route="/api/v1/admin/project/:id"';
     for (let i = 0; i < 3; i++) {
-      assertEquals((await t.call("GET", `/admin/project/${project._id}`, { token })).status, 200);
+      assertEquals((await t.api(P.getProjectCall, { params: { id: project._id }, token })).status, 200);
     }
-    assertEquals((await t.call("GET", "/admin/project/65a0000000000000000000ff", { token })).status, 404);
-    assertEquals((await t.call("GET", `/admin/project/${project._id}`)).status, 401);
+    assertEquals(
+      (await t.api(P.getProjectCall, { params: { id: "65a0000000000000000000ff" }, token })).status,
+      404,
+    );
+    assertEquals((await t.api(P.getProjectCall, { params: { id: project._id } })).status, 401);
     // paths no call answers, with ids and junk in them, and a made-up method
     for (let i = 0; i < 20; i++) await t.app.request(`/api/v1/nothing/${crypto.randomUUID()}`);
     await t.app.request(`/api/v1/admin/project/${project._id}`, { method: "BREW" });
@@ -151,7 +156,7 @@ Deno.test("metrics: the whole scrape passes promtool check metrics", async () =>
   try {
     const token = await t.tokenFor("ADMIN");
     await makeParent(t);
-    await t.call("GET", "/admin/project/65a0000000000000000000ff", { token });
+    await t.api(P.getProjectCall, { params: { id: "65a0000000000000000000ff" }, token });
     await t.app.request('/api/v1/x"y\\z');
     await t.deps.db.insertInto("email_outbox").values({
       id: "m1",

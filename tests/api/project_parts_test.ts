@@ -1,6 +1,11 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { makeChild, makeParent } from "../helpers/fixtures.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as PRep from "../../shared/api/project-reports.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as SysLog from "../../shared/api/system-log.ts";
 
 const gender = {
   qualificationName: "Gender",
@@ -14,8 +19,9 @@ Deno.test("quotas: add from a qualification, choose options, sizes with percent 
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
     const child = await makeChild(t, parent, { sampleSize: 200 });
-    const qual = (await t.call("POST", "/admin/qualification/add", { token, body: gender })).json.result;
-    const added = await t.call("POST", `/admin/quota/add/${child._id}`, {
+    const qual = (await t.api(Lib.addQualification, { token, body: gender })).json.result;
+    const added = await t.api(Parts.addQuotaCall, {
+      params: { projectId: child._id },
       token,
       body: { quotaId: qual._id },
     });
@@ -24,16 +30,22 @@ Deno.test("quotas: add from a qualification, choose options, sizes with percent 
     assertEquals(quota.quotaId.qualificationName, "Gender");
     assertEquals(quota.options.length, 3);
     assertEquals(
-      (await t.call("POST", `/admin/quota/add/${child._id}`, { token, body: { quotaId: qual._id } })).status,
+      (await t.api(Parts.addQuotaCall, {
+        params: { projectId: child._id },
+        token,
+        body: { quotaId: qual._id },
+      })).status,
       409,
     );
     const [male, female] = qual.qualificationOptions.map((o: { _id: string }) => o._id);
-    const chosen = await t.call("PUT", `/admin/quota/update/${quota._id}/${child._id}`, {
+    const chosen = await t.api(Parts.updateQuotaCall, {
+      params: { quotaId: quota._id, projectId: child._id },
       token,
       body: { quotaOptionId: [male, female] },
     });
     assertEquals(chosen.json.result[0].quotaValue.length, 2);
-    const sized = await t.call("PUT", `/admin/quota/sample/update/${quota._id}/${child._id}`, {
+    const sized = await t.api(Parts.updateQuotaSizesCall, {
+      params: { quotaId: quota._id, projectId: child._id },
       token,
       body: {
         quotaValue: [{ quotaOptionId: male, quotaSize: 100 }, { quotaOptionId: female, quotaSize: "50" }],
@@ -44,18 +56,20 @@ Deno.test("quotas: add from a qualification, choose options, sizes with percent 
     assertEquals(q.totalMatchesSampleSize, false);
     assertEquals(q.options.find((o: { quotaOptionId: string }) => o.quotaOptionId === male).percent, 50);
     assertEquals(q.options.find((o: { quotaOptionId: string }) => o.quotaOptionId === female).percent, 25);
-    const bad = await t.call("PUT", `/admin/quota/sample/update/${quota._id}/${child._id}`, {
+    const bad = await t.api(Parts.updateQuotaSizesCall, {
+      params: { quotaId: quota._id, projectId: child._id },
       token,
       body: { quotaValue: [{ quotaOptionId: male, quotaSize: "ten" }] },
     });
     assertEquals(bad.status, 400);
     assertEquals(bad.json.message, "Only digits are allowed for this field ");
-    const gone = await t.call("PUT", `/admin/quota/update/${quota._id}/${child._id}`, {
+    const gone = await t.api(Parts.updateQuotaCall, {
+      params: { quotaId: quota._id, projectId: child._id },
       token,
       body: { isDeleted: true },
     });
     assertEquals(gone.json.result.length, 0);
-    await expectGuarded(t, "GET", `/admin/quotas/all/${child._id}`, "ACCOUNTANT");
+    await expectCallGuarded(t, Parts.listQuotasCall, "ACCOUNTANT", { params: { projectId: child._id } });
   } finally {
     await t.close();
   }
@@ -67,7 +81,7 @@ Deno.test("pre-screen questions: add new or from the library, count badge, reord
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
-    const lib = (await t.call("POST", "/admin/question/temp/add", {
+    const lib = (await t.api(Lib.addTempQuestion, {
       token,
       body: {
         questionTitle: { en: "What is your age band?" },
@@ -75,13 +89,13 @@ Deno.test("pre-screen questions: add new or from the library, count badge, reord
         questionOption: [{ title: "18-34" }, { title: "35+" }],
       },
     })).json.result;
-    const copied = await t.call("POST", "/admin/project/question/add", {
+    const copied = await t.api(Parts.addProjectQuestion, {
       token,
       body: { projectId: child._id, questionId: lib._id },
     });
     assertEquals(copied.status, 200);
     assertEquals(copied.json.result.title, "What is your age band?");
-    const own = await t.call("POST", "/admin/project/question/add", {
+    const own = await t.api(Parts.addProjectQuestion, {
       token,
       body: {
         projectId: child._id,
@@ -90,7 +104,7 @@ Deno.test("pre-screen questions: add new or from the library, count badge, reord
       },
     });
     assertEquals(own.status, 200);
-    const invalid = await t.call("POST", "/admin/project/question/add", {
+    const invalid = await t.api(Parts.addProjectQuestion, {
       token,
       body: {
         projectId: child._id,
@@ -103,10 +117,11 @@ Deno.test("pre-screen questions: add new or from the library, count badge, reord
     assert(invalid.json.errors.some((e: { message: string }) => e.message === "question name  is required"));
     assert(invalid.json.errors.some((e: { message: string }) => e.message === "option is required"));
     assertEquals(
-      (await t.call("GET", `/admin/project/${child._id}`, { token })).json.result.questionCount,
+      (await t.api(P.getProjectCall, { params: { id: child._id }, token })).json.result.questionCount,
       2,
     );
-    const order = await t.call("PUT", `/admin/survey/question/update/all/${child._id}`, {
+    const order = await t.api(Parts.reorderProjectQuestions, {
+      params: { id: child._id },
       token,
       body: { ids: [own.json.result._id, copied.json.result._id] },
     });
@@ -114,25 +129,31 @@ Deno.test("pre-screen questions: add new or from the library, count badge, reord
       own.json.result._id,
       copied.json.result._id,
     ]);
-    const group = await t.call("GET", `/admin/project/questions/group/${parent._id}`, { token });
+    const group = await t.api(PRep.groupQuestionsCall, { params: { projectId: parent._id }, token });
     assertEquals(group.json.result.map((q: { label: string }) => q.label), [
       "Q1. Which city do you live in?",
       "Q2. What is your age band?",
     ]);
-    const del = await t.call("PUT", `/admin/survey/question/update/${own.json.result._id}`, {
+    const del = await t.api(Parts.updateProjectQuestion, {
+      params: { questionId: own.json.result._id },
       token,
       body: { projectId: child._id, isDeleted: true },
     });
     assertEquals(del.status, 200);
     assertEquals(
-      (await t.call("GET", `/admin/project/questions/${child._id}`, { token })).json.result.length,
+      (await t.api(Parts.listProjectQuestions, { params: { projectId: child._id }, token })).json.result
+        .length,
       1,
     );
     // the library question is untouched
-    assertEquals((await t.call("GET", "/admin/questions/temp", { token })).json.result.length, 1);
+    assertEquals((await t.api(Lib.listTempQuestions, { token })).json.result.length, 1);
     // a library question cannot be edited through the project call
     assertEquals(
-      (await t.call("PUT", `/admin/survey/question/update/${lib._id}`, { token, body: { isDeleted: true } }))
+      (await t.api(Parts.updateProjectQuestion, {
+        params: { questionId: lib._id },
+        token,
+        body: { isDeleted: true },
+      }))
         .status,
       404,
     );
@@ -148,10 +169,10 @@ Deno.test("exclusions: add with default flags, no duplicates or self, change fla
     const parent = await makeParent(t);
     const a = await makeChild(t, parent);
     const b = await makeChild(t, parent);
-    const missing = await t.call("POST", "/admin/project/exclude/add", { token, body: { projectId: a._id } });
+    const missing = await t.api(Parts.addExclusionCall, { token, body: { projectId: a._id } });
     assertEquals(missing.status, 400);
     assertEquals(missing.json.message, "Project is required");
-    const added = await t.call("POST", "/admin/project/exclude/add", {
+    const added = await t.api(Parts.addExclusionCall, {
       token,
       body: { projectId: a._id, excludedProjectId: b._id },
     });
@@ -165,43 +186,44 @@ Deno.test("exclusions: add with default flags, no duplicates or self, change fla
       true,
     ]);
     assertEquals(
-      (await t.call("POST", "/admin/project/exclude/add", {
+      (await t.api(Parts.addExclusionCall, {
         token,
         body: { projectId: a._id, excludedProjectId: b._id },
       })).status,
       409,
     );
     assertEquals(
-      (await t.call("POST", "/admin/project/exclude/add", {
+      (await t.api(Parts.addExclusionCall, {
         token,
         body: { projectId: a._id, excludedProjectId: a._id },
       })).status,
       400,
     );
     assertEquals(
-      (await t.call("PUT", `/admin/project/exclude/update/${row._id}`, { token, body: { terminate: false } }))
+      (await t.api(Parts.updateExclusionCall, { params: { id: row._id }, token, body: { terminate: false } }))
         .status,
       200,
     );
-    const list = await t.call("POST", `/admin/project/excluded/${a._id}`, {
+    const list = await t.api(Parts.listExclusionsCall, {
+      params: { id: a._id },
       token,
       body: { search: b.projectCode },
     });
     assertEquals(list.json.result[0].terminate, false);
     assertEquals(
-      (await t.call("PUT", `/admin/project/exclude/update/${row._id}`, { token, body: {} })).status,
+      (await t.api(Parts.updateExclusionCall, { params: { id: row._id }, token, body: {} })).status,
       400,
     );
     assertEquals(
-      (await t.call("PUT", `/admin/project/exclude/update/${row._id}`, { token, body: { isDeleted: true } }))
+      (await t.api(Parts.updateExclusionCall, { params: { id: row._id }, token, body: { isDeleted: true } }))
         .status,
       200,
     );
     assertEquals(
-      (await t.call("POST", `/admin/project/excluded/${a._id}`, { token, body: {} })).json.result.length,
+      (await t.api(Parts.listExclusionsCall, { params: { id: a._id }, token, body: {} })).json.result.length,
       0,
     );
-    await expectGuarded(t, "POST", "/admin/project/exclude/add", "SUBSCRIBER");
+    await expectCallGuarded(t, Parts.addExclusionCall, "SUBSCRIBER");
   } finally {
     await t.close();
   }
@@ -214,14 +236,15 @@ Deno.test("pre-screen questions: adding, editing, reordering and deleting show i
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
     const add = (title: string) =>
-      t.call("POST", "/admin/project/question/add", {
+      t.api(Parts.addProjectQuestion, {
         token,
         body: { projectId: child._id, questionTitle: { en: title }, questionType: "TEXT" },
       });
     const a = (await add("Which city do you live in?")).json.result;
     const b = (await add("How old are you?")).json.result;
     assertEquals(
-      (await t.call("PUT", `/admin/survey/question/update/${a._id}`, {
+      (await t.api(Parts.updateProjectQuestion, {
+        params: { questionId: a._id },
         token,
         body: {
           projectId: child._id,
@@ -231,15 +254,17 @@ Deno.test("pre-screen questions: adding, editing, reordering and deleting show i
       })).status,
       200,
     );
-    await t.call("PUT", `/admin/survey/question/update/all/${child._id}`, {
+    await t.api(Parts.reorderProjectQuestions, {
+      params: { id: child._id },
       token,
       body: { ids: [b._id, a._id] },
     });
-    await t.call("PUT", `/admin/survey/question/update/${b._id}`, {
+    await t.api(Parts.updateProjectQuestion, {
+      params: { questionId: b._id },
       token,
       body: { projectId: child._id, isDeleted: true },
     });
-    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: child._id } });
+    const logs = await t.api(SysLog.systemLogCall, { token, body: { filter: child._id } });
     const activities = logs.json.result.map((l: { activity: string }) => l.activity);
     // (rows written in the same millisecond have no set order)
     for (

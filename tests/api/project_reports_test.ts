@@ -4,7 +4,7 @@
  */
 import Papa from "papaparse";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import {
   addQuestion,
@@ -23,6 +23,10 @@ import { identifierPages, reportMaps } from "../../server/domain/projects/identi
 import { prescreenReport } from "../../server/domain/projects/prescreen-report.ts";
 import type { RiskChecker } from "../../server/domain/router/security.ts";
 import { maskSecret } from "../../shared/secrets.ts";
+import * as PRep from "../../shared/api/project-reports.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
+import type { AnyContract, BodyIn } from "../../shared/api/contract.ts";
 
 const IDENTIFIER_HEADER = [
   "Project code",
@@ -60,8 +64,8 @@ function records(rows: string[][]): Record<string, string>[] {
 
 async function mapSupplier(t: TestApp, projectId: string) {
   const supplier = await makeSupplier(t);
-  const r = await t.call("POST", "/admin/supplierMap/add", {
-    token: await t.tokenFor("ADMIN"),
+  const r = await t.api(Maps.saveSupplierMapCall, {
+    as: "ADMIN",
     body: { projectId, supplierId: supplier._id, supplierCPI: 1, ...panelRedirects },
   });
   assertEquals(r.status, 200);
@@ -84,7 +88,7 @@ Deno.test("return links: the projects list metadata carries postBacks and notify
     const t = await testApp(env);
     try {
       await makeParent(t);
-      const r = await t.call("POST", "/admin/projects", { token: await t.tokenFor("BDE"), body: {} });
+      const r = await t.api(P.listProjects, { as: "BDE", body: {} });
       assertEquals(r.status, 200);
       const meta = r.json.result.metadata;
       assertEquals(meta.total, 1);
@@ -107,8 +111,9 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
   const t = await testApp({ PUBLIC_URL: "https://go.samplex.test" });
   try {
     const s = await liveProject(t, { project: { isDynamicThanksUrl: true } });
-    const editor = await t.call("GET", `/admin/project/${s.child._id}`, {
-      token: await t.tokenFor("MANAGER"),
+    const editor = await t.api(P.getProjectCall, {
+      params: { id: s.child._id },
+      as: "MANAGER",
     });
     assertEquals(editor.status, 200);
     const p = editor.json.result;
@@ -125,8 +130,9 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
     assertEquals(p.signing.keysShown, true);
     assertEquals(p.signing.keys.length, 1);
     // the record shows the key masked; the reveal call gives it whole
-    const revealed = await t.call("POST", `/admin/project/${s.child._id}/signing-key`, {
-      token: await t.tokenFor("MANAGER"),
+    const revealed = await t.api(P.revealSigningKeyCall, {
+      params: { id: s.child._id },
+      as: "MANAGER",
     });
     assertEquals(revealed.status, 200);
     const { key } = revealed.json.result;
@@ -144,7 +150,7 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
 
     // read-only roles see the links and how to sign, never the key
     for (const role of ["SUBSCRIBER", "ACCOUNTANT", "BDE"] as const) {
-      const r = await t.call("GET", `/admin/project/${s.child._id}`, { token: await t.tokenFor(role) });
+      const r = await t.api(P.getProjectCall, { params: { id: s.child._id }, token: await t.tokenFor(role) });
       assertEquals(r.status, 200);
       assertEquals(r.json.result.redirects, p.redirects);
       assertEquals(r.json.result.signing.keysShown, false);
@@ -156,9 +162,8 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
 
     // a parent lists a key per child: returns are checked against the child's own key
     const second = await liveProject(t, { parent: s.parent, project: { isDynamicThanksUrl: false } });
-    const parent =
-      (await t.call("GET", `/admin/project/${s.parent._id}`, { token: await t.tokenFor("ADMIN") }))
-        .json.result;
+    const parent = (await t.api(P.getProjectCall, { params: { id: s.parent._id }, as: "ADMIN" }))
+      .json.result;
     assertEquals(
       parent.signing.keys.map((k: { projectCode: string; secured: boolean; key: string | null }) => [
         k.projectCode,
@@ -167,7 +172,7 @@ Deno.test("Redirects: a secured child's links carry [sig]; editors get its key, 
       ]),
       [[s.child.projectCode, true, maskSecret(key)], [second.child.projectCode, false, null]],
     );
-    await expectGuarded(t, "GET", `/admin/project/${s.child._id}`, "SUPPLIER");
+    await expectCallGuarded(t, P.getProjectCall, "SUPPLIER", { params: { id: s.child._id } });
   } finally {
     await t.close();
   }
@@ -177,7 +182,7 @@ Deno.test("Redirects: an unsecured project's links have no [sig]", async () => {
   const t = await testApp({ PUBLIC_URL: "https://go.samplex.test" });
   try {
     const s = await liveProject(t); // isDynamicThanksUrl off
-    const r = await t.call("GET", `/admin/project/${s.child._id}`, { token: await t.tokenFor("ADMIN") });
+    const r = await t.api(P.getProjectCall, { params: { id: s.child._id }, as: "ADMIN" });
     assertEquals(r.json.result.redirects[0], {
       label: "Complete",
       url: "https://go.samplex.test/survey/end?status=c&uid=[uid]",
@@ -211,8 +216,9 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
     await enter(t, a.mapId, "=HYPERLINK(1)"); // in the survey; a formula-looking id stays text
     await enterTest(t, a.mapId, "tester"); // test entries are not respondents
     await enter(t, second.mapId, "b1", { "user-agent": IPHONE });
-    await t.call("PUT", `/admin/supplierMap/update/${second.mapId}`, {
-      token: await t.tokenFor("ADMIN"),
+    await t.api(Maps.updateSupplierMapCall, {
+      params: { id: second.mapId },
+      as: "ADMIN",
       body: { allowTraffic: false },
     });
     await enter(t, second.mapId, "b2"); // refused: traffic off
@@ -220,7 +226,7 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
     await router(t).idle();
 
     const child = csvRows(
-      await t.call("POST", "/admin/project/child/report", { token, body: { projectId: a.child._id } }),
+      await t.api(PRep.identifiersReportCall, { token, body: { projectId: a.child._id } }),
     );
     assertEquals(child[0], IDENTIFIER_HEADER);
     const rows = records(child);
@@ -262,7 +268,7 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
     // a parent: every child's respondents
     const all = records(
       csvRows(
-        await t.call("POST", "/admin/project/child/report", { token, body: { projectId: a.parent._id } }),
+        await t.api(PRep.identifiersReportCall, { token, body: { projectId: a.parent._id } }),
       ),
     );
     assertEquals(all.length, 7);
@@ -273,7 +279,7 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
 
     // one supplier's respondents, named by its map on the project (or on the parent)
     for (const projectId of [a.child._id, a.parent._id]) {
-      const sup = await t.call("POST", "/admin/project/supplier/report", {
+      const sup = await t.api(PRep.supplierReportCall, {
         token,
         body: { supplierMapId: second.mapId, projectId },
       });
@@ -286,7 +292,8 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
       );
     }
     // the spec's project identifiers report: the same rows as the child report, or one supplier's
-    const idsReport = (body: unknown) => t.call("POST", "/admin/project/identifiers/report", { token, body });
+    const idsReport = (body: BodyIn<typeof PRep.projectIdentifiersReportCall>) =>
+      t.api(PRep.projectIdentifiersReportCall, { token, body });
     assertEquals(records(csvRows(await idsReport({ projectData: a.parent._id }))).length, 7);
     assertEquals(records(csvRows(await idsReport({ projectData: a.child._id, supplier: "" }))).length, 6);
     const one = await idsReport({ projectData: a.parent._id, supplier: second.supplierId });
@@ -295,7 +302,7 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
       one.headers.get("content-disposition")!,
       new RegExp(`${a.parent.projectCode}-Panel_\\w+-identifiers\\.csv`),
     );
-    const bad: [unknown, number, string][] = [
+    const bad: [BodyIn<typeof PRep.projectIdentifiersReportCall>, number, string][] = [
       [{}, 400, "Project is required"],
       [{ projectData: a.child._id, supplier: "x'; DROP TABLE sessions; --" }, 400, "Unknown supplier"],
       [{ projectData: a.child._id, supplier: "0".repeat(24) }, 404, "Supplier not found"],
@@ -306,21 +313,22 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
       assertEquals([r.status, r.json?.message], [status, message], JSON.stringify(body));
     }
     assertEquals(
-      (await t.call("POST", "/admin/project/identifiers/report", {
-        token: await t.tokenFor("BDE"),
+      (await t.api(PRep.projectIdentifiersReportCall, {
+        as: "BDE",
         body: { projectData: a.child._id },
       })).status,
       403,
     );
 
     // a removed supplier's respondents stay reportable
-    await t.call("PUT", `/admin/supplierMap/update/${second.mapId}`, {
-      token: await t.tokenFor("ADMIN"),
+    await t.api(Maps.updateSupplierMapCall, {
+      params: { id: second.mapId },
+      as: "ADMIN",
       body: { isDeleted: true },
     });
     assertEquals(
       records(csvRows(
-        await t.call("POST", "/admin/project/supplier/report", {
+        await t.api(PRep.supplierReportCall, {
           token,
           body: { supplierMapId: second.mapId, projectId: a.child._id },
         }),
@@ -330,7 +338,7 @@ Deno.test("child and supplier reports: each respondent's identifiers with the Su
     assertEquals(
       records(
         csvRows(
-          await t.call("POST", "/admin/project/child/report", { token, body: { projectId: a.child._id } }),
+          await t.api(PRep.identifiersReportCall, { token, body: { projectId: a.child._id } }),
         ),
       )
         .length,
@@ -347,33 +355,35 @@ Deno.test("child and supplier reports: clear 4xx for bad input, roles enforced",
     const token = await t.tokenFor("ADMIN");
     const a = await liveProject(t);
     const b = await liveProject(t);
-    const call = (path: string, body: unknown) => t.call("POST", path, { token, body });
+    const call = (c: AnyContract, body: unknown) => t.api(c, { token, bad: body });
 
-    let r = await call("/admin/project/child/report", {});
+    let r = await call(PRep.identifiersReportCall, {});
     assertEquals([r.status, r.json.message], [400, "Project is required"]);
-    r = await call("/admin/project/child/report", { projectId: "0".repeat(24) });
+    r = await call(PRep.identifiersReportCall, { projectId: "0".repeat(24) });
     assertEquals([r.status, r.json.message], [404, "Project not found"]);
-    r = await t.call("POST", "/admin/project/child/report", { token, raw: "{not json" });
+    r = await t.api(PRep.identifiersReportCall, { token, raw: "{not json" });
     assertEquals([r.status, r.json.message], [400, "The request body is not valid JSON"]);
 
-    r = await call("/admin/project/supplier/report", { projectId: a.child._id });
+    r = await call(PRep.supplierReportCall, { projectId: a.child._id });
     assertEquals([r.status, r.json.message], [400, "Supplier map is required"]);
     assertEquals(r.json.errors, [{ path: "supplierMapId", message: "Supplier map is required" }]);
-    r = await call("/admin/project/supplier/report", { supplierMapId: a.mapId, projectId: "nope" });
+    r = await call(PRep.supplierReportCall, { supplierMapId: a.mapId, projectId: "nope" });
     assertEquals([r.status, r.json.message], [400, "Project is required"]);
-    r = await call("/admin/project/supplier/report", {
+    r = await call(PRep.supplierReportCall, {
       supplierMapId: "0".repeat(24),
       projectId: a.child._id,
     });
     assertEquals([r.status, r.json.message], [404, "Supplier map not found"]);
-    r = await call("/admin/project/supplier/report", { supplierMapId: b.mapId, projectId: a.child._id });
+    r = await call(PRep.supplierReportCall, { supplierMapId: b.mapId, projectId: a.child._id });
     assertEquals(r.status, 400);
     assertEquals(r.json.message, `The supplier map is not on project ${a.child.projectCode}`);
 
-    await expectGuarded(t, "POST", "/admin/project/child/report", "SUPPLIER", { projectId: a.child._id });
-    await expectGuarded(t, "POST", "/admin/project/supplier/report", "SUPPLIER", {
-      projectId: a.child._id,
-      supplierMapId: a.mapId,
+    await expectCallGuarded(t, PRep.identifiersReportCall, "SUPPLIER", { body: { projectId: a.child._id } });
+    await expectCallGuarded(t, PRep.supplierReportCall, "SUPPLIER", {
+      body: {
+        projectId: a.child._id,
+        supplierMapId: a.mapId,
+      },
     });
   } finally {
     await t.close();
@@ -449,7 +459,7 @@ Deno.test("prescreen report: one row per respondent, one column per question, fo
   try {
     const token = await t.tokenFor("ACCOUNTANT");
     for (const projectId of [s.child._id, s.parent._id]) {
-      const r = await t.call("POST", "/admin/project/prescreen/report", { token, body: { projectId } });
+      const r = await t.api(PRep.prescreenReportCall, { token, body: { projectId } });
       const rows = csvRows(r);
       assertEquals(rows[0], [...PRESCREEN_HEAD, "How old are you?", "Your postcode?"]);
       const got = records(rows);
@@ -472,7 +482,7 @@ Deno.test("prescreen report: one row per respondent, one column per question, fo
       .orderBy("sortOrder").execute();
     await t.deps.db.updateTable("questions").set({ isDeleted: 1 }).where("id", "=", q.id).execute();
     const after = csvRows(
-      await t.call("POST", "/admin/project/prescreen/report", { token, body: { projectId: s.child._id } }),
+      await t.api(PRep.prescreenReportCall, { token, body: { projectId: s.child._id } }),
     );
     assertEquals(after[0].slice(6), ["Your postcode?", "How old are you? (deleted)"]);
     assertEquals(after[1].slice(6), ["10001", "18-34"]);
@@ -485,7 +495,7 @@ Deno.test("prescreen reports leave out test sessions' answers (the test link), e
   const { t, s, uids } = await prescreenSetup();
   try {
     const token = await t.tokenFor("MANAGER");
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isTestLink: true } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { isTestLink: true } });
     const [age, zip] = await t.deps.db.selectFrom("questions").select("id").where(
       "projectId",
       "=",
@@ -513,12 +523,12 @@ Deno.test("prescreen reports leave out test sessions' answers (the test link), e
     );
     for (const projectId of [s.child._id, s.parent._id]) {
       const rows = records(
-        csvRows(await t.call("POST", "/admin/project/prescreen/report", { token, body: { projectId } })),
+        csvRows(await t.api(PRep.prescreenReportCall, { token, body: { projectId } })),
       );
       assertEquals(rows.map((x) => x["User identifier"]), uids, projectId);
     }
     const pasted = csvRows(
-      await t.call("POST", "/admin/project/group/prescreen/report", {
+      await t.api(PRep.groupPrescreenReportCall, {
         token,
         body: { projectId: s.parent._id, userIdentifier: `${testUid}\n${uids[0]}`, questionIndex: [] },
       }),
@@ -534,12 +544,12 @@ Deno.test("group prescreen report: chosen questions (from the group list) and ch
   try {
     const token = await t.tokenFor("MANAGER");
     const list =
-      (await t.call("GET", `/admin/project/questions/group/${s.parent._id}`, { token })).json.result;
+      (await t.api(PRep.groupQuestionsCall, { params: { projectId: s.parent._id }, token })).json.result;
     assertEquals(list.map((q: { value: string; label: string }) => [q.value, q.label]), [
       ["0", "Q1. How old are you?"],
       ["1", "Q2. Your postcode?"],
     ]);
-    const r = await t.call("POST", "/admin/project/group/prescreen/report", {
+    const r = await t.api(PRep.groupPrescreenReportCall, {
       token,
       body: {
         projectId: s.parent._id,
@@ -553,7 +563,7 @@ Deno.test("group prescreen report: chosen questions (from the group list) and ch
 
     // blank identifiers and no question: everyone, every question
     const everyone = csvRows(
-      await t.call("POST", "/admin/project/group/prescreen/report", {
+      await t.api(PRep.groupPrescreenReportCall, {
         token,
         body: { projectId: s.child._id, userIdentifier: "", questionIndex: [] },
       }),
@@ -569,14 +579,14 @@ Deno.test("group prescreen report: chosen questions (from the group list) and ch
     });
     await addQuestion(t, other.child._id, { type: "TEXT", title: { en: "Your postcode?" } });
     const both =
-      (await t.call("GET", `/admin/project/questions/group/${s.parent._id}`, { token })).json.result;
+      (await t.api(PRep.groupQuestionsCall, { params: { projectId: s.parent._id }, token })).json.result;
     assertEquals(both.map((q: { label: string }) => q.label), [
       `${s.child.projectCode} · Q1. How old are you?`,
       `${s.child.projectCode} · Q2. Your postcode?`,
       `${other.child.projectCode} · Q1. Your postcode?`,
     ]);
     const r2 = csvRows(
-      await t.call("POST", "/admin/project/group/prescreen/report", {
+      await t.api(PRep.groupPrescreenReportCall, {
         token,
         body: { projectId: s.parent._id, questionIndex: ["1", "2"] },
       }),
@@ -591,7 +601,7 @@ Deno.test("group prescreen report: clear 400s for bad identifiers and questions,
   const { t, s } = await prescreenSetup();
   try {
     const token = await t.tokenFor("ADMIN");
-    const call = (body: unknown) => t.call("POST", "/admin/project/group/prescreen/report", { token, body });
+    const call = (body: unknown) => t.api(PRep.groupPrescreenReportCall, { token, bad: body });
     let r = await call({ projectId: s.child._id, userIdentifier: "nope\n0123" });
     assertEquals(r.status, 400);
     assertEquals(r.json.message, "Not a hash identifier: nope, 0123");
@@ -612,13 +622,15 @@ Deno.test("group prescreen report: clear 400s for bad identifiers and questions,
     assertEquals([r.status, r.json.message], [400, "At most 10000 hash identifiers at a time"]);
     r = await call({ userIdentifier: "" });
     assertEquals([r.status, r.json.message], [400, "Project is required"]);
-    r = await t.call("POST", "/admin/project/prescreen/report", { token, body: { projectId: 7 } });
+    r = await t.api(PRep.prescreenReportCall, { token, bad: { projectId: 7 } });
     assertEquals([r.status, r.json.message], [400, "Project is required"]);
-    await expectGuarded(t, "POST", "/admin/project/group/prescreen/report", "SUPPLIER", {
-      projectId: s.child._id,
+    await expectCallGuarded(t, PRep.groupPrescreenReportCall, "SUPPLIER", {
+      body: {
+        projectId: s.child._id,
+      },
     });
-    await expectGuarded(t, "POST", "/admin/project/prescreen/report", "SUPPLIER", { projectId: s.child._id });
-    await expectGuarded(t, "GET", `/admin/project/questions/group/${s.child._id}`, "SUPPLIER");
+    await expectCallGuarded(t, PRep.prescreenReportCall, "SUPPLIER", { body: { projectId: s.child._id } });
+    await expectCallGuarded(t, PRep.groupQuestionsCall, "SUPPLIER", { params: { projectId: s.child._id } });
   } finally {
     await t.close();
   }
@@ -687,7 +699,7 @@ Deno.test("security stats: the project's respondents stopped, by reason, per chi
     await router(t).idle();
 
     const token = await t.tokenFor("BDE");
-    const r = await t.call("POST", `/admin/project/security/stat/${one.parent._id}`, { token });
+    const r = await t.api(PRep.securityStatsCall, { params: { projectId: one.parent._id }, token });
     assertEquals(r.status, 200);
     const { total, rows, checks } = r.json.result;
     assertEquals(total, {
@@ -724,16 +736,20 @@ Deno.test("security stats: the project's respondents stopped, by reason, per chi
     assertEquals(checks[1].checks, ["Proxy/VPN", "Exclusions"]);
 
     // a child alone
-    const child = await t.call("POST", `/admin/project/security/stat/${two.child._id}`, { token });
+    const child = await t.api(PRep.securityStatsCall, { params: { projectId: two.child._id }, token });
     assertEquals([child.json.result.total.clicked, child.json.result.total.proxyVpn], [2, 1]);
     assertEquals(child.json.result.rows.length, 1);
 
     assertEquals(
-      (await t.call("POST", `/admin/project/security/stat/${"0".repeat(24)}`, { token })).status,
+      (await t.api(PRep.securityStatsCall, { params: { projectId: "0".repeat(24) }, token })).status,
       404,
     );
-    assertEquals((await t.call("POST", "/admin/project/security/stat/not-an-id", { token })).status, 404);
-    await expectGuarded(t, "POST", `/admin/project/security/stat/${one.child._id}`, "SUPPLIER");
+    // a malformed id in the path itself: spelled literally
+    assertEquals(
+      (await t.call("POST", "/admin/project/security/stat/not-an-id", { token })).status,
+      404,
+    );
+    await expectCallGuarded(t, PRep.securityStatsCall, "SUPPLIER", { params: { projectId: one.child._id } });
   } finally {
     await t.close();
   }

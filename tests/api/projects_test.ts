@@ -1,9 +1,14 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { childProjectBody, makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { enter, liveProject, PANEL } from "../helpers/router.ts";
 import { MSG } from "../../shared/messages.ts";
 import { onProjectChange } from "../../server/domain/projects/projects.ts";
+import * as Cl from "../../shared/api/clients.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as SysLog from "../../shared/api/system-log.ts";
 
 Deno.test("projects: a parent gets a code, appears in the list with its client, and its log records the creation", async () => {
   const t = await testApp();
@@ -13,12 +18,12 @@ Deno.test("projects: a parent gets a code, appears in the list with its client, 
     assertMatch(parent.projectCode, /^P\d{5}$/);
     assertEquals(parent.projectStatus, 2);
     assertEquals(parent.isDynamicThanksUrl, true);
-    const list = await t.call("POST", "/admin/projects", { token, body: { pageNo: 1, limit: 20 } });
+    const list = await t.api(P.listProjects, { token, body: { pageNo: 1, limit: 20 } });
     assertEquals(list.status, 200);
     assertEquals(list.json.result.metadata.total, 1);
     assertEquals(list.json.result.data[0].projectCode, parent.projectCode);
     assert(list.json.result.data[0].clienName.startsWith("Client "));
-    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: parent._id } });
+    const logs = await t.api(SysLog.systemLogCall, { token, body: { filter: parent._id } });
     assertEquals(logs.status, 200);
     assertMatch(logs.json.result[0].activity, /Created project P\d{5}/);
   } finally {
@@ -30,7 +35,7 @@ Deno.test("projects: group form validation uses the spec's messages; PO number r
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const r = await t.call("POST", "/admin/project/add", {
+    const r = await t.api(P.addProject, {
       token,
       body: { projectName: "ab", averageLOI: "1x", ir: "" },
     });
@@ -44,7 +49,7 @@ Deno.test("projects: group form validation uses the spec's messages; PO number r
     assertEquals(byPath.averageLOI, "Only digits are allowed for this field ");
     const client = await makeClient(t);
     const m = await t.userWith("MANAGER");
-    const closed = await t.call("POST", "/admin/project/add", {
+    const closed = await t.api(P.addProject, {
       token,
       body: {
         projectName: "Closed one",
@@ -68,7 +73,7 @@ Deno.test("projects: a MANAGER's new project is always their own", async () => {
     const mgr = await t.userWith("MANAGER");
     const other = await t.userWith("ADMIN");
     const client = await makeClient(t);
-    const r = await t.call("POST", "/admin/project/add", {
+    const r = await t.api(P.addProject, {
       token: mgr.token,
       body: { projectName: "Mine only", clientId: client._id, userId: other.id, averageLOI: 5, ir: 5 },
     });
@@ -92,20 +97,20 @@ Deno.test("projects: child gets the parent's client and a -01 code; parent row s
     await makeChild(t, parent, { sampleSize: 50 });
     await t.deps.db.updateTable("projects").set({ complete: 7, terminate: 3 }).where("id", "=", child._id)
       .execute();
-    const list = await t.call("POST", "/admin/projects", { token, body: {} });
+    const list = await t.api(P.listProjects, { token, body: {} });
     const row = list.json.result.data[0];
     assertEquals(row.sampleSize, 150);
     assertEquals(row.complete, 7);
     assertEquals(row.terminate, 3);
     assertEquals(row.childCount, 2);
-    const childs = await t.call("POST", `/admin/project/childs/${parent._id}`, { token, body: {} });
+    const childs = await t.api(P.listChildProjects, { params: { id: parent._id }, token, body: {} });
     assertEquals(childs.json.result.metadata.total, 2);
     assertEquals(childs.json.result.data.map((c: { projectCode: string }) => c.projectCode), [
       `${parent.projectCode}-01`,
       `${parent.projectCode}-02`,
     ]);
     // search finds a parent by its child's code
-    const found = await t.call("POST", "/admin/projects", {
+    const found = await t.api(P.listProjects, {
       token,
       body: { search: `${parent.projectCode}-02` },
     });
@@ -120,7 +125,7 @@ Deno.test("projects: child validation messages and date order", async () => {
   try {
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
-    const r = await t.call("POST", "/admin/project/add", {
+    const r = await t.api(P.addProject, {
       token,
       body: { parentProjectId: parent._id, projectName: "Kid" },
     });
@@ -132,7 +137,7 @@ Deno.test("projects: child validation messages and date order", async () => {
     assertEquals(byPath.countryId, "Country  is required");
     assertEquals(byPath.sampleSize, "Sample size  is required");
     assertEquals(byPath.cpi, "CPI  is required");
-    const bad = await t.call("POST", "/admin/project/add", {
+    const bad = await t.api(P.addProject, {
       token,
       body: {
         parentProjectId: parent._id,
@@ -160,38 +165,43 @@ Deno.test("projects: status rules — Ready To Invoice before closing 409, Close
   try {
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
-    const live = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    const live = await t.api(P.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { projectStatus: 1 },
     });
     assertEquals(live.status, 200);
     assertEquals(live.json.result.projectStatus, 1);
     // Ready To Invoice is Proceed to Invoice's, on a Closed project only
-    const early = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    const early = await t.api(P.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { projectStatus: 4 },
     });
     assertEquals(early.status, 409);
     assertEquals(early.json.message, "Proceed to Invoice needs a Closed project; this one is Live");
-    const noPo = await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    const noPo = await t.api(P.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "  " },
     });
     assertEquals(noPo.status, 400);
     assertEquals(noPo.json.message, "PO Number is required");
-    const closed = await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    const closed = await t.api(P.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "PO-778" },
     });
     assertEquals(closed.status, 200);
     assertEquals(closed.json.result.projectStatus, 6);
     assertEquals(closed.json.result.poNumber, "PO-778");
-    const unknown = await t.call("PUT", `/admin/project/code/update/P99999`, {
+    const unknown = await t.api(P.closeProjectByCode, {
+      params: { projectCode: "P99999" },
       token,
       body: { poNumber: "x" },
     });
     assertEquals(unknown.status, 404);
-    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: parent._id } });
+    const logs = await t.api(SysLog.systemLogCall, { token, body: { filter: parent._id } });
     assert(logs.json.result.some((l: { activity: string }) => /from Live to Closed/.test(l.activity)));
   } finally {
     await t.close();
@@ -206,14 +216,15 @@ Deno.test("projects: clone copies children, suppliers and options, with zero cou
     const child = await makeChild(t, parent, { projectName: "Original child" });
     const supplier = await makeSupplier(t);
     assertEquals(
-      (await t.call("POST", "/admin/supplierMap/add", {
+      (await t.api(Maps.saveSupplierMapCall, {
         token,
         body: { projectId: child._id, supplierId: supplier._id, supplierCPI: 1.5 },
       })).status,
       200,
     );
     await t.deps.db.updateTable("projects").set({ complete: 9 }).where("id", "=", child._id).execute();
-    const bad = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+    const bad = await t.api(P.cloneProjectCall, {
+      params: { projectId: parent._id },
       token,
       body: { isSupplier: true },
     });
@@ -222,18 +233,19 @@ Deno.test("projects: clone copies children, suppliers and options, with zero cou
       "Country   is required",
       "Language  is required",
     ]);
-    const r = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+    const r = await t.api(P.cloneProjectCall, {
+      params: { projectId: parent._id },
       token,
       body: { isSupplier: true, countryId: "GB", languageId: "en" },
     });
     assertEquals(r.status, 200);
     const newId = r.json.result.parentProjectId;
-    const childs = await t.call("POST", `/admin/project/childs/${newId}`, { token, body: {} });
+    const childs = await t.api(P.listChildProjects, { params: { id: newId }, token, body: {} });
     assertEquals(childs.json.result.metadata.total, 1);
     const copy = childs.json.result.data[0];
     assertEquals(copy.countryId, "GB");
     assertEquals(copy.complete, 0);
-    const maps = await t.call("POST", "/admin/supplierMaps", { token, body: { projectId: copy._id } });
+    const maps = await t.api(Maps.listSupplierMapsCall, { token, body: { projectId: copy._id } });
     assertEquals(maps.json.result.length, 1);
     assertEquals(maps.json.result[0].supplierCPI, 1.5);
   } finally {
@@ -248,15 +260,15 @@ Deno.test("projects: soft delete hides parent and children from lists, and the r
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
     assertEquals(
-      (await t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { isDeleted: true } }))
+      (await t.api(P.updateProjectCall, { params: { id: parent._id }, token, body: { isDeleted: true } }))
         .status,
       200,
     );
     assertEquals(
-      (await t.call("POST", "/admin/projects", { token, body: {} })).json.result.metadata.total,
+      (await t.api(P.listProjects, { token, body: {} })).json.result.metadata.total,
       0,
     );
-    assertEquals((await t.call("GET", `/admin/project/${child._id}`, { token })).status, 404);
+    assertEquals((await t.api(P.getProjectCall, { params: { id: child._id }, token })).status, 404);
   } finally {
     await t.close();
   }
@@ -265,21 +277,24 @@ Deno.test("projects: soft delete hides parent and children from lists, and the r
 Deno.test("projects: roles — BDE and SUBSCRIBER read the list but cannot add; ACCOUNTANT cannot list; no token 401", async () => {
   const t = await testApp();
   try {
-    await expectGuarded(t, "POST", "/admin/projects", "ACCOUNTANT");
-    await expectGuarded(t, "POST", "/admin/project/add", "BDE");
-    await expectGuarded(t, "POST", "/admin/project/add", "SUBSCRIBER");
-    await expectGuarded(t, "PUT", "/admin/project/update/000000000000000000000000", "SUPPLIER");
+    await expectCallGuarded(t, P.listProjects, "ACCOUNTANT");
+    await expectCallGuarded(t, P.addProject, "BDE");
+    await expectCallGuarded(t, P.addProject, "SUBSCRIBER");
+    await expectCallGuarded(t, P.updateProjectCall, "SUPPLIER", {
+      params: { id: "000000000000000000000000" },
+    });
     assertEquals(
-      (await t.call("POST", "/admin/projects", { token: await t.tokenFor("BDE"), body: {} })).status,
+      (await t.api(P.listProjects, { as: "BDE", body: {} })).status,
       200,
     );
     assertEquals(
+      // a malformed id in the path itself: spelled literally
       (await t.call("GET", "/admin/project/not-an-id", { token: await t.tokenFor("ADMIN") })).status,
       404,
     );
-    const junk = await t.call("POST", "/admin/projects", {
-      token: await t.tokenFor("ADMIN"),
-      body: { pageNo: "x" },
+    const junk = await t.api(P.listProjects, {
+      as: "ADMIN",
+      bad: { pageNo: "x" },
     });
     assertEquals(junk.status, 400);
   } finally {
@@ -294,7 +309,7 @@ Deno.test("supplier maps: defaults, entry link, sid rule on redirects, toggles, 
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
     const supplier = await makeSupplier(t);
-    const bad = await t.call("POST", "/admin/supplierMap/add", {
+    const bad = await t.api(Maps.saveSupplierMapCall, {
       token,
       body: {
         projectId: child._id,
@@ -310,7 +325,7 @@ Deno.test("supplier maps: defaults, entry link, sid rule on redirects, toggles, 
     assertEquals(byPath.supplierId, "Supplier  is required");
     assertEquals(byPath.redirectComplete, "Invalid Url");
     assertEquals(byPath.supplierQuota, "Only digits are allowed for this field ");
-    const added = await t.call("POST", "/admin/supplierMap/add", {
+    const added = await t.api(Maps.saveSupplierMapCall, {
       token,
       body: { projectId: child._id, supplierId: supplier._id },
     });
@@ -324,33 +339,35 @@ Deno.test("supplier maps: defaults, entry link, sid rule on redirects, toggles, 
       0,
     ]);
     assertEquals(m.redirectUrl, `https://go.samplex.test/survey/start/${m._id}?sid=[sid]`);
-    const again = await t.call("POST", "/admin/supplierMap/add", {
+    const again = await t.api(Maps.saveSupplierMapCall, {
       token,
       body: { projectId: child._id, supplierId: supplier._id, supplierQuota: 40 },
     });
     assertEquals(again.json.result._id, m._id);
     assertEquals(again.json.result.supplierQuota, 40);
-    const off = await t.call("PUT", `/admin/supplierMap/update/${m._id}`, {
+    const off = await t.api(Maps.updateSupplierMapCall, {
+      params: { id: m._id },
       token,
       body: { allowTraffic: false },
     });
     assertEquals(off.json.result.allowTraffic, false);
-    const two = await t.call("PUT", `/admin/supplierMap/update/${m._id}`, {
+    const two = await t.api(Maps.updateSupplierMapCall, {
+      params: { id: m._id },
       token,
       body: { allowTraffic: true, isBoarded: false },
     });
     assertEquals(two.status, 400);
     assertEquals(
-      (await t.call("GET", `/admin/project/${child._id}`, { token })).json.result.supplierCount,
+      (await t.api(P.getProjectCall, { params: { id: child._id }, token })).json.result.supplierCount,
       1,
     );
-    await t.call("PUT", `/admin/supplierMap/update/${m._id}`, { token, body: { isDeleted: true } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: m._id }, token, body: { isDeleted: true } });
     assertEquals(
-      (await t.call("POST", "/admin/supplierMaps", { token, body: { projectId: child._id } })).json.result
+      (await t.api(Maps.listSupplierMapsCall, { token, body: { projectId: child._id } })).json.result
         .length,
       0,
     );
-    assertEquals((await t.call("GET", `/admin/supplierMap/${m._id}`, { token })).status, 404);
+    assertEquals((await t.api(Maps.getSupplierMapCall, { params: { id: m._id }, token })).status, 404);
   } finally {
     await t.close();
   }
@@ -362,31 +379,32 @@ Deno.test("system log: project timeline for project roles; the full log only for
     const parent = await makeParent(t);
     const mgr = await t.tokenFor("MANAGER");
     assertEquals(
-      (await t.call("POST", "/admin/system/log", { token: mgr, body: { filter: parent._id } })).status,
+      (await t.api(SysLog.systemLogCall, { token: mgr, body: { filter: parent._id } })).status,
       200,
     );
-    assertEquals((await t.call("POST", "/admin/system/log", { token: mgr, body: {} })).status, 403);
+    assertEquals((await t.api(SysLog.systemLogCall, { token: mgr, body: {} })).status, 403);
     const acc = await t.tokenFor("ACCOUNTANT");
-    const all = await t.call("POST", "/admin/system/log", {
+    const all = await t.api(SysLog.systemLogCall, {
       token: acc,
       body: { search: "Created project" },
     });
     assertEquals(all.status, 200);
     assertEquals(all.json.result.metadata.total, 1);
-    const csv = await t.call("POST", "/admin/system/log?format=csv", {
+    const csv = await t.api(SysLog.systemLogCall, {
+      search: { format: "csv" },
       token: acc,
       body: { search: "Created project" },
     });
     assertMatch(csv.text, /Date,User,Activity/);
     assertEquals(
-      (await t.call("POST", "/admin/system/log", { token: mgr, body: { filter: "nope" } })).status,
+      (await t.api(SysLog.systemLogCall, { token: mgr, body: { filter: "nope" } })).status,
       400,
     );
     assertEquals(
-      (await t.call("POST", "/admin/system/log", { token: acc, body: { pageNo: -1 } })).status,
+      (await t.api(SysLog.systemLogCall, { token: acc, body: { pageNo: -1 } })).status,
       400,
     );
-    assertEquals((await t.call("POST", "/admin/system/log", { body: {} })).status, 401);
+    assertEquals((await t.api(SysLog.systemLogCall, { body: {} })).status, 401);
   } finally {
     await t.close();
   }
@@ -401,7 +419,7 @@ Deno.test("client and supplier list figures come from project and supplier-map c
     const a = await makeChild(t, parent, { cpi: 2 });
     const b = await makeChild(t, parent, { cpi: 3 });
     const supplier = await makeSupplier(t);
-    const map = (await t.call("POST", "/admin/supplierMap/add", {
+    const map = (await t.api(Maps.saveSupplierMapCall, {
       token: admin,
       body: { projectId: a._id, supplierId: supplier._id, supplierCPI: 1 },
     })).json.result;
@@ -417,8 +435,8 @@ Deno.test("client and supplier list figures come from project and supplier-map c
       "=",
       map._id,
     ).execute();
-    await t.call("PUT", `/admin/project/update/${a._id}`, { token: admin, body: { projectStatus: 1 } });
-    const clients = await t.call("POST", "/admin/clients", { token, body: { search: parent.clienName } });
+    await t.api(P.updateProjectCall, { params: { id: a._id }, token: admin, body: { projectStatus: 1 } });
+    const clients = await t.api(Cl.listClients, { token, body: { search: parent.clienName } });
     const c = clients.json.result.data[0];
     assertEquals([c.totalProjects, c.activeProjects, c.responded, c.completed, c.approved], [
       1,
@@ -428,7 +446,7 @@ Deno.test("client and supplier list figures come from project and supplier-map c
       8,
     ]);
     assertEquals([c.expectedRevenue, c.actualRevenue], [35, 16]);
-    const suppliers = await t.call("POST", "/admin/suppliers", {
+    const suppliers = await t.api(Sup.listSuppliers, {
       token,
       body: { search: supplier.supplierName },
     });
@@ -454,15 +472,17 @@ Deno.test("projects: Proceed to Invoice with sendEmail tells the mapped supplier
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
     const supplier = await makeSupplier(t);
-    await t.call("POST", "/admin/supplierMap/add", {
+    await t.api(Maps.saveSupplierMapCall, {
       token,
       body: { projectId: child._id, supplierId: supplier._id },
     });
-    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    await t.api(P.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "PO-1" },
     });
-    const r = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    const r = await t.api(P.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { projectStatus: 4, sendEmail: true },
     });
@@ -472,7 +492,8 @@ Deno.test("projects: Proceed to Invoice with sendEmail tells the mapped supplier
     assertEquals(mails.length, 1);
     assertEquals(mails[0].toAddress, supplier.supplierEmail);
     assertMatch(mails[0].subject, /is ready to invoice/);
-    const archived = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    const archived = await t.api(P.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { projectStatus: 7, sendEmail: false },
     });
@@ -480,7 +501,7 @@ Deno.test("projects: Proceed to Invoice with sendEmail tells the mapped supplier
     assertEquals((await t.deps.db.selectFrom("email_outbox").selectAll().execute()).length, 1);
     // the status menu's Live is offered from the archive too (part 1, 4)
     assertEquals(
-      (await t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus: 1 } }))
+      (await t.api(P.updateProjectCall, { params: { id: parent._id }, token, body: { projectStatus: 1 } }))
         .json.result.projectStatus,
       1,
     );
@@ -501,9 +522,9 @@ Deno.test("projects: the status menu rule — Testing, Live, Paused, Waiting fro
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
     const set = (projectStatus: number) =>
-      t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus } });
+      t.api(P.updateProjectCall, { params: { id: parent._id }, token, body: { projectStatus } });
     const close = (poNumber: string) =>
-      t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, { token, body: { poNumber } });
+      t.api(P.closeProjectByCode, { params: { projectCode: parent.projectCode }, token, body: { poNumber } });
     // from Closed, Ready To Invoice, Invoiced and Archieved every menu status may be chosen
     for (const from of ["closed", "ready", "archived"] as const) {
       for (const to of [9, 1, 3, 8]) {
@@ -525,7 +546,7 @@ Deno.test("projects: the status menu rule — Testing, Live, Paused, Waiting fro
       6,
       "PO-3",
     ]);
-    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: parent._id } });
+    const logs = await t.api(SysLog.systemLogCall, { token, body: { filter: parent._id } });
     assert(logs.json.result.some((l: { activity: string }) => /from Archieved to Testing/.test(l.activity)));
   } finally {
     await t.close();
@@ -546,12 +567,12 @@ Deno.test("projects: add and edit set only the restricted statuses (not 4, 5); k
       ir: 5,
     };
     for (const projectStatus of [4, 5, "5"]) {
-      const r = await t.call("POST", "/admin/project/add", { token, body: { ...group, projectStatus } });
+      const r = await t.api(P.addProject, { token, body: { ...group, projectStatus } });
       assertEquals(r.status, 400, `group ${projectStatus}`);
       assertEquals(r.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
     }
     const parent = await makeParent(t, { clientId: client._id });
-    const child = await t.call("POST", "/admin/project/add", {
+    const child = await t.api(P.addProject, {
       token,
       body: { ...childProjectBody(parent), projectStatus: 5 },
     });
@@ -559,19 +580,20 @@ Deno.test("projects: add and edit set only the restricted statuses (not 4, 5); k
     assertEquals(child.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
     // every other status may be chosen on the add form
     for (const projectStatus of [1, 2, 3, 7, 8, 9]) {
-      const r = await t.call("POST", "/admin/project/add", { token, body: { ...group, projectStatus } });
+      const r = await t.api(P.addProject, { token, body: { ...group, projectStatus } });
       assertEquals(r.json.result?.projectStatus, projectStatus, r.text);
     }
 
     // editing: Invoiced is an invoice's doing, never an edit's
     const edit = (body: Record<string, unknown>) =>
-      t.call("PUT", `/admin/project/update/${parent._id}`, { token, body });
+      t.api(P.updateProjectCall, { params: { id: parent._id }, token, body });
     const invoiced = await edit({ projectName: "Renamed", projectStatus: 5 });
     assertEquals(invoiced.status, 400);
     assertEquals(invoiced.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
     assertEquals((await statusOf(t, parent._id)).projectStatus, 2);
     // a Ready To Invoice project's edit form sends its status unchanged: it saves
-    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    await t.api(P.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "PO-9" },
     });
@@ -602,7 +624,7 @@ Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved re
     const closed = await makeChild(t, parent, { projectStatus: 6, poNumber: "PO-OWN" });
     const other = await makeChild(t, await makeParent(t), { projectStatus: 1 });
     const set = (projectStatus: number) =>
-      t.call("PUT", `/admin/project/update/${parent._id}`, { token, body: { projectStatus } });
+      t.api(P.updateProjectCall, { params: { id: parent._id }, token, body: { projectStatus } });
 
     // Live leaves the children alone
     assertEquals((await set(1)).status, 200);
@@ -615,11 +637,11 @@ Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved re
     assertEquals((await statusOf(t, other._id)).projectStatus, 1);
     // the router forgets each child it had cached
     assertEquals(new Set(seen), new Set([parent._id, live._id, testing._id]));
-    const childLog = await t.call("POST", "/admin/system/log", { token, body: { filter: live._id } });
+    const childLog = await t.api(SysLog.systemLogCall, { token, body: { filter: live._id } });
     const followed =
       `Status of ${live.projectCode} changed from Live to Paused with its group ${parent.projectCode}`;
     assert(childLog.json.result.some((l: { activity: string }) => l.activity === followed));
-    const parentLog = await t.call("POST", "/admin/system/log", { token, body: { filter: parent._id } });
+    const parentLog = await t.api(SysLog.systemLogCall, { token, body: { filter: parent._id } });
     assert(
       parentLog.json.result.some((l: { activity: string }) =>
         l.activity === `Status of ${parent.projectCode} changed from Live to Paused (and 2 child projects)`
@@ -628,7 +650,8 @@ Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved re
 
     // closing by code: the children take the group's PO number unless they have their own
     seen.length = 0;
-    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    await t.api(P.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "PO-G" },
     });
@@ -640,7 +663,8 @@ Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved re
     assertEquals((await statusOf(t, live._id)).projectStatus, 1);
     assertEquals((await statusOf(t, testing._id)).projectStatus, 9);
     assertEquals(await statusOf(t, closed._id), { projectStatus: 6, poNumber: "PO-OWN" });
-    await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    await t.api(P.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "PO-G" },
     });
@@ -662,7 +686,8 @@ Deno.test("router: a Live child of a closed group project takes no more responde
     const s = await liveProject(t);
     // the first respondent gets in, and the router has the child cached
     assertEquals((await enter(t, s.mapId, "before")).location.startsWith("https://client.example/"), true);
-    await t.call("PUT", `/admin/project/code/update/${s.parent.projectCode}`, {
+    await t.api(P.closeProjectByCode, {
+      params: { projectCode: s.parent.projectCode },
       token,
       body: { poNumber: "PO-1" },
     });
@@ -683,27 +708,29 @@ Deno.test("projects: a group's Secured Url (isDynamicThanksUrl) goes to its chil
     const b = await makeChild(t, parent);
     assertEquals(a.isDynamicThanksUrl, true);
     seen.length = 0;
-    const r = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    const r = await t.api(P.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { isDynamicThanksUrl: false },
     });
     assertEquals(r.status, 200);
     for (const c of [a, b]) {
       assertEquals(
-        (await t.call("GET", `/admin/project/${c._id}`, { token })).json.result.isDynamicThanksUrl,
+        (await t.api(P.getProjectCall, { params: { id: c._id }, token })).json.result.isDynamicThanksUrl,
         false,
       );
     }
     assertEquals(new Set(seen), new Set([parent._id, a._id, b._id]));
     // a child may still differ from its group until the group's setting changes again (the group
     // form sends it as it was with every save)
-    await t.call("PUT", `/admin/project/update/${a._id}`, { token, body: { isDynamicThanksUrl: true } });
-    await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    await t.api(P.updateProjectCall, { params: { id: a._id }, token, body: { isDynamicThanksUrl: true } });
+    await t.api(P.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { projectName: "Renamed group", isDynamicThanksUrl: false },
     });
     assertEquals(
-      (await t.call("GET", `/admin/project/${a._id}`, { token })).json.result.isDynamicThanksUrl,
+      (await t.api(P.getProjectCall, { params: { id: a._id }, token })).json.result.isDynamicThanksUrl,
       true,
     );
   } finally {
@@ -723,12 +750,14 @@ Deno.test("projects: clone to another country drops the regions, cities and zip 
       zipCodeId: ["90001", "90002"],
     });
     const copyIn = async (countryId: string) => {
-      const r = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+      const r = await t.api(P.cloneProjectCall, {
+        params: { projectId: parent._id },
         token,
         body: { countryId, languageId: "en" },
       });
       assertEquals(r.status, 200, r.text);
-      const kids = await t.call("POST", `/admin/project/childs/${r.json.result.parentProjectId}`, {
+      const kids = await t.api(P.listChildProjects, {
+        params: { id: r.json.result.parentProjectId },
         token,
         body: {},
       });
@@ -737,7 +766,8 @@ Deno.test("projects: clone to another country drops the regions, cities and zip 
     };
     assertEquals(await copyIn("GB"), ["GB", [], [], []]);
     assertEquals(await copyIn("us"), ["US", ["US-CA"], ["US-CA:Los Angeles"], ["90001", "90002"]]);
-    const bad = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+    const bad = await t.api(P.cloneProjectCall, {
+      params: { projectId: parent._id },
       token,
       body: { countryId: "XX", languageId: "zz" },
     });
@@ -756,7 +786,7 @@ Deno.test("projects: a child's country, language and currency must be lookup ent
   try {
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
-    const bad = await t.call("POST", "/admin/project/add", {
+    const bad = await t.api(P.addProject, {
       token,
       body: childProjectBody(parent, { countryId: "XX", languageId: "zz", currencyId: "ABC" }),
     });
@@ -767,11 +797,11 @@ Deno.test("projects: a child's country, language and currency must be lookup ent
       { path: "currencyId", message: "Currency  is required" },
     ]);
     assertEquals(
-      (await t.call("POST", "/admin/projects", { token, body: {} })).json.result.data[0].childCount,
+      (await t.api(P.listProjects, { token, body: {} })).json.result.data[0].childCount,
       0,
     );
     // known codes in any case are kept as the lookups spell them
-    const ok = await t.call("POST", "/admin/project/add", {
+    const ok = await t.api(P.addProject, {
       token,
       body: childProjectBody(parent, { countryId: "gb", languageId: "EN", currencyId: "gbp" }),
     });
@@ -781,7 +811,8 @@ Deno.test("projects: a child's country, language and currency must be lookup ent
       "en",
       "GBP",
     ]);
-    const edit = await t.call("PUT", `/admin/project/update/${ok.json.result._id}`, {
+    const edit = await t.api(P.updateProjectCall, {
+      params: { id: ok.json.result._id },
       token,
       body: { countryId: "ZZ", currencyId: "XYZ" },
     });
@@ -790,7 +821,8 @@ Deno.test("projects: a child's country, language and currency must be lookup ent
       { path: "countryId", message: "Country  is required" },
       { path: "currencyId", message: "Currency  is required" },
     ]);
-    const moved = await t.call("PUT", `/admin/project/update/${ok.json.result._id}`, {
+    const moved = await t.api(P.updateProjectCall, {
+      params: { id: ok.json.result._id },
       token,
       body: { countryId: "de", currencyId: "eur" },
     });
@@ -807,14 +839,20 @@ Deno.test("projects: records carry countryName and countryCode; the child export
     const parent = await makeParent(t);
     const child = await makeChild(t, parent, { countryId: "DE" });
     assertEquals([child.countryName, child.countryCode], ["Germany", "DE"]);
-    const read = (await t.call("GET", `/admin/project/${child._id}`, { token })).json.result;
+    const read = (await t.api(P.getProjectCall, { params: { id: child._id }, token })).json.result;
     assertEquals([read.countryName, read.countryCode], ["Germany", "DE"]);
-    const row = (await t.call("POST", `/admin/project/childs/${parent._id}`, { token, body: {} })).json.result
-      .data[0];
+    const row =
+      (await t.api(P.listChildProjects, { params: { id: parent._id }, token, body: {} })).json.result
+        .data[0];
     assertEquals([row.countryName, row.countryCode], ["Germany", "DE"]);
-    const group = (await t.call("POST", "/admin/projects", { token, body: {} })).json.result.data[0];
+    const group = (await t.api(P.listProjects, { token, body: {} })).json.result.data[0];
     assertEquals([group.countryName, group.countryCode], ["", ""]);
-    const csv = await t.call("POST", `/admin/project/childs/${parent._id}?format=csv`, { token, body: {} });
+    const csv = await t.api(P.listChildProjects, {
+      params: { id: parent._id },
+      search: { format: "csv" },
+      token,
+      body: {},
+    });
     assertEquals(csv.status, 200);
     const [header, first] = csv.text.trim().split(/\r?\n/);
     assertEquals(header.split(",").slice(0, 3), ["Project code", "Project name", "Country"]);
@@ -830,23 +868,25 @@ Deno.test("projects: 'Add Questionaire' is the project's projectQuestionaire; a 
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
-    const r = await t.call("PUT", `/admin/project/update/${child._id}`, {
+    const r = await t.api(P.updateProjectCall, {
+      params: { id: child._id },
       token,
       body: { projectQuestionaire: "<p>Car owners only</p>" },
     });
     assertEquals(r.status, 200);
     assertEquals(
-      (await t.call("GET", `/admin/project/${child._id}`, { token })).json.result.projectQuestionaire,
+      (await t.api(P.getProjectCall, { params: { id: child._id }, token })).json.result.projectQuestionaire,
       "<p>Car owners only</p>",
     );
     const supplier = await makeSupplier(t);
-    const map = (await t.call("POST", "/admin/supplierMap/add", {
+    const map = (await t.api(Maps.saveSupplierMapCall, {
       token,
       body: { projectId: child._id, supplierId: supplier._id },
     })).json.result;
-    const wrong = await t.call("PUT", `/admin/supplierMap/update/${map._id}`, {
+    const wrong = await t.api(Maps.updateSupplierMapCall, {
+      params: { id: map._id },
       token,
-      body: { questionnaire: "<p>x</p>" },
+      bad: { questionnaire: "<p>x</p>" },
     });
     assertEquals(wrong.status, 400);
   } finally {

@@ -14,6 +14,9 @@ import { goLive, type ImportSetup, importSetup, respondent } from "../helpers/im
 import { back, PANEL, uidOf } from "../helpers/router.ts";
 import type { SandboxOffer, SandboxQuota } from "../../server/providers/sandbox/data.ts";
 import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as P from "../../shared/api/projects.ts";
+import { PROVIDER_CALLS } from "../../shared/api/providers.ts";
 
 const GENDER = "1001007", AGE = "1001538", POSTAL = "1001300";
 const MALE = "2000246", FEMALE = "2000247", A18 = "2000300", A25 = "2000301", A35 = "2000302";
@@ -178,12 +181,12 @@ function offerWith(
 }
 
 async function importOffer(s: ImportSetup, provider: ProviderKey, offer: SandboxOffer) {
-  const r = await s.t.call("POST", `/admin/project/${provider}/api/add`, {
+  const r = await s.t.api(PROVIDER_CALLS[provider].add, {
     token: s.token,
     body: { surveyId: offer.id, clientId: s.client._id },
   });
   assertEquals(r.status, 200, `${provider}: ${r.text}`);
-  return r.json.result.projectId as string;
+  return r.result.projectId;
 }
 
 /**
@@ -256,17 +259,19 @@ Deno.test('toluna: a quota of 235 on "18-24 or 25-34" is one cell of 235, and ot
     assertEquals(cells[0].options.map((g) => g.length), [1 + 1]);
     // the Quota tab shows it as one cell over the set, and will not split it into single options
     const admin = await s.t.tokenFor("SUPERADMIN");
-    const listed = (await s.t.call("GET", `/admin/quotas/all/${projectId}`, { token: admin })).json.result;
+    const listed = (await s.t.api(Parts.listQuotasCall, { params: { projectId }, token: admin })).json.result;
     assertEquals(listed[0].grouped, true);
     assertEquals(listed[0].options.map((o: { text: string }) => o.text), ["18-24 or 25-34", "35-44"]);
     assertEquals(listed[0].total, 335);
-    const split = await s.t.call("PUT", `/admin/quota/update/${listed[0]._id}/${projectId}`, {
+    const split = await s.t.api(Parts.updateQuotaCall, {
+      params: { quotaId: listed[0]._id, projectId },
       token: admin,
       body: { quotaOptionId: [listed[0].quotaId.qualificationOptions[0]._id] },
     });
     assertEquals(split.status, 400, split.text);
     // its size can still be set by hand
-    const sized = await s.t.call("PUT", `/admin/quota/sample/update/${listed[0]._id}/${projectId}`, {
+    const sized = await s.t.api(Parts.updateQuotaSizesCall, {
+      params: { quotaId: listed[0]._id, projectId },
       token: admin,
       body: { quotaValue: [{ quotaOptionId: listed[0].options[0].quotaOptionId, quotaSize: 2 }] },
     });
@@ -291,7 +296,8 @@ Deno.test('toluna: a quota of 235 on "18-24 or 25-34" is one cell of 235, and ot
       projectId,
     )
       .executeTakeFirstOrThrow();
-    const clone = await s.t.call("POST", `/admin/project/clone/${group.parentProjectId}`, {
+    const clone = await s.t.api(P.cloneProjectCall, {
+      params: { projectId: group.parentProjectId! },
       token: admin,
       body: { isQuota: true, countryId: "US", languageId: "en" },
     });

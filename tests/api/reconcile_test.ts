@@ -5,7 +5,7 @@
  * status step, the supplier summary, and the guards of every call.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { enter, liveProject, router } from "../helpers/router.ts";
 import { closedProject, type Traffic } from "../helpers/reconcile.ts";
@@ -25,6 +25,10 @@ import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
+import * as Cl from "../../shared/api/clients.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as Rec from "../../shared/api/reconcile.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 async function upload(
   t: TestApp,
@@ -32,9 +36,11 @@ async function upload(
   body: unknown,
   role: "SUPERADMIN" | "ACCOUNTANT" = "SUPERADMIN",
 ) {
-  return await t.call("POST", `/admin/project/reconsile/${projectId}`, {
-    token: await t.tokenFor(role),
-    body,
+  return await t.api(Rec.reconcileUpload, {
+    params: { id: projectId },
+    as: role,
+    // the body under test, valid or not: sent as is
+    bad: body,
   });
 }
 const csvOf = (lines: string[]) => lines.join("\n") + "\n";
@@ -105,12 +111,12 @@ Deno.test("reconcile: an upload with unknown, duplicate and already reconciled i
 
     // the approved count flows on: the projects list (group sums), the reconcile list, client and supplier figures
     const admin = await t.tokenFor("SUPERADMIN");
-    const projects = await t.call("POST", "/admin/projects", {
+    const projects = await t.api(P.listProjects, {
       token: admin,
       body: { search: s.parent.projectCode },
     });
     assertEquals(projects.json.result.data[0].approved, 2);
-    const list = await t.call("POST", "/admin/reconcile/projects", {
+    const list = await t.api(Rec.listReconcileProjects, {
       token: admin,
       body: { filter: { projectStatus: [6] }, limit: 20 },
     });
@@ -118,14 +124,14 @@ Deno.test("reconcile: an upload with unknown, duplicate and already reconciled i
     const row = list.json.result.data.find((x: { _id: string }) => x._id === s.parent._id);
     assertEquals([row.complete, row.approved, row.rejected, row.pending], [6, 2, 2, 2]);
     assertEquals(row.lastReconcile.fileName, "rejects.csv");
-    const clients = await t.call("POST", "/admin/clients", { token: admin, body: {} });
+    const clients = await t.api(Cl.listClients, { token: admin, body: {} });
     const client = clients.json.result.data.find((x: { _id: string }) => x._id === s.parent.clientId);
     assertEquals(client.approved, 2);
-    const suppliers = await t.call("POST", "/admin/suppliers", { token: admin, body: {} });
+    const suppliers = await t.api(Sup.listSuppliers, { token: admin, body: {} });
     const supplier = suppliers.json.result.data.find((x: { _id: string }) => x._id === s.supplierId);
     assertEquals([supplier.approved, supplier.actualExpense], [2, 2.5]);
     // the CSV of the reconcile grid
-    const csv = await t.call("POST", "/admin/reconcile/projects?format=csv", { token: admin, body: {} });
+    const csv = await t.api(Rec.listReconcileProjects, { search: { format: "csv" }, token: admin, body: {} });
     assertMatch(
       csv.text.split("\n")[0],
       /^Project code,Project name,Client,Status,Complete,Approved,Rejected/,
@@ -163,8 +169,9 @@ Deno.test("reconcile: a file that breaks the rules is a 400 naming the line, and
       assertEquals(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
       assert(typeof r.json.message === "string" && r.json.message.length > 0);
     }
-    const notJson = await t.call("POST", `/admin/project/reconsile/${s.parent._id}`, {
-      token: await t.tokenFor("ADMIN"),
+    const notJson = await t.api(Rec.reconcileUpload, {
+      params: { id: s.parent._id },
+      as: "ADMIN",
       raw: "{type:1",
     });
     assertEquals(notJson.status, 400);
@@ -175,8 +182,9 @@ Deno.test("reconcile: a file that breaks the rules is a 400 naming the line, and
     assertEquals((await upload(t, "0".repeat(24), { type: 1, csv: a })).status, 404);
     assertEquals((await upload(t, "nope", { type: 1, csv: a })).status, 404);
     // a body over the call's limit
-    const big = await t.call("POST", `/admin/project/reconsile/${s.parent._id}`, {
-      token: await t.tokenFor("ADMIN"),
+    const big = await t.api(Rec.reconcileUpload, {
+      params: { id: s.parent._id },
+      as: "ADMIN",
       raw: JSON.stringify({ type: 1, csv: "x".repeat(21 * 1024 * 1024) }),
     });
     assertEquals(big.status, 413);
@@ -267,8 +275,9 @@ Deno.test("reconcile: undo restores exactly the state before its upload; queued 
     const second = await upload(t, s.parent._id, { type: 1, csv: csvOf([c, d, a]) });
     assertEquals([second.json.result.matched, second.json.result.alreadyReconciled], [2, 1]);
     await router(t).idle();
-    const undo = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
-      token: await t.tokenFor("MANAGER"),
+    const undo = await t.api(Rec.reconcileUndo, {
+      params: { id: s.parent._id },
+      as: "MANAGER",
     });
     assertEquals(undo.status, 200, undo.text);
     assertEquals(
@@ -279,13 +288,15 @@ Deno.test("reconcile: undo restores exactly the state before its upload; queued 
     assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
 
     // undo the first: its post-backs were sent, and re-approving does not send them again
-    const undo1 = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
-      token: await t.tokenFor("ACCOUNTANT"),
+    const undo1 = await t.api(Rec.reconcileUndo, {
+      params: { id: s.parent._id },
+      as: "ACCOUNTANT",
     });
     assertEquals([undo1.json.result.restored, undo1.json.result.hooksAlreadySent], [2, 2]);
     assertEquals(await snapshot(t, s), initial);
-    const nothing = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
-      token: await t.tokenFor("ADMIN"),
+    const nothing = await t.api(Rec.reconcileUndo, {
+      params: { id: s.parent._id },
+      as: "ADMIN",
     });
     assertEquals(nothing.status, 409);
     hold = false;
@@ -340,10 +351,15 @@ Deno.test("reconcile: status step with sendEmail, revoke with its rules, settled
     const supplier = await makeSupplier(t, { supplierEmail: "panel@example.com" });
     const s = await closedProject(t, { complete: 2 }, { supplierId: supplier._id });
     const token = await t.tokenFor("ACCOUNTANT");
-    const revokeClosed = await t.call("POST", `/admin/project/revoke/${s.parent._id}`, { token, body: {} });
+    const revokeClosed = await t.api(Rec.revokeProjectCall, {
+      params: { id: s.parent._id },
+      token,
+      body: {},
+    });
     assertEquals(revokeClosed.status, 409);
     const mails = () => t.deps.db.selectFrom("email_outbox").select(["toAddress", "subject"]).execute();
-    const toInvoice = await t.call("PUT", `/admin/project/reconsile/update/${s.parent._id}`, {
+    const toInvoice = await t.api(Rec.reconcileStatusCall, {
+      params: { id: s.parent._id },
       token,
       body: { projectStatus: 4, sendEmail: true },
     });
@@ -351,7 +367,8 @@ Deno.test("reconcile: status step with sendEmail, revoke with its rules, settled
     assertEquals((await mails()).map((m) => [m.toAddress, m.subject]), [
       ["panel@example.com", `${s.parent.projectCode} is ready to invoice`],
     ]);
-    const revoked = await t.call("POST", `/admin/project/revoke/${s.parent._id}`, {
+    const revoked = await t.api(Rec.revokeProjectCall, {
+      params: { id: s.parent._id },
       token,
       body: { sendEmail: false },
     });
@@ -360,18 +377,20 @@ Deno.test("reconcile: status step with sendEmail, revoke with its rules, settled
       .executeTakeFirstOrThrow();
     assertEquals(child.projectStatus, 6, "the child comes back with its group");
     assertEquals((await mails()).length, 1, "no mail without sendEmail");
-    const archived = await t.call("PUT", `/admin/project/reconsile/update/${s.parent._id}`, {
+    const archived = await t.api(Rec.reconcileStatusCall, {
+      params: { id: s.parent._id },
       token,
       body: { projectStatus: 7 },
     });
     assertEquals(archived.status, 200);
     const refused = await upload(t, s.parent._id, { type: 1, uid: s.completes });
     assertEquals(refused.status, 409);
-    await t.call("POST", `/admin/project/revoke/${s.parent._id}`, { token, body: { sendEmail: true } });
+    await t.api(Rec.revokeProjectCall, { params: { id: s.parent._id }, token, body: { sendEmail: true } });
     assert((await mails()).some((m) => /is back in reconciliation/.test(m.subject)));
-    const bad = await t.call("PUT", `/admin/project/reconsile/update/${s.parent._id}`, {
+    const bad = await t.api(Rec.reconcileStatusCall, {
+      params: { id: s.parent._id },
       token,
-      body: { projectStatus: 1 },
+      bad: { projectStatus: 1 },
     });
     assertEquals(bad.status, 400);
   } finally {
@@ -385,7 +404,7 @@ Deno.test("reconcile: the supplier summary shows and edits supplier CPI and the 
     const s = await closedProject(t, { complete: 3 });
     await upload(t, s.parent._id, { type: 1, uid: s.completes.slice(0, 2) });
     const token = await t.tokenFor("MANAGER");
-    const sum = await t.call("POST", "/admin/suppliers/summary", {
+    const sum = await t.api(Rec.supplierSummaryCall, {
       token,
       body: { projectId: s.parent._id },
     });
@@ -398,12 +417,12 @@ Deno.test("reconcile: the supplier summary shows and edits supplier CPI and the 
       2,
       2.5,
     ]);
-    const cpi = await t.call("POST", "/admin/suppliers/approve/summary", {
+    const cpi = await t.api(Rec.approveSummaryCall, {
       token,
       body: { projectId: s.parent._id, supplierId: s.supplierId, supplierCPI: "2" },
     });
     assertEquals([cpi.status, cpi.json.result.cost], [200, 4], cpi.text);
-    const adm = await t.call("POST", "/admin/suppliers/approve/summary", {
+    const adm = await t.api(Rec.approveSummaryCall, {
       token,
       body: { projectId: s.parent._id, supplierId: s.supplierId, adminApproved: 3 },
     });
@@ -421,20 +440,20 @@ Deno.test("reconcile: the supplier summary shows and edits supplier CPI and the 
         {},
       ]
     ) {
-      const r = await t.call("POST", "/admin/suppliers/approve/summary", { token, body });
+      const r = await t.api(Rec.approveSummaryCall, { token, bad: body });
       assertEquals(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
     }
-    const unknown = await t.call("POST", "/admin/suppliers/approve/summary", {
+    const unknown = await t.api(Rec.approveSummaryCall, {
       token,
       body: { projectId: s.parent._id, supplierId: "0".repeat(24), supplierCPI: 1 },
     });
     assertEquals(unknown.status, 404);
     assertEquals(
-      (await t.call("POST", "/admin/suppliers/summary", { token, body: { projectId: "0".repeat(24) } }))
+      (await t.api(Rec.supplierSummaryCall, { token, body: { projectId: "0".repeat(24) } }))
         .status,
       404,
     );
-    assertEquals((await t.call("POST", "/admin/suppliers/summary", { token, body: {} })).status, 400);
+    assertEquals((await t.api(Rec.supplierSummaryCall, { token, bad: {} })).status, 400);
   } finally {
     await t.close();
   }
@@ -444,28 +463,32 @@ Deno.test("reconcile: every call refuses no token (401) and a role without recon
   const t = await testApp();
   try {
     const id = "0".repeat(24);
-    await expectGuarded(t, "POST", "/admin/reconcile/projects", "BDE");
-    await expectGuarded(t, "POST", `/admin/project/reconsile/${id}`, "SUBSCRIBER", { type: 1, uid: ["x"] });
-    await expectGuarded(t, "POST", `/admin/project/reconsile/undo/${id}`, "BDE");
-    await expectGuarded(t, "PUT", `/admin/project/reconsile/update/${id}`, "SUBSCRIBER", {
-      projectStatus: 4,
+    await expectCallGuarded(t, Rec.listReconcileProjects, "BDE");
+    await expectCallGuarded(t, Rec.reconcileUpload, "SUBSCRIBER", {
+      params: { id },
+      body: { type: 1, uid: ["x"] },
     });
-    await expectGuarded(t, "POST", `/admin/project/revoke/${id}`, "BDE");
-    await expectGuarded(t, "POST", "/admin/suppliers/approve/summary", "SUBSCRIBER", { projectId: id });
-    await expectGuarded(t, "POST", "/admin/suppliers/summary", "SUPPLIER", { projectId: id });
+    await expectCallGuarded(t, Rec.reconcileUndo, "BDE", { params: { id } });
+    await expectCallGuarded(t, Rec.reconcileStatusCall, "SUBSCRIBER", {
+      params: { id },
+      body: {
+        projectStatus: 4,
+      },
+    });
+    await expectCallGuarded(t, Rec.revokeProjectCall, "BDE", { params: { id } });
+    await expectCallGuarded(t, Rec.approveSummaryCall, "SUBSCRIBER", { bad: { projectId: id } });
+    await expectCallGuarded(t, Rec.supplierSummaryCall, "SUPPLIER", { body: { projectId: id } });
     // the supplier portal's users reach none of them
-    await expectGuarded(t, "POST", `/admin/project/reconsile/${id}`, "SUPPLIER", { type: 1, uid: ["x"] });
-    for (
-      const [m, p] of [["POST", `/admin/project/reconsile/undo/${id}`], [
-        "POST",
-        `/admin/project/revoke/${id}`,
-      ]]
-    ) {
-      const r = await t.call(m, p, { token: await t.tokenFor("ADMIN") });
-      assertEquals(r.status, 404, `${p}: ${r.text}`);
+    await expectCallGuarded(t, Rec.reconcileUpload, "SUPPLIER", {
+      params: { id },
+      body: { type: 1, uid: ["x"] },
+    });
+    for (const call of [Rec.reconcileUndo, Rec.revokeProjectCall]) {
+      const r = await t.api(call, { params: { id }, as: "ADMIN" });
+      assertEquals(r.status, 404, `${call.path}: ${r.text}`);
     }
-    const list = await t.call("POST", "/admin/reconcile/projects", {
-      token: await t.tokenFor("APIMANAGER"),
+    const list = await t.api(Rec.listReconcileProjects, {
+      as: "APIMANAGER",
       body: { pageNo: 0 },
     });
     assertEquals(list.status, 400);
@@ -494,8 +517,8 @@ Deno.test("reconcile: the demo seed reconciles its closed projects through the d
     assert(approved.every((p) => p.approved > 0 && p.approved + p.rejected === p.complete));
     const all = (await t.deps.db.selectFrom("projects").select("id").execute()).map((p) => p.id);
     assertEquals(await reconcileMismatches(t.deps.db, all), []);
-    const list = await t.call("POST", "/admin/reconcile/projects", {
-      token: await t.tokenFor("ACCOUNTANT"),
+    const list = await t.api(Rec.listReconcileProjects, {
+      as: "ACCOUNTANT",
       body: { filter: { projectStatus: [6] }, limit: 20 },
     });
     assert(list.json.result.data.some((r: { approved: number }) => r.approved > 0), list.text);

@@ -5,7 +5,7 @@
  */
 import { addToRouterDaily, DAILY_COLUMNS, deleteFromRouterDaily } from "../../server/domain/router/rollup.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { reportDataset, REPORTS_NOW as NOW } from "../helpers/reports.ts";
 import * as D from "../../shared/api/dashboard.ts";
 import { REPORT_KINDS, REPORT_LISTS, type ReportKind, type ReportRow } from "../../shared/api/reports.ts";
@@ -14,17 +14,19 @@ import { ROLLUP_COUNTERS } from "../../server/db/tables/router.ts";
 import { sql } from "kysely";
 import { csvLine } from "../../server/http/csv.ts";
 import { splitRange } from "../../server/domain/dashboard/ranges.ts";
+import * as Rep from "../../shared/api/reports.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 
 type Body = Record<string, unknown>;
 async function report(t: TestApp, kind: ReportKind, filter: Body = {}, extra: Body = {}, role = "MANAGER") {
-  const path = kind === "supplier" ? "/admin/supplier/report/data" : "/admin/project/report/data";
+  const call: AnyContract = kind === "supplier" ? Rep.supplierReportData : Rep.projectReportData;
   const body = kind === "supplier"
     ? { filter, limit: 100, ...extra }
     : { filter, type: kind, limit: 100, ...extra };
   const token = await t.tokenFor(role as never);
-  const r = await t.call("POST", path, { token, body });
+  const r = await t.api(call, { token, body });
   assertEquals(r.status, 200, r.text);
-  const csv = await t.call("POST", `${path}?format=csv`, { token, body });
+  const csv = await t.api(call, { token, body, search: { format: "csv" } });
   assertEquals(csv.status, 200, csv.text);
   return { rows: r.json.result.data as ReportRow[], metadata: r.json.result.metadata, csv: csv.text };
 }
@@ -74,11 +76,10 @@ Deno.test("reports: each tab matches hand-computed figures, its CSV its rows, an
 
     // the dashboard over the same month: cards and the This Month dialog agree to the cent
     const token = await t.tokenFor("BDE");
-    const box = (await t.call("POST", D.dashboardBoxCall.path, { token, body: {} })).json.result;
+    const box = (await t.api(D.dashboardBoxCall, { token })).json.result;
     assertEquals(sum(client.rows, "complete"), box.monthCompleted);
     assertEquals(sum(client.rows, "revenue"), box.monthlyRevenue);
-    const dialog =
-      (await t.call("POST", D.todayCompletedCall.path, { token, body: { sortDate: 3 } })).json.result;
+    const dialog = (await t.api(D.todayCompletedCall, { token, body: { sortDate: 3 } })).json.result;
     for (const r of client.rows) {
       const d = dialog.find((x: { _id: string }) => x._id === r.projectId);
       assertEquals([d.complete, d.expectedRevenue], [r.complete, r.revenue]);
@@ -154,7 +155,7 @@ Deno.test("reports: each tab matches hand-computed figures, its CSV its rows, an
     // client filter, search, and the type given in the filter (the grids' fixed filter)
     const onlyB = await report(t, "client", { ...november, clientId: B });
     assertEquals(pick(onlyB.rows, "projectId"), [[p2.child._id]]);
-    const r = await t.call("POST", "/admin/project/report/data", {
+    const r = await t.api(Rep.projectReportData, {
       token,
       body: { filter: { type: "client" }, search: p2.child.projectCode },
     });
@@ -226,36 +227,40 @@ Deno.test("reports: a range splits into whole months and edge days", () => {
 Deno.test("reports: each call refuses a missing token (401), a wrong role (403) and malformed input (400)", async () => {
   const t = await testApp();
   try {
-    await expectGuarded(t, "POST", "/admin/project/report/data", "SUPPLIER", { type: "client" });
-    await expectGuarded(t, "POST", "/admin/supplier/report/data", "BDE", {});
+    await expectCallGuarded(t, Rep.projectReportData, "SUPPLIER", { body: { type: "client" } });
+    await expectCallGuarded(t, Rep.supplierReportData, "BDE", { body: {} });
     const token = await t.tokenFor("ACCOUNTANT");
-    const bad: [string, Body, string][] = [
-      ["/admin/project/report/data", {}, "type must be one of"],
-      ["/admin/project/report/data", { type: "nope" }, "type must be one of"],
+    const bad: [AnyContract, Body, string][] = [
+      [Rep.projectReportData, {}, "type must be one of"],
+      [Rep.projectReportData, { type: "nope" }, "type must be one of"],
       [
-        "/admin/project/report/data",
+        Rep.projectReportData,
         { type: "client", filter: { from: "2026-13-45" } },
         "from must be a date",
       ],
-      ["/admin/project/report/data", { type: "client", filter: { from: 5 } }, "from must be a date"],
+      [Rep.projectReportData, { type: "client", filter: { from: 5 } }, "from must be a date"],
       [
-        "/admin/project/report/data",
+        Rep.projectReportData,
         { type: "client", filter: { from: "2026-11-02", to: "2026-11-01" } },
         "to must not be before from",
       ],
-      ["/admin/project/report/data", { type: "client", filter: { clientId: "x" } }, "Unknown client"],
-      ["/admin/supplier/report/data", { filter: { supplierId: "' OR 1=1 --" } }, "Unknown supplier"],
-      ["/admin/supplier/report/data", { pageNo: 0 }, "pageNo must be at least 1"],
-      ["/admin/supplier/report/data", { filter: "x" }, ""],
+      [Rep.projectReportData, { type: "client", filter: { clientId: "x" } }, "Unknown client"],
+      [Rep.supplierReportData, { filter: { supplierId: "' OR 1=1 --" } }, "Unknown supplier"],
+      [Rep.supplierReportData, { pageNo: 0 }, "pageNo must be at least 1"],
+      [Rep.supplierReportData, { filter: "x" }, ""],
     ];
-    for (const [path, body, message] of bad) {
-      for (const suffix of ["", "?format=csv"]) {
-        const r = await t.call("POST", path + suffix, { token, body });
-        assertEquals(r.status, 400, `${path}${suffix} ${JSON.stringify(body)}: ${r.text}`);
+    for (const [call, body, message] of bad) {
+      for (const search of [{}, { format: "csv" }] as Record<string, string>[]) {
+        const r = await t.api(call, { token, bad: body, search });
+        assertEquals(
+          r.status,
+          400,
+          `${call.path} ${JSON.stringify(search)} ${JSON.stringify(body)}: ${r.text}`,
+        );
         assert(typeof r.json.message === "string" && r.json.message.includes(message), r.text);
       }
     }
-    const raw = await t.call("POST", "/admin/supplier/report/data", { token, raw: "{not json" });
+    const raw = await t.api(Rep.supplierReportData, { token, raw: "{not json" });
     assertEquals(raw.status, 400, raw.text);
   } finally {
     await t.close();

@@ -23,6 +23,11 @@ import { onProjectChange } from "../../server/domain/projects/projects.ts";
 import { routerFor } from "../../server/domain/router/router.ts";
 import type { RiskChecker } from "../../server/domain/router/security.ts";
 import { MSG } from "../../shared/messages.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as P from "../../shared/api/projects.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
@@ -90,16 +95,20 @@ Deno.test("router: closed surveys (not Live, traffic off, not boarded) send the 
   try {
     const token = await t.tokenFor("ADMIN");
     const s = await liveProject(t);
-    await t.call("PUT", `/admin/project/update/${s.child._id}`, { token, body: { projectStatus: 3 } });
+    await t.api(P.updateProjectCall, { params: { id: s.child._id }, token, body: { projectStatus: 3 } });
     const paused = await enter(t, s.mapId, "a b&c");
     assertEquals(paused.status, 302);
     assertEquals(paused.location, `${PANEL}/closed?sid=a%20b%26c`);
 
-    await t.call("PUT", `/admin/project/update/${s.child._id}`, { token, body: { projectStatus: 1 } });
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: false } });
+    await t.api(P.updateProjectCall, { params: { id: s.child._id }, token, body: { projectStatus: 1 } });
+    await t.api(Maps.updateSupplierMapCall, {
+      params: { id: s.mapId },
+      token,
+      body: { allowTraffic: false },
+    });
     assertEquals((await enter(t, s.mapId, "r2")).location, `${PANEL}/closed?sid=r2`);
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: true } });
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isBoarded: false } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { allowTraffic: true } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { isBoarded: false } });
     assertEquals((await enter(t, s.mapId, "r3")).location, `${PANEL}/closed?sid=r3`);
 
     const rows = await sessionsOf(t, s.child._id);
@@ -121,7 +130,7 @@ Deno.test("router: closed surveys (not Live, traffic off, not boarded) send the 
       testClicked: 0,
     });
     // a refused arrival does not block the respondent once the survey opens
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isBoarded: true } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { isBoarded: true } });
     assertEquals((await enter(t, s.mapId, "r3")).status, 302);
     assert((await enter(t, s.mapId, "r3")).location.startsWith(`${PANEL}/quality`), "now a duplicate");
     await consistent(t);
@@ -217,8 +226,9 @@ Deno.test("router: exclusions refuse respondents of excluded projects with the f
     assertEquals(rows[0].reason, "excluded");
     assertEquals((await counts(t, "projects", b.child._id)).terminate, 1);
     // with isExclude off the rule sleeps
-    await t.call("PUT", `/admin/project/update/${b.child._id}`, {
-      token: await t.tokenFor("ADMIN"),
+    await t.api(P.updateProjectCall, {
+      params: { id: b.child._id },
+      as: "ADMIN",
       body: { isExclude: false },
     });
     const x2 = uidOf((await enter(t, a.mapId, "x2")).location);
@@ -641,15 +651,16 @@ Deno.test("router: test links use the test URL and test click quota and never to
     assertEquals(rows.filter((r) => r.isTest).map((r) => r.status), ["complete", "redirected", "closed"]);
     // the map's Test link toggle off: the test link is closed (nothing counted)
     const token = await t.tokenFor("ADMIN");
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isTestLink: false } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { isTestLink: false } });
     assertEquals((await enterTest(t, s.mapId, "t5")).location, `${PANEL}/closed?sid=t5`);
     const off = (await sessionsOf(t, s.child._id)).find((r) => r.sid === "t5")!;
     assertEquals([off.status, off.reason, off.detail], ["closed", "test-link-off", "test link off"]);
     assertEquals((await counts(t, "projects", s.child._id)).testClicked, 2);
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { isTestLink: true } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { isTestLink: true } });
     // a removed supplier's test link is closed too
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, {
-      token: await t.tokenFor("ADMIN"),
+    await t.api(Maps.updateSupplierMapCall, {
+      params: { id: s.mapId },
+      as: "ADMIN",
       body: { isDeleted: true },
     });
     assertEquals((await enterTest(t, s.mapId, "t4")).location, `${PANEL}/closed?sid=t4`);
@@ -864,13 +875,18 @@ Deno.test("router: settings are cached, and a change by staff takes effect at on
     const token = await t.tokenFor("ADMIN");
     const s = await liveProject(t);
     assert((await enter(t, s.mapId, "k1")).location.startsWith("https://client.example"));
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: false } });
+    await t.api(Maps.updateSupplierMapCall, {
+      params: { id: s.mapId },
+      token,
+      body: { allowTraffic: false },
+    });
     assertEquals((await enter(t, s.mapId, "k2")).location, `${PANEL}/closed?sid=k2`);
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: true } });
+    await t.api(Maps.updateSupplierMapCall, { params: { id: s.mapId }, token, body: { allowTraffic: true } });
     assert((await enter(t, s.mapId, "k3")).location.startsWith("https://client.example"));
-    await t.call("PUT", `/admin/project/update/${s.child._id}`, { token, body: { projectStatus: 3 } });
+    await t.api(P.updateProjectCall, { params: { id: s.child._id }, token, body: { projectStatus: 3 } });
     assertEquals((await enter(t, s.mapId, "k4")).location, `${PANEL}/closed?sid=k4`);
-    await t.call("PUT", `/admin/project/update/${s.child._id}`, {
+    await t.api(P.updateProjectCall, {
+      params: { id: s.child._id },
       token,
       body: { projectStatus: 1, singleLinkUrl: "https://new.example/?u=[uid]" },
     });
@@ -894,19 +910,20 @@ Deno.test("router: exclusions, questions and quotas changed through the API appl
     // B's settings are read and cached: no exclusion, no question yet
     assert((await enter(t, b.mapId, "warm")).location.startsWith("https://client.example"));
 
-    const added = await t.call("POST", "/admin/project/exclude/add", {
+    const added = await t.api(Parts.addExclusionCall, {
       token,
       body: { projectId: b.child._id, excludedProjectId: a.child._id },
     });
     assertEquals(added.status, 200);
     assertEquals((await enter(t, b.mapId, "x1")).location, `${PANEL}/terminate?sid=x1`, "excluded at once");
-    await t.call("PUT", `/admin/project/exclude/update/${added.json.result[0]._id}`, {
+    await t.api(Parts.updateExclusionCall, {
+      params: { id: added.json.result[0]._id },
       token,
       body: { isDeleted: true },
     });
     assert((await enter(t, b.mapId, "x2")).location.startsWith("https://client.example"), "let in at once");
 
-    const q = await t.call("POST", "/admin/project/question/add", {
+    const q = await t.api(Parts.addProjectQuestion, {
       token,
       body: {
         projectId: b.child._id,
@@ -916,7 +933,8 @@ Deno.test("router: exclusions, questions and quotas changed through the API appl
     });
     assertEquals(q.status, 200);
     assertMatch((await enter(t, b.mapId, "asked")).location, /^\/survey\/prescreen\/[0-9a-f]{24}$/);
-    await t.call("PUT", `/admin/survey/question/update/${q.json.result._id}`, {
+    await t.api(Parts.updateProjectQuestion, {
+      params: { questionId: q.json.result._id },
       token,
       body: { isDeleted: true },
     });
@@ -926,27 +944,33 @@ Deno.test("router: exclusions, questions and quotas changed through the API appl
     const told: string[] = [];
     const stop = onProjectChange((id) => told.push(id));
     try {
-      const qual = (await t.call("POST", "/admin/qualification/add", {
-        token: await t.tokenFor("ADMIN"),
+      const qual = (await t.api(Lib.addQualification, {
+        as: "ADMIN",
         body: {
           qualificationName: "Gender",
           qualificationIcon: "user",
           qualificationOptions: [{ text: "Male" }, { text: "Female" }],
         },
       })).json.result;
-      const quota =
-        (await t.call("POST", `/admin/quota/add/${b.child._id}`, { token, body: { quotaId: qual._id } }))
-          .json.result[0];
+      const quota = (await t.api(Parts.addQuotaCall, {
+        params: { projectId: b.child._id },
+        token,
+        body: { quotaId: qual._id },
+      }))
+        .json.result[0];
       const male = qual.qualificationOptions[0]._id;
-      await t.call("PUT", `/admin/quota/update/${quota._id}/${b.child._id}`, {
+      await t.api(Parts.updateQuotaCall, {
+        params: { quotaId: quota._id, projectId: b.child._id },
         token,
         body: { quotaOptionId: [male] },
       });
-      await t.call("PUT", `/admin/quota/sample/update/${quota._id}/${b.child._id}`, {
+      await t.api(Parts.updateQuotaSizesCall, {
+        params: { quotaId: quota._id, projectId: b.child._id },
         token,
         body: { quotaValue: [{ quotaOptionId: male, quotaSize: 5 }] },
       });
-      await t.call("PUT", `/admin/quota/update/${quota._id}/${b.child._id}`, {
+      await t.api(Parts.updateQuotaCall, {
+        params: { quotaId: quota._id, projectId: b.child._id },
         token,
         body: { isDeleted: true },
       });
@@ -1302,7 +1326,7 @@ Deno.test("router: a deleted or deactivated supplier's links close at once, desp
     const s = await liveProject(t, { map: { isTestLink: true } });
     const inSurvey = uidOf((await enter(t, s.mapId, "before")).location);
     const update = (body: unknown) =>
-      t.call("PUT", `/admin/supplier/update/${s.supplierId}`, { token, body });
+      t.api(Sup.updateSupplierCall, { params: { id: s.supplierId }, token, body });
     assertEquals((await update({ isActive: false })).status, 200);
     assertEquals((await enter(t, s.mapId, "off")).location, `${PANEL}/closed?sid=off`);
     assertEquals((await enterTest(t, s.mapId, "off-test")).location, `${PANEL}/closed?sid=off-test`);

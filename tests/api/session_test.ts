@@ -5,18 +5,20 @@ import { SignJWT } from "jose";
 import { MSG } from "../../shared/messages.ts";
 import { API } from "../../shared/permissions.ts";
 import { type Role, ROLES } from "../../shared/roles.ts";
+import * as Session from "../../shared/api/session.ts";
+import * as Users from "../../shared/api/users.ts";
 
 Deno.test("login: right password gives a token and the admin object; wrong one a 401", async () => {
   const t = await testApp();
   try {
     const { email } = await t.userWith("ADMIN");
-    const good = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    const good = await t.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } });
     assertEquals(good.status, 200);
     assertEquals(good.json.result.admin.email, email);
     assertEquals(good.json.result.admin.role, "ADMIN");
     assert(!("passwordHash" in good.json.result.admin));
     assertMatch(good.json.result.accessToken, /^ey/);
-    const bad = await t.call("POST", "/admin/login", { body: { email, password: "wrong-password" } });
+    const bad = await t.api(Session.loginCall, { body: { email, password: "wrong-password" } });
     assertEquals(bad.status, 401);
     assertEquals(bad.json.message, MSG.invalidCredentials);
   } finally {
@@ -27,19 +29,19 @@ Deno.test("login: right password gives a token and the admin object; wrong one a
 Deno.test("login: malformed input answers 400 with the spec's messages, never 500", async () => {
   const t = await testApp();
   try {
-    const r = await t.call("POST", "/admin/login", { body: { email: "nope", password: "123" } });
+    const r = await t.api(Session.loginCall, { body: { email: "nope", password: "123" } });
     assertEquals(r.status, 400);
     assertEquals(r.json.errors, [
       { path: "email", message: "Email must be valid" },
       { path: "password", message: "Password must be more than 6 character" },
     ]);
-    const junk = await t.call("POST", "/admin/login", { raw: "{not json" });
+    const junk = await t.api(Session.loginCall, { raw: "{not json" });
     assertEquals(junk.status, 400);
-    const arr = await t.call("POST", "/admin/login", { raw: "[1,2]" });
+    const arr = await t.api(Session.loginCall, { raw: "[1,2]" });
     assertEquals(arr.status, 400);
-    const types = await t.call("POST", "/admin/login", { body: { email: 5, password: null } });
+    const types = await t.api(Session.loginCall, { bad: { email: 5, password: null } });
     assertEquals(types.status, 400);
-    const empty = await t.call("POST", "/admin/login", { body: {} });
+    const empty = await t.api(Session.loginCall, { body: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.errors, [
       { path: "email", message: "Email must be valid" },
@@ -54,12 +56,12 @@ Deno.test("logout revokes the token: the same token then gets 401", async () => 
   const t = await testApp();
   try {
     const { token } = await t.userWith("MANAGER");
-    assertEquals((await t.call("GET", "/admin/me", { token })).status, 200);
-    const out = await t.call("POST", "/admin/logout", { token });
+    assertEquals((await t.api(Session.adminMeCall, { token })).status, 200);
+    const out = await t.api(Session.logoutCall, { token });
     assertEquals(out.status, 200);
     assertEquals(out.json.message, "Logout Successfully");
-    assertEquals((await t.call("GET", "/admin/me", { token })).status, 401);
-    assertEquals((await t.call("POST", "/admin/logout", { token })).status, 401);
+    assertEquals((await t.api(Session.adminMeCall, { token })).status, 401);
+    assertEquals((await t.api(Session.logoutCall, { token })).status, 401);
   } finally {
     await t.close();
   }
@@ -68,11 +70,11 @@ Deno.test("logout revokes the token: the same token then gets 401", async () => 
 Deno.test("missing, malformed and forged tokens get 401", async () => {
   const t = await testApp();
   try {
-    assertEquals((await t.call("GET", "/admin/me")).status, 401);
-    assertEquals((await t.call("GET", "/admin/me", { token: "garbage" })).status, 401);
+    assertEquals((await t.api(Session.adminMeCall)).status, 401);
+    assertEquals((await t.api(Session.adminMeCall, { token: "garbage" })).status, 401);
     const { token } = await t.userWith("ADMIN");
     const [h, p] = token.split(".");
-    assertEquals((await t.call("GET", "/admin/me", { token: `${h}.${p}.forgedsignature` })).status, 401);
+    assertEquals((await t.api(Session.adminMeCall, { token: `${h}.${p}.forgedsignature` })).status, 401);
   } finally {
     await t.close();
   }
@@ -83,21 +85,23 @@ Deno.test("a deactivated or deleted user's token stops working at once", async (
   try {
     const admin = await t.tokenFor("SUPERADMIN");
     const m = await t.userWith("MANAGER");
-    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 200);
+    assertEquals((await t.api(Session.adminMeCall, { token: m.token })).status, 200);
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${m.id}`, { token: admin, body: { isActive: false } })).status,
+      (await t.api(Users.updateUserCall, { params: { id: m.id }, token: admin, body: { isActive: false } }))
+        .status,
       200,
     );
-    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 401);
-    const again = await t.call("POST", "/admin/login", { body: { email: m.email, password: TEST_PASSWORD } });
+    assertEquals((await t.api(Session.adminMeCall, { token: m.token })).status, 401);
+    const again = await t.api(Session.loginCall, { body: { email: m.email, password: TEST_PASSWORD } });
     assertEquals(again.status, 401);
 
     const s = await t.userWith("ACCOUNTANT");
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${s.id}`, { token: admin, body: { isDeleted: true } })).status,
+      (await t.api(Users.updateUserCall, { params: { id: s.id }, token: admin, body: { isDeleted: true } }))
+        .status,
       200,
     );
-    assertEquals((await t.call("GET", "/admin/me", { token: s.token })).status, 401);
+    assertEquals((await t.api(Session.adminMeCall, { token: s.token })).status, 401);
   } finally {
     await t.close();
   }
@@ -109,11 +113,11 @@ Deno.test("repeated failed logins are slowed with a 429 and a message, even for 
     const { email } = await t.userWith("ADMIN");
     for (let i = 0; i < 5; i++) {
       assertEquals(
-        (await t.call("POST", "/admin/login", { body: { email, password: "wrong-pass" } })).status,
+        (await t.api(Session.loginCall, { body: { email, password: "wrong-pass" } })).status,
         401,
       );
     }
-    const locked = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    const locked = await t.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } });
     assertEquals(locked.status, 429);
     assertEquals(locked.json.message, MSG.tooManyAttempts);
   } finally {
@@ -126,13 +130,13 @@ Deno.test("the address lock is per known address: callers with no address never 
   try {
     // many failures across many e-mails: each e-mail is below its own limit
     for (let i = 0; i < 30; i++) {
-      const r = await t.call("POST", "/admin/login", {
+      const r = await t.api(Session.loginCall, {
         body: { email: `nobody${i % 10}@test.local`, password: "wrong-pass" },
       });
       assertEquals(r.status, 401, `attempt ${i}`);
     }
     const { email } = await t.userWith("MANAGER");
-    const ok = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+    const ok = await t.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } });
     assertEquals(ok.status, 200, "someone else's failures do not lock this user out");
 
     // a known address is counted across e-mails
@@ -141,7 +145,7 @@ Deno.test("the address lock is per known address: callers with no address never 
       const headers = { "x-forwarded-for": "198.51.100.7" };
       const statuses = [];
       for (let i = 0; i < 60; i++) {
-        const r = await behind.call("POST", "/admin/login", {
+        const r = await behind.api(Session.loginCall, {
           body: { email: `guess${i}@test.local`, password: "wrong-pass" },
           headers,
         });
@@ -162,15 +166,15 @@ Deno.test("lock expires: after the lock window the right password works again", 
   try {
     const { email } = await t.userWith("ADMIN");
     for (let i = 0; i < 5; i++) {
-      await t.call("POST", "/admin/login", { body: { email, password: "wrong-pass" } });
+      await t.api(Session.loginCall, { body: { email, password: "wrong-pass" } });
     }
     assertEquals(
-      (await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } })).status,
+      (await t.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } })).status,
       429,
     );
     now += 16 * 60_000;
     assertEquals(
-      (await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } })).status,
+      (await t.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } })).status,
       200,
     );
   } finally {
@@ -182,7 +186,7 @@ Deno.test("sign-in and sign-out are written to the system log with IP and device
   const t = await testApp({ TRUST_PROXY_HOPS: "1" }); // behind one proxy that appends the caller
   try {
     const { email } = await t.userWith("ADMIN");
-    const r = await t.call("POST", "/admin/login", {
+    const r = await t.api(Session.loginCall, {
       body: { email, password: TEST_PASSWORD },
       headers: {
         "x-forwarded-for": "203.0.113.9",
@@ -190,7 +194,7 @@ Deno.test("sign-in and sign-out are written to the system log with IP and device
           "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36",
       },
     });
-    await t.call("POST", "/admin/logout", { token: r.json.result.accessToken });
+    await t.api(Session.logoutCall, { token: r.json.result.accessToken });
     const logs = await t.deps.db.selectFrom("system_logs").selectAll().where("module", "=", "Session")
       .orderBy("createdAt").execute();
     const signIn = logs.find((l) => l.activity === "Signed in" && l.ipAddress === "203.0.113.9");
@@ -262,6 +266,7 @@ Deno.test("the audit log's IP is the socket address unless proxies or an edge he
 Deno.test("unknown API path is a JSON 404, with or without a token", async () => {
   const t = await testApp();
   try {
+    // an unknown path: spelled literally
     const r = await t.call("GET", "/admin/nothing-here");
     assertEquals(r.status, 404);
     assertEquals(r.json.message, "Not found");
@@ -277,6 +282,7 @@ Deno.test("every call of the permission table: no token is 401, a role it does n
     for (const role of ROLES) tokens.set(role, await t.tokenFor(role));
     const fill = (path: string) => path.replace(/:[A-Za-z]+/g, "0123456789abcdef01234567");
     let refused = 0;
+    // every entry of the permission table, by its "METHOD /path" key (what is under test)
     for (const [key, roles] of Object.entries(API)) {
       const [method, path] = key.split(" ");
       const body = method === "GET" ? undefined : {};
@@ -291,8 +297,8 @@ Deno.test("every call of the permission table: no token is 401, a role it does n
     assert(refused > 100, `most calls are limited to some roles (${refused})`);
     // a supplier user reaches /supplier/* only; their own profile is there
     const supplier = tokens.get("SUPPLIER");
-    assertEquals((await t.call("GET", "/admin/me", { token: supplier })).status, 403);
-    const me = await t.call("GET", "/supplier/me", { token: supplier });
+    assertEquals((await t.api(Session.adminMeCall, { token: supplier })).status, 403);
+    const me = await t.api(Session.supplierMeCall, { token: supplier });
     assertEquals([me.status, me.json.result.role], [200, "SUPPLIER"]);
     for (const key of Object.keys(API).filter((k) => k.split(" ")[1].startsWith("/admin/"))) {
       assert(key === "POST /admin/logout" || !API[key].includes("SUPPLIER"), `${key} is open to SUPPLIER`);
@@ -307,9 +313,10 @@ Deno.test("a password change by an admin ends the user's earlier tokens at once;
   try {
     const admin = await t.tokenFor("SUPERADMIN");
     const m = await t.userWith("MANAGER");
-    const m2 = await t.call("POST", "/admin/login", { body: { email: m.email, password: TEST_PASSWORD } });
-    const form = (await t.call("GET", `/admin/user/${m.id}`, { token: admin })).json.result;
-    const edit = await t.call("PUT", `/admin/user/update/${m.id}`, {
+    const m2 = await t.api(Session.loginCall, { body: { email: m.email, password: TEST_PASSWORD } });
+    const form = (await t.api(Users.getUserCall, { params: { id: m.id }, token: admin })).json.result;
+    const edit = await t.api(Users.updateUserCall, {
+      params: { id: m.id },
       token: admin,
       body: {
         firstName: form.firstName,
@@ -323,20 +330,21 @@ Deno.test("a password change by an admin ends the user's earlier tokens at once;
       },
     });
     assertEquals(edit.status, 200, edit.text);
-    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 401);
-    assertEquals((await t.call("GET", "/admin/me", { token: m2.json.result.accessToken })).status, 401);
-    const fresh = await t.call("POST", "/admin/login", {
+    assertEquals((await t.api(Session.adminMeCall, { token: m.token })).status, 401);
+    assertEquals((await t.api(Session.adminMeCall, { token: m2.json.result.accessToken })).status, 401);
+    const fresh = await t.api(Session.loginCall, {
       body: { email: m.email, password: "Changed-pass-9" },
     });
     assertEquals(fresh.status, 200);
-    assertEquals((await t.call("GET", "/admin/me", { token: fresh.json.result.accessToken })).status, 200);
+    assertEquals((await t.api(Session.adminMeCall, { token: fresh.json.result.accessToken })).status, 200);
     // an edit without a password leaves sessions alone
-    const keep = await t.call("PUT", `/admin/user/update/${m.id}`, {
+    const keep = await t.api(Users.updateUserCall, {
+      params: { id: m.id },
       token: admin,
       body: { ...form, firstName: "Renamed", isActive: true, password: "" },
     });
     assertEquals(keep.status, 200, keep.text);
-    assertEquals((await t.call("GET", "/admin/me", { token: fresh.json.result.accessToken })).status, 200);
+    assertEquals((await t.api(Session.adminMeCall, { token: fresh.json.result.accessToken })).status, 200);
   } finally {
     await t.close();
   }
@@ -347,16 +355,21 @@ Deno.test("tokens issued before a deactivation stay dead after the user is react
   try {
     const admin = await t.tokenFor("SUPERADMIN");
     const m = await t.userWith("ACCOUNTANT");
-    const off = await t.call("PUT", `/admin/user/update/${m.id}`, {
+    const off = await t.api(Users.updateUserCall, {
+      params: { id: m.id },
       token: admin,
       body: { isActive: false },
     });
     assertEquals(off.status, 200);
-    const on = await t.call("PUT", `/admin/user/update/${m.id}`, { token: admin, body: { isActive: true } });
+    const on = await t.api(Users.updateUserCall, {
+      params: { id: m.id },
+      token: admin,
+      body: { isActive: true },
+    });
     assertEquals(on.status, 200);
-    assertEquals((await t.call("GET", "/admin/me", { token: m.token })).status, 401);
-    const fresh = await t.call("POST", "/admin/login", { body: { email: m.email, password: TEST_PASSWORD } });
-    assertEquals((await t.call("GET", "/admin/me", { token: fresh.json.result.accessToken })).status, 200);
+    assertEquals((await t.api(Session.adminMeCall, { token: m.token })).status, 401);
+    const fresh = await t.api(Session.loginCall, { body: { email: m.email, password: TEST_PASSWORD } });
+    assertEquals((await t.api(Session.adminMeCall, { token: fresh.json.result.accessToken })).status, 200);
   } finally {
     await t.close();
   }
@@ -366,26 +379,27 @@ Deno.test("users changing their own password keep that session; their other sess
   const t = await testApp();
   try {
     const me = await t.userWith("ADMIN");
-    const other = await t.call("POST", "/admin/login", {
+    const other = await t.api(Session.loginCall, {
       body: { email: me.email, password: TEST_PASSWORD },
     });
-    const form = (await t.call("GET", `/admin/user/${me.id}`, { token: me.token })).json.result;
-    const edit = await t.call("PUT", `/admin/user/update/${me.id}`, {
+    const form = (await t.api(Users.getUserCall, { params: { id: me.id }, token: me.token })).json.result;
+    const edit = await t.api(Users.updateUserCall, {
+      params: { id: me.id },
       token: me.token,
       body: { ...form, isActive: true, password: "My-new-pass-1" },
     });
     assertEquals(edit.status, 200, edit.text);
     assertEquals(
-      (await t.call("GET", "/admin/me", { token: me.token })).status,
+      (await t.api(Session.adminMeCall, { token: me.token })).status,
       200,
       "the session that changed it",
     );
-    assertEquals((await t.call("GET", "/admin/me", { token: other.json.result.accessToken })).status, 401);
+    assertEquals((await t.api(Session.adminMeCall, { token: other.json.result.accessToken })).status, 401);
     // and a later deactivation by someone else ends the kept session too
     const admin = await t.tokenFor("SUPERADMIN");
-    await t.call("PUT", `/admin/user/update/${me.id}`, { token: admin, body: { isActive: false } });
-    await t.call("PUT", `/admin/user/update/${me.id}`, { token: admin, body: { isActive: true } });
-    assertEquals((await t.call("GET", "/admin/me", { token: me.token })).status, 401);
+    await t.api(Users.updateUserCall, { params: { id: me.id }, token: admin, body: { isActive: false } });
+    await t.api(Users.updateUserCall, { params: { id: me.id }, token: admin, body: { isActive: true } });
+    assertEquals((await t.api(Session.adminMeCall, { token: me.token })).status, 401);
   } finally {
     await t.close();
   }
@@ -403,16 +417,16 @@ Deno.test("a signed token without an expiry, or without the user's token generat
       return jwt.sign(key);
     };
     assertEquals(
-      (await t.call("GET", "/admin/me", { token: await sign({ role: "ADMIN", gen: 0 }, true) })).status,
+      (await t.api(Session.adminMeCall, { token: await sign({ role: "ADMIN", gen: 0 }, true) })).status,
       200,
       "the control: a well-formed token",
     );
     assertEquals(
-      (await t.call("GET", "/admin/me", { token: await sign({ role: "ADMIN", gen: 0 }, false) })).status,
+      (await t.api(Session.adminMeCall, { token: await sign({ role: "ADMIN", gen: 0 }, false) })).status,
       401,
     );
     assertEquals(
-      (await t.call("GET", "/admin/me", { token: await sign({ role: "ADMIN" }, true) })).status,
+      (await t.api(Session.adminMeCall, { token: await sign({ role: "ADMIN" }, true) })).status,
       401,
     );
   } finally {
@@ -438,7 +452,7 @@ Deno.test("100 simultaneous wrong passwords for one e-mail: at most the limit ar
         Array.from(
           { length: 50 },
           () =>
-            t2.call("POST", "/admin/login", { body: { email: u.email, password: "wrong-pass" } }).then((c) =>
+            t2.api(Session.loginCall, { body: { email: u.email, password: "wrong-pass" } }).then((c) =>
               c.status
             ),
         ),

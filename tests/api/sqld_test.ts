@@ -9,6 +9,8 @@ import { type Sqld, sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { sql } from "kysely";
 import { migrations } from "../../db/migrations/index.ts";
 import { rebuildSearchIndexes, refreshPlannerStats } from "../../server/db/maintenance.ts";
+import * as Session from "../../shared/api/session.ts";
+import * as Users from "../../shared/api/users.ts";
 
 async function onSqld(fn: (t: TestApp, server: Sqld) => Promise<void>) {
   await using server = await startSqld();
@@ -67,7 +69,7 @@ test(
         other.deps.db,
       );
       assertEquals(Number(again.rows[0].n), Object.keys(migrations).length);
-      const r = await other.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+      const r = await other.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } });
       assertEquals(r.status, 200, r.text);
     } finally {
       await other.close();
@@ -78,26 +80,26 @@ test(
 test("search indexes work on the server as on a file; ANALYZE is refused and that is not an error", async (t) => {
   const { token } = await t.userWith("SUPERADMIN");
   for (const n of ["Ann", "Bo"]) {
-    const r = await t.call("POST", "/admin/user/add", { token, body: newUser(n) });
+    const r = await t.api(Users.addUser, { token, body: newUser(n) });
     assertEquals(r.status, 200, r.text);
   }
   assertEquals(await refreshPlannerStats(t.deps.db), false, "sqld refuses ANALYZE: said, not thrown");
   const indexes = await rebuildSearchIndexes(t.deps.db);
   assertEquals(indexes.users_fts, 3, "the SUPERADMIN and two more");
-  const found = await t.call("POST", "/admin/users", { token, body: { search: "personann" } });
+  const found = await t.api(Users.listUsers, { token, body: { search: "personann" } });
   assertEquals(found.json.result.data.map((u: { firstName: string }) => u.firstName), ["PersonAnn"]);
 });
 
 test("login, then logout revokes the token", async (t) => {
   const { email } = await t.userWith("MANAGER");
-  const bad = await t.call("POST", "/admin/login", { body: { email, password: "wrong-password" } });
+  const bad = await t.api(Session.loginCall, { body: { email, password: "wrong-password" } });
   assertEquals(bad.status, 401);
-  const r = await t.call("POST", "/admin/login", { body: { email, password: TEST_PASSWORD } });
+  const r = await t.api(Session.loginCall, { body: { email, password: TEST_PASSWORD } });
   assertEquals(r.status, 200);
   const token = r.json.result.accessToken;
-  assertEquals((await t.call("GET", "/admin/me", { token })).json.result.email, email);
-  assertEquals((await t.call("POST", "/admin/logout", { token })).status, 200);
-  assertEquals((await t.call("GET", "/admin/me", { token })).status, 401);
+  assertEquals((await t.api(Session.adminMeCall, { token })).json.result.email, email);
+  assertEquals((await t.api(Session.logoutCall, { token })).status, 200);
+  assertEquals((await t.api(Session.adminMeCall, { token })).status, 401);
   const logs = await t.deps.db.selectFrom("system_logs").select("activity").where("module", "=", "Session")
     .execute();
   assertEquals(logs.map((l) => l.activity).sort(), ["Signed in", "Signed in", "Signed out"]);
@@ -107,11 +109,11 @@ test("users: create, list with search and paging, update, duplicate e-mail, soft
   const token = await t.tokenFor("SUPERADMIN");
   const ids: string[] = [];
   for (const n of ["1", "2", "3"]) {
-    const r = await t.call("POST", "/admin/user/add", { token, body: newUser(n) });
+    const r = await t.api(Users.addUser, { token, body: newUser(n) });
     assertEquals(r.status, 200, r.text);
     ids.push(r.json.result._id);
   }
-  const page = await t.call("POST", "/admin/users", {
+  const page = await t.api(Users.listUsers, {
     token,
     body: { search: "remote.test", pageNo: 2, limit: 2 },
   });
@@ -119,29 +121,34 @@ test("users: create, list with search and paging, update, duplicate e-mail, soft
   assertEquals(page.json.result.metadata, { total: 3, limit: 2, pageNo: 2 });
   assertEquals(page.json.result.data.length, 1);
 
-  const dup = await t.call("POST", "/admin/user/add", { token, body: newUser("1") });
+  const dup = await t.api(Users.addUser, { token, body: newUser("1") });
   assertEquals(dup.status, 409);
 
-  const upd = await t.call("PUT", `/admin/user/update/${ids[0]}`, {
+  const upd = await t.api(Users.updateUserCall, {
+    params: { id: ids[0] },
     token,
     body: { ...newUser("1"), firstName: "Renamed", password: "" },
   });
   assertEquals(upd.status, 200, upd.text);
   assertEquals(upd.json.result.firstName, "Renamed");
-  const login = await t.call("POST", "/admin/login", {
+  const login = await t.api(Session.loginCall, {
     body: { email: "person1@remote.test", password: "remote-pass-1" },
   });
   assertEquals(login.status, 200, "empty password on edit kept the old one");
 
   assertEquals(
-    (await t.call("PUT", `/admin/user/update/${ids[1]}`, { token, body: { isDeleted: true } })).status,
+    (await t.api(Users.updateUserCall, { params: { id: ids[1] }, token, body: { isDeleted: true } })).status,
     200,
   );
-  const after = await t.call("POST", "/admin/users", { token, body: { search: "remote.test" } });
+  const after = await t.api(Users.listUsers, { token, body: { search: "remote.test" } });
   assertEquals(after.json.result.metadata.total, 2);
   assert(!after.json.result.data.some((u: { _id: string }) => u._id === ids[1]));
 
-  const csv = await t.call("POST", "/admin/users?format=csv", { token, body: { search: "remote.test" } });
+  const csv = await t.api(Users.listUsers, {
+    search: { format: "csv" },
+    token,
+    body: { search: "remote.test" },
+  });
   assertEquals(csv.status, 200);
   assertEquals(csv.text.trim().split("\r\n").length, 3, "header and two rows");
 });
@@ -153,7 +160,7 @@ test("a failing statement inside a transaction rolls back its earlier writes", a
     WHEN NEW.activity LIKE '%doomed@remote.test%'
     BEGIN SELECT RAISE(ABORT, 'audit refused'); END`.execute(t.deps.db);
 
-  const r = await t.call("POST", "/admin/user/add", {
+  const r = await t.api(Users.addUser, {
     token,
     body: newUser("x", { email: "doomed@remote.test" }),
   });
@@ -165,7 +172,7 @@ test("a failing statement inside a transaction rolls back its earlier writes", a
 
   // the connection is usable afterwards, and the e-mail is free again
   await sql`DROP TRIGGER fail_audit`.execute(t.deps.db);
-  const ok = await t.call("POST", "/admin/user/add", {
+  const ok = await t.api(Users.addUser, {
     token,
     body: newUser("x", { email: "doomed@remote.test" }),
   });
@@ -190,7 +197,7 @@ test("concurrent requests: parallel creates and logins all succeed and are all c
   const creates = await Promise.all(
     Array.from(
       { length: 20 },
-      (_, i) => t.call("POST", "/admin/user/add", { token, body: newUser(`c${i}`) }),
+      (_, i) => t.api(Users.addUser, { token, body: newUser(`c${i}`) }),
     ),
   );
   assertEquals(creates.map((r) => r.status), Array(20).fill(200));
@@ -198,13 +205,13 @@ test("concurrent requests: parallel creates and logins all succeed and are all c
     Array.from(
       { length: 10 },
       (_, i) =>
-        t.call("POST", "/admin/login", {
+        t.api(Session.loginCall, {
           body: { email: `personc${i}@remote.test`, password: "remote-pass-1" },
         }),
     ),
   );
   assertEquals(logins.map((r) => r.status), Array(10).fill(200));
-  const list = await t.call("POST", "/admin/users", { token, body: { search: "remote.test" } });
+  const list = await t.api(Users.listUsers, { token, body: { search: "remote.test" } });
   assertEquals(list.json.result.metadata.total, 20);
   const audit = await t.deps.db.selectFrom("system_logs").select("id").where("module", "=", "Users")
     .execute();

@@ -8,6 +8,8 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, uidOf } from "../helpers/router.ts";
+import * as Maps from "../../shared/api/supplier-maps.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 const HOME = "https://home.panel.example";
 /** A supplier's own five return links. */
@@ -55,7 +57,11 @@ Deno.test("supplier returns: each status the map leaves empty goes back to the s
     assertEquals((await finish(t, s.mapId, "r-f", "f")).r.location, `${HOME}/f?sid=r-f`);
     // the map stops taking traffic: the survey-close return is the supplier's too
     const token = await t.tokenFor("ADMIN");
-    await t.call("PUT", `/admin/supplierMap/update/${s.mapId}`, { token, body: { allowTraffic: false } });
+    await t.api(Maps.updateSupplierMapCall, {
+      params: { id: s.mapId },
+      token,
+      body: { allowTraffic: false },
+    });
     assertEquals((await enter(t, s.mapId, "r-x")).location, `${HOME}/closed?sid=r-x`);
   } finally {
     await t.close();
@@ -81,7 +87,8 @@ Deno.test("supplier returns: the router's cached map follows a change of the sup
     const s = await liveProject(t, { supplierId: supplier._id, map: NO_RETURNS });
     assertEquals((await finish(t, s.mapId, "r-1", "q")).r.location, `${HOME}/q?sid=r-1`);
     const token = await t.tokenFor("SUPERADMIN");
-    const r = await t.call("PUT", `/admin/supplier/update/${supplier._id}`, {
+    const r = await t.api(Sup.updateSupplierCall, {
+      params: { id: supplier._id },
       token,
       body: {
         supplierType: 1,
@@ -109,30 +116,43 @@ Deno.test("supplier returns: a new map's form starts with the supplier's links (
   try {
     const token = await t.tokenFor("ADMIN");
     const supplier = await makeSupplier(t, SUPPLIER_RETURNS);
-    const r = await t.call("GET", `/admin/supplierMap?supplierId=${supplier._id}`, { token });
+    const r = await t.api(Maps.supplierMapDefaultsCall, { query: { supplierId: supplier._id }, token });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.json.result.supplierId, supplier._id);
     for (const [k, url] of Object.entries(SUPPLIER_RETURNS)) assertEquals(r.json.result[k], url, k);
     assertEquals(r.json.result.allowTraffic, true, "the spec's defaults stay");
     assertEquals(r.json.result.supplierCPI, 0);
     // without a supplier: the spec's empty form
-    const empty = await t.call("GET", "/admin/supplierMap", { token });
+    const empty = await t.api(Maps.supplierMapDefaultsCall, { token });
     assertEquals(empty.json.result.redirectTerminate, "");
     // refusals: an unknown supplier, a malformed id, a deleted one, a supplier user
     assertEquals(
-      (await t.call("GET", "/admin/supplierMap?supplierId=0123456789abcdef01234567", { token })).status,
+      (await t.api(Maps.supplierMapDefaultsCall, {
+        query: { supplierId: "0123456789abcdef01234567" },
+        token,
+      })).status,
       404,
     );
-    assertEquals((await t.call("GET", "/admin/supplierMap?supplierId=x'--", { token })).status, 400);
+    assertEquals(
+      (await t.api(Maps.supplierMapDefaultsCall, { query: { supplierId: "x'--" }, token })).status,
+      400,
+    );
     const gone = await makeSupplier(t, SUPPLIER_RETURNS);
-    await t.call("PUT", `/admin/supplier/update/${gone._id}`, {
-      token: await t.tokenFor("SUPERADMIN"),
+    await t.api(Sup.updateSupplierCall, {
+      params: { id: gone._id },
+      as: "SUPERADMIN",
       body: { isDeleted: true },
     });
-    assertEquals((await t.call("GET", `/admin/supplierMap?supplierId=${gone._id}`, { token })).status, 404);
+    assertEquals(
+      (await t.api(Maps.supplierMapDefaultsCall, { query: { supplierId: gone._id }, token })).status,
+      404,
+    );
     const supplierUser = await t.tokenFor("SUPPLIER");
     assertEquals(
-      (await t.call("GET", `/admin/supplierMap?supplierId=${supplier._id}`, { token: supplierUser })).status,
+      (await t.api(Maps.supplierMapDefaultsCall, {
+        query: { supplierId: supplier._id },
+        token: supplierUser,
+      })).status,
       403,
     );
   } finally {
@@ -151,14 +171,14 @@ Deno.test("supplier returns: the Suppliers tab's list flags each status for whic
       map: { ...NO_RETURNS, redirectQualityTerm: "https://map.example/f?sid=[sid]" },
     });
     const list = async (projectId: string) =>
-      (await t.call("POST", "/admin/supplierMaps", { token, body: { projectId, search: "" } })).json.result;
+      (await t.api(Maps.listSupplierMapsCall, { token, body: { projectId, search: "" } })).json.result;
     assertEquals((await list(covered.child._id))[0].returnUrlsMissing, []);
     const [m] = await list(bare.child._id);
     assertEquals(m.returnUrlsMissing, ["Terminate", "Over Quota", "Survey Close"]);
     // the record shows the map's own links, not the supplier's
     assertEquals(m.redirectComplete, "");
     assert(!("supplierComplete" in m));
-    const one = await t.call("GET", `/admin/supplierMap/${bare.mapId}`, { token });
+    const one = await t.api(Maps.getSupplierMapCall, { params: { id: bare.mapId }, token });
     assertEquals(one.json.result.returnUrlsMissing, ["Terminate", "Over Quota", "Survey Close"]);
   } finally {
     await t.close();

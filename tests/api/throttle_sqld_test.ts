@@ -6,6 +6,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { TEST_PASSWORD, testApp } from "../helpers/app.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { THROTTLE } from "../../server/domain/auth/session.ts";
+import * as Session from "../../shared/api/session.ts";
 
 Deno.test({
   name: "sqld: 100 simultaneous wrong passwords through two instances check at most the limit",
@@ -18,7 +19,7 @@ Deno.test({
       const { email } = await a.userWith("ADMIN");
       const statuses = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
-          (i % 2 ? a : b).call("POST", "/admin/login", {
+          (i % 2 ? a : b).api(Session.loginCall, {
             body: { email, password: "wrong-pass" },
             headers: { "x-forwarded-for": "203.0.113.30" },
           }).then((r) => r.status)),
@@ -27,7 +28,7 @@ Deno.test({
       assert(checked <= THROTTLE.max, `${checked} passwords were checked (limit ${THROTTLE.max})`);
       assertEquals(statuses.filter((s) => s === 429).length, 100 - checked);
       // the user, from their own address, is not locked out
-      const own = await b.call("POST", "/admin/login", {
+      const own = await b.api(Session.loginCall, {
         body: { email, password: TEST_PASSWORD },
         headers: { "x-forwarded-for": "203.0.113.31" },
       });

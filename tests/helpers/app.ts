@@ -33,21 +33,48 @@ export type Call = { status: number; json: any; text: string; headers: Headers }
 export type ApiCall<C extends AnyContract> = Call & { result: ResultOf<C> };
 
 /**
+ * The path ids of a call: typed by its path; a sweep over calls of any path (`[AnyContract, input][]`)
+ * passes whichever its call has.
+ */
+type ParamsIn<C extends AnyContract> = string extends C["path"] ? { params?: Record<string, string> }
+  : Pick<CallInput<C>, "params">;
+
+/**
  * What a test passes to `t.api(contract, input)`: the contract's own input (path params, body, query,
  * typed by the contract), who calls (`as` a role's test user, or an explicit `token`; neither: no
  * token), and for refusals a deliberately wrong body (`bad`, sent as is, untyped) or raw text.
  */
-export type ApiInput<C extends AnyContract> = Omit<CallInput<C>, "body" | "query"> & {
-  body?: BodyIn<C>;
-  query?: QueryIn<C>;
-  as?: Role;
-  token?: string | null;
-  bad?: unknown;
-  raw?: string;
-  headers?: Record<string, string>;
-  /** Extra query string (`{ format: "csv" }`), next to the contract's typed query. */
-  search?: Record<string, string>;
-};
+export type ApiInput<C extends AnyContract> =
+  & Omit<CallInput<C>, "body" | "query" | "params">
+  & ParamsIn<C>
+  & {
+    body?: BodyIn<C>;
+    query?: QueryIn<C>;
+    as?: Role;
+    token?: string | null;
+    bad?: unknown;
+    raw?: string;
+    headers?: Record<string, string>;
+    /** Extra query string (`{ format: "csv" }`), next to the contract's typed query. */
+    search?: Record<string, string>;
+  };
+
+/** The request a declared call makes: its method, its path (ids filled in, query appended) and body. */
+export function requestOf<C extends AnyContract>(contract: C, input: ApiInput<C>) {
+  const path = pathOf(contract, input.params as Record<string, string> | undefined);
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...(input.query as object | undefined), ...input.search })) {
+    if (v !== undefined && v !== null) query.set(k, String(v));
+  }
+  const body = "bad" in input ? input.bad : input.body ?? (contract.method === "GET" ? undefined : {});
+  return {
+    method: contract.method,
+    path: `${path}${query.size ? `?${query}` : ""}`,
+    body: input.raw !== undefined ? undefined : body,
+    raw: input.raw,
+    headers: input.headers,
+  };
+}
 
 export async function testApp(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
   const parsed = loadEnv({
@@ -97,20 +124,9 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     contract: C,
     input: ApiInput<C> = {} as ApiInput<C>,
   ): Promise<ApiCall<C>> {
-    const path = pathOf(contract, input.params as Record<string, string> | undefined);
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...(input.query as object | undefined), ...input.search })) {
-      if (v !== undefined && v !== null) query.set(k, String(v));
-    }
-    const qs = query.size ? `?${query}` : "";
     const token = input.token !== undefined ? input.token : input.as ? await tokenFor(input.as) : null;
-    const body = "bad" in input ? input.bad : input.body ?? (contract.method === "GET" ? undefined : {});
-    const r = await call(contract.method, `${path}${qs}`, {
-      body: input.raw !== undefined ? undefined : body,
-      raw: input.raw,
-      token,
-      headers: input.headers,
-    });
+    const { method, path, ...rest } = requestOf(contract, input);
+    const r = await call(method, path, { ...rest, token });
     return Object.assign(r, { result: (r.json?.result ?? null) as ResultOf<C> });
   }
 

@@ -3,7 +3,8 @@
  * started with the environment a deployment would give it, driven over HTTP, killed with SIGKILL at
  * a chosen moment (nothing of the process's own shutdown runs) and started again on the same file.
  */
-import type { Call } from "./app.ts";
+import { type ApiCall, type ApiInput, type Call, requestOf } from "./app.ts";
+import type { AnyContract, ResultOf } from "../../shared/api/contract.ts";
 import { freePort, supervise } from "./child.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -27,8 +28,13 @@ export type ServerProcess = {
   call(
     method: string,
     path: string,
-    opts?: { body?: unknown; token?: string; raw?: string; signal?: AbortSignal },
+    opts?: { body?: unknown; token?: string | null; raw?: string; signal?: AbortSignal },
   ): Promise<Call>;
+  /** A declared call, as `t.api` makes it (a `token`, not `as`: the child has no test users of its own). */
+  api<C extends AnyContract>(
+    contract: C,
+    input?: Omit<ApiInput<C>, "as"> & { signal?: AbortSignal },
+  ): Promise<ApiCall<C>>;
   /** A plain request to any path of the server (no redirect followed). */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** SIGKILL: the process ends at once, in the middle of whatever it does. */
@@ -89,27 +95,36 @@ export async function startServer(
     }
     const fetchPath = (path: string, init: RequestInit = {}) =>
       fetch(`${url}${path}`, { redirect: "manual", ...init });
+    const call: ServerProcess["call"] = async (method, path, o = {}) => {
+      const headers: Record<string, string> = {};
+      if (o.body !== undefined || o.raw !== undefined) headers["content-type"] = "application/json";
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      const res = await fetchPath(`/api/v1${path}`, {
+        method,
+        headers,
+        body: o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined),
+        signal: o.signal,
+      });
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch { /* not JSON */ }
+      return { status: res.status, json, text, headers: res.headers };
+    };
     return {
       url,
       pid: child.pid,
       output: out,
       fetch: fetchPath,
-      async call(method, path, o = {}) {
-        const headers: Record<string, string> = {};
-        if (o.body !== undefined || o.raw !== undefined) headers["content-type"] = "application/json";
-        if (o.token) headers.authorization = `Bearer ${o.token}`;
-        const res = await fetchPath(`/api/v1${path}`, {
-          method,
-          headers,
-          body: o.raw ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined),
-          signal: o.signal,
-        });
-        const text = await res.text();
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch { /* not JSON */ }
-        return { status: res.status, json, text, headers: res.headers };
+      call,
+      async api<C extends AnyContract>(
+        contract: C,
+        input = {} as Omit<ApiInput<C>, "as"> & { signal?: AbortSignal },
+      ) {
+        const { method, path, body, raw } = requestOf(contract, input as ApiInput<C>);
+        const r = await call(method, path, { body, raw, token: input.token, signal: input.signal });
+        return Object.assign(r, { result: (r.json?.result ?? null) as ResultOf<C> });
       },
       kill: () => end("SIGKILL"),
       stop: () => end("SIGTERM"),
