@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expectCallGuarded, testApp } from "../helpers/app.ts";
-import type { AnyContract, BodyIn } from "../../shared/api/contract.ts";
+import type { BodyIn } from "../../shared/api/contract.ts";
 import { makeClient } from "../helpers/fixtures.ts";
 import { startSandbox } from "../helpers/providers.ts";
 import { parseCsv } from "../helpers/master.ts";
@@ -16,14 +16,6 @@ import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.
 import * as Prov from "../../shared/api/providers.ts";
 
 type Offer = { provider: ProviderKey; surveyId: string; countryCode: string; imported: unknown };
-/** Each provider's own offers call. */
-const OFFERS = {
-  precision: Prov.precisionOffers,
-  logit: Prov.logitOffers,
-  toluna: Prov.tolunaOffers,
-  circle: Prov.circleOffers,
-  mrkt: Prov.mrktOffers,
-} satisfies Record<ProviderKey, AnyContract>;
 
 async function setup(over: (k: ProviderKey) => Record<string, unknown> = () => ({})) {
   const sb = await startSandbox();
@@ -50,7 +42,7 @@ Deno.test("Projects External: every provider's offers, 20 a page, filtered by pr
     const total = all.json.result.metadata.total as number;
     let expected = 0;
     for (const k of PROVIDER_KEYS) {
-      const one = await s.t.api(OFFERS[k], {
+      const one = await s.t.api(Prov.PROVIDER_CALLS[k].offers, {
         token: await s.t.tokenFor("APIMANAGER"),
         body: { filter: { countryCode: "" } },
       });
