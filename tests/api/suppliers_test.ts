@@ -399,20 +399,18 @@ Deno.test("suppliers: every call refuses a missing token and a wrong role; accou
     const admin = await t.tokenFor("ADMIN");
     const s = await created(t, admin, Sup.addSupplier, supplierBody());
     const accountant = await t.tokenFor("ACCOUNTANT");
-    const guarded = async <K extends AnyContract>(
-      call: K,
-      wrong: "MANAGER" | "SUPPLIER",
-      input: ApiInput<K>,
-    ) => {
+    const calls: [AnyContract, "MANAGER" | "SUPPLIER", ApiInput<AnyContract>][] = [
+      [Sup.listSuppliers, "MANAGER", { body: {} }],
+      [Sup.supplierOptionsCall, "SUPPLIER", {}],
+      [Sup.addSupplier, "MANAGER", { body: supplierBody() }],
+      [Sup.updateSupplierCall, "MANAGER", { params: { id: s._id }, body: { isActive: true } }],
+      [Sup.getSupplierCall, "MANAGER", { params: { id: s._id } }],
+    ];
+    for (const [call, wrong, input] of calls) {
       await expectCallGuarded(t, call, wrong, input);
       const r = await t.api(call, { ...input, token: accountant });
       assertEquals(r.status, 200, `${call.key} as ACCOUNTANT: ${r.text}`);
-    };
-    await guarded(Sup.listSuppliers, "MANAGER", { body: {} });
-    await guarded(Sup.supplierOptionsCall, "SUPPLIER", {});
-    await guarded(Sup.addSupplier, "MANAGER", { body: supplierBody() });
-    await guarded(Sup.updateSupplierCall, "MANAGER", { params: { id: s._id }, body: { isActive: true } });
-    await guarded(Sup.getSupplierCall, "MANAGER", { params: { id: s._id } });
+    }
     assertEquals(
       (await t.api(Sup.supplierOptionsCall, { token: await t.tokenFor("BDE") })).status,
       200,
