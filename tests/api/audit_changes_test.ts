@@ -4,14 +4,27 @@
  * records by name; a save that changes nothing writes no row; counts in the right number.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { type TestApp, testApp } from "../helpers/app.ts";
+import { type ApiInput, type TestApp, testApp } from "../helpers/app.ts";
+import type { AnyContract, BodyIn } from "../../shared/api/contract.ts";
 import { makeChild, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { auditOf } from "../helpers/master.ts";
 import { SECURITY_FLAGS } from "../../shared/schemas/project.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as SMap from "../../shared/api/supplier-maps.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as Supp from "../../shared/api/support.ts";
+import * as SysLog from "../../shared/api/system-log.ts";
+import * as Users from "../../shared/api/users.ts";
 
 const activities = async (t: TestApp, id: string) => (await auditOf(t, id)).map((l) => l.activity);
 
 /** What each tab of the project page sends: the whole form, changed or not. */
+/** The project form as the app sends it, rebuilt from a stored project (whose fields are untyped here). */
+type ProjectForm = BodyIn<typeof Proj.updateProjectCall>;
+
 function groupForm(p: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
     projectName: p.projectName,
@@ -27,7 +40,7 @@ function groupForm(p: Record<string, unknown>, extra: Record<string, unknown> = 
     clientEmail: p.clientEmail ?? "",
     projectSpecs: p.projectSpecs ?? "",
     ...extra,
-  };
+  } as ProjectForm;
 }
 function securityForm(p: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
@@ -35,7 +48,7 @@ function securityForm(p: Record<string, unknown>, extra: Record<string, unknown>
     maxIPCount: String(p.maxIPCount ?? 1),
     speedTime: String(p.speedTime ?? 0),
     ...extra,
-  };
+  } as ProjectForm;
 }
 
 Deno.test("audit: renaming a project from its form logs the name's old and new value and nothing else", async () => {
@@ -44,7 +57,8 @@ Deno.test("audit: renaming a project from its form logs the name's old and new v
     const token = await t.tokenFor("ADMIN");
     const p = await makeParent(t, { projectName: "Brand tracker Q4" });
     const before = (await activities(t, p._id)).length;
-    const r = await t.call("PUT", `/admin/project/update/${p._id}`, {
+    const r = await t.api(Proj.updateProjectCall, {
+      params: { id: p._id },
       token,
       body: groupForm(p, { projectName: "Brand tracker 2027" }),
     });
@@ -53,21 +67,21 @@ Deno.test("audit: renaming a project from its form logs the name's old and new v
     assertEquals(log, [`Updated ${p.projectCode}: Project name: Brand tracker Q4 -> Brand tracker 2027`]);
     // the changes as data too: the project's Logs dialog and Support > System Logs list them
     const change = { label: "Project name", from: "Brand tracker Q4", to: "Brand tracker 2027" };
-    const timeline = await t.call("POST", "/admin/system/log", { token, body: { filter: p._id } });
+    const timeline = await t.api(SysLog.systemLogCall, { token, body: { filter: p._id } });
     assertEquals(timeline.json.result[0].changes, [change]);
-    const page = await t.call("POST", "/admin/system/log", { token, body: { search: "Brand tracker 2027" } });
+    const page = await t.api(SysLog.systemLogCall, { token, body: { search: "Brand tracker 2027" } });
     assertEquals(page.status, 200, page.text);
     const row = page.json.result.data.find((r: { activity: string }) => r.activity === log[0]);
     assertEquals(row?.changes, [change]);
     assertEquals(
-      (await t.call("POST", "/admin/system/log", { token, body: { filter: p._id } })).json.result.at(-1)
+      (await t.api(SysLog.systemLogCall, { token, body: { filter: p._id } })).json.result.at(-1)
         .changes,
       [],
       "entries other than updates have no changes",
     );
 
     // a related record by its name; long text as "set"/"changed", never its body
-    const other = await t.call("POST", "/admin/user/add", {
+    const other = await t.api(Users.addUser, {
       token,
       body: {
         firstName: "Dana",
@@ -86,7 +100,8 @@ Deno.test("audit: renaming a project from its form logs the name's old and new v
     )
       .executeTakeFirstOrThrow();
     const specs = "<p>Quota: 40% women aged 18-34, soft launch first; call the client before fielding.</p>";
-    const moved = await t.call("PUT", `/admin/project/update/${p._id}`, {
+    const moved = await t.api(Proj.updateProjectCall, {
+      params: { id: p._id },
       token,
       body: groupForm(
         { ...p, projectName: "Brand tracker 2027" },
@@ -110,7 +125,8 @@ Deno.test("audit: saving securities logs only the flag and the number that chang
   try {
     const token = await t.tokenFor("ADMIN");
     const child = await makeChild(t, await makeParent(t));
-    const first = await t.call("PUT", `/admin/project/update/${child._id}`, {
+    const first = await t.api(Proj.updateProjectCall, {
+      params: { id: child._id },
       token,
       body: securityForm(child, { speedTime: "120" }),
     });
@@ -122,7 +138,8 @@ Deno.test("audit: saving securities logs only the flag and the number that chang
     );
     const wasSpeeder = !!p.isSpeeder;
     const before = (await activities(t, child._id)).length;
-    const r = await t.call("PUT", `/admin/project/update/${child._id}`, {
+    const r = await t.api(Proj.updateProjectCall, {
+      params: { id: child._id },
       token,
       body: securityForm(p, { isSpeeder: !wasSpeeder, speedTime: "90" }),
     });
@@ -151,16 +168,21 @@ Deno.test("audit: a save that changes nothing writes no log row (project form, s
       supplierCPI: "1.5",
       supplierQuota: "50",
     };
-    const added = await t.call("POST", "/admin/supplierMap/add", { token, body: mapBody });
+    const added = await t.api(SMap.saveSupplierMapCall, { token, body: mapBody });
     assertEquals(added.status, 200, added.text);
     const rows = async () => (await t.deps.db.selectFrom("system_logs").select("id").execute()).length;
     const n = await rows();
 
-    const saves = [
-      ["PUT", `/admin/project/update/${parent._id}`, groupForm(parent)],
-      ["PUT", `/admin/project/update/${child._id}`, securityForm(child)],
-      ["POST", "/admin/supplierMap/add", mapBody],
-      ["PUT", `/admin/supplier/update/${supplier._id}`, {
+    const saved = async <K extends AnyContract>(call: K, input: ApiInput<K>) => {
+      const r = await t.api(call, { ...input, token });
+      assertEquals(r.status, 200, `${call.key}: ${r.text}`);
+    };
+    await saved(Proj.updateProjectCall, { params: { id: parent._id }, body: groupForm(parent) });
+    await saved(Proj.updateProjectCall, { params: { id: child._id }, body: securityForm(child) });
+    await saved(SMap.saveSupplierMapCall, { body: mapBody });
+    await saved(Sup.updateSupplierCall, {
+      params: { id: supplier._id },
+      body: {
         supplierType: 1,
         supplierName: supplier.supplierName,
         supplierShortCode: supplier.supplierShortCode,
@@ -168,17 +190,14 @@ Deno.test("audit: a save that changes nothing writes no log row (project form, s
         supplierRuleCPI: supplier.supplierRuleCPI,
         countryId: "US",
         redirectComplete: supplier.redirectComplete,
-      }],
-    ] as const;
-    for (const [method, path, body] of saves) {
-      const r = await t.call(method, path, { token, body });
-      assertEquals(r.status, 200, `${path}: ${r.text}`);
-    }
+      },
+    });
     assertEquals(await rows(), n, "no change, no log row");
 
     // a real change to the map still logs, with its values; a switch reads on/off
-    await t.call("POST", "/admin/supplierMap/add", { token, body: { ...mapBody, supplierQuota: "75" } });
-    await t.call("PUT", `/admin/supplierMap/update/${added.json.result._id}`, {
+    await t.api(SMap.saveSupplierMapCall, { token, body: { ...mapBody, supplierQuota: "75" } });
+    await t.api(SMap.updateSupplierMapCall, {
+      params: { id: added.json.result._id },
       token,
       body: { allowTraffic: false },
     });
@@ -207,7 +226,7 @@ Deno.test("audit: a changed secret is logged masked, never whole", async () => {
       hashKey,
     });
     for (const key of ["hk-first-secret-1111", "hk-second-secret-2222"]) {
-      const r = await t.call("PUT", `/admin/supplier/update/${s._id}`, { token, body: body(key) });
+      const r = await t.api(Sup.updateSupplierCall, { params: { id: s._id }, token, body: body(key) });
       assertEquals(r.status, 200, r.text);
     }
     const log = (await activities(t, s._id)).slice(-2);
@@ -230,7 +249,7 @@ Deno.test("audit: choosing quota options logs the options by name, in the right 
   try {
     const token = await t.tokenFor("ADMIN");
     const child = await makeChild(t, await makeParent(t));
-    const qual = (await t.call("POST", "/admin/qualification/add", {
+    const qual = (await t.api(Lib.addQualification, {
       token,
       body: {
         qualificationName: "Gender",
@@ -239,14 +258,19 @@ Deno.test("audit: choosing quota options logs the options by name, in the right 
       },
     })).json.result;
     const [male, female] = qual.qualificationOptions.map((o: { _id: string }) => o._id);
-    const addQuota = await t.call("POST", `/admin/quota/add/${child._id}`, {
+    const addQuota = await t.api(Parts.addQuotaCall, {
+      params: { projectId: child._id },
       token,
       body: { quotaId: qual._id },
     });
     assertEquals(addQuota.status, 200, addQuota.text);
     const quota = addQuota.json.result[0];
     const choose = (ids: string[]) =>
-      t.call("PUT", `/admin/quota/update/${quota._id}/${child._id}`, { token, body: { quotaOptionId: ids } });
+      t.api(Parts.updateQuotaCall, {
+        params: { quotaId: quota._id, projectId: child._id },
+        token,
+        body: { quotaOptionId: ids },
+      });
     assertEquals((await choose([male])).status, 200);
     assertEquals((await choose([male, female])).status, 200);
     assertEquals((await choose([male, female])).status, 200, "the same choice again");
@@ -265,14 +289,15 @@ Deno.test("audit: a scheduled job's edit names the project by its code and the i
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
-    const add = await t.call("POST", "/admin/schedule/job/add", {
+    const add = await t.api(Supp.addJobCall, {
       token,
       body: { projectCode: child.projectCode, interval: 5, comment: "", isSoft: false, isActive: true },
     });
     assertEquals(add.status, 200, add.text);
     const id = add.json.result._id;
     const edit = (body: Record<string, unknown>) =>
-      t.call("PUT", `/admin/schedule/job/update/${id}`, {
+      t.api(Supp.updateJobCall, {
+        params: { id },
         token,
         body: {
           projectCode: child.projectCode,
@@ -303,12 +328,12 @@ Deno.test("audit: an issuing company's edit names the changed fields; bank detai
   const t = await testApp();
   try {
     const su = await t.tokenFor("SUPERADMIN");
-    const companies = await t.call("GET", "/admin/issuing-companies", { token: su });
+    const companies = await t.api(Acc.issuingCompaniesCall, { token: su });
     const c = companies.json.result[0];
     const { _id, accountMarker: _m, updatedAt: _u, ...form } = c;
     const bankUs = "Beneficiary: Maple Ltd\nAccount 4242\nFor further credit to: A/c 42";
     const save = (body: Record<string, unknown>) =>
-      t.call("PUT", `/admin/issuing-company/update/${_id}`, { token: su, body: { ...form, ...body } });
+      t.api(Acc.updateIssuingCompanyCall, { params: { id: _id }, token: su, body: { ...form, ...body } });
     assertEquals((await save({ phone: "+1 416 555 0100", bankUs })).status, 200);
     assertEquals((await save({ phone: "+1 416 555 0100", bankUs })).status, 200, "the same again");
     const log = await activities(t, _id);

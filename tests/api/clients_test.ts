@@ -1,16 +1,19 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { type ApiInput, expectCallGuarded, testApp } from "../helpers/app.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 import * as C from "../../shared/api/clients.ts";
 import { auditOf, clientBody, created, parseCsv, supplierBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
 import { maskSecret } from "../../shared/secrets.ts";
+import * as Users from "../../shared/api/users.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 Deno.test("clients: an accountant adds a client; every field round-trips, the API key is generated, never taken", async () => {
   const t = await testApp();
   try {
     const token = await t.tokenFor("ACCOUNTANT");
     const bde = await t.userWith("BDE");
-    const supplier = await created(t, token, "/admin/supplier/add", supplierBody());
+    const supplier = await created(t, token, Sup.addSupplier, supplierBody());
     const body = clientBody({
       clientName: "  Northbridge Insights  ",
       clientCode: "",
@@ -69,12 +72,13 @@ Deno.test("clients: an accountant adds a client; every field round-trips, the AP
     assertEquals(c.clientApiKey, maskSecret(stored.clientApiKey));
     assertEquals(c.totalProjects, 0, "figures come from projects, not from input");
 
-    const got = await t.call("GET", `/admin/client/${c._id}`, { token });
+    const got = await t.api(C.getClientCall, { params: { id: c._id }, token });
     assertEquals(got.status, 200);
     assertEquals(got.json.result, c);
 
     // an update cannot change the API key either
-    const upd = await t.call("PUT", `/admin/client/update/${c._id}`, {
+    const upd = await t.api(C.updateClientCall, {
+      params: { id: c._id },
       token,
       body: { ...body, clientName: "Northbridge Insights Ltd", clientApiKey: "again" },
     });
@@ -103,7 +107,7 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
   try {
     const token = await t.tokenFor("ADMIN");
     const admin = await t.userWith("ADMIN");
-    const empty = await t.call("POST", "/admin/client/add", { token, body: {} });
+    const empty = await t.api(C.addClient, { token, bad: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.message, "Client name  is required");
     assertEquals(empty.json.errors, [
@@ -126,42 +130,48 @@ Deno.test("clients: malformed input answers 400 with the spec's messages, never 
       [{ isApiIntegration: "yes" }, "isApiIntegration", "Must be true or false"],
     ];
     for (const [patch, path, message] of cases) {
-      const r = await t.call("POST", "/admin/client/add", { token, body: clientBody(patch) });
+      const r = await t.api(C.addClient, { token, bad: clientBody(patch) });
       assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
     // an id of no supplier is that supplier not found (the registrar's check)
-    const noSupplier = await t.call("POST", "/admin/client/add", {
+    const noSupplier = await t.api(C.addClient, {
       token,
       body: clientBody({ supplierId: ["0123456789abcdef01234567"] }),
     });
     assertEquals([noSupplier.status, noSupplier.json.message], [404, MSG.supplierNotFound]);
     for (const raw of ["{not json", "[1,2]", "null", '"text"']) {
-      assertEquals((await t.call("POST", "/admin/client/add", { token, raw })).status, 400, raw);
+      assertEquals((await t.api(C.addClient, { token, raw })).status, 400, raw);
     }
-    const c = await created(t, token, "/admin/client/add", clientBody());
-    const putEmpty = await t.call("PUT", `/admin/client/update/${c._id}`, { token, body: {} });
+    const c = await created(t, token, C.addClient, clientBody());
+    const putEmpty = await t.api(C.updateClientCall, { params: { id: c._id }, token, bad: {} });
     assertEquals(putEmpty.status, 400);
     assertEquals(putEmpty.json.message, "Client name  is required");
-    const badSwitch = await t.call("PUT", `/admin/client/update/${c._id}`, {
+    const badSwitch = await t.api(C.updateClientCall, {
+      params: { id: c._id },
       token,
-      body: { isActive: "on" },
+      bad: { isActive: "on" },
     });
     assertEquals(badSwitch.status, 400);
-    const undelete = await t.call("PUT", `/admin/client/update/${c._id}`, {
+    const undelete = await t.api(C.updateClientCall, {
+      params: { id: c._id },
       token,
-      body: { isDeleted: false },
+      bad: { isDeleted: false },
     });
     assertEquals(undelete.status, 400);
     assertEquals(
+      // a malformed id in the path itself: spelled by hand
       (await t.call("PUT", `/admin/client/update/nope`, { token, body: { isActive: true } })).status,
       404,
     );
-    assertEquals((await t.call("GET", `/admin/client/0123456789abcdef01234567`, { token })).status, 404);
-    assertEquals((await t.call("POST", "/admin/clients", { token, body: { pageNo: 0 } })).status, 400);
-    assertEquals((await t.call("POST", "/admin/clients", { token, body: { limit: "ten" } })).status, 400);
     assertEquals(
-      (await t.call("POST", "/admin/clients/filter/all", { token, body: { isApiIntegration: "y" } })).status,
+      (await t.api(C.getClientCall, { params: { id: "0123456789abcdef01234567" }, token })).status,
+      404,
+    );
+    assertEquals((await t.api(C.listClients, { token, bad: { pageNo: 0 } })).status, 400);
+    assertEquals((await t.api(C.listClients, { token, bad: { limit: "ten" } })).status, 400);
+    assertEquals(
+      (await t.api(C.filterClients, { token, bad: { isApiIntegration: "y" } })).status,
       400,
     );
     // nothing half-written
@@ -180,15 +190,16 @@ Deno.test("clients: a client whose Assigned To has left stays editable; only a n
     const bde = await t.userWith("BDE", { email: "leaving.bde@test.local" });
     const other = await t.userWith("BDE", { email: "other.bde@test.local" });
     const body = clientBody({ assignedTo: bde.id });
-    const c = await created(t, token, "/admin/client/add", body);
+    const c = await created(t, token, C.addClient, body);
     // the BDE is deactivated, then deleted: an unrelated edit still saves and keeps the assignee
     const admin = await t.tokenFor("SUPERADMIN");
     for (const patch of [{ isActive: false }, { isDeleted: true }]) {
       assertEquals(
-        (await t.call("PUT", `/admin/user/update/${bde.id}`, { token: admin, body: patch })).status,
+        (await t.api(Users.updateUserCall, { params: { id: bde.id }, token: admin, body: patch })).status,
         200,
       );
-      const edit = await t.call("PUT", `/admin/client/update/${c._id}`, {
+      const edit = await t.api(C.updateClientCall, {
+        params: { id: c._id },
         token,
         body: { ...body, city: `Salem ${JSON.stringify(patch)}` },
       });
@@ -198,16 +209,18 @@ Deno.test("clients: a client whose Assigned To has left stays editable; only a n
       assertEquals(edit.json.result.assignedToName, "TestBDE User");
     }
     // clearing it, or picking another active BDE, saves
-    const moved = await t.call("PUT", `/admin/client/update/${c._id}`, {
+    const moved = await t.api(C.updateClientCall, {
+      params: { id: c._id },
       token,
       body: { ...body, assignedTo: other.id },
     });
     assertEquals(moved.status, 200, moved.text);
     // ... but picking the departed one again is checked like any new choice
-    const back = await t.call("PUT", `/admin/client/update/${c._id}`, { token, body });
+    const back = await t.api(C.updateClientCall, { params: { id: c._id }, token, body });
     assertEquals(back.status, 400);
     assertEquals(back.json.errors, [{ path: "assignedTo", message: MSG.assignedToInvalid }]);
-    const cleared = await t.call("PUT", `/admin/client/update/${c._id}`, {
+    const cleared = await t.api(C.updateClientCall, {
+      params: { id: c._id },
       token,
       body: { ...body, assignedTo: null },
     });
@@ -222,25 +235,26 @@ Deno.test("clients: generated codes count up; a code in use by a live client is 
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const a = await created(t, token, "/admin/client/add", clientBody());
-    const b = await created(t, token, "/admin/client/add", clientBody({ clientCode: "ACME-UK" }));
-    const c = await created(t, token, "/admin/client/add", clientBody());
+    const a = await created(t, token, C.addClient, clientBody());
+    const b = await created(t, token, C.addClient, clientBody({ clientCode: "ACME-UK" }));
+    const c = await created(t, token, C.addClient, clientBody());
     assertEquals([a.clientCode, b.clientCode, c.clientCode], ["CL0001", "ACME-UK", "CL0002"]);
-    const dup = await t.call("POST", "/admin/client/add", {
+    const dup = await t.api(C.addClient, {
       token,
       body: clientBody({ clientCode: "acme-uk" }),
     });
     assertEquals(dup.status, 409);
     assertEquals(dup.json.errors, [{ path: "clientCode", message: "This client code is already in use" }]);
-    const dupEdit = await t.call("PUT", `/admin/client/update/${a._id}`, {
+    const dupEdit = await t.api(C.updateClientCall, {
+      params: { id: a._id },
       token,
       body: clientBody({ clientCode: "CL0002" }),
     });
     assertEquals(dupEdit.status, 409);
     // deleting frees the code
-    await t.call("PUT", `/admin/client/update/${b._id}`, { token, body: { isDeleted: true } });
+    await t.api(C.updateClientCall, { params: { id: b._id }, token, body: { isDeleted: true } });
     assertEquals(
-      (await t.call("POST", "/admin/client/add", { token, body: clientBody({ clientCode: "ACME-UK" }) }))
+      (await t.api(C.addClient, { token, body: clientBody({ clientCode: "ACME-UK" }) }))
         .status,
       200,
     );
@@ -253,32 +267,40 @@ Deno.test("clients: the switch and soft delete; deleted clients leave lists, pic
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const keep = await created(t, token, "/admin/client/add", clientBody({ clientName: "Keep Research" }));
-    const gone = await created(t, token, "/admin/client/add", clientBody({ clientName: "Gone Research" }));
+    const keep = await created(t, token, C.addClient, clientBody({ clientName: "Keep Research" }));
+    const gone = await created(t, token, C.addClient, clientBody({ clientName: "Gone Research" }));
 
-    const off = await t.call("PUT", `/admin/client/update/${keep._id}`, { token, body: { isActive: false } });
+    const off = await t.api(C.updateClientCall, {
+      params: { id: keep._id },
+      token,
+      body: { isActive: false },
+    });
     assertEquals(off.status, 200);
     assertEquals(off.json.message, "Client status updated successfully");
     assertEquals(off.json.result.isActive, false);
     assertEquals(off.json.result.clientName, "Keep Research", "the switch leaves the rest alone");
     // inactive clients stay in the grid but leave the pickers
-    const names = async (path: string) =>
-      (await t.call("GET", path, { token })).json.result.map((c: { clientName: string }) => c.clientName);
-    assertEquals(await names("/admin/clients/all"), ["Gone Research"]);
+    const names = async (call: typeof C.clientOptionsCall | typeof C.clientInvoiceOptionsCall) =>
+      (await t.api(call, { token })).json.result.map((c: { clientName: string }) => c.clientName);
+    assertEquals(await names(C.clientOptionsCall), ["Gone Research"]);
 
-    const del = await t.call("PUT", `/admin/client/update/${gone._id}`, { token, body: { isDeleted: true } });
+    const del = await t.api(C.updateClientCall, {
+      params: { id: gone._id },
+      token,
+      body: { isDeleted: true },
+    });
     assertEquals(del.status, 200);
     assertEquals(del.json.message, "Client deleted successfully");
     assertEquals(del.json.result, { _id: gone._id, isDeleted: true });
 
-    const list = await t.call("POST", "/admin/clients", { token, body: {} });
+    const list = await t.api(C.listClients, { token, body: {} });
     assertEquals(list.json.result.data.map((c: { clientName: string }) => c.clientName), ["Keep Research"]);
     assertEquals(list.json.result.metadata.total, 1);
-    assertEquals(await names("/admin/clients/all"), []);
-    assertEquals(await names("/admin/clients/invoice/all"), []);
-    assertEquals((await t.call("GET", `/admin/client/${gone._id}`, { token })).status, 404);
+    assertEquals(await names(C.clientOptionsCall), []);
+    assertEquals(await names(C.clientInvoiceOptionsCall), []);
+    assertEquals((await t.api(C.getClientCall, { params: { id: gone._id }, token })).status, 404);
     assertEquals(
-      (await t.call("PUT", `/admin/client/update/${gone._id}`, { token, body: { isActive: true } })).status,
+      (await t.api(C.updateClientCall, { params: { id: gone._id }, token, body: { isActive: true } })).status,
       404,
     );
     // the row stays for reports and the audit log
@@ -308,7 +330,7 @@ Deno.test("clients: list filters (countries, status, search), paging metadata an
       await created(
         t,
         token,
-        "/admin/client/add",
+        C.addClient,
         clientBody({
           clientName: `Buyer ${String(i).padStart(2, "0")} Co`,
           countryId,
@@ -317,7 +339,7 @@ Deno.test("clients: list filters (countries, status, search), paging metadata an
       );
     }
     const page = async (body: Record<string, unknown>) =>
-      (await t.call("POST", "/admin/clients", { token, body })).json.result;
+      (await t.api(C.listClients, { token, body })).json.result;
     const p3 = await page({ pageNo: 3, limit: 5 });
     assertEquals(p3.metadata, { total: 12, limit: 5, pageNo: 3 });
     assertEquals(p3.data.length, 2);
@@ -349,9 +371,9 @@ Deno.test("clients: list filters (countries, status, search), paging metadata an
     assertEquals((await page({ search: "buyer 1", filter: { countries: ["US"] } })).metadata.total, 1);
     assertEquals((await page({ search: "100%_" })).metadata.total, 0, "LIKE wildcards are literal");
     // a filter the list does not have is refused, never ignored (nor interpolated)
-    const unknown = await t.call("POST", "/admin/clients", {
+    const unknown = await t.api(C.listClients, {
       token,
-      body: { filter: { unknown: "x; DROP TABLE clients" } },
+      bad: { filter: { unknown: "x; DROP TABLE clients" } },
     });
     assertEquals(unknown.status, 400);
     assertEquals(unknown.json.errors[0].path, "filter.unknown");
@@ -368,28 +390,29 @@ Deno.test("clients: CSV export streams every matching row with the grid's column
     await created(
       t,
       token,
-      "/admin/client/add",
+      C.addClient,
       clientBody({ clientName: '=HYPERLINK("http://evil")', countryId: "US" }),
     );
     await created(
       t,
       token,
-      "/admin/client/add",
+      C.addClient,
       clientBody({ clientName: "+Plus Research", countryId: "US" }),
     );
     await created(
       t,
       token,
-      "/admin/client/add",
+      C.addClient,
       clientBody({ clientName: "Other Country Co", countryId: "GB" }),
     );
     await created(
       t,
       token,
-      "/admin/client/add",
+      C.addClient,
       clientBody({ clientName: 'Quiet, "Inactive" Co', countryId: "US", isActive: false }),
     );
-    const r = await t.call("POST", "/admin/clients?format=csv", {
+    const r = await t.api(C.listClients, {
+      search: { format: "csv" },
       token,
       body: { filter: { countries: ["US"] }, status: true, pageNo: 1, limit: 1 },
     });
@@ -420,7 +443,7 @@ Deno.test("clients: CSV export streams every matching row with the grid's column
     assertEquals(rows.slice(1).map((x) => x[0]).sort(), ["'+Plus Research", '\'=HYPERLINK("http://evil")']);
     assertEquals(rows[1].slice(2, 11), ["United States", "US", "0", "0", "0", "0", "0", "0.00", "0.00"]);
     const all = parseCsv(
-      (await t.call("POST", "/admin/clients?format=csv", { token, body: { search: "inactive" } })).text,
+      (await t.api(C.listClients, { search: { format: "csv" }, token, body: { search: "inactive" } })).text,
     );
     assertEquals(all[1][0], 'Quiet, "Inactive" Co');
     assertEquals(all[1].at(-1), "Inactive");
@@ -436,7 +459,7 @@ Deno.test("clients: pickers for selects, invoices and API-integrated work", asyn
     const a = await created(
       t,
       token,
-      "/admin/client/add",
+      C.addClient,
       clientBody({
         clientName: "Maple Leaf Research",
         countryId: "CA",
@@ -453,12 +476,12 @@ Deno.test("clients: pickers for selects, invoices and API-integrated work", asyn
     await created(
       t,
       token,
-      "/admin/client/add",
+      C.addClient,
       clientBody({ clientName: "Albion Analytics", isApiIntegration: true }),
     );
 
     const bde = await t.tokenFor("BDE");
-    const all = await t.call("GET", "/admin/clients/all", { token: bde });
+    const all = await t.api(C.clientOptionsCall, { token: bde });
     assertEquals(all.status, 200);
     assertEquals(all.json.result.map((c: { label: string }) => c.label), [
       "Albion Analytics",
@@ -471,10 +494,11 @@ Deno.test("clients: pickers for selects, invoices and API-integrated work", asyn
       "Maple Leaf Research",
       "ap@maple.example",
     ]);
-    const searched = await t.call("GET", "/admin/clients/all?search=maple", { token: bde });
+    const searched = await t.api(C.clientOptionsCall, { query: { search: "maple" }, token: bde });
     assertEquals(searched.json.result.length, 1);
 
-    const inv = await t.call("GET", "/admin/clients/invoice/all?search=Maple", {
+    const inv = await t.api(C.clientInvoiceOptionsCall, {
+      query: { search: "Maple" },
       token: await t.tokenFor("ACCOUNTANT"),
     });
     assertEquals(inv.status, 200);
@@ -503,17 +527,17 @@ Deno.test("clients: pickers for selects, invoices and API-integrated work", asyn
       ],
     );
 
-    const api = await t.call("POST", "/admin/clients/filter/all", {
+    const api = await t.api(C.filterClients, {
       token: bde,
       body: { isApiIntegration: true },
     });
     assertEquals(api.json.result.map((c: { label: string }) => c.label), ["Albion Analytics"]);
-    const notApi = await t.call("POST", "/admin/clients/filter/all", {
+    const notApi = await t.api(C.filterClients, {
       token: bde,
       body: { isApiIntegration: false },
     });
     assertEquals(notApi.json.result.map((c: { label: string }) => c.label), ["Maple Leaf Research"]);
-    const any = await t.call("POST", "/admin/clients/filter/all", { token: bde });
+    const any = await t.api(C.filterClients, { token: bde });
     assertEquals(any.json.result.length, 2);
   } finally {
     await t.close();
@@ -524,28 +548,25 @@ Deno.test("clients: every call refuses a missing token (401) and a wrong role (4
   const t = await testApp();
   try {
     const admin = await t.tokenFor("ADMIN");
-    const c = await created(t, admin, "/admin/client/add", clientBody());
-    const calls: [string, string, "MANAGER" | "SUPPLIER", unknown?][] = [
-      ["POST", "/admin/clients", "MANAGER"],
-      ["GET", "/admin/clients/all", "SUPPLIER"],
-      ["GET", "/admin/clients/invoice/all", "MANAGER"],
-      ["POST", "/admin/clients/filter/all", "SUPPLIER"],
-      ["POST", "/admin/client/add", "MANAGER", clientBody()],
-      ["PUT", `/admin/client/update/${c._id}`, "MANAGER", { isActive: true }],
-      ["GET", `/admin/client/${c._id}`, "MANAGER"],
-    ];
+    const c = await created(t, admin, C.addClient, clientBody());
     const accountant = await t.tokenFor("ACCOUNTANT");
-    for (const [method, path, wrong, body] of calls) {
-      await expectGuarded(t, method, path, wrong, method === "GET" ? undefined : body ?? {});
-      const r = await t.call(method, path, {
-        token: accountant,
-        body: method === "GET" ? undefined : body ?? {},
-      });
-      assertEquals(r.status, 200, `${method} ${path} as ACCOUNTANT: ${r.text}`);
+    const calls: [AnyContract, "MANAGER" | "SUPPLIER", ApiInput<AnyContract>][] = [
+      [C.listClients, "MANAGER", { body: {} }],
+      [C.clientOptionsCall, "SUPPLIER", {}],
+      [C.clientInvoiceOptionsCall, "MANAGER", {}],
+      [C.filterClients, "SUPPLIER", { body: {} }],
+      [C.addClient, "MANAGER", { body: clientBody() }],
+      [C.updateClientCall, "MANAGER", { params: { id: c._id }, body: { isActive: true } }],
+      [C.getClientCall, "MANAGER", { params: { id: c._id } }],
+    ];
+    for (const [call, wrong, input] of calls) {
+      await expectCallGuarded(t, call, wrong, input);
+      const r = await t.api(call, { ...input, token: accountant });
+      assertEquals(r.status, 200, `${call.key} as ACCOUNTANT: ${r.text}`);
     }
     for (const role of ["SUBSCRIBER", "BDE", "APIMANAGER"] as const) {
       assertEquals(
-        (await t.call("POST", "/admin/client/add", { token: await t.tokenFor(role), body: clientBody() }))
+        (await t.api(C.addClient, { token: await t.tokenFor(role), body: clientBody() }))
           .status,
         403,
       );

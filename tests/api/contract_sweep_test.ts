@@ -18,7 +18,7 @@
  * with it, so injected SQL that ran would show.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { type Call, type TestApp, testApp } from "../helpers/app.ts";
+import { type ApiInput, type Call, type TestApp, testApp } from "../helpers/app.ts";
 import { declaredCalls } from "../../server/openapi.ts";
 import type { AnyContract } from "../../shared/api/contract.ts";
 import type { Role } from "../../shared/roles.ts";
@@ -26,6 +26,14 @@ import { sql } from "kysely";
 import { childProjectBody, makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { clientBody, qualificationBody, questionBody, supplierBody } from "../helpers/master.ts";
 import { day, readyProject } from "../helpers/accounts.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as Portal from "../../shared/api/portal.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as Prov from "../../shared/api/providers.ts";
+import * as Supp from "../../shared/api/support.ts";
+import * as SMap from "../../shared/api/supplier-maps.ts";
 
 // ------------------------------------------------------------------ the schemas, walked
 
@@ -311,44 +319,53 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
     const parent = await makeParent(t, { clientId: client._id });
     const child = await makeChild(t, parent);
     const manager = await t.userWith("MANAGER");
-    const made = async (path: string, body: unknown) => {
-      const r = await t.call("POST", path, { token: admin, body });
-      assertEquals(r.status, 200, `${path}: ${r.text}`);
-      return r.json.result;
+    const made = async <K extends AnyContract>(call: K, input: ApiInput<K>) => {
+      const r = await t.api(call, { ...input, token: admin });
+      assertEquals(r.status, 200, `${call.key}: ${r.text}`);
+      return r.result;
     };
-    const map = await made("/admin/supplierMap/add", { projectId: child._id, supplierId: supplier._id });
-    const otherChild = await makeChild(t, parent);
-    const otherMap = await made("/admin/supplierMap/add", {
-      projectId: otherChild._id,
-      supplierId: otherSupplier._id,
+    const map = await made(SMap.saveSupplierMapCall, {
+      body: { projectId: child._id, supplierId: supplier._id },
     });
-    const rule = await made("/admin/supplier/rule/add", { minSupplierCpi: 1, maxSupplierCpi: 2 });
-    const category = await made("/admin/category/add", { categoryTitle: "Auto", categoryDesc: "Cars" });
-    const question = await made("/admin/question/temp/add", questionBody());
-    const qualification = await made("/admin/qualification/add", qualificationBody());
-    const job = await made("/admin/schedule/job/add", { projectCode: child.projectCode, interval: 60 });
+    const otherChild = await makeChild(t, parent);
+    const otherMap = await made(SMap.saveSupplierMapCall, {
+      body: {
+        projectId: otherChild._id,
+        supplierId: otherSupplier._id,
+      },
+    });
+    const rule = await made(Lib.addSupplierRule, { body: { minSupplierCpi: 1, maxSupplierCpi: 2 } });
+    const category = await made(Lib.addCategory, { body: { categoryTitle: "Auto", categoryDesc: "Cars" } });
+    const question = await made(Lib.addTempQuestion, { body: questionBody() });
+    const qualification = await made(Lib.addQualification, { body: qualificationBody() });
+    const job = await made(Supp.addJobCall, { body: { projectCode: child.projectCode, interval: 60 } });
     const ready = await readyProject(t, {
       clientId: client._id,
       supplier: { _id: supplier._id, approved: 3, supplierCPI: 1 },
     });
-    await made(`/admin/quota/add/${child._id}`, { quotaId: qualification._id });
-    await made("/admin/project/exclude/add", { projectId: child._id, excludedProjectId: otherChild._id });
-    await made("/admin/invoice/add", {
-      clientId: client._id,
-      netTerms: 30,
-      currentDate: day(),
-      dueDate: day(30),
-      projects: [{
-        projectId: ready._id,
-        projectCode: ready.projectCode,
-        projectName: ready.projectName,
-        poNumber: "PO-7788",
-        complete: 100,
-        cpi: 2.5,
-        total: 250,
-      }],
+    await made(Parts.addQuotaCall, {
+      params: { projectId: child._id },
+      body: { quotaId: qualification._id },
     });
-    await made("/admin/invoice/supplier/add", { supplierId: supplier._id });
+    await made(Parts.addExclusionCall, { body: { projectId: child._id, excludedProjectId: otherChild._id } });
+    await made(Acc.addInvoiceCall, {
+      body: {
+        clientId: client._id,
+        netTerms: 30,
+        currentDate: day(),
+        dueDate: day(30),
+        projects: [{
+          projectId: ready._id,
+          projectCode: ready.projectCode,
+          projectName: ready.projectName,
+          poNumber: "PO-7788",
+          complete: 100,
+          cpi: 2.5,
+          total: 250,
+        }],
+      },
+    });
+    await made(Acc.addPurchaseOrderCall, { body: { supplierId: supplier._id } });
     const portal = await t.userWith("SUPPLIER", { supplierId: supplier._id, email: "portal@test.local" });
     const firstId = async (table: string) =>
       (await sql<{ id: string }>`SELECT id FROM ${sql.table(table)} LIMIT 1`.execute(t.deps.db)).rows[0]?.id;
@@ -467,6 +484,7 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
       const pathWith = (p: Record<string, string>) =>
         contract.path.replace(/:(\w+)/g, (_, n) => encodeURIComponent(p[n]));
       const path = pathWith(params);
+      // the sweep walks every contract itself, with hand-made paths (ids of no record, malformed ones)
       const send = (raw: string | undefined, query = "", at = path) =>
         t.call(contract.method, query ? `${at}?${query}` : at, { token, raw: raw === "" ? undefined : raw });
 
@@ -542,22 +560,19 @@ Deno.test("every declared call, signed in with a role allowed to make it, refuse
 
     // the portal: another supplier's map and project are refused, and nothing changes
     const before = await snapshot(t);
-    const portalCases: [string, string, unknown][] = [
-      ["POST", "/supplier/project/supplier/report", {
-        supplierMapId: otherMap._id,
-        projectId: otherChild._id,
-      }],
-      ["POST", "/supplier/project/supplier/report", { supplierMapId: otherMap._id, projectId: child._id }],
-      ["POST", "/supplier/project/supplier/report", { supplierMapId: map._id, projectId: otherChild._id }],
-      ["PUT", `/supplier/project/inventory/${otherMap._id}/update`, {}],
-      ["PUT", `/supplier/project/inventory/${ready.childId}/update`, {
-        redirectComplete: "https://x.example/?sid=[sid]",
-      }],
-    ];
-    for (const [method, path, body] of portalCases) {
-      const r = await t.call(method, path, { token: portal.token, body });
-      check(`${method} ${path}`, "another supplier's record", r, true);
-    }
+    const portalCase = async <K extends AnyContract>(call: K, input: ApiInput<K>) => {
+      const r = await t.api(call, { ...input, token: portal.token });
+      check(`${call.key} ${JSON.stringify(input)}`, "another supplier's record", r, true);
+    };
+    const report = Portal.supplierPortalReportCall, start = Portal.startInventoryProjectCall;
+    await portalCase(report, { body: { supplierMapId: otherMap._id, projectId: otherChild._id } });
+    await portalCase(report, { body: { supplierMapId: otherMap._id, projectId: child._id } });
+    await portalCase(report, { body: { supplierMapId: map._id, projectId: otherChild._id } });
+    await portalCase(start, { params: { id: otherMap._id }, body: {} });
+    await portalCase(start, {
+      params: { id: ready.childId },
+      body: { redirectComplete: "https://x.example/?sid=[sid]" },
+    });
     unchanged("portal", "another supplier's records", before, await snapshot(t));
 
     const seconds = (performance.now() - started) / 1000;
@@ -579,28 +594,30 @@ Deno.test("what the sweep found: well-formed ids of no record are 404, provider 
     const token = await t.tokenFor("SUPERADMIN");
     // these answered 200 with an empty list or zero figures for a project or supplier that is not there
     for (
-      const [method, path, what] of [
-        ["GET", `/admin/project/child/all/${UNKNOWN_ID}`, "Project"],
-        ["POST", `/admin/project/supplier/stat/${UNKNOWN_ID}`, "Project"],
-        ["POST", `/admin/project/reconsile/supplier/${UNKNOWN_ID}`, "Supplier"],
-      ]
+      const [r, what] of [
+        [await t.api(Proj.childOptionsCall, { params: { parentProjectId: UNKNOWN_ID }, token }), "Project"],
+        [await t.api(SMap.supplierStatsCall, { params: { projectId: UNKNOWN_ID }, token }), "Project"],
+        [
+          await t.api(Acc.listSupplierProjects, { params: { supplierId: UNKNOWN_ID }, token, body: {} }),
+          "Supplier",
+        ],
+      ] as const
     ) {
-      const r = await t.call(method, path, { token, body: method === "GET" ? undefined : {} });
-      assertEquals([r.status, r.json?.message], [404, `${what} not found`], path);
+      assertEquals([r.status, r.json?.message], [404, `${what} not found`], what);
     }
     // a survey id past 2^53 was rounded to another survey's id and sent to the provider
     const api = await t.tokenFor("APIMANAGER");
     for (const surveyId of [2 ** 53 + 1, 1e308, -5]) {
-      const r = await t.call("POST", "/admin/project/precision/api/add", {
+      const r = await t.api(Prov.addPrecisionOffer, {
         token: api,
-        body: { surveyId, clientId: (await makeClient(t))._id, countryCode: "US" },
+        bad: { surveyId, clientId: (await makeClient(t))._id, countryCode: "US" },
       });
       assertEquals(r.status, 400, `${surveyId}: ${r.text}`);
     }
     // the supplier-maps list took a project id of any length
-    const long = await t.call("POST", "/admin/supplierMaps", {
+    const long = await t.api(SMap.listSupplierMapsCall, {
       token,
-      body: { projectId: "x".repeat(100_000) },
+      bad: { projectId: "x".repeat(100_000) },
     });
     assertEquals([long.status, long.json.message], [400, "Project is required"]);
   } finally {

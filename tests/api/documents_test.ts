@@ -8,6 +8,9 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { day, makeClient, makeSupplier, readyProject } from "../helpers/accounts.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import { pathOf } from "../../shared/api/contract.ts";
+import * as C from "../../shared/api/clients.ts";
 
 async function pdfTool(tool: "pdftotext" | "pdffonts", bytes: Uint8Array): Promise<string> {
   const dir = await Deno.makeTempDir();
@@ -22,6 +25,7 @@ async function pdfTool(tool: "pdftotext" | "pdffonts", bytes: Uint8Array): Promi
   }
 }
 
+/** A PDF's bytes, read raw (the test client reads an answer as text), from a call's path. */
 async function download(t: TestApp, token: string, path: string): Promise<Uint8Array> {
   const res = await t.app.request(`/api/v1${path}`, {
     method: "POST",
@@ -54,20 +58,21 @@ Deno.test("documents: an invoice prints every script as typed, tax ids and the i
     const su = await t.tokenFor("SUPERADMIN");
     const token = await t.tokenFor("ACCOUNTANT");
     // the default entity gets a rate and a note
-    const companies = await t.call("GET", "/admin/issuing-companies", { token: su });
+    const companies = await t.api(Acc.issuingCompaniesCall, { token: su });
     const main = companies.json.result.find((c: { accountMarker: string }) => c.accountMarker === "");
     const { _id, accountMarker: _m, updatedAt: _u, ...body } = main;
-    const edit = await t.call("PUT", `/admin/issuing-company/update/${_id}`, {
+    const edit = await t.api(Acc.updateIssuingCompanyCall, {
+      params: { id: _id },
       token: su,
       body: { ...body, taxLines: "IGST 18%\nPlace of supply: outside India" },
     });
     assertEquals(edit.status, 200, edit.text);
 
     const client = await makeClient(t, { ...UNICODE, clientName: "Łódź Panel", taxId: "PL5260250274" });
-    const rec = await t.call("GET", `/admin/client/${client._id}`, { token: su });
+    const rec = await t.api(C.getClientCall, { params: { id: client._id }, token: su });
     assertEquals(rec.json.result.taxId, "PL5260250274", "the client keeps its tax id");
     const a = await readyProject(t, { clientId: client._id, complete: 100, cpi: 2.5 });
-    const r = await t.call("POST", "/admin/invoice/add", {
+    const r = await t.api(Acc.addInvoiceCall, {
       token,
       body: {
         clientId: client._id,
@@ -99,7 +104,7 @@ Deno.test("documents: an invoice prints every script as typed, tax ids and the i
     const inv = r.json.result.invoice;
     assertEquals(inv.client.taxId, "PL5260250274");
     // paid: the client's copy still says nothing of it
-    const pdf = await download(t, token, `/admin/invoice/download/${inv._id}`);
+    const pdf = await download(t, token, pathOf(Acc.downloadInvoiceCall, { id: inv._id }));
     const text = await pdfTool("pdftotext", pdf);
     for (
       const s of [
@@ -139,12 +144,12 @@ Deno.test("documents: a purchase order embeds its fonts and prints a supplier's 
     const token = await t.tokenFor("ACCOUNTANT");
     const supplier = await makeSupplier(t, { supplierName: "Панель Восток 東" });
     await readyProject(t, { supplier: { _id: supplier._id, approved: 10, supplierCPI: 2 } });
-    const po = await t.call("POST", "/admin/invoice/supplier/add", {
+    const po = await t.api(Acc.addPurchaseOrderCall, {
       token,
       body: { supplierId: supplier._id },
     });
     assertEquals(po.status, 200, po.text);
-    const pdf = await download(t, token, po.json.result.apiUrl.replace(/^\/api\/v1/, ""));
+    const pdf = await download(t, token, po.json.result.apiUrl.replace(/^\/api\/v1/, "")); // the link the server gave;
     const text = await pdfTool("pdftotext", pdf);
     assert(text.includes("Панель Восток 東"), text);
     assertFontsEmbedded(await pdfTool("pdffonts", pdf));
@@ -157,16 +162,18 @@ Deno.test("documents: an issuing company's tax lines are checked when saved", as
   const t = await testApp();
   try {
     const su = await t.tokenFor("SUPERADMIN");
-    const companies = await t.call("GET", "/admin/issuing-companies", { token: su });
+    const companies = await t.api(Acc.issuingCompaniesCall, { token: su });
     const { _id, accountMarker: _m, updatedAt: _u, ...body } = companies.json.result[0];
-    const over = await t.call("PUT", `/admin/issuing-company/update/${_id}`, {
+    const over = await t.api(Acc.updateIssuingCompanyCall, {
+      params: { id: _id },
       token: su,
-      body: { ...body, taxLines: "VAT 20%\nSurcharge 230%" },
+      bad: { ...body, taxLines: "VAT 20%\nSurcharge 230%" },
     });
     assertEquals([over.status, over.json.message], [400, "Tax lines: a rate is at most 100% (line 2)"]);
-    const many = await t.call("PUT", `/admin/issuing-company/update/${_id}`, {
+    const many = await t.api(Acc.updateIssuingCompanyCall, {
+      params: { id: _id },
       token: su,
-      body: { ...body, taxLines: Array.from({ length: 7 }, (_, i) => `Tax ${i} 1%`).join("\n") },
+      bad: { ...body, taxLines: Array.from({ length: 7 }, (_, i) => `Tax ${i} 1%`).join("\n") },
     });
     assertEquals([many.status, many.json.message], [400, "Tax lines: at most 6 lines"]);
   } finally {

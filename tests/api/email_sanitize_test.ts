@@ -8,6 +8,8 @@ import { created, supplierBody } from "../helpers/master.ts";
 import { deliverPending } from "../../server/domain/email/deliver.ts";
 import type { Mailer, OutgoingMail } from "../../server/domain/email/mailer.ts";
 import { findings } from "../helpers/html_oracle.ts";
+import * as Em from "../../shared/api/email.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 /** What a probe got through the old pattern filter to seven suppliers in one bulk send. */
 const PROBE = [
@@ -26,9 +28,9 @@ Deno.test("bulk e-mail: the known bypasses are gone from the saved mail, the mes
   try {
     const token = await t.tokenFor("ADMIN");
     for (const n of [1, 2, 3]) {
-      await created(t, token, "/admin/supplier/add", supplierBody({ supplierEmail: `s${n}@panel.example` }));
+      await created(t, token, Sup.addSupplier, supplierBody({ supplierEmail: `s${n}@panel.example` }));
     }
-    const r = await t.call("POST", "/admin/email/supplier/bulk/send", { token, body: { emailBody: PROBE } });
+    const r = await t.api(Em.sendBulkSupplierEmail, { token, body: { emailBody: PROBE } });
     assertEquals(r.status, 200, r.text);
     const rows = await t.deps.db.selectFrom("email_outbox").selectAll().execute();
     assertEquals(rows.length, 3);

@@ -5,16 +5,17 @@
  * questions and answers a provider gives as bare ids are named from the library mapping.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
+import type { BodyIn } from "../../shared/api/contract.ts";
 import { makeClient } from "../helpers/fixtures.ts";
 import { startSandbox } from "../helpers/providers.ts";
 import { parseCsv } from "../helpers/master.ts";
 import { ProviderRegistry } from "../../server/providers/index.ts";
 import { withTexts } from "../../server/domain/imports/external.ts";
 import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
+import * as Prov from "../../shared/api/providers.ts";
 
 type Offer = { provider: ProviderKey; surveyId: string; countryCode: string; imported: unknown };
-const PATH = "/admin/project/external/offers";
 
 async function setup(over: (k: ProviderKey) => Record<string, unknown> = () => ({})) {
   const sb = await startSandbox();
@@ -25,7 +26,7 @@ async function setup(over: (k: ProviderKey) => Record<string, unknown> = () => (
     sb,
     t,
     token,
-    list: (body: unknown) => t.call("POST", PATH, { token, body }),
+    list: (body: BodyIn<typeof Prov.listExternalOffers>) => t.api(Prov.listExternalOffers, { token, body }),
     async close() {
       await t.close();
       await sb.close();
@@ -41,7 +42,7 @@ Deno.test("Projects External: every provider's offers, 20 a page, filtered by pr
     const total = all.json.result.metadata.total as number;
     let expected = 0;
     for (const k of PROVIDER_KEYS) {
-      const one = await s.t.call("POST", `/admin/project/api/${k}/request`, {
+      const one = await s.t.api(Prov.PROVIDER_CALLS[k].offers, {
         token: await s.t.tokenFor("APIMANAGER"),
         body: { filter: { countryCode: "" } },
       });
@@ -69,7 +70,8 @@ Deno.test("Projects External: every provider's offers, 20 a page, filtered by pr
     assert(circle.json.result.data.length > 0);
     assert(circle.json.result.data.every((o: Offer) => o.provider === "circle" && o.countryCode === "GB"));
 
-    const csv = await s.t.call("POST", `${PATH}?format=csv`, {
+    const csv = await s.t.api(Prov.listExternalOffers, {
+      search: { format: "csv" },
       token: s.token,
       body: { filter: { provider: "logit" } },
     });
@@ -79,13 +81,18 @@ Deno.test("Projects External: every provider's offers, 20 a page, filtered by pr
     assertEquals(rows[0].slice(0, 3), ["Provider", "Title", "ID"]);
     assert(rows.slice(1).every((r) => r[0] === "Logit"));
 
-    const bad = await s.list({ filter: { provider: "nope" } });
+    const bad = await s.t.api(Prov.listExternalOffers, {
+      token: s.token,
+      bad: { filter: { provider: "nope" } },
+    });
     assertEquals(bad.status, 400);
     assertMatch(bad.text, /Provider must be one of/);
-    await expectGuarded(s.t, "POST", PATH, "APIMANAGER");
-    await expectGuarded(s.t, "POST", "/admin/project/external/quotas", "SUPPLIER", {
-      provider: "logit",
-      surveyId: "1",
+    await expectCallGuarded(s.t, Prov.listExternalOffers, "APIMANAGER");
+    await expectCallGuarded(s.t, Prov.externalOfferQuotas, "SUPPLIER", {
+      body: {
+        provider: "logit",
+        surveyId: "1",
+      },
     });
   } finally {
     await s.close();
@@ -97,7 +104,7 @@ Deno.test("Projects External: clientdiy keeps what is free for that client; a fa
   try {
     const a = await makeClient(s.t), b = await makeClient(s.t);
     const src = s.sb.states.precision.offers[0];
-    const add = await s.t.call("POST", "/admin/project/external/add", {
+    const add = await s.t.api(Prov.addExternalProject, {
       token: s.token,
       body: { provider: "precision", surveyId: src.id, clientId: a._id },
     });
@@ -128,7 +135,7 @@ Deno.test("offer dialogs name questions and answers from the library mapping whe
     const client = await makeClient(s.t);
     // an import records the mapping: Precision's questions with their answers' labels
     const src = s.sb.states.precision.offers.find((o) => o.quotas.length)!;
-    const add = await s.t.call("POST", "/admin/project/external/add", {
+    const add = await s.t.api(Prov.addExternalProject, {
       token: s.token,
       body: { provider: "precision", surveyId: src.id, clientId: client._id },
     });

@@ -9,18 +9,21 @@ import { makeChild, makeParent } from "../helpers/fixtures.ts";
 import { enter, liveProject, PANEL } from "../helpers/router.ts";
 import type { ChildStatusOutcome } from "../../shared/api/projects.ts";
 import * as migration0021 from "../../db/migrations/0021_group_status_holds.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as SysLog from "../../shared/api/system-log.ts";
 
 type Answer = { status: number; message: string; childStatus?: ChildStatusOutcome; projectStatus: number };
 
 async function setStatus(t: TestApp, id: string, projectStatus: number): Promise<Answer> {
   const token = await t.tokenFor("ADMIN");
-  const r = await t.call("PUT", `/admin/project/update/${id}`, { token, body: { projectStatus } });
+  const r = await t.api(Proj.updateProjectCall, { params: { id }, token, body: { projectStatus } });
   return { status: r.status, message: r.json.message, ...r.json.result };
 }
 
 async function closeGroup(t: TestApp, projectCode: string): Promise<Answer> {
   const token = await t.tokenFor("ADMIN");
-  const r = await t.call("PUT", `/admin/project/code/update/${projectCode}`, {
+  const r = await t.api(Proj.closeProjectByCode, {
+    params: { projectCode },
     token,
     body: { poNumber: "PO-9" },
   });
@@ -95,7 +98,7 @@ Deno.test("group status: Paused -> Live on a group brings back the children it p
 
     // the children's logs say they came back with their group
     const token = await t.tokenFor("ADMIN");
-    const logs = await t.call("POST", "/admin/system/log", { token, body: { filter: a.child._id } });
+    const logs = await t.api(SysLog.systemLogCall, { token, body: { filter: a.child._id } });
     assert(
       logs.json.result.some((l: { activity: string }) =>
         l.activity ===

@@ -1,13 +1,14 @@
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { auditOf, created, parseCsv } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
+import * as Lib from "../../shared/api/library.ts";
 
 Deno.test("categories: a manager adds, lists, edits, switches and deletes categories; each change is logged", async () => {
   const t = await testApp();
   try {
     const token = await t.tokenFor("MANAGER");
-    const add = await t.call("POST", "/admin/category/add", {
+    const add = await t.api(Lib.addCategory, {
       token,
       body: { categoryTitle: "  Healthcare ", categoryDesc: " Patients and HCPs " },
     });
@@ -15,9 +16,10 @@ Deno.test("categories: a manager adds, lists, edits, switches and deletes catego
     assertEquals(add.json.message, "Category added successfully");
     const c = add.json.result;
     assertEquals([c.categoryTitle, c.categoryDesc, c.isActive], ["Healthcare", "Patients and HCPs", true]);
-    assertEquals((await t.call("GET", `/admin/category/${c._id}`, { token })).json.result, c);
+    assertEquals((await t.api(Lib.getCategoryCall, { params: { id: c._id }, token })).json.result, c);
 
-    const upd = await t.call("PUT", `/admin/category/update/${c._id}`, {
+    const upd = await t.api(Lib.updateCategoryCall, {
+      params: { id: c._id },
       token,
       body: { categoryTitle: "Healthcare & Pharma", categoryDesc: "Patients, caregivers and HCPs" },
     });
@@ -26,26 +28,34 @@ Deno.test("categories: a manager adds, lists, edits, switches and deletes catego
       "Category updated successfully",
       "Healthcare & Pharma",
     ]);
-    const off = await t.call("PUT", `/admin/category/update/${c._id}`, { token, body: { isActive: false } });
+    const off = await t.api(Lib.updateCategoryCall, {
+      params: { id: c._id },
+      token,
+      body: { isActive: false },
+    });
     assertEquals([off.json.message, off.json.result.isActive], [
       "Category status updated successfully",
       false,
     ]);
     // inactive categories leave the picker but stay in the grid
     const staff = await t.tokenFor("SUBSCRIBER");
-    assertEquals((await t.call("GET", "/admin/categories/all", { token: staff })).json.result, []);
+    assertEquals((await t.api(Lib.categoryOptionsCall, { token: staff })).json.result, []);
     assertEquals(
-      (await t.call("POST", "/admin/categories", { token, body: {} })).json.result.metadata.total,
+      (await t.api(Lib.listCategories, { token, body: {} })).json.result.metadata.total,
       1,
     );
 
-    const del = await t.call("PUT", `/admin/category/update/${c._id}`, { token, body: { isDeleted: true } });
+    const del = await t.api(Lib.updateCategoryCall, {
+      params: { id: c._id },
+      token,
+      body: { isDeleted: true },
+    });
     assertEquals([del.status, del.json.message], [200, "Category deleted successfully"]);
     assertEquals(
-      (await t.call("POST", "/admin/categories", { token, body: {} })).json.result.metadata.total,
+      (await t.api(Lib.listCategories, { token, body: {} })).json.result.metadata.total,
       0,
     );
-    assertEquals((await t.call("GET", `/admin/category/${c._id}`, { token })).status, 404);
+    assertEquals((await t.api(Lib.getCategoryCall, { params: { id: c._id }, token })).status, 404);
     assertEquals((await auditOf(t, c._id)).map((l) => [l.module, l.activity]), [
       ["Categories", "Created category Healthcare"],
       [
@@ -64,29 +74,30 @@ Deno.test("categories: the spec's messages for a missing title or description, n
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const r = await t.call("POST", "/admin/category/add", { token, body: {} });
+    const r = await t.api(Lib.addCategory, { token, bad: {} });
     assertEquals(r.status, 400);
     assertEquals(r.json.errors, [
       { path: "categoryTitle", message: "Category title  is required" },
       { path: "categoryDesc", message: "Category Description  is required" },
     ]);
-    const blank = await t.call("POST", "/admin/category/add", {
+    const blank = await t.api(Lib.addCategory, {
       token,
-      body: { categoryTitle: "  ", categoryDesc: 3 },
+      bad: { categoryTitle: "  ", categoryDesc: 3 },
     });
     assertEquals(blank.json.errors, [
       { path: "categoryTitle", message: "Category title  is required" },
       { path: "categoryDesc", message: "Category Description  is required" },
     ]);
-    assertEquals((await t.call("POST", "/admin/category/add", { token, raw: "nope" })).status, 400);
-    const c = await created(t, token, "/admin/category/add", { categoryTitle: "Auto", categoryDesc: "Cars" });
-    const put = await t.call("PUT", `/admin/category/update/${c._id}`, {
+    assertEquals((await t.api(Lib.addCategory, { token, raw: "nope" })).status, 400);
+    const c = await created(t, token, Lib.addCategory, { categoryTitle: "Auto", categoryDesc: "Cars" });
+    const put = await t.api(Lib.updateCategoryCall, {
+      params: { id: c._id },
       token,
-      body: { categoryTitle: "Auto" },
+      bad: { categoryTitle: "Auto" },
     });
     assertEquals([put.status, put.json.message], [400, "Category Description  is required"]);
     assertEquals(
-      (await t.call("PUT", `/admin/category/update/${c._id}`, { token, body: { isActive: 1 } })).status,
+      (await t.api(Lib.updateCategoryCall, { params: { id: c._id }, token, bad: { isActive: 1 } })).status,
       400,
     );
   } finally {
@@ -100,14 +111,14 @@ Deno.test("categories: list search, status, paging and a filtered CSV; the picke
     const token = await t.tokenFor("SUPERADMIN");
     const titles = ["Automotive", "B2B", "Consumer Goods", "-Dangerous", "Finance", "Gaming", "Healthcare"];
     for (const [i, categoryTitle] of titles.entries()) {
-      await created(t, token, "/admin/category/add", {
+      await created(t, token, Lib.addCategory, {
         categoryTitle,
         categoryDesc: `About ${categoryTitle}`,
         isActive: i !== 1,
       });
     }
     const page = async (body: Record<string, unknown>) =>
-      (await t.call("POST", "/admin/categories", { token, body })).json.result;
+      (await t.api(Lib.listCategories, { token, body })).json.result;
     assertEquals((await page({ limit: 5, pageNo: 2 })).metadata, { total: 7, limit: 5, pageNo: 2 });
     assertEquals((await page({ limit: 5, pageNo: 2 })).data.length, 2);
     assertEquals(
@@ -119,12 +130,16 @@ Deno.test("categories: list search, status, paging and a filtered CSV; the picke
       ["B2B"],
     );
     const csv = parseCsv(
-      (await t.call("POST", "/admin/categories?format=csv", { token, body: { status: true, search: "d" } }))
+      (await t.api(Lib.listCategories, {
+        search: { format: "csv" },
+        token,
+        body: { status: true, search: "d" },
+      }))
         .text,
     );
     assertEquals(csv[0], ["Category title", "Description", "Status", "Created"]);
     assertEquals(csv.slice(1).map((r) => r[0]).sort(), ["'-Dangerous", "Consumer Goods"]);
-    const all = await t.call("GET", "/admin/categories/all", { token: await t.tokenFor("BDE") });
+    const all = await t.api(Lib.categoryOptionsCall, { token: await t.tokenFor("BDE") });
     assertEquals(all.json.result.map((c: { label: string }) => c.label), [
       "-Dangerous",
       "Automotive",
@@ -148,20 +163,25 @@ Deno.test("categories: list search, status, paging and a filtered CSV; the picke
 Deno.test("categories: roles: library home roles manage; accountants may not; the picker is for all staff", async () => {
   const t = await testApp();
   try {
-    const c = await created(t, await t.tokenFor("ADMIN"), "/admin/category/add", {
+    const c = await created(t, await t.tokenFor("ADMIN"), Lib.addCategory, {
       categoryTitle: "Auto",
       categoryDesc: "Cars",
     });
-    await expectGuarded(t, "POST", "/admin/categories", "ACCOUNTANT");
-    await expectGuarded(t, "POST", "/admin/category/add", "ACCOUNTANT", {
-      categoryTitle: "X",
-      categoryDesc: "Y",
+    await expectCallGuarded(t, Lib.listCategories, "ACCOUNTANT");
+    await expectCallGuarded(t, Lib.addCategory, "ACCOUNTANT", {
+      body: {
+        categoryTitle: "X",
+        categoryDesc: "Y",
+      },
     });
-    await expectGuarded(t, "PUT", `/admin/category/update/${c._id}`, "ACCOUNTANT", { isActive: true });
-    await expectGuarded(t, "GET", `/admin/category/${c._id}`, "SUBSCRIBER");
-    await expectGuarded(t, "GET", "/admin/categories/all", "SUPPLIER");
+    await expectCallGuarded(t, Lib.updateCategoryCall, "ACCOUNTANT", {
+      params: { id: c._id },
+      body: { isActive: true },
+    });
+    await expectCallGuarded(t, Lib.getCategoryCall, "SUBSCRIBER", { params: { id: c._id } });
+    await expectCallGuarded(t, Lib.categoryOptionsCall, "SUPPLIER");
     assertEquals(
-      (await t.call("GET", "/admin/categories/all", { token: await t.tokenFor("ACCOUNTANT") })).status,
+      (await t.api(Lib.categoryOptionsCall, { token: await t.tokenFor("ACCOUNTANT") })).status,
       200,
     );
   } finally {
@@ -173,7 +193,7 @@ Deno.test("supplier rules: add (numbers or numeric text), read, edit, delete; th
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const add = await t.call("POST", "/admin/supplier/rule/add", {
+    const add = await t.api(Lib.addSupplierRule, {
       token,
       body: { minSupplierCpi: "1.5", maxSupplierCpi: 3 },
     });
@@ -181,8 +201,9 @@ Deno.test("supplier rules: add (numbers or numeric text), read, edit, delete; th
     assertEquals(add.json.message, "Supplier rule added successfully");
     const r = add.json.result;
     assertEquals([r.minSupplierCpi, r.maxSupplierCpi, r.categoryTitle, r.isActive], [1.5, 3, "", true]);
-    assertEquals((await t.call("GET", `/admin/supplier/rule/${r._id}`, { token })).json.result, r);
-    const upd = await t.call("PUT", `/admin/supplier/rule/update/${r._id}`, {
+    assertEquals((await t.api(Lib.getSupplierRuleCall, { params: { id: r._id }, token })).json.result, r);
+    const upd = await t.api(Lib.updateSupplierRuleCall, {
+      params: { id: r._id },
       token,
       body: { minSupplierCpi: 2, maxSupplierCpi: 2, categoryTitle: "Gen pop" },
     });
@@ -193,14 +214,14 @@ Deno.test("supplier rules: add (numbers or numeric text), read, edit, delete; th
     ]);
 
     for (let i = 0; i < 11; i++) {
-      await created(t, token, "/admin/supplier/rule/add", {
+      await created(t, token, Lib.addSupplierRule, {
         minSupplierCpi: i,
         maxSupplierCpi: i + 0.5,
         isActive: i % 2 === 0,
       });
     }
     const page = async (body: Record<string, unknown>) =>
-      (await t.call("POST", "/admin/supplier/rules/data", { token, body })).json.result;
+      (await t.api(Lib.listSupplierRules, { token, body })).json.result;
     const first = await page({});
     assertEquals(first.metadata, { total: 12, limit: 10, pageNo: 1 });
     assertEquals((await page({ pageNo: 2 })).data.length, 2);
@@ -211,16 +232,17 @@ Deno.test("supplier rules: add (numbers or numeric text), read, edit, delete; th
     assertEquals((await page({ search: "gen" })).metadata.total, 1);
     assertEquals((await page({ status: false })).metadata.total, 5);
 
-    const del = await t.call("PUT", `/admin/supplier/rule/update/${r._id}`, {
+    const del = await t.api(Lib.updateSupplierRuleCall, {
+      params: { id: r._id },
       token,
       body: { isDeleted: true },
     });
     assertEquals([del.status, del.json.message], [200, "Supplier rule deleted successfully"]);
     assertEquals((await page({})).metadata.total, 11);
-    assertEquals((await t.call("GET", `/admin/supplier/rule/${r._id}`, { token })).status, 404);
+    assertEquals((await t.api(Lib.getSupplierRuleCall, { params: { id: r._id }, token })).status, 404);
 
     const csv = parseCsv(
-      (await t.call("POST", "/admin/supplier/rules/data?format=csv", { token, body: { status: false } }))
+      (await t.api(Lib.listSupplierRules, { search: { format: "csv" }, token, body: { status: false } }))
         .text,
     );
     assertEquals(csv[0], ["Minimum CPI", "Maximum CPI", "Category", "Status", "Created"]);
@@ -239,7 +261,7 @@ Deno.test("supplier rules: the spec's messages; numbers only; maximum not below 
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const empty = await t.call("POST", "/admin/supplier/rule/add", { token, body: {} });
+    const empty = await t.api(Lib.addSupplierRule, { token, bad: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.errors, [
       { path: "minSupplierCpi", message: "Minimun CPI  is required" },
@@ -255,23 +277,29 @@ Deno.test("supplier rules: the spec's messages; numbers only; maximum not below 
       [{ minSupplierCpi: 5, maxSupplierCpi: 2 }, "maxSupplierCpi", MSG.maxCpiBelowMin],
     ];
     for (const [body, path, message] of cases) {
-      const r = await t.call("POST", "/admin/supplier/rule/add", { token, body });
+      const r = await t.api(Lib.addSupplierRule, { token, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body));
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
-    const rule = await created(t, token, "/admin/supplier/rule/add", {
+    const rule = await created(t, token, Lib.addSupplierRule, {
       minSupplierCpi: 1,
       maxSupplierCpi: 2,
     });
-    await expectGuarded(t, "POST", "/admin/supplier/rules/data", "MANAGER");
-    await expectGuarded(t, "POST", "/admin/supplier/rule/add", "MANAGER", {
-      minSupplierCpi: 1,
-      maxSupplierCpi: 2,
+    await expectCallGuarded(t, Lib.listSupplierRules, "MANAGER");
+    await expectCallGuarded(t, Lib.addSupplierRule, "MANAGER", {
+      body: {
+        minSupplierCpi: 1,
+        maxSupplierCpi: 2,
+      },
     });
-    await expectGuarded(t, "PUT", `/admin/supplier/rule/update/${rule._id}`, "ACCOUNTANT", {
-      isDeleted: true,
+    await expectCallGuarded(t, Lib.updateSupplierRuleCall, "ACCOUNTANT", {
+      params: { id: rule._id },
+      body: {
+        isDeleted: true,
+      },
     });
-    await expectGuarded(t, "GET", `/admin/supplier/rule/${rule._id}`, "MANAGER");
+    await expectCallGuarded(t, Lib.getSupplierRuleCall, "MANAGER", { params: { id: rule._id } });
+    // a malformed id in the path itself: spelled by hand
     assertMatch((await t.call("GET", "/admin/supplier/rule/xyz", { token })).json.message, /not found/);
   } finally {
     await t.close();

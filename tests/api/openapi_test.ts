@@ -4,13 +4,14 @@
  * at /api/v1/openapi.json and through its call for the in-app page.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Api } from "../../server/http/api.ts";
 import { registerRoutes } from "../../server/routes/index.ts";
 import { buildOpenApi, declaredCalls, openApiPath, operationIds } from "../../server/openapi.ts";
 import { API } from "../../shared/permissions.ts";
 import * as v from "valibot";
+import * as Ops from "../../shared/api/ops.ts";
 
 const doc = buildOpenApi();
 /** "METHOD /path" of every documented operation, in the permission table's form. */
@@ -48,6 +49,8 @@ Deno.test("OpenAPI: every documented call names the roles of the permission tabl
   }
 });
 
+// The paths below are keys of the OpenAPI document (its own {id} spelling): what these tests check,
+// so they stay spelled by hand.
 Deno.test("OpenAPI: bodies, queries and path ids come from the contracts' schemas", () => {
   const add = doc.paths["/admin/client/add"].post;
   const body = add.requestBody!.content["application/json"].schema as {
@@ -76,13 +79,14 @@ Deno.test("OpenAPI: the document validates against the OpenAPI 3.1 schema", asyn
 Deno.test("OpenAPI: served at /api/v1/openapi.json without a session, and to APIMANAGER and SUPERADMIN in the app", async () => {
   const t = await testApp();
   try {
+    // the document's own address, no contract: spelled by hand
     const raw = await t.call("GET", "/openapi.json");
     assertEquals(raw.status, 200);
     assertEquals(raw.json.openapi, "3.1.0");
     assertEquals(Object.keys(raw.json.paths).sort(), Object.keys(doc.paths).sort());
-    await expectGuarded(t, "GET", "/admin/support/api-reference", "ADMIN");
+    await expectCallGuarded(t, Ops.apiReferenceCall, "ADMIN");
     for (const role of ["APIMANAGER", "SUPERADMIN"] as const) {
-      const r = await t.call("GET", "/admin/support/api-reference", { token: await t.tokenFor(role) });
+      const r = await t.api(Ops.apiReferenceCall, { token: await t.tokenFor(role) });
       assertEquals(r.status, 200, role);
       assertEquals(r.json.result.paths["/admin/login"].post.operationId, "loginCall");
     }

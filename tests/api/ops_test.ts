@@ -3,7 +3,7 @@
  * (release, database, migrations), and the Support page's list of scheduled backups.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { back, enter, liveProject, uidOf } from "../helpers/router.ts";
 import { sql } from "kysely";
 import { runScheduledBackup } from "../../server/domain/ops/backup.ts";
@@ -12,6 +12,7 @@ import config from "../../deno.json" with { type: "json" };
 import { migrations } from "../../db/migrations/index.ts";
 import { createApp } from "../../server/app.ts";
 import { MSG } from "../../shared/messages.ts";
+import * as Ops from "../../shared/api/ops.ts";
 
 const TOKEN = "metrics-token-0123456789";
 
@@ -202,9 +203,9 @@ Deno.test("Support backups: the SUPPORT_LOG roles see the scheduled backups with
     BACKUP_KEEP: "2",
   });
   try {
-    await expectGuarded(t, "GET", "/admin/support/backups", "MANAGER");
+    await expectCallGuarded(t, Ops.listBackupsCall, "MANAGER");
     const token = await t.tokenFor("ACCOUNTANT");
-    const empty = await t.call("GET", "/admin/support/backups", { token });
+    const empty = await t.api(Ops.listBackupsCall, { token });
     assertEquals(empty.status, 200);
     assertEquals(empty.json.result.backups, []);
     assertEquals(empty.json.result.everyHours, 6);
@@ -216,7 +217,7 @@ Deno.test("Support backups: the SUPPORT_LOG roles see the scheduled backups with
     for (let i = 0; i < 3; i++) {
       assert(await runScheduledBackup(t.deps.db, `file:${dir}/live.db`, opts, log, base + i * 6 * 3_600_000));
     }
-    const r = await t.call("GET", "/admin/support/backups", { token });
+    const r = await t.api(Ops.listBackupsCall, { token });
     const names = r.json.result.backups.map((b: { name: string }) => b.name);
     assertEquals(
       names,
@@ -239,7 +240,7 @@ Deno.test("Support backups: the SUPPORT_LOG roles see the scheduled backups with
 Deno.test("Support backups: a server database says backups are done where it runs", async () => {
   const t = await testApp();
   try {
-    const r = await t.call("GET", "/admin/support/backups", { token: await t.tokenFor("SUPERADMIN") });
+    const r = await t.api(Ops.listBackupsCall, { token: await t.tokenFor("SUPERADMIN") });
     assertEquals(r.status, 200);
     assertEquals(r.json.result.dir, null);
     assertMatch(r.json.result.note, /off|libSQL server/);

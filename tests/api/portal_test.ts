@@ -6,10 +6,18 @@
  */
 import Papa from "papaparse";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { type TestApp, testApp } from "../helpers/app.ts";
+import { type ApiInput, type TestApp, testApp } from "../helpers/app.ts";
+import type { AnyContract, BodyIn } from "../../shared/api/contract.ts";
+import * as PRep from "../../shared/api/project-reports.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, counts, enter, liveProject, PANEL, panelRedirects, uidOf } from "../helpers/router.ts";
 import { offeredCpi } from "../../server/domain/portal/inventory.ts";
+import * as Dash from "../../shared/api/dashboard.ts";
+import * as Portal from "../../shared/api/portal.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as Sess from "../../shared/api/session.ts";
+import * as SMap from "../../shared/api/supplier-maps.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 const NOW = Date.parse("2026-11-20T12:00:00Z");
 
@@ -25,8 +33,13 @@ async function world(t: TestApp) {
   return { supA, supB, a, b, pa, pb, open };
 }
 
-const list = async (t: TestApp, token: string, path: string, body: Record<string, unknown> = {}) => {
-  const r = await t.call("POST", path, { token, body });
+const list = async (
+  t: TestApp,
+  token: string,
+  call: typeof Portal.listMappedProjects | typeof Portal.listInventoryProjects,
+  body: BodyIn<typeof Portal.listMappedProjects> = {},
+) => {
+  const r = await t.api(call, { token, body });
   assertEquals(r.status, 200, r.text);
   return r.json.result as { data: Record<string, unknown>[]; metadata: Record<string, unknown> };
 };
@@ -41,13 +54,13 @@ Deno.test("portal: mapped projects are the supplier's own maps, with entry link,
   const t = await testApp({ PUBLIC_URL: "https://go.samplex.test" }, { now: () => NOW });
   try {
     const { a, b, pa, pb } = await world(t);
-    const mine = await list(t, a.token, "/supplier/project/mapped");
+    const mine = await list(t, a.token, Portal.listMappedProjects);
     assertEquals(ids(mine.data), [pa.mapId]);
     const row = mine.data[0];
     assertEquals(row.redirectUrl, `https://go.samplex.test/survey/start/${pa.mapId}?sid=[sid]`);
     assertEquals([row.supplierCPI, row.projectCode, row.projectStatus], [1.25, pa.child.projectCode, 1]);
     assertEquals([row.clicked, row.complete, row.conversion], [0, 0, null]);
-    assertEquals(ids((await list(t, b.token, "/supplier/project/mapped")).data), [pb.mapId]);
+    assertEquals(ids((await list(t, b.token, Portal.listMappedProjects)).data), [pb.mapId]);
 
     // a respondent through the entry link moves the counts
     const r1 = await enter(t, pa.mapId, "resp-1");
@@ -55,14 +68,18 @@ Deno.test("portal: mapped projects are the supplier's own maps, with entry link,
     await back(t, uidOf(r1.location), "c");
     const r2 = await enter(t, pa.mapId, "resp-2");
     await back(t, uidOf(r2.location), "t");
-    const after = (await list(t, a.token, "/supplier/project/mapped")).data[0];
+    const after = (await list(t, a.token, Portal.listMappedProjects)).data[0];
     assertEquals([after.clicked, after.complete, after.terminate, after.conversion], [2, 1, 1, 50]);
 
     // search, sort and paging on the shared list body; the CSV is the declared columns
-    assertEquals((await list(t, a.token, "/supplier/project/mapped", { search: "no-such-code" })).data, []);
-    const paged = await list(t, a.token, "/supplier/project/mapped", { limit: 5, sortBy: "complete" });
+    assertEquals((await list(t, a.token, Portal.listMappedProjects, { search: "no-such-code" })).data, []);
+    const paged = await list(t, a.token, Portal.listMappedProjects, { limit: 5, sortBy: "complete" });
     assertEquals(paged.metadata.total, 1);
-    const csv = await t.call("POST", "/supplier/project/mapped?format=csv", { token: a.token, body: {} });
+    const csv = await t.api(Portal.listMappedProjects, {
+      search: { format: "csv" },
+      token: a.token,
+      body: {},
+    });
     assertEquals(csv.status, 200);
     const [rec] = csvRecords(csv.text);
     assertEquals([rec["Project code"], rec["Completes"], rec["Conversion"]], [
@@ -79,10 +96,10 @@ Deno.test("portal: the inventory is Live survey projects the supplier never mapp
   const t = await testApp({}, { now: () => NOW });
   try {
     const { supA, a, b, pa, pb, open } = await world(t);
-    const inv = await list(t, a.token, "/supplier/project/inventory");
+    const inv = await list(t, a.token, Portal.listInventoryProjects);
     assertEquals(ids(inv.data), [pb.child._id, open.child._id].sort());
     assertEquals(
-      ids((await list(t, b.token, "/supplier/project/inventory")).data),
+      ids((await list(t, b.token, Portal.listInventoryProjects)).data),
       [pa.child._id, open.child._id].sort(),
     );
     const offered = inv.data.find((r) => r._id === open.child._id)!;
@@ -92,14 +109,16 @@ Deno.test("portal: the inventory is Live survey projects the supplier never mapp
     assertEquals((inv.metadata.redirects as Record<string, string>).redirectComplete, supA.redirectComplete);
 
     // the same messages as the staff's supplier map
-    const bad = await t.call("PUT", `/supplier/project/inventory/${open.child._id}/update`, {
+    const bad = await t.api(Portal.startInventoryProjectCall, {
+      params: { id: open.child._id },
       token: a.token,
-      body: { ...panelRedirects, redirectComplete: "https://panel.example/done", isUrlUpdated: true },
+      bad: { ...panelRedirects, redirectComplete: "https://panel.example/done", isUrlUpdated: true },
     });
     assertEquals(bad.status, 400);
     assertEquals(bad.json.errors, [{ path: "redirectComplete", message: "Invalid Url" }]);
 
-    const started = await t.call("PUT", `/supplier/project/inventory/${open.child._id}/update`, {
+    const started = await t.api(Portal.startInventoryProjectCall, {
+      params: { id: open.child._id },
       token: a.token,
       body: { ...panelRedirects, isUrlUpdated: true },
     });
@@ -110,9 +129,9 @@ Deno.test("portal: the inventory is Live survey projects the supplier never mapp
     assertEquals(started.json.result.supplierCPI, 1.1);
 
     // now among the mapped ones, gone from the inventory, and on the staff's Suppliers tab
-    assert(ids((await list(t, a.token, "/supplier/project/mapped")).data).includes(mapId));
-    assert(!ids((await list(t, a.token, "/supplier/project/inventory")).data).includes(open.child._id));
-    const staff = await t.call("POST", "/admin/supplierMaps", {
+    assert(ids((await list(t, a.token, Portal.listMappedProjects)).data).includes(mapId));
+    assert(!ids((await list(t, a.token, Portal.listInventoryProjects)).data).includes(open.child._id));
+    const staff = await t.api(SMap.listSupplierMapsCall, {
       token: await t.tokenFor("ADMIN"),
       body: { projectId: open.child._id },
     });
@@ -129,22 +148,25 @@ Deno.test("portal: the inventory is Live survey projects the supplier never mapp
     assertEquals((await counts(t, "supplier_maps", mapId)).complete, 1);
 
     // started twice: 409; a project not open (another's or not Live): 404
-    const twice = await t.call("PUT", `/supplier/project/inventory/${open.child._id}/update`, {
+    const twice = await t.api(Portal.startInventoryProjectCall, {
+      params: { id: open.child._id },
       token: a.token,
       body: panelRedirects,
     });
     assertEquals(twice.status, 409);
-    const closed = await t.call("PUT", `/admin/project/update/${pb.child._id}`, {
+    const closed = await t.api(Proj.updateProjectCall, {
+      params: { id: pb.child._id },
       token: await t.tokenFor("SUPERADMIN"),
       body: { projectStatus: 2 },
     });
     assertEquals(closed.status, 200, closed.text);
-    const notLive = await t.call("PUT", `/supplier/project/inventory/${pb.child._id}/update`, {
+    const notLive = await t.api(Portal.startInventoryProjectCall, {
+      params: { id: pb.child._id },
       token: a.token,
       body: panelRedirects,
     });
     assertEquals(notLive.status, 404);
-    assert(!ids((await list(t, a.token, "/supplier/project/inventory")).data).includes(pb.child._id));
+    assert(!ids((await list(t, a.token, Portal.listInventoryProjects)).data).includes(pb.child._id));
   } finally {
     await t.close();
   }
@@ -154,7 +176,8 @@ Deno.test("portal: isUrlUpdated false maps the supplier's own saved redirect lin
   const t = await testApp();
   try {
     const { supA, a, open } = await world(t);
-    const r = await t.call("PUT", `/supplier/project/inventory/${open.child._id}/update`, {
+    const r = await t.api(Portal.startInventoryProjectCall, {
+      params: { id: open.child._id },
       token: a.token,
       body: { ...panelRedirects, isUrlUpdated: false },
     });
@@ -178,7 +201,7 @@ Deno.test("portal: the supplier report is the supplier's own map's respondents; 
     await enter(t, pb.mapId, "who-b");
 
     for (const projectId of [pa.child._id, pa.parent._id]) {
-      const rep = await t.call("POST", "/supplier/project/supplier/report", {
+      const rep = await t.api(Portal.supplierPortalReportCall, {
         token: a.token,
         body: { supplierMapId: pa.mapId, projectId },
       });
@@ -197,24 +220,25 @@ Deno.test("portal: the supplier report is the supplier's own map's respondents; 
       ["an unknown map", { supplierMapId: "0".repeat(24), projectId: pa.child._id }],
     ];
     for (const [what, body] of cases) {
-      const x = await t.call("POST", "/supplier/project/supplier/report", { token: a.token, body });
+      const x = await t.api(Portal.supplierPortalReportCall, { token: a.token, body });
       assertEquals(x.status, 404, `${what}: ${x.text}`);
       assert(!x.text.includes(pb.child.projectCode), `${what}: says nothing of B's project`);
     }
-    const malformed = await t.call("POST", "/supplier/project/supplier/report", {
+    const malformed = await t.api(Portal.supplierPortalReportCall, {
       token: a.token,
-      body: { supplierMapId: 5 },
+      bad: { supplierMapId: 5 },
     });
     assertEquals(malformed.status, 400);
 
     // starting another supplier's project (already mapped to it, so not in A's inventory? it is open
     // to A) is fine; but an unknown or malformed project id is a 404
     for (const id of ["0".repeat(24), "not-an-id"]) {
-      const s = await t.call("PUT", `/supplier/project/inventory/${id}/update`, { token: a.token, body: {} });
+      const s = await t.api(Portal.startInventoryProjectCall, { params: { id }, token: a.token, body: {} });
       assertEquals(s.status, 404, `${id}: ${s.text}`);
     }
     // a group project is not open
-    const group = await t.call("PUT", `/supplier/project/inventory/${pa.parent._id}/update`, {
+    const group = await t.api(Portal.startInventoryProjectCall, {
+      params: { id: pa.parent._id },
       token: a.token,
       body: {},
     });
@@ -237,7 +261,7 @@ Deno.test("portal: the dashboard is the staff's figures with the supplier filter
       await back(t, uidOf(r.location), "c");
     }
     await Promise.resolve();
-    const dash = await t.call("POST", "/supplier/dashboard/data", { token: a.token, body: {} });
+    const dash = await t.api(Portal.supplierDashboardCall, { token: a.token });
     assertEquals(dash.status, 200, dash.text);
     const d = dash.json.result;
     assertEquals([d.month, d.monthTraffic, d.monthCompleted, d.conversion], ["2026-11", 3, 2, 66.7]);
@@ -253,29 +277,27 @@ Deno.test("portal: the dashboard is the staff's figures with the supplier filter
       failed: 0,
     });
     // the staff's traffic chart with the supplier filter says the same
-    const staff = await t.call("POST", "/admin/dashboard/project/traffic/data", {
+    const staff = await t.api(Dash.trafficChartCall, {
       token: await t.tokenFor("ADMIN"),
       body: { type: 1, supplierId: pa.supplierId },
     });
     assertEquals(staff.json.result, d.traffic);
-    const other =
-      (await t.call("POST", "/supplier/dashboard/data", { token: b.token, body: {} })).json.result;
+    const other = (await t.api(Portal.supplierDashboardCall, { token: b.token })).json.result;
     assertEquals([other.monthTraffic, other.monthCompleted], [2, 2]);
 
     // approved completes x supplier CPI once reconciled
     await t.deps.db.updateTable("supplier_maps").set({ approved: 2 }).where("id", "=", pa.mapId).execute();
     await t.deps.db.updateTable("projects").set({ statusChangedAt: new Date(NOW).toISOString() })
       .where("id", "=", pa.child._id).execute();
-    const later =
-      (await t.call("POST", "/supplier/dashboard/data", { token: a.token, body: {} })).json.result;
+    const later = (await t.api(Portal.supplierDashboardCall, { token: a.token })).json.result;
     assertEquals([later.approved, later.earnings], [2, 2.5]);
 
     // a supplier user tied to no supplier sees nothing, never everyone's figures
     const orphan = await t.tokenFor("SUPPLIER");
-    const none = (await t.call("POST", "/supplier/dashboard/data", { token: orphan, body: {} })).json.result;
+    const none = (await t.api(Portal.supplierDashboardCall, { token: orphan })).json.result;
     assertEquals([none.monthTraffic, none.monthCompleted, none.expectedEarnings], [0, 0, 0]);
-    assertEquals((await list(t, orphan, "/supplier/project/mapped")).data, []);
-    assertEquals((await list(t, orphan, "/supplier/project/inventory")).data, []);
+    assertEquals((await list(t, orphan, Portal.listMappedProjects)).data, []);
+    assertEquals((await list(t, orphan, Portal.listInventoryProjects)).data, []);
   } finally {
     await t.close();
   }
@@ -286,28 +308,31 @@ Deno.test("portal: supplier calls need a supplier's token; admin calls refuse a 
   try {
     const { a, pa } = await world(t);
     const admin = await t.tokenFor("ADMIN");
-    const calls: [string, string, unknown][] = [
-      ["POST", "/supplier/project/mapped", {}],
-      ["POST", "/supplier/project/inventory", {}],
-      ["PUT", `/supplier/project/inventory/${pa.child._id}/update`, panelRedirects],
-      ["POST", "/supplier/project/supplier/report", { supplierMapId: pa.mapId, projectId: pa.child._id }],
-      ["POST", "/supplier/dashboard/data", {}],
-    ];
-    for (const [method, path, body] of calls) {
-      assertEquals((await t.call(method, path, { body })).status, 401, `${path} without token`);
-      assertEquals((await t.call(method, path, { body, token: admin })).status, 403, `${path} as ADMIN`);
-    }
-    const adminCalls: [string, string, unknown][] = [
-      ["POST", "/admin/supplierMaps", { projectId: pa.child._id }],
-      ["POST", "/admin/supplierMap/add", { projectId: pa.child._id, supplierId: pa.supplierId }],
-      ["POST", "/admin/project/supplier/report", { supplierMapId: pa.mapId, projectId: pa.child._id }],
-      ["POST", "/admin/dashboard/project/traffic/data", { supplierId: pa.supplierId }],
-      ["POST", "/admin/projects", {}],
-      ["GET", "/admin/me", undefined],
-    ];
-    for (const [method, path, body] of adminCalls) {
-      assertEquals((await t.call(method, path, { body, token: a.token })).status, 403, `${path} as SUPPLIER`);
-    }
+    const supplierCall = async <K extends AnyContract>(call: K, input: ApiInput<K>) => {
+      assertEquals((await t.api(call, input)).status, 401, `${call.key} without token`);
+      assertEquals((await t.api(call, { ...input, token: admin })).status, 403, `${call.key} as ADMIN`);
+    };
+    await supplierCall(Portal.listMappedProjects, { body: {} });
+    await supplierCall(Portal.listInventoryProjects, { body: {} });
+    await supplierCall(Portal.startInventoryProjectCall, {
+      params: { id: pa.child._id },
+      body: panelRedirects,
+    });
+    await supplierCall(Portal.supplierPortalReportCall, {
+      body: { supplierMapId: pa.mapId, projectId: pa.child._id },
+    });
+    await supplierCall(Portal.supplierDashboardCall, {});
+    const adminCall = async <K extends AnyContract>(call: K, input: ApiInput<K>) => {
+      assertEquals((await t.api(call, { ...input, token: a.token })).status, 403, `${call.key} as SUPPLIER`);
+    };
+    await adminCall(SMap.listSupplierMapsCall, { body: { projectId: pa.child._id } });
+    await adminCall(SMap.saveSupplierMapCall, {
+      body: { projectId: pa.child._id, supplierId: pa.supplierId },
+    });
+    await adminCall(PRep.supplierReportCall, { body: { supplierMapId: pa.mapId, projectId: pa.child._id } });
+    await adminCall(Dash.trafficChartCall, { body: { supplierId: pa.supplierId } });
+    await adminCall(Proj.listProjects, { body: {} });
+    await adminCall(Sess.adminMeCall, {});
   } finally {
     await t.close();
   }
@@ -318,32 +343,37 @@ Deno.test("portal: a supplier deactivated or deleted mid-session signs its users
   try {
     const { supA, a, b } = await world(t);
     const admin = await t.tokenFor("SUPERADMIN");
-    assertEquals((await t.call("GET", "/supplier/me", { token: a.token })).status, 200);
+    assertEquals((await t.api(Sess.supplierMeCall, { token: a.token })).status, 200);
 
-    const off = await t.call("PUT", `/admin/supplier/update/${supA._id}`, {
+    const off = await t.api(Sup.updateSupplierCall, {
+      params: { id: supA._id },
       token: admin,
       body: { isActive: false },
     });
     assertEquals(off.status, 200, off.text);
-    for (const [method, path] of [["GET", "/supplier/me"], ["POST", "/supplier/project/mapped"]]) {
-      const r = await t.call(method, path, { token: a.token, body: method === "GET" ? undefined : {} });
-      assertEquals(r.status, 401, `${path} after the supplier's deactivation`);
+    for (const call of [Sess.supplierMeCall, Portal.listMappedProjects]) {
+      const r = await t.api(call, { token: a.token });
+      assertEquals(r.status, 401, `${call.key} after the supplier's deactivation`);
     }
-    const login = await t.call("POST", "/admin/login", { body: { email: a.email, password: "Passw0rd!" } });
+    const login = await t.api(Sess.loginCall, { body: { email: a.email, password: "Passw0rd!" } });
     assertEquals([login.status, login.json.message], [401, "Your account is inactive"]);
     // another supplier's users are untouched
-    assertEquals((await t.call("GET", "/supplier/me", { token: b.token })).status, 200);
+    assertEquals((await t.api(Sess.supplierMeCall, { token: b.token })).status, 200);
 
     // reactivated: sign in again and work
-    await t.call("PUT", `/admin/supplier/update/${supA._id}`, { token: admin, body: { isActive: true } });
-    const again = await t.call("POST", "/admin/login", { body: { email: a.email, password: "Passw0rd!" } });
+    await t.api(Sup.updateSupplierCall, { params: { id: supA._id }, token: admin, body: { isActive: true } });
+    const again = await t.api(Sess.loginCall, { body: { email: a.email, password: "Passw0rd!" } });
     assertEquals(again.status, 200);
     const token = again.json.result.accessToken as string;
-    assertEquals((await t.call("GET", "/supplier/me", { token })).status, 200);
+    assertEquals((await t.api(Sess.supplierMeCall, { token })).status, 200);
 
     // deleted: the same
-    await t.call("PUT", `/admin/supplier/update/${supA._id}`, { token: admin, body: { isDeleted: true } });
-    assertEquals((await t.call("GET", "/supplier/me", { token })).status, 401);
+    await t.api(Sup.updateSupplierCall, {
+      params: { id: supA._id },
+      token: admin,
+      body: { isDeleted: true },
+    });
+    assertEquals((await t.api(Sess.supplierMeCall, { token })).status, 401);
   } finally {
     await t.close();
   }

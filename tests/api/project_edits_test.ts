@@ -12,6 +12,8 @@ import { PROJECT_STATUS, PROJECT_TYPE } from "../../shared/status.ts";
 import { setStatus } from "../../server/domain/projects/status.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { wallClock } from "../../server/domain/common/clock.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
 
 type Rec = Record<string, unknown>;
 
@@ -59,24 +61,26 @@ Deno.test("projects: a Ready To Invoice or Invoiced project (group or child) sav
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
     const get = async (id: string) =>
-      (await t.call("GET", `/admin/project/${id}`, { token })).json.result as Rec;
+      (await t.api(Proj.getProjectCall, { params: { id }, token })).json.result as Rec;
     // the edit form checks its values with the shared schema before sending, then PUTs them
     const save = async (schema: typeof GroupProject | typeof ChildProject, id: string, form: Rec) => {
       const checked = v.safeParse(schema, form);
       assert(checked.success, `the form refuses: ${JSON.stringify(checked.issues?.map((i) => i.message))}`);
-      return await t.call("PUT", `/admin/project/update/${id}`, { token, body: checked.output });
+      return await t.api(Proj.updateProjectCall, { params: { id }, token, body: checked.output });
     };
 
     // Closed with its PO number (the child follows), then Proceed to Invoice (the child follows again)
     assertEquals(
-      (await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+      (await t.api(Proj.closeProjectByCode, {
+        params: { projectCode: parent.projectCode },
         token,
         body: { poNumber: "PO-1" },
       }))
         .status,
       200,
     );
-    const proceed = await t.call("PUT", `/admin/project/update/${parent._id}`, {
+    const proceed = await t.api(Proj.updateProjectCall, {
+      params: { id: parent._id },
       token,
       body: { projectStatus: PROJECT_STATUS.READY_TO_INVOICE },
     });
@@ -111,7 +115,8 @@ Deno.test("projects: a Ready To Invoice or Invoiced project (group or child) sav
         status,
       ]);
       // a note through the update call keeps the child's status too
-      const noted = await t.call("PUT", `/admin/project/update/${child._id}`, {
+      const noted = await t.api(Proj.updateProjectCall, {
+        params: { id: child._id },
         token,
         body: { notes: note, projectStatus: status },
       });
@@ -144,9 +149,9 @@ Deno.test("projects: a Ready To Invoice or Invoiced project (group or child) sav
     // and a new project never starts there, whichever form
     const client = await makeClient(t);
     const m = await t.userWith("MANAGER");
-    const newGroup = await t.call("POST", "/admin/project/add", {
+    const newGroup = await t.api(Proj.addProject, {
       token,
-      body: {
+      bad: {
         projectName: "Straight to 4",
         clientId: client._id,
         userId: m.id,
@@ -157,9 +162,9 @@ Deno.test("projects: a Ready To Invoice or Invoiced project (group or child) sav
     });
     assertEquals(newGroup.status, 400);
     assertEquals(newGroup.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
-    const newChild = await t.call("POST", "/admin/project/add", {
+    const newChild = await t.api(Proj.addProject, {
       token,
-      body: { ...childProjectBody(other), projectStatus: "4" },
+      bad: { ...childProjectBody(other), projectStatus: "4" },
     });
     assertEquals(newChild.status, 400);
     assertEquals(newChild.json.errors, [{ path: "projectStatus", message: MSG.projectStatusNotEditable }]);
@@ -174,32 +179,33 @@ Deno.test("projects: GET /admin/projects/all checks its query: type 1 or 2 (else
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t, { projectName: "Tracker 100% wave" });
     const child = await makeChild(t, parent);
-    const all = (query: string) => t.call("GET", `/admin/projects/all${query}`, { token });
+    // the query as a client sends it, typed or not (the checks are the point)
+    const all = (search: Record<string, string>) => t.api(Proj.projectOptionsCall, { token, search });
 
     for (const bad of ["abc", "3", "1.5", "0"]) {
-      const r = await all(`?type=${bad}`);
+      const r = await all({ type: bad });
       assertEquals(r.status, 400, `type=${bad}: ${r.text}`);
       assert(/\btype\b/.test(r.json.message), r.json.message);
       assertEquals(r.json.errors, [{ path: "type", message: r.json.message }]);
     }
-    const long = await all(`?search=${"x".repeat(101)}`);
+    const long = await all({ search: "x".repeat(101) });
     assertEquals([long.status, long.json.errors?.[0]?.path], [400, "search"]);
 
     const ids = (r: { json: { result: { _id: string }[] } }) => r.json.result.map((p) => p._id).sort();
-    const groups = await all(`?type=${PROJECT_TYPE.GROUP}`);
+    const groups = await all({ type: String(PROJECT_TYPE.GROUP) });
     assertEquals(groups.status, 200);
     assertEquals(ids(groups), [parent._id]);
     assertEquals(groups.json.result[0].label, `${parent.projectCode} - Tracker 100% wave`);
-    assertEquals(ids(await all(`?type=${PROJECT_TYPE.CHILD}`)), [child._id]);
-    assertEquals(ids(await all("")), [parent._id, child._id].sort());
-    assertEquals(ids(await all("?type=")), [parent._id, child._id].sort());
+    assertEquals(ids(await all({ type: String(PROJECT_TYPE.CHILD) })), [child._id]);
+    assertEquals(ids(await all({})), [parent._id, child._id].sort());
+    assertEquals(ids(await all({ type: "" })), [parent._id, child._id].sort());
     // the search is a part of the code or name, its % and _ taken as they are
-    assertEquals(ids(await all(`?search=${encodeURIComponent("100%")}`)), [parent._id]);
-    assertEquals(ids(await all(`?search=${encodeURIComponent("0%w")}`)), []);
-    assertEquals(ids(await all(`?search=${child.projectCode}&type=2`)), [child._id]);
+    assertEquals(ids(await all({ search: "100%" })), [parent._id]);
+    assertEquals(ids(await all({ search: "0%w" })), []);
+    assertEquals(ids(await all({ search: child.projectCode, type: "2" })), [child._id]);
 
     // the children picker of a group
-    const kids = await t.call("GET", `/admin/project/child/all/${parent._id}`, { token });
+    const kids = await t.api(Proj.childOptionsCall, { params: { parentProjectId: parent._id }, token });
     assertEquals(kids.json.result.map((k: { label: string }) => k.label), [child.projectCode]);
   } finally {
     await t.close();
@@ -232,14 +238,16 @@ Deno.test("projects: creating, editing, closing, cloning and exclusions write th
     time += 60_000;
     const edited = time;
     assertEquals(
-      (await t.call("PUT", `/admin/project/update/${child._id}`, { token, body: { wid: "W-1" } })).status,
+      (await t.api(Proj.updateProjectCall, { params: { id: child._id }, token, body: { wid: "W-1" } }))
+        .status,
       200,
     );
     assertEquals((await row(child._id)).updatedAt, at(edited));
 
     time += 60_000;
     const closed = time;
-    const close = await t.call("PUT", `/admin/project/code/update/${parent.projectCode}`, {
+    const close = await t.api(Proj.closeProjectByCode, {
+      params: { projectCode: parent.projectCode },
       token,
       body: { poNumber: "PO-7" },
     });
@@ -252,7 +260,8 @@ Deno.test("projects: creating, editing, closing, cloning and exclusions write th
 
     time += 60_000;
     const cloned = time;
-    const clone = await t.call("POST", `/admin/project/clone/${parent._id}`, {
+    const clone = await t.api(Proj.cloneProjectCall, {
+      params: { projectId: parent._id },
       token,
       body: { countryId: "US", languageId: "en" },
     });
@@ -262,7 +271,7 @@ Deno.test("projects: creating, editing, closing, cloning and exclusions write th
     time += 60_000;
     const excluded = time;
     const other = await makeChild(t, parent);
-    const ex = await t.call("POST", "/admin/project/exclude/add", {
+    const ex = await t.api(Parts.addExclusionCall, {
       token,
       body: { projectId: child._id, excludedProjectId: other._id },
     });

@@ -1,6 +1,8 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { makeChild, makeParent, makeSupplier } from "../helpers/fixtures.ts";
+import * as PRep from "../../shared/api/project-reports.ts";
+import * as SMap from "../../shared/api/supplier-maps.ts";
 
 async function setup() {
   const t = await testApp({ PUBLIC_URL: "https://go.samplex.test" });
@@ -10,7 +12,7 @@ async function setup() {
   const s1 = await makeSupplier(t, { isEmailNotification: true });
   const s2 = await makeSupplier(t, { isEmailNotification: false });
   for (const s of [s1, s2]) {
-    await t.call("POST", "/admin/supplierMap/add", {
+    await t.api(SMap.saveSupplierMapCall, {
       token,
       body: { projectId: child._id, supplierId: s._id, supplierCPI: 1.25 },
     });
@@ -22,13 +24,13 @@ async function setup() {
 Deno.test("project e-mail: goes to every mapped supplier; 'Body is required' when blank", async () => {
   const { t, token, parent, s1, s2, outbox } = await setup();
   try {
-    const blank = await t.call("POST", "/admin/email/send", {
+    const blank = await t.api(PRep.sendProjectEmailCall, {
       token,
-      body: { type: "project", projectId: parent._id, emailBody: "<p><br></p>" },
+      bad: { type: "project", projectId: parent._id, emailBody: "<p><br></p>" },
     });
     assertEquals(blank.status, 400);
     assertEquals(blank.json.message, "Body is required");
-    const r = await t.call("POST", "/admin/email/send", {
+    const r = await t.api(PRep.sendProjectEmailCall, {
       token,
       body: { type: "project", projectId: parent._id, emailBody: "<p>Field starts Monday</p>" },
     });
@@ -49,7 +51,7 @@ Deno.test("supplier links e-mail carries each supplier's own entry link; client 
   const { t, token, parent, outbox } = await setup();
   try {
     assertEquals(
-      (await t.call("POST", "/admin/email/send/map", { token, body: { projectId: parent._id } })).status,
+      (await t.api(PRep.sendSupplierLinksCall, { token, body: { projectId: parent._id } })).status,
       200,
     );
     const links = await outbox();
@@ -60,17 +62,17 @@ Deno.test("supplier links e-mail carries each supplier's own entry link; client 
       ),
     );
     assertEquals(
-      (await t.call("POST", "/admin/email/send/report", { token, body: { projectId: parent._id } })).status,
+      (await t.api(PRep.sendClientReportCall, { token, body: { projectId: parent._id } })).status,
       200,
     );
     const report = (await outbox()).find((m) => m.toAddress === "pm@buyer.example");
     assert(report);
     assertMatch(report.subject, /Progress report/);
-    const rfq = await t.call("POST", "/admin/email/send/quota", { token, body: { projectId: parent._id } });
+    const rfq = await t.api(PRep.sendRfqCall, { token, body: { projectId: parent._id } });
     assertEquals(rfq.status, 200);
     assertEquals(rfq.json.result.queued, 1);
-    assertEquals((await t.call("POST", "/admin/email/send/map", { token, body: {} })).status, 400);
-    await expectGuarded(t, "POST", "/admin/email/send/report", "SUBSCRIBER");
+    assertEquals((await t.api(PRep.sendSupplierLinksCall, { token, bad: {} })).status, 400);
+    await expectCallGuarded(t, PRep.sendClientReportCall, "SUBSCRIBER");
   } finally {
     await t.close();
   }
@@ -81,14 +83,14 @@ Deno.test("group and supplier-map reports stream CSV with the project's rows", a
   try {
     await t.deps.db.updateTable("projects").set({ complete: 4, terminate: 6 }).where("id", "=", child._id)
       .execute();
-    const g = await t.call("POST", "/admin/project/group/report", { token, body: { projectId: parent._id } });
+    const g = await t.api(PRep.groupReportCall, { token, body: { projectId: parent._id } });
     assertEquals(g.status, 200);
     assertMatch(g.headers.get("content-type") ?? "", /text\/csv/);
     const lines = g.text.trim().split("\r\n");
     assertEquals(lines.length, 2);
     assertMatch(lines[1], new RegExp(`^${child.projectCode},`));
     assertMatch(lines[1], /40%$/);
-    const m = await t.call("POST", "/admin/project/suppliermap/report", {
+    const m = await t.api(PRep.supplierMapReportCall, {
       token,
       body: { projectId: parent._id },
     });

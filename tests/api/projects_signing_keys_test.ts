@@ -4,7 +4,7 @@
  * to those who may edit projects, writing the reveal to the system log.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { liveProject } from "../helpers/router.ts";
 import { auditOf } from "../helpers/master.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
@@ -13,6 +13,7 @@ import { isMasked, maskSecret } from "../../shared/secrets.ts";
 import { API } from "../../shared/permissions.ts";
 import { revealSigningKeyCall } from "../../shared/api/projects.ts";
 import { ROLES } from "../../shared/roles.ts";
+import * as Proj from "../../shared/api/projects.ts";
 
 const PROJECT_READERS = API["GET /admin/project/:id"];
 const REVEALERS = API["POST /admin/project/:id/signing-key"];
@@ -24,7 +25,7 @@ Deno.test("signing keys: the project record never holds a whole key, for any rol
     const key = await projectSecret(t.deps.db, s.child._id);
     for (const role of PROJECT_READERS) {
       for (const id of [s.child._id, s.parent._id]) {
-        const r = await t.call("GET", `/admin/project/${id}`, { token: await t.tokenFor(role) });
+        const r = await t.api(Proj.getProjectCall, { params: { id }, token: await t.tokenFor(role) });
         assertEquals(r.status, 200, `${role}: ${r.text}`);
         assert(!r.text.includes(key), `${role} receives the key of ${id} whole`);
         assert(!r.text.includes(key.slice(0, 12)), `${role} receives part of the key beyond its last 4`);
@@ -49,7 +50,8 @@ Deno.test("signing keys: the reveal call gives one child's key to project editor
     assertEquals([...REVEALERS].sort(), ["ADMIN", "APIMANAGER", "MANAGER", "SUPERADMIN"]);
     assertEquals(revealSigningKeyCall.roles, REVEALERS);
     for (const role of REVEALERS) {
-      const r = await t.call("POST", `/admin/project/${s.child._id}/signing-key`, {
+      const r = await t.api(Proj.revealSigningKeyCall, {
+        params: { id: s.child._id },
         token: await t.tokenFor(role),
       });
       assertEquals(r.status, 200, `${role}: ${r.text}`);
@@ -71,7 +73,8 @@ Deno.test("signing keys: the reveal call gives one child's key to project editor
 
     // a second child of the same parent has a key of its own
     const second = await liveProject(t, { parent: s.parent, project: { isDynamicThanksUrl: true } });
-    const other = await t.call("POST", `/admin/project/${second.child._id}/signing-key`, {
+    const other = await t.api(Proj.revealSigningKeyCall, {
+      params: { id: second.child._id },
       token: await t.tokenFor("ADMIN"),
     });
     assertEquals(other.status, 200);
@@ -86,34 +89,39 @@ Deno.test("signing keys: the reveal is refused to other roles (403), unknown pro
   const t = await testApp();
   try {
     const s = await liveProject(t, { project: { isDynamicThanksUrl: true } });
-    const path = `/admin/project/${s.child._id}/signing-key`;
+
     const others = ROLES.filter((r) => !(REVEALERS as readonly string[]).includes(r));
     assert(others.includes("SUBSCRIBER") && others.includes("ACCOUNTANT") && others.includes("SUPPLIER"));
     for (const role of others) {
-      const r = await t.call("POST", path, { token: await t.tokenFor(role) });
+      const r = await t.api(Proj.revealSigningKeyCall, {
+        params: { id: s.child._id },
+        token: await t.tokenFor(role),
+      });
       assertEquals(r.status, 403, `${role}: ${r.text}`);
       assert(typeof r.json.message === "string");
     }
-    await expectGuarded(t, "POST", path, "BDE");
+    await expectCallGuarded(t, Proj.revealSigningKeyCall, "BDE", { params: { id: s.child._id } });
 
     const token = await t.tokenFor("ADMIN");
+    // ids spelled into the path as they are (malformed, an escaped space): the path is the point
     for (const id of ["0123456789abcdef01234567", "not-an-id", "%20"]) {
       const r = await t.call("POST", `/admin/project/${id}/signing-key`, { token });
       assertEquals(r.status, 404, `${id}: ${r.text}`);
       assertEquals(r.json.message, "Project not found");
     }
     // a group project has no key of its own: each child has one
-    const group = await t.call("POST", `/admin/project/${s.parent._id}/signing-key`, { token });
+    const group = await t.api(Proj.revealSigningKeyCall, { params: { id: s.parent._id }, token });
     assertEquals(group.status, 400, group.text);
     assertEquals(group.json.message, GROUP_HAS_NO_KEY);
     // a deleted child is not found
     const gone = await liveProject(t, { parent: s.parent, project: { isDynamicThanksUrl: true } });
-    const del = await t.call("PUT", `/admin/project/update/${gone.child._id}`, {
+    const del = await t.api(Proj.updateProjectCall, {
+      params: { id: gone.child._id },
       token,
       body: { isDeleted: true },
     });
     assertEquals(del.status, 200, del.text);
-    const r = await t.call("POST", `/admin/project/${gone.child._id}/signing-key`, { token });
+    const r = await t.api(Proj.revealSigningKeyCall, { params: { id: gone.child._id }, token });
     assertEquals(r.status, 404, r.text);
 
     for (const id of [s.child._id, s.parent._id, gone.child._id]) {

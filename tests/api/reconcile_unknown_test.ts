@@ -6,26 +6,31 @@
  * are the ones its Undo takes back.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { closedProject, type Traffic } from "../helpers/reconcile.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import { reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { sql } from "kysely";
+import * as Rec from "../../shared/api/reconcile.ts";
 
 const csvOf = (lines: string[]) => lines.join("\r\n") + "\r\n";
 
 async function upload(t: TestApp, projectId: string, body: unknown) {
-  return await t.call("POST", `/admin/project/reconsile/${projectId}`, {
+  return await t.api(Rec.reconcileUpload, {
+    params: { id: projectId },
     token: await t.tokenFor("ACCOUNTANT"),
-    body,
+    bad: body,
   });
 }
 
 /** The unknown identifiers CSV of an upload: status and the lines after the header (BOM dropped). */
 async function unknownCsv(t: TestApp, reconcileId: string, role: "ACCOUNTANT" | "MANAGER" = "ACCOUNTANT") {
-  const r = await t.call("GET", `/admin/reconcile/unknown/${reconcileId}`, { token: await t.tokenFor(role) });
+  const r = await t.api(Rec.reconcileUnknownCall, {
+    params: { id: reconcileId },
+    token: await t.tokenFor(role),
+  });
   assertEquals(r.status, 200, r.text);
   const lines = r.text.replace(/^\uFEFF/, "").split("\r\n");
   assertEquals(lines.pop(), "", "the file ends with a line break");
@@ -90,13 +95,15 @@ Deno.test("reconcile unknown: the result lists the first 100 unknown identifiers
     assertEquals([clean.json.result.unknown, clean.json.result.unknownIdentifiers], [0, []]);
     assertEquals((await unknownCsv(t, clean.json.result._id)).rows, []);
     // still there after an undo (the upload's history), for every reconcile role
-    const undo = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
+    const undo = await t.api(Rec.reconcileUndo, {
+      params: { id: s.parent._id },
       token: await t.tokenFor("ADMIN"),
     });
     assertEquals(undo.status, 200, undo.text);
     assertEquals((await unknownCsv(t, res._id, "MANAGER")).rows.length, 252);
     // guards: no token 401, a role without reconcile 403, an upload that is not there 404
-    await expectGuarded(t, "GET", `/admin/reconcile/unknown/${res._id}`, "BDE");
+    await expectCallGuarded(t, Rec.reconcileUnknownCall, "BDE", { params: { id: res._id } });
+    // ids spelled into the path as they are (an escaped slash, an overlong one): the path is the point
     for (const id of ["0123456789abcdef01234567", "..%2Fx", "x".repeat(300)]) {
       const missing = await t.call("GET", `/admin/reconcile/unknown/${id}`, {
         token: await t.tokenFor("ADMIN"),
@@ -136,7 +143,8 @@ Deno.test("reconcile unknown: unknown identifiers found chunk after chunk keep t
     assertEquals((await unknownCsv(t, out._id)).rows, expected);
 
     // an upload that fails half way is rolled back whole: its unknown identifiers go with it
-    await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
+    await t.api(Rec.reconcileUndo, {
+      params: { id: s.parent._id },
       token: await t.tokenFor("ADMIN"),
     });
     await sql`CREATE TRIGGER fail_late BEFORE INSERT ON session_reconciles
@@ -208,7 +216,7 @@ Deno.test("reconcile unknown: the demo's seeded reconciles are the list's Last u
     await seedDemo(t.deps);
     const token = await t.tokenFor("ACCOUNTANT");
     const list = async () =>
-      (await t.call("POST", "/admin/reconcile/projects", {
+      (await t.api(Rec.listReconcileProjects, {
         token,
         body: { filter: { projectStatus: [PROJECT_STATUS.CLOSED] }, limit: 100 },
       })).json.result.data as {
@@ -225,7 +233,8 @@ Deno.test("reconcile unknown: the demo's seeded reconciles are the list's Last u
     const last = row.lastReconcile!;
     // the demo's files: approved first, rejected a minute later (the last)
     assertEquals([last.typeLabel, last.fileName], ["Rejected", "rejected.csv"]);
-    const undo = await t.call("POST", `/admin/project/reconsile/undo/${row._id}`, {
+    const undo = await t.api(Rec.reconcileUndo, {
+      params: { id: row._id },
       token: await t.tokenFor("ADMIN"),
     });
     assertEquals(undo.status, 200, undo.text);
@@ -233,7 +242,8 @@ Deno.test("reconcile unknown: the demo's seeded reconciles are the list's Last u
     const after = (await list()).find((r) => r._id === row._id)!;
     assertEquals([after.approved, after.rejected], [row.approved, row.rejected - last.matched]);
     assertEquals(after.lastReconcile?.fileName, "approved.csv");
-    const again = await t.call("POST", `/admin/project/reconsile/undo/${row._id}`, {
+    const again = await t.api(Rec.reconcileUndo, {
+      params: { id: row._id },
       token: await t.tokenFor("ADMIN"),
     });
     assertEquals(again.status, 200, again.text);
@@ -259,12 +269,13 @@ Deno.test("reconcile unknown: an upload made on a child project (its code in the
       fileName: "child.csv",
     }, { now: t.deps.now() + 1_000 });
     const row = async () =>
-      (await t.call("POST", "/admin/reconcile/projects", {
+      (await t.api(Rec.listReconcileProjects, {
         token: await t.tokenFor("ACCOUNTANT"),
         body: { filter: { projectId: s.parent._id } },
       })).json.result.data[0];
     assertEquals((await row()).lastReconcile._id, onChild._id);
-    const undo = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, {
+    const undo = await t.api(Rec.reconcileUndo, {
+      params: { id: s.parent._id },
       token: await t.tokenFor("ADMIN"),
     });
     assertEquals([undo.status, undo.json.result.reconcile._id, undo.json.result.restored], [

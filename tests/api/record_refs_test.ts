@@ -9,6 +9,13 @@ import { testApp } from "../helpers/app.ts";
 import { childProjectBody, makeClient, makeParent } from "../helpers/fixtures.ts";
 import { supplierBody } from "../helpers/master.ts";
 import { ChildProject } from "../../shared/schemas/project.ts";
+import * as C from "../../shared/api/clients.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as Prov from "../../shared/api/providers.ts";
+import * as Sess from "../../shared/api/session.ts";
+import * as SMap from "../../shared/api/supplier-maps.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 const NO_RECORD = "0123456789abcdef01234567";
 
@@ -18,7 +25,7 @@ Deno.test("a project's categoryId must name a category: an id of none is 404, ot
     const token = await t.tokenFor("SUPERADMIN");
     const parent = await makeParent(t);
     const add = (extra: Record<string, unknown>) =>
-      t.call("POST", "/admin/project/add", { token, body: childProjectBody(parent, extra) });
+      t.api(Proj.addProject, { token, body: childProjectBody(parent, extra) });
     const none = await add({ categoryId: NO_RECORD });
     // the same answer as for a path id of no record (no field list: nothing tells "not there" from
     // "not yours" where a role sees only its own records)
@@ -32,7 +39,7 @@ Deno.test("a project's categoryId must name a category: an id of none is 404, ot
       .executeTakeFirstOrThrow();
     assertEquals(Number(count.n), 1, "only the parent: nothing was written");
 
-    const category = await t.call("POST", "/admin/category/add", {
+    const category = await t.api(Lib.addCategory, {
       token,
       body: { categoryTitle: "Auto", categoryDesc: "Cars" },
     });
@@ -47,12 +54,12 @@ Deno.test("a project's categoryId must name a category: an id of none is 404, ot
     assertEquals(rows.map((r) => r.categoryId).sort(), [category.json.result._id, null].sort());
 
     // a body id in a list, and the ids of other calls, through the same check
-    const supplier = await t.call("POST", "/admin/supplier/add", {
+    const supplier = await t.api(Sup.addSupplier, {
       token,
       body: supplierBody({ clientId: [(await makeClient(t))._id, NO_RECORD] }),
     });
     assertEquals([supplier.status, supplier.json.message], [404, "Client not found"]);
-    const map = await t.call("POST", "/admin/supplierMap/add", {
+    const map = await t.api(SMap.saveSupplierMapCall, {
       token,
       body: { projectId: parent._id, supplierId: NO_RECORD },
     });
@@ -75,17 +82,17 @@ Deno.test("control characters are refused in every text field: the field's own m
   try {
     const token = await t.tokenFor("SUPERADMIN");
     const parent = await makeParent(t);
-    const wid = await t.call("POST", "/admin/project/add", {
+    const wid = await t.api(Proj.addProject, {
       token,
-      body: childProjectBody(parent, { wid: "W\u0000ID" }),
+      bad: childProjectBody(parent, { wid: "W\u0000ID" }),
     });
     assertEquals([wid.status, wid.json.errors], [400, [{
       path: "wid",
       message: "WID must not hold control characters",
     }]]);
-    const client = await t.call("POST", "/admin/client/add", {
+    const client = await t.api(C.addClient, {
       token,
-      body: { clientName: "Acme \u001b[31mred", countryId: "US" },
+      bad: { clientName: "Acme \u001b[31mred", countryId: "US" },
     });
     assertEquals(client.status, 400);
     assert(
@@ -95,12 +102,12 @@ Deno.test("control characters are refused in every text field: the field's own m
       client.text,
     );
     // a field of no text helper (the sign-in e-mail), caught by the registrar after the schema
-    const login = await t.call("POST", "/admin/login", {
-      body: { email: "a\u0007@test.local", password: "x" },
+    const login = await t.api(Sess.loginCall, {
+      bad: { email: "a\u0007@test.local", password: "x" },
     });
     assertEquals(login.status, 400, login.text);
     // tabs and line breaks are text
-    const note = await t.call("POST", "/admin/project/add", {
+    const note = await t.api(Proj.addProject, {
       token,
       body: childProjectBody(parent, { projectDescription: "line one\n\tline two\r\n" }),
     });
@@ -114,17 +121,17 @@ Deno.test("an unknown filter key is a 400 naming the list's filters; null (not s
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const r = await t.call("POST", "/admin/clients", { token, body: { filter: { countryy: "US" } } });
+    const r = await t.api(C.listClients, { token, bad: { filter: { countryy: "US" } } });
     assertEquals(r.status, 400);
     assertEquals(r.json.errors[0].path, "filter.countryy");
     assert(
       /Unknown filter "countryy": this list filters on .*countries/.test(r.json.message),
       r.json.message,
     );
-    const unset = await t.call("POST", "/admin/clients", { token, body: { filter: { countries: null } } });
+    const unset = await t.api(C.listClients, { token, body: { filter: { countries: null } } });
     assertEquals(unset.status, 200, unset.text);
     const api = await t.tokenFor("APIMANAGER");
-    const offers = await t.call("POST", "/admin/project/api/toluna/request", {
+    const offers = await t.api(Prov.tolunaOffers, {
       token: api,
       body: { filter: { countryCode: "US", nope: 1 } },
     });
@@ -139,16 +146,16 @@ Deno.test("a junk provider id is refused with a 400 before any provider is asked
   try {
     const api = await t.tokenFor("APIMANAGER");
     for (
-      const [path, body] of [
-        ["/admin/project/api/toluna/quota/all", { quotaId: "../../admin?x=1" }],
-        ["/admin/project/api/mrkt/quota/all", { surveyId: "<script>" }],
-        ["/admin/project/api/logit/quota/all", { projectId: "12 34" }],
-        ["/admin/project/api/toluna/questions/all", { questionId: ["1", "a/b"] }],
-        ["/admin/project/toluna/api/add", { surveyId: "x\u0000", clientId: NO_RECORD }],
+      const [call, body] of [
+        [Prov.tolunaQuotaDetails, { quotaId: "../../admin?x=1" }],
+        [Prov.mrktQuotas, { surveyId: "<script>" }],
+        [Prov.logitQuotas, { projectId: "12 34" }],
+        [Prov.tolunaQuestions, { questionId: ["1", "a/b"] }],
+        [Prov.addTolunaOffer, { surveyId: "x\u0000", clientId: NO_RECORD }],
       ] as const
     ) {
-      const r = await t.call("POST", path, { token: api, body });
-      assertEquals(r.status, 400, `${path}: ${r.text}`);
+      const r = await t.api(call, { token: api, bad: body });
+      assertEquals(r.status, 400, `${call.key}: ${r.text}`);
       assert(/not valid|control characters/.test(r.json.message), r.text);
     }
   } finally {

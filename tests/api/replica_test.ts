@@ -13,6 +13,7 @@ import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { remoteOf } from "../../server/db/connection.ts";
 import { EnvError, loadEnv } from "../../server/env.ts";
+import * as Proj from "../../shared/api/projects.ts";
 
 /** Waits until `check` holds (polling every 10 ms); answers the milliseconds it took. */
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 5000): Promise<number> {
@@ -25,7 +26,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 50
 }
 
 const projectName = async (t: TestApp, id: string) => {
-  const r = await t.call("GET", `/admin/project/${id}`, { token: await t.tokenFor("SUPERADMIN") });
+  const r = await t.api(Proj.getProjectCall, { params: { id }, token: await t.tokenFor("SUPERADMIN") });
   assertEquals(r.status, 200, r.text);
   return r.json.result.projectName as string;
 };
@@ -71,7 +72,8 @@ Deno.test({
         Promise.all(
           Array.from(
             { length: 40 },
-            (_, i) => (i % 2 ? a : b).call("GET", `/admin/project/${s.child._id}`, { token: tokens[i % 2] }),
+            (_, i) =>
+              (i % 2 ? a : b).api(Proj.getProjectCall, { params: { id: s.child._id }, token: tokens[i % 2] }),
           ),
         ),
       ]);
@@ -105,7 +107,8 @@ Deno.test({
       assertEquals(await rollupMismatches(primary), []);
 
       // a staff edit on A, seen on B within a second
-      const upd = await a.call("PUT", `/admin/project/update/${s.child._id}`, {
+      const upd = await a.api(Proj.updateProjectCall, {
+        params: { id: s.child._id },
         token: tokens[0],
         body: { projectName: "Renamed on A" },
       });

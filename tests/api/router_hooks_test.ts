@@ -13,6 +13,7 @@ import { createLogger } from "../../server/logger.ts";
 import { fetchTransport } from "../../server/domain/common/outbound/client.ts";
 import { renderMetrics } from "../../server/domain/ops/metrics.ts";
 import type { TestApp } from "../helpers/app.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 /** The callback series of a scrape: attempts by result (this process's so far) and deliveries by state. */
 async function callbackSeries(t: TestApp): Promise<Record<string, number>> {
@@ -194,9 +195,10 @@ Deno.test("router hooks: saving a hook on an internal address is refused with a 
         ["http://panel.example:6379/hook", "port 6379 is not called"],
       ]
     ) {
-      const r = await t.call("PUT", `/admin/supplier/update/${supplier._id}`, {
+      const r = await t.api(Sup.updateSupplierCall, {
+        params: { id: supplier._id },
         token,
-        body: { ...supplier, supplierApprovedHook: hook },
+        bad: { ...supplier, supplierApprovedHook: hook },
       });
       assertEquals(r.status, 400, `${hook}: ${r.text}`);
       const message = `The server will not call this URL: ${rule}`;
@@ -204,15 +206,16 @@ Deno.test("router hooks: saving a hook on an internal address is refused with a 
       assertEquals(r.json.errors?.[0]?.path, "supplierApprovedHook");
       if (rule.includes("address")) assert(r.json.message.includes("OUTBOUND_ALLOW"), r.json.message);
     }
-    const added = await t.call("POST", "/admin/supplier/add", {
+    const added = await t.api(Sup.addSupplier, {
       token,
-      body: { ...supplier, supplierShortCode: "HOOK2", supplierApprovedHook: "http://0x7f000001/" },
+      bad: { ...supplier, supplierShortCode: "HOOK2", supplierApprovedHook: "http://0x7f000001/" },
     });
     assertEquals(added.status, 400);
     const stored = await t.deps.db.selectFrom("suppliers").select("supplierApprovedHook").execute();
     assertEquals(stored.map((s) => s.supplierApprovedHook), [""], "nothing internal was saved");
     // a public hook is still saved
-    const fine = await t.call("PUT", `/admin/supplier/update/${supplier._id}`, {
+    const fine = await t.api(Sup.updateSupplierCall, {
+      params: { id: supplier._id },
       token,
       body: { ...supplier, supplierApprovedHook: "https://panel.example/hook?uid=[uid]" },
     });
@@ -253,13 +256,14 @@ Deno.test("router hooks: a stored hook the policy refuses is never called, fails
     assertEquals(refusals.length, 1, "one log line for three refused hooks");
     assertMatch(refusals[0], /127\.0\.0\.1 is a loopback address/);
 
-    const shown = await t.call("POST", `/admin/supplier/${supplier._id}`, { token });
+    const shown = await t.api(Sup.getSupplierCall, { params: { id: supplier._id }, token });
     assertEquals(shown.status, 200, shown.text);
     assertMatch(shown.json.result.approvedHookRefusal, /^127\.0\.0\.1 is a loopback address/);
     assert(shown.json.result.approvedHookRefusedAt, "when it was refused");
 
     // a new hook clears what the old one earned
-    const changed = await t.call("PUT", `/admin/supplier/update/${supplier._id}`, {
+    const changed = await t.api(Sup.updateSupplierCall, {
+      params: { id: supplier._id },
       token,
       body: { ...shown.json.result, supplierApprovedHook: "https://panel.example/v2?uid=[uid]" },
     });

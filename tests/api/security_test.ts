@@ -3,13 +3,19 @@
  * exports and logs, and security.txt.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { expectGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
 import { auditOf, clientBody, created, supplierBody } from "../helpers/master.ts";
 import { CSRF_COOKIE, CSRF_MESSAGE, SESSION_COOKIE } from "../../server/http/session-cookie.ts";
 import { MSG } from "../../shared/messages.ts";
 import { createLogger } from "../../server/logger.ts";
 import { EnvError, loadEnv } from "../../server/env.ts";
 import { maskSecret } from "../../shared/secrets.ts";
+import * as C from "../../shared/api/clients.ts";
+import { type AnyContract, pathOf } from "../../shared/api/contract.ts";
+import * as Dash from "../../shared/api/dashboard.ts";
+import * as Sess from "../../shared/api/session.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as Users from "../../shared/api/users.ts";
 
 type Cookie = { value: string; attrs: string[] };
 
@@ -30,7 +36,7 @@ async function browserSignIn(
   email: string,
   opts: { rememberMe?: boolean; headers?: Record<string, string>; url?: string } = {},
 ) {
-  const res = await t.app.request(opts.url ?? "/api/v1/admin/login", {
+  const res = await t.app.request(opts.url ?? `/api/v1${pathOf(Sess.loginCall)}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...opts.headers },
     body: JSON.stringify({ email, password: TEST_PASSWORD, rememberMe: opts.rememberMe }),
@@ -43,19 +49,21 @@ async function browserSignIn(
   return { json, session, csrf, cookie: `${SESSION_COOKIE}=${session.value}; ${CSRF_COOKIE}=${csrf.value}` };
 }
 
-/** A call as the browser makes it: the cookies, and the CSRF header when given. */
+/**
+ * A declared call as the browser makes it, on the raw HTTP layer: the cookies, and the CSRF header
+ * when given (no bearer token, no body unless one is given).
+ */
 async function cookieCall(
   t: TestApp,
-  method: string,
-  path: string,
+  call: AnyContract,
   cookie: string,
   opts: { csrf?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) {
   const headers: Record<string, string> = { cookie, ...opts.headers };
   if (opts.csrf !== undefined) headers["x-csrf-token"] = opts.csrf;
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  const res = await t.app.request(`/api/v1${path}`, {
-    method,
+  const res = await t.app.request(`/api/v1${pathOf(call)}`, {
+    method: call.method,
     headers,
     body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
   });
@@ -101,6 +109,7 @@ Deno.test("sign-in sets an httpOnly SameSite=Strict session cookie living as lon
     });
     assert(long.session.attrs.includes(`max-age=${30 * 24 * 3600}`), long.session.attrs.join());
     assert(long.session.attrs.includes("secure") && long.csrf.attrs.includes("secure"));
+    // the full URL, host and all, is what this sign-in is about: spelled by hand
     const direct = await browserSignIn(t, email, { url: "https://samplex.test/api/v1/admin/login" });
     assert(direct.session.attrs.includes("secure"));
   } finally {
@@ -113,7 +122,7 @@ Deno.test("cookie session: reads work; a write without the CSRF header is 403 an
   try {
     const { email } = await t.userWith("ADMIN");
     const s = await browserSignIn(t, email);
-    const me = await cookieCall(t, "GET", "/admin/me", s.cookie);
+    const me = await cookieCall(t, Sess.adminMeCall, s.cookie);
     assertEquals(me.status, 200);
     assertEquals(me.json.result.email, email);
 
@@ -121,20 +130,20 @@ Deno.test("cookie session: reads work; a write without the CSRF header is 403 an
       (await t.deps.db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n"))
         .where("email", "=", "casey@samplex.test").executeTakeFirstOrThrow()).n;
     const body = newUser("casey@samplex.test");
-    const none = await cookieCall(t, "POST", "/admin/user/add", s.cookie, { body });
+    const none = await cookieCall(t, Users.addUser, s.cookie, { body });
     assertEquals(none.status, 403);
     assertEquals(none.json.message, CSRF_MESSAGE);
-    const wrong = await cookieCall(t, "POST", "/admin/user/add", s.cookie, { body, csrf: "x".repeat(43) });
+    const wrong = await cookieCall(t, Users.addUser, s.cookie, { body, csrf: "x".repeat(43) });
     assertEquals(wrong.status, 403);
     // another session's CSRF token is no proof for this one
     const other = await browserSignIn(t, email);
-    const swapped = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
+    const swapped = await cookieCall(t, Users.addUser, s.cookie, {
       body,
       csrf: other.csrf.value,
     });
     assertEquals(swapped.status, 403);
     // a page on another site is refused even with the token (the browser says where it comes from)
-    const cross = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
+    const cross = await cookieCall(t, Users.addUser, s.cookie, {
       body,
       csrf: s.csrf.value,
       headers: { "sec-fetch-site": "cross-site" },
@@ -142,10 +151,10 @@ Deno.test("cookie session: reads work; a write without the CSRF header is 403 an
     assertEquals(cross.status, 403);
     assertEquals(await count(), 0);
     // a cookie logout without proof does not end the session
-    assertEquals((await cookieCall(t, "POST", "/admin/logout", s.cookie, { body: {} })).status, 403);
-    assertEquals((await cookieCall(t, "GET", "/admin/me", s.cookie)).status, 200);
+    assertEquals((await cookieCall(t, Sess.logoutCall, s.cookie, { body: {} })).status, 403);
+    assertEquals((await cookieCall(t, Sess.adminMeCall, s.cookie)).status, 200);
 
-    const done = await cookieCall(t, "POST", "/admin/user/add", s.cookie, {
+    const done = await cookieCall(t, Users.addUser, s.cookie, {
       body,
       csrf: s.csrf.value,
       headers: { "sec-fetch-site": "same-origin" },
@@ -161,21 +170,21 @@ Deno.test("Bearer calls need no CSRF token, and the header wins over a cookie", 
   const t = await testApp();
   try {
     const admin = await t.userWith("ADMIN");
-    const r = await t.call("POST", "/admin/user/add", {
+    const r = await t.api(Users.addUser, {
       token: admin.token,
       body: newUser("bearer@samplex.test"),
     });
     assertEquals(r.status, 200);
     // a bad Authorization header is not rescued by a good cookie
     const s = await browserSignIn(t, admin.email);
-    const bad = await cookieCall(t, "GET", "/admin/me", s.cookie, {
+    const bad = await cookieCall(t, Sess.adminMeCall, s.cookie, {
       headers: { authorization: "Bearer nope" },
     });
     assertEquals(bad.status, 401);
     // and the role check applies to cookie sessions as to Bearer ones
     const manager = await t.userWith("MANAGER");
     const m = await browserSignIn(t, manager.email);
-    const refused = await cookieCall(t, "POST", "/admin/user/add", m.cookie, {
+    const refused = await cookieCall(t, Users.addUser, m.cookie, {
       body: newUser("m@samplex.test"),
       csrf: m.csrf.value,
     });
@@ -191,19 +200,19 @@ Deno.test("sign-out clears both cookies and ends the token; a dead cookie is cle
   try {
     const { email } = await t.userWith("ACCOUNTANT");
     const s = await browserSignIn(t, email);
-    const out = await cookieCall(t, "POST", "/admin/logout", s.cookie, { body: {}, csrf: s.csrf.value });
+    const out = await cookieCall(t, Sess.logoutCall, s.cookie, { body: {}, csrf: s.csrf.value });
     assertEquals(out.status, 200);
     const cleared = setCookies(out.res);
     assertEquals(cleared.get(SESSION_COOKIE)?.value, "");
     assert(cleared.get(SESSION_COOKIE)!.attrs.includes("max-age=0"));
     assertEquals(cleared.get(CSRF_COOKIE)?.value, "");
     // the browser would drop it; one that kept it gets a 401 that clears it again
-    const again = await cookieCall(t, "GET", "/admin/me", s.cookie);
+    const again = await cookieCall(t, Sess.adminMeCall, s.cookie);
     assertEquals(again.status, 401);
     assertEquals(again.json.message, MSG.unauthorized);
     assertEquals(setCookies(again.res).get(SESSION_COOKIE)?.value, "");
     // no cookie, no header: 401
-    assertEquals((await cookieCall(t, "GET", "/admin/me", "")).status, 401);
+    assertEquals((await cookieCall(t, Sess.adminMeCall, "")).status, 401);
   } finally {
     await t.close();
   }
@@ -214,17 +223,16 @@ Deno.test("the live dashboard's ticket call works from a cookie session with its
   try {
     const { email } = await t.userWith("ADMIN");
     const s = await browserSignIn(t, email);
-    const ticket = await cookieCall(t, "POST", "/admin/dashboard/live/ticket", s.cookie, {
+    const ticket = await cookieCall(t, Dash.liveTicketCall, s.cookie, {
       body: {},
       csrf: s.csrf.value,
     });
     assertEquals(ticket.status, 200);
-    const stream = await t.app.request(
-      `/api/v1/admin/dashboard/live?ticket=${encodeURIComponent(ticket.json.result.ticket)}`,
-      { headers: { cookie: s.cookie } },
-    );
+    const stream = await t.api(Dash.dashboardLiveCall, {
+      query: { ticket: ticket.json.result.ticket },
+      headers: { cookie: s.cookie },
+    });
     assertEquals(stream.status, 200);
-    await stream.body?.cancel();
   } finally {
     await t.close();
   }
@@ -268,13 +276,13 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
     const accountant = await t.tokenFor("ACCOUNTANT");
     const admin = await t.tokenFor("ADMIN");
     const clientKey = "client-outgoing-key-0123456789-CDEF";
-    const client = await created(t, accountant, "/admin/client/add", clientBody({ apiKey: clientKey }));
+    const client = await created(t, accountant, C.addClient, clientBody({ apiKey: clientKey }));
     const supplierKey = "supplier-secret-key-0123456789-WXYZ";
     const hashKey = "hash-key-0123456789-HASH";
     const supplier = await created(
       t,
       accountant,
-      "/admin/supplier/add",
+      Sup.addSupplier,
       supplierBody({ apiKey: supplierKey, hashKey, clientId: [client._id] }),
     );
     const stored = {
@@ -293,14 +301,14 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
 
     // every answer that carries a record or rows: none holds a key whole
     const answers = [
-      await t.call("GET", `/admin/client/${client._id}`, { token: admin }),
-      await t.call("POST", `/admin/supplier/${supplier._id}`, { token: admin }),
-      await t.call("POST", "/admin/clients", { token: admin, body: {} }),
-      await t.call("POST", "/admin/suppliers", { token: admin, body: {} }),
-      await t.call("POST", "/admin/clients?format=csv", { token: admin, body: {} }),
-      await t.call("POST", "/admin/suppliers?format=csv", { token: admin, body: {} }),
-      await t.call("GET", "/admin/clients/all", { token: admin }),
-      await t.call("GET", "/admin/suppliers/all", { token: admin }),
+      await t.api(C.getClientCall, { params: { id: client._id }, token: admin }),
+      await t.api(Sup.getSupplierCall, { params: { id: supplier._id }, token: admin }),
+      await t.api(C.listClients, { token: admin, body: {} }),
+      await t.api(Sup.listSuppliers, { token: admin, body: {} }),
+      await t.api(C.listClients, { search: { format: "csv" }, token: admin, body: {} }),
+      await t.api(Sup.listSuppliers, { search: { format: "csv" }, token: admin, body: {} }),
+      await t.api(C.clientOptionsCall, { token: admin }),
+      await t.api(Sup.supplierOptionsCall, { token: admin }),
     ];
     for (const a of answers) {
       assertEquals(a.status, 200, a.text);
@@ -313,7 +321,8 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
     assertEquals(supplierRecord.hashKey, maskSecret(hashKey));
 
     // the edit form sends the masked keys back as shown: they stay as they were
-    const upd = await t.call("PUT", `/admin/supplier/update/${supplier._id}`, {
+    const upd = await t.api(Sup.updateSupplierCall, {
+      params: { id: supplier._id },
       token: accountant,
       body: supplierBody({ apiKey: supplierRecord.apiKey, hashKey: "a-new-hash-key-0000", clientId: [] }),
     });
@@ -325,7 +334,8 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
     )
       .executeTakeFirstOrThrow();
     assertEquals(after, { apiKey: supplierKey, hashKey: "a-new-hash-key-0000" });
-    const cupd = await t.call("PUT", `/admin/client/update/${client._id}`, {
+    const cupd = await t.api(C.updateClientCall, {
+      params: { id: client._id },
       token: accountant,
       body: clientBody({ apiKey: record.apiKey }),
     });
@@ -338,11 +348,14 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
     );
 
     // revealing is its own call, for SUPERADMIN and ADMIN, and it is logged
-    await expectGuarded(t, "POST", `/admin/client/${client._id}/keys`, "ACCOUNTANT");
-    await expectGuarded(t, "POST", `/admin/supplier/${supplier._id}/keys`, "MANAGER");
-    const ck = await t.call("POST", `/admin/client/${client._id}/keys`, { token: admin, body: {} });
+    await expectCallGuarded(t, C.revealClientKeysCall, "ACCOUNTANT", { params: { id: client._id } });
+    await expectCallGuarded(t, Sup.revealSupplierKeysCall, "MANAGER", { params: { id: supplier._id } });
+    const ck = await t.api(C.revealClientKeysCall, { params: { id: client._id }, token: admin });
     assertEquals(ck.json.result, { apiKey: clientKey, clientApiKey: stored.client.clientApiKey });
-    const sk = await t.call("POST", `/admin/supplier/${supplier._id}/keys`, { token: admin, body: {} });
+    const sk = await t.api(Sup.revealSupplierKeysCall, {
+      params: { id: supplier._id },
+      token: admin,
+    });
     assertEquals(sk.json.result, {
       hashKey: "a-new-hash-key-0000",
       apiKey: supplierKey,
@@ -352,11 +365,15 @@ Deno.test("client and supplier keys: masked in records, lists and CSV; revealed 
       (await auditOf(t, client._id)).some((l) => l.activity.startsWith("Revealed the API keys of client")),
     );
     assertEquals(
-      (await t.call("POST", "/admin/client/000000000000000000000000/keys", { token: admin, body: {} }))
+      (await t.api(C.revealClientKeysCall, {
+        params: { id: "000000000000000000000000" },
+        token: admin,
+      }))
         .status,
       404,
     );
     assertEquals(
+      // a malformed id in the path itself: spelled by hand
       (await t.call("POST", "/admin/client/not-an-id/keys", { token: admin, body: {} })).status,
       404,
     );

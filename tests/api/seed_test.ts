@@ -2,6 +2,14 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { DEMO_PASSWORD, seedDemo, seedIfEmpty } from "../../server/seed/seed.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import * as C from "../../shared/api/clients.ts";
+import * as Em from "../../shared/api/email.ts";
+import * as Lib from "../../shared/api/library.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
+import * as Proj from "../../shared/api/projects.ts";
+import * as Sess from "../../shared/api/session.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
 
 Deno.test("demo data: master data through the domain, and a supplier login tied to a panel", async () => {
   const t = await testApp();
@@ -30,57 +38,58 @@ Deno.test("demo data: master data through the domain, and a supplier login tied 
       "seeds only once",
     );
 
-    const login = await t.call("POST", "/admin/login", {
+    const login = await t.api(Sess.loginCall, {
       body: { email: "supplier@samplex.demo", password: DEMO_PASSWORD },
     });
     assertEquals(login.status, 200);
     assertEquals(login.json.result.admin.role, "SUPPLIER");
-    const admin = (await t.call("POST", "/admin/login", {
+    const admin = (await t.api(Sess.loginCall, {
       body: { email: "admin@samplex.demo", password: DEMO_PASSWORD },
     })).json.result.accessToken;
-    const panel = await t.call("POST", `/admin/supplier/${login.json.result.admin.supplierId}`, {
+    const panel = await t.api(Sup.getSupplierCall, {
+      params: { id: login.json.result.admin.supplierId },
       token: admin,
     });
     assertEquals(panel.json.result.supplierName, "Opinion Harbor");
 
-    const clients =
-      (await t.call("POST", "/admin/clients", { token: admin, body: { limit: 20 } })).json.result.data;
+    const clients = (await t.api(C.listClients, { token: admin, body: { limit: 20 } })).json.result.data;
     assertEquals(clients.length, 9);
     assert(clients.every((c: { assignedToName: string }) => c.assignedToName === "Bruno Costa"));
     assert(
       new Set(clients.map((c: { countryId: string }) => c.countryId)).size >= 8,
       "clients across countries",
     );
-    const apiClients = await t.call("POST", "/admin/clients/filter/all", {
+    const apiClients = await t.api(C.filterClients, {
       token: admin,
       body: { isApiIntegration: true },
     });
     assertEquals(apiClients.json.result.length, 3);
 
     const suppliers =
-      (await t.call("POST", "/admin/suppliers", { token: admin, body: { limit: 20 } })).json.result.data;
+      (await t.api(Sup.listSuppliers, { token: admin, body: { limit: 20 } })).json.result.data;
     assertEquals(new Set(suppliers.map((s: { supplierType: number }) => s.supplierType)), new Set([1, 2]));
-    const one = (await t.call("POST", `/admin/supplier/${suppliers[0]._id}`, { token: admin })).json.result;
+    const one =
+      (await t.api(Sup.getSupplierCall, { params: { id: suppliers[0]._id }, token: admin })).json.result;
     assertMatch(one.redirectComplete, /^https:\/\/.+\/complete\?sid=\[sid\]$/);
 
-    const questions = (await t.call("GET", "/admin/questions/temp", { token: admin })).json.result;
+    const questions = (await t.api(Lib.listTempQuestions, { token: admin })).json.result;
     assertEquals(questions[0].title, "What is your age?");
     assertEquals(
       questions.find((q: { questionType: string }) => q.questionType === "MAP").questionOption.length,
       4,
     );
-    const quals = (await t.call("GET", "/admin/qualifications/all", { token: admin })).json.result;
+    const quals = (await t.api(Lib.listQualificationsCall, { token: admin })).json.result;
     assert(quals.every((q: { qualificationOptions: unknown[] }) => q.qualificationOptions.length >= 2));
     assertEquals(
-      (await t.call("POST", "/admin/supplier/rules/data", { token: admin, body: {} })).json.result.metadata
+      (await t.api(Lib.listSupplierRules, { token: admin, body: {} })).json.result.metadata
         .total,
       4,
     );
     assertEquals(
-      (await t.call("POST", "/admin/categories", { token: admin, body: {} })).json.result.metadata.total,
+      (await t.api(Lib.listCategories, { token: admin, body: {} })).json.result.metadata.total,
       7,
     );
-    const mail = await t.call("POST", "/admin/email/supplier/bulk/send", {
+    const mail = await t.api(Em.sendBulkSupplierEmail, {
       token: admin,
       body: { emailBody: "Hi" },
     });
@@ -153,10 +162,10 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
     assertEquals(span.last, "2026-11-20");
     assert(Number(span.revenue) > 0);
     // the admin lists read the router's counters
-    const admin = (await t.call("POST", "/admin/login", {
+    const admin = (await t.api(Sess.loginCall, {
       body: { email: "admin@samplex.demo", password: DEMO_PASSWORD },
     })).json.result.accessToken;
-    const list = await t.call("POST", "/admin/projects", { token: admin, body: { limit: 20 } });
+    const list = await t.api(Proj.listProjects, { token: admin, body: { limit: 20 } });
     assertEquals(list.json.result.metadata.total, 8);
     const byName = async (name: string) =>
       await t.deps.db.selectFrom("projects").selectAll().where("projectName", "=", name)
@@ -166,17 +175,17 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
     // approved and rejected add up to its completes), then sent on by the status actions
     const accountant = await t.tokenFor("ACCOUNTANT");
     for (
-      const [path, name, status] of [
-        ["/admin/invoice/projects", "Grocery Delivery Habits", 4],
-        ["/admin/archieved/projects", "Summer Beverage Tracker", 7],
+      const [call, name, status] of [
+        [Acc.listReadyToInvoice, "Grocery Delivery Habits", 4],
+        [Acc.listArchieved, "Summer Beverage Tracker", 7],
       ] as const
     ) {
-      const tab = await t.call("POST", path, { token: accountant, body: { limit: 20 } });
+      const tab = await t.api(call, { token: accountant, body: { limit: 20 } });
       assertEquals(tab.status, 200, tab.text);
       assertEquals(
         tab.json.result.data.map((r: { projectName: string }) => r.projectName),
         [name],
-        `${path} lists the demo's ${name}`,
+        `${call.key} lists the demo's ${name}`,
       );
       const group = await byName(name);
       const child = await t.deps.db.selectFrom("projects").selectAll().where("parentProjectId", "=", group.id)
@@ -226,7 +235,8 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
     // the child tabs have something to show: quotas on demo qualifications filled by the pre-screen
     // answers, pre-screen questions, security settings and a multi-link project
     const us = await byName("Brand Health US");
-    const quotas = (await t.call("GET", `/admin/quotas/all/${us.id}`, { token: admin })).json.result;
+    const quotas =
+      (await t.api(Parts.listQuotasCall, { params: { projectId: us.id }, token: admin })).json.result;
     assertEquals(quotas.map((q: { quotaId: { qualificationName: string } }) => q.quotaId.qualificationName), [
       "Gender",
       "Age",
@@ -255,7 +265,7 @@ Deno.test("demo data: projects across statuses with 90 days of traffic sent thro
       .orderBy("projectName").execute();
     assertEquals(prescreened.map((p) => p.projectName), ["Brand Health US", "EV Intent Germany"]);
     assertEquals(
-      (await t.call("GET", `/admin/project/${us.id}`, { token: admin })).json.result.questionCount,
+      (await t.api(Proj.getProjectCall, { params: { id: us.id }, token: admin })).json.result.questionCount,
       2,
     );
     assert(us.isUniqueIp && us.isSpeeder && us.maxIPCount === 2);

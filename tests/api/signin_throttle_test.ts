@@ -10,6 +10,7 @@ import { loginFrom } from "../helpers/signin.ts";
 import { accountDelayMs, THROTTLE } from "../../server/domain/auth/throttle.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { Logger } from "../../server/logger.ts";
+import * as Sess from "../../shared/api/session.ts";
 
 Deno.test("an address past its limit: a right password of an account that has not failed there passes; guesses get 429", async () => {
   const t = await testApp({ TRUST_PROXY_HOPS: "1" });
@@ -22,7 +23,7 @@ Deno.test("an address past its limit: a right password of an account that has no
       assertEquals(await loginFrom(t, office, `guess${i}@test.local`, "wrong-pass"), 401, `try ${i}`);
     }
     // the address is past its limit: a guess is refused with the spec's message, whoever it names
-    const guess = await t.call("POST", "/admin/login", {
+    const guess = await t.api(Sess.loginCall, {
       body: { email: "guess-more@test.local", password: "wrong-pass" },
       headers: { "x-forwarded-for": office },
     });
@@ -92,10 +93,10 @@ Deno.test("X-Forwarded-For with TRUST_PROXY_HOPS=0 is warned about once; trusted
   const untrusted = capture();
   const t = await testApp({}, { log: untrusted.log });
   try {
-    await t.call("POST", "/admin/login", { body: { email: "a@test.local", password: "x" } });
+    await t.api(Sess.loginCall, { body: { email: "a@test.local", password: "x" } });
     assertEquals(untrusted.warnings.length, 0, "no forwarding header, nothing to say");
     for (let i = 0; i < 3; i++) {
-      await t.call("POST", "/admin/login", {
+      await t.api(Sess.loginCall, {
         body: { email: "a@test.local", password: "wrong-pass" },
         headers: { "x-forwarded-for": `198.51.100.${i}` },
       });
@@ -108,7 +109,7 @@ Deno.test("X-Forwarded-For with TRUST_PROXY_HOPS=0 is warned about once; trusted
   const trusted = capture();
   const t2 = await testApp({ TRUST_PROXY_HOPS: "1" }, { log: trusted.log });
   try {
-    await t2.call("POST", "/admin/login", {
+    await t2.api(Sess.loginCall, {
       body: { email: "a@test.local", password: "wrong-pass" },
       headers: { "x-forwarded-for": "198.51.100.9" },
     });

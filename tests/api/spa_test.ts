@@ -32,6 +32,7 @@ Deno.test("SPA: client routes fall back to index.html; a missing asset is a 404;
     const missing = await app.request("/assets/app-old.js");
     assertEquals(missing.status, 404, "a missing asset is not index.html");
     assert(!/Samplex SPA/.test(await missing.text()));
+    // an unknown API path, and the SPA's own routes below: no contract, spelled by hand
     const api = await app.request("/api/v1/no/such/call");
     assertEquals([api.status, (await api.json()).message], [404, "Not found"]);
     const post = await app.request("/admin/user", { method: "POST" });
@@ -215,6 +216,7 @@ Deno.test("robots.txt: a robots file, not the SPA; only the sign-in page may be 
       assert(!/Samplex SPA|<html/i.test(body), "not the SPA's HTML");
       assertMatch(body, /^User-agent: \*$/m);
       assertEquals(crawlable(body, "/login"), true, "the sign-in page");
+      // robots.txt rules: the paths are what is checked
       for (
         const path of [
           "/",

@@ -1,8 +1,13 @@
 import { assert, assertEquals, assertMatch, assertNotEquals } from "../helpers/assert.ts";
-import { expectGuarded, TEST_PASSWORD, testApp } from "../helpers/app.ts";
+import { type ApiInput, expectCallGuarded, TEST_PASSWORD, testApp } from "../helpers/app.ts";
+import type { AnyContract } from "../../shared/api/contract.ts";
 import { auditOf, clientBody, created, parseCsv, supplierBody } from "../helpers/master.ts";
 import { MSG } from "../../shared/messages.ts";
 import { maskSecret } from "../../shared/secrets.ts";
+import * as Sess from "../../shared/api/session.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as Users from "../../shared/api/users.ts";
+import * as C from "../../shared/api/clients.ts";
 
 const FULL = {
   supplierType: "2",
@@ -45,8 +50,8 @@ Deno.test("suppliers: add and read one (POST /admin/supplier/:id); every field r
   const t = await testApp();
   try {
     const token = await t.tokenFor("ACCOUNTANT");
-    const client = await created(t, token, "/admin/client/add", clientBody());
-    const r = await t.call("POST", "/admin/supplier/add", {
+    const client = await created(t, token, C.addClient, clientBody());
+    const r = await t.api(Sup.addSupplier, {
       token,
       body: { ...FULL, clientId: [client._id] },
     });
@@ -73,14 +78,15 @@ Deno.test("suppliers: add and read one (POST /admin/supplier/:id); every field r
     assertEquals(s.supplierApiKey, maskSecret(stored.supplierApiKey));
     assertEquals(s.completed, 0);
 
-    const one = await t.call("POST", `/admin/supplier/${s._id}`, { token });
+    const one = await t.api(Sup.getSupplierCall, { params: { id: s._id }, token });
     assertEquals(one.status, 200);
     assertEquals(one.json.result, s);
     // the literal /admin/supplier/add is not taken for an id
-    const add = await t.call("POST", "/admin/supplier/add", { token, body: {} });
+    const add = await t.api(Sup.addSupplier, { token, bad: {} });
     assertEquals(add.status, 400);
 
-    const upd = await t.call("PUT", `/admin/supplier/update/${s._id}`, {
+    const upd = await t.api(Sup.updateSupplierCall, {
+      params: { id: s._id },
       token,
       body: { ...FULL, supplierName: "PanelPulse United Kingdom", supplierApiKey: "x" },
     });
@@ -103,7 +109,7 @@ Deno.test("suppliers: malformed input answers 400 with the spec's messages verba
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const empty = await t.call("POST", "/admin/supplier/add", { token, body: {} });
+    const empty = await t.api(Sup.addSupplier, { token, bad: {} });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.message, "Supplier type  is required");
     assertEquals(empty.json.errors, [
@@ -137,27 +143,32 @@ Deno.test("suppliers: malformed input answers 400 with the spec's messages verba
       [{ isPreScreen: "true" }, "isPreScreen", "Must be true or false"],
     ];
     for (const [patch, path, message] of cases) {
-      const r = await t.call("POST", "/admin/supplier/add", { token, body: supplierBody(patch) });
+      const r = await t.api(Sup.addSupplier, { token, bad: supplierBody(patch) });
       assertEquals(r.status, 400, `${JSON.stringify(patch)} -> ${r.text}`);
       assertEquals(r.json.errors?.find((e: { path: string }) => e.path === path)?.message, message, r.text);
     }
     // an id of no client is that client not found (the registrar's check)
-    const noClient = await t.call("POST", "/admin/supplier/add", {
+    const noClient = await t.api(Sup.addSupplier, {
       token,
       body: supplierBody({ clientId: ["0123456789abcdef01234567"] }),
     });
     assertEquals([noClient.status, noClient.json.message], [404, MSG.clientNotFound]);
     for (const raw of ["{", "[]", "42"]) {
-      assertEquals((await t.call("POST", "/admin/supplier/add", { token, raw })).status, 400);
+      assertEquals((await t.api(Sup.addSupplier, { token, raw })).status, 400);
     }
-    const s = await created(t, token, "/admin/supplier/add", supplierBody());
-    const put = await t.call("PUT", `/admin/supplier/update/${s._id}`, {
+    const s = await created(t, token, Sup.addSupplier, supplierBody());
+    const put = await t.api(Sup.updateSupplierCall, {
+      params: { id: s._id },
       token,
-      body: { supplierName: "ab" },
+      bad: { supplierName: "ab" },
     });
     assertEquals(put.status, 400);
     assertEquals(put.json.message, "Supplier type  is required");
-    assertEquals((await t.call("POST", `/admin/supplier/0123456789abcdef01234567`, { token })).status, 404);
+    assertEquals(
+      (await t.api(Sup.getSupplierCall, { params: { id: "0123456789abcdef01234567" }, token })).status,
+      404,
+    );
+    // a malformed id in the path itself: spelled by hand
     assertEquals((await t.call("POST", `/admin/supplier/not-an-id`, { token })).status, 404);
   } finally {
     await t.close();
@@ -168,31 +179,33 @@ Deno.test("suppliers: a short code names one live supplier: duplicates are a 409
   const t = await testApp();
   try {
     const token = await t.tokenFor("SUPERADMIN");
-    const a = await created(t, token, "/admin/supplier/add", supplierBody({ supplierShortCode: "OPH" }));
-    const b = await created(t, token, "/admin/supplier/add", supplierBody({ supplierShortCode: "VOX" }));
-    const dup = await t.call("POST", "/admin/supplier/add", {
+    const a = await created(t, token, Sup.addSupplier, supplierBody({ supplierShortCode: "OPH" }));
+    const b = await created(t, token, Sup.addSupplier, supplierBody({ supplierShortCode: "VOX" }));
+    const dup = await t.api(Sup.addSupplier, {
       token,
       body: supplierBody({ supplierShortCode: "oph" }),
     });
     assertEquals(dup.status, 409);
     assertEquals(dup.json.message, MSG.shortcodeTaken);
     assertEquals(dup.json.errors, [{ path: "supplierShortCode", message: MSG.shortcodeTaken }]);
-    const edit = await t.call("PUT", `/admin/supplier/update/${b._id}`, {
+    const edit = await t.api(Sup.updateSupplierCall, {
+      params: { id: b._id },
       token,
       body: supplierBody({ supplierShortCode: "OPH" }),
     });
     assertEquals(edit.status, 409);
     // keeping one's own code is fine
     assertEquals(
-      (await t.call("PUT", `/admin/supplier/update/${a._id}`, {
+      (await t.api(Sup.updateSupplierCall, {
+        params: { id: a._id },
         token,
         body: supplierBody({ supplierShortCode: "OPH" }),
       }))
         .status,
       200,
     );
-    await t.call("PUT", `/admin/supplier/update/${a._id}`, { token, body: { isDeleted: true } });
-    const reuse = await t.call("POST", "/admin/supplier/add", {
+    await t.api(Sup.updateSupplierCall, { params: { id: a._id }, token, body: { isDeleted: true } });
+    const reuse = await t.api(Sup.addSupplier, {
       token,
       body: supplierBody({ supplierShortCode: "OPH" }),
     });
@@ -206,12 +219,13 @@ Deno.test("suppliers: switch and soft delete; deleted suppliers leave lists and 
   const t = await testApp();
   try {
     const token = await t.tokenFor("ADMIN");
-    const keep = await created(t, token, "/admin/supplier/add", supplierBody({ supplierName: "Keep Panel" }));
-    const gone = await created(t, token, "/admin/supplier/add", supplierBody({ supplierName: "Gone Panel" }));
+    const keep = await created(t, token, Sup.addSupplier, supplierBody({ supplierName: "Keep Panel" }));
+    const gone = await created(t, token, Sup.addSupplier, supplierBody({ supplierName: "Gone Panel" }));
     const portal = await t.userWith("SUPPLIER", { email: "portal@gone.example", supplierId: gone._id });
-    assertEquals((await t.call("GET", "/supplier/me", { token: portal.token })).status, 200);
+    assertEquals((await t.api(Sess.supplierMeCall, { token: portal.token })).status, 200);
 
-    const off = await t.call("PUT", `/admin/supplier/update/${keep._id}`, {
+    const off = await t.api(Sup.updateSupplierCall, {
+      params: { id: keep._id },
       token,
       body: { isActive: false },
     });
@@ -221,27 +235,26 @@ Deno.test("suppliers: switch and soft delete; deleted suppliers leave lists and 
       false,
     ]);
     const picker = async () =>
-      (await t.call("GET", "/admin/suppliers/all", { token })).json.result.map((s: { label: string }) =>
-        s.label
-      );
+      (await t.api(Sup.supplierOptionsCall, { token })).json.result.map((s: { label: string }) => s.label);
     assertEquals(await picker(), ["Gone Panel"]);
 
-    const del = await t.call("PUT", `/admin/supplier/update/${gone._id}`, {
+    const del = await t.api(Sup.updateSupplierCall, {
+      params: { id: gone._id },
       token,
       body: { isDeleted: true },
     });
     assertEquals([del.status, del.json.message], [200, "Supplier deleted successfully"]);
     assertEquals(await picker(), []);
-    const list = await t.call("POST", "/admin/suppliers", { token, body: {} });
+    const list = await t.api(Sup.listSuppliers, { token, body: {} });
     assertEquals(list.json.result.data.map((s: { supplierName: string }) => s.supplierName), ["Keep Panel"]);
-    assertEquals((await t.call("POST", `/admin/supplier/${gone._id}`, { token })).status, 404);
+    assertEquals((await t.api(Sup.getSupplierCall, { params: { id: gone._id }, token })).status, 404);
     assertEquals(
-      (await t.call("GET", "/supplier/me", { token: portal.token })).status,
+      (await t.api(Sess.supplierMeCall, { token: portal.token })).status,
       401,
       "portal user signed out",
     );
     assertEquals(
-      (await t.call("POST", "/admin/login", { body: { email: portal.email, password: TEST_PASSWORD } }))
+      (await t.api(Sess.loginCall, { body: { email: portal.email, password: TEST_PASSWORD } }))
         .status,
       401,
     );
@@ -270,12 +283,12 @@ Deno.test("suppliers: list filters, paging, figures; CSV honours the filters", a
       await created(
         t,
         token,
-        "/admin/supplier/add",
+        Sup.addSupplier,
         supplierBody({ supplierName, supplierType, countryId, isActive }),
       );
     }
     const page = async (body: Record<string, unknown>) =>
-      (await t.call("POST", "/admin/suppliers", { token, body })).json.result;
+      (await t.api(Sup.listSuppliers, { token, body })).json.result;
     const p2 = await page({ pageNo: 2, limit: 4 });
     assertEquals(p2.metadata, { total: 6, limit: 4, pageNo: 2 });
     assertEquals(p2.data.length, 2);
@@ -302,7 +315,8 @@ Deno.test("suppliers: list filters, paging, figures; CSV honours the filters", a
     assertEquals((await page({ search: "pulse" })).metadata.total, 1);
 
     const csv = parseCsv(
-      (await t.call("POST", "/admin/suppliers?format=csv", {
+      (await t.api(Sup.listSuppliers, {
+        search: { format: "csv" },
         token,
         body: { filter: { supplierType: [2] }, status: true },
       })).text,
@@ -329,7 +343,7 @@ Deno.test("suppliers: a SUPPLIER user must belong to a live supplier; supplier-u
     const s = await created(
       t,
       token,
-      "/admin/supplier/add",
+      Sup.addSupplier,
       supplierBody({ supplierName: "Opinion Harbor" }),
     );
     const user = {
@@ -339,19 +353,19 @@ Deno.test("suppliers: a SUPPLIER user must belong to a live supplier; supplier-u
       role: "SUPPLIER",
       password: "Secret123",
     };
-    const unknown = await t.call("POST", "/admin/user/add", {
+    const unknown = await t.api(Users.addUser, {
       token,
       body: { ...user, supplierId: "0123456789abcdef01234567" },
     });
     assertEquals([unknown.status, unknown.json.message], [404, "Supplier not found"]);
-    const none = await t.call("POST", "/admin/user/add", { token, body: user });
+    const none = await t.api(Users.addUser, { token, body: user });
     assertEquals(none.json.errors, [{ path: "supplierId", message: "Supplier is required" }]);
 
-    const ok = await t.call("POST", "/admin/user/add", { token, body: { ...user, supplierId: s._id } });
+    const ok = await t.api(Users.addUser, { token, body: { ...user, supplierId: s._id } });
     assertEquals(ok.status, 200, ok.text);
     assertEquals(ok.json.result.supplierId, s._id);
 
-    const list = await t.call("POST", "/admin/users/supplier", { token, body: {} });
+    const list = await t.api(Users.listSupplierUsers, { token, body: {} });
     assertEquals(
       list.json.result.data.map((u: { email: string; supplierName: string }) => [u.email, u.supplierName]),
       [
@@ -359,17 +373,18 @@ Deno.test("suppliers: a SUPPLIER user must belong to a live supplier; supplier-u
       ],
     );
     const csv = parseCsv(
-      (await t.call("POST", "/admin/users/supplier?format=csv", { token, body: {} })).text,
+      (await t.api(Users.listSupplierUsers, { search: { format: "csv" }, token, body: {} })).text,
     );
     assertEquals(csv[0][4], "Supplier");
     assertEquals(csv[1][4], "Opinion Harbor");
 
     // moving the user to a deleted supplier is refused
-    const other = await created(t, token, "/admin/supplier/add", supplierBody());
-    await t.call("PUT", `/admin/supplier/update/${other._id}`, { token, body: { isDeleted: true } });
-    const move = await t.call("PUT", `/admin/user/update/${ok.json.result._id}`, {
+    const other = await created(t, token, Sup.addSupplier, supplierBody());
+    await t.api(Sup.updateSupplierCall, { params: { id: other._id }, token, body: { isDeleted: true } });
+    const move = await t.api(Users.updateUserCall, {
+      params: { id: ok.json.result._id },
       token,
-      body: { ...user, password: "", supplierId: other._id },
+      bad: { ...user, password: "", supplierId: other._id },
     });
     assertEquals(move.status, 400);
     assertEquals(move.json.errors, [{ path: "supplierId", message: "Supplier is required" }]);
@@ -382,25 +397,22 @@ Deno.test("suppliers: every call refuses a missing token and a wrong role; accou
   const t = await testApp();
   try {
     const admin = await t.tokenFor("ADMIN");
-    const s = await created(t, admin, "/admin/supplier/add", supplierBody());
-    const calls: [string, string, "MANAGER" | "SUPPLIER", unknown?][] = [
-      ["POST", "/admin/suppliers", "MANAGER"],
-      ["GET", "/admin/suppliers/all", "SUPPLIER"],
-      ["POST", "/admin/supplier/add", "MANAGER", supplierBody()],
-      ["PUT", `/admin/supplier/update/${s._id}`, "MANAGER", { isActive: true }],
-      ["POST", `/admin/supplier/${s._id}`, "MANAGER"],
-    ];
+    const s = await created(t, admin, Sup.addSupplier, supplierBody());
     const accountant = await t.tokenFor("ACCOUNTANT");
-    for (const [method, path, wrong, body] of calls) {
-      await expectGuarded(t, method, path, wrong, body ?? {});
-      const r = await t.call(method, path, {
-        token: accountant,
-        body: method === "GET" ? undefined : body ?? {},
-      });
-      assertEquals(r.status, 200, `${method} ${path} as ACCOUNTANT: ${r.text}`);
+    const calls: [AnyContract, "MANAGER" | "SUPPLIER", ApiInput<AnyContract>][] = [
+      [Sup.listSuppliers, "MANAGER", { body: {} }],
+      [Sup.supplierOptionsCall, "SUPPLIER", {}],
+      [Sup.addSupplier, "MANAGER", { body: supplierBody() }],
+      [Sup.updateSupplierCall, "MANAGER", { params: { id: s._id }, body: { isActive: true } }],
+      [Sup.getSupplierCall, "MANAGER", { params: { id: s._id } }],
+    ];
+    for (const [call, wrong, input] of calls) {
+      await expectCallGuarded(t, call, wrong, input);
+      const r = await t.api(call, { ...input, token: accountant });
+      assertEquals(r.status, 200, `${call.key} as ACCOUNTANT: ${r.text}`);
     }
     assertEquals(
-      (await t.call("GET", "/admin/suppliers/all", { token: await t.tokenFor("BDE") })).status,
+      (await t.api(Sup.supplierOptionsCall, { token: await t.tokenFor("BDE") })).status,
       200,
     );
   } finally {
@@ -415,22 +427,22 @@ Deno.test("supplier picker: ?search finds by name or short code; an overlong sea
     await created(
       t,
       token,
-      "/admin/supplier/add",
+      Sup.addSupplier,
       supplierBody({ supplierName: "Alpha Panel", supplierShortCode: "ALP" }),
     );
     await created(
       t,
       token,
-      "/admin/supplier/add",
+      Sup.addSupplier,
       supplierBody({ supplierName: "Beta Panel", supplierShortCode: "BET" }),
     );
     const labels = async (search: string) =>
-      (await t.call("GET", `/admin/suppliers/all?search=${encodeURIComponent(search)}`, { token })).json
+      (await t.api(Sup.supplierOptionsCall, { query: { search }, token })).json
         .result
         .map((s: { label: string }) => s.label);
     assertEquals(await labels("alp"), ["Alpha Panel"]);
     assertEquals(await labels("BET"), ["Beta Panel"]);
-    const long = await t.call("GET", `/admin/suppliers/all?search=${"x".repeat(201)}`, { token });
+    const long = await t.api(Sup.supplierOptionsCall, { query: { search: "x".repeat(201) }, token });
     assertEquals([long.status, long.json.message], [400, "search is too long"]);
     assertEquals(long.json.errors, [{ path: "search", message: "search is too long" }]);
   } finally {

@@ -8,6 +8,8 @@ import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { parseCsv } from "../helpers/master.ts";
 import { SHORT_CODES } from "../../server/domain/router/shortcodes.ts";
 import { fillPlaceholders } from "../../server/domain/router/outcomes.ts";
+import * as Supp from "../../shared/api/support.ts";
+import { pathOf } from "../../shared/api/contract.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -32,7 +34,7 @@ Deno.test(
     const { t, s, uids } = await withTraffic();
     try {
       const token = await t.tokenFor("SUBSCRIBER");
-      const r = await t.call("POST", "/admin/projects/identifier", {
+      const r = await t.api(Supp.searchIdentifiersCall, {
         token,
         body: { filter: { multiSearch: `resp-1\n\n${uids[1]}\nresp-1\nnobody` }, pageNo: 1, limit: 100 },
       });
@@ -63,19 +65,19 @@ Deno.test(
       }
       assertEquals((byUid.get(uids[1]) as Record<string, unknown>).status, "terminate");
 
-      const none = await t.call("POST", "/admin/projects/identifier", { token, body: { filter: {} } });
+      const none = await t.api(Supp.searchIdentifiersCall, { token, body: { filter: {} } });
       assertEquals(none.status, 200);
       assertEquals(none.json.result.data.length, 0);
 
       // 100 a page at most
-      const big = await t.call("POST", "/admin/projects/identifier", {
+      const big = await t.api(Supp.searchIdentifiersCall, {
         token,
         body: { filter: { multiSearch: "resp-1" }, limit: 1000 },
       });
       assertEquals(big.json.result.metadata.limit, 100);
 
       // outcome filter
-      const done = await t.call("POST", "/admin/projects/identifier", {
+      const done = await t.api(Supp.searchIdentifiersCall, {
         token,
         body: { filter: { multiSearch: "resp-1\nresp-2\nresp-3", outcome: ["complete"] } },
       });
@@ -91,14 +93,14 @@ Deno.test("identifiers: thousands at once; the export streams every match as CSV
   try {
     const token = await t.tokenFor("MANAGER");
     const lines = [...Array.from({ length: 5000 }, (_, i) => `unknown-${i}`), "resp-3", "resp-4", uids[4]];
-    const r = await t.call("POST", "/admin/projects/identifier", {
+    const r = await t.api(Supp.searchIdentifiersCall, {
       token,
       body: { filter: { multiSearch: lines.join("\n") } },
     });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.json.result.data.length, 3);
 
-    const csv = await t.call("POST", "/admin/identifiers/report", {
+    const csv = await t.api(Supp.identifiersReportCall, {
       token,
       body: { identifierData: lines.join("\n") },
     });
@@ -123,7 +125,8 @@ Deno.test("identifiers: thousands at once; the export streams every match as CSV
     assertMatch(rows[1][5], /^\d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d$/);
 
     // the grid's export: the same list body with ?format=csv
-    const grid = await t.call("POST", "/admin/projects/identifier?format=csv", {
+    const grid = await t.api(Supp.searchIdentifiersCall, {
+      search: { format: "csv" },
       token,
       body: { filter: { multiSearch: "resp-3" } },
     });
@@ -137,14 +140,14 @@ Deno.test("identifiers: thousands at once; the export streams every match as CSV
 Deno.test("identifiers: roles, no token, malformed input", opts, async () => {
   const t = await testApp();
   try {
-    const none = await t.call("POST", "/admin/projects/identifier", { body: {} });
+    const none = await t.api(Supp.searchIdentifiersCall, { body: {} });
     assertEquals(none.status, 401);
-    const bde = await t.call("POST", "/admin/projects/identifier", {
+    const bde = await t.api(Supp.searchIdentifiersCall, {
       token: await t.tokenFor("BDE"),
       body: {},
     });
     assertEquals(bde.status, 403);
-    const sup = await t.call("POST", "/admin/identifiers/report", {
+    const sup = await t.api(Supp.identifiersReportCall, {
       token: await t.tokenFor("SUPPLIER"),
       body: { identifierData: "x" },
     });
@@ -158,15 +161,15 @@ Deno.test("identifiers: roles, no token, malformed input", opts, async () => {
         { pageNo: "x" },
       ]
     ) {
-      const r = await t.call("POST", "/admin/projects/identifier", { token, body });
+      const r = await t.api(Supp.searchIdentifiersCall, { token, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body).slice(0, 80));
       assert(typeof r.json.message === "string");
     }
-    const bad = await t.call("POST", "/admin/projects/identifier", { token, raw: "{not json" });
+    const bad = await t.api(Supp.searchIdentifiersCall, { token, raw: "{not json" });
     assertEquals(bad.status, 400);
-    const empty = await t.call("POST", "/admin/identifiers/report", {
+    const empty = await t.api(Supp.identifiersReportCall, {
       token,
-      body: { identifierData: " \n " },
+      bad: { identifierData: " \n " },
     });
     assertEquals(empty.status, 400);
     assertEquals(empty.json.message, "Identifiers are required");
@@ -178,7 +181,7 @@ Deno.test("identifiers: roles, no token, malformed input", opts, async () => {
 Deno.test("shortcodes: the router's table, each with its description; filter; roles", opts, async () => {
   const t = await testApp();
   try {
-    const r = await t.call("POST", "/admin/shortcode", { token: await t.tokenFor("SUBSCRIBER"), body: {} });
+    const r = await t.api(Supp.shortCodesCall, { token: await t.tokenFor("SUBSCRIBER"), body: {} });
     assertEquals(r.status, 200, r.text);
     const names = r.json.result.map((c: { shortCodeName: string }) => c.shortCodeName);
     assertEquals(names, Object.keys(SHORT_CODES).map((n) => `[${n}]`));
@@ -189,20 +192,20 @@ Deno.test("shortcodes: the router's table, each with its description; filter; ro
     const url = fillPlaceholders(names.join("&"), values);
     assertEquals(url, Object.keys(SHORT_CODES).map((n) => `v-${n}`).join("&"));
 
-    const f = await t.call("POST", "/admin/shortcode", {
+    const f = await t.api(Supp.shortCodesCall, {
       token: await t.tokenFor("ADMIN"),
       body: { filter: "idempotency" },
     });
     assertEquals(f.json.result.map((c: { shortCodeName: string }) => c.shortCodeName), ["[key]"]);
 
-    assertEquals((await t.call("POST", "/admin/shortcode", { body: {} })).status, 401);
+    assertEquals((await t.api(Supp.shortCodesCall, { body: {} })).status, 401);
     assertEquals(
-      (await t.call("POST", "/admin/shortcode", { token: await t.tokenFor("APIMANAGER"), body: {} })).status,
+      (await t.api(Supp.shortCodesCall, { token: await t.tokenFor("APIMANAGER"), body: {} })).status,
       403,
     );
-    const bad = await t.call("POST", "/admin/shortcode", {
+    const bad = await t.api(Supp.shortCodesCall, {
       token: await t.tokenFor("ADMIN"),
-      body: { filter: 3 },
+      bad: { filter: 3 },
     });
     assertEquals(bad.status, 400);
   } finally {
@@ -239,7 +242,8 @@ Deno.test(
     const { t, s } = await withTraffic();
     try {
       for (const id of [s.parent._id, s.child._id]) {
-        const res = await t.app.request(`/api/v1/admin/project/progress/${id}`, {
+        // the PNG's bytes are read raw (the test client reads an answer as text)
+        const res = await t.app.request(`/api/v1${pathOf(Supp.progressReportCall, { projectId: id })}`, {
           headers: { authorization: `Bearer ${await t.tokenFor("BDE")}` },
         });
         assertEquals(res.status, 200);
@@ -252,16 +256,22 @@ Deno.test(
         assert(height > 500 && height < 2000, `height ${height}`);
         assert(bytes.length > 10_000 && bytes.length < 1_000_000, `size ${bytes.length}`);
       }
-      assertEquals((await t.call("GET", `/admin/project/progress/${s.child._id}`)).status, 401);
-      const sup = await t.call("GET", `/admin/project/progress/${s.child._id}`, {
+      assertEquals(
+        (await t.api(Supp.progressReportCall, { params: { projectId: s.child._id } })).status,
+        401,
+      );
+      const sup = await t.api(Supp.progressReportCall, {
+        params: { projectId: s.child._id },
         token: await t.tokenFor("SUPPLIER"),
       });
       assertEquals(sup.status, 403);
-      const unknown = await t.call("GET", `/admin/project/progress/${"a".repeat(24)}`, {
+      const unknown = await t.api(Supp.progressReportCall, {
+        params: { projectId: "a".repeat(24) },
         token: await t.tokenFor("ADMIN"),
       });
       assertEquals(unknown.status, 404);
       assertEquals(unknown.json.message, "Project not found");
+      // a malformed id in the path itself: spelled by hand
       const malformed = await t.call("GET", `/admin/project/progress/nope`, {
         token: await t.tokenFor("ADMIN"),
       });

@@ -21,6 +21,9 @@ import {
   readFirstColumn,
 } from "../../web/src/features/projects/csv.ts";
 import Papa from "papaparse";
+import * as Proj from "../../shared/api/projects.ts";
+import * as Acc from "../../shared/api/accounts.ts";
+import * as Rec from "../../shared/api/reconcile.ts";
 
 const enc = new TextEncoder();
 /** A PNG: its signature, an IHDR chunk and a few IDAT bytes (NULs and bytes that are no UTF-8). */
@@ -122,12 +125,13 @@ Deno.test("reconcile upload: broken quoting, empty, binary, PNG, UTF-16 and CRLF
     const [a, b, c] = s.completes;
     const token = await t.tokenFor("SUPERADMIN");
     const send = async (bytes: Uint8Array, type = 1) =>
-      await t.call("POST", `/admin/project/reconsile/${s.parent._id}`, {
+      await t.api(Rec.reconcileUpload, {
+        params: { id: s.parent._id },
         token,
-        body: { type, csv: await fileText(bytes), fileName: "upload.csv" },
+        bad: { type, csv: await fileText(bytes), fileName: "upload.csv" },
       });
     const undo = async () => {
-      const r = await t.call("POST", `/admin/project/reconsile/undo/${s.parent._id}`, { token });
+      const r = await t.api(Rec.reconcileUndo, { params: { id: s.parent._id }, token });
       assertEquals(r.status, 200, r.text);
     };
 
@@ -204,7 +208,8 @@ Deno.test("reconcile upload: a file of 1,000,000 lines is parsed and answered wi
 
     let uploading = true;
     const started = performance.now();
-    const upload = t.call("POST", `/admin/project/reconsile/${s.parent._id}`, {
+    const upload = t.api(Rec.reconcileUpload, {
+      params: { id: s.parent._id },
       token,
       body: { type: 1, csv: await fileText(bytes), fileName: "million.csv" },
     }).finally(() => uploading = false);
@@ -263,9 +268,9 @@ Deno.test("reference uploads (invoices, purchase orders): bad files are refused 
   const t = await testApp();
   try {
     const token = await t.tokenFor("ACCOUNTANT");
-    for (const path of ["/admin/invoice/upload", "/admin/invoice/supplier/upload"]) {
+    for (const call of [Acc.uploadInvoiceRefsCall, Acc.uploadPurchaseOrderRefsCall]) {
       const send = async (bytes: Uint8Array) =>
-        await t.call("POST", path, { token, body: { data: await refRows(bytes) } });
+        await t.api(call, { token, bad: { data: await refRows(bytes) } });
       const million = new Uint8Array(enc.encode("INV100,REF-1\n".repeat(1_000_000)));
       const cases: [string, Uint8Array, number, string][] = [
         ["empty", new Uint8Array(), 400, "The file holds no rows"],
@@ -279,8 +284,8 @@ Deno.test("reference uploads (invoices, purchase orders): bad files are refused 
       ];
       for (const [label, bytes, status, message] of cases) {
         const r = await send(bytes);
-        assertEquals(r.status, status, `${path} ${label}: ${r.text.slice(0, 200)}`);
-        assert(String(r.json?.message).includes(message), `${path} ${label}: ${r.json?.message}`);
+        assertEquals(r.status, status, `${call.key} ${label}: ${r.text.slice(0, 200)}`);
+        assert(String(r.json?.message).includes(message), `${call.key} ${label}: ${r.json?.message}`);
       }
     }
   } finally {
@@ -319,7 +324,8 @@ Deno.test("zip-code and link files: read as the child project screens read them;
     const token = await t.tokenFor("SUPERADMIN");
     const parent = await makeParent(t);
     const child = await makeChild(t, parent);
-    const update = (body: unknown) => t.call("PUT", `/admin/project/update/${child._id}`, { token, body });
+    const update = (body: unknown) =>
+      t.api(Proj.updateProjectCall, { params: { id: child._id }, token, bad: body });
     // a million-line file of codes or links: a clear 4xx (the list's bound, or the body's)
     const codes = Array.from({ length: 1_000_000 }, (_, i) => String(10000 + i));
     const many = await update({ zipCodeId: codes });

@@ -1,6 +1,6 @@
 /** The Users screens' API (part 2: Users): grids, CSV export, add/edit/delete, validation, roles. */
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
-import { expectGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, TEST_PASSWORD, type TestApp, testApp } from "../helpers/app.ts";
 import { createUser, updateUser } from "../../server/domain/users/users.ts";
 import { httpErrorOf } from "../../server/http/errors.ts";
 import { MSG } from "../../shared/messages.ts";
@@ -9,6 +9,9 @@ import type { Role } from "../../shared/roles.ts";
 import { sql } from "kysely";
 import { supplierBody } from "../helpers/master.ts";
 import { wallClock } from "../../server/domain/common/clock.ts";
+import * as Sess from "../../shared/api/session.ts";
+import * as Sup from "../../shared/api/suppliers.ts";
+import * as Users from "../../shared/api/users.ts";
 
 async function withApp(fn: (t: TestApp, admin: string) => Promise<void>, env: Record<string, string> = {}) {
   const t = await testApp(env);
@@ -59,12 +62,15 @@ Deno.test("users: no token is 401; MANAGER and ACCOUNTANT get 403 on every Users
   try {
     const [id] = await seed(t, [{ first: "Target", email: "target@samplex.test" }]);
     for (const role of ["MANAGER", "ACCOUNTANT", "SUPPLIER", "BDE"] as const) {
-      await expectGuarded(t, "POST", "/admin/users", role, {});
-      await expectGuarded(t, "POST", "/admin/users/supplier", role, {});
-      await expectGuarded(t, "POST", "/admin/user/add", role, valid());
-      await expectGuarded(t, "PUT", `/admin/user/update/${id}`, role, { isActive: false });
-      assertEquals((await t.call("GET", `/admin/user/${id}`)).status, 401);
-      assertEquals((await t.call("GET", `/admin/user/${id}`, { token: await t.tokenFor(role) })).status, 403);
+      await expectCallGuarded(t, Users.listUsers, role, { body: {} });
+      await expectCallGuarded(t, Users.listSupplierUsers, role, { body: {} });
+      await expectCallGuarded(t, Users.addUser, role, { body: valid() });
+      await expectCallGuarded(t, Users.updateUserCall, role, { params: { id }, body: { isActive: false } });
+      assertEquals((await t.api(Users.getUserCall, { params: { id } })).status, 401);
+      assertEquals(
+        (await t.api(Users.getUserCall, { params: { id }, token: await t.tokenFor(role) })).status,
+        403,
+      );
     }
     // the refused calls changed nothing
     const row = await t.deps.db.selectFrom("users").select("isActive").where("id", "=", id)
@@ -78,7 +84,7 @@ Deno.test("users: no token is 401; MANAGER and ACCOUNTANT get 403 on every Users
     );
     // ADMIN is allowed, like SUPERADMIN
     assertEquals(
-      (await t.call("POST", "/admin/users", { token: await t.tokenFor("ADMIN"), body: {} })).status,
+      (await t.api(Users.listUsers, { token: await t.tokenFor("ADMIN"), body: {} })).status,
       200,
     );
   } finally {
@@ -93,28 +99,28 @@ Deno.test("users list: paging metadata, default page size 10, capped limit, page
       Array.from({ length: 12 }, (_, i) => ({ first: `Pager${i}`, email: `pager${i}@samplex.test` })),
     );
     // 12 seeded + the SUPERADMIN making the calls
-    const first = await t.call("POST", "/admin/users", { token: admin, body: {} });
+    const first = await t.api(Users.listUsers, { token: admin, body: {} });
     assertEquals(first.status, 200);
     assertEquals(first.json.result.metadata, { total: 13, limit: 10, pageNo: 1 });
     assertEquals(first.json.result.data.length, 10);
 
-    const second = await t.call("POST", "/admin/users", { token: admin, body: { pageNo: 2, limit: 5 } });
+    const second = await t.api(Users.listUsers, { token: admin, body: { pageNo: 2, limit: 5 } });
     assertEquals(second.json.result.metadata, { total: 13, limit: 5, pageNo: 2 });
     assertEquals(second.json.result.data.length, 5);
-    const third = await t.call("POST", "/admin/users", { token: admin, body: { pageNo: 3, limit: 5 } });
+    const third = await t.api(Users.listUsers, { token: admin, body: { pageNo: 3, limit: 5 } });
     assertEquals(third.json.result.data.length, 3);
     const all = new Set([...emails(first)]);
     const paged = [
-      ...emails(await t.call("POST", "/admin/users", { token: admin, body: { limit: 5 } })),
+      ...emails(await t.api(Users.listUsers, { token: admin, body: { limit: 5 } })),
       ...emails(second),
       ...emails(third),
     ];
     assertEquals(new Set(paged).size, 13, "pages do not overlap");
     assert(emails(first).every((e) => all.has(e)));
 
-    const big = await t.call("POST", "/admin/users", { token: admin, body: { limit: 500 } });
+    const big = await t.api(Users.listUsers, { token: admin, body: { limit: 500 } });
     assertEquals(big.json.result.metadata.limit, 100, "limit is capped at 100");
-    const past = await t.call("POST", "/admin/users", { token: admin, body: { pageNo: 9 } });
+    const past = await t.api(Users.listUsers, { token: admin, body: { pageNo: 9 } });
     assertEquals(past.json.result.data, []);
     assertEquals(past.json.result.metadata.total, 13);
 
@@ -123,7 +129,7 @@ Deno.test("users list: paging metadata, default page size 10, capped limit, page
     assertEquals(emails(third).at(-1), "superadmin@test.local");
 
     // the exact count alone, with the same filters, for grids whose total was a lower bound
-    const exact = await t.call("POST", "/admin/users", {
+    const exact = await t.api(Users.listUsers, {
       token: admin,
       body: { count: "exact", search: "pager1", pageNo: 4, limit: 5 },
     });
@@ -147,12 +153,12 @@ Deno.test("users list: malformed bodies are 400s, never 500", () =>
         { status: 5 },
       ]
     ) {
-      const r = await t.call("POST", "/admin/users", { token: admin, body });
+      const r = await t.api(Users.listUsers, { token: admin, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body));
       assert(r.json.message && r.json.errors?.length, "says what is wrong");
     }
-    assertEquals((await t.call("POST", "/admin/users", { token: admin, raw: "{" })).status, 400);
-    const count = await t.call("POST", "/admin/users", { token: admin, body: { count: true } });
+    assertEquals((await t.api(Users.listUsers, { token: admin, raw: "{" })).status, 400);
+    const count = await t.api(Users.listUsers, { token: admin, bad: { count: true } });
     assertEquals(count.json.message, 'count must be "exact"');
   }));
 
@@ -165,7 +171,7 @@ Deno.test("users list: search over name, e-mail and phone; % and _ are literal",
       { first: "Eleanor", last: "Price", email: "e100%@samplex.test" },
     ]);
     const search = async (s: string) =>
-      emails(await t.call("POST", "/admin/users", { token: admin, body: { search: s } })).sort();
+      emails(await t.api(Users.listUsers, { token: admin, body: { search: s } })).sort();
     assertEquals(
       await search("BEA"),
       ["bea@samplex.test", "carlos@samplex.test"],
@@ -187,32 +193,32 @@ Deno.test("users list: role and status filters; staff and supplier grids are sep
       { first: "Anthony", email: "acc@samplex.test", role: "ACCOUNTANT" },
       { first: "Supplier", email: "sup@samplex.test", role: "SUPPLIER" },
     ]);
-    const list = async (path: string, body: unknown) =>
-      emails(await t.call("POST", path, { token: admin, body })).sort();
-    assertEquals(await list("/admin/users", { filter: { role: "BDE" } }), [
+    const list = async (call: typeof Users.listUsers | typeof Users.listSupplierUsers, body: unknown) =>
+      emails(await t.api(call, { token: admin, bad: body })).sort();
+    assertEquals(await list(Users.listUsers, { filter: { role: "BDE" } }), [
       "bde1@samplex.test",
       "bde2@samplex.test",
     ]);
-    assertEquals(await list("/admin/users", { filter: { role: ["BDE", "ACCOUNTANT"] }, status: true }), [
+    assertEquals(await list(Users.listUsers, { filter: { role: ["BDE", "ACCOUNTANT"] }, status: true }), [
       "acc@samplex.test",
       "bde1@samplex.test",
     ]);
-    assertEquals(await list("/admin/users", { status: false }), ["bde2@samplex.test"]);
-    assertEquals(await list("/admin/users", { status: "false" }), ["bde2@samplex.test"]);
-    assertEquals((await list("/admin/users", { status: "any" })).length, 4, "any: all staff");
+    assertEquals(await list(Users.listUsers, { status: false }), ["bde2@samplex.test"]);
+    assertEquals(await list(Users.listUsers, { status: "false" }), ["bde2@samplex.test"]);
+    assertEquals((await list(Users.listUsers, { status: "any" })).length, 4, "any: all staff");
     assertEquals(
-      (await list("/admin/users", { status: null, filter: { role: null } })).length,
+      (await list(Users.listUsers, { status: null, filter: { role: null } })).length,
       4,
       "unset filters",
     );
-    assertEquals(await list("/admin/users", { filter: { isActive: false } }), ["bde2@samplex.test"]);
-    const unknown = await t.call("POST", "/admin/users", {
+    assertEquals(await list(Users.listUsers, { filter: { isActive: false } }), ["bde2@samplex.test"]);
+    const unknown = await t.api(Users.listUsers, {
       token: admin,
       body: { filter: { nonsense: "x", "role; drop table users": 1 } },
     });
     assertEquals([unknown.status, unknown.json.errors[0].path], [400, "filter.nonsense"]);
-    assert(!(await list("/admin/users", {})).includes("sup@samplex.test"), "suppliers are not staff");
-    assertEquals(await list("/admin/users/supplier", {}), ["sup@samplex.test"]);
+    assert(!(await list(Users.listUsers, {})).includes("sup@samplex.test"), "suppliers are not staff");
+    assertEquals(await list(Users.listSupplierUsers, {}), ["sup@samplex.test"]);
   }));
 
 Deno.test("users CSV export: header, every matching row across pages, filters honoured, formulas defused", () =>
@@ -223,7 +229,8 @@ Deno.test("users CSV export: header, every matching row across pages, filters ho
       ...Array.from({ length: 12 }, (_, i) => ({ first: `Exporter${i}`, email: `export${i}@samplex.test` })),
       { first: "Hidden", email: "hidden@samplex.test", role: "BDE" as const },
     ]);
-    const r = await t.call("POST", "/admin/users?format=csv", {
+    const r = await t.api(Users.listUsers, {
+      search: { format: "csv" },
       token: admin,
       body: { filter: { role: "MANAGER" }, limit: 5, pageNo: 2 },
     });
@@ -249,22 +256,27 @@ Deno.test("users CSV export: header, every matching row across pages, filters ho
     const comma = lines.find((l) => l.includes("comma@samplex.test"))!;
     assert(comma.startsWith('"Comma, Person","Quote ""Q""",comma@samplex.test,'), comma);
 
-    const searched = await t.call("POST", "/admin/users?format=csv", {
+    const searched = await t.api(Users.listUsers, {
+      search: { format: "csv" },
       token: admin,
       body: { search: "export1" },
     });
     // export1, export10, export11
     assertEquals(searched.text.trimEnd().split("\r\n").length, 1 + 3);
 
-    const supplierCsv = await t.call("POST", "/admin/users/supplier?format=csv", { token: admin, body: {} });
+    const supplierCsv = await t.api(Users.listSupplierUsers, {
+      search: { format: "csv" },
+      token: admin,
+      body: {},
+    });
     assertMatch(supplierCsv.headers.get("content-disposition")!, /filename="supplier-users-/);
-    const noToken = await t.call("POST", "/admin/users?format=csv", { body: {} });
+    const noToken = await t.api(Users.listUsers, { search: { format: "csv" }, body: {} });
     assertEquals(noToken.status, 401);
   }));
 
 Deno.test("users add: created, readable, audited with who and from where", () =>
   withApp(async (t, admin) => {
-    const r = await t.call("POST", "/admin/user/add", {
+    const r = await t.api(Users.addUser, {
       token: admin,
       body: valid({ email: "  Valentina@Samplex.TEST " }),
       headers: { "x-forwarded-for": "198.51.100.7" },
@@ -288,7 +300,7 @@ Deno.test("users add: created, readable, audited with who and from where", () =>
       },
     );
     assert(!("password" in u) && !("passwordHash" in u));
-    const got = await t.call("GET", `/admin/user/${u._id}`, { token: admin });
+    const got = await t.api(Users.getUserCall, { params: { id: u._id }, token: admin });
     assertEquals(got.json.result.email, "valentina@samplex.test");
 
     const log = await t.deps.db.selectFrom("system_logs").selectAll().where("recordId", "=", u._id).execute();
@@ -298,7 +310,7 @@ Deno.test("users add: created, readable, audited with who and from where", () =>
     assertEquals(log[0].name, "TestSUPERADMIN User");
     assertEquals(log[0].ipAddress, "198.51.100.7");
 
-    const login = await t.call("POST", "/admin/login", {
+    const login = await t.api(Sess.loginCall, {
       body: { email: "valentina@samplex.test", password: "first-pass-1" },
     });
     assertEquals(login.status, 200);
@@ -321,19 +333,21 @@ Deno.test("users add/edit: the spec's validation messages, verbatim, on their fi
       [valid({ password: undefined }), "password", "Password must be more than 6 character"],
     ];
     for (const [body, path, message] of cases) {
-      const r = await t.call("POST", "/admin/user/add", { token: admin, body });
+      const r = await t.api(Users.addUser, { token: admin, bad: body });
       assertEquals(r.status, 400, JSON.stringify(body));
       assertEquals(r.json.message, message, JSON.stringify(body));
       assertEquals(r.json.errors.find((e: { path: string }) => e.path === path)?.message, message);
     }
     const [id] = await seed(t, [{ first: "Editable", email: "editable@samplex.test" }]);
-    const edit = await t.call("PUT", `/admin/user/update/${id}`, {
+    const edit = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
-      body: valid({ email: "editable@samplex.test", password: "short" }),
+      bad: valid({ email: "editable@samplex.test", password: "short" }),
     });
     assertEquals(edit.status, 400);
     assertEquals(edit.json.message, "Password must be more than 6 character");
-    const noFirst = await t.call("PUT", `/admin/user/update/${id}`, {
+    const noFirst = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
       body: valid({ email: "editable@samplex.test", firstName: "" }),
     });
@@ -348,14 +362,15 @@ Deno.test("users add/edit: a duplicate e-mail is a 409, whatever its case", () =
       { first: "Original", email: "taken@samplex.test" },
       { first: "Another", email: "another@samplex.test" },
     ]);
-    const dup = await t.call("POST", "/admin/user/add", {
+    const dup = await t.api(Users.addUser, {
       token: admin,
       body: valid({ email: "TAKEN@samplex.test" }),
     });
     assertEquals(dup.status, 409);
     assertEquals(dup.json.message, "A user with this email already exists");
     assertEquals(dup.json.errors, [{ path: "email", message: "A user with this email already exists" }]);
-    const edit = await t.call("PUT", `/admin/user/update/${otherId}`, {
+    const edit = await t.api(Users.updateUserCall, {
+      params: { id: otherId },
       token: admin,
       body: valid({ email: "taken@samplex.test" }),
     });
@@ -364,14 +379,13 @@ Deno.test("users add/edit: a duplicate e-mail is a 409, whatever its case", () =
 
 Deno.test("users edit: fields change; an empty password keeps the old one, a new one replaces it", () =>
   withApp(async (t, admin) => {
-    const created = await t.call("POST", "/admin/user/add", { token: admin, body: valid() });
+    const created = await t.api(Users.addUser, { token: admin, body: valid() });
     const id = created.json.result._id;
     const login = (password: string) =>
-      t.call("POST", "/admin/login", { body: { email: "valentina@samplex.test", password } }).then((r) =>
-        r.status
-      );
+      t.api(Sess.loginCall, { body: { email: "valentina@samplex.test", password } }).then((r) => r.status);
 
-    const edit = await t.call("PUT", `/admin/user/update/${id}`, {
+    const edit = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
       body: valid({ lastName: "Ortiz-Vega", role: "BDE", password: "" }),
     });
@@ -380,14 +394,16 @@ Deno.test("users edit: fields change; an empty password keeps the old one, a new
     assertEquals([edit.json.result.lastName, edit.json.result.role], ["Ortiz-Vega", "BDE"]);
     assertEquals(await login("first-pass-1"), 200, "empty password kept the old one");
 
-    const noPassword = await t.call("PUT", `/admin/user/update/${id}`, {
+    const noPassword = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
       body: { ...valid(), password: undefined },
     });
     assertEquals(noPassword.status, 200);
     assertEquals(await login("first-pass-1"), 200, "absent password kept the old one");
 
-    const changed = await t.call("PUT", `/admin/user/update/${id}`, {
+    const changed = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
       body: valid({ password: "second-pass-2" }),
     });
@@ -396,13 +412,15 @@ Deno.test("users edit: fields change; an empty password keeps the old one, a new
     assertEquals(await login("first-pass-1"), 401);
 
     // a supplier id must name a supplier, whatever the role
-    const nowhere = await t.call("PUT", `/admin/user/update/${id}`, {
+    const nowhere = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
       body: valid({ role: "MANAGER", supplierId: "65f000000000000000000001", password: "" }),
     });
     assertEquals([nowhere.status, nowhere.json.message], [404, "Supplier not found"]);
-    const real = await t.call("POST", "/admin/supplier/add", { token: admin, body: supplierBody() });
-    const supplier = await t.call("PUT", `/admin/user/update/${id}`, {
+    const real = await t.api(Sup.addSupplier, { token: admin, body: supplierBody() });
+    const supplier = await t.api(Users.updateUserCall, {
+      params: { id },
       token: admin,
       body: valid({ role: "MANAGER", supplierId: real.json.result._id, password: "" }),
     });
@@ -422,19 +440,27 @@ Deno.test("users edit: fields change; an empty password keeps the old one, a new
 Deno.test("users: active switch and soft delete; deleted users vanish but their e-mail can be reused", () =>
   withApp(async (t, admin) => {
     const [id] = await seed(t, [{ first: "Deletable", email: "gone@samplex.test" }]);
-    const off = await t.call("PUT", `/admin/user/update/${id}`, { token: admin, body: { isActive: false } });
+    const off = await t.api(Users.updateUserCall, {
+      params: { id },
+      token: admin,
+      body: { isActive: false },
+    });
     assertEquals(off.status, 200);
     assertEquals(off.json.result.isActive, false);
 
-    const del = await t.call("PUT", `/admin/user/update/${id}`, { token: admin, body: { isDeleted: true } });
+    const del = await t.api(Users.updateUserCall, {
+      params: { id },
+      token: admin,
+      body: { isDeleted: true },
+    });
     assertEquals(del.status, 200);
     assertEquals(del.json.message, "User deleted successfully");
-    assertEquals((await t.call("GET", `/admin/user/${id}`, { token: admin })).status, 404);
+    assertEquals((await t.api(Users.getUserCall, { params: { id }, token: admin })).status, 404);
     assert(
-      !emails(await t.call("POST", "/admin/users", { token: admin, body: {} })).includes("gone@samplex.test"),
+      !emails(await t.api(Users.listUsers, { token: admin, body: {} })).includes("gone@samplex.test"),
     );
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${id}`, { token: admin, body: { isDeleted: true } })).status,
+      (await t.api(Users.updateUserCall, { params: { id }, token: admin, body: { isDeleted: true } })).status,
       404,
     );
     // the row stays for reports and the audit log
@@ -449,24 +475,30 @@ Deno.test("users: active switch and soft delete; deleted users vanish but their 
       "Deleted user gone@samplex.test",
     ]);
 
-    const again = await t.call("POST", "/admin/user/add", {
+    const again = await t.api(Users.addUser, {
       token: admin,
       body: valid({ email: "gone@samplex.test" }),
     });
     assertEquals(again.status, 200, again.text);
 
-    const mixed = await t.call("PUT", `/admin/user/update/${again.json.result._id}`, {
+    const mixed = await t.api(Users.updateUserCall, {
+      params: { id: again.json.result._id },
       token: admin,
-      body: { isDeleted: false },
+      bad: { isDeleted: false },
     });
     assertEquals(mixed.status, 400, "isDeleted:false is not a way to undelete");
   }));
 
 Deno.test("users: unknown and malformed ids are 404", () =>
   withApp(async (t, admin) => {
-    assertEquals((await t.call("GET", "/admin/user/000000000000000000000000", { token: admin })).status, 404);
+    assertEquals(
+      (await t.api(Users.getUserCall, { params: { id: "000000000000000000000000" }, token: admin })).status,
+      404,
+    );
+    // a malformed id in the path itself: spelled by hand
     assertEquals((await t.call("GET", "/admin/user/not-an-id", { token: admin })).status, 404);
-    const upd = await t.call("PUT", "/admin/user/update/000000000000000000000000", {
+    const upd = await t.api(Users.updateUserCall, {
+      params: { id: "000000000000000000000000" },
       token: admin,
       body: valid(),
     });
@@ -481,17 +513,17 @@ Deno.test("user pickers: BDE list for Assigned To, staff lists without suppliers
       { first: "Bettina", last: "Inactive", email: "bde2@samplex.test", role: "BDE", active: false },
       { first: "Supplier", email: "sup@samplex.test", role: "SUPPLIER" },
     ]);
-    const bde = await t.call("GET", "/admin/users/role/bde", { token: await t.tokenFor("ACCOUNTANT") });
+    const bde = await t.api(Users.bdeUserOptions, { token: await t.tokenFor("ACCOUNTANT") });
     assertEquals(bde.status, 200);
     assertEquals(bde.json.result.map((u: { label: string }) => u.label), ["Bernard Active"]);
     assertEquals(bde.json.result[0].value, bde.json.result[0]._id);
-    for (const path of ["/admin/users/all", "/admin/usersall"]) {
-      const all = await t.call("GET", path, { token: admin });
+    for (const call of [Users.userOptionsCall, Users.userOptionsAllCall]) {
+      const all = await t.api(call, { token: admin });
       const mails = all.json.result.map((u: { email: string }) => u.email);
       assert(mails.includes("bde1@samplex.test") && mails.includes("superadmin@test.local"));
       assert(!mails.includes("sup@samplex.test") && !mails.includes("bde2@samplex.test"));
-      assertEquals((await t.call("GET", path)).status, 401);
-      assertEquals((await t.call("GET", path, { token: await t.tokenFor("SUPPLIER") })).status, 403);
+      assertEquals((await t.api(call)).status, 401);
+      assertEquals((await t.api(call, { token: await t.tokenFor("SUPPLIER") })).status, 403);
     }
   }));
 
@@ -499,22 +531,22 @@ Deno.test("users: nobody deletes or deactivates their own account (403); editing
   withApp(async (t) => {
     for (const role of ["SUPERADMIN", "ADMIN"] as const) {
       const me = await t.userWith(role);
-      const self = `/admin/user/update/${me.id}`;
-      const off = await t.call("PUT", self, { token: me.token, body: { isActive: false } });
+      const self = { params: { id: me.id }, token: me.token };
+      const off = await t.api(Users.updateUserCall, { ...self, body: { isActive: false } });
       assertEquals(off.status, 403, `${role}: ${off.text}`);
       assertEquals(off.json.message, MSG.cannotDeactivateSelf);
-      const del = await t.call("PUT", self, { token: me.token, body: { isDeleted: true } });
+      const del = await t.api(Users.updateUserCall, { ...self, body: { isDeleted: true } });
       assertEquals(del.status, 403);
       assertEquals(del.json.message, MSG.cannotDeleteSelf);
       const form = valid({ email: me.email, role, firstName: "Myself", isActive: false });
-      const viaForm = await t.call("PUT", self, { token: me.token, body: form });
+      const viaForm = await t.api(Users.updateUserCall, { ...self, body: form });
       assertEquals(viaForm.status, 403);
       assertEquals(viaForm.json.errors, [{ path: "isActive", message: MSG.cannotDeactivateSelf }]);
       const row = await t.deps.db.selectFrom("users").select(["isActive", "isDeleted", "firstName"])
         .where("id", "=", me.id).executeTakeFirstOrThrow();
       assertEquals([row.isActive, row.isDeleted, row.firstName], [1, 0, `Test${role}`]);
       // the same form, still active, saves
-      const ok = await t.call("PUT", self, { token: me.token, body: { ...form, isActive: true } });
+      const ok = await t.api(Users.updateUserCall, { ...self, body: { ...form, isActive: true } });
       assertEquals(ok.status, 200, ok.text);
       assertEquals(ok.json.result.firstName, "Myself");
     }
@@ -527,26 +559,27 @@ Deno.test("users: only a SUPERADMIN adds, edits, switches off or deletes a SUPER
       { first: "Second", email: "second.sa@samplex.test", role: "SUPERADMIN" },
       { first: "Plain", email: "plain@samplex.test", role: "MANAGER" },
     ]);
-    const refused = async (method: string, path: string, body: unknown, field?: string) => {
-      const r = await t.call(method, path, { token: admin, body });
-      assertEquals(r.status, 403, `${path} ${JSON.stringify(body)}: ${r.text}`);
+    // id null: add the user; otherwise update that one
+    const refused = async (id: string | null, body: unknown, field?: string) => {
+      const r = id === null
+        ? await t.api(Users.addUser, { token: admin, bad: body })
+        : await t.api(Users.updateUserCall, { params: { id }, token: admin, bad: body });
+      assertEquals(r.status, 403, `${id ?? "add"} ${JSON.stringify(body)}: ${r.text}`);
       assertEquals(r.json.message, MSG.superadminOnly);
       if (field) assertEquals(r.json.errors, [{ path: field, message: MSG.superadminOnly }]);
     };
-    await refused("POST", "/admin/user/add", valid({ role: "SUPERADMIN" }), "role");
+    await refused(null, valid({ role: "SUPERADMIN" }), "role");
     await refused(
-      "PUT",
-      `/admin/user/update/${manager}`,
+      manager,
       valid({ email: "plain@samplex.test", role: "SUPERADMIN" }),
       "role",
     );
     await refused(
-      "PUT",
-      `/admin/user/update/${sa}`,
+      sa,
       valid({ email: "second.sa@samplex.test", role: "SUPERADMIN" }),
     );
-    await refused("PUT", `/admin/user/update/${sa}`, { isActive: false });
-    await refused("PUT", `/admin/user/update/${sa}`, { isDeleted: true });
+    await refused(sa, { isActive: false });
+    await refused(sa, { isDeleted: true });
     const rows = await t.deps.db.selectFrom("users").select(["email", "role", "isActive", "isDeleted"])
       .where("email", "in", ["second.sa@samplex.test", "plain@samplex.test", "valentina@samplex.test"])
       .orderBy("email").execute();
@@ -556,28 +589,41 @@ Deno.test("users: only a SUPERADMIN adds, edits, switches off or deletes a SUPER
     ]);
     // an ADMIN still manages everyone else
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${manager}`, { token: admin, body: { isActive: false } }))
+      (await t.api(Users.updateUserCall, {
+        params: { id: manager },
+        token: admin,
+        body: { isActive: false },
+      }))
         .status,
       200,
     );
     // a SUPERADMIN may do all of it
-    const added = await t.call("POST", "/admin/user/add", {
+    const added = await t.api(Users.addUser, {
       token: superadmin,
       body: valid({ role: "SUPERADMIN" }),
     });
     assertEquals(added.status, 200, added.text);
-    const promoted = await t.call("PUT", `/admin/user/update/${manager}`, {
+    const promoted = await t.api(Users.updateUserCall, {
+      params: { id: manager },
       token: superadmin,
       body: valid({ email: "plain@samplex.test", role: "SUPERADMIN" }),
     });
     assertEquals(promoted.status, 200, promoted.text);
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${sa}`, { token: superadmin, body: { isActive: false } }))
+      (await t.api(Users.updateUserCall, {
+        params: { id: sa },
+        token: superadmin,
+        body: { isActive: false },
+      }))
         .status,
       200,
     );
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${sa}`, { token: superadmin, body: { isDeleted: true } }))
+      (await t.api(Users.updateUserCall, {
+        params: { id: sa },
+        token: superadmin,
+        body: { isDeleted: true },
+      }))
         .status,
       200,
     );
@@ -594,7 +640,11 @@ Deno.test("users: the last active SUPERADMIN cannot be demoted, deactivated or d
       active: false,
     }]);
     const demote = valid({ email: me.email, role: "ADMIN" });
-    const alone = await t.call("PUT", `/admin/user/update/${me.id}`, { token: superadmin, body: demote });
+    const alone = await t.api(Users.updateUserCall, {
+      params: { id: me.id },
+      token: superadmin,
+      body: demote,
+    });
     assertEquals(alone.status, 409, alone.text);
     assertEquals(alone.json.message, MSG.lastSuperadmin);
     assertEquals(alone.json.errors, [{ path: "role", message: MSG.lastSuperadmin }]);
@@ -612,37 +662,46 @@ Deno.test("users: the last active SUPERADMIN cannot be demoted, deactivated or d
     }
     // with a second active SUPERADMIN the first may step down
     assertEquals(
-      (await t.call("PUT", `/admin/user/update/${idle}`, { token: superadmin, body: { isActive: true } }))
+      (await t.api(Users.updateUserCall, {
+        params: { id: idle },
+        token: superadmin,
+        body: { isActive: true },
+      }))
         .status,
       200,
     );
-    const stepDown = await t.call("PUT", `/admin/user/update/${me.id}`, { token: superadmin, body: demote });
+    const stepDown = await t.api(Users.updateUserCall, {
+      params: { id: me.id },
+      token: superadmin,
+      body: demote,
+    });
     assertEquals(stepDown.status, 200, stepDown.text);
     assertEquals(stepDown.json.result.role, "ADMIN");
   }));
 
 Deno.test("users: supplier logins read with their supplier's name, in the grid and on their own", () =>
   withApp(async (t, admin) => {
-    const supplier = await t.call("POST", "/admin/supplier/add", {
+    const supplier = await t.api(Sup.addSupplier, {
       token: admin,
       body: supplierBody({ supplierName: "Maple Voices" }),
     });
     assertEquals(supplier.status, 200, supplier.text);
-    const add = await t.call("POST", "/admin/user/add", {
+    const add = await t.api(Users.addUser, {
       token: admin,
       body: valid({ role: "SUPPLIER", supplierId: supplier.json.result._id }),
     });
     assertEquals(add.status, 200, add.text);
-    const grid = await t.call("POST", "/admin/users/supplier", { token: admin, body: {} });
+    const grid = await t.api(Users.listSupplierUsers, { token: admin, body: {} });
     assertEquals(grid.json.result.data.map((u: { supplierName: string }) => u.supplierName), [
       "Maple Voices",
     ]);
     // the edit form's read names the supplier too, so a supplier switched off since still shows
-    await t.call("PUT", `/admin/supplier/update/${supplier.json.result._id}`, {
+    await t.api(Sup.updateSupplierCall, {
+      params: { id: supplier.json.result._id },
       token: admin,
       body: { isActive: false },
     });
-    const one = await t.call("GET", `/admin/user/${add.json.result._id}`, { token: admin });
+    const one = await t.api(Users.getUserCall, { params: { id: add.json.result._id }, token: admin });
     assertEquals(one.status, 200);
     assertEquals([one.json.result.supplierId, one.json.result.supplierName], [
       supplier.json.result._id,

@@ -2,6 +2,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { day, makeClient, readyProject } from "../helpers/accounts.ts";
+import * as Acc from "../../shared/api/accounts.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -29,7 +30,7 @@ Deno.test("cli invoice pdf: writes the invoice's PDF, whose text holds its code,
       const client = await makeClient(t, { clientName: "Orbit Insights", company: "Orbit Insights Ltd" });
       const p = await readyProject(t, { clientId: client._id, complete: 30, cpi: 4 });
       project = p;
-      const r = await t.call("POST", "/admin/invoice/add", {
+      const r = await t.api(Acc.addInvoiceCall, {
         token,
         body: {
           clientId: client._id,
