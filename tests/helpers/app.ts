@@ -187,26 +187,7 @@ export async function testApp(
 }
 export type TestApp = Awaited<ReturnType<typeof testApp>>;
 
-/** Asserts the standard guard behaviour of a call: 401 without token, 403 for a wrong role. */
-export async function expectGuarded(
-  t: TestApp,
-  method: string,
-  path: string,
-  wrongRole: Role,
-  body: unknown = {},
-) {
-  if (method === "GET" || method === "HEAD") body = undefined; // a GET carries no body
-  const none = await t.call(method, path, { body });
-  if (none.status !== 401) {
-    throw new Error(`${method} ${path} without token gave ${none.status}, expected 401`);
-  }
-  const wrong = await t.call(method, path, { body, token: await t.tokenFor(wrongRole) });
-  if (wrong.status !== 403) {
-    throw new Error(`${method} ${path} as ${wrongRole} gave ${wrong.status}, expected 403`);
-  }
-}
-
-/** expectGuarded for a declared call: 401 without a token, 403 as the wrong role. */
+/** The standard guard behaviour of a declared call: 401 without a token, 403 as the wrong role. */
 export async function expectCallGuarded<C extends AnyContract>(
   t: TestApp,
   contract: C,

@@ -52,8 +52,7 @@ export function qualificationBody(extra: Record<string, unknown> = {}) {
 
 /**
  * Makes a record through its add call and returns it, failing loudly otherwise:
- * `created(t, token, C.addClient, clientBody())`. (The form with a path, `created(t, token,
- * "/admin/client/add", body)`, stays until no test uses it.)
+ * `created(t, token, C.addClient, clientBody())`.
  */
 export async function created<C extends AnyContract>(
   t: TestApp,
@@ -61,15 +60,8 @@ export async function created<C extends AnyContract>(
   contract: C,
   body: BodyIn<C>,
 ): Promise<ResultOf<C>>;
-// deno-lint-ignore no-explicit-any
-export async function created(t: TestApp, token: string, path: string, body: unknown): Promise<any>;
-export async function created(t: TestApp, token: string, call: string | AnyContract, body: unknown) {
-  if (typeof call !== "string") {
-    return await t.ok(call, { token, body } as ApiInput<AnyContract>);
-  }
-  const r = await t.call("POST", call, { token, body });
-  if (r.status !== 200) throw new Error(`POST ${call} gave ${r.status}: ${r.text}`);
-  return r.json.result;
+export async function created(t: TestApp, token: string, call: AnyContract, body: unknown) {
+  return await t.ok(call, { token, body } as ApiInput<AnyContract>);
 }
 
 /** Audit rows of one record, oldest first. */
