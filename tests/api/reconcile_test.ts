@@ -17,7 +17,7 @@ import {
   recoverReconciles,
   undoReconcile,
 } from "../../server/domain/reconcile/reconcile.ts";
-import { MAX_IDENTIFIERS, parseIdentifierFile } from "../../shared/schemas/reconcile.ts";
+import { MAX_IDENTIFIERS, parseIdentifierFile } from "../../shared/reconcile-file.ts";
 import { parseOffThread } from "../../server/domain/reconcile/offthread.ts";
 import Papa from "papaparse";
 import { setImmediate } from "node:timers";
