@@ -13,13 +13,15 @@ import type { Db } from "../db/connection.ts";
 import { type ListDefinition, listResponse } from "./list-route.ts";
 import { ok } from "./respond.ts";
 import { idParam, jsonBody } from "./validate.ts";
-import { parseInput, recordExists, tableOf } from "./records.ts";
+import { parseInput } from "./records.ts";
+import { requireRecord } from "../domain/common/records.ts";
 import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
 import { MSG } from "../../shared/messages.ts";
 import type { AppEnv, Ctx } from "./context.ts";
-import { badRequest, forbidden, notFound, unauthorized } from "./errors.ts";
+import type { Ctx as DomainCtx } from "../domain/ctx.ts";
+import { badRequest, httpForbidden, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
 import { clearSessionCookies, csrfFailure, sessionCookieOf } from "./session-cookie.ts";
@@ -35,6 +37,11 @@ export type CallContext<C extends AnyContract> = {
   deps: Deps;
   db: Db;
   c: Ctx;
+  /**
+   * What domain functions are called with (`fn(ctx, input)`): the deps and, behind a session, the
+   * signed-in user as the audit log's actor. A public call has no actor: reading it throws.
+   */
+  ctx: DomainCtx;
   /** The signed-in user as the audit log's actor (calls behind a session only). */
   actor: () => Actor;
 };
@@ -83,7 +90,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 export function requireRoles(roles: readonly Role[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!roles.includes(c.get("user").role)) throw forbidden(MSG.forbidden);
+    if (!roles.includes(c.get("user").role)) throw httpForbidden(MSG.forbidden);
     await next();
   };
 }
@@ -141,8 +148,7 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
   for (const [name, what] of Object.entries(contract.ids ?? {})) {
     if (!what) continue;
     params[name] = idParam(c, what as string, name);
-    const table = tableOf(what as string);
-    if (table && !await recordExists(deps.db, table, params[name])) throw notFound(what as string);
+    await requireRecord(deps.db, what as string, params[name]);
   }
   const query = contract.query ? await parseInput(deps.db, contract.query, c.req.query()) : undefined;
   const body = contract.body
@@ -156,8 +162,25 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
     deps,
     db: deps.db,
     c,
+    ctx: domainCtx(deps, c, !!contract.public),
     actor: () => actorOf(c),
   };
+}
+
+/**
+ * The call's domain context: one object over the deps. The actor is worked out when first read
+ * (reads never need it); a public call's has none, and reading it is a fault of the handler.
+ */
+function domainCtx(deps: Deps, c: Ctx, isPublic: boolean): DomainCtx {
+  let actor: Actor | undefined;
+  return Object.defineProperty({ ...deps }, "actor", {
+    enumerable: !isPublic,
+    get: isPublic
+      ? () => {
+        throw new Error("A public call has no signed-in actor");
+      }
+      : () => (actor ??= actorOf(c)),
+  }) as DomainCtx;
 }
 
 /**

@@ -32,8 +32,9 @@ export const STATUS_OF: Record<DomainErrorKind, ErrorStatus> = {
 
 export const badRequest = (message: string, errors?: FieldError[]) => new HttpError(400, message, errors);
 export const unauthorized = (message: string) => new HttpError(401, message);
-export const forbidden = (message: string) => new HttpError(403, message);
-export const notFound = (what = "Record") => new HttpError(404, `${what} not found`);
+// named http* so they are never taken for the domain's forbidden/notFound (server/domain/errors.ts)
+export const httpForbidden = (message: string) => new HttpError(403, message);
+export const httpNotFound = (what = "Record") => new HttpError(404, `${what} not found`);
 
 /** Any error as the 4xx it stands for (domain errors, constraint clashes), or null for a real fault. */
 export function httpErrorOf(err: unknown): HttpError | null {

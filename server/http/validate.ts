@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { Context, MiddlewareHandler } from "hono";
-import { badRequest, type FieldError, HttpError, notFound } from "./errors.ts";
+import { badRequest, type FieldError, HttpError, httpNotFound } from "./errors.ts";
 import { MSG } from "../../shared/messages.ts";
 
 /**
@@ -142,6 +142,6 @@ export const IdParam = v.pipe(v.string(), v.regex(/^[0-9a-f]{24}$/));
 /** The `:id` (or another) route parameter as a record id; anything else is that record not found. */
 export function idParam(c: Context, what: string, name = "id"): string {
   const r = v.safeParse(IdParam, c.req.param(name));
-  if (!r.success) throw notFound(what);
+  if (!r.success) throw httpNotFound(what);
   return r.output;
 }

@@ -5,7 +5,7 @@
  */
 import type { Api } from "../http/api.ts";
 import { parseWith } from "../http/validate.ts";
-import { forbidden } from "../http/errors.ts";
+import { httpForbidden } from "../http/errors.ts";
 import { listResponse } from "../http/list-route.ts";
 import { ListBody } from "../../shared/list.ts";
 import { MSG } from "../../shared/messages.ts";
@@ -18,7 +18,7 @@ export function systemLogRoutes(api: Api) {
   api.handle(systemLogCall, async ({ db, body, c }) => {
     if (asksProjectLog(body)) return await projectLogs(db, parseWith(ProjectLogBody, body).filter);
     if (!(ROLE_GROUPS.SUPPORT_LOG as readonly string[]).includes(c.get("user").role)) {
-      throw forbidden(MSG.forbidden);
+      throw httpForbidden(MSG.forbidden);
     }
     return listResponse(c, parseWith(ListBody, body), {
       query: systemLogQuery(db),

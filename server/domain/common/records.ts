@@ -1,9 +1,11 @@
 /**
- * Pieces every master-data area shares: the `{isActive} | {isDeleted: true} | form` update run in
- * one transaction with its audit row, generated keys, country fields, JSON list columns.
+ * Pieces every master-data area shares: whether a record of a kind exists (the registrar's check of
+ * the ids a call names), the `{isActive} | {isDeleted: true} | form` update run in one transaction
+ * with its audit row, generated keys, country fields, JSON list columns.
  */
 import type { LogModule } from "../../../shared/log-modules.ts";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
+import type { RecordKind, RecordRef } from "../../../shared/schemas/refs.ts";
 import type { Db } from "../../db/connection.ts";
 import { invalid, notFound } from "../errors.ts";
 import { isStatusPatch, type StatusPatch } from "../../../shared/schemas/common.ts";
@@ -20,6 +22,57 @@ export type SwitchableTable =
   | "qualifications"
   | "supplier_rules"
   | "questions";
+
+/**
+ * The table of each kind of record. Records whose id may point at more than one table (a project's
+ * question or quota) are not declared and are left to their handler.
+ */
+export const RECORD_TABLES: Record<RecordKind, string> = {
+  Project: "projects",
+  Client: "clients",
+  Supplier: "suppliers",
+  User: "users",
+  "Supplier map": "supplier_maps",
+  "Supplier rule": "supplier_rules",
+  Category: "categories",
+  Qualification: "qualifications",
+  Invoice: "invoices",
+  "Purchase order": "purchase_orders",
+  "Issuing company": "issuing_companies",
+  "Scheduled job": "scheduled_jobs",
+  "E-mail": "email_outbox",
+};
+
+export const tableOf = (what: string): string | undefined => RECORD_TABLES[what as RecordKind];
+
+/** Whether a record of this kind (a table of RECORD_TABLES) has this id. */
+export async function recordExists(db: Db, table: string, id: string): Promise<boolean> {
+  const found = await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id}`.execute(db);
+  return found.rows.length > 0;
+}
+
+/**
+ * A path's id against its kind's table: a 404 "<Kind> not found" when no row has it. A kind
+ * without a table of its own (a project's question or quota) is left to the handler.
+ */
+export async function requireRecord(db: Db, kind: string, id: string): Promise<void> {
+  const table = tableOf(kind);
+  if (table && !await recordExists(db, table, id)) throw notFound(kind);
+}
+
+/** The references that name no row: one query per kind, the ids passed as one JSON list. */
+export async function missingRecords(db: Db, refs: RecordRef[]): Promise<RecordRef[]> {
+  const byKind = new Map<RecordKind, Set<string>>();
+  for (const r of refs) byKind.set(r.kind, (byKind.get(r.kind) ?? new Set()).add(r.id));
+  const missing: RecordRef[] = [];
+  for (const [kind, ids] of byKind) {
+    const found = await sql<{ id: string }>`SELECT id FROM ${sql.table(RECORD_TABLES[kind])}
+      WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))`.execute(db);
+    const there = new Set(found.rows.map((r) => r.id));
+    for (const id of ids) if (!there.has(id)) missing.push({ kind, id });
+  }
+  return missing;
+}
 
 /** A random key for API access (hex, 48 characters by default); never taken from input. */
 export function randomKey(bytes = 24): string {
