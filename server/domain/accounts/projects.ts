@@ -21,10 +21,11 @@ import {
   projectStatusLabel,
 } from "../../../shared/status.ts";
 import { conflict, invalid } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import type { Ctx } from "../ctx.ts";
+import { dateAt } from "../common/clock.ts";
 import { MODULE as PROJECTS_MODULE, projectChanged } from "../projects/projects.ts";
-import { chunks, defaultLine, projectFigures } from "./invoices.ts";
+import { chunks, defaultLine, projectFigures } from "./invoice-projects.ts";
 import { inIds } from "./refs.ts";
 import { MSG } from "../../../shared/messages.ts";
 
@@ -164,12 +165,11 @@ export async function enrichAccountProjects(db: Db, rows: AccountProjectRow[]): 
  * sessions back). Its code is the one typed, and must be free.
  */
 export async function createManualProject(
-  db: Db,
-  actor: Actor,
+  ctx: Pick<Ctx, "db" | "actor" | "now">,
   form: ManualProjectForm,
-  clock: Clock = wallClock,
 ): Promise<ManualProjectRecord> {
-  const now = dateAt(clock);
+  const { db, actor } = ctx;
+  const now = dateAt(ctx.now);
   const stamp = now.toISOString();
   const id = newId(now.getTime());
   const code = form.projectCode.toUpperCase();
