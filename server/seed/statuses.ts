@@ -42,7 +42,13 @@ export async function settleStatuses(
       // Invoiced is an invoice's doing, not an edit's
       if (to === INVOICED) await setStatus(db, caller, child.id, "invoice", clock);
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
-      if (to === ARCHIEVED) await reconcileStatus(db, caller.actor, parentId, ARCHIEVED, false, clock);
+      if (to === ARCHIEVED) {
+        await reconcileStatus({ db, actor: caller.actor, now: clock }, {
+          id: parentId,
+          projectStatus: ARCHIEVED,
+          sendEmail: false,
+        });
+      }
     }
   }
   // a group project that is not finished reads as its busiest child: Live, else Testing, else Paused

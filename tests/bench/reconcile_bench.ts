@@ -10,6 +10,7 @@ import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconc
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import { routerFor } from "../../server/domain/router/router.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
+import { ctxOf } from "../../server/domain/ctx.ts";
 import { sql } from "kysely";
 import type { BenchRow } from "./_kit.ts";
 import process from "node:process";
@@ -98,7 +99,11 @@ export async function bench(): Promise<BenchRow[]> {
     const summary = await (async () => {
       try {
         const ids = await identifiersOfUpload({ csv, fileName: "bench.csv" });
-        return await reconcileUpload(t.deps, SYSTEM_ACTOR, target.child._id, 1, ids);
+        return await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+          projectId: target.child._id,
+          type: 1,
+          ids: ids,
+        });
       } finally {
         uploading = false;
       }
@@ -117,13 +122,11 @@ export async function bench(): Promise<BenchRow[]> {
     // alone, without router traffic: the upload's own time (on a fresh file of rejected ones)
     const csv2 = Array.from({ length: IDENTIFIERS }, (_, i) => hex(i * 2 + 1, 7)).join("\n");
     const a0 = performance.now();
-    const alone = await reconcileUpload(
-      t.deps,
-      SYSTEM_ACTOR,
-      target.child._id,
-      2,
-      await identifiersOfUpload({ csv: csv2, fileName: "bench2.csv" }),
-    );
+    const alone = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      projectId: target.child._id,
+      type: 2,
+      ids: await identifiersOfUpload({ csv: csv2, fileName: "bench2.csv" }),
+    });
     const aloneMs = performance.now() - a0;
     const mismatches = await reconcileMismatches(db, [target.child._id]);
     if (summary.matched !== IDENTIFIERS || alone.matched !== IDENTIFIERS || mismatches.length) {

@@ -3,10 +3,10 @@
  * transaction, and its last step; a failure rolls it back (./rollback.ts).
  */
 import { sql } from "kysely";
-import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import type { Ctx } from "../ctx.ts";
 import { invalid } from "../errors.ts";
 import { RECONCILE_TYPE, type ReconcileType, reconcileTypeLabel } from "../../../shared/schemas/reconcile.ts";
 import { MAX_IDENTIFIERS } from "../../../shared/reconcile-file.ts";
@@ -27,12 +27,22 @@ import {
   type Figures,
   KIND,
   noFigures,
-  type ReconcileOptions,
   tempChunkTable,
   type Upload,
 } from "./chunk.ts";
 import { queueApprovedHooks, releaseHooks } from "./post-backs.ts";
 import { recoverReconciles, rollBack } from "./rollback.ts";
+
+/** An upload: the project, approved or rejected, its identifiers. */
+export type ReconcileUploadInput = {
+  projectId: string;
+  type: ReconcileType;
+  ids: Identifiers;
+  /** When it is made (ms; the app's clock by default): the seed back-dates the demo's uploads. */
+  at?: number;
+  /** Identifiers per apply chunk (APPLY_CHUNK by default; tests make it small). */
+  chunk?: number;
+};
 
 /**
  * Applies an upload to a project, in chunks of a thousand identifiers. Each chunk is one short
@@ -54,27 +64,22 @@ import { recoverReconciles, rollBack } from "./rollback.ts";
  * anything is recorded (./unknown.ts). Returns the result summary with the first unknown
  * identifiers; throws notFound, a conflict for a settled project, invalid input.
  */
-export async function reconcileUpload(
-  deps: Deps,
-  actor: Actor,
-  projectId: string,
-  type: ReconcileType,
-  ids: Identifiers,
-  opts: ReconcileOptions = {},
-): Promise<ReconcileResult> {
-  const db = deps.db;
+export async function reconcileUpload(ctx: Ctx, input: ReconcileUploadInput): Promise<ReconcileResult> {
+  const { db, actor } = ctx, { projectId, type, ids } = input;
+  // the upload's clock: the app's, or the time the seed back-dates it to
+  const now = () => input.at ?? ctx.now();
   if (ids.identifiers.length > MAX_IDENTIFIERS) {
     throw invalid(`An upload holds at most ${MAX_IDENTIFIERS} identifiers`);
   }
   assertReconcilable(await reconcileTarget(db, projectId));
-  const chunk = Math.max(1, opts.chunk ?? APPLY_CHUNK);
+  const chunk = Math.max(1, input.chunk ?? APPLY_CHUNK);
   const { id, hooks } = await inTurn(db, projectId, async () => {
-    await recoverReconciles(db, () => opts.now ?? deps.now());
+    await recoverReconciles({ db, now });
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
     await wrongProjectCheck(db, target.childIds, target.projectCode, ids.identifiers, chunk);
-    const at = new Date(opts.now ?? deps.now());
+    const at = new Date(now());
     const id = newId(at.getTime());
     await db.insertInto("reconciles").values({
       id,
@@ -117,8 +122,8 @@ export async function reconcileUpload(
     }
   });
   if (hooks) {
-    await releaseHooks(db, id, new Date(opts.now ?? deps.now()).toISOString(), chunk);
-    routerFor(deps).hooks.kick();
+    await releaseHooks(db, id, new Date(now()).toISOString(), chunk);
+    routerFor(ctx).hooks.kick();
   }
   const summary = await getReconcile(db, id);
   return { ...summary, unknownIdentifiers: summary.unknown ? await firstUnknown(db, id) : [] };

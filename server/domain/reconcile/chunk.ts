@@ -10,13 +10,6 @@ import type { ReconcileType } from "../../../shared/schemas/reconcile.ts";
 /** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
 export const APPLY_CHUNK = 1_000;
 
-export type ReconcileOptions = {
-  /** The clock (deps.now by default). */
-  now?: number;
-  /** Identifiers per apply chunk (APPLY_CHUNK by default; tests make it small). */
-  chunk?: number;
-};
-
 /**
  * An upload being applied: its row, type, the child projects whose sessions it names, its time,
  * and whether its chunk table is a temporary one.

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { RECONCILE_TYPE } from "../../../shared/schemas/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
-import { type Clock, wallClock } from "../common/clock.ts";
+import type { Ctx } from "../ctx.ts";
 import { APPLY_CHUNK } from "./chunk.ts";
 import { moveCounters, touchedBy } from "./counters.ts";
 import { Pacer } from "./pace.ts";
@@ -62,7 +62,8 @@ export async function rollBack(db: Db, id: string, size: number) {
  * progress (a crash between an upload's end and their release). Each upload and undo runs it
  * first; the server may run it at start. Cheap when there is nothing to do (two indexed reads).
  */
-export async function recoverReconciles(db: Db, now: Clock = wallClock): Promise<number> {
+export async function recoverReconciles(ctx: Pick<Ctx, "db" | "now">): Promise<number> {
+  const { db, now } = ctx;
   const left = await db.selectFrom("reconciles").select("id").where("status", "in", ["applying", "staging"])
     .execute();
   let n = 0;

@@ -19,7 +19,8 @@ import {
 } from "../../../shared/status.ts";
 import type { StatusResult } from "../../../shared/api/reconcile.ts";
 import { applyStatus, notifySuppliersOfStatus } from "../projects/status.ts";
-import { type Clock, dateAt, projectChanged } from "../projects/projects.ts";
+import { dateAt, projectChanged } from "../projects/projects.ts";
+import type { Ctx } from "../ctx.ts";
 import { MODULE } from "./scope.ts";
 
 async function load(trx: Db, id: string) {
@@ -38,13 +39,10 @@ const result = (p: { id: string; projectCode: string; projectStatus: number }): 
 
 /** Proceed to Invoice (4) or Archieve (7), e-mailing the mapped suppliers when asked. */
 export async function reconcileStatus(
-  db: Db,
-  actor: Actor,
-  id: string,
-  to: number,
-  sendEmail: boolean,
-  now: Clock,
+  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  input: { id: string; projectStatus: number; sendEmail: boolean },
 ): Promise<StatusResult> {
+  const { db, actor, now } = ctx, { id, projectStatus: to, sendEmail } = input;
   const action: StatusAction = to === STATUS_ACTIONS.archieve.to ? "archieve" : "proceedToInvoice";
   const touched: string[] = [];
   const out = await db.transaction().execute(async (trx) => {
@@ -72,12 +70,10 @@ const REVOCABLE: readonly number[] = [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_S
  * (its invoice stands). With `sendEmail`, every supplier mapped to it hears that it is reopened.
  */
 export async function revokeProject(
-  db: Db,
-  actor: Actor,
-  id: string,
-  sendEmail: boolean,
-  now: Clock,
+  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  input: { id: string; sendEmail: boolean },
 ): Promise<StatusResult> {
+  const { db, actor, now } = ctx, { id, sendEmail } = input;
   const touched: string[] = [];
   const out = await db.transaction().execute(async (trx) => {
     const p = await load(trx, id);

@@ -2,9 +2,9 @@
  * Undo of a project's last applied upload: exactly the state before it (see ./reconcile.ts).
  */
 import { sql } from "kysely";
-import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
+import type { Ctx } from "../ctx.ts";
 import { conflict } from "../errors.ts";
 import { RECONCILE_TYPE, reconcileTypeLabel } from "../../../shared/schemas/reconcile.ts";
 import type { UndoResult } from "../../../shared/api/reconcile.ts";
@@ -15,7 +15,6 @@ import { moveCounters, touchedBy } from "./counters.ts";
 import { getReconcile } from "./summaries.ts";
 import { APPROVED_LETTER } from "./post-backs.ts";
 import { recoverReconciles } from "./rollback.ts";
-import type { ReconcileOptions } from "./chunk.ts";
 
 /**
  * Undoes the project's last applied upload (a group's: its own or a child's, the Last upload of the
@@ -25,18 +24,16 @@ import type { ReconcileOptions } from "./chunk.ts";
  * and a system log row saying all that.
  */
 export async function undoReconcile(
-  deps: Deps,
-  actor: Actor,
+  ctx: Pick<Ctx, "db" | "actor" | "now">,
   projectId: string,
-  opts: ReconcileOptions = {},
 ): Promise<UndoResult> {
-  const db = deps.db;
-  const at = new Date(opts.now ?? deps.now());
+  const { db, actor } = ctx;
+  const at = new Date(ctx.now());
   await reconcileTarget(db, projectId);
   const out = await inTurn(
     db,
     projectId,
-    () => recoverReconciles(db, () => at.getTime()).then(() => undoLast(db, actor, projectId, at)),
+    () => recoverReconciles({ db, now: () => at.getTime() }).then(() => undoLast(db, actor, projectId, at)),
   );
   return {
     reconcile: await getReconcile(db, out.id),
