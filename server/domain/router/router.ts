@@ -25,7 +25,7 @@ import {
   type RiskChecker,
   type RiskVerdict,
 } from "./security.ts";
-import { type Outcome, RouterWriter, type SessionRow } from "./writer.ts";
+import { type Outcome, RouterWriter, type SessionRow } from "./writer/writer.ts";
 import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 
 /** What a deployment or a test can change about the router (deps.router). */
