@@ -170,6 +170,24 @@ async function approvalNotes(
   }).join("");
 }
 
+/**
+ * The log row of a saved invoice (what was done, its total, the lines that bill another count than
+ * was approved), then the invoice as saved.
+ */
+async function savedInvoice(
+  trx: Db,
+  actor: Actor,
+  what: string,
+  x: { id: string; lines: InvoiceLine[]; projects: Map<string, { projectCode: string }>; at: Date },
+): Promise<InvoiceRecord> {
+  await writeLog(trx, actor, {
+    activity: `${what} ($${grandTotal(x.lines).toFixed(2)})${await approvalNotes(trx, x.lines, x.projects)}`,
+    module: MODULE,
+    recordId: x.id,
+  }, x.at);
+  return await getInvoice({ db: trx }, x.id);
+}
+
 /** Moves projects to a status (Invoiced when billed, back to Ready To Invoice when taken off). */
 async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, from: number, at: Date) {
   const touched: string[] = [];
@@ -229,14 +247,12 @@ export async function createInvoice(
         at,
       ),
     );
-    await writeLog(trx, actor, {
-      activity: `Generated invoice ${invoiceCode} for ${client.clientName} ($${
-        grandTotal(form.projects).toFixed(2)
-      })${await approvalNotes(trx, form.projects, projects)}`,
-      module: MODULE,
-      recordId: id,
-    }, at);
-    return await getInvoice({ db: trx }, id);
+    return await savedInvoice(trx, actor, `Generated invoice ${invoiceCode} for ${client.clientName}`, {
+      id,
+      lines: form.projects,
+      projects,
+      at,
+    });
   });
   projectChanged(...touched);
   return record;
@@ -313,18 +329,12 @@ export async function updateInvoice(
         at,
       ),
     );
-    await writeLog(trx, actor, {
-      activity: `Updated invoice ${before.invoiceCode} ($${
-        grandTotal(f.projects).toFixed(2)
-      })${await approvalNotes(
-        trx,
-        f.projects,
-        projects,
-      )}`,
-      module: MODULE,
-      recordId: id,
-    }, at);
-    return await getInvoice({ db: trx }, id);
+    return await savedInvoice(trx, actor, `Updated invoice ${before.invoiceCode}`, {
+      id,
+      lines: f.projects,
+      projects,
+      at,
+    });
   });
   projectChanged(...touched);
   return record;
