@@ -92,16 +92,8 @@ export function registerImportCommands(program: Command) {
         }
         const adapter = providersOf(deps).get(key);
         const manager = await managerOf(deps, o.manager);
-        return await importOffer(
-          deps.db,
-          { actor: cliActor(), userId: manager.id, role: "SUPERADMIN" },
-          adapter,
-          {
-            surveyId: surveyId.trim(),
-            clientId,
-          },
-          deps.now,
-        );
+        const ctx = { ...deps, actor: cliActor(), userId: manager.id, role: "SUPERADMIN" as const };
+        return await importOffer(ctx, { surveyId: surveyId.trim(), clientId, adapter });
       });
       say(
         `created project ${r.projectCode} (group ${r.groupProjectCode}): ${r.quotas} quotas, ${r.qualifications} questions`,

@@ -95,7 +95,7 @@ export function registerUserCommands(program: Command) {
             throw e;
           }
         };
-        const u = await createUser(deps.db, cliActor(), input, liveSupplier, deps.now);
+        const u = await createUser({ db: deps.db, actor: cliActor(), now: deps.now }, input, liveSupplier);
         say(`Added ${u.role} ${u.fullName} <${u.email}> (id ${u._id})`);
       });
     });
@@ -108,7 +108,10 @@ export function registerUserCommands(program: Command) {
       const input = parseInput(LoginBody, { email: o.email, password: o.password }, OPTION_OF);
       await withDeps(async (deps) => {
         try {
-          await setPassword(deps.db, cliActor(), input.email, input.password, deps.now);
+          await setPassword({ db: deps.db, actor: cliActor(), now: deps.now }, {
+            email: input.email,
+            password: input.password,
+          });
         } catch (e) {
           if (isNotFound(e)) {
             throw new CliError(`No user with e-mail ${input.email}`);

@@ -12,8 +12,5 @@ export type Ctx = Deps & {
   actor: Actor;
 };
 
-/** The context of an actor other than a signed-in user (the CLI, the seed, the scheduler). */
-export const ctxOf = (deps: Deps, actor: Actor): Ctx => ({ ...deps, actor });
-
-/** The same context on another database handle (a transaction). */
-export const withDb = <C extends { db: Deps["db"] }>(ctx: C, db: Deps["db"]): C => ({ ...ctx, db });
+/** What a write needs: the database (or a transaction), who acts, and the clock. */
+export type WriteCtx = Pick<Ctx, "db" | "actor" | "now">;

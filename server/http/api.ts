@@ -19,15 +19,15 @@ import type { Role } from "../../shared/roles.ts";
 import { authenticate } from "../domain/auth/session.ts";
 import type { Actor } from "../domain/audit/log.ts";
 import { MSG } from "../../shared/messages.ts";
-import type { AppEnv, Ctx } from "./context.ts";
-import type { Ctx as DomainCtx } from "../domain/ctx.ts";
+import type { AppEnv, HttpCtx } from "./context.ts";
+import type { Ctx } from "../domain/ctx.ts";
 import { badRequest, httpForbidden, unauthorized } from "./errors.ts";
 import { requestInfo } from "./request-info.ts";
 import { DEFAULT_BODY_LIMIT, limitBody } from "./validate.ts";
 import { clearSessionCookies, csrfFailure, sessionCookieOf } from "./session-cookie.ts";
 import { DomainError } from "../domain/errors.ts";
 
-type Handler = (c: Ctx) => Response | Promise<Response>;
+type Handler = (c: HttpCtx) => Response | Promise<Response>;
 
 /** What a contract's handler gets: the validated input, and the request's context for what else it needs. */
 export type CallContext<C extends AnyContract> = {
@@ -36,12 +36,12 @@ export type CallContext<C extends AnyContract> = {
   query: QueryOut<C>;
   deps: Deps;
   db: Db;
-  c: Ctx;
+  c: HttpCtx;
   /**
    * What domain functions are called with (`fn(ctx, input)`): the deps and, behind a session, the
    * signed-in user as the audit log's actor. A public call has no actor: reading it throws.
    */
-  ctx: DomainCtx;
+  ctx: Ctx;
   /** The signed-in user as the audit log's actor (calls behind a session only). */
   actor: () => Actor;
 };
@@ -142,7 +142,7 @@ export class Api {
  * that is in no row is that record not found (404); the ids a body or query schema declares are
  * checked against their tables too (server/http/records.ts), with no handler's help.
  */
-async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<CallContext<C>> {
+async function inputOf<C extends AnyContract>(contract: C, c: HttpCtx): Promise<CallContext<C>> {
   const deps = c.get("deps");
   const params: Record<string, string> = { ...c.req.param() };
   for (const [name, what] of Object.entries(contract.ids ?? {})) {
@@ -171,7 +171,7 @@ async function inputOf<C extends AnyContract>(contract: C, c: Ctx): Promise<Call
  * The call's domain context: one object over the deps. The actor is worked out when first read
  * (reads never need it); a public call's has none, and reading it is a fault of the handler.
  */
-function domainCtx(deps: Deps, c: Ctx, isPublic: boolean): DomainCtx {
+function domainCtx(deps: Deps, c: HttpCtx, isPublic: boolean): Ctx {
   let actor: Actor | undefined;
   return Object.defineProperty({ ...deps }, "actor", {
     enumerable: !isPublic,
@@ -180,7 +180,7 @@ function domainCtx(deps: Deps, c: Ctx, isPublic: boolean): DomainCtx {
         throw new Error("A public call has no signed-in actor");
       }
       : () => (actor ??= actorOf(c)),
-  }) as DomainCtx;
+  }) as Ctx;
 }
 
 /**
@@ -200,7 +200,7 @@ function checkOutboundUrls(contract: AnyContract, body: unknown, deps: Deps) {
 }
 
 /** The signed-in user as the audit log's actor, with where the request came from. */
-export function actorOf(c: Ctx): Actor {
+export function actorOf(c: HttpCtx): Actor {
   const u = c.get("user");
   const info = requestInfo(c);
   return {

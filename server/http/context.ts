@@ -20,4 +20,5 @@ export type AppEnv = {
     user: SessionUser;
   };
 };
-export type Ctx = Context<AppEnv>;
+/** A request's Hono context (not the domain's `Ctx` of server/domain/ctx.ts). */
+export type HttpCtx = Context<AppEnv>;

@@ -4,7 +4,7 @@
  */
 import type { ListBody, ListDeclaration } from "../../shared/list.ts";
 import { type AnyQB, iterateList, type ListSpec, runList } from "../db/list.ts";
-import type { Ctx } from "./context.ts";
+import type { HttpCtx } from "./context.ts";
 import { type CsvColumn, csvResponse, csvStream } from "./csv.ts";
 import { ok } from "./respond.ts";
 
@@ -31,7 +31,12 @@ async function* enriched<T>(pages: AsyncIterable<T[]>, enrich?: (rows: T[]) => P
   for await (const page of pages) yield enrich ? await enrich(page) : page;
 }
 
-export async function listResponse<T>(c: Ctx, body: ListBody, def: ListDefinition<T>, message = "Success") {
+export async function listResponse<T>(
+  c: HttpCtx,
+  body: ListBody,
+  def: ListDefinition<T>,
+  message = "Success",
+) {
   const db = c.get("deps").db;
   if (c.req.query("format") === "csv") {
     const stamp = new Date().toISOString().slice(0, 10);

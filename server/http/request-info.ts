@@ -1,6 +1,6 @@
 /** Who is calling from where: IP, device, city and country for the audit log and the router. */
 import { describeDevice } from "../domain/common/device.ts";
-import type { Ctx } from "./context.ts";
+import type { HttpCtx } from "./context.ts";
 
 export type RequestInfo = {
   ipAddress: string;
@@ -19,7 +19,7 @@ export type RequestInfo = {
  *   client's own claims); fewer entries than N: the socket address;
  * - otherwise (the default, 0): the socket address, every forwarding header ignored.
  */
-export function clientIp(c: Ctx): string {
+export function clientIp(c: HttpCtx): string {
   const env = c.get("deps")?.env;
   if (env?.CLIENT_IP_HEADER) {
     const v = c.req.header(env.CLIENT_IP_HEADER)?.trim();
@@ -42,7 +42,7 @@ const warned = new WeakSet<object>();
  * client has the proxy's address, so the per-address sign-in limit and the audit log's IP see one
  * client. Said once, in the log, so the operator sets TRUST_PROXY_HOPS (or CLIENT_IP_HEADER).
  */
-function warnUntrustedProxy(c: Ctx): void {
+function warnUntrustedProxy(c: HttpCtx): void {
   const deps = c.get("deps");
   if (!deps || warned.has(deps) || !c.req.header("x-forwarded-for")) return;
   warned.add(deps);
@@ -54,14 +54,14 @@ function warnUntrustedProxy(c: Ctx): void {
   );
 }
 
-function socketAddress(c: Ctx): string {
+function socketAddress(c: HttpCtx): string {
   // deno-lint-ignore no-explicit-any
   const info = (c.env as any)?.remoteAddr ?? (c.env as any)?.info?.remoteAddr;
   return info?.hostname ?? "";
 }
 
 /** City and country only from the edge headers the deployment names (COUNTRY_HEADER, CITY_HEADER). */
-export function requestInfo(c: Ctx): RequestInfo {
+export function requestInfo(c: HttpCtx): RequestInfo {
   const env = c.get("deps")?.env;
   const userAgent = c.req.header("user-agent") ?? "";
   const edge = (name: string | undefined) => (name ? c.req.header(name)?.trim().slice(0, 100) ?? "" : "");

@@ -14,7 +14,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { decodeJwt } from "jose";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { Ctx } from "./context.ts";
+import type { HttpCtx } from "./context.ts";
 
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from "../../shared/api/session.ts";
 
@@ -33,14 +33,14 @@ export function csrfTokenFor(jwtKey: Uint8Array, accessToken: string): string {
 }
 
 /** Whether the request reached us over https (directly, or as the proxy in front says). */
-export function isHttps(c: Ctx): boolean {
+export function isHttps(c: HttpCtx): boolean {
   if (new URL(c.req.url).protocol === "https:") return true;
   const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return proto === "https";
 }
 
 /** Sets the session and CSRF cookies for a freshly issued token, for as long as the token lives. */
-export function setSessionCookies(c: Ctx, accessToken: string) {
+export function setSessionCookies(c: HttpCtx, accessToken: string) {
   // a token just issued: it lives from its iat to its exp
   const { exp, iat } = decodeJwt(accessToken);
   const issued = iat ?? Math.floor(c.get("deps").now() / 1000);
@@ -51,14 +51,14 @@ export function setSessionCookies(c: Ctx, accessToken: string) {
 }
 
 /** Removes both cookies (sign-out, or a session cookie the server no longer accepts). */
-export function clearSessionCookies(c: Ctx) {
+export function clearSessionCookies(c: HttpCtx) {
   const common = { path: "/", sameSite: "Strict", secure: isHttps(c) } as const;
   deleteCookie(c, SESSION_COOKIE, { ...common, httpOnly: true });
   deleteCookie(c, CSRF_COOKIE, common);
 }
 
 /** The session cookie's token, if the request carries one. */
-export function sessionCookieOf(c: Ctx): string | undefined {
+export function sessionCookieOf(c: HttpCtx): string | undefined {
   return getCookie(c, SESSION_COOKIE) || undefined;
 }
 
@@ -67,7 +67,7 @@ export function sessionCookieOf(c: Ctx): string | undefined {
  * site (`Sec-Fetch-Site: cross-site`) is refused whatever it carries; an unsafe method must echo the
  * session's CSRF token in `X-CSRF-Token`. Safe methods (GET, HEAD) change nothing and pass.
  */
-export function csrfFailure(c: Ctx, accessToken: string): string | null {
+export function csrfFailure(c: HttpCtx, accessToken: string): string | null {
   if (!isUnsafe(c.req.method)) return null;
   if (c.req.header("sec-fetch-site")?.toLowerCase() === "cross-site") return CROSS_SITE_MESSAGE;
   const sent = c.req.header(CSRF_HEADER) ?? "";

@@ -9,7 +9,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
-import type { AppEnv, Ctx } from "../http/context.ts";
+import type { AppEnv, HttpCtx } from "../http/context.ts";
 import { clientIp } from "../http/request-info.ts";
 import { type Routed, routerFor, SID_RE } from "../domain/router/router.ts";
 import { fillPlaceholders, redirectKind } from "../domain/router/outcomes.ts";
@@ -34,7 +34,7 @@ export function surveyMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
 }
 
 /** Our own respondent pages carry a strict policy. */
-function html(c: Ctx, body: string, status = 200) {
+function html(c: HttpCtx, body: string, status = 200) {
   c.header("cache-control", "no-store");
   c.header("content-security-policy", PAGE_CSP);
   c.header("x-content-type-options", "nosniff");
@@ -43,7 +43,7 @@ function html(c: Ctx, body: string, status = 200) {
   return c.html(body, status as 200);
 }
 
-function go(c: Ctx, url: string) {
+function go(c: HttpCtx, url: string) {
   c.header("cache-control", "no-store");
   c.header("referrer-policy", "no-referrer");
   return c.redirect(url, 302);
@@ -60,7 +60,7 @@ const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
 };
 
 /** Where a routed respondent goes now: the survey, the pre-screen, or back to their supplier. */
-function respond(c: Ctx, { session, project, map }: Routed) {
+function respond(c: HttpCtx, { session, project, map }: Routed) {
   if (session.status === "redirected") return go(c, session.clientUrl);
   if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
   const target = map.redirects[redirectKind(session.status)];
@@ -77,7 +77,7 @@ function respond(c: Ctx, { session, project, map }: Routed) {
 }
 
 /** A write that could not be committed: the respondent may try again; nothing was counted. */
-async function guarded(c: Ctx, fn: () => Promise<Response>): Promise<Response> {
+async function guarded(c: HttpCtx, fn: () => Promise<Response>): Promise<Response> {
   try {
     return await fn();
   } catch (err) {
@@ -91,12 +91,12 @@ async function guarded(c: Ctx, fn: () => Promise<Response>): Promise<Response> {
 }
 
 /** A HEAD is answered without touching anything (a link checker must not take a respondent's place). */
-const isHead = (c: Ctx) => c.req.method === "HEAD";
-const headOk = (c: Ctx) => c.body(null, 200, { "cache-control": "no-store" });
+const isHead = (c: HttpCtx) => c.req.method === "HEAD";
+const headOk = (c: HttpCtx) => c.body(null, 200, { "cache-control": "no-store" });
 
-const notFoundPage = (c: Ctx) => html(c, messagePage("notFound"), 404);
+const notFoundPage = (c: HttpCtx) => html(c, messagePage("notFound"), 404);
 
-async function entry(c: Ctx, isTest: boolean) {
+async function entry(c: HttpCtx, isTest: boolean) {
   if (isHead(c)) return headOk(c);
   const sid = (c.req.query("sid") ?? "").trim();
   if (!SID_RE.test(sid)) return html(c, messagePage("missingSid"), 400);

@@ -31,16 +31,15 @@ export function clientRoutes(api: Api) {
 
   api.handle(
     C.addClient,
-    async ({ deps, db, actor, body }) =>
-      answer(await createClient(db, actor(), body, deps.now), "Client added successfully"),
+    async ({ ctx, body }) => answer(await createClient(ctx, body), "Client added successfully"),
   );
-  api.handle(C.updateClientCall, async ({ deps, db, actor, params, body }) => {
-    const { record, outcome } = await updateClient(db, actor(), params.id, body, deps.now);
+  api.handle(C.updateClientCall, async ({ ctx, params, body }) => {
+    const { record, outcome } = await updateClient(ctx, { ...body, id: params.id });
     return answer(record, updateMessage("Client", outcome));
   });
   api.handle(C.getClientCall, ({ db, params }) => getClient(db, params.id));
   api.handle(
     C.revealClientKeysCall,
-    ({ deps, db, actor, params }) => clientKeys(db, actor(), params.id, deps.now),
+    ({ ctx, params }) => clientKeys(ctx, params.id),
   );
 }

@@ -21,8 +21,8 @@ import {
 } from "../domain/email/outbox-admin.ts";
 
 export function emailRoutes(api: Api) {
-  api.handle(sendBulkSupplierEmail, async ({ deps, actor, body }) => {
-    const { queued } = await queueBulkSupplierEmail(deps.db, actor(), body, deps.now);
+  api.handle(sendBulkSupplierEmail, async ({ ctx, deps, body }) => {
+    const { queued } = await queueBulkSupplierEmail(ctx, body);
     // committed: send in the background; the answer does not wait for the mail server
     kickDelivery(deps);
     return answer({ queued, mailServer: !!deps.mailer }, emailQueuedMsg(queued, !!deps.mailer, "supplier"));

@@ -46,11 +46,10 @@ function categoryRoutes(api: Api) {
   api.handle(L.categoryOptionsCall, ({ db }) => categoryOptions(db));
   api.handle(
     L.addCategory,
-    async ({ deps, db, actor, body }) =>
-      answer(await createCategory(db, actor(), body, deps.now), "Category added successfully"),
+    async ({ ctx, body }) => answer(await createCategory(ctx, body), "Category added successfully"),
   );
-  api.handle(L.updateCategoryCall, async ({ deps, db, actor, params, body }) => {
-    const { record, outcome } = await updateCategory(db, actor(), params.id, body, deps.now);
+  api.handle(L.updateCategoryCall, async ({ ctx, params, body }) => {
+    const { record, outcome } = await updateCategory(ctx, { ...body, id: params.id });
     return answer(record, updateMessage("Category", outcome));
   });
   api.handle(L.getCategoryCall, ({ db, params }) => getCategory(db, params.id));
@@ -60,17 +59,17 @@ function questionRoutes(api: Api) {
   api.handle(L.listTempQuestions, ({ db }) => listQuestions(db, TEMP));
   api.handle(
     L.addTempQuestion,
-    async ({ deps, db, actor, body }) =>
-      answer(await createQuestion(db, actor(), TEMP, body, deps.now), "Question added successfully"),
+    async ({ ctx, body }) =>
+      answer(await createQuestion(ctx, { ...body, scope: TEMP }), "Question added successfully"),
   );
-  api.handle(L.updateTempQuestion, async ({ deps, db, actor, params, body }) => {
-    const { record, deleted } = await updateQuestion(db, actor(), TEMP, params.id, body, deps.now);
+  api.handle(L.updateTempQuestion, async ({ ctx, params, body }) => {
+    const { record, deleted } = await updateQuestion(ctx, { ...body, scope: TEMP, id: params.id });
     return answer(record, deleted ? "Question deleted successfully" : "Question updated successfully");
   });
   api.handle(
     L.reorderTempQuestions,
-    async ({ deps, db, actor, body }) =>
-      answer(await reorderQuestions(db, actor(), TEMP, body.ids, deps.now), "Question order saved"),
+    async ({ ctx, body }) =>
+      answer(await reorderQuestions(ctx, { scope: TEMP, ids: body.ids }), "Question order saved"),
   );
   api.handle(L.getTempQuestion, ({ db, params }) => getQuestion(db, TEMP, params.id));
 }
@@ -79,11 +78,10 @@ function qualificationRoutes(api: Api) {
   api.handle(L.listQualificationsCall, ({ db }) => listQualifications(db));
   api.handle(
     L.addQualification,
-    async ({ deps, db, actor, body }) =>
-      answer(await createQualification(db, actor(), body, deps.now), "Qualification added successfully"),
+    async ({ ctx, body }) => answer(await createQualification(ctx, body), "Qualification added successfully"),
   );
-  api.handle(L.updateQualificationCall, async ({ deps, db, actor, params, body }) => {
-    const { record, outcome } = await updateQualification(db, actor(), params.id, body, deps.now);
+  api.handle(L.updateQualificationCall, async ({ ctx, params, body }) => {
+    const { record, outcome } = await updateQualification(ctx, { ...body, id: params.id });
     return answer(record, updateMessage("Qualification", outcome));
   });
 }
@@ -97,11 +95,10 @@ function supplierRuleRoutes(api: Api) {
   }));
   api.handle(
     L.addSupplierRule,
-    async ({ deps, db, actor, body }) =>
-      answer(await createSupplierRule(db, actor(), body, deps.now), "Supplier rule added successfully"),
+    async ({ ctx, body }) => answer(await createSupplierRule(ctx, body), "Supplier rule added successfully"),
   );
-  api.handle(L.updateSupplierRuleCall, async ({ deps, db, actor, params, body }) => {
-    const { record, outcome } = await updateSupplierRule(db, actor(), params.id, body, deps.now);
+  api.handle(L.updateSupplierRuleCall, async ({ ctx, params, body }) => {
+    const { record, outcome } = await updateSupplierRule(ctx, { ...body, id: params.id });
     return answer(record, updateMessage("Supplier rule", outcome));
   });
   api.handle(L.getSupplierRuleCall, ({ db, params }) => getSupplierRule(db, params.id));

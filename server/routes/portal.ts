@@ -3,7 +3,7 @@
  * the signed-in user's supplier (`c.get("user").supplierId`), never to an id the caller sends.
  */
 import { answer, type Api } from "../http/api.ts";
-import type { Ctx } from "../http/context.ts";
+import type { HttpCtx } from "../http/context.ts";
 import { csvResponse, csvStream } from "../http/csv.ts";
 import * as P from "../../shared/api/portal.ts";
 import {
@@ -18,7 +18,7 @@ import { identifierColumns, identifierPages } from "../domain/projects/identifie
 import { entryBaseOf } from "./supplier-maps.ts";
 
 /** The supplier the signed-in user belongs to. */
-const supplierOf = (c: Ctx) => c.get("user").supplierId;
+const supplierOf = (c: HttpCtx) => c.get("user").supplierId;
 const safe = (s: string) => s.replace(/[^\w-]+/g, "_");
 
 export function portalRoutes(api: Api) {
@@ -34,16 +34,13 @@ export function portalRoutes(api: Api) {
     return { query, spec: inventorySpec, map, list: P.inventoryList, metadata: { redirects } };
   });
 
-  api.handle(P.startInventoryProjectCall, async ({ db, deps, params, body, actor, c }) => {
-    const record = await startInventoryProject(
-      db,
-      actor(),
-      supplierOf(c),
-      params.id,
-      body,
-      entryBaseOf(c),
-      deps.now,
-    );
+  api.handle(P.startInventoryProjectCall, async ({ ctx, params, body, c }) => {
+    const record = await startInventoryProject(ctx, {
+      ...body,
+      supplierId: supplierOf(c),
+      projectId: params.id,
+      entryBase: entryBaseOf(c),
+    });
     return answer(record, "Project started successfully");
   });
 

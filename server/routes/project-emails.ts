@@ -15,21 +15,20 @@ function queued(deps: Deps, count: number) {
 export function projectEmailRoutes(api: Api) {
   api.handle(
     R.sendProjectEmailCall,
-    async ({ deps, db, body, actor }) =>
-      queued(deps, await sendProjectEmail(db, actor(), body.projectId, body.emailBody, deps.now)),
+    async ({ ctx, deps, body }) =>
+      queued(deps, await sendProjectEmail(ctx, { projectId: body.projectId, emailBody: body.emailBody })),
   );
   api.handle(
     R.sendSupplierLinksCall,
-    async ({ deps, db, body, actor, c }) =>
-      queued(deps, await sendSupplierLinks(db, actor(), body.projectId, entryBaseOf(c), deps.now)),
+    async ({ ctx, deps, body, c }) =>
+      queued(deps, await sendSupplierLinks(ctx, { projectId: body.projectId, entryBase: entryBaseOf(c) })),
   );
   api.handle(
     R.sendClientReportCall,
-    async ({ deps, db, body, actor }) =>
-      queued(deps, await sendClientReport(db, actor(), body.projectId, deps.now)),
+    async ({ ctx, deps, body }) => queued(deps, await sendClientReport(ctx, body.projectId)),
   );
   api.handle(
     R.sendRfqCall,
-    async ({ deps, db, body, actor }) => queued(deps, await sendRfq(db, actor(), body.projectId, deps.now)),
+    async ({ ctx, deps, body }) => queued(deps, await sendRfq(ctx, body.projectId)),
   );
 }

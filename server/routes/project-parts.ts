@@ -46,13 +46,13 @@ export function projectPartRoutes(api: Api) {
     async ({ db, params }) => listQuestions(db, await projectScope(db, params.projectId)),
   );
 
-  api.handle(P.addProjectQuestion, async ({ deps, db, body: raw, actor }) => {
+  api.handle(P.addProjectQuestion, async ({ ctx, db, body: raw }) => {
     // from the library: copy a temporary question into the project
     if (raw.questionId && !raw.questionTitle) {
       const { projectId, questionId } = parseWith(ProjectQuestionCopy, raw);
       const scope = await projectScope(db, projectId);
       const source = await getQuestion(db, TEMP, questionId);
-      const record = await createQuestion(db, actor(), scope, parseWith(QuestionForm, source), deps.now);
+      const record = await createQuestion(ctx, { ...parseWith(QuestionForm, source), scope });
       return answer(record, "Question added successfully");
     }
     const projectId = parseWith(
@@ -63,29 +63,26 @@ export function projectPartRoutes(api: Api) {
     ).projectId;
     const scope = await projectScope(db, projectId);
     return answer(
-      await createQuestion(db, actor(), scope, parseWith(QuestionForm, raw), deps.now),
+      await createQuestion(ctx, { ...parseWith(QuestionForm, raw), scope }),
       "Question added successfully",
     );
   });
 
-  api.handle(P.reorderProjectQuestions, async ({ deps, db, params, body, actor }) =>
+  api.handle(P.reorderProjectQuestions, async ({ ctx, db, params, body }) =>
     answer(
-      await reorderQuestions(db, actor(), await projectScope(db, params.id), body.ids, deps.now),
+      await reorderQuestions(ctx, { scope: await projectScope(db, params.id), ids: body.ids }),
       "Question order saved",
     ));
 
-  api.handle(P.updateProjectQuestion, async ({ deps, db, params, body: raw, actor }) => {
+  api.handle(P.updateProjectQuestion, async ({ ctx, db, params, body: raw }) => {
     const questionId = params.questionId;
     const scope = await projectQuestionScope(db, questionId);
     const { projectId: _ignored, ...rest } = raw;
-    const { record, deleted } = await updateQuestion(
-      db,
-      actor(),
+    const { record, deleted } = await updateQuestion(ctx, {
+      ...parseWith(QuestionUpdate, rest),
       scope,
-      questionId,
-      parseWith(QuestionUpdate, rest),
-      deps.now,
-    );
+      id: questionId,
+    });
     return answer(record, deleted ? "Question deleted successfully" : "Question updated successfully");
   });
 
@@ -94,21 +91,25 @@ export function projectPartRoutes(api: Api) {
 
   api.handle(
     P.addQuotaCall,
-    async ({ db, deps, params, body, actor }) =>
+    async ({ ctx, params, body }) =>
       answer(
-        await addQuota(db, actor(), params.projectId, body.quotaId, deps.now),
+        await addQuota(ctx, { projectId: params.projectId, qualificationId: body.quotaId }),
         "Quota added successfully",
       ),
   );
 
-  api.handle(P.updateQuotaCall, async ({ db, deps, params, body, actor }) => {
-    const result = await updateQuota(db, actor(), params.quotaId, params.projectId, body, deps.now);
+  api.handle(P.updateQuotaCall, async ({ ctx, params, body }) => {
+    const result = await updateQuota(ctx, { ...body, quotaId: params.quotaId, projectId: params.projectId });
     return answer(result, "isDeleted" in body ? "Quota removed" : "Quota updated successfully");
   });
 
-  api.handle(P.updateQuotaSizesCall, async ({ db, deps, params, body, actor }) =>
+  api.handle(P.updateQuotaSizesCall, async ({ ctx, params, body }) =>
     answer(
-      await updateQuotaSizes(db, actor(), params.quotaId, params.projectId, body.quotaValue, deps.now),
+      await updateQuotaSizes(ctx, {
+        quotaId: params.quotaId,
+        projectId: params.projectId,
+        values: body.quotaValue,
+      }),
       "Quota sizes saved",
     ));
 
@@ -118,13 +119,13 @@ export function projectPartRoutes(api: Api) {
     return listExclusions(db, params.id, body.search);
   });
 
-  api.handle(P.addExclusionCall, async ({ db, deps, body, actor }) => {
-    await addExclusion(db, actor(), body, deps.now);
+  api.handle(P.addExclusionCall, async ({ ctx, db, body }) => {
+    await addExclusion(ctx, body);
     return answer(await listExclusions(db, body.projectId), "Exclusion added successfully");
   });
 
-  api.handle(P.updateExclusionCall, async ({ db, deps, params, body, actor }) => {
-    await updateExclusion(db, actor(), params.id, body, deps.now);
+  api.handle(P.updateExclusionCall, async ({ ctx, params, body }) => {
+    await updateExclusion(ctx, { ...body, id: params.id });
     return answer(null, "isDeleted" in body ? "Exclusion removed" : "Exclusion updated successfully");
   });
 }

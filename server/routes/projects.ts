@@ -1,9 +1,10 @@
 /** Projects (part 1, 2.6 and 2.8): handlers of the contracts in shared/api/projects.ts. */
-import { actorOf, answer, type Api } from "../http/api.ts";
+import { answer, type Api } from "../http/api.ts";
 import { listResponse } from "../http/list-route.ts";
-import type { Ctx } from "../http/context.ts";
+import type { HttpCtx } from "../http/context.ts";
 import * as P from "../../shared/api/projects.ts";
-import { type Caller, getProject } from "../domain/projects/projects.ts";
+import { type CallerCtx, getProject } from "../domain/projects/projects.ts";
+import type { Ctx } from "../domain/ctx.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { closeByCode, statusMessage } from "../domain/projects/status.ts";
@@ -22,8 +23,9 @@ import { projectRedirects, revealSigningKey } from "../domain/projects/redirects
 import { returnLinkSets } from "../domain/router/links.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
 
-export const callerOf = (c: Ctx): Caller => ({
-  actor: actorOf(c),
+/** The call's context with the signed-in user's id and role, which the project rules look at. */
+export const callerCtx = (ctx: Ctx, c: HttpCtx): CallerCtx => ({
+  ...ctx,
   userId: c.get("user").id,
   role: c.get("user").role,
 });
@@ -66,19 +68,19 @@ export function projectRoutes(api: Api) {
 
   api.handle(P.childOptionsCall, ({ db, params }) => childOptions(db, params.parentProjectId));
 
-  api.handle(P.addProject, async ({ db, deps, body, c }) => {
-    const caller = callerOf(c);
+  api.handle(P.addProject, async ({ ctx, body, c }) => {
+    const caller = callerCtx(ctx, c);
     // the body is already the child or the group form (ProjectAddBody), validated by the registrar
     if ("parentProjectId" in body) {
-      const project = await createChildProject(db, caller, body, deps.now);
+      const project = await createChildProject(caller, body);
       return answer(project, "Child project added successfully");
     }
-    const project = await createGroupProject(db, caller, body, deps.now);
+    const project = await createGroupProject(caller, body);
     return answer(project, "Project added successfully");
   });
 
-  api.handle(P.updateProjectCall, async ({ db, deps, params, body, c }) => {
-    const project = await updateProject(db, callerOf(c), params.id, body, deps.now);
+  api.handle(P.updateProjectCall, async ({ ctx, params, body, c }) => {
+    const project = await updateProject(callerCtx(ctx, c), { ...body, id: params.id });
     if (project.isDeleted) return answer(project, "Project deleted successfully");
     return answer(
       project,
@@ -90,28 +92,37 @@ export function projectRoutes(api: Api) {
    * The project, with its Redirects: the return links and how to sign them; the signing keys masked,
    * for those who may reveal them.
    */
-  api.handle(P.getProjectCall, async ({ db, deps, params, c }) => {
+  api.handle(P.getProjectCall, async ({ ctx, db, params, c }) => {
     const project = await getProject(db, params.id);
     const mayReveal = (P.revealSigningKeyCall.roles as readonly string[]).includes(c.get("user").role);
-    return { ...project, ...(await projectRedirects(db, project, entryBaseOf(c), mayReveal, deps.now)) };
+    return {
+      ...project,
+      ...(await projectRedirects(ctx, { project, baseUrl: entryBaseOf(c), keysShown: mayReveal })),
+    };
   });
 
   /** One child's signing key whole, written to the system log. */
   api.handle(
     P.revealSigningKeyCall,
-    ({ db, deps, params, actor }) => revealSigningKey(db, actor(), params.id, deps.now),
+    ({ ctx, params }) => revealSigningKey(ctx, params.id),
   );
 
-  api.handle(P.closeProjectByCode, async ({ db, deps, params, body, c }) => {
-    const project = await closeByCode(db, callerOf(c), params.projectCode ?? "", body.poNumber, deps.now);
+  api.handle(P.closeProjectByCode, async ({ ctx, params, body, c }) => {
+    const project = await closeByCode(callerCtx(ctx, c), {
+      projectCode: params.projectCode ?? "",
+      poNumber: body.poNumber,
+    });
     return answer(
       project,
       statusMessage("Project closed successfully", project.projectStatus, project.childStatus),
     );
   });
 
-  api.handle(P.cloneProjectCall, async ({ db, deps, params, body, c }) => {
-    const result = await cloneProject(db, callerOf(c), params.projectId, body, deps.now);
+  api.handle(P.cloneProjectCall, async ({ ctx, params, body, c }) => {
+    const result = await cloneProject(callerCtx(ctx, c), {
+      ...body,
+      id: params.projectId,
+    });
     return answer(result, "Project cloned successfully");
   });
 }

@@ -1,5 +1,6 @@
 /** External providers (part 2, "External providers"; part 1, 2.6 Projects External): handlers of shared/api/providers.ts. */
-import { answer, type Api, type CallContext } from "../http/api.ts";
+import { answer, type Api } from "../http/api.ts";
+import { callerCtx } from "./projects.ts";
 import * as P from "../../shared/api/providers.ts";
 import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
 import { providersOf } from "../providers/index.ts";
@@ -15,12 +16,6 @@ import { csvResponse, csvStream } from "../http/csv.ts";
 import { externalOffers, offerQuotas, withTexts } from "../domain/imports/external.ts";
 import { correctMapping, mappingItem, mappingsQuery, mappingsSpec } from "../domain/imports/mappings.ts";
 import type { Deps } from "../deps.ts";
-
-// deno-lint-ignore no-explicit-any
-const callerOf = (x: CallContext<any>) => {
-  const user = x.c.get("user");
-  return { actor: x.actor(), userId: user.id, role: user.role };
-};
 
 const added = (r: P.ImportResult) => answer(r, `Project ${r.projectCode} created`);
 
@@ -75,7 +70,12 @@ function offerRoutes(api: Api, key: ProviderKey) {
   api.handle(
     calls.add,
     async (x) =>
-      added(await importOffer(x.db, callerOf(x), providersOf(x.deps).get(key), x.body, x.deps.now)),
+      added(
+        await importOffer(callerCtx(x.ctx, x.c), {
+          ...x.body,
+          adapter: providersOf(x.deps).get(key),
+        }),
+      ),
   );
 }
 
@@ -118,8 +118,8 @@ export function providerRoutes(api: Api) {
     map: mappingItem,
     list: P.mappingsList,
   }));
-  api.handle(P.updateMapping, async ({ db, params, body, actor, deps }) => {
-    const r = await correctMapping(db, actor(), params.id, body, deps.now);
+  api.handle(P.updateMapping, async ({ ctx, params, body }) => {
+    const r = await correctMapping(ctx, { ...body, id: params.id });
     const what = `${r.mapping.providerName} question ${r.mapping.questionId}`;
     return answer(
       r,
@@ -132,6 +132,8 @@ export function providerRoutes(api: Api) {
   });
   api.handle(P.addExternalProject, async (x) => {
     const provider = providersOf(x.deps).get(x.body.provider);
-    return added(await importOffer(x.db, callerOf(x), provider, x.body, x.deps.now));
+    return added(
+      await importOffer(callerCtx(x.ctx, x.c), { ...x.body, adapter: provider }),
+    );
   });
 }

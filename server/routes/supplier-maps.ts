@@ -1,6 +1,6 @@
 /** Supplier maps (part 1, 7 "Suppliers and supplier maps"): handlers of shared/api/supplier-maps.ts. */
 import { answer, type Api } from "../http/api.ts";
-import type { Ctx } from "../http/context.ts";
+import type { HttpCtx } from "../http/context.ts";
 import * as S from "../../shared/api/supplier-maps.ts";
 import {
   getSupplierMap,
@@ -12,7 +12,7 @@ import {
 } from "../domain/projects/supplier-maps.ts";
 
 /** Base of respondent entry links: PUBLIC_URL, else the origin staff are using. */
-export const entryBaseOf = (c: Ctx) =>
+export const entryBaseOf = (c: HttpCtx) =>
   (c.get("deps").env.PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/$/, "");
 
 export function supplierMapRoutes(api: Api) {
@@ -21,13 +21,13 @@ export function supplierMapRoutes(api: Api) {
     ({ db, body, c }) => listSupplierMaps(db, body.projectId, body.search, entryBaseOf(c)),
   );
 
-  api.handle(S.saveSupplierMapCall, async ({ db, deps, body, actor, c }) => {
-    const { record, created } = await saveSupplierMap(db, actor(), body, entryBaseOf(c), deps.now);
+  api.handle(S.saveSupplierMapCall, async ({ ctx, body, c }) => {
+    const { record, created } = await saveSupplierMap(ctx, { ...body, entryBase: entryBaseOf(c) });
     return answer(record, created ? "Supplier mapped successfully" : "Supplier map updated successfully");
   });
 
-  api.handle(S.updateSupplierMapCall, async ({ db, deps, params, body, actor, c }) => {
-    const record = await updateSupplierMap(db, actor(), params.id, body, entryBaseOf(c), deps.now);
+  api.handle(S.updateSupplierMapCall, async ({ ctx, params, body, c }) => {
+    const record = await updateSupplierMap(ctx, { id: params.id, patch: body, entryBase: entryBaseOf(c) });
     return answer(
       record,
       "isDeleted" in body ? "Supplier removed from the project" : "Supplier map updated successfully",

@@ -28,16 +28,15 @@ export function supplierRoutes(api: Api) {
   // literal paths first: POST /admin/supplier/:id would otherwise also match /admin/supplier/add
   api.handle(
     S.addSupplier,
-    async ({ deps, db, actor, body }) =>
-      answer(await createSupplier(db, actor(), body, deps.now), "Supplier added successfully"),
+    async ({ ctx, body }) => answer(await createSupplier(ctx, body), "Supplier added successfully"),
   );
-  api.handle(S.updateSupplierCall, async ({ deps, db, actor, params, body }) => {
-    const { record, outcome } = await updateSupplier(db, actor(), params.id, body, deps.now);
+  api.handle(S.updateSupplierCall, async ({ ctx, params, body }) => {
+    const { record, outcome } = await updateSupplier(ctx, { ...body, id: params.id });
     return answer(record, updateMessage("Supplier", outcome));
   });
   api.handle(S.getSupplierCall, ({ db, params }) => getSupplier(db, params.id));
   api.handle(
     S.revealSupplierKeysCall,
-    ({ deps, db, actor, params }) => supplierKeys(db, actor(), params.id, deps.now),
+    ({ ctx, params }) => supplierKeys(ctx, params.id),
   );
 }

@@ -47,11 +47,10 @@ export function supportRoutes(api: Api) {
   }));
   api.handle(
     S.addJobCall,
-    async ({ db, deps, actor, body }) =>
-      answer(await addJob(db, actor(), body, deps.now), "Scheduled job added successfully"),
+    async ({ ctx, body }) => answer(await addJob(ctx, body), "Scheduled job added successfully"),
   );
-  api.handle(S.updateJobCall, async ({ db, deps, actor, params, body }) => {
-    const { record, outcome } = await updateJob(db, actor(), params.id, body, deps.now);
+  api.handle(S.updateJobCall, async ({ ctx, params, body }) => {
+    const { record, outcome } = await updateJob(ctx, { ...body, id: params.id });
     return answer(record, JOB_MESSAGES[outcome]);
   });
   api.handle(S.getJobCall, ({ db, params }) => getJob(db, params.id));

@@ -31,11 +31,10 @@ export function userRoutes(api: Api) {
   // a SUPPLIER user must belong to a live supplier (400 'Supplier is required' otherwise)
   api.handle(
     U.addUser,
-    async ({ deps, db, actor, body }) =>
-      answer(await createUser(db, actor(), body, supplierExists, deps.now), "User added successfully"),
+    async ({ ctx, body }) => answer(await createUser(ctx, body, supplierExists), "User added successfully"),
   );
-  api.handle(U.updateUserCall, async ({ deps, db, actor, params, body }) => {
-    const user = await updateUser(db, actor(), params.id, body, supplierExists, deps.now);
+  api.handle(U.updateUserCall, async ({ ctx, params, body }) => {
+    const user = await updateUser(ctx, { ...body, id: params.id }, supplierExists);
     return answer(user, "isDeleted" in body ? "User deleted successfully" : "User updated successfully");
   });
   api.handle(U.getUserCall, ({ db, params }) => getUserRecord(db, params.id));

@@ -29,7 +29,7 @@ export async function seedAccounts(
   const toInvoice: string[] = [];
   for (const [parentId, statuses] of byParent) {
     if (!statuses.every((s) => s === READY_TO_INVOICE || s === INVOICED)) continue;
-    await setStatus(db, caller, parentId, "proceedToInvoice", clock);
+    await setStatus({ db, now: clock, ...caller }, { id: parentId, action: "proceedToInvoice" });
     if (statuses.includes(INVOICED)) toInvoice.push(parentId);
   }
   let invoices = 0;
@@ -69,7 +69,7 @@ export async function seedAccounts(
         invoiceStatus: 2,
       });
     }
-    if (i === 1) await setStatus(db, caller, parentId, "archieve", clock);
+    if (i === 1) await setStatus({ db, now: clock, ...caller }, { id: parentId, action: "archieve" });
   }
   // a purchase order for the first supplier with reconciled work
   const supplier = await db.selectFrom("supplier_maps as m").innerJoin("projects as p", "p.id", "m.projectId")

@@ -8,7 +8,8 @@ import type { Deps } from "../deps.ts";
 import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
 import { ChildProject, GroupProject, ProjectPatch, SupplierMapForm } from "../../shared/schemas/project.ts";
 import { QuestionForm } from "../../shared/schemas/library.ts";
-import type { Caller } from "../domain/projects/projects.ts";
+import type { Caller, CallerCtx } from "../domain/projects/projects.ts";
+import type { WriteCtx } from "../domain/ctx.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
@@ -18,6 +19,7 @@ import { createQuestion } from "../domain/library/questions.ts";
 import { projectSecret } from "../domain/router/config.ts";
 import type { Clock } from "../domain/common/clock.ts";
 import { type ChildPlan, DAY, PLANS } from "./plans.ts";
+import { wallClock } from "../domain/common/clock.ts";
 
 /** A child project as made: its plan, supplier maps, signing secret and pre-screen answers. */
 export type Child = {
@@ -45,43 +47,44 @@ const isoDay = (ms: number) => iso(ms).slice(0, 10);
 /** Makes every planned project; `now` is the demo's today, `clock` the domain's clock. */
 export async function seedProjects(
   deps: Deps,
-  ctx: DemoRefs,
+  refs: DemoRefs,
   caller: Caller,
   now: number,
   clock: Clock,
 ): Promise<{ children: SeededChild[]; projects: number; childProjects: number; supplierMaps: number }> {
   const { db } = deps;
+  // the manager's (whose projects these are) and the system's, on the seed's clock
+  const manager: CallerCtx = { db, now: clock, ...caller };
+  const system: WriteCtx = { db, actor: SYSTEM_ACTOR, now: clock };
   const entryBase = (deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`).replace(/\/$/, "");
   const counts = { projects: 0, childProjects: 0, supplierMaps: 0 };
-  const suppliers = await db.selectFrom("suppliers").selectAll().where("id", "in", ctx.supplierIds).execute();
+  const suppliers = await db.selectFrom("suppliers").selectAll().where("id", "in", refs.supplierIds)
+    .execute();
   const supplierById = new Map(suppliers.map((s) => [s.id, s]));
   const children: SeededChild[] = [];
 
   for (const p of PLANS) {
     const start = now - Math.max(...p.children.map((c) => c.from), 1) * DAY;
     const parent = await createGroupProject(
-      db,
-      caller,
+      manager,
       v.parse(GroupProject, {
         projectName: p.name,
-        clientId: ctx.clientIds[p.client],
-        userId: ctx.managerId,
+        clientId: refs.clientIds[p.client],
+        userId: refs.managerId,
         averageLOI: p.loi,
         ir: p.ir,
         projectDescription: `${p.name}: online quantitative study`,
         clientEmail: "fieldwork@example.com",
       }),
-      clock,
     );
     counts.projects++;
     for (const c of p.children) {
       const child = await createChildProject(
-        db,
-        caller,
+        manager,
         v.parse(ChildProject, {
           projectName: c.name,
           parentProjectId: parent._id,
-          clientId: ctx.clientIds[p.client],
+          clientId: refs.clientIds[p.client],
           countryId: c.country,
           languageId: c.language ?? "en",
           averageLOI: c.loi,
@@ -92,16 +95,12 @@ export async function seedProjects(
           startDate: isoDay(now - c.from * DAY),
           endDate: isoDay(now + 30 * DAY),
         }),
-        clock,
       );
       counts.childProjects++;
       const code = (child.projectCode as string).toLowerCase();
       const prescreen = !!c.questions?.length;
-      await updateProject(
-        db,
-        caller,
-        child._id,
-        v.parse(ProjectPatch, {
+      await updateProject(manager, {
+        ...v.parse(ProjectPatch, {
           singleLinkUrl: `https://surveys.client.example/${code}?rid=[uid]`,
           singleLinkUrlTest: `https://surveys.client.example/${code}/test?rid=[uid]`,
           ...(c.multiLinks
@@ -118,38 +117,33 @@ export async function seedProjects(
           ...c.security,
           projectStatus: c.status === PROJECT_STATUS.TESTING ? PROJECT_STATUS.TESTING : PROJECT_STATUS.LIVE,
         }),
-        clock,
-      );
+        id: child._id,
+      });
       for (const quota of c.quotas ?? []) {
-        const qual = ctx.qualifications.get(quota.qualification)!;
+        const qual = refs.qualifications.get(quota.qualification)!;
         const chosen = qual.qualificationOptions.filter((o) => o.text in quota.sizes);
-        const [{ _id: quotaId }] = (await addQuota(db, SYSTEM_ACTOR, child._id, qual._id, clock))
+        const [{ _id: quotaId }] = (await addQuota(system, {
+          projectId: child._id,
+          qualificationId: qual._id,
+        }))
           .filter((q) => q.quotaId._id === qual._id);
-        await updateQuota(
-          db,
-          SYSTEM_ACTOR,
+        await updateQuota(system, {
+          quotaOptionId: chosen.map((o) => o._id),
           quotaId,
-          child._id,
-          { quotaOptionId: chosen.map((o) => o._id) },
-          clock,
-        );
-        await updateQuotaSizes(
-          db,
-          SYSTEM_ACTOR,
+          projectId: child._id,
+        });
+        await updateQuotaSizes(system, {
           quotaId,
-          child._id,
-          chosen.map((o) => ({ quotaOptionId: o._id, quotaSize: quota.sizes[o.text] })),
-          clock,
-        );
+          projectId: child._id,
+          values: chosen.map((o) => ({ quotaOptionId: o._id, quotaSize: quota.sizes[o.text] })),
+        });
       }
       const maps: string[] = [];
       for (const si of c.suppliers) {
-        const s = supplierById.get(ctx.supplierIds[si])!;
+        const s = supplierById.get(refs.supplierIds[si])!;
         const rules = s.supplierRuleCPI.split("|").map(Number).filter((n) => n > 0);
-        const { id } = await saveSupplierMap(
-          db,
-          SYSTEM_ACTOR,
-          v.parse(SupplierMapForm, {
+        const { id } = await saveSupplierMap(system, {
+          ...v.parse(SupplierMapForm, {
             projectId: child._id,
             supplierId: s.id,
             supplierCPI: Math.min(c.cpi * 0.6, rules[0] ?? c.cpi * 0.6).toFixed(2),
@@ -163,25 +157,22 @@ export async function seedProjects(
             redirectSurveyClose: s.redirectSurveyClose,
           }),
           entryBase,
-          clock,
-        );
+        });
         maps.push(id);
         counts.supplierMaps++;
       }
       const questions: Child["questions"] = [];
       for (const q of c.questions ?? []) {
         const bad = q.bad ?? [];
-        const made = await createQuestion(
-          db,
-          SYSTEM_ACTOR,
-          { kind: "project", projectId: child._id },
-          v.parse(QuestionForm, {
+        const made = await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+          ...v.parse(QuestionForm, {
             languageId: c.language ?? "en",
             questionTitle: q.title,
             questionType: "RADIO",
             questionOption: q.options.map((o) => ({ title: o, formvalidate: !bad.includes(o) })),
           }),
-        );
+          scope: { kind: "project", projectId: child._id },
+        });
         questions.push({
           id: made._id,
           ok: made.questionOption.filter((o) => !bad.includes(o.title)).map((o) => o._id),

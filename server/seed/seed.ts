@@ -22,6 +22,8 @@ import { createQualification } from "../domain/library/qualifications.ts";
 import { createSupplierRule } from "../domain/library/supplier-rules.ts";
 import { SUPPLIER_TYPE } from "../../shared/status.ts";
 import { seedTraffic } from "./traffic.ts";
+import { wallClock } from "../domain/common/clock.ts";
+import type { WriteCtx } from "../domain/ctx.ts";
 
 export const DEMO_PASSWORD = "Samplex@2026";
 
@@ -341,6 +343,8 @@ const DEMO_RULES: [number, number, string][] = [
 
 export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise<Record<string, number>> {
   const { db } = deps;
+  // master data is made by the system, on the wall clock
+  const system: WriteCtx = { db, actor: SYSTEM_ACTOR, now: wallClock };
   const counts: Record<string, number> = {
     users: 0,
     clients: 0,
@@ -352,7 +356,7 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
   };
   const ids = new Map<Role, string>();
   const addUser = async (u: (typeof DEMO_USERS)[number], supplierId: string | null) => {
-    const created = await createUser(db, SYSTEM_ACTOR, {
+    const created = await createUser(system, {
       ...u,
       email: demoEmail(u.role),
       phoneNumber: "",
@@ -367,7 +371,9 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
 
   const supplierIds: string[] = [];
   for (const s of DEMO_SUPPLIERS) {
-    supplierIds.push((await createSupplier(db, SYSTEM_ACTOR, v.parse(SupplierForm, s)))._id);
+    supplierIds.push(
+      (await createSupplier(system, v.parse(SupplierForm, s)))._id,
+    );
     counts.suppliers++;
   }
   for (const u of DEMO_USERS.filter((u) => u.role === "SUPPLIER")) await addUser(u, supplierIds[0]);
@@ -380,12 +386,15 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
       // API-integrated clients take sample from two panels
       supplierId: c.isApiIntegration ? [supplierIds[i % 3], supplierIds[3]] : [],
     });
-    clientIds.push((await createClient(db, SYSTEM_ACTOR, form))._id);
+    clientIds.push((await createClient(system, form))._id);
     counts.clients++;
   }
 
   for (const [categoryTitle, categoryDesc] of DEMO_CATEGORIES) {
-    await createCategory(db, SYSTEM_ACTOR, v.parse(CategoryForm, { categoryTitle, categoryDesc }));
+    await createCategory(
+      system,
+      v.parse(CategoryForm, { categoryTitle, categoryDesc }),
+    );
     counts.categories++;
   }
   for (const q of DEMO_QUESTIONS) {
@@ -394,7 +403,7 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
       questionType: q.type,
       questionOption: optionsFromLines(q.options),
     });
-    await createQuestion(db, SYSTEM_ACTOR, TEMP, form);
+    await createQuestion(system, { ...form, scope: TEMP });
     counts.questions++;
   }
   const qualifications = new Map<string, Awaited<ReturnType<typeof createQualification>>>();
@@ -404,13 +413,12 @@ export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise
       qualificationIcon: q.icon,
       qualificationOptions: q.options.map(([text, subText]) => ({ text, subText: subText ?? "" })),
     });
-    qualifications.set(q.name, await createQualification(db, SYSTEM_ACTOR, form));
+    qualifications.set(q.name, await createQualification(system, form));
     counts.qualifications++;
   }
   for (const [minSupplierCpi, maxSupplierCpi, categoryTitle] of DEMO_RULES) {
     await createSupplierRule(
-      db,
-      SYSTEM_ACTOR,
+      system,
       v.parse(SupplierRuleForm, { minSupplierCpi, maxSupplierCpi, categoryTitle }),
     );
     counts.supplierRules++;

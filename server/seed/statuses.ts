@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Deps } from "../deps.ts";
 import { ProjectPatch } from "../../shared/schemas/project.ts";
-import type { Caller } from "../domain/projects/projects.ts";
+import type { Caller, CallerCtx } from "../domain/projects/projects.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { setStatus } from "../domain/projects/status.ts";
 import { isFinishedStatus, PROJECT_STATUS } from "../../shared/status.ts";
@@ -23,24 +23,32 @@ export async function settleStatuses(
   clock: () => number,
 ): Promise<void> {
   const { db } = deps;
+  const manager: CallerCtx = { db, now: clock, ...caller };
   const { ARCHIEVED, CLOSED, INVOICED, LIVE, PAUSED, READY_TO_INVOICE, TESTING } = PROJECT_STATUS;
   const patch = (p: Record<string, unknown>) => v.parse(ProjectPatch, p);
   for (const { parentId, po, child } of children) {
     const to = child.plan.status;
     if (to === LIVE || to === TESTING) continue;
-    if (to === PAUSED) await updateProject(db, caller, child.id, patch({ projectStatus: PAUSED }), clock);
+    if (to === PAUSED) {
+      await updateProject(manager, {
+        ...patch({ projectStatus: PAUSED }),
+        id: child.id,
+      });
+    }
     if (to === CLOSED || to === READY_TO_INVOICE || to === INVOICED || to === ARCHIEVED) {
       // closed with the client's PO, then on to invoicing (Closed -> Ready To Invoice -> Invoiced)
       const close = patch({ projectStatus: CLOSED, poNumber: po ?? "PO-DEMO" });
-      await updateProject(db, caller, child.id, close, clock);
-      await updateProject(db, caller, parentId, close, clock);
+      await updateProject(manager, { ...close, id: child.id });
+      await updateProject(manager, { ...close, id: parentId });
       // the client's approved and rejected files, through the reconcile domain
       await seedReconcile(deps, parentId, child.id, rand, clock());
       if (to === READY_TO_INVOICE || to === INVOICED) {
-        await setStatus(db, caller, child.id, "proceedToInvoice", clock);
+        await setStatus(manager, { id: child.id, action: "proceedToInvoice" });
       }
       // Invoiced is an invoice's doing, not an edit's
-      if (to === INVOICED) await setStatus(db, caller, child.id, "invoice", clock);
+      if (to === INVOICED) {
+        await setStatus(manager, { id: child.id, action: "invoice" });
+      }
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
       if (to === ARCHIEVED) {
         await reconcileStatus({ db, actor: caller.actor, now: clock }, {
@@ -59,7 +67,7 @@ export async function settleStatuses(
   for (const [parentId, statuses] of byParent) {
     const to = [LIVE, TESTING, PAUSED].find((s) => statuses.includes(s));
     if (to && !statuses.some(isFinishedStatus)) {
-      await updateProject(db, caller, parentId, patch({ projectStatus: to }), clock);
+      await updateProject(manager, { ...patch({ projectStatus: to }), id: parentId });
     }
   }
 }

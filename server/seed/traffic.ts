@@ -28,15 +28,15 @@ function prng(seed: number) {
 
 export async function seedTraffic(
   deps: Deps,
-  ctx: DemoRefs & { now?: number },
+  refs: DemoRefs & { now?: number },
 ): Promise<{ projects: number; childProjects: number; supplierMaps: number; sessions: number }> {
   const { db } = deps;
-  const now = ctx.now ?? deps.now();
+  const now = refs.now ?? deps.now();
   // the domain's clock for what the seed makes: `now`, moving on as the seeding takes time
   const startedAt = deps.now();
   const clock = () => now + (deps.now() - startedAt);
   const rand = prng(20261121);
-  const caller: Caller = { actor: SYSTEM_ACTOR, userId: ctx.managerId, role: "SUPERADMIN" };
+  const caller: Caller = { actor: SYSTEM_ACTOR, userId: refs.managerId, role: "SUPERADMIN" };
   // its own router, with settings cached for the run (changes made here invalidate them)
   const router = new Router(deps, {
     ...deps.router,
@@ -44,7 +44,7 @@ export async function seedTraffic(
     fetch: (() => Promise.reject(new Error("no approved hooks while seeding"))) as typeof fetch,
   });
 
-  const { children, ...made } = await seedProjects(deps, ctx, caller, now, clock);
+  const { children, ...made } = await seedProjects(deps, refs, caller, now, clock);
   let sessions = await sendTraffic(router, children, now, rand);
   sessions += await testerClicks(router, children, now);
   await router.sweep(now);

@@ -8,6 +8,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import { sql } from "kysely";
 import { supplierBody } from "../helpers/master.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 async function withApp(fn: (t: TestApp, admin: string) => Promise<void>, env: Record<string, string> = {}) {
   const t = await testApp(env);
@@ -24,7 +25,7 @@ type Seed = { first: string; last?: string; email: string; role?: Role; phone?: 
 async function seed(t: TestApp, users: Seed[]) {
   const ids: string[] = [];
   for (const u of users) {
-    const created = await createUser(t.deps.db, SYSTEM_ACTOR, {
+    const created = await createUser({ db: t.deps.db, actor: SYSTEM_ACTOR, now: wallClock }, {
       firstName: u.first,
       lastName: u.last ?? "Tester",
       email: u.email,
@@ -605,7 +606,7 @@ Deno.test("users: the last active SUPERADMIN cannot be demoted, deactivated or d
     // acting as the system (no signed-in user, as the CLI does), switching off or deleting is refused too
     for (const patch of [{ isActive: false }, { isDeleted: true as const }]) {
       await assertRejects(
-        () => updateUser(t.deps.db, SYSTEM_ACTOR, me.id, patch),
+        () => updateUser({ db: t.deps.db, actor: SYSTEM_ACTOR, now: wallClock }, { ...patch, id: me.id }),
         (e: unknown) => httpErrorOf(e)?.status === 409 && (e as Error).message === MSG.lastSuperadmin,
       );
     }

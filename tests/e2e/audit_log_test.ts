@@ -6,6 +6,7 @@ import { ClientForm, ClientUpdate } from "../../shared/schemas/client.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createClient, updateClient } from "../../server/domain/clients/clients.ts";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 Deno.test(
   e2e("audit log: System Logs lists what an update changed, one change a line", async () => {
@@ -15,19 +16,16 @@ Deno.test(
     try {
       const admin = await server.user("SUPERADMIN", { firstName: "Grace", lastName: "Hopper" });
       const client = await createClient(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(ClientForm, clientBody({ clientName: "Acme Research", clientEmail: "ops@acme.example" })),
       );
-      await updateClient(
-        db,
-        SYSTEM_ACTOR,
-        client._id,
-        v.parse(
+      await updateClient({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+        ...v.parse(
           ClientUpdate,
           clientBody({ clientName: "Acme Research Group", clientEmail: "ops@acme.example", netDays: 45 }),
         ),
-      );
+        id: client._id,
+      });
       const { context, page, errors } = await newPage(browser, server.url);
       await signIn(page, admin.email);
       await page.goto("/admin/support/log");

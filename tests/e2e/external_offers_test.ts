@@ -13,6 +13,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { ProviderRegistry } from "../../server/providers/index.ts";
 import { ClientForm } from "../../shared/schemas/client.ts";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 Deno.test(
   e2e(
@@ -24,8 +25,7 @@ Deno.test(
       const browser = await launchBrowser();
       try {
         const client = await createClient(
-          server.deps.db,
-          SYSTEM_ACTOR,
+          { db: server.deps.db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(ClientForm, {
             clientName: "Harbor Light Research",
             countryId: "US",

@@ -18,6 +18,7 @@ import { createChildProject, createGroupProject } from "../../server/domain/proj
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { UNSAVED_TEXT } from "../../web/src/components/form/unsaved.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const MISSING = "0123456789abcdef01234567";
 
@@ -40,13 +41,11 @@ Deno.test(e2e("forms: unsaved changes, records that do not exist, child project 
     const admin = await server.user("SUPERADMIN");
     const caller = { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" as const };
     const client = await createClient(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(ClientForm, { clientName: "Lakeside Data", countryId: "US", clientEmail: "b@lake.example" }),
     );
     await createSupplier(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(SupplierForm, {
         supplierType: 1,
         supplierName: "Panel Herons",
@@ -57,8 +56,7 @@ Deno.test(e2e("forms: unsaved changes, records that do not exist, child project 
       }),
     );
     const parent = await createGroupProject(
-      db,
-      caller,
+      { db, now: wallClock, ...caller },
       v.parse(GroupProject, {
         projectName: "Commuting habits",
         clientId: client._id,
@@ -69,8 +67,7 @@ Deno.test(e2e("forms: unsaved changes, records that do not exist, child project 
     );
     const today = new Date();
     const child = await createChildProject(
-      db,
-      caller,
+      { db, now: wallClock, ...caller },
       v.parse(
         ChildProject,
         childProjectBody(parent, {

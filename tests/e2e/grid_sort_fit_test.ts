@@ -25,6 +25,7 @@ import { newId } from "../../server/db/ids.ts";
 import { reportTotals } from "../../server/domain/reports/totals.ts";
 import { columnsStorageKey } from "../../web/src/components/data-grid/ColumnChooser.tsx";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const WIDE = { width: 1440, height: 900 };
 
@@ -73,8 +74,7 @@ Deno.test(
       const admin = await server.user("SUPERADMIN");
       const caller: Caller = { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" };
       const client = await createClient(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(ClientForm, {
           clientName: "Meridian Consumer Research Partners",
           countryId: "US",
@@ -82,8 +82,7 @@ Deno.test(
         }),
       );
       const supplier = await createSupplier(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(SupplierForm, {
           supplierType: 1,
           supplierName: "Northwind Panel Partners",
@@ -95,8 +94,7 @@ Deno.test(
       );
       const project = async (projectName: string) => {
         const group = await createGroupProject(
-          db,
-          caller,
+          { db, now: wallClock, ...caller },
           v.parse(GroupProject, {
             projectName,
             clientId: client._id,
@@ -106,8 +104,7 @@ Deno.test(
           }),
         );
         const child = await createChildProject(
-          db,
-          caller,
+          { db, now: wallClock, ...caller },
           v.parse(ChildProject, {
             projectName: `${projectName} United States`,
             parentProjectId: group._id,
@@ -177,8 +174,7 @@ Deno.test(
         .execute();
       const supplierUser = await server.user("SUPPLIER", { email: "nw@e2e.test", supplierId: supplier._id });
       await addJob(
-        db,
-        caller.actor,
+        { db, actor: caller.actor, now: wallClock },
         v.parse(JobForm, {
           projectCode: zebra.child.projectCode,
           interval: 1440,

@@ -17,6 +17,7 @@ import { createUser, type PublicUser } from "../../server/domain/users/users.ts"
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Deps } from "../../server/deps.ts";
 import type { Role } from "../../shared/roles.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 export const E2E_PASSWORD = "Passw0rd!e2e";
@@ -182,7 +183,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
       const email = extra.email ?? `${role.toLowerCase()}@e2e.test`;
       const known = created.get(email);
       if (known) return known;
-      const u = await createUser(deps.db, SYSTEM_ACTOR, {
+      const u = await createUser({ db: deps.db, actor: SYSTEM_ACTOR, now: wallClock }, {
         firstName: extra.firstName ?? `E2e${role[0]}${role.slice(1).toLowerCase()}`,
         lastName: extra.lastName ?? "Tester",
         email,

@@ -14,6 +14,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { ClientForm } from "../../shared/schemas/client.ts";
 import { PROVIDER_TABS } from "../../web/src/features/imports/imports.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const OTHER_COUNTRIES = ["GB", "CA", "DE", "FR", "AU"];
 
@@ -28,8 +29,7 @@ Deno.test(
       const browser = await launchBrowser();
       try {
         const client = await createClient(
-          server.deps.db,
-          SYSTEM_ACTOR,
+          { db: server.deps.db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(ClientForm, {
             clientName: "Harbor Light Research",
             countryId: "US",

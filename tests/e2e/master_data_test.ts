@@ -17,6 +17,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { createQuestion, TEMP } from "../../server/domain/library/questions.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 /** The exact text of a field's message (getByText would forgive the spec's double spaces). */
 async function fieldMessage(page: Page, field: string): Promise<string> {
@@ -52,13 +53,11 @@ Deno.test(e2e("clients: the form with its messages and lookups, active switch, d
     const admin = await server.user("SUPERADMIN");
     const bde = await server.user("BDE", { firstName: "Bruno", lastName: "Costa" });
     const panelA = await createSupplier(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(SupplierForm, supplierBody({ supplierName: "Alpha Panel" })),
     );
     const panelB = await createSupplier(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(SupplierForm, supplierBody({ supplierName: "Beta Panel" })),
     );
     const { context, page, errors } = await newPage(browser, server.url);
@@ -282,7 +281,10 @@ Deno.test(
     try {
       const admin = await server.user("ADMIN");
       const seed = (extra: Record<string, unknown>) =>
-        createSupplier(db, SYSTEM_ACTOR, v.parse(SupplierForm, supplierBody(extra)));
+        createSupplier(
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
+          v.parse(SupplierForm, supplierBody(extra)),
+        );
       await seed({ supplierName: "Opinion Harbor", supplierEmail: "harbor@panel.example", countryId: "US" });
       await seed({ supplierName: "PanelPulse UK", supplierEmail: "pulse@panel.example", countryId: "GB" });
       await seed({
@@ -488,16 +490,14 @@ Deno.test(
           "Do you own a car?",
         ];
         for (const title of titles) {
-          await createQuestion(
-            db,
-            SYSTEM_ACTOR,
-            TEMP,
-            v.parse(QuestionForm, {
+          await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+            ...v.parse(QuestionForm, {
               questionTitle: title,
               questionType: "RADIO",
               questionOption: [{ title: "Yes" }, { title: "No" }],
             }),
-          );
+            scope: TEMP,
+          });
         }
         const { context, page, errors } = await newPage(browser, server.url);
         await signIn(page, admin.email);

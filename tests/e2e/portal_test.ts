@@ -27,19 +27,18 @@ import {
   signIn,
   startServer,
 } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const CLIENT_URL = "https://survey.client.example/s?rid=[uid]";
 
 async function liveChild(server: E2eServer, caller: Caller, clientId: string, name: string) {
   const { db } = server.deps;
   const parent = await createGroupProject(
-    db,
-    caller,
+    { db, now: wallClock, ...caller },
     v.parse(GroupProject, { projectName: name, clientId, userId: caller.userId, averageLOI: 10, ir: 50 }),
   );
   const child = await createChildProject(
-    db,
-    caller,
+    { db, now: wallClock, ...caller },
     v.parse(ChildProject, {
       projectName: `${name} US`,
       parentProjectId: parent._id,
@@ -54,12 +53,10 @@ async function liveChild(server: E2eServer, caller: Caller, clientId: string, na
       endDate: "2026-12-01",
     }),
   );
-  await updateProject(
-    db,
-    caller,
-    child._id,
-    v.parse(ProjectPatch, { projectStatus: 1, singleLinkUrl: CLIENT_URL, isDynamicThanksUrl: false }),
-  );
+  await updateProject({ db, now: wallClock, ...caller }, {
+    ...v.parse(ProjectPatch, { projectStatus: 1, singleLinkUrl: CLIENT_URL, isDynamicThanksUrl: false }),
+    id: child._id,
+  });
   return child;
 }
 
@@ -127,8 +124,7 @@ Deno.test(
       const admin = await server.user("SUPERADMIN");
       const caller: Caller = { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" };
       const client = await createClient(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(ClientForm, {
           clientName: "Harbor Insights",
           countryId: "US",
@@ -136,8 +132,7 @@ Deno.test(
         }),
       );
       const supplier = await createSupplier(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(SupplierForm, {
           supplierType: 1,
           supplierName: "Panel Otters",

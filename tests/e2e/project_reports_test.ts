@@ -25,6 +25,7 @@ import { routerFor } from "../../server/domain/router/router.ts";
 import { maskSecret } from "../../shared/secrets.ts";
 import type { Download, Page } from "playwright-core";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const PUBLIC = "https://go.samplex.test";
 
@@ -49,8 +50,7 @@ Deno.test(
         const admin = await server.user("SUPERADMIN");
         const caller: Caller = { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" };
         const client = await createClient(
-          db,
-          SYSTEM_ACTOR,
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(ClientForm, {
             clientName: "Harbor Insights",
             countryId: "US",
@@ -58,8 +58,7 @@ Deno.test(
           }),
         );
         const supplier = await createSupplier(
-          db,
-          SYSTEM_ACTOR,
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(SupplierForm, {
             supplierType: 1,
             supplierName: "Panel Otters",
@@ -71,8 +70,7 @@ Deno.test(
           }),
         );
         const parent = await createGroupProject(
-          db,
-          caller,
+          { db, now: wallClock, ...caller },
           v.parse(GroupProject, {
             projectName: "Coffee habits",
             clientId: client._id,
@@ -82,8 +80,7 @@ Deno.test(
           }),
         );
         const child = await createChildProject(
-          db,
-          caller,
+          { db, now: wallClock, ...caller },
           v.parse(ChildProject, {
             projectName: "Coffee habits US",
             parentProjectId: parent._id,
@@ -98,23 +95,19 @@ Deno.test(
             endDate: "2026-12-01",
           }),
         );
-        await updateProject(
-          db,
-          caller,
-          child._id,
-          v.parse(ProjectPatch, {
+        await updateProject({ db, now: wallClock, ...caller }, {
+          ...v.parse(ProjectPatch, {
             projectStatus: 1,
             singleLinkUrl: "https://survey.harbor.example/s?rid=[uid]",
             isPreScreen: true,
             isDynamicThanksUrl: true,
           }),
-        );
-        const { id: mapId } = await saveSupplierMap(
-          db,
-          SYSTEM_ACTOR,
-          v.parse(SupplierMapForm, { projectId: child._id, supplierId: supplier._id, isPreScreen: true }),
-          PUBLIC,
-        );
+          id: child._id,
+        });
+        const { id: mapId } = await saveSupplierMap({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+          ...v.parse(SupplierMapForm, { projectId: child._id, supplierId: supplier._id, isPreScreen: true }),
+          entryBase: PUBLIC,
+        });
         const questions = [];
         for (
           const [title, options] of [["How often do you drink coffee?", ["Daily", "Weekly", "Never"]], [
@@ -123,16 +116,14 @@ Deno.test(
           ]] as const
         ) {
           questions.push(
-            await createQuestion(
-              db,
-              SYSTEM_ACTOR,
-              { kind: "project", projectId: child._id },
-              v.parse(QuestionForm, {
+            await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+              ...v.parse(QuestionForm, {
                 questionTitle: { en: title },
                 questionType: "RADIO",
                 questionOption: options.map((o) => ({ title: o })),
               }),
-            ),
+              scope: { kind: "project", projectId: child._id },
+            }),
           );
         }
         // three respondents answer the pre-screen, one comes twice (a duplicate)

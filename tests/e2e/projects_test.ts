@@ -17,6 +17,7 @@ import { createQuestion, TEMP } from "../../server/domain/library/questions.ts";
 import { createChildProject } from "../../server/domain/projects/create.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const ddmmyyyy = (d: Date) => `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
@@ -46,8 +47,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
   try {
     const admin = await server.user("SUPERADMIN");
     const client = await createClient(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(ClientForm, {
         clientName: "Northwind Research",
         countryId: "US",
@@ -55,8 +55,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       }),
     );
     const supplier = await createSupplier(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(SupplierForm, {
         supplierType: 1,
         supplierName: "Panel Bees",
@@ -70,24 +69,21 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
       }),
     );
     await createQualification(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(QualificationForm, {
         qualificationName: "Gender",
         qualificationIcon: "users",
         qualificationOptions: [{ text: "Female" }, { text: "Male" }, { text: "Other" }],
       }),
     );
-    await createQuestion(
-      db,
-      SYSTEM_ACTOR,
-      TEMP,
-      v.parse(QuestionForm, {
+    await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+      ...v.parse(QuestionForm, {
         questionTitle: { en: "Do you own a car?" },
         questionType: "RADIO",
         questionOption: [{ title: "Yes" }, { title: "No" }],
       }),
-    );
+      scope: TEMP,
+    });
 
     const { context, page, errors } = await newPage(browser, server.url);
     await signIn(page, admin.email);
@@ -473,8 +469,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
 
       // siblings: the header switches child projects and replaces the history entry
       const sibling = await createChildProject(
-        db,
-        { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" },
+        { db, now: wallClock, actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" },
         v.parse(ChildProject, {
           projectName: "Car owners GB",
           clientId: client._id,

@@ -11,6 +11,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createClient } from "../../server/domain/clients/clients.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 /** A CSV line's cells (quoted cells unquoted). */
 function cells(line: string): string[] {
@@ -34,18 +35,15 @@ Deno.test(
       const now = new Date().toISOString();
       const today = now.slice(0, 10);
       const client = await createClient(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(ClientForm, clientBody({ clientName: "Acme Research" })),
       );
       const harbor = await createSupplier(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(SupplierForm, supplierBody({ supplierName: "Harbor Panel" })),
       );
       const ridge = await createSupplier(
-        db,
-        SYSTEM_ACTOR,
+        { db, actor: SYSTEM_ACTOR, now: wallClock },
         v.parse(SupplierForm, supplierBody({ supplierName: "Ridge Panel" })),
       );
       const projectId = newId();

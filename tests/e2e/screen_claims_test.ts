@@ -16,6 +16,7 @@ import { createClient } from "../../server/domain/clients/clients.ts";
 import { createChildProject, createGroupProject } from "../../server/domain/projects/create.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -82,8 +83,7 @@ Deno.test(e2e("screen claims: a failed logout and a refused save say so", async 
       async () => {
         const caller = { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" as const };
         const client = await createClient(
-          db,
-          SYSTEM_ACTOR,
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(ClientForm, {
             clientName: "Harbor Insights",
             countryId: "US",
@@ -91,8 +91,7 @@ Deno.test(e2e("screen claims: a failed logout and a refused save say so", async 
           }),
         );
         const parent = await createGroupProject(
-          db,
-          caller,
+          { db, now: wallClock, ...caller },
           v.parse(GroupProject, {
             projectName: "Harbor tracker",
             clientId: client._id,
@@ -103,8 +102,7 @@ Deno.test(e2e("screen claims: a failed logout and a refused save say so", async 
         );
         const today = new Date();
         const child = await createChildProject(
-          db,
-          caller,
+          { db, now: wallClock, ...caller },
           v.parse(
             ChildProject,
             childProjectBody(parent, {

@@ -9,6 +9,7 @@ import { SupplierForm } from "../../shared/schemas/supplier.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 Deno.test(
   e2e(
@@ -20,8 +21,7 @@ Deno.test(
       try {
         const accountant = await server.user("ACCOUNTANT");
         const supplier = await createSupplier(
-          db,
-          SYSTEM_ACTOR,
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(
             SupplierForm,
             supplierBody({ supplierApprovedHook: "https://panel.example/hook?uid=[uid]" }),

@@ -14,6 +14,7 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { createClient } from "../../server/domain/clients/clients.ts";
 import { createSupplier } from "../../server/domain/suppliers/suppliers.ts";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 Deno.test(
   e2e(
@@ -27,13 +28,11 @@ Deno.test(
         const now = new Date().toISOString();
         const projectId = newId(), mapId = newId();
         const client = await createClient(
-          db,
-          SYSTEM_ACTOR,
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(ClientForm, clientBody({ clientName: "Acme Research" })),
         );
         const supplier = await createSupplier(
-          db,
-          SYSTEM_ACTOR,
+          { db, actor: SYSTEM_ACTOR, now: wallClock },
           v.parse(SupplierForm, supplierBody({ supplierName: "Harbor Panel" })),
         );
         const clientId = client._id, supplierId = supplier._id;

@@ -16,6 +16,7 @@ import {
   signIn,
   startServer,
 } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 Deno.test(e2e("users: paging, search, active toggle, delete, export and the user form", async (t) => {
   const server = await startServer();
@@ -36,8 +37,7 @@ Deno.test(e2e("users: paging, search, active toggle, delete, export and the user
       );
     }
     const panel = await createSupplier(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(SupplierForm, supplierBody({ supplierName: "Harbor Panel" })),
     );
     await server.user("SUPPLIER", { email: "supplier-user@e2e.test", supplierId: panel._id });

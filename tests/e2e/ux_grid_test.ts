@@ -16,6 +16,7 @@ import { createClient } from "../../server/domain/clients/clients.ts";
 import type { Caller } from "../../server/domain/projects/projects.ts";
 import { createChildProject, createGroupProject } from "../../server/domain/projects/create.ts";
 import { e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 const LAPTOP = { width: 1024, height: 800 };
 
@@ -53,8 +54,7 @@ Deno.test(e2e("grids at 1024 px: pinned, grouped, explained, recoverable and rea
     const subscriber = await server.user("SUBSCRIBER");
     const caller: Caller = { actor: SYSTEM_ACTOR, userId: admin._id, role: "SUPERADMIN" };
     const client = await createClient(
-      db,
-      SYSTEM_ACTOR,
+      { db, actor: SYSTEM_ACTOR, now: wallClock },
       v.parse(ClientForm, {
         clientName: "Southern Cross Research",
         countryId: "AU",
@@ -63,8 +63,7 @@ Deno.test(e2e("grids at 1024 px: pinned, grouped, explained, recoverable and rea
     );
     const group = (projectName: string) =>
       createGroupProject(
-        db,
-        caller,
+        { db, now: wallClock, ...caller },
         v.parse(GroupProject, {
           projectName,
           clientId: client._id,
@@ -75,8 +74,7 @@ Deno.test(e2e("grids at 1024 px: pinned, grouped, explained, recoverable and rea
       );
     const child = (parent: string, projectName: string, sampleSize: number) =>
       createChildProject(
-        db,
-        caller,
+        { db, now: wallClock, ...caller },
         v.parse(ChildProject, {
           projectName,
           parentProjectId: parent,

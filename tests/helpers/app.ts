@@ -15,6 +15,7 @@ import {
   type QueryIn,
   type ResultOf,
 } from "../../shared/api/contract.ts";
+import { wallClock } from "../../server/domain/common/clock.ts";
 
 export const TEST_PASSWORD = "Passw0rd!";
 
@@ -122,7 +123,7 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
       0,
     ).executeTakeFirst();
     if (!user) {
-      const created = await createUser(deps.db, SYSTEM_ACTOR, {
+      const created = await createUser({ db: deps.db, actor: SYSTEM_ACTOR, now: wallClock }, {
         firstName: `Test${role}`,
         lastName: "User",
         email,

@@ -195,7 +195,15 @@ async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, fr
   const rows = await trx.selectFrom("projects")
     .select(["id", "projectType", "projectCode", "projectStatus", "poNumber"])
     .where("id", "in", ids).where("projectStatus", "=", from).execute();
-  for (const p of rows) touched.push(...await applyStatus(trx, actor, p, to, undefined, () => at.getTime()));
+  for (const p of rows) {
+    touched.push(
+      ...await applyStatus({ db: trx, actor, now: () => at.getTime() }, {
+        project: p,
+        to,
+        poNumber: undefined,
+      }),
+    );
+  }
   return touched;
 }
 

@@ -49,7 +49,7 @@ export async function login(
     if (!addressOpen) throw tooManyAttempts(MSG.tooManyAttempts);
     throw unauthenticated(user && valid && inactive ? "Your account is inactive" : MSG.invalidCredentials);
   }
-  await handBack(db, email, keys, now, !owner);
+  await handBack(db, { email, keys, now, accountCounted: !owner });
 
   const ttl = input.rememberMe ? REMEMBER_DAYS * 24 * HOUR : SESSION_HOURS * HOUR;
   const accessToken = await new SignJWT({ role: user.role, gen: user.tokenGeneration })

@@ -117,11 +117,9 @@ export function throttleKeys(email: string, ipAddress: string | undefined): Thro
 /** A right password: its pair starts again, its reservations on the address and account go back. */
 export async function handBack(
   db: Db,
-  email: string,
-  keys: ThrottleKey[],
-  now: number,
-  accountCounted: boolean,
+  attempt: { email: string; keys: ThrottleKey[]; now: number; accountCounted: boolean },
 ): Promise<void> {
+  const { email, keys, now, accountCounted } = attempt;
   const [pair, address] = keys;
   await db.deleteFrom("login_throttle").where("key", "=", pair.key).execute();
   const back = [...(accountCounted ? [`acct:${email}`] : []), ...(address ? [address.key] : [])];

@@ -18,8 +18,8 @@ import {
   clientsList,
 } from "../../../shared/api/clients.ts";
 import { isMasked, maskFieldsOf, withoutMasked } from "../../../shared/secrets.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { isActiveUserWithRole, userNames } from "../users/users.ts";
 import { keepKnownSuppliers } from "../suppliers/lookup.ts";
 import {
@@ -32,6 +32,7 @@ import {
 } from "../common/records.ts";
 import { type ClientFigures, clientFigures, ZERO_CLIENT_FIGURES } from "./figures.ts";
 import { CLIENT_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Clients";
 type ClientRow = Selectable<ClientsTable>;
@@ -119,11 +120,10 @@ export async function getClient(db: Db, id: string): Promise<ClientRecord> {
 
 /** A client's keys, whole, for their owners: the reveal is written to the system log. */
 export async function clientKeys(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   id: string,
-  clock: Clock = wallClock,
 ): Promise<ClientKeys> {
+  const { db, actor, now: clock } = ctx;
   const row = await db.selectFrom("clients").select(["clientName", "clientCode", "apiKey", "clientApiKey"])
     .where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
   if (!row) throw notFound("Client");
@@ -184,11 +184,10 @@ async function checkedColumns(trx: Db, input: ClientForm, currentAssignedTo: str
 }
 
 export async function createClient(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: ClientForm,
-  clock: Clock = wallClock,
 ): Promise<ClientRecord> {
+  const { db, actor, now: clock } = ctx;
   return await db.transaction().execute(async (trx) => {
     // a masked key (copied from another form) is no key
     const columns = await checkedColumns(trx, {
@@ -219,12 +218,11 @@ export async function createClient(
 
 /** The form, `{isActive}` (the switch) or `{isDeleted: true}` (soft delete). */
 export async function updateClient(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: ClientUpdate,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { id: string } & ClientUpdate,
 ): Promise<{ record: ClientRecord | { _id: string; isDeleted: true }; outcome: UpdateOutcome }> {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...input } = args;
   return await runUpdate<ClientForm, ClientRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "clients",
     id,

@@ -123,11 +123,9 @@ export async function requireLive(
 /** Sets the active switch or soft-deletes (a deleted record is also inactive). Returns the verb for the log. */
 export async function applyStatusPatch(
   db: Db,
-  table: SwitchableTable,
-  id: string,
-  patch: StatusPatch,
-  now: string,
+  input: { table: SwitchableTable; id: string; patch: StatusPatch; now: string },
 ): Promise<"Deleted" | "Activated" | "Deactivated"> {
+  const { table, id, patch, now } = input;
   const deleting = "isDeleted" in patch;
   const set = deleting ? { isDeleted: 1, isActive: 0 } : { isActive: patch.isActive ? 1 : 0 };
   // deno-lint-ignore no-explicit-any
@@ -180,7 +178,12 @@ export async function runUpdate<F extends object, R>(
     let outcome: UpdateOutcome;
     if (isStatusPatch(opts.input)) {
       const label = await opts.label(trx);
-      const verb = await applyStatusPatch(trx, opts.table, opts.id, opts.input as StatusPatch, now);
+      const verb = await applyStatusPatch(trx, {
+        table: opts.table,
+        id: opts.id,
+        patch: opts.input as StatusPatch,
+        now,
+      });
       let activity = `${verb} ${label}`;
       outcome = verb === "Deleted" ? "deleted" : "status";
       if (outcome === "deleted" && opts.onDelete) {

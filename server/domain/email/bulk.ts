@@ -1,22 +1,21 @@
 /** Bulk e-mail to suppliers (part 1, 7 "E-mail": POST /admin/email/supplier/bulk/send). */
-import type { Db } from "../../db/connection.ts";
 import { invalid } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { BulkSupplierEmail } from "../../../shared/schemas/email.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { notificationRecipients } from "../suppliers/suppliers.ts";
 import { enqueueMails } from "./outbox.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 export const EMAIL_MODULE = "E-mail";
 
 /** Queues one mail to every active supplier with e-mail notifications on, and logs it. */
 export async function queueBulkSupplierEmail(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: BulkSupplierEmail,
-  now: Clock = wallClock,
 ): Promise<{ queued: number; ids: string[] }> {
+  const { db, actor, now } = ctx;
   return await db.transaction().execute(async (trx) => {
     const at = dateAt(now);
     const recipients = await notificationRecipients(trx);

@@ -15,7 +15,7 @@ import { newId } from "../../db/ids.ts";
 import { conflict, DomainError, invalid } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
 import { insertChildProject, insertGroupProject } from "../projects/create.ts";
-import { type Caller, type Clock, dateAt, MODULE, projectChanged } from "../projects/projects.ts";
+import { type Caller, type CallerCtx, dateAt, MODULE, projectChanged } from "../projects/projects.ts";
 import { ChildProject, GroupProject } from "../../../shared/schemas/project.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
 import type { ImportResult } from "../../../shared/api/providers.ts";
@@ -217,12 +217,12 @@ function offerDataOf(
 }
 
 export async function importOffer(
-  db: Db,
-  caller: Caller,
-  adapter: ProviderAdapter,
-  input: { surveyId: string; clientId: string },
-  now: Clock = Date.now,
+  ctx: CallerCtx,
+  args: { adapter: ProviderAdapter } & { surveyId: string; clientId: string },
 ): Promise<ImportResult> {
+  const { db, now } = ctx;
+  const caller: Caller = ctx;
+  const { adapter, ...input } = args;
   const provider = adapter.key;
   const before = await existingImport(db, provider, input.surveyId);
   if (before && !before.isDeleted) throw alreadyImported(provider, input.surveyId, before.projectCode);
@@ -255,8 +255,7 @@ export async function importOffer(
     if (again) await trx.deleteFrom("offer_imports").where("id", "=", again.id).execute();
 
     const group = await insertGroupProject(
-      trx,
-      caller,
+      { ...ctx, db: trx },
       v.parse(GroupProject, {
         projectName: name,
         clientId: input.clientId,
@@ -265,11 +264,9 @@ export async function importOffer(
         ir: String(offer.ir),
         projectDescription: `Imported from ${label}, survey ${offer.surveyId}`,
       }),
-      now,
     );
     const child = await insertChildProject(
-      trx,
-      caller,
+      { ...ctx, db: trx },
       v.parse(ChildProject, {
         projectName: name,
         parentProjectId: group._id,
@@ -285,7 +282,6 @@ export async function importOffer(
         endDate,
         projectDescription: `Imported from ${label}, survey ${offer.surveyId}`,
       }),
-      now,
     );
 
     // questions -> library qualifications; quotas -> project quotas; each question asked at entry
@@ -298,7 +294,12 @@ export async function importOffer(
     }
     const data = offerDataOf(offer, questions, answers);
     const plan = planOf(data, links);
-    const made = await applyPlan(trx, child._id, plan, { quotaMap: [], questionRows: {} }, stamp);
+    const made = await applyPlan(trx, {
+      projectId: child._id,
+      plan,
+      previous: { quotaMap: [], questionRows: {} },
+      stamp,
+    });
     await trx.updateTable("projects").set({
       provider,
       providerSurveyId: offer.surveyId,

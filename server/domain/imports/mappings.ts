@@ -11,9 +11,9 @@ import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { type AnyQB, inFilter, listSpecOf } from "../../db/list.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import { parseJsonList } from "../common/records.ts";
-import { type Clock, dateAt, MODULE as PROJECTS, projectChanged } from "../projects/projects.ts";
+import { dateAt, MODULE as PROJECTS, projectChanged } from "../projects/projects.ts";
 import { normText } from "../router/config.ts";
 import { isFinishedStatus } from "../../../shared/status.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
@@ -28,6 +28,7 @@ import {
   type QuotaLink,
   unsafeChange,
 } from "./plan.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Api Projects";
 
@@ -118,12 +119,11 @@ const liveOptions = async (db: Db, qualificationId: string) =>
 
 /** Applies a correction; see the module's comment. */
 export async function correctMapping(
-  db: Db,
-  actor: Actor,
-  id: string,
-  body: MappingUpdateBody,
-  now: Clock,
+  ctx: WriteCtx,
+  input: { id: string } & MappingUpdateBody,
 ): Promise<MappingChange> {
+  const { db, actor, now } = ctx;
+  const { id, ...body } = input;
   const at = dateAt(now), stamp = at.toISOString();
   const out = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("provider_questions").selectAll().where("id", "=", id)
@@ -247,10 +247,12 @@ export async function correctMapping(
         }, at);
         continue;
       }
-      const made = await applyPlan(trx, imp.projectId, plan, {
-        quotaMap,
-        questionRows: full.questionRows ?? {},
-      }, stamp);
+      const made = await applyPlan(trx, {
+        projectId: imp.projectId,
+        plan,
+        previous: { quotaMap, questionRows: full.questionRows ?? {} },
+        stamp,
+      });
       await trx.updateTable("offer_imports").set({
         quotaMap: JSON.stringify(made.quotaMap),
         offerData: JSON.stringify({ ...full, questionRows: made.questionRows }),

@@ -223,11 +223,15 @@ async function existingQuotas(trx: Db, previous: QuotaLink[]): Promise<ExistingQ
  */
 export async function applyPlan(
   trx: Db,
-  projectId: string,
-  plan: Plan,
-  previous: { quotaMap: QuotaLink[]; questionRows: Record<string, string> },
-  stamp: string,
+  input: {
+    projectId: string;
+    plan: Plan;
+    previous: { quotaMap: QuotaLink[]; questionRows: Record<string, string> };
+    /** The time stamped on the rows written. */
+    stamp: string;
+  },
 ): Promise<{ quotaMap: QuotaLink[]; questionRows: Record<string, string> }> {
+  const { projectId, plan, previous, stamp } = input;
   const existing = await existingQuotas(trx, previous.quotaMap);
   const idOf = new Map<string, string>();
   for (const p of plan.quotas) {

@@ -113,7 +113,13 @@ export async function refreshImports(
           recordId: p.id,
         }, at);
         if (p.projectStatus === PROJECT_STATUS.LIVE) {
-          touched.push(...await applyStatus(trx, REFRESH_ACTOR, p, PROJECT_STATUS.PAUSED, undefined, now));
+          touched.push(
+            ...await applyStatus({ db: trx, actor: REFRESH_ACTOR, now }, {
+              project: p,
+              to: PROJECT_STATUS.PAUSED,
+              poNumber: undefined,
+            }),
+          );
           report.paused++;
         }
       }

@@ -9,10 +9,11 @@ import { notFound } from "../errors.ts";
 import type { CategoryForm, CategoryUpdate } from "../../../shared/schemas/library.ts";
 import { categoriesList, type CategoryOption, type CategoryRecord } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { runUpdate } from "../common/records.ts";
 import { CATEGORY_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Categories";
 const COLUMNS = ["id", "categoryTitle", "categoryDesc", "isActive", "createdAt", "updatedAt"] as const;
@@ -59,11 +60,10 @@ export async function categoryOptions(db: Db): Promise<CategoryOption[]> {
 }
 
 export async function createCategory(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: CategoryForm,
-  clock: Clock = wallClock,
 ): Promise<CategoryRecord> {
+  const { db, actor, now: clock } = ctx;
   return await db.transaction().execute(async (trx) => {
     const at = dateAt(clock), now = at.toISOString();
     const id = newId(at.getTime());
@@ -86,12 +86,11 @@ export async function createCategory(
 }
 
 export async function updateCategory(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: CategoryUpdate,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { id: string } & CategoryUpdate,
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...input } = args;
   return await runUpdate<CategoryForm, CategoryRecord | Deleted>(db, actor, {
     table: "categories",
     id,

@@ -12,12 +12,12 @@ import { MSG } from "../../../shared/messages.ts";
 import type { QualificationForm, QualificationUpdate } from "../../../shared/schemas/library.ts";
 import type { QualificationOptionRecord, QualificationRecord } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
-import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { dateAt } from "../common/clock.ts";
 import { runUpdate } from "../common/records.ts";
 import { QUALIFICATION_FIELDS } from "../audit/fields.ts";
 import { counted } from "../../../shared/format.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Qualifications";
 type QualificationRow = Selectable<QualificationsTable>;
@@ -118,11 +118,10 @@ async function saveOptions(
 }
 
 export async function createQualification(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: QualificationForm,
-  clock: Clock = wallClock,
 ): Promise<QualificationRecord> {
+  const { db, actor, now: clock } = ctx;
   return await db.transaction().execute(async (trx) => {
     await assertKeyFree(trx, input.qualificationKey);
     const at = dateAt(clock), now = at.toISOString();
@@ -150,12 +149,11 @@ export async function createQualification(
 }
 
 export async function updateQualification(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: QualificationUpdate,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { id: string } & QualificationUpdate,
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...input } = args;
   return await runUpdate<QualificationForm, QualificationRecord | Deleted>(
     db,
     actor,

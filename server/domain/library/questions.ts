@@ -17,12 +17,13 @@ import type {
 } from "../../../shared/schemas/library.ts";
 import type { QuestionRecord, StoredOption } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { projectChanged } from "../projects/projects.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { QUESTION_FIELDS } from "../audit/fields.ts";
 import { parseJsonList } from "../common/records.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Questions";
 
@@ -126,12 +127,11 @@ function touched(scope: QuestionScope) {
 }
 
 export async function createQuestion(
-  db: Db,
-  actor: Actor,
-  scope: QuestionScope,
-  input: QuestionForm,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { scope: QuestionScope } & QuestionForm,
 ): Promise<QuestionRecord> {
+  const { db, actor, now: clock } = ctx;
+  const { scope, ...input } = args;
   const record = await db.transaction().execute(async (trx) => {
     const last = await scoped(trx, scope).select((eb) => eb.fn.max("sortOrder").as("n")).executeTakeFirst();
     const at = dateAt(clock), now = at.toISOString();
@@ -165,13 +165,11 @@ export async function createQuestion(
 
 /** The form, or `{isDeleted: true}` (soft delete). */
 export async function updateQuestion(
-  db: Db,
-  actor: Actor,
-  scope: QuestionScope,
-  id: string,
-  input: QuestionUpdate,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { scope: QuestionScope; id: string } & QuestionUpdate,
 ): Promise<{ record: QuestionRecord | Deleted; deleted: boolean }> {
+  const { db, actor, now: clock } = ctx;
+  const { scope, id, ...input } = args;
   const out = await db.transaction().execute(async (trx) => {
     const existing = await getQuestion(trx, scope, id);
     const at = dateAt(clock), now = at.toISOString();
@@ -212,12 +210,11 @@ export async function updateQuestion(
  * meanwhile by someone else) in their current order. Every id must be a live question of the scope.
  */
 export async function reorderQuestions(
-  db: Db,
-  actor: Actor,
-  scope: QuestionScope,
-  ids: string[],
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  input: { scope: QuestionScope; ids: string[] },
 ): Promise<QuestionRecord[]> {
+  const { db, actor, now: clock } = ctx;
+  const { scope, ids } = input;
   const list = await db.transaction().execute(async (trx) => {
     const current = await listQuestions(trx, scope);
     const known = new Set(current.map((q) => q._id));

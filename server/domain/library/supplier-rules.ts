@@ -9,10 +9,11 @@ import { notFound } from "../errors.ts";
 import type { SupplierRuleForm, SupplierRuleUpdate } from "../../../shared/schemas/library.ts";
 import { type SupplierRuleRecord, supplierRulesList } from "../../../shared/api/library.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { runUpdate } from "../common/records.ts";
 import { SUPPLIER_RULE_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Supplier Rules";
 const COLUMNS = [
@@ -56,11 +57,10 @@ export async function getSupplierRule(db: Db, id: string): Promise<SupplierRuleR
 const band = (r: SupplierRuleForm) => `${r.minSupplierCpi}-${r.maxSupplierCpi}`;
 
 export async function createSupplierRule(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: SupplierRuleForm,
-  clock: Clock = wallClock,
 ): Promise<SupplierRuleRecord> {
+  const { db, actor, now: clock } = ctx;
   return await db.transaction().execute(async (trx) => {
     const at = dateAt(clock), now = at.toISOString();
     const id = newId(at.getTime());
@@ -84,12 +84,11 @@ export async function createSupplierRule(
 }
 
 export async function updateSupplierRule(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: SupplierRuleUpdate,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { id: string } & SupplierRuleUpdate,
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...input } = args;
   return await runUpdate<SupplierRuleForm, SupplierRuleRecord | Deleted>(db, actor, {
     table: "supplier_rules",
     id,

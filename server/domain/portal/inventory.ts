@@ -26,10 +26,9 @@ import {
   type PortalProject,
   type SupplierRedirects,
 } from "../../../shared/api/portal.ts";
-import type { Actor } from "../audit/log.ts";
 import { type EntryBase, saveSupplierMap } from "../projects/supplier-maps.ts";
-import type { Clock } from "../projects/projects.ts";
 import { getMappedProject, type SupplierScope } from "./projects.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 /** The most a supplier is offered of what the client pays per complete. */
 export const SUPPLIER_SHARE = 0.6;
@@ -166,14 +165,11 @@ export async function inventoryListParts(db: Db, supplierId: SupplierScope) {
  * open to the supplier is a 404; one it already started a 409.
  */
 export async function startInventoryProject(
-  db: Db,
-  actor: Actor,
-  supplierId: SupplierScope,
-  projectId: string,
-  input: InventoryStart,
-  entryBase: EntryBase,
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  args: { supplierId: SupplierScope; projectId: string; entryBase: EntryBase } & InventoryStart,
 ): Promise<PortalProject> {
+  const { db, actor, now: clock } = ctx;
+  const { supplierId, projectId, entryBase, ...input } = args;
   const supplier = await activeSupplier(db, supplierId);
   if (!supplier) throw notFound("Project");
   const project = await db.selectFrom("projects")
@@ -204,6 +200,6 @@ export async function startInventoryProject(
     }));
     throw invalid(errors[0]?.message ?? "Invalid Url", errors);
   }
-  const { id } = await saveSupplierMap(db, actor, form.output, entryBase, clock);
+  const { id } = await saveSupplierMap({ db, actor, now: clock }, { ...form.output, entryBase });
   return getMappedProject(db, supplier.id, id, entryBase);
 }

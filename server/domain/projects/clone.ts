@@ -1,6 +1,5 @@
 /** Cloning a project: a group with all its children, or a child under a new group. */
 import { sql } from "kysely";
-import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
@@ -8,7 +7,14 @@ import { NEW_PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import { writeLog } from "../audit/log.ts";
 import { nextChildCode, nextParentCode } from "./codes.ts";
 import { COUNTER_NAMES } from "../../db/tables/projects.ts";
-import { type Caller, checkTargeting, type Clock, dateAt, MODULE, TARGETING_MESSAGES } from "./projects.ts";
+import {
+  type Caller,
+  type CallerCtx,
+  checkTargeting,
+  dateAt,
+  MODULE,
+  TARGETING_MESSAGES,
+} from "./projects.ts";
 
 export type CloneOptions = {
   isPreScreen: boolean;
@@ -24,12 +30,12 @@ export type CloneOptions = {
  * at zero; options choose what else comes along. Returns the new parent's id.
  */
 export async function cloneProject(
-  db: Db,
-  caller: Caller,
-  id: string,
-  options: CloneOptions,
-  clock: Clock = Date.now,
+  ctx: CallerCtx,
+  input: { id: string } & CloneOptions,
 ): Promise<{ parentProjectId: string }> {
+  const { db, now: clock } = ctx;
+  const caller: Caller = ctx;
+  const { id, ...options } = input;
   const opts = checkTargeting(options, {
     ...TARGETING_MESSAGES,
     countryId: MSG.cloneCountryRequired,

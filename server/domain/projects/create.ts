@@ -1,5 +1,4 @@
 /** Adding a group (parent) project, and a child project under one. */
-import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { invalid } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
@@ -11,8 +10,8 @@ import {
   assertClient,
   assertManager,
   type Caller,
+  type CallerCtx,
   checkTargeting,
-  type Clock,
   dateAt,
   getProject,
   MODULE,
@@ -31,18 +30,21 @@ function assertNewStatus(status: number) {
   }
 }
 
-export async function createGroupProject(db: Db, caller: Caller, input: GroupProject, now: Clock = Date.now) {
+export async function createGroupProject(
+  ctx: CallerCtx,
+  input: GroupProject,
+) {
   assertNewStatus(input.projectStatus);
-  return await db.transaction().execute((trx) => insertGroupProject(trx, caller, input, now));
+  return await ctx.db.transaction().execute((trx) => insertGroupProject({ ...ctx, db: trx }, input));
 }
 
 /** Adds a group project inside the caller's transaction (an import adds its group and child in one). */
 export async function insertGroupProject(
-  trx: Db,
-  caller: Caller,
+  ctx: CallerCtx,
   input: GroupProject,
-  now: Clock = Date.now,
 ) {
+  const { db: trx, now } = ctx;
+  const caller: Caller = ctx;
   assertNewStatus(input.projectStatus);
   // a MANAGER's projects are always their own (the manager select is locked)
   const userId = caller.role === "MANAGER" ? caller.userId : input.userId;
@@ -83,14 +85,22 @@ export async function insertGroupProject(
   }
 }
 
-export async function createChildProject(db: Db, caller: Caller, form: ChildProject, now: Clock = Date.now) {
+export async function createChildProject(
+  ctx: CallerCtx,
+  form: ChildProject,
+) {
   assertNewStatus(form.projectStatus);
   const input = checkTargeting(form);
-  return await db.transaction().execute((trx) => insertChildProject(trx, caller, input, now));
+  return await ctx.db.transaction().execute((trx) => insertChildProject({ ...ctx, db: trx }, input));
 }
 
 /** Adds a child project inside the caller's transaction (an import adds its group and child in one). */
-export async function insertChildProject(trx: Db, caller: Caller, form: ChildProject, now: Clock = Date.now) {
+export async function insertChildProject(
+  ctx: CallerCtx,
+  form: ChildProject,
+) {
+  const { db: trx, now } = ctx;
+  const caller: Caller = ctx;
   assertNewStatus(form.projectStatus);
   const input = checkTargeting(form);
   {

@@ -8,10 +8,11 @@ import { invalid, notFound } from "../errors.ts";
 import { escapeHtml } from "../../../shared/html.ts";
 import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { type Clock, dateAt } from "../common/clock.ts";
 import { enqueueMails, type NewMail } from "../email/outbox.ts";
 import { notificationRecipients } from "../suppliers/suppliers.ts";
 import { countryByCode } from "../lookups/geo.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "E-mail";
 
@@ -88,12 +89,11 @@ async function queue(
 
 /** POST /admin/email/send {type 'project'}: a message to every supplier mapped to the project (or its children). */
 export function sendProjectEmail(
-  db: Db,
-  actor: Actor,
-  projectId: string,
-  emailBody: string,
-  now: Clock = wallClock,
+  ctx: WriteCtx,
+  input: { projectId: string; emailBody: string },
 ) {
+  const { db, actor, now } = ctx;
+  const { projectId, emailBody } = input;
   return queue(db, actor, projectId, "Queued an e-mail to the project's suppliers", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const maps = await mappedSuppliers(trx, children.map((c) => c.id));
@@ -110,12 +110,11 @@ export function sendProjectEmail(
 
 /** POST /admin/email/send/map: each mapped supplier gets its own entry link and terms. */
 export function sendSupplierLinks(
-  db: Db,
-  actor: Actor,
-  projectId: string,
-  entryBase: string,
-  now: Clock = wallClock,
+  ctx: WriteCtx,
+  input: { projectId: string; entryBase: string },
 ) {
+  const { db, actor, now } = ctx;
+  const { projectId, entryBase } = input;
   return queue(db, actor, projectId, "Queued entry links for the suppliers", now, async (trx) => {
     const { children } = await projectWithChildren(trx, projectId);
     const maps = await mappedSuppliers(trx, children.map((c) => c.id));
@@ -141,7 +140,11 @@ export function sendSupplierLinks(
 }
 
 /** POST /admin/email/send/report: a progress report to the client. */
-export function sendClientReport(db: Db, actor: Actor, projectId: string, now: Clock = wallClock) {
+export function sendClientReport(
+  ctx: WriteCtx,
+  projectId: string,
+) {
+  const { db, actor, now } = ctx;
   return queue(db, actor, projectId, "Queued a progress report for the client", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const to = project.clientEmail || project.clientMainEmail || "";
@@ -170,7 +173,11 @@ export function sendClientReport(db: Db, actor: Actor, projectId: string, now: C
 }
 
 /** POST /admin/email/send/quota: a request for quote to suppliers that take notifications. */
-export function sendRfq(db: Db, actor: Actor, projectId: string, now: Clock = wallClock) {
+export function sendRfq(
+  ctx: WriteCtx,
+  projectId: string,
+) {
+  const { db, actor, now } = ctx;
   return queue(db, actor, projectId, "Queued a request for quote to suppliers", now, async (trx) => {
     const { project, children } = await projectWithChildren(trx, projectId);
     const target = children[0] ?? project;

@@ -6,9 +6,10 @@ import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { toRow } from "../../db/rows.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt, isoAt, projectChanged } from "./projects.ts";
 import type { Exclusion } from "../../../shared/api/project-parts.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const FLAGS = ["isExcluded", "complete", "terminate", "overQuota", "dropout"] as const;
 export type ExclusionFlags = Partial<Record<(typeof FLAGS)[number], boolean>>;
@@ -55,11 +56,10 @@ export async function listExclusions(db: Db, projectId: string, search = ""): Pr
 }
 
 export async function addExclusion(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: { projectId: string; excludedProjectId: string } & ExclusionFlags,
-  clock: Clock = Date.now,
 ) {
+  const { db, actor, now: clock } = ctx;
   const id = await db.transaction().execute(async (trx) => {
     if (input.projectId === input.excludedProjectId) {
       throw invalid("A project cannot exclude itself", [{
@@ -115,12 +115,11 @@ export async function addExclusion(
 }
 
 export async function updateExclusion(
-  db: Db,
-  actor: Actor,
-  id: string,
-  patch: ExclusionFlags & { isDeleted?: true },
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  input: { id: string } & ExclusionFlags & { isDeleted?: true },
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...patch } = input;
   const projectId = await db.transaction().execute(async (trx) => {
     const e = await trx.selectFrom("project_exclusions").selectAll().where("id", "=", id).where(
       "isDeleted",

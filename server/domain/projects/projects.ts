@@ -11,6 +11,7 @@ import { invalid, notFound } from "../errors.ts";
 import { MSG, requiredMsg } from "../../../shared/messages.ts";
 import type { Role } from "../../../shared/roles.ts";
 import type { Actor } from "../audit/log.ts";
+import type { WriteCtx } from "../ctx.ts";
 import { projectRecord } from "./serialize.ts";
 import { countryByCode } from "../lookups/geo.ts";
 import { languageByCode } from "../lookups/languages.ts";
@@ -32,6 +33,11 @@ export function onProjectChange(fn: (projectId: string) => void) {
 export const projectChanged = (...ids: string[]) => ids.forEach((id) => listeners.forEach((fn) => fn(id)));
 
 export type Caller = { actor: Actor; userId: string; role: Role };
+/**
+ * A project write's context: the database, the clock and the caller (who acts in the log, and the
+ * user and role the rules look at: a manager's projects are their own).
+ */
+export type CallerCtx = WriteCtx & Caller;
 
 export async function assertClient(db: Db, clientId: string) {
   const c = await db.selectFrom("clients").select("id").where("id", "=", clientId).where("isDeleted", "=", 0)

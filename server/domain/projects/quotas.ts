@@ -5,15 +5,16 @@
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
-import { type Clock, dateAt, isoAt, projectChanged } from "./projects.ts";
+import { dateAt, isoAt, projectChanged } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { parseJsonList } from "../common/records.ts";
 import { cellGroups, isGroupedCell } from "../router/config.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
 import { counted } from "../../../shared/format.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 export type { QuotaCell };
 
@@ -151,12 +152,11 @@ async function providerQuota(
 }
 
 export async function addQuota(
-  db: Db,
-  actor: Actor,
-  projectId: string,
-  qualificationId: string,
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  input: { projectId: string; qualificationId: string },
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { projectId, qualificationId } = input;
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
     if (project.projectType !== PROJECT_TYPE.CHILD) throw invalid("Quotas are set on child projects");
@@ -205,13 +205,11 @@ async function quotaOf(trx: Db, quotaId: string, projectId: string) {
 
 /** Chooses the options of a quota ({quotaOptionId: [...]}), keeping sizes of options still chosen; or deletes it. */
 export async function updateQuota(
-  db: Db,
-  actor: Actor,
-  quotaId: string,
-  projectId: string,
-  patch: { quotaOptionId?: string[]; isDeleted?: true },
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  input: { quotaId: string; projectId: string } & { quotaOptionId?: string[]; isDeleted?: true },
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { quotaId, projectId, ...patch } = input;
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
     const q = await quotaOf(trx, quotaId, projectId);
@@ -286,13 +284,11 @@ export async function updateQuota(
 
 /** Sets the sample size per chosen option ({quotaValue: [{quotaOptionId, quotaSize}]}). */
 export async function updateQuotaSizes(
-  db: Db,
-  actor: Actor,
-  quotaId: string,
-  projectId: string,
-  values: { quotaOptionId: string; quotaSize: number }[],
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  input: { quotaId: string; projectId: string; values: { quotaOptionId: string; quotaSize: number }[] },
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { quotaId, projectId, values } = input;
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
     const q = await quotaOf(trx, quotaId, projectId);

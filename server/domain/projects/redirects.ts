@@ -5,16 +5,16 @@
  * and only to those who may edit projects; revealing one whole is its own call, written to the
  * system log (as client and supplier keys are).
  */
-import type { Db } from "../../db/connection.ts";
 import { projectSecret } from "../router/config.ts";
 import { clientReturnLinks, SIGNATURE_METHOD } from "../router/links.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { maskSecret } from "../../../shared/secrets.ts";
 import type { ProjectRedirects, RevealedSigningKey, SigningKey } from "../../../shared/api/projects.ts";
 import { invalid, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { MODULE } from "./projects.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 export type { ProjectRedirects, SigningKey };
 
@@ -22,17 +22,20 @@ export type { ProjectRedirects, SigningKey };
 export const GROUP_HAS_NO_KEY = "A group project has no signing key: each of its child projects has its own";
 
 export async function projectRedirects(
-  db: Db,
-  project: {
-    _id: string;
-    projectType: number | boolean;
-    projectCode: string;
-    isDynamicThanksUrl: boolean | number;
+  ctx: Pick<Ctx, "db" | "now">,
+  input: {
+    project: {
+      _id: string;
+      projectType: number | boolean;
+      projectCode: string;
+      isDynamicThanksUrl: boolean | number;
+    };
+    baseUrl: string;
+    keysShown: boolean;
   },
-  baseUrl: string,
-  keysShown: boolean,
-  clock: Clock = wallClock,
 ): Promise<ProjectRedirects> {
+  const { db, now: clock } = ctx;
+  const { project, baseUrl, keysShown } = input;
   const children = Number(project.projectType) === PROJECT_TYPE.CHILD
     ? [{
       id: project._id,
@@ -64,11 +67,10 @@ export async function projectRedirects(
  * system log. Unknown and deleted projects are not found; a group project has no key of its own.
  */
 export async function revealSigningKey(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   id: string,
-  clock: Clock = wallClock,
 ): Promise<RevealedSigningKey> {
+  const { db, actor, now: clock } = ctx;
   const project = await db.selectFrom("projects").select(["id", "projectCode", "projectType"])
     .where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
   if (!project) throw notFound("Project");

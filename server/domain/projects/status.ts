@@ -16,10 +16,10 @@ import {
   STATUS_ACTIONS,
   type StatusAction,
 } from "../../../shared/status.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import { enqueueMails } from "../email/outbox.ts";
 import { escapeHtml } from "../../../shared/html.ts";
-import { type Caller, type Clock, dateAt, getProject, MODULE, projectChanged } from "./projects.ts";
+import { type Caller, type CallerCtx, dateAt, getProject, MODULE, projectChanged } from "./projects.ts";
 import type {
   ChildStatusChange,
   ChildStatusKept,
@@ -27,6 +27,7 @@ import type {
   StatusChanged,
 } from "../../../shared/api/projects.ts";
 import { counted } from "../../../shared/format.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 type StatusTarget = {
   id: string;
@@ -62,13 +63,11 @@ export async function applyStatus(...args: Parameters<typeof changeStatus>): Pro
  * group) forgets its hold: it is no longer the group's to bring back.
  */
 export async function changeStatus(
-  trx: Db,
-  actor: Actor,
-  project: StatusTarget,
-  to: number,
-  poNumber: string | undefined,
-  now: Clock,
+  ctx: WriteCtx,
+  input: { project: StatusTarget; to: number; poNumber: string | undefined },
 ): Promise<{ ids: string[]; childStatus: ChildStatusOutcome }> {
+  const { db: trx, actor, now } = ctx;
+  const { project, to, poNumber } = input;
   const po = (poNumber ?? project.poNumber).trim();
   if (to === PROJECT_STATUS.CLOSED && !po) {
     throw invalid(MSG.poNumberRequired, [{ path: "poNumber", message: MSG.poNumberRequired }]);
@@ -199,12 +198,11 @@ export function statusMessage(base: string, to: number, outcome: ChildStatusOutc
 
 /** Tells every supplier mapped to the project (or its children) that it moved to invoicing or the archive. */
 export async function notifySuppliersOfStatus(
-  trx: Db,
-  actor: Actor,
-  p: { id: string; projectCode: string; projectName: string },
-  status: number,
-  now: Clock,
+  ctx: WriteCtx,
+  input: { project: { id: string; projectCode: string; projectName: string }; status: number },
 ) {
+  const { db: trx, actor, now } = ctx;
+  const { project: p, status } = input;
   const maps = await trx.selectFrom("supplier_maps as m")
     .innerJoin("projects as c", "c.id", "m.projectId")
     .innerJoin("suppliers as s", "s.id", "m.supplierId")
@@ -252,12 +250,12 @@ export async function notifySuppliersOfStatus(
  * the PO number.
  */
 export async function closeByCode(
-  db: Db,
-  caller: Caller,
-  projectCode: string,
-  poNumber: string,
-  now: Clock = Date.now,
+  ctx: CallerCtx,
+  input: { projectCode: string; poNumber: string },
 ) {
+  const { db, now } = ctx;
+  const caller: Caller = ctx;
+  const { projectCode, poNumber } = input;
   const touched: string[] = [];
   const project: StatusChanged = await db.transaction().execute(async (trx) => {
     const p = await trx.selectFrom("projects").selectAll().where("projectCode", "=", projectCode).where(
@@ -267,14 +265,11 @@ export async function closeByCode(
     )
       .executeTakeFirst();
     if (!p) throw notFound("Project");
-    const { ids, childStatus } = await changeStatus(
-      trx,
-      caller.actor,
-      p,
-      PROJECT_STATUS.CLOSED,
+    const { ids, childStatus } = await changeStatus({ db: trx, actor: caller.actor, now }, {
+      project: p,
+      to: PROJECT_STATUS.CLOSED,
       poNumber,
-      now,
-    );
+    });
     touched.push(...ids);
     return {
       ...await getProject(trx, p.id),
@@ -290,12 +285,12 @@ export async function closeByCode(
  * project Invoiced. Refused (409) where it does not apply; a project already there stays as it is.
  */
 export async function setStatus(
-  db: Db,
-  caller: Caller,
-  id: string,
-  action: StatusAction,
-  now: Clock = Date.now,
+  ctx: CallerCtx,
+  input: { id: string; action: StatusAction },
 ) {
+  const { db, now } = ctx;
+  const caller: Caller = ctx;
+  const { id, action } = input;
   const { to } = STATUS_ACTIONS[action];
   const touched: string[] = [];
   const project = await db.transaction().execute(async (trx) => {
@@ -307,7 +302,9 @@ export async function setStatus(
         `A project cannot go from ${projectStatusLabel(p.projectStatus)} to ${projectStatusLabel(to)}`,
       );
     }
-    touched.push(...await applyStatus(trx, caller.actor, p, to, undefined, now));
+    touched.push(
+      ...await applyStatus({ db: trx, actor: caller.actor, now }, { project: p, to, poNumber: undefined }),
+    );
     return getProject(trx, id);
   });
   projectChanged(id, ...touched);

@@ -9,9 +9,9 @@ import { toRow } from "../../db/rows.ts";
 import { invalid, notFound } from "../errors.ts";
 import { MSG } from "../../../shared/messages.ts";
 import type { SupplierMapForm } from "../../../shared/schemas/project.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import { supplierMapRecord } from "./serialize.ts";
-import { type Clock, dateAt, isoAt } from "./projects.ts";
+import { dateAt, isoAt } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import {
   SUPPLIER_MAP_DEFAULTS,
@@ -22,6 +22,7 @@ import {
 import { supplierReturnUrls } from "../suppliers/lookup.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
@@ -82,12 +83,11 @@ export async function listSupplierMaps(
 
 /** Adds a supplier to a project, or updates its map when the supplier is already mapped (the form is Add/Update). */
 export async function saveSupplierMap(
-  db: Db,
-  actor: Actor,
-  input: SupplierMapForm,
-  entryBase: EntryBase,
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  args: { entryBase: EntryBase } & SupplierMapForm,
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { entryBase, ...input } = args;
   const result = await db.transaction().execute(async (trx) => {
     const project = await trx.selectFrom("projects").select(["id", "projectCode", "projectType"]).where(
       "id",
@@ -163,13 +163,11 @@ export async function saveSupplierMap(
 
 /** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded) or {isDeleted: true}. */
 export async function updateSupplierMap(
-  db: Db,
-  actor: Actor,
-  id: string,
-  patch: Record<string, boolean>,
-  entryBase: EntryBase,
-  clock: Clock = Date.now,
+  ctx: WriteCtx,
+  input: { id: string; patch: Record<string, boolean>; entryBase: EntryBase },
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { id, patch, entryBase } = input;
   const record = await db.transaction().execute(async (trx) => {
     const m = await mapsQuery(trx).where("supplier_maps.id", "=", id).executeTakeFirst();
     if (!m) throw notFound("Supplier map");

@@ -11,6 +11,7 @@ import {
   assertClient,
   assertManager,
   type Caller,
+  type CallerCtx,
   checkTargeting,
   type Clock,
   dateAt,
@@ -54,12 +55,12 @@ const PATCH_COLUMNS = [
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
 export async function updateProject(
-  db: Db,
-  caller: Caller,
-  id: string,
-  patch: ProjectPatch,
-  now: Clock = Date.now,
+  ctx: CallerCtx,
+  input: { id: string } & ProjectPatch,
 ): Promise<StatusChanged | DeletedProject> {
+  const { db, now } = ctx;
+  const caller: Caller = ctx;
+  const { id, ...patch } = input;
   // the project and any children the change reached: the router forgets them all
   const touched: string[] = [];
   try {
@@ -167,14 +168,11 @@ async function updateProjectTx(
     if (patch.multiLinkUrls) await replaceLinks(trx, caller.actor, p, patch.multiLinkUrls, at);
     let childStatus: ChildStatusOutcome | undefined;
     if (patch.projectStatus !== undefined) {
-      const changed = await changeStatus(
-        trx,
-        caller.actor,
-        { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
-        patch.projectStatus,
-        patch.poNumber,
-        clock,
-      );
+      const changed = await changeStatus({ db: trx, actor: caller.actor, now: clock }, {
+        project: { ...p, poNumber: (set.poNumber as string) ?? p.poNumber },
+        to: patch.projectStatus,
+        poNumber: patch.poNumber,
+      });
       const statusChanged = changed.ids;
       if (p.projectType === PROJECT_TYPE.GROUP) childStatus = changed.childStatus;
       touched.push(...statusChanged);
@@ -184,7 +182,10 @@ async function updateProjectTx(
         (patch.projectStatus === STATUS_ACTIONS.proceedToInvoice.to ||
           patch.projectStatus === STATUS_ACTIONS.archieve.to)
       ) {
-        await notifySuppliersOfStatus(trx, caller.actor, p, patch.projectStatus, clock);
+        await notifySuppliersOfStatus({ db: trx, actor: caller.actor, now: clock }, {
+          project: p,
+          status: patch.projectStatus,
+        });
       }
     }
     const project = await getProject(trx, id);

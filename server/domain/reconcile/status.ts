@@ -52,9 +52,11 @@ export async function reconcileStatus(
         `A project cannot go from ${projectStatusLabel(p.projectStatus)} to ${projectStatusLabel(to)}`,
       );
     }
-    const changed = await applyStatus(trx, actor, p, to, undefined, now);
+    const changed = await applyStatus({ db: trx, actor, now }, { project: p, to, poNumber: undefined });
     touched.push(...changed);
-    if (changed.length && sendEmail) await notifySuppliersOfStatus(trx, actor, p, to, now);
+    if (changed.length && sendEmail) {
+      await notifySuppliersOfStatus({ db: trx, actor, now }, { project: p, status: to });
+    }
     return result({ ...p, projectStatus: to });
   });
   projectChanged(...touched);
@@ -87,7 +89,13 @@ export async function revokeProject(
       );
     }
     const at = dateAt(now), stamp = at.toISOString();
-    touched.push(...await applyStatus(trx, actor, p, PROJECT_STATUS.CLOSED, undefined, now));
+    touched.push(
+      ...await applyStatus({ db: trx, actor, now }, {
+        project: p,
+        to: PROJECT_STATUS.CLOSED,
+        poNumber: undefined,
+      }),
+    );
     // children that went on with their group come back with it (applyStatus only moves them forward)
     const children = await trx.selectFrom("projects").select(["id", "projectCode", "projectStatus"])
       .where("parentProjectId", "=", p.id).where("isDeleted", "=", 0)

@@ -18,8 +18,8 @@ import {
   suppliersList,
 } from "../../../shared/api/suppliers.ts";
 import { isMasked, maskFieldsOf, withoutMasked } from "../../../shared/secrets.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import { dateAt } from "../common/clock.ts";
 import { deactivateSupplierUsers } from "../users/users.ts";
 import { keepKnownClients } from "../clients/lookup.ts";
 import {
@@ -32,6 +32,7 @@ import {
 } from "../common/records.ts";
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
 import { SUPPLIER_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 const MODULE = "Suppliers";
 
@@ -129,11 +130,10 @@ export async function getSupplier(db: Db, id: string): Promise<SupplierRecord> {
 
 /** A supplier's keys, whole, for their owners: the reveal is written to the system log. */
 export async function supplierKeys(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   id: string,
-  clock: Clock = wallClock,
 ): Promise<SupplierKeys> {
+  const { db, actor, now: clock } = ctx;
   const row = await db.selectFrom("suppliers")
     .select(["supplierName", "supplierShortCode", "hashKey", "apiKey", "supplierApiKey"])
     .where("id", "=", id).where("isDeleted", "=", 0).executeTakeFirst();
@@ -173,11 +173,10 @@ async function checkedColumns(trx: Db, input: SupplierForm) {
 }
 
 export async function createSupplier(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: SupplierForm,
-  clock: Clock = wallClock,
 ): Promise<SupplierRecord> {
+  const { db, actor, now: clock } = ctx;
   return await db.transaction().execute(async (trx) => {
     // a masked key (copied from another form) is no key
     const columns = await checkedColumns(trx, {
@@ -207,12 +206,11 @@ export async function createSupplier(
 
 /** The form, `{isActive}` or `{isDeleted: true}`; deleting also signs out the supplier's portal users. */
 export async function updateSupplier(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: SupplierUpdate,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  args: { id: string } & SupplierUpdate,
 ): Promise<{ record: SupplierRecord | Deleted; outcome: UpdateOutcome }> {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...input } = args;
   const out = await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "suppliers",
     id,

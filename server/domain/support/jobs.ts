@@ -9,12 +9,13 @@ import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import { type AnyQB, isTruthyFlag, listSpecOf } from "../../db/list.ts";
 import { invalid, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { type JobRunStatus, jobsList, type ScheduledJob } from "../../../shared/api/support.ts";
 import type { JobForm, JobPatch } from "../../../shared/schemas/support.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { JOB_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 export const MODULE = "Scheduled Jobs";
 type Clock = () => number;
@@ -122,11 +123,10 @@ const describe = (f: { interval: number; isSoft: boolean }, code: string) =>
   `${f.isSoft ? "soft " : ""}job on ${code} every ${f.interval} minutes`;
 
 export async function addJob(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   form: JobForm,
-  now: Clock = Date.now,
 ): Promise<ScheduledJob> {
+  const { db, actor, now } = ctx;
   const id = await db.transaction().execute(async (trx) => {
     const p = await projectByCode(trx, form.projectCode);
     const at = now(), stamp = new Date(at).toISOString();
@@ -156,12 +156,11 @@ export async function addJob(
 export type JobUpdateOutcome = "saved" | "activated" | "deactivated" | "soft" | "hard" | "deleted";
 
 export async function updateJob(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: JobPatch | JobForm,
-  now: Clock = Date.now,
+  ctx: WriteCtx,
+  args: { id: string } & (JobPatch | JobForm),
 ): Promise<{ record: ScheduledJob | Deleted; outcome: JobUpdateOutcome }> {
+  const { db, actor, now } = ctx;
+  const { id, ...input } = args;
   const outcome = await db.transaction().execute(async (trx) => {
     const job = await trx.selectFrom("scheduled_jobs as j").innerJoin("projects as p", "p.id", "j.projectId")
       .select(["j.id", "j.interval", "j.isActive", "j.isSoft", "j.comment", "j.projectId", "p.projectCode"])

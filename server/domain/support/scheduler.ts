@@ -170,7 +170,11 @@ export class JobScheduler {
       const base = { projectCode: p.projectCode };
       const change = async (to: number, why: string) => {
         try {
-          const ids = await applyStatus(trx, SCHEDULER_ACTOR, p, to, undefined, () => now);
+          const ids = await applyStatus({ db: trx, actor: SCHEDULER_ACTOR, now: () => now }, {
+            project: p,
+            to,
+            poNumber: undefined,
+          });
           const outcome = `${to === PROJECT_STATUS.CLOSED ? "Closed" : "Paused"} ${p.projectCode}: ${why}`;
           await writeLog(trx, SCHEDULER_ACTOR, { activity: outcome, module: MODULE, recordId: job.id }, at);
           return { ...base, status: "ok" as const, outcome, ids };

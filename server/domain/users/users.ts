@@ -12,10 +12,11 @@ import type { UserCreate, UserUpdate } from "../../../shared/schemas/user.ts";
 import { type PublicUser, type UserOption, type UserRecord, usersList } from "../../../shared/api/users.ts";
 import { hashPassword } from "../auth/password.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { dateAt } from "../common/clock.ts";
 import { supplierNames } from "../suppliers/lookup.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { USER_FIELDS } from "../audit/fields.ts";
+import type { WriteCtx } from "../ctx.ts";
 
 /**
  * What ends a user's tokens: a password change or a deactivation bumps the token generation, so
@@ -162,12 +163,11 @@ async function guardUserChange(db: Db, actor: Actor, target: Target, change: Cha
 export type SupplierCheck = (db: Db, supplierId: string) => Promise<void>;
 
 export async function createUser(
-  db: Db,
-  actor: Actor,
+  ctx: WriteCtx,
   input: UserCreate,
   checkSupplier?: SupplierCheck,
-  clock: Clock = wallClock,
 ): Promise<PublicUser> {
+  const { db, actor, now: clock } = ctx;
   const passwordHash = await hashPassword(input.password);
   return await db.transaction().execute(async (trx) => {
     await guardUserChange(trx, actor, null, { role: input.role });
@@ -200,13 +200,12 @@ export async function createUser(
 }
 
 export async function updateUser(
-  db: Db,
-  actor: Actor,
-  id: string,
-  input: UserUpdate,
+  ctx: WriteCtx,
+  args: { id: string } & UserUpdate,
   checkSupplier?: SupplierCheck,
-  clock: Clock = wallClock,
 ): Promise<PublicUser> {
+  const { db, actor, now: clock } = ctx;
+  const { id, ...input } = args;
   const passwordHash = "password" in input && input.password ? await hashPassword(input.password) : undefined;
   return await db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom("users").select([
@@ -289,12 +288,11 @@ export async function updateUser(
 
 /** Sets a password by e-mail (CLI `user passwd`). */
 export async function setPassword(
-  db: Db,
-  actor: Actor,
-  email: string,
-  password: string,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  input: { email: string; password: string },
 ) {
+  const { db, actor, now: clock } = ctx;
+  const { email, password } = input;
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     const u = await trx.selectFrom("users").select("id").where("email", "=", email.toLowerCase()).where(
