@@ -6,7 +6,6 @@
  */
 import type { Command } from "commander";
 import { cliActor } from "../../server/domain/audit/log.ts";
-import { ctxOf } from "../../server/domain/ctx.ts";
 import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { RECONCILE_TYPE, reconcileTypeLabel } from "../../shared/schemas/reconcile.ts";
 import { MAX_UPLOAD_BYTES } from "../../shared/schemas/reconcile.ts";
@@ -47,7 +46,7 @@ export function registerReconcileCommands(program: Command) {
             .where("isDeleted", "=", 0).executeTakeFirst();
           if (!p) throw new CliError(`Project ${projectCode} not found`);
           const ids = await identifiersOfUpload({ csv, fileName: file.split("/").pop() ?? file });
-          const s = await reconcileUpload(ctxOf(deps, cliActor()), { projectId: p.id, type, ids });
+          const s = await reconcileUpload({ ...deps, actor: cliActor() }, { projectId: p.id, type, ids });
           // the approved post-backs it queued get their first attempt before the command ends (claimed
           // with a lease like any sender's, so a server sharing the database never sends one twice)
           await closeRouter(deps);

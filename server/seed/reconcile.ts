@@ -8,7 +8,6 @@
  */
 import type { Deps } from "../deps.ts";
 import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
-import { ctxOf } from "../domain/ctx.ts";
 import { reconcileUpload } from "../domain/reconcile/reconcile.ts";
 import { RECONCILE_TYPE } from "../../shared/schemas/reconcile.ts";
 
@@ -25,7 +24,7 @@ export async function seedReconcile(
   const approved: string[] = [], rejected: string[] = [];
   for (const c of completes) (rand() < 0.9 ? approved : rejected).push(c.id);
   const upload = (type: 1 | 2, ids: string[], fileName: string, at: number) =>
-    reconcileUpload(ctxOf(deps, SYSTEM_ACTOR), {
+    reconcileUpload({ ...deps, actor: SYSTEM_ACTOR }, {
       projectId: groupId,
       type,
       ids: { identifiers: ids, lines: ids.length, duplicates: 0, fileName },

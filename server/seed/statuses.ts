@@ -51,7 +51,7 @@ export async function settleStatuses(
       }
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
       if (to === ARCHIEVED) {
-        await reconcileStatus({ db, actor: caller.actor, now: clock }, {
+        await reconcileStatus(manager, {
           id: parentId,
           projectStatus: ARCHIEVED,
           sendEmail: false,

@@ -24,7 +24,6 @@ import { setImmediate } from "node:timers";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
-import { ctxOf } from "../../server/domain/ctx.ts";
 import { sql } from "kysely";
 
 async function upload(
@@ -202,7 +201,7 @@ Deno.test("reconcile: a failure half way leaves nothing applied (sessions, count
       BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(t.deps.db);
     let failed = "";
     try {
-      await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: {
@@ -549,7 +548,7 @@ async function chunkedSetup(t: TestApp) {
     supplierApprovedHook: "https://panel.example/a?uid=[uid]&s=[status]",
   });
   const s = await closedProject(t, { complete: 60, terminate: 2 }, { supplierId: supplier._id });
-  const first = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+  const first = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
     projectId: s.parent._id,
     type: 1,
     ids: {
@@ -583,7 +582,7 @@ Deno.test("reconcile: a failure in chunk 3, after chunks 1 and 2 were committed,
     const sentBefore = sent.length;
     let failed = "";
     try {
-      await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: input,
@@ -605,7 +604,7 @@ Deno.test("reconcile: a failure in chunk 3, after chunks 1 and 2 were committed,
     assertEquals(sent.length, sentBefore, "no approved post-back of the failed upload went out");
 
     // the same file goes in whole afterwards, in chunks
-    const ok = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const ok = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.parent._id,
       type: 1,
       ids: input,
@@ -640,7 +639,7 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
       BEGIN SELECT RAISE(ABORT, 'process died'); END`.execute(db);
     let failed = "";
     try {
-      await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: input,
@@ -673,7 +672,7 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
       .execute(db);
     failed = "";
     try {
-      await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: input,
@@ -743,7 +742,7 @@ Deno.test("reconcile: while 5,000 identifiers are applied, router entries on ano
     const identifiers = Array.from({ length: 5_000 }, (_, i) => uidAt(i));
 
     let uploading = true;
-    const upload = reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const upload = reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: target.child._id,
       type: 1,
       ids: {
@@ -792,7 +791,7 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
         WHERE s.id IN (${sql.join(earlier)}) AND s.projectId = router_daily.projectId)
       WHERE date != '2020-01-02' AND projectId IN (${sql.join([a.child._id, b.child._id])})`.execute(db);
     const both = [a.child._id, b.child._id];
-    const prior = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const prior = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: a.parent._id,
       type: 2,
       ids: {
@@ -817,7 +816,7 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
     await failOn(t, b.completes[5]);
     let failed = "";
     try {
-      await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: a.parent._id,
         type: 1,
         ids: input,
@@ -831,7 +830,7 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
     assertEquals(await fullState(t, a), before);
     assertEquals(await fullState(t, b), beforeB);
 
-    const up = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: a.parent._id,
       type: 1,
       ids: input,
@@ -861,7 +860,7 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
       [...a.completes.slice(0, 8), ...b.completes.slice(0, 6)].sort(),
     );
 
-    const undo = await undoReconcile(ctxOf(t.deps, SYSTEM_ACTOR), a.parent._id);
+    const undo = await undoReconcile({ ...t.deps, actor: SYSTEM_ACTOR }, a.parent._id);
     assertEquals(undo.restored, 14);
     assertEquals(await reconcileMismatches(db, both), []);
     const after = await fullState(t, a);
@@ -893,7 +892,7 @@ Deno.test("reconcile: on an idle server the chunks go one after another without 
     const tick = () => setImmediate(() => counting && (turns++, tick()));
     try {
       tick();
-      const up = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: {
@@ -976,7 +975,7 @@ Deno.test("reconcile: the held approved post-backs of a large upload are all rel
     }
     // the file in another order than the keys: slices go by key, chunks by the file
     const identifiers = Array.from({ length: N }, (_, i) => uidAt(N - 1 - i));
-    const up = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.child._id,
       type: 1,
       ids: {
@@ -1004,7 +1003,7 @@ Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and t
     await sql`UPDATE sessions SET endedAt = '2021-03-04T05:06:07.000Z' WHERE id = ${s.completes[0]}`.execute(
       db,
     );
-    const up = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.parent._id,
       type: 1,
       ids: {
@@ -1018,7 +1017,7 @@ Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and t
       WHERE projectId = ${s.child._id} AND date = '2021-03-04'`.execute(db);
     assertEquals(day.rows.map((r) => r.approved), [1]);
     assertEquals(await reconcileMismatches(db, [s.child._id]), []);
-    await undoReconcile(ctxOf(t.deps, SYSTEM_ACTOR), s.parent._id);
+    await undoReconcile({ ...t.deps, actor: SYSTEM_ACTOR }, s.parent._id);
     assertEquals(await reconcileMismatches(db, [s.child._id]), []);
     assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 0, rejected: 0 });
   } finally {
@@ -1035,7 +1034,7 @@ Deno.test({
     const local = await testApp();
     try {
       const s = await closedProject(local, { complete: 3 });
-      const up = await reconcileUpload(ctxOf(local.deps, SYSTEM_ACTOR), {
+      const up = await reconcileUpload({ ...local.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: {
@@ -1058,7 +1057,7 @@ Deno.test({
     try {
       const s = await closedProject(t, { complete: 12, terminate: 1 });
       const identifiers = [...s.completes.slice(0, 10), ...s.terminates, "ffffffffffffffffffffffff"];
-      const up = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+      const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
         projectId: s.parent._id,
         type: 1,
         ids: {
@@ -1073,7 +1072,7 @@ Deno.test({
       assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
       const left = await sql<{ n: number }>`SELECT count(*) AS n FROM reconcile_chunk`.execute(t.deps.db);
       assertEquals(Number(left.rows[0].n), 0, "emptied by every chunk");
-      const undo = await undoReconcile(ctxOf(t.deps, SYSTEM_ACTOR), s.parent._id);
+      const undo = await undoReconcile({ ...t.deps, actor: SYSTEM_ACTOR }, s.parent._id);
       assertEquals(undo.restored, 10);
       assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
     } finally {

@@ -11,7 +11,6 @@ import { closedProject, type Traffic } from "../helpers/reconcile.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import { reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
-import { ctxOf } from "../../server/domain/ctx.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import { sql } from "kysely";
 
@@ -131,7 +130,7 @@ Deno.test("reconcile unknown: unknown identifiers found chunk after chunk keep t
       s.completes[5],
     ];
     const input = { identifiers: ids, lines: ids.length, duplicates: 0 };
-    const out = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const out = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.parent._id,
       type: 1,
       ids: input,
@@ -151,7 +150,7 @@ Deno.test("reconcile unknown: unknown identifiers found chunk after chunk keep t
     const others = sql`SELECT n FROM reconcile_unknown WHERE reconcileId != ${out._id}`;
     const before = (await others.execute(t.deps.db)).rows;
     let failed = false;
-    await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.parent._id,
       type: 1,
       ids: input,
@@ -190,7 +189,7 @@ Deno.test("reconcile unknown: an upload none of whose identifiers belongs to the
     // through the domain in small slices: the whole file is looked through, then refused
     const many = Array.from({ length: 23 }, (_, i) => `stranger-${i}`);
     let refused = "";
-    await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.parent._id,
       type: 1,
       ids: {
@@ -266,7 +265,7 @@ Deno.test("reconcile unknown: an upload made on a child project (its code in the
     const s = await closedProject(t, { complete: 4 });
     const onGroup = await upload(t, s.parent._id, { type: 1, uid: s.completes.slice(0, 2) });
     assertEquals(onGroup.status, 200, onGroup.text);
-    const onChild = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const onChild = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: s.child._id,
       type: 2,
       ids: {

@@ -10,7 +10,6 @@ import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconc
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 import { routerFor } from "../../server/domain/router/router.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
-import { ctxOf } from "../../server/domain/ctx.ts";
 import { sql } from "kysely";
 import type { BenchRow } from "./_kit.ts";
 import process from "node:process";
@@ -99,7 +98,7 @@ export async function bench(): Promise<BenchRow[]> {
     const summary = await (async () => {
       try {
         const ids = await identifiersOfUpload({ csv, fileName: "bench.csv" });
-        return await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+        return await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
           projectId: target.child._id,
           type: 1,
           ids: ids,
@@ -122,7 +121,7 @@ export async function bench(): Promise<BenchRow[]> {
     // alone, without router traffic: the upload's own time (on a fresh file of rejected ones)
     const csv2 = Array.from({ length: IDENTIFIERS }, (_, i) => hex(i * 2 + 1, 7)).join("\n");
     const a0 = performance.now();
-    const alone = await reconcileUpload(ctxOf(t.deps, SYSTEM_ACTOR), {
+    const alone = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
       projectId: target.child._id,
       type: 2,
       ids: await identifiersOfUpload({ csv: csv2, fileName: "bench2.csv" }),

@@ -11,7 +11,7 @@ import { type AnyQB, type FilterFn, inNumberFilter, type ListSpec } from "../../
 import type { IssuingCompany, RefUploadResult } from "../../../shared/api/accounts.ts";
 import { notFound } from "../errors.ts";
 import { INVOICE_STATUS } from "../../../shared/status.ts";
-import type { Ctx } from "../ctx.ts";
+import type { WriteCtx } from "../ctx.ts";
 import { businessToday } from "./dates.ts";
 import { MODULE } from "./issuers.ts";
 import { applyRefRows, inIds, readRefRows, type RefTarget } from "./refs.ts";
@@ -115,12 +115,13 @@ export async function documentIssuer(db: Db, issuingCompanyId: string): Promise<
  * the reference of one already Paid refuses the whole file, naming the line (./refs.ts).
  */
 export async function uploadRefs(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   k: DocumentKind,
   input: { data: string[][]; overwrite?: boolean },
 ): Promise<RefUploadResult> {
   const refs = readRefRows(input.data, businessToday(ctx.now), k.what.toLowerCase());
-  return await applyRefRows(ctx.db, ctx.actor, k, refs, {
+  return await applyRefRows(ctx, k, {
+    refs,
     overwrite: input.overwrite ?? false,
     at: new Date(ctx.now()),
   });

@@ -16,7 +16,7 @@ import type {
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import type { Ctx } from "../ctx.ts";
+import type { WriteCtx } from "../ctx.ts";
 import { nextSequence } from "../projects/codes.ts";
 import { applyStatus } from "../projects/status.ts";
 import { projectChanged } from "../projects/projects.ts";
@@ -217,7 +217,7 @@ async function clientAndIssuer(trx: Db, clientId: string) {
 
 /** POST /admin/invoice/add: saves an invoice with a fresh code; its projects become Invoiced. */
 export async function createInvoice(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   form: InvoiceForm,
 ): Promise<InvoiceRecord> {
   const { db, actor, now } = ctx;
@@ -268,7 +268,7 @@ export async function createInvoice(
 
 /** PUT /admin/invoice/update/:id: the whole invoice (lines, dates, terms) or its status edit. */
 export async function updateInvoice(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: InvoiceUpdate & { id: string },
 ): Promise<InvoiceRecord> {
   const { db, actor, now } = ctx, { id, ...form } = input;
@@ -352,7 +352,7 @@ export async function updateInvoice(
 
 /** POST /admin/invoice/upload {data: rows, overwrite}: each row's invoice is marked Paid with its reference. */
 export function uploadInvoiceRefs(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: { data: string[][]; overwrite?: boolean },
 ): Promise<RefUploadResult> {
   return uploadRefs(ctx, INVOICES, input);

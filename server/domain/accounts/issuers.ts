@@ -10,7 +10,7 @@ import { newId } from "../../db/ids.ts";
 import type { IssuingCompany } from "../../../shared/api/accounts.ts";
 import type { IssuingCompanyForm } from "../../../shared/schemas/accounts.ts";
 import { conflict, notFound } from "../errors.ts";
-import type { Ctx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { dateAt, wallClock } from "../common/clock.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { ISSUER_FIELDS } from "../audit/fields.ts";
@@ -49,7 +49,7 @@ export async function getIssuer(db: Db, id: string): Promise<IssuingCompany> {
 }
 
 export async function updateIssuer(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: IssuingCompanyForm & { id: string },
 ): Promise<IssuingCompany> {
   const { db, actor } = ctx, { id, ...form } = input;

@@ -22,7 +22,7 @@ import {
 } from "../../../shared/status.ts";
 import { conflict, invalid } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
-import type { Ctx } from "../ctx.ts";
+import type { WriteCtx } from "../ctx.ts";
 import { dateAt } from "../common/clock.ts";
 import { MODULE as PROJECTS_MODULE, projectChanged } from "../projects/projects.ts";
 import { chunks, defaultLine, projectFigures } from "./invoice-projects.ts";
@@ -165,7 +165,7 @@ export async function enrichAccountProjects(db: Db, rows: AccountProjectRow[]): 
  * sessions back). Its code is the one typed, and must be free.
  */
 export async function createManualProject(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   form: ManualProjectForm,
 ): Promise<ManualProjectRecord> {
   const { db, actor } = ctx;

@@ -17,7 +17,7 @@ import {
 } from "../../../shared/api/accounts.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
-import type { Ctx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { countryFields } from "../common/records.ts";
 import { nextSequence } from "../projects/codes.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
@@ -105,7 +105,7 @@ export const PO_MSG = {
  * of the supplier not yet on one; due after the supplier's net days. 409 when there is none.
  */
 export async function createPurchaseOrder(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: { supplierId: string },
 ): Promise<PurchaseOrderRecord> {
   const { db, actor, now } = ctx, supplierId = input.supplierId;
@@ -197,7 +197,7 @@ export const purchaseOrderMap = (row: never): PurchaseOrderListItem => {
 
 /** POST /admin/invoice/supplier/upload {data: rows, overwrite}: each row's PO is marked Paid with its reference. */
 export function uploadPurchaseOrderRefs(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: { data: string[][]; overwrite?: boolean },
 ): Promise<RefUploadResult> {
   return uploadRefs(ctx, PURCHASE_ORDERS, input);

@@ -78,7 +78,12 @@ export async function reconcileUpload(ctx: Ctx, input: ReconcileUploadInput): Pr
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
-    await wrongProjectCheck(db, target.childIds, target.projectCode, ids.identifiers, chunk);
+    await wrongProjectCheck(db, {
+      scope: target.childIds,
+      projectCode: target.projectCode,
+      identifiers: ids.identifiers,
+      size: chunk,
+    });
     const at = new Date(now());
     const id = newId(at.getTime());
     await db.insertInto("reconciles").values({

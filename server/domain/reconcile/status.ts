@@ -20,7 +20,7 @@ import {
 import type { StatusResult } from "../../../shared/api/reconcile.ts";
 import { applyStatus, notifySuppliersOfStatus } from "../projects/status.ts";
 import { dateAt, projectChanged } from "../projects/projects.ts";
-import type { Ctx } from "../ctx.ts";
+import type { WriteCtx } from "../ctx.ts";
 import { MODULE } from "./scope.ts";
 
 async function load(trx: Db, id: string) {
@@ -39,7 +39,7 @@ const result = (p: { id: string; projectCode: string; projectStatus: number }): 
 
 /** Proceed to Invoice (4) or Archieve (7), e-mailing the mapped suppliers when asked. */
 export async function reconcileStatus(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: { id: string; projectStatus: number; sendEmail: boolean },
 ): Promise<StatusResult> {
   const { db, actor, now } = ctx, { id, projectStatus: to, sendEmail } = input;
@@ -72,7 +72,7 @@ const REVOCABLE: readonly number[] = [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_S
  * (its invoice stands). With `sendEmail`, every supplier mapped to it hears that it is reopened.
  */
 export async function revokeProject(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   input: { id: string; sendEmail: boolean },
 ): Promise<StatusResult> {
   const { db, actor, now } = ctx, { id, sendEmail } = input;

@@ -7,7 +7,7 @@
 import type { Db } from "../../db/connection.ts";
 import { writeLog } from "../audit/log.ts";
 import { notFound } from "../errors.ts";
-import type { Ctx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import type { SupplierSummaryRow } from "../../../shared/api/reconcile.ts";
 import type { ApproveSummaryBody } from "../../../shared/schemas/reconcile.ts";
 import { projectChanged } from "../projects/projects.ts";
@@ -94,7 +94,7 @@ export async function supplierSummary(
  * group's children alike), logs it, and answers the supplier's summary row.
  */
 export async function updateSupplierSummary(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   body: ApproveSummaryBody,
 ): Promise<SupplierSummaryRow> {
   const { db, actor, now } = ctx;

@@ -4,7 +4,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import type { Ctx } from "../ctx.ts";
+import type { WriteCtx } from "../ctx.ts";
 import { conflict } from "../errors.ts";
 import { RECONCILE_TYPE, reconcileTypeLabel } from "../../../shared/schemas/reconcile.ts";
 import type { UndoResult } from "../../../shared/api/reconcile.ts";
@@ -24,7 +24,7 @@ import { recoverReconciles } from "./rollback.ts";
  * and a system log row saying all that.
  */
 export async function undoReconcile(
-  ctx: Pick<Ctx, "db" | "actor" | "now">,
+  ctx: WriteCtx,
   projectId: string,
 ): Promise<UndoResult> {
   const { db, actor } = ctx;

@@ -111,11 +111,9 @@ export const wrongProjectMessage = (n: number, projectCode: string) =>
  */
 export async function wrongProjectCheck(
   db: Db,
-  scope: string[],
-  projectCode: string,
-  identifiers: string[],
-  size: number,
+  input: { scope: string[]; projectCode: string; identifiers: string[]; size: number },
 ) {
+  const { scope, projectCode, identifiers, size } = input;
   const pacer = new Pacer();
   for (let i = 0; i < identifiers.length; i += size) {
     const t0 = performance.now();
