@@ -23,13 +23,14 @@ export function cliEnv() {
   }
 }
 
-/** Runs `fn` with the server's deps (database opened and migrated), closing the database after. */
+/** Runs `fn` with the server's deps (database opened and migrated), closing its services and the database after. */
 export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
   const env = cliEnv();
   const { deps, handle } = await buildDeps({ ...env, LOG_LEVEL: "silent" });
   try {
     return await fn(deps);
   } finally {
+    await deps.services.close();
     await handle.close();
   }
 }

@@ -3,11 +3,9 @@ import { EnvError, loadEnv } from "./env.ts";
 import { buildDeps } from "./boot.ts";
 import { createApp } from "./app.ts";
 import { seedIfEmpty } from "./seed/seed.ts";
-import { deliveryIdle, kickDelivery } from "./domain/email/deliver.ts";
-import { closeRouter, routerFor } from "./domain/router/router.ts";
 import { warmSecurityData } from "./domain/router/security.ts";
 import { refreshPlannerStats, STATS_INTERVAL_MS } from "./db/maintenance.ts";
-import { JobScheduler, SCHEDULER_TICK_MS } from "./domain/support/scheduler.ts";
+import { SCHEDULER_TICK_MS } from "./domain/support/scheduler.ts";
 import { beat, clearHeartbeat, HEARTBEAT_MS, otherServer } from "./domain/ops/heartbeat.ts";
 import { filePathOf, startScheduledBackups } from "./domain/ops/backup.ts";
 import {
@@ -41,7 +39,14 @@ export async function serve(opts: { webRoot?: string } = {}) {
     }
     throw e;
   }
-  const { deps, handle } = await buildDeps(env);
+  // external providers: a demo (SEED=demo) answers for any provider without a URL from the built-in
+  // stand-ins under /sandbox, labelled Sandbox; a real PROVIDER_<NAME>_URL and _KEY replace them
+  const sandbox = env.SEED === "demo" ? mountedSandbox() : null;
+  const self = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
+  const providers = providersFromEnv(env, { sandboxBase: sandbox ? `${self}${SANDBOX_PATH}` : undefined });
+  // the database, and every long-lived service built once (server/services.ts)
+  const { deps, handle } = await buildDeps(env, { providers });
+  const { services } = deps;
   // a second server on this database says so; its single-run tasks take leases (domain/ops/lease.ts)
   const holder = instanceId();
   const other = await otherServer(deps.db, undefined, deadLocalProcess).catch(() => null);
@@ -64,7 +69,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const lease = (name: string, ttlMs: number) => leaseGate(deps, holder, name, ttlMs);
   // reconcile uploads a crash left half applied are rolled back (and held post-backs of finished ones
   // released) before anything reads the counters
-  const rolledBack = await recoverReconciles(deps);
+  const rolledBack = await recoverReconciles(deps, services.reconcile.active);
   if (rolledBack) {
     deps.log.warn("reconcile uploads left half applied were rolled back", { uploads: rolledBack });
   }
@@ -82,17 +87,14 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const statsTimer = (await refreshStats()) !== false
     ? setInterval(refreshStats, STATS_INTERVAL_MS)
     : (deps.log.info("planner statistics: not supported by this database server"), undefined);
-  // external providers: a demo (SEED=demo) answers for any provider without a URL from the built-in
-  // stand-ins under /sandbox, labelled Sandbox; a real PROVIDER_<NAME>_URL and _KEY replace them
-  const sandbox = env.SEED === "demo" ? mountedSandbox() : null;
-  const self = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
-  deps.providers = providersFromEnv(env, { sandboxBase: sandbox ? `${self}${SANDBOX_PATH}` : undefined });
   const app = createApp(deps, { webRoot: opts.webRoot });
   // mail queued before this start (or while no mail server was configured) goes out now
-  kickDelivery(deps);
-  const outboxTimer = deps.mailer ? setInterval(() => kickDelivery(deps), OUTBOX_INTERVAL_MS) : undefined;
+  services.mail.kick();
+  const outboxTimer = services.mail.mailer
+    ? setInterval(() => services.mail.kick(), OUTBOX_INTERVAL_MS)
+    : undefined;
   // respondents who never came back become drops; approved hooks queued before a restart go out
-  const router = routerFor(deps);
+  const { router } = services;
   router.hooks.kick();
   const sweep = gated(
     lease("drop-sweep", 3 * DROP_SWEEP_INTERVAL_MS),
@@ -106,12 +108,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
   await warmSecurityData().catch((e) => deps.log.warn("IP data not loaded", { error: String(e) }));
   const sweepTimer = setInterval(sweep, DROP_SWEEP_INTERVAL_MS);
   // scheduled jobs (Support): due jobs run on every tick, each once across the instances
-  const scheduler = new JobScheduler(deps.db, deps.log, {
-    now: deps.now,
-    onMail: () => kickDelivery(deps),
-    gate: lease("scheduled-jobs", 3 * SCHEDULER_TICK_MS),
-  });
-  scheduler.start();
+  services.scheduler.start(SCHEDULER_TICK_MS, lease("scheduled-jobs", 3 * SCHEDULER_TICK_MS));
   // "in use": `db restore` refuses to overwrite a database whose server beats (domain/ops/heartbeat.ts)
   const heartbeat = () =>
     beat(deps.db).catch((e) => deps.log.warn("heartbeat not written", { error: String(e) }));
@@ -137,7 +134,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const refresh = gated(
     lease("offer-refresh", 3 * REFRESH_INTERVAL_MS),
     () =>
-      refreshImports(deps.db, (k) => deps.providers!.find(k), deps.now).then((r) => {
+      refreshImports(deps, (k) => services.providers.find(k), deps.now).then((r) => {
         if (r.paused || r.updated) deps.log.info("imported offers refreshed", r);
         for (const f of r.failed) deps.log.warn("offer refresh: provider failed", { error: f });
       }).catch((e) =>
@@ -176,13 +173,13 @@ export async function serve(opts: { webRoot?: string } = {}) {
     clearInterval(statsTimer);
     clearInterval(refreshTimer);
     await refreshing;
-    await scheduler.stop();
+    await services.scheduler.stop();
     clearInterval(heartbeatTimer);
     await backups?.stop();
-    await closeRouter(deps);
     // let a delivery run finish its current mail; what is left stays queued for the next start
-    await Promise.race([deliveryIdle(deps), new Promise((r) => setTimeout(r, 5_000))]);
-    deps.mailer?.close();
+    await Promise.race([services.mail.idle(), new Promise((r) => setTimeout(r, 5_000))]);
+    // the scheduler, the live feed, the router (its writes committed, its hooks idle), the mail server
+    await services.close();
     await clearHeartbeat(deps.db, true).catch(() => {});
     // another instance may take the single-run tasks at once
     await releaseLeases(deps.db, holder).catch(() => {});

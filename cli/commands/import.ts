@@ -5,7 +5,6 @@
  */
 import type { Command } from "commander";
 import { CliError, say, withDeps } from "../context.ts";
-import { providersOf } from "../../server/providers/index.ts";
 import { importOffer } from "../../server/domain/imports/import.ts";
 import { cliActor } from "../../server/domain/audit/log.ts";
 import { isProviderKey, PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
@@ -54,7 +53,7 @@ export function registerImportCommands(program: Command) {
     .action(async (name: string, o: { country?: string }) => {
       const key = providerArg(name);
       const offers = await withDeps(async (deps) =>
-        await providersOf(deps).get(key).listOffers({
+        await deps.services.providers.get(key).listOffers({
           countryCode: o.country?.trim().toUpperCase() || undefined,
         })
       );
@@ -90,7 +89,7 @@ export function registerImportCommands(program: Command) {
           if (e instanceof DomainError) throw new CliError(`--client: no live client has the id ${clientId}`);
           throw e;
         }
-        const adapter = providersOf(deps).get(key);
+        const adapter = deps.services.providers.get(key);
         const manager = await managerOf(deps, o.manager);
         const ctx = { ...deps, actor: cliActor(), userId: manager.id, role: "SUPERADMIN" as const };
         return await importOffer(ctx, { surveyId: surveyId.trim(), clientId, adapter });

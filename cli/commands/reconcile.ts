@@ -9,7 +9,6 @@ import { cliActor } from "../../server/domain/audit/log.ts";
 import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { RECONCILE_TYPE, reconcileTypeLabel } from "../../shared/schemas/reconcile.ts";
 import { MAX_UPLOAD_BYTES } from "../../shared/schemas/reconcile.ts";
-import { closeRouter } from "../../server/domain/router/router.ts";
 import { CliError, say, withDeps } from "../context.ts";
 import { csvStream } from "../../server/http/csv.ts";
 import { unknownColumns, unknownPages } from "../../server/domain/reconcile/unknown.ts";
@@ -49,7 +48,7 @@ export function registerReconcileCommands(program: Command) {
           const s = await reconcileUpload({ ...deps, actor: cliActor() }, { projectId: p.id, type, ids });
           // the approved post-backs it queued get their first attempt before the command ends (claimed
           // with a lease like any sender's, so a server sharing the database never sends one twice)
-          await closeRouter(deps);
+          await deps.services.router.close();
           say(
             `${s.projectCode}: ${s.matched} ${
               reconcileTypeLabel(s.type).toLowerCase()

@@ -21,7 +21,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
-import { recordStatement, statementKind } from "../domain/ops/metrics.ts";
+import { recordStatement, statementKind } from "../lib/metrics.ts";
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve();

@@ -191,7 +191,7 @@ function checkOutboundUrls(contract: AnyContract, body: unknown, deps: Deps) {
   for (const field of contract.outboundUrls ?? []) {
     const url = (body as Record<string, unknown> | undefined)?.[field];
     if (typeof url !== "string" || url === "") continue;
-    const why = deps.outbound.refusal(url);
+    const why = deps.services.outbound.refusal(url);
     if (why) {
       const message = `The server will not call this URL: ${why}`;
       throw badRequest(message, [{ path: field, message }]);

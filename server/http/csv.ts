@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 
 import type { CsvColumn } from "../../shared/list.ts";
-import type { CsvJob, CsvWorkerMessage, CsvWorkerStart } from "./csv_worker.ts";
+import type { CsvJob, CsvWorkerMessage, CsvWorkerStart } from "./csv_messages.ts";
 export type { CsvColumn, CsvJob };
 
 /** First characters a spreadsheet would run as a formula: = + - @, tab, CR. */

@@ -8,13 +8,8 @@
 import { openDatabase } from "../db/connection.ts";
 import { csvLine, csvLines } from "./csv.ts";
 import type { CsvColumn } from "../../shared/list.ts";
-
-export type CsvJob = { module: string; name: string; args: unknown[] };
-export type CsvWorkerStart = { type: "start"; url: string; authToken?: string; job: CsvJob };
-export type CsvWorkerMessage =
-  | { type: "chunk"; bytes: Uint8Array }
-  | { type: "end" }
-  | { type: "error"; message: string };
+import type { CsvWorkerMessage, CsvWorkerStart } from "./csv_messages.ts";
+export type { CsvJob, CsvWorkerMessage, CsvWorkerStart } from "./csv_messages.ts";
 
 type Export = (db: unknown, ...args: unknown[]) => {
   columns: readonly CsvColumn<unknown>[];

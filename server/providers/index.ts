@@ -109,12 +109,3 @@ export function providerConfigs(env: Env, opts: { sandboxBase?: string } = {}): 
 
 export const providersFromEnv = (env: Env, opts: { sandboxBase?: string } = {}) =>
   new ProviderRegistry(providerConfigs(env, opts));
-
-const fromEnv = new WeakMap<Env, ProviderRegistry>();
-/** The app's providers: the ones it was given (demo sandbox, tests), else those of the environment. */
-export function providersOf(deps: { env: Env; providers?: ProviderRegistry }): ProviderRegistry {
-  if (deps.providers) return deps.providers;
-  let r = fromEnv.get(deps.env);
-  if (!r) fromEnv.set(deps.env, r = providersFromEnv(deps.env));
-  return r;
-}

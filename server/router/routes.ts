@@ -11,7 +11,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Deps } from "../deps.ts";
 import type { AppEnv, HttpCtx } from "../http/context.ts";
 import { clientIp } from "../http/request-info.ts";
-import { type Routed, routerFor, SID_RE } from "../domain/router/router.ts";
+import { type Routed, SID_RE } from "../domain/router/router.ts";
 import { fillPlaceholders, redirectKind } from "../domain/router/outcomes.ts";
 import { supplierRedirectValues } from "../domain/router/shortcodes.ts";
 import type { SessionStatus } from "../db/tables/router.ts";
@@ -101,7 +101,7 @@ async function entry(c: HttpCtx, isTest: boolean) {
   const sid = (c.req.query("sid") ?? "").trim();
   if (!SID_RE.test(sid)) return html(c, messagePage("missingSid"), 400);
   return await guarded(c, async () => {
-    const r = await routerFor(c.get("deps")).enter({
+    const r = await c.get("deps").services.router.enter({
       mapId: c.req.param("mapId")!,
       sid,
       isTest,
@@ -131,7 +131,7 @@ export function surveyRoutes() {
 
   r.get(`/prescreen/:uid${ID}`, (c) =>
     guarded(c, async () => {
-      const routed = await routerFor(c.get("deps")).session(c.req.param("uid")!);
+      const routed = await c.get("deps").services.router.session(c.req.param("uid")!);
       if (!routed) return notFoundPage(c);
       const { session, project, map } = routed;
       if (session.status !== "prescreen") return respond(c, routed);
@@ -156,7 +156,7 @@ export function surveyRoutes() {
         body = await c.req.parseBody({ all: true });
       } catch { /* an unreadable body answers nothing */ }
       const form = formReader(body);
-      const out = await routerFor(c.get("deps")).answer(c.req.param("uid")!, form);
+      const out = await c.get("deps").services.router.answer(c.req.param("uid")!, form);
       if (out.kind === "unknown") return notFoundPage(c);
       if (out.kind === "ask") {
         return html(
@@ -177,7 +177,7 @@ export function surveyRoutes() {
 
   r.get("/end", (c) =>
     isHead(c) ? headOk(c) : guarded(c, async () => {
-      const out = await routerFor(c.get("deps")).finish({
+      const out = await c.get("deps").services.router.finish({
         uid: (c.req.query("uid") ?? "").trim(),
         status: c.req.query("status") ?? "",
         sig: c.req.query("sig"),
@@ -208,7 +208,7 @@ export function surveyRoutes() {
     }
     const str = (k: string) => (typeof params[k] === "string" ? (params[k] as string).trim() : "");
     try {
-      const out = await routerFor(c.get("deps")).finish({
+      const out = await c.get("deps").services.router.finish({
         uid: str("uid"),
         status: str("status"),
         sig: str("sig"),

@@ -16,7 +16,6 @@ import {
   statusSeries,
   trafficSeries,
 } from "../domain/dashboard/figures.ts";
-import { dashboardLiveFor } from "../domain/dashboard/live.ts";
 import { issueLiveTicket, LIVE_TICKET_SECONDS, liveViewer } from "../domain/dashboard/ticket.ts";
 
 /** A stream ends after this long (the page opens a new one with a new ticket), so a signed-out or deactivated user stops receiving. */
@@ -50,7 +49,7 @@ export function dashboardRoutes(api: Api) {
     const user = c.get("user");
     const [ticket, update] = await Promise.all([
       issueLiveTicket(deps, user),
-      dashboardLiveFor(deps).snapshot(),
+      deps.services.live.snapshot(),
     ]);
     return { ticket, expiresInSeconds: LIVE_TICKET_SECONDS, update };
   });
@@ -60,7 +59,7 @@ export function dashboardRoutes(api: Api) {
   api.handle(D.dashboardLiveCall, async ({ deps, query, c }) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     await liveViewer(deps, { ticket: query.ticket, bearer }, API[D.dashboardLiveCall.key]);
-    const hub = dashboardLiveFor(deps);
+    const hub = deps.services.live;
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | null = null;
       const pause = (ms: number) =>

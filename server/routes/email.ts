@@ -10,7 +10,6 @@ import {
 } from "../../shared/api/email.ts";
 import { emailQueuedMsg } from "../../shared/messages.ts";
 import { queueBulkSupplierEmail } from "../domain/email/bulk.ts";
-import { kickDelivery } from "../domain/email/deliver.ts";
 import {
   cancelMail,
   outboxListSpec,
@@ -24,8 +23,11 @@ export function emailRoutes(api: Api) {
   api.handle(sendBulkSupplierEmail, async ({ ctx, deps, body }) => {
     const { queued } = await queueBulkSupplierEmail(ctx, body);
     // committed: send in the background; the answer does not wait for the mail server
-    kickDelivery(deps);
-    return answer({ queued, mailServer: !!deps.mailer }, emailQueuedMsg(queued, !!deps.mailer, "supplier"));
+    deps.services.mail.kick();
+    return answer(
+      { queued, mailServer: !!deps.services.mail.mailer },
+      emailQueuedMsg(queued, !!deps.services.mail.mailer, "supplier"),
+    );
   });
   api.list(listOutboxCall, ({ deps }) => {
     const now = deps.now();
@@ -37,12 +39,12 @@ export function emailRoutes(api: Api) {
     };
   });
   api.handle(getOutboxMailCall, ({ deps, params }) => outboxMessage(deps, params.id));
-  api.handle(resendOutboxMailCall, async ({ deps, actor, params }) => {
-    const mail = await resendMail(deps, actor(), params.id);
-    kickDelivery(deps);
-    return answer(mail, emailQueuedMsg(1, !!deps.mailer));
+  api.handle(resendOutboxMailCall, async ({ ctx, deps, params }) => {
+    const mail = await resendMail(ctx, params.id);
+    deps.services.mail.kick();
+    return answer(mail, emailQueuedMsg(1, !!deps.services.mail.mailer));
   });
-  api.handle(cancelOutboxMailCall, async ({ deps, actor, params }) => {
-    return answer(await cancelMail(deps, actor(), params.id), "E-mail cancelled: it will not be sent");
+  api.handle(cancelOutboxMailCall, async ({ ctx, params }) => {
+    return answer(await cancelMail(ctx, params.id), "E-mail cancelled: it will not be sent");
   });
 }

@@ -2,14 +2,16 @@
 import { answer, type Api } from "../http/api.ts";
 import * as R from "../../shared/api/project-reports.ts";
 import type { Deps } from "../deps.ts";
-import { kickDelivery } from "../domain/email/deliver.ts";
 import { sendClientReport, sendProjectEmail, sendRfq, sendSupplierLinks } from "../domain/projects/emails.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
 import { emailQueuedMsg } from "../../shared/messages.ts";
 
 function queued(deps: Deps, count: number) {
-  kickDelivery(deps);
-  return answer({ queued: count, mailServer: !!deps.mailer }, emailQueuedMsg(count, !!deps.mailer));
+  deps.services.mail.kick();
+  return answer(
+    { queued: count, mailServer: !!deps.services.mail.mailer },
+    emailQueuedMsg(count, !!deps.services.mail.mailer),
+  );
 }
 
 export function projectEmailRoutes(api: Api) {

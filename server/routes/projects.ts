@@ -24,7 +24,7 @@ import { returnLinkSets } from "../domain/router/links.ts";
 import { entryBaseOf } from "./supplier-maps.ts";
 
 /** The call's context with the signed-in user's id and role, which the project rules look at. */
-export const callerCtx = (ctx: Ctx, c: HttpCtx): CallerCtx => ({
+export const callerCtx = (ctx: Ctx, c: HttpCtx): Ctx & CallerCtx => ({
   ...ctx,
   userId: c.get("user").id,
   role: c.get("user").role,
@@ -80,7 +80,10 @@ export function projectRoutes(api: Api) {
   });
 
   api.handle(P.updateProjectCall, async ({ ctx, params, body, c }) => {
-    const project = await updateProject(callerCtx(ctx, c), { ...body, id: params.id });
+    const project = await updateProject(callerCtx(ctx, c), {
+      ...body,
+      id: params.id,
+    });
     if (project.isDeleted) return answer(project, "Project deleted successfully");
     return answer(
       project,

@@ -3,7 +3,6 @@ import { answer, type Api } from "../http/api.ts";
 import { callerCtx } from "./projects.ts";
 import * as P from "../../shared/api/providers.ts";
 import { PROVIDER_KEYS, type ProviderKey } from "../../shared/schemas/providers.ts";
-import { providersOf } from "../providers/index.ts";
 import { importOffer } from "../domain/imports/import.ts";
 import {
   externalProjectItem,
@@ -42,7 +41,7 @@ function offersCsv(
 function offerRoutes(api: Api, key: ProviderKey) {
   const calls = P.PROVIDER_CALLS[key];
   api.handle(calls.offers, async ({ deps, db, body, c }) => {
-    const registry = providersOf(deps);
+    const registry = deps.services.providers;
     const state = registry.state(key);
     const adapter = registry.find(key);
     const country = body.filter?.countryCode ?? body.filter?.country ?? body.filters?.countryCode ??
@@ -73,13 +72,13 @@ function offerRoutes(api: Api, key: ProviderKey) {
       added(
         await importOffer(callerCtx(x.ctx, x.c), {
           ...x.body,
-          adapter: providersOf(x.deps).get(key),
+          adapter: x.deps.services.providers.get(key),
         }),
       ),
   );
 }
 
-const adapter = (deps: Deps, key: ProviderKey) => providersOf(deps).get(key);
+const adapter = (deps: Deps, key: ProviderKey) => deps.services.providers.get(key);
 
 export function providerRoutes(api: Api) {
   for (const key of PROVIDER_KEYS) offerRoutes(api, key);
@@ -94,18 +93,18 @@ export function providerRoutes(api: Api) {
 
   // Projects External: every configured provider's offers, one page of 20 (`p` on the screen)
   api.handle(P.listExternalOffers, async ({ deps, db, body, c }) => {
-    const { offers, providers } = await externalOffers(db, providersOf(deps), body);
+    const { offers, providers } = await externalOffers(db, deps.services.providers, body);
     if (c.req.query("format") === "csv") return offersCsv(c, deps, P.externalOffersList, offers);
     return { ...pageOffers(offers, body.pageNo, body.limit), providers };
   });
   api.handle(
     P.externalOfferQuotas,
-    ({ deps, db, body }) => offerQuotas(db, providersOf(deps), body.provider, body.surveyId),
+    ({ deps, db, body }) => offerQuotas(db, deps.services.providers, body.provider, body.surveyId),
   );
 
   api.list(P.listExternalProjects, ({ db, deps }) => ({
     // the tab says "No provider configured" when nothing is imported and no provider is connected
-    metadata: { providers: PROVIDER_KEYS.map((k) => providersOf(deps).state(k)) },
+    metadata: { providers: PROVIDER_KEYS.map((k) => deps.services.providers.state(k)) },
     query: externalProjectsQuery(db),
     spec: externalProjectsSpec,
     map: externalProjectItem,
@@ -131,7 +130,7 @@ export function providerRoutes(api: Api) {
     );
   });
   api.handle(P.addExternalProject, async (x) => {
-    const provider = providersOf(x.deps).get(x.body.provider);
+    const provider = x.deps.services.providers.get(x.body.provider);
     return added(
       await importOffer(callerCtx(x.ctx, x.c), { ...x.body, adapter: provider }),
     );

@@ -4,7 +4,7 @@
  * first one paid, a second one archived), and a supplier with reconciled work gets a purchase
  * order. The demo's project set and statuses stay as the seed plans them.
  */
-import type { Db } from "../db/connection.ts";
+import type { Deps } from "../deps.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import type { Caller } from "../domain/projects/projects.ts";
 import { setStatus } from "../domain/projects/status.ts";
@@ -16,12 +16,13 @@ import { ensureIssuers } from "../domain/accounts/issuers.ts";
 import { addDays, businessToday } from "../domain/accounts/dates.ts";
 
 export async function seedAccounts(
-  db: Db,
+  deps: Pick<Deps, "db" | "services">,
   caller: Caller,
   clock: () => number,
   children: { parentId: string; status: number }[],
 ): Promise<{ invoices: number; purchaseOrders: number }> {
-  const ctx = { db, actor: caller.actor, now: clock };
+  const { db } = deps;
+  const ctx = { ...deps, actor: caller.actor, now: clock };
   await ensureIssuers(ctx);
   const { READY_TO_INVOICE, INVOICED } = PROJECT_STATUS;
   const byParent = new Map<string, number[]>();
@@ -29,7 +30,7 @@ export async function seedAccounts(
   const toInvoice: string[] = [];
   for (const [parentId, statuses] of byParent) {
     if (!statuses.every((s) => s === READY_TO_INVOICE || s === INVOICED)) continue;
-    await setStatus({ db, now: clock, ...caller }, { id: parentId, action: "proceedToInvoice" });
+    await setStatus({ ...deps, now: clock, ...caller }, { id: parentId, action: "proceedToInvoice" });
     if (statuses.includes(INVOICED)) toInvoice.push(parentId);
   }
   let invoices = 0;
@@ -69,7 +70,7 @@ export async function seedAccounts(
         invoiceStatus: 2,
       });
     }
-    if (i === 1) await setStatus({ db, now: clock, ...caller }, { id: parentId, action: "archieve" });
+    if (i === 1) await setStatus({ ...deps, now: clock, ...caller }, { id: parentId, action: "archieve" });
   }
   // a purchase order for the first supplier with reconciled work
   const supplier = await db.selectFrom("supplier_maps as m").innerJoin("projects as p", "p.id", "m.projectId")

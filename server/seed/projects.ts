@@ -8,8 +8,7 @@ import type { Deps } from "../deps.ts";
 import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
 import { ChildProject, GroupProject, ProjectPatch, SupplierMapForm } from "../../shared/schemas/project.ts";
 import { QuestionForm } from "../../shared/schemas/library.ts";
-import type { Caller, CallerCtx } from "../domain/projects/projects.ts";
-import type { WriteCtx } from "../domain/ctx.ts";
+import type { Caller } from "../domain/projects/projects.ts";
 import { createChildProject, createGroupProject } from "../domain/projects/create.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
@@ -17,9 +16,8 @@ import { saveSupplierMap } from "../domain/projects/supplier-maps.ts";
 import { addQuota, updateQuota, updateQuotaSizes } from "../domain/projects/quotas.ts";
 import { createQuestion } from "../domain/library/questions.ts";
 import { projectSecret } from "../domain/router/config.ts";
-import type { Clock } from "../domain/common/clock.ts";
+import { type Clock, wallClock } from "../domain/common/clock.ts";
 import { type ChildPlan, DAY, PLANS } from "./plans.ts";
-import { wallClock } from "../domain/common/clock.ts";
 
 /** A child project as made: its plan, supplier maps, signing secret and pre-screen answers. */
 export type Child = {
@@ -54,8 +52,8 @@ export async function seedProjects(
 ): Promise<{ children: SeededChild[]; projects: number; childProjects: number; supplierMaps: number }> {
   const { db } = deps;
   // the manager's (whose projects these are) and the system's, on the seed's clock
-  const manager: CallerCtx = { db, now: clock, ...caller };
-  const system: WriteCtx = { db, actor: SYSTEM_ACTOR, now: clock };
+  const manager = { ...deps, now: clock, ...caller };
+  const system = { ...deps, actor: SYSTEM_ACTOR, now: clock };
   const entryBase = (deps.env.PUBLIC_URL ?? `http://localhost:${deps.env.PORT}`).replace(/\/$/, "");
   const counts = { projects: 0, childProjects: 0, supplierMaps: 0 };
   const suppliers = await db.selectFrom("suppliers").selectAll().where("id", "in", refs.supplierIds)
@@ -164,7 +162,7 @@ export async function seedProjects(
       const questions: Child["questions"] = [];
       for (const q of c.questions ?? []) {
         const bad = q.bad ?? [];
-        const made = await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+        const made = await createQuestion({ ...deps, actor: SYSTEM_ACTOR, now: wallClock }, {
           ...v.parse(QuestionForm, {
             languageId: c.language ?? "en",
             questionTitle: q.title,

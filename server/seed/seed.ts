@@ -23,7 +23,6 @@ import { createSupplierRule } from "../domain/library/supplier-rules.ts";
 import { SUPPLIER_TYPE } from "../../shared/status.ts";
 import { seedTraffic } from "./traffic.ts";
 import { wallClock } from "../domain/common/clock.ts";
-import type { WriteCtx } from "../domain/ctx.ts";
 
 export const DEMO_PASSWORD = "Samplex@2026";
 
@@ -342,9 +341,8 @@ const DEMO_RULES: [number, number, string][] = [
 ];
 
 export async function seedDemo(deps: Deps, opts: { now?: number } = {}): Promise<Record<string, number>> {
-  const { db } = deps;
   // master data is made by the system, on the wall clock
-  const system: WriteCtx = { db, actor: SYSTEM_ACTOR, now: wallClock };
+  const system = { ...deps, actor: SYSTEM_ACTOR, now: wallClock };
   const counts: Record<string, number> = {
     users: 0,
     clients: 0,

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import type { Deps } from "../deps.ts";
 import { ProjectPatch } from "../../shared/schemas/project.ts";
-import type { Caller, CallerCtx } from "../domain/projects/projects.ts";
+import type { Caller } from "../domain/projects/projects.ts";
 import { updateProject } from "../domain/projects/update.ts";
 import { setStatus } from "../domain/projects/status.ts";
 import { isFinishedStatus, PROJECT_STATUS } from "../../shared/status.ts";
@@ -22,8 +22,7 @@ export async function settleStatuses(
   rand: () => number,
   clock: () => number,
 ): Promise<void> {
-  const { db } = deps;
-  const manager: CallerCtx = { db, now: clock, ...caller };
+  const manager = { ...deps, now: clock, ...caller };
   const { ARCHIEVED, CLOSED, INVOICED, LIVE, PAUSED, READY_TO_INVOICE, TESTING } = PROJECT_STATUS;
   const patch = (p: Record<string, unknown>) => v.parse(ProjectPatch, p);
   for (const { parentId, po, child } of children) {
@@ -67,7 +66,10 @@ export async function settleStatuses(
   for (const [parentId, statuses] of byParent) {
     const to = [LIVE, TESTING, PAUSED].find((s) => statuses.includes(s));
     if (to && !statuses.some(isFinishedStatus)) {
-      await updateProject(manager, { ...patch({ projectStatus: to }), id: parentId });
+      await updateProject(manager, {
+        ...patch({ projectStatus: to }),
+        id: parentId,
+      });
     }
   }
 }

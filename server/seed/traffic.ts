@@ -30,7 +30,6 @@ export async function seedTraffic(
   deps: Deps,
   refs: DemoRefs & { now?: number },
 ): Promise<{ projects: number; childProjects: number; supplierMaps: number; sessions: number }> {
-  const { db } = deps;
   const now = refs.now ?? deps.now();
   // the domain's clock for what the seed makes: `now`, moving on as the seeding takes time
   const startedAt = deps.now();
@@ -38,8 +37,9 @@ export async function seedTraffic(
   const rand = prng(20261121);
   const caller: Caller = { actor: SYSTEM_ACTOR, userId: refs.managerId, role: "SUPERADMIN" };
   // its own router, with settings cached for the run (changes made here invalidate them)
-  const router = new Router(deps, {
-    ...deps.router,
+  const { outbound, changes, routerOptions } = deps.services;
+  const router = new Router({ ...deps, outbound, changes }, {
+    ...routerOptions,
     configTtlMs: 10 * 60_000,
     fetch: (() => Promise.reject(new Error("no approved hooks while seeding"))) as typeof fetch,
   });
@@ -52,7 +52,7 @@ export async function seedTraffic(
   await settleStatuses(deps, caller, children, rand, clock);
   // the accounts tabs: invoices, an archived project, a purchase order
   await seedAccounts(
-    db,
+    deps,
     caller,
     clock,
     children.map((c) => ({ parentId: c.parentId, status: c.child.plan.status })),

@@ -8,7 +8,6 @@ import { testApp } from "../helpers/app.ts";
 import { created, supplierBody } from "../helpers/master.ts";
 import { startSmtp } from "../helpers/smtp.ts";
 import { createSmtpMailer } from "../../server/domain/email/mailer.ts";
-import { deliveryIdle } from "../../server/domain/email/deliver.ts";
 import { makeClient } from "../helpers/fixtures.ts";
 
 const at = (ms: number) => new Date(ms).toISOString();
@@ -106,7 +105,7 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
       body: { subject: "Tick", emailBody: "<p>Tock</p>" },
     });
     assertEquals(sent.status, 200, sent.text);
-    await deliveryIdle(t.deps);
+    await t.deps.services.mail.idle();
     const mails = await db.selectFrom("email_outbox").select(["status", "createdAt", "sentAt", "updatedAt"])
       .execute();
     assertEquals(mails, [{
@@ -120,7 +119,7 @@ Deno.test("clock: user, client, supplier, library and e-mail writes carry the ap
       .executeTakeFirstOrThrow();
     assertEquals(log.createdAt, at(queuedAt));
   } finally {
-    await deliveryIdle(t.deps);
+    await t.deps.services.mail.idle();
     mailer.close();
     await t.close();
     await smtp.close();

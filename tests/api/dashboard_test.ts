@@ -7,7 +7,6 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, panelRedirects, router, uidOf } from "../helpers/router.ts";
-import { dashboardLiveFor } from "../../server/domain/dashboard/live.ts";
 import { API } from "../../shared/permissions.ts";
 import * as D from "../../shared/api/dashboard.ts";
 import type { LiveUpdate } from "../../shared/api/dashboard.ts";
@@ -430,7 +429,7 @@ async function openLive(t: TestApp, token: string) {
 
 Deno.test("dashboard live: router traffic pushes today's completes, security and traffic to every viewer, read once", async () => {
   const t = await testApp();
-  const hub = dashboardLiveFor(t.deps);
+  const hub = t.deps.services.live;
   try {
     const s = await liveProject(t);
     const token = await t.tokenFor("SUBSCRIBER");

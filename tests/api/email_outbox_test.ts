@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expectGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeChild, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { decodeQp, startSmtp } from "../helpers/smtp.ts";
-import { deliveryIdle, GIVE_UP_AFTER_MS, PERMANENT } from "../../server/domain/email/deliver.ts";
+import { GIVE_UP_AFTER_MS, PERMANENT } from "../../server/domain/email/deliver.ts";
 import { htmlToText } from "../../shared/html.ts";
 
 const HOUR = 3_600_000;
@@ -224,7 +224,7 @@ Deno.test("outbox: a resent mail is delivered to a real SMTP server; the answer 
     const r = await t.call("POST", `/admin/email/outbox/${ID(5)}/resend`, { token });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.json.message, "1 e-mail queued: Support > E-mail shows when it is sent");
-    await deliveryIdle(t.deps);
+    await t.deps.services.mail.idle();
     assert(smtp.messages.some((m) => m.to.includes("m5@panel.example")), "delivered");
     const after = await t.call("GET", `/admin/email/outbox/${ID(5)}`, { token });
     assertEquals([after.json.result.state, after.json.result.attempts], ["sent", 1]);
@@ -347,7 +347,7 @@ Deno.test("the text part keeps every link's address", async () => {
     assertEquals(r.status, 200, r.text);
     const [row] = await t.deps.db.selectFrom("email_outbox").selectAll().execute();
     assertEquals(row.bodyText, "See the new offers (https://go.samplex.test/offers).");
-    await deliveryIdle(t.deps);
+    await t.deps.services.mail.idle();
     assertEquals(smtp.messages.length, 1);
     assertMatch(
       decodeQp(smtp.messages[0].raw),

@@ -4,13 +4,7 @@ import { created, supplierBody } from "../helpers/master.ts";
 import { closedPort, decodeQp, startSmtp } from "../helpers/smtp.ts";
 import { MSG } from "../../shared/messages.ts";
 import { createSmtpMailer } from "../../server/domain/email/mailer.ts";
-import {
-  deliverPending,
-  deliveryIdle,
-  GIVE_UP_AFTER_MS,
-  PERMANENT,
-  RETRY_BASE_MS,
-} from "../../server/domain/email/deliver.ts";
+import { GIVE_UP_AFTER_MS, PERMANENT, RETRY_BASE_MS } from "../../server/domain/email/deliver.ts";
 import { enqueueMails } from "../../server/domain/email/outbox.ts";
 import type { TestApp } from "../helpers/app.ts";
 
@@ -84,7 +78,7 @@ Deno.test("bulk e-mail without a mail server: one mail per notified supplier wai
       .execute();
     assertEquals(log.map((l) => l.activity), ['Queued bulk e-mail "A message from Samplex" to 2 suppliers']);
     // with no mailer a delivery run leaves the mail alone
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: true });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 0, skipped: true });
     assertEquals((await outbox(t)).map((m) => m.status), ["queued", "queued"]);
   } finally {
     await t.close();
@@ -136,7 +130,7 @@ Deno.test("bulk e-mail with SMTP_URL: delivered after the answer to a real SMTP 
     });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.json.message, "E-mail queued for 2 suppliers: Support > E-mail shows when they are sent");
-    await deliveryIdle(t.deps);
+    await t.deps.services.mail.idle();
     assertEquals(smtp.messages.map((m) => m.to).sort(), [["alpha@panel.example"], ["beta@panel.example"]]);
     for (const m of smtp.messages) {
       assertEquals(m.from, "ops@samplex.test");
@@ -149,7 +143,7 @@ Deno.test("bulk e-mail with SMTP_URL: delivered after the answer to a real SMTP 
     assertEquals(rows.map((m) => [m.status, m.attempts, m.lastError]), [["sent", 1, ""], ["sent", 1, ""]]);
     assert(rows.every((m) => m.sentAt));
   } finally {
-    await deliveryIdle(t.deps);
+    await t.deps.services.mail.idle();
     await t.close();
     await smtp.close();
   }
@@ -166,7 +160,7 @@ Deno.test("delivery retries: a temporary SMTP failure is retried and the mail is
       html: "<p>Body</p>",
       module: "Test",
     }]);
-    assertEquals(await deliverPending(t.deps), { sent: 1, failed: 0, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 1, failed: 0, skipped: false });
     const [row] = await outbox(t);
     assertEquals([row.status, row.attempts, row.lastError], ["sent", 2, ""]);
     assertEquals(smtp.messages.length, 1);
@@ -186,13 +180,13 @@ Deno.test("delivery to a refused connection: every attempt is counted, the last 
     const [id] = await enqueueMails(t.deps.db, [
       { to: "nobody@panel.example", subject: "Hi", html: "<p>Body</p>", module: "Test", recordId: null },
     ]);
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 1, skipped: false });
     const row = await t.deps.db.selectFrom("email_outbox").selectAll().where("id", "=", id)
       .executeTakeFirstOrThrow();
     assertEquals([row.status, row.attempts, row.sentAt], ["failed", 3, null]);
     assertMatch(row.lastError, /ECONNREFUSED/);
     // a failed mail is not picked up again by the next run
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 0, skipped: false });
   } finally {
     mailer.close();
     await t.close();
@@ -217,7 +211,7 @@ Deno.test("SMTP down: mail stays in the outbox and goes out once the server is b
       new Date(clock),
     );
     // the server is down: the first mail uses its attempts, the run stops, the others are not tried
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 1, skipped: false });
     const rows = async () =>
       new Map((await outbox(t)).map((r) => [r.id, [r.status, r.attempts] as [string, number]]));
     let now = await rows();
@@ -227,7 +221,7 @@ Deno.test("SMTP down: mail stays in the outbox and goes out once the server is b
     assertEquals(behind.map((id) => now.get(id)), [["queued", 0], ["queued", 0]]);
     // still down a minute later: the failed one is tried once more and waits longer; nothing lost
     clock += RETRY_BASE_MS;
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 1, skipped: false });
     now = await rows();
     assertEquals(now.get(first), ["failed", 4]);
     assertEquals(behind.map((id) => now.get(id)), [["queued", 0], ["queued", 0]]);
@@ -235,10 +229,10 @@ Deno.test("SMTP down: mail stays in the outbox and goes out once the server is b
     smtp = await startSmtp({ port });
     // back: the queued ones go at the next run; the failed one when its retry is due (2 minutes now)
     clock += RETRY_BASE_MS;
-    assertEquals(await deliverPending(t.deps), { sent: 2, failed: 0, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 2, failed: 0, skipped: false });
     assertEquals((await rows()).get(first), ["failed", 4]);
     clock += RETRY_BASE_MS;
-    assertEquals(await deliverPending(t.deps), { sent: 1, failed: 0, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 1, failed: 0, skipped: false });
     now = await rows();
     assertEquals(ids.map((id) => now.get(id)?.[0]), ["sent", "sent", "sent"]);
     assertEquals(smtp.messages.map((m) => m.to[0]).sort(), [
@@ -262,7 +256,7 @@ Deno.test("a mail refused for good (5xx) is not retried; one never delivered is 
     const [refused] = await enqueueMails(t.deps.db, [
       { to: "gone@panel.example", subject: "Hi", html: "<p>Body</p>", module: "Test" },
     ], new Date(clock));
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 1, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 1, skipped: false });
     const row = async (id: string) =>
       await t.deps.db.selectFrom("email_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     const r = await row(refused);
@@ -270,7 +264,7 @@ Deno.test("a mail refused for good (5xx) is not retried; one never delivered is 
     assertEquals([r.status, r.attempts], ["failed", 1]);
     assert(r.lastError.startsWith(PERMANENT), r.lastError);
     clock += 24 * 60 * RETRY_BASE_MS;
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 0, skipped: false });
     assertEquals(smtp.messages.length, 0);
 
     // a mail failed on a temporary error but older than the give-up age stays failed
@@ -284,7 +278,7 @@ Deno.test("a mail refused for good (5xx) is not retried; one never delivered is 
       updatedAt: new Date(clock).toISOString(),
     }).where("id", "=", old).execute();
     clock += GIVE_UP_AFTER_MS;
-    assertEquals(await deliverPending(t.deps), { sent: 0, failed: 0, skipped: false });
+    assertEquals(await t.deps.services.mail.deliver(), { sent: 0, failed: 0, skipped: false });
     assertEquals((await row(old)).status, "failed");
   } finally {
     mailer.close();

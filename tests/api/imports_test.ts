@@ -320,7 +320,7 @@ Deno.test("refresh: a vanished offer pauses its Live project; a new CPI and rema
     b.completes += 3;
     b.quotas[0].completes += 3;
     const registry = s.sb.registry();
-    const report = await refreshImports(s.t.deps.db, (k) => registry.find(k), s.t.deps.now);
+    const report = await refreshImports(s.t.deps, (k) => registry.find(k), s.t.deps.now);
     assertEquals([report.checked, report.paused, report.updated, report.failed], [2, 1, 1, []]);
     const status = async (
       id: string,
@@ -348,7 +348,7 @@ Deno.test("refresh: a vanished offer pauses its Live project; a new CPI and rema
     });
     assertEquals(ext.json.result.data.map((x: { projectId: string }) => x.projectId), [ids[0]]);
     // a second round changes nothing more
-    const again = await refreshImports(s.t.deps.db, (k) => registry.find(k), s.t.deps.now);
+    const again = await refreshImports(s.t.deps, (k) => registry.find(k), s.t.deps.now);
     assertEquals([again.paused, again.updated], [0, 0]);
   } finally {
     await s.close();

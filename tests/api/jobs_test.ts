@@ -168,7 +168,10 @@ Deno.test(
       const s = await liveProject(t, { child: { sampleSize: 3 } });
       const job = await addJob(t, { projectCode: s.child.projectCode, interval: 5 });
       const c = clock();
-      const scheduler = new JobScheduler(t.deps.db, t.deps.log, { now: c.now });
+      const scheduler = new JobScheduler(t.deps.db, t.deps.log, {
+        changes: t.deps.services.changes,
+        now: c.now,
+      });
       assertEquals(await scheduler.tick(), [], "not due before its interval");
       c.move(5 * MINUTE + 1000);
       let runs = await scheduler.tick();
@@ -223,7 +226,10 @@ Deno.test(
       const s = await liveProject(t, { child: { endDate: "2026-12-01" } });
       await addJob(t, { projectCode: s.child.projectCode, interval: 2 });
       const c = clock(Date.parse("2026-12-02T10:00:00Z"));
-      const scheduler = new JobScheduler(t.deps.db, t.deps.log, { now: c.now });
+      const scheduler = new JobScheduler(t.deps.db, t.deps.log, {
+        changes: t.deps.services.changes,
+        now: c.now,
+      });
       // added before the clock: due at once
       let runs = await scheduler.tick();
       assertEquals(runs.length, 1);
@@ -258,7 +264,11 @@ Deno.test(
       await addJob(t, { projectCode: s.parent.projectCode, interval: 3, isSoft: true });
       let mailed = 0;
       const c = clock(Date.parse("2026-12-05T10:00:00Z"));
-      const scheduler = new JobScheduler(t.deps.db, t.deps.log, { now: c.now, onMail: () => mailed++ });
+      const scheduler = new JobScheduler(t.deps.db, t.deps.log, {
+        changes: t.deps.services.changes,
+        now: c.now,
+        onMail: () => mailed++,
+      });
       const runs = await scheduler.tick();
       assertEquals(runs.length, 1);
       assertEquals(runs[0].status, "ok", runs[0].outcome);
@@ -295,8 +305,8 @@ Deno.test("scheduler: two instances on one database run a tick once", opts, asyn
     for (let i = 0; i < 4; i++) jobs.push(await addJob(t, { projectCode: s.child.projectCode, interval: 2 }));
     const c = clock();
     c.move(3 * MINUTE);
-    const a = new JobScheduler(t.deps.db, t.deps.log, { now: c.now });
-    const b = new JobScheduler(t.deps.db, t.deps.log, { now: c.now });
+    const a = new JobScheduler(t.deps.db, t.deps.log, { changes: t.deps.services.changes, now: c.now });
+    const b = new JobScheduler(t.deps.db, t.deps.log, { changes: t.deps.services.changes, now: c.now });
     const [ra, rb] = await Promise.all([a.tick(), b.tick()]);
     assertEquals(ra.length + rb.length, 4);
     const ran = [...ra, ...rb].map((r) => r.jobId).sort();

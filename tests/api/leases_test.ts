@@ -75,6 +75,7 @@ Deno.test("task leases: a scheduler whose gate says no does not tick; the gate l
     const gate = leaseGate(deps, "me", "scheduled-jobs", 60_000);
     let asked = 0;
     const s = new JobScheduler(t.deps.db, log, {
+      changes: t.deps.services.changes,
       gate: async () => {
         asked++;
         return await gate();

@@ -86,8 +86,8 @@ Deno.test("projects: a Ready To Invoice or Invoiced project (group or child) sav
     for (const status of [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_STATUS.INVOICED]) {
       if (status === PROJECT_STATUS.INVOICED) {
         const caller = { actor: SYSTEM_ACTOR, userId: parent.userId, role: "ADMIN" as const };
-        await setStatus({ db: t.deps.db, now: wallClock, ...caller }, { id: parent._id, action: "invoice" });
-        await setStatus({ db: t.deps.db, now: wallClock, ...caller }, { id: child._id, action: "invoice" });
+        await setStatus({ ...t.deps, now: wallClock, ...caller }, { id: parent._id, action: "invoice" });
+        await setStatus({ ...t.deps, now: wallClock, ...caller }, { id: child._id, action: "invoice" });
       }
       const group = await get(parent._id);
       assertEquals(group.projectStatus, status);

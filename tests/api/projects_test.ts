@@ -3,7 +3,6 @@ import { expectGuarded, testApp } from "../helpers/app.ts";
 import { childProjectBody, makeChild, makeClient, makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { enter, liveProject, PANEL } from "../helpers/router.ts";
 import { MSG } from "../../shared/messages.ts";
-import { onProjectChange } from "../../server/domain/projects/projects.ts";
 
 Deno.test("projects: a parent gets a code, appears in the list with its client, and its log records the creation", async () => {
   const t = await testApp();
@@ -593,7 +592,7 @@ Deno.test("projects: add and edit set only the restricted statuses (not 4, 5); k
 Deno.test("projects: a group's Paused, Closed, Ready To Invoice and Archieved reach its children, logged, never moving one back", async () => {
   const t = await testApp();
   const seen: string[] = [];
-  const stop = onProjectChange((id) => seen.push(id));
+  const stop = t.deps.services.changes.on("project", (id) => seen.push(id));
   try {
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);
@@ -675,7 +674,7 @@ Deno.test("router: a Live child of a closed group project takes no more responde
 Deno.test("projects: a group's Secured Url (isDynamicThanksUrl) goes to its children", async () => {
   const t = await testApp();
   const seen: string[] = [];
-  const stop = onProjectChange((id) => seen.push(id));
+  const stop = t.deps.services.changes.on("project", (id) => seen.push(id));
   try {
     const token = await t.tokenFor("ADMIN");
     const parent = await makeParent(t);

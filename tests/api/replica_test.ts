@@ -11,7 +11,6 @@ import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { back, enter, liveProject, PANEL, uidOf } from "../helpers/router.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { remoteOf } from "../../server/db/connection.ts";
 import { EnvError, loadEnv } from "../../server/env.ts";
 
@@ -85,8 +84,8 @@ Deno.test({
         Array.from({ length: 6 }, (_, i) => enter(i % 2 ? a : b, s.mapId, "twin")),
       );
       assertEquals(twins.filter((r) => !r.location.startsWith(`${PANEL}/quality`)).length, 1);
-      await routerFor(a.deps).idle();
-      await routerFor(b.deps).idle();
+      await a.deps.services.router.idle();
+      await b.deps.services.router.idle();
 
       // the primary's counts are exact, and both replicas come to them
       const primary = remoteOf(a.deps.db)!.primaryDb;

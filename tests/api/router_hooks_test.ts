@@ -90,7 +90,7 @@ Deno.test("router hooks: a hook sent but not marked sent (its sender died) is se
   const second = new HookSender(
     t.deps.db,
     {
-      outbound: t.deps.outbound.with({ transport: fetchTransport(other.fetch) }),
+      outbound: t.deps.services.outbound.with({ transport: fetchTransport(other.fetch) }),
       retryDelaysMs: [0],
       timeoutMs: 1_000,
       now,

@@ -8,7 +8,6 @@ import { testApp } from "../helpers/app.ts";
 import { proxySqld, sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { back, counts, enter, liveProject, PANEL, uidOf } from "../helpers/router.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 
 Deno.test({
   name:
@@ -38,10 +37,10 @@ Deno.test({
       );
       const let_in = same.filter((r) => !r.location.startsWith(`${PANEL}/quality`));
       assertEquals(let_in.length, 1);
-      await routerFor(a.deps).idle();
-      await routerFor(b.deps).idle();
+      await a.deps.services.router.idle();
+      await b.deps.services.router.idle();
       assertEquals(await counterMismatches(a.deps.db), []);
-      assert(routerFor(a.deps).writer.flushes + routerFor(b.deps).writer.flushes < 620);
+      assert(a.deps.services.router.writer.flushes + b.deps.services.router.writer.flushes < 620);
     } catch (e) {
       if (e instanceof Error) e.message += `\n--- sqld log tail ---\n${server.log().slice(-1500)}`;
       throw e;
@@ -62,7 +61,7 @@ Deno.test({
     const a = await testApp({ DATABASE_URL: proxy.url });
     try {
       const s = await liveProject(a, { child: { sampleSize: 0 } });
-      const writer = routerFor(a.deps).writer;
+      const writer = a.deps.services.router.writer;
       await enter(a, s.mapId, "warm-up");
       await writer.idle();
       const [flushes, seen, lean] = [writer.flushes, proxy.bodies.length, writer.leanBatches];
@@ -128,7 +127,7 @@ Deno.test({
       proxy.release();
       // A's batch is refused by its guard, read again: x is over quota
       assert((await ax).location.startsWith(`${PANEL}/quotafull`));
-      assertEquals(routerFor(a.deps).writer.staleBatches, 1);
+      assertEquals(a.deps.services.router.writer.staleBatches, 1);
       const c = await counts(a, "projects", s.child._id);
       assertEquals([c.clicked, c.complete, c.overQuota], [2, 1, 1]);
       assertEquals(await counterMismatches(a.deps.db), []);
@@ -180,7 +179,7 @@ Deno.test({
     const a = await testApp({ DATABASE_URL: proxy.url }, { router: { remoteInFlight: 2 } });
     try {
       const s = await liveProject(a, { child: { sampleSize: 0 } });
-      const writer = routerFor(a.deps).writer;
+      const writer = a.deps.services.router.writer;
       const x = uidOf((await enter(a, s.mapId, "x")).location);
       await enter(a, s.mapId, "warm-up");
       // x's complete is in flight: its batch waits at the proxy
@@ -243,15 +242,16 @@ Deno.test({
       assertEquals(results.filter((l) => l.startsWith(`${PANEL}/complete`)).length, 40);
       const c = await counts(a, "projects", s.child._id);
       assertEquals(c.complete, 40);
-      await routerFor(a.deps).idle();
-      await routerFor(b.deps).idle();
+      await a.deps.services.router.idle();
+      await b.deps.services.router.idle();
       assertEquals(await counterMismatches(a.deps.db), []);
       // a respondent is let in once however their entries were spread over batches in flight
       const sessions = await a.deps.db.selectFrom("sessions").select("sid").where("isTest", "=", 0)
         .where("status", "not in", ["closed", "duplicate"]).execute();
       assertEquals(new Set(sessions.map((r) => r.sid)).size, sessions.length);
       assert(
-        Math.max(routerFor(a.deps).writer.pipeline.peak, routerFor(b.deps).writer.pipeline.peak) === 2,
+        Math.max(a.deps.services.router.writer.pipeline.peak, b.deps.services.router.writer.pipeline.peak) ===
+          2,
         "batches were in flight together",
       );
     } catch (e) {

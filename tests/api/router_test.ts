@@ -19,8 +19,6 @@ import {
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { clientReturnLinks } from "../../server/domain/router/links.ts";
 import { newId } from "../../server/db/ids.ts";
-import { onProjectChange } from "../../server/domain/projects/projects.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import type { RiskChecker } from "../../server/domain/router/security.ts";
 import { MSG } from "../../shared/messages.ts";
 
@@ -924,7 +922,7 @@ Deno.test("router: exclusions, questions and quotas changed through the API appl
 
     // quotas: every change tells the router (it matches answers to the quota's chosen options)
     const told: string[] = [];
-    const stop = onProjectChange((id) => told.push(id));
+    const stop = t.deps.services.changes.on("project", (id) => told.push(id));
     try {
       const qual = (await t.call("POST", "/admin/qualification/add", {
         token: await t.tokenFor("ADMIN"),
@@ -1242,15 +1240,15 @@ Deno.test("router: two app instances on one database send each approved hook exa
       await router(a).writer.idle();
       // a's sender is mid-send (the gate); b's looks at the same queue now
       for (let i = 0; i < 50 && !calls.length; i++) await new Promise((r) => setTimeout(r, 10));
-      routerFor(b.deps).hooks.kick();
+      b.deps.services.router.hooks.kick();
       await new Promise((r) => setTimeout(r, 50));
       release();
       await router(a).idle();
-      await routerFor(b.deps).idle();
-      routerFor(a.deps).hooks.kick();
-      routerFor(b.deps).hooks.kick();
+      await b.deps.services.router.idle();
+      a.deps.services.router.hooks.kick();
+      b.deps.services.router.hooks.kick();
       await router(a).idle();
-      await routerFor(b.deps).idle();
+      await b.deps.services.router.idle();
       assertEquals(calls.toSorted(), uids.map((u) => `https://panel.example/hook?uid=${u}`).toSorted());
       const hooks = await a.deps.db.selectFrom("router_hooks").select(["status", "attempts"]).execute();
       assertEquals(hooks.length, 12);

@@ -9,7 +9,6 @@ import { Hono } from "hono";
 import { loadEnv } from "../../server/env.ts";
 import { buildDeps } from "../../server/boot.ts";
 import { createApp } from "../../server/app.ts";
-import { closeRouter, routerFor } from "../../server/domain/router/router.ts";
 import { listen } from "../../server/http-front.ts";
 
 const [mode, dbPath, replicaPath] = Deno.args;
@@ -33,7 +32,7 @@ if (mode === "bare") {
   });
   const { deps, handle } = await buildDeps(env);
   const app = createApp(deps);
-  const router = routerFor(deps);
+  const router = deps.services.router;
   fetchHandler = (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr });
   finish = async () => {
     await router.idle();
@@ -46,7 +45,7 @@ if (mode === "bare") {
       readMs: Math.round(w.readMs),
       writeMs: Math.round(w.writeMs),
     };
-    await closeRouter(deps);
+    await deps.services.close();
     await handle.close();
     return stats;
   };

@@ -8,7 +8,6 @@ import { testApp } from "../helpers/app.ts";
 import { liveProject } from "../helpers/router.ts";
 import { identifiersOfUpload, reconcileUpload } from "../../server/domain/reconcile/reconcile.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import { sql } from "kysely";
 import type { BenchRow } from "./_kit.ts";
@@ -26,7 +25,7 @@ async function entryLoad(
   until: () => boolean,
   inFlight = 20,
 ) {
-  const router = routerFor(t.deps);
+  const router = t.deps.services.router;
   let n = 0;
   const t0 = performance.now(), c0 = process.cpuUsage();
   await Promise.all(Array.from({ length: inFlight }, async (_, w) => {
@@ -116,7 +115,7 @@ export async function bench(): Promise<BenchRow[]> {
       perSec: (before.n + after.n) / (before.secs + after.secs),
       perCpuSec: (before.n + after.n) / (before.cpuSecs + after.cpuSecs),
     };
-    await routerFor(t.deps).idle();
+    await t.deps.services.router.idle();
 
     // alone, without router traffic: the upload's own time (on a fresh file of rejected ones)
     const csv2 = Array.from({ length: IDENTIFIERS }, (_, i) => hex(i * 2 + 1, 7)).join("\n");

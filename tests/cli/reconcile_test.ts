@@ -5,7 +5,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
-import { closeRouter } from "../../server/domain/router/router.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -36,7 +35,7 @@ async function liveWithCompletes(env: Record<string, string>, n: number) {
     await router(t).idle();
     return { code: s.parent.projectCode, childId: s.child._id, uids };
   } finally {
-    await closeRouter(t.deps);
+    await t.deps.services.router.close();
     await t.close();
   }
 }

@@ -21,7 +21,7 @@ Deno.test(
     async (t) => {
       const server = await startServer();
       const sb = await startSandbox();
-      server.deps.providers = sb.registry({ sandbox: true });
+      server.deps.services.providers = sb.registry({ sandbox: true });
       const browser = await launchBrowser();
       try {
         const client = await createClient(
@@ -150,7 +150,7 @@ Deno.test(
         );
 
         await t.step("no provider configured: the page says so and how to use the sandbox", async () => {
-          server.deps.providers = new ProviderRegistry([]);
+          server.deps.services.providers = new ProviderRegistry([]);
           await page.goto("/admin/project/fetch");
           await page.getByRole("heading", { name: "No provider configured" }).waitFor();
           assertMatch(

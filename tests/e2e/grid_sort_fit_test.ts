@@ -67,7 +67,7 @@ Deno.test(
   e2e("grids: header sort, column chooser, one-line toolbar, 1440 px fit, drawer, totals", async (t) => {
     const server = await startServer();
     const sb = await startSandbox();
-    server.deps.providers = sb.registry({ sandbox: true });
+    server.deps.services.providers = sb.registry({ sandbox: true });
     const browser = await launchBrowser();
     const { db } = server.deps;
     try {

@@ -199,6 +199,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
     async close() {
       ac.abort();
       await server.finished;
+      await deps.services.close();
       await handle.close();
     },
   };

@@ -25,7 +25,7 @@ Deno.test(
       const server = await startServer();
       const sb = await startSandbox();
       // the demo's stand-ins (SEED=demo mounts them under /sandbox): here on their own loopback port
-      server.deps.providers = sb.registry({ sandbox: true });
+      server.deps.services.providers = sb.registry({ sandbox: true });
       const browser = await launchBrowser();
       try {
         const client = await createClient(

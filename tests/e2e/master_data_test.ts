@@ -490,7 +490,7 @@ Deno.test(
           "Do you own a car?",
         ];
         for (const title of titles) {
-          await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+          await createQuestion({ ...server.deps, actor: SYSTEM_ACTOR, now: wallClock }, {
             ...v.parse(QuestionForm, {
               questionTitle: title,
               questionType: "RADIO",

@@ -53,7 +53,7 @@ async function liveChild(server: E2eServer, caller: Caller, clientId: string, na
       endDate: "2026-12-01",
     }),
   );
-  await updateProject({ db, now: wallClock, ...caller }, {
+  await updateProject({ ...server.deps, now: wallClock, ...caller }, {
     ...v.parse(ProjectPatch, { projectStatus: 1, singleLinkUrl: CLIENT_URL, isDynamicThanksUrl: false }),
     id: child._id,
   });

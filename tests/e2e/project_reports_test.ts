@@ -21,7 +21,6 @@ import { createChildProject, createGroupProject } from "../../server/domain/proj
 import { updateProject } from "../../server/domain/projects/update.ts";
 import { saveSupplierMap } from "../../server/domain/projects/supplier-maps.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { maskSecret } from "../../shared/secrets.ts";
 import type { Download, Page } from "playwright-core";
 import { e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
@@ -95,7 +94,7 @@ Deno.test(
             endDate: "2026-12-01",
           }),
         );
-        await updateProject({ db, now: wallClock, ...caller }, {
+        await updateProject({ ...deps, now: wallClock, ...caller }, {
           ...v.parse(ProjectPatch, {
             projectStatus: 1,
             singleLinkUrl: "https://survey.harbor.example/s?rid=[uid]",
@@ -104,7 +103,7 @@ Deno.test(
           }),
           id: child._id,
         });
-        const { id: mapId } = await saveSupplierMap({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+        const { id: mapId } = await saveSupplierMap({ ...deps, actor: SYSTEM_ACTOR, now: wallClock }, {
           ...v.parse(SupplierMapForm, { projectId: child._id, supplierId: supplier._id, isPreScreen: true }),
           entryBase: PUBLIC,
         });
@@ -116,7 +115,7 @@ Deno.test(
           ]] as const
         ) {
           questions.push(
-            await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+            await createQuestion({ ...deps, actor: SYSTEM_ACTOR, now: wallClock }, {
               ...v.parse(QuestionForm, {
                 questionTitle: { en: title },
                 questionType: "RADIO",
@@ -127,7 +126,7 @@ Deno.test(
           );
         }
         // three respondents answer the pre-screen, one comes twice (a duplicate)
-        const router = routerFor(deps);
+        const router = deps.services.router;
         const uids: string[] = [];
         for (const [sid, often, brew] of [["r1", 0, 0], ["r2", 1, 1], ["r3", 0, 1]] as const) {
           const entered = await router.enter({

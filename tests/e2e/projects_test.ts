@@ -76,7 +76,7 @@ Deno.test(e2e("projects: group and child projects, every child tab, clone, close
         qualificationOptions: [{ text: "Female" }, { text: "Male" }, { text: "Other" }],
       }),
     );
-    await createQuestion({ db, actor: SYSTEM_ACTOR, now: wallClock }, {
+    await createQuestion({ ...server.deps, actor: SYSTEM_ACTOR, now: wallClock }, {
       ...v.parse(QuestionForm, {
         questionTitle: { en: "Do you own a car?" },
         questionType: "RADIO",

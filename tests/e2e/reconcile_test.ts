@@ -9,7 +9,6 @@ import { Buffer } from "node:buffer";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { back, enter, liveProject, uidOf } from "../helpers/router.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 
 /** The API helpers of the API tests, over HTTP to the running server. */
@@ -60,7 +59,7 @@ Deno.test(
           await back(t, uid, "c");
           uids.push(uid);
         }
-        await routerFor(server.deps).idle();
+        await server.deps.services.router.idle();
         for (const id of [s.child._id, s.parent._id]) {
           const r = await t.call("PUT", `/admin/project/update/${id}`, {
             body: { projectStatus: 6, poNumber: "PO-E2E" },

@@ -130,7 +130,10 @@ Deno.test(
           await grid.getByRole("cell", { name: "Not run yet" }).waitFor();
 
           // the server's scheduler, two minutes on
-          const scheduler = new JobScheduler(db, server.deps.log, { now: () => Date.now() + 3 * 60_000 });
+          const scheduler = new JobScheduler(db, server.deps.log, {
+            changes: server.deps.services.changes,
+            now: () => Date.now() + 3 * 60_000,
+          });
           const runs = await scheduler.tick();
           assertEquals(runs.length, 1);
           await page.reload();

@@ -1,12 +1,11 @@
 /** A real app over a migrated in-memory database (or any DATABASE_URL), for API tests. */
 import { loadEnv } from "../../server/env.ts";
-import { buildDeps } from "../../server/boot.ts";
+import { buildDeps, outboundFor, type ServiceOptions } from "../../server/boot.ts";
 import { createApp } from "../../server/app.ts";
 import { createUser } from "../../server/domain/users/users.ts";
 import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import type { Deps } from "../../server/deps.ts";
-import { closeRouter } from "../../server/domain/router/router.ts";
 import {
   type AnyContract,
   type BodyIn,
@@ -49,7 +48,15 @@ export type ApiInput<C extends AnyContract> = Omit<CallInput<C>, "body" | "query
   search?: Record<string, string>;
 };
 
-export async function testApp(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
+/**
+ * A test app with its own database and its own services (deps.services): two test apps in one
+ * process share nothing. `overrides` replaces deps (the clock) or a service's input (router options,
+ * mailer, providers, outbound client).
+ */
+export async function testApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Omit<Deps, "services">> & ServiceOptions = {},
+) {
   const parsed = loadEnv({
     DATABASE_URL: ":memory:",
     SEED: "none",
@@ -58,10 +65,10 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
     DENO_ENV: "test",
     ...env,
   });
-  const { deps, handle } = await buildDeps(parsed, overrides);
   // names of the reserved test domains (panel.example, hooks.test) resolve to a public address here,
   // so fakes behind the outbound client see its checks run; every other name is resolved for real
-  if (!overrides.outbound) deps.outbound = deps.outbound.with({ resolve: testResolve });
+  const outbound = overrides.outbound ?? outboundFor(parsed).with({ resolve: testResolve });
+  const { deps, handle } = await buildDeps(parsed, { ...overrides, outbound });
   const app = createApp(deps);
   const tokens = new Map<string, string>();
 
@@ -146,7 +153,7 @@ export async function testApp(env: Record<string, string> = {}, overrides: Parti
   }
 
   const close = async () => {
-    await closeRouter(deps);
+    await deps.services.close();
     await handle.close();
   };
   return { app, deps, call, api, userWith, tokenFor, close };

@@ -4,7 +4,6 @@ import type { TestApp } from "./app.ts";
 import { makeChild, makeParent, makeSupplier } from "./fixtures.ts";
 import { projectSecret } from "../../server/domain/router/config.ts";
 import { returnSignature } from "../../server/domain/router/links.ts";
-import { routerFor } from "../../server/domain/router/router.ts";
 import { newId } from "../../server/db/ids.ts";
 
 export const PANEL = "https://panel.example";
@@ -148,7 +147,7 @@ export async function addQuestion(
   return { id, options };
 }
 
-export const router = (t: TestApp) => routerFor(t.deps);
+export const router = (t: TestApp) => t.deps.services.router;
 
 /**
  * Mixed respondent traffic spread over `apps` (instances on one database): `n` entries (a few

@@ -2,31 +2,42 @@
  * The layering of design.md section 4, kept by CI: the domain never imports the HTTP layer, the
  * routes, the web app or the CLI; `shared/` imports neither the server nor the web app; the web
  * app never imports the server. Every relative import of every file under those trees is read.
+ *
+ * Inside the web app: `components/` (UI kits) and `lib/` (non-UI helpers) never import a feature or
+ * the app shell; and a feature keeps its rooms to itself. A file under `web/src/features/<a>/` may
+ * import from another feature `<b>` only that feature's public entry, `web/src/features/<b>/index.ts`,
+ * which names what `<b>` offers the others (a status badge, a shared editor). What more than one
+ * feature needs and is not any one feature's own belongs in `components/` or `lib/`. Route-level
+ * pages are loaded by `web/src/app/` (screens.ts), which may import any feature's pages.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { dirname, join, relative, resolve } from "node:path";
-
-const root = resolve(new URL("../..", import.meta.url).pathname);
+import { importsOf, sourcesUnder } from "./source_tree.ts";
 
 type Rule = { from: string; forbidden: string[] };
 const RULES: Rule[] = [
   { from: "server/domain/", forbidden: ["server/http/", "server/routes/", "server/router/", "web/", "cli/"] },
   { from: "shared/", forbidden: ["server/", "web/", "cli/", "db/"] },
+  { from: "web/src/components/", forbidden: ["server/", "cli/", "db/", "web/src/features/", "web/src/app/"] },
+  { from: "web/src/lib/", forbidden: ["server/", "cli/", "db/", "web/src/features/", "web/src/app/"] },
   { from: "web/src/", forbidden: ["server/", "cli/", "db/"] },
 ];
 
-const IMPORT_RE =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s*["']([^"']+)["']/gm;
+const FEATURES = "web/src/features/";
 
-/** The relative imports of a file's source, as paths from the project root. */
-export function importsOf(file: string, source: string): string[] {
-  const out: string[] = [];
-  for (const m of source.matchAll(IMPORT_RE)) {
-    const spec = m[1] ?? m[2] ?? m[3];
-    if (!spec || !spec.startsWith(".")) continue;
-    out.push(relative(root, resolve(dirname(join(root, file)), spec)));
-  }
-  return out;
+/** The feature a path lies in (`projects` for web/src/features/projects/tabs/UrlsTab.tsx), if any. */
+function featureOf(path: string): string | null {
+  if (!path.startsWith(FEATURES)) return null;
+  const rest = path.slice(FEATURES.length);
+  return rest.includes("/") ? rest.slice(0, rest.indexOf("/")) : null;
+}
+
+/** An import of another feature's internals: anything of feature `<b>` but its `index.ts`. */
+function featureViolation(file: string, target: string): string | null {
+  const from = featureOf(file);
+  const to = featureOf(target);
+  if (!from || !to || from === to) return null;
+  if (target === `${FEATURES}${to}/index.ts`) return null;
+  return `${file} -> ${target} (a feature imports another feature only through its index.ts)`;
 }
 
 /** Every import that goes the wrong way: `file -> target (rule)`. */
@@ -38,26 +49,16 @@ export function violations(files: Map<string, string>): string[] {
     for (const target of importsOf(file, source)) {
       const bad = rule.forbidden.find((f) => target.startsWith(f));
       if (bad) found.push(`${file} -> ${target} (${rule.from} must not import ${bad})`);
+      const crossing = featureViolation(file, target);
+      if (crossing) found.push(crossing);
     }
   }
   return found;
 }
 
-async function sources(dir: string, into: Map<string, string>) {
-  for await (const e of Deno.readDir(join(root, dir))) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) {
-      if (e.name !== "node_modules" && e.name !== "dist") await sources(path, into);
-    } else if (/\.(ts|tsx)$/.test(e.name)) {
-      into.set(path, await Deno.readTextFile(join(root, path)));
-    }
-  }
-  return into;
-}
-
 Deno.test("layering: no file of the domain, shared or web imports against the direction", async () => {
   const files = new Map<string, string>();
-  for (const dir of ["server/domain", "shared", "web/src"]) await sources(dir, files);
+  for (const dir of ["server/domain", "shared", "web/src"]) await sourcesUnder(dir, files);
   // the walk really read the trees (a wrong root would pass vacuously)
   const counted = (prefix: string) => [...files.keys()].filter((f) => f.startsWith(prefix)).length;
   for (const prefix of ["server/domain/", "shared/", "web/src/"]) {
@@ -83,5 +84,31 @@ Deno.test("layering: a forbidden import is caught in each direction, an allowed 
     "server/domain/users/y.ts -> cli/main.ts (server/domain/ must not import cli/)",
     "shared/api/z.ts -> server/db/connection.ts (shared/ must not import server/)",
     "web/src/features/w.tsx -> server/domain/errors.ts (web/src/ must not import server/)",
+  ]);
+});
+
+Deno.test("layering: a feature reaches another only through its index.ts; kits never reach a feature", () => {
+  const files = new Map<string, string>([
+    // another feature's internals: a page, a helper, a file in a sub-folder
+    ["web/src/features/reconcile/a.tsx", 'import { StatusBadge } from "../projects/StatusMenu.tsx";'],
+    ["web/src/features/projects/tabs/b.tsx", 'import { X } from "../../library/QuestionFormPage.tsx";'],
+    ["web/src/features/support/c.tsx", 'const m = await import("../projects/sub/index.ts");'],
+    // the kits never import a feature or the app shell
+    ["web/src/components/ui/d.tsx", 'import { x } from "../../features/projects/index.ts";'],
+    ["web/src/lib/e.ts", 'import { routes } from "../app/router.tsx";'],
+    // allowed: the other feature's public entry, the own feature's files, kits, the app's pages
+    ["web/src/features/reconcile/ok1.tsx", 'import { StatusBadge } from "../projects/index.ts";'],
+    [
+      "web/src/features/projects/tabs/ok2.tsx",
+      'import { pct } from "../parts.tsx";\nimport { Button } from "../../../components/ui/button.tsx";',
+    ],
+    ["web/src/app/ok3.ts", 'const load = () => import("../features/projects/ProjectsListPage.tsx");'],
+  ]);
+  assertEquals(violations(files), [
+    "web/src/features/reconcile/a.tsx -> web/src/features/projects/StatusMenu.tsx (a feature imports another feature only through its index.ts)",
+    "web/src/features/projects/tabs/b.tsx -> web/src/features/library/QuestionFormPage.tsx (a feature imports another feature only through its index.ts)",
+    "web/src/features/support/c.tsx -> web/src/features/projects/sub/index.ts (a feature imports another feature only through its index.ts)",
+    "web/src/components/ui/d.tsx -> web/src/features/projects/index.ts (web/src/components/ must not import web/src/features/)",
+    "web/src/lib/e.ts -> web/src/app/router.tsx (web/src/lib/ must not import web/src/app/)",
   ]);
 });

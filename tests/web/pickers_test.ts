@@ -1,8 +1,8 @@
 /** Pickers of the master-data forms: a saved value the lookup no longer offers, flags, user rows. */
 import { isValidElement } from "react";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { withCurrent, withFlags } from "../../web/src/features/common/fields.tsx";
-import { COUNTRIES } from "../../web/src/features/common/lookups.ts";
+import { withCurrent, withFlags } from "../../web/src/components/form/lookup-fields.tsx";
+import { COUNTRIES } from "../../web/src/lib/lookups.ts";
 import { lockedReason, roleOptionsFor } from "../../web/src/features/users/users.ts";
 
 const BDES = [{ value: "a1", label: "Bruno Costa" }, { value: "b2", label: "Maya Chen" }];

@@ -16,10 +16,9 @@ import type {
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { nextSequence } from "../projects/codes.ts";
 import { applyStatus } from "../projects/status.ts";
-import { projectChanged } from "../projects/projects.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
 import { addDays, businessToday, cents } from "./dates.ts";
 import { refChangeText } from "./refs.ts";
@@ -217,10 +216,10 @@ async function clientAndIssuer(trx: Db, clientId: string) {
 
 /** POST /admin/invoice/add: saves an invoice with a fresh code; its projects become Invoiced. */
 export async function createInvoice(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   form: InvoiceForm,
 ): Promise<InvoiceRecord> {
-  const { db, actor, now } = ctx;
+  const { db, actor, now, services } = ctx;
   // a day's grace: a browser west of the business may still be on yesterday
   checkDates(form, addDays(businessToday(now), -1), INVOICE_MSG.dateTooEarly);
   const touched: string[] = [];
@@ -262,16 +261,16 @@ export async function createInvoice(
       at,
     });
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return record;
 }
 
 /** PUT /admin/invoice/update/:id: the whole invoice (lines, dates, terms) or its status edit. */
 export async function updateInvoice(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: InvoiceUpdate & { id: string },
 ): Promise<InvoiceRecord> {
-  const { db, actor, now } = ctx, { id, ...form } = input;
+  const { db, actor, now, services } = ctx, { id, ...form } = input;
   const touched: string[] = [];
   const at = new Date(now()), stamp = at.toISOString();
   const record = await db.transaction().execute(async (trx) => {
@@ -344,7 +343,7 @@ export async function updateInvoice(
       at,
     });
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return record;
 }
 

@@ -22,9 +22,9 @@ import {
 } from "../../../shared/status.ts";
 import { conflict, invalid } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { dateAt } from "../common/clock.ts";
-import { MODULE as PROJECTS_MODULE, projectChanged } from "../projects/projects.ts";
+import { MODULE as PROJECTS_MODULE } from "../projects/projects.ts";
 import { chunks, defaultLine, projectFigures } from "./invoice-projects.ts";
 import { inIds } from "./refs.ts";
 import { MSG } from "../../../shared/messages.ts";
@@ -165,10 +165,10 @@ export async function enrichAccountProjects(db: Db, rows: AccountProjectRow[]): 
  * sessions back). Its code is the one typed, and must be free.
  */
 export async function createManualProject(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   form: ManualProjectForm,
 ): Promise<ManualProjectRecord> {
-  const { db, actor } = ctx;
+  const { db, actor, services } = ctx;
   const now = dateAt(ctx.now);
   const stamp = now.toISOString();
   const id = newId(now.getTime());
@@ -211,7 +211,7 @@ export async function createManualProject(
     }, now);
     return { _id: id, projectCode: code, projectName: form.projectName, projectStatus: form.projectStatus };
   });
-  projectChanged(id);
+  services.changes.project(id);
   return record;
 }
 

@@ -1,4 +1,5 @@
 /** scrypt password hashes: "scrypt$N$r$p$salt$hash" (base64). */
+import { once } from "../../lib/memo.ts";
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const N = 16384, R = 8, P = 1, LEN = 32;
@@ -30,5 +31,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash to compare against when the user does not exist, so timing does not reveal e-mails. */
-let dummy: Promise<string> | null = null;
-export const dummyHash = () => (dummy ??= hashPassword(crypto.randomUUID()));
+export const dummyHash = once(() => hashPassword(crypto.randomUUID()));

@@ -14,6 +14,8 @@ import { type Actor, writeLog } from "../audit/log.ts";
 import { diffRecord, type FieldDecls, writeChanges } from "../audit/changes.ts";
 import { type Clock, dateAt } from "./clock.ts";
 
+export { parseJsonList, randomKey } from "./values.ts";
+
 /** Tables with an active switch and a soft delete. */
 export type SwitchableTable =
   | "clients"
@@ -74,12 +76,6 @@ export async function missingRecords(db: Db, refs: RecordRef[]): Promise<RecordR
   return missing;
 }
 
-/** A random key for API access (hex, 48 characters by default); never taken from input. */
-export function randomKey(bytes = 24): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0"))
-    .join("");
-}
-
 /** What a record shows of its country: the code is the id; name, code and flag for display. */
 export function countryFields(code: string) {
   const c = countryByCode(code);
@@ -94,16 +90,6 @@ export function countryFields(code: string) {
 /** The shared schemas check the shape of a country code; this checks it names a country. */
 export function requireCountry(code: string, message: string, path = "countryId") {
   if (!countryByCode(code)) throw invalid(message, [{ path, message }]);
-}
-
-export function parseJsonList<T = string>(text: string | null | undefined): T[] {
-  if (!text) return [];
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The live (not deleted) row's id, or a 404 naming `what`. */

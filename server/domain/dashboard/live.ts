@@ -4,14 +4,13 @@
  * (1 s), and handed to every subscriber (the SSE streams). A viewer who just connected, or polls
  * after its stream dropped, gets the last reading if it is fresh, else one shared new reading.
  *
- * One hub per database handle (dashboardLiveFor). It listens to the router of this process only:
- * another instance's traffic shows at the next reading this instance makes (its own flush or a
- * viewer's poll).
+ * One hub per app, built at boot into deps.services.live (server/boot.ts). It listens to the router
+ * of this app only: another instance's traffic shows at the next reading this instance makes (its
+ * own flush or a viewer's poll).
  */
-import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
+import type { Logger } from "../../logger.ts";
 import type { LiveUpdate } from "../../../shared/api/dashboard.ts";
-import { routerFor } from "../router/router.ts";
 import { approvedSums, completes, rollupSums, securityDrops, trafficPoint, ZERO_SUMS } from "./figures.ts";
 import { isoDay } from "./periods.ts";
 
@@ -34,6 +33,14 @@ export async function readLive(db: Db, now: number): Promise<LiveUpdate> {
 
 type Listener = (u: LiveUpdate) => void;
 
+/** What the hub reads with, and the router's writer it listens to (told after each committed flush). */
+export type LiveDeps = {
+  db: Db;
+  log: Logger;
+  now: () => number;
+  flushes: { onFlushed(fn: () => void): () => void };
+};
+
 export class DashboardLive {
   readonly #listeners = new Set<Listener>();
   #detach: (() => void) | null = null;
@@ -45,7 +52,7 @@ export class DashboardLive {
   /** Readings made so far (tests check that viewers share them). */
   reads = 0;
 
-  constructor(private readonly deps: Deps, readonly intervalMs = LIVE_INTERVAL_MS) {}
+  constructor(private readonly deps: LiveDeps, readonly intervalMs = LIVE_INTERVAL_MS) {}
 
   get viewers() {
     return this.#listeners.size;
@@ -54,7 +61,7 @@ export class DashboardLive {
   /** Adds a viewer; the hub listens to the router while it has any. Returns the unsubscribe. */
   subscribe(listener: Listener): () => void {
     this.#listeners.add(listener);
-    if (!this.#detach) this.#detach = routerFor(this.deps).writer.onFlushed(() => this.#flushed());
+    if (!this.#detach) this.#detach = this.deps.flushes.onFlushed(() => this.#flushed());
     return () => {
       this.#listeners.delete(listener);
       if (!this.#listeners.size) this.#stop();
@@ -111,16 +118,4 @@ export class DashboardLive {
     this.#listeners.clear();
     this.#stop();
   }
-}
-
-const hubs = new WeakMap<Db, DashboardLive>();
-
-/** The live hub of this database handle, made on first use. */
-export function dashboardLiveFor(deps: Deps): DashboardLive {
-  let h = hubs.get(deps.db);
-  if (!h) {
-    h = new DashboardLive(deps);
-    hubs.set(deps.db, h);
-  }
-  return h;
 }

@@ -1,8 +1,8 @@
 /**
  * Delivery of the outbox: each queued mail is claimed (status `sending`), tried up to
  * `1 + mailer.retryDelaysMs.length` times, and left `sent` or `failed` with its attempts and last
- * error. Requests only enqueue (inside their transaction) and then call `kickDelivery`, which runs
- * `deliverPending` in the background, one run at a time per database.
+ * error. Requests only enqueue (inside their transaction) and then kick the app's MailDelivery
+ * (deps.services.mail), which runs `deliverPending` in the background, one run at a time per app.
  *
  * A mail server that is down (or answers "try later", a 4xx) does not lose mail: a `failed` mail is
  * queued again by a later run once `retryDelayMs(attempts)` has passed since its last attempt (1
@@ -13,11 +13,16 @@
  */
 import { parseAttachments } from "./outbox.ts";
 import { safeEmailHtml } from "./sanitize.ts";
-import type { Deps } from "../../deps.ts";
+import type { Db } from "../../db/connection.ts";
+import type { Logger } from "../../logger.ts";
+import type { Mailer } from "./mailer.ts";
 import { isoAt } from "../common/clock.ts";
 
-/** `now` (Deps.now) stamps the claim, the send and the failure, and dates the stale claims. */
-export type DeliveryDeps = Pick<Deps, "db" | "log" | "mailer" | "now">;
+/**
+ * The database, the log and the mail server (none: mail waits in the outbox); `now` (Deps.now)
+ * stamps the claim, the send and the failure, and dates the stale claims.
+ */
+export type DeliveryDeps = { db: Db; log: Logger; mailer?: Mailer; now: () => number };
 export type DeliveryReport = { sent: number; failed: number; skipped: boolean };
 
 /** A row left `sending` this long (a crash mid-send) is queued again. */
@@ -155,34 +160,54 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryReport
   return report;
 }
 
-type RunState = { running: Promise<void> | null; again: boolean };
-const runs = new WeakMap<object, RunState>();
+/**
+ * The app's outbox delivery (deps.services.mail): its mail server, and one background run at a
+ * time, which a kick during it asks to look again.
+ */
+export class MailDelivery {
+  #running: Promise<void> | null = null;
+  #again = false;
 
-/** Starts a background delivery run (or asks the running one to look again); never throws. */
-export function kickDelivery(deps: DeliveryDeps): void {
-  if (!deps.mailer) return;
-  let state = runs.get(deps.db);
-  if (!state) runs.set(deps.db, state = { running: null, again: false });
-  if (state.running) {
-    state.again = true;
-    return;
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  /** The SMTP transport, when SMTP_URL is set; without it mail waits in the outbox. */
+  get mailer(): Mailer | undefined {
+    return this.deps.mailer;
   }
-  const s = state;
-  s.running = (async () => {
-    do {
-      s.again = false;
-      try {
-        await deliverPending(deps);
-      } catch (e) {
-        deps.log.error("e-mail delivery run failed", { error: errorText(e) });
-      }
-    } while (s.again);
-  })().finally(() => {
-    s.running = null;
-  });
-}
 
-/** Resolves when no background delivery is running (tests, shutdown). */
-export async function deliveryIdle(deps: Pick<Deps, "db">): Promise<void> {
-  for (let s = runs.get(deps.db); s?.running; s = runs.get(deps.db)) await s.running;
+  /** Sends every queued mail now (deliverPending with this app's deps). */
+  deliver(): Promise<DeliveryReport> {
+    return deliverPending(this.deps);
+  }
+
+  /** Starts a background delivery run (or asks the running one to look again); never throws. */
+  kick(): void {
+    if (!this.deps.mailer) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        try {
+          await deliverPending(this.deps);
+        } catch (e) {
+          this.deps.log.error("e-mail delivery run failed", { error: errorText(e) });
+        }
+      } while (this.#again);
+    })().finally(() => {
+      this.#running = null;
+    });
+  }
+
+  /** Resolves when no background delivery is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  /** Closes the mail server's connection (a run under way finishes its current mail first). */
+  close() {
+    this.deps.mailer?.close();
+  }
 }

@@ -8,7 +8,7 @@ import type { Db } from "../../db/connection.ts";
 import type { Deps } from "../../deps.ts";
 import { type AnyQB, dateRangeFilters, type ListSpec, listSpecOf } from "../../db/list.ts";
 import { conflict, notFound } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import { dateAt, isoAt } from "../common/clock.ts";
 import {
   EMAIL_STATES,
@@ -21,6 +21,7 @@ import { DEFAULT_RETRY_DELAYS_MS } from "./mailer.ts";
 import { GIVE_UP_AFTER_MS, PERMANENT, retryDelayMs } from "./deliver.ts";
 import { enqueueMails, type OutboxRow, parseAttachments } from "./outbox.ts";
 import { EMAIL_MODULE } from "./bulk.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 /** Failed mails queued after this are tried again (unless refused for good): the delivery run's rule. */
 export const retryCutoff = (now: number) => new Date(now - GIVE_UP_AFTER_MS).toISOString();
@@ -32,7 +33,7 @@ export function stateOf(now: number): RawBuilder<EmailState> {
   } and ${sql.ref("createdAt")} > ${retryCutoff(now)} then 'retrying' else ${sql.ref("status")} end)`;
 }
 
-const KNOWN_STATES = new Set<string>(EMAIL_STATES.map((s) => s.value));
+const KNOWN_STATES: ReadonlySet<string> = new Set<string>(EMAIL_STATES.map((s) => s.value));
 
 const COLUMNS = [
   "id as _id",
@@ -70,13 +71,13 @@ export function outboxListSpec(now: number): ListSpec {
 }
 
 /** Attempts one delivery run makes (the mailer's, or the default when no mail server is set up). */
-const attemptsPerRun = (deps: Pick<Deps, "mailer">) =>
-  1 + (deps.mailer?.retryDelaysMs.length ?? DEFAULT_RETRY_DELAYS_MS.length);
+const attemptsPerRun = (deps: Pick<Deps, "services">) =>
+  1 + (deps.services.mail.mailer?.retryDelaysMs.length ?? DEFAULT_RETRY_DELAYS_MS.length);
 
 type ListedRow = Omit<OutboxMail, "nextAttemptAt">;
 
 /** The row as listed: a retrying mail says when it is tried next. */
-export function outboxRowMapper(deps: Pick<Deps, "mailer">) {
+export function outboxRowMapper(deps: Pick<Deps, "services">) {
   const perRun = attemptsPerRun(deps);
   return (r: ListedRow): OutboxMail => ({
     ...r,
@@ -99,7 +100,7 @@ async function readMail(db: Db, id: string, now: number): Promise<StoredMail> {
 
 /** GET /admin/email/outbox/:id: the mail, both parts of its message, its files' names. */
 export async function outboxMessage(
-  deps: Pick<Deps, "db" | "mailer" | "now">,
+  deps: Pick<Deps, "db" | "services" | "now">,
   id: string,
 ): Promise<OutboxMessage> {
   const row = await readMail(deps.db, id, deps.now());
@@ -128,10 +129,11 @@ const quoted = (m: { subject: string; toAddress: string }) => `"${m.subject}" to
  * A mail queued or being sent already is a 409.
  */
 export async function resendMail(
-  deps: Pick<Deps, "db" | "mailer" | "now">,
-  actor: Actor,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   id: string,
 ): Promise<OutboxMail> {
+  const deps = ctx;
+  const { actor } = ctx;
   const now = deps.now();
   const newId = await deps.db.transaction().execute(async (trx) => {
     const mail = await readMail(trx, id, now);
@@ -177,10 +179,11 @@ export async function resendMail(
 
 /** POST /admin/email/outbox/:id/cancel: a queued, retrying or failed mail is left alone from now on. */
 export async function cancelMail(
-  deps: Pick<Deps, "db" | "mailer" | "now">,
-  actor: Actor,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   id: string,
 ): Promise<OutboxMail> {
+  const deps = ctx;
+  const { actor } = ctx;
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
     const mail = await readMail(trx, id, now);

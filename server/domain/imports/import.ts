@@ -15,7 +15,8 @@ import { newId } from "../../db/ids.ts";
 import { conflict, DomainError, invalid } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
 import { insertChildProject, insertGroupProject } from "../projects/create.ts";
-import { type Caller, type CallerCtx, dateAt, MODULE, projectChanged } from "../projects/projects.ts";
+import { type Caller, type CallerCtx, dateAt, MODULE } from "../projects/projects.ts";
+import type { Ctx } from "../ctx.ts";
 import { ChildProject, GroupProject } from "../../../shared/schemas/project.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
 import type { ImportResult } from "../../../shared/api/providers.ts";
@@ -217,10 +218,10 @@ function offerDataOf(
 }
 
 export async function importOffer(
-  ctx: CallerCtx,
+  ctx: CallerCtx & Pick<Ctx, "services">,
   args: { adapter: ProviderAdapter } & { surveyId: string; clientId: string },
 ): Promise<ImportResult> {
-  const { db, now } = ctx;
+  const { db, services, now } = ctx;
   const caller: Caller = ctx;
   const { adapter, ...input } = args;
   const provider = adapter.key;
@@ -349,6 +350,6 @@ export async function importOffer(
       qualifications: questions.length,
     };
   });
-  projectChanged(result.projectId, result.groupProjectId);
+  services.changes.project(result.projectId, result.groupProjectId);
   return result;
 }

@@ -13,7 +13,7 @@ import { type AnyQB, inFilter, listSpecOf } from "../../db/list.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
 import { parseJsonList } from "../common/records.ts";
-import { dateAt, MODULE as PROJECTS, projectChanged } from "../projects/projects.ts";
+import { dateAt, MODULE as PROJECTS } from "../projects/projects.ts";
 import { normText } from "../router/config.ts";
 import { isFinishedStatus } from "../../../shared/status.ts";
 import { PROVIDER_NAMES, type ProviderKey } from "../../../shared/schemas/providers.ts";
@@ -28,7 +28,7 @@ import {
   type QuotaLink,
   unsafeChange,
 } from "./plan.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 const MODULE = "Api Projects";
 
@@ -119,10 +119,10 @@ const liveOptions = async (db: Db, qualificationId: string) =>
 
 /** Applies a correction; see the module's comment. */
 export async function correctMapping(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { id: string } & MappingUpdateBody,
 ): Promise<MappingChange> {
-  const { db, actor, now } = ctx;
+  const { db, services, actor, now } = ctx;
   const { id, ...body } = input;
   const at = dateAt(now), stamp = at.toISOString();
   const out = await db.transaction().execute(async (trx) => {
@@ -281,6 +281,6 @@ export async function correctMapping(
     return result;
   });
   // the router sees the new quotas and questions at once
-  if (out.remapped.length) projectChanged(...out.remapped.map((p) => p.projectId));
+  if (out.remapped.length) services.changes.project(...out.remapped.map((p) => p.projectId));
   return { ...out, mapping: await getMapping(db, id) };
 }

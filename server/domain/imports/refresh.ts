@@ -7,10 +7,10 @@
  * change is a row of the project's Logs and the system log. A provider that fails is skipped this
  * round (its projects keep running), and says so in the server log.
  */
-import type { Db } from "../../db/connection.ts";
+import type { Deps } from "../../deps.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { applyStatus } from "../projects/status.ts";
-import { type Clock, dateAt, MODULE, projectChanged } from "../projects/projects.ts";
+import { type Clock, dateAt, MODULE } from "../projects/projects.ts";
 import { isFinishedStatus, PROJECT_STATUS } from "../../../shared/status.ts";
 import type { ProviderKey } from "../../../shared/schemas/providers.ts";
 import type { ProviderAdapter } from "../../providers/types.ts";
@@ -23,7 +23,7 @@ export const REFRESH_INTERVAL_MS = 10 * 60_000;
 export type RefreshReport = { checked: number; paused: number; updated: number; failed: string[] };
 
 export async function refreshImports(
-  db: Db,
+  { db, services }: Pick<Deps, "db" | "services">,
   adapterOf: (key: ProviderKey) => ProviderAdapter | null,
   now: Clock = Date.now,
 ): Promise<RefreshReport> {
@@ -131,7 +131,7 @@ export async function refreshImports(
       }).where("id", "=", row.id).execute();
     });
     // the router sees a paused project (and new quota sizes) at once
-    if (touched.length) projectChanged(...new Set(touched));
+    if (touched.length) services.changes.project(...new Set(touched));
   }
   return report;
 }

@@ -3,6 +3,7 @@
  * pre-screen questions are the same rows with a projectId, so every function takes a scope:
  * `{ kind: "temp" }` for the library, `{ kind: "project", projectId }` for a project (later issue).
  */
+import type { Deps } from "../../deps.ts";
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { QuestionsTable } from "../../db/tables/master.ts";
@@ -19,11 +20,10 @@ import type { QuestionRecord, StoredOption } from "../../../shared/api/library.t
 import type { Deleted } from "../../../shared/api/contract.ts";
 import { writeLog } from "../audit/log.ts";
 import { dateAt } from "../common/clock.ts";
-import { projectChanged } from "../projects/projects.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { QUESTION_FIELDS } from "../audit/fields.ts";
 import { parseJsonList } from "../common/records.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 const MODULE = "Questions";
 
@@ -122,15 +122,15 @@ const logRecordOf = (scope: QuestionScope, questionId: string) =>
   scope.kind === "project" ? scope.projectId : questionId;
 
 /** A project's questions changed: the router, which keeps them with the project's settings, must ask the new ones. */
-function touched(scope: QuestionScope) {
-  if (scope.kind === "project") projectChanged(scope.projectId);
+function touched(services: Deps["services"], scope: QuestionScope) {
+  if (scope.kind === "project") services.changes.project(scope.projectId);
 }
 
 export async function createQuestion(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   args: { scope: QuestionScope } & QuestionForm,
 ): Promise<QuestionRecord> {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { scope, ...input } = args;
   const record = await db.transaction().execute(async (trx) => {
     const last = await scoped(trx, scope).select((eb) => eb.fn.max("sortOrder").as("n")).executeTakeFirst();
@@ -159,16 +159,16 @@ export async function createQuestion(
     }, at);
     return getQuestion(trx, scope, id);
   });
-  touched(scope);
+  touched(services, scope);
   return record;
 }
 
 /** The form, or `{isDeleted: true}` (soft delete). */
 export async function updateQuestion(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   args: { scope: QuestionScope; id: string } & QuestionUpdate,
 ): Promise<{ record: QuestionRecord | Deleted; deleted: boolean }> {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { scope, id, ...input } = args;
   const out = await db.transaction().execute(async (trx) => {
     const existing = await getQuestion(trx, scope, id);
@@ -201,7 +201,7 @@ export async function updateQuestion(
     }, at);
     return { record: await getQuestion(trx, scope, id), deleted: false };
   });
-  touched(scope);
+  touched(services, scope);
   return out;
 }
 
@@ -210,10 +210,10 @@ export async function updateQuestion(
  * meanwhile by someone else) in their current order. Every id must be a live question of the scope.
  */
 export async function reorderQuestions(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { scope: QuestionScope; ids: string[] },
 ): Promise<QuestionRecord[]> {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { scope, ids } = input;
   const list = await db.transaction().execute(async (trx) => {
     const current = await listQuestions(trx, scope);
@@ -239,6 +239,6 @@ export async function reorderQuestions(
     }, at);
     return await listQuestions(trx, scope);
   });
-  touched(scope);
+  touched(services, scope);
   return list;
 }

@@ -3,6 +3,7 @@
  * from the runtime's ICU data. Units of account, precious metals, fund and test codes are left out:
  * nobody prices a survey complete in them.
  */
+import { once } from "../../lib/memo.ts";
 import cc from "currency-codes";
 
 import type { CurrencyOption } from "../../../shared/api/lookups.ts";
@@ -12,7 +13,7 @@ export type { CurrencyOption };
 /** The preset currency of a new child project (part 1, section 9: "a fixed preset id"). */
 export const DEFAULT_CURRENCY = "USD";
 
-const NOT_MONEY = new Set([
+const NOT_MONEY: ReadonlySet<string> = new Set([
   // supranational units of account and regional clearing units
   "XDR",
   "XSU",
@@ -43,35 +44,33 @@ function symbolOf(code: string): string | undefined {
   }
 }
 
-let cache: CurrencyOption[] | null = null;
-let byCode: Map<string, CurrencyOption> | null = null;
+/** The list, sorted by code, and its index by code: built once per process. */
+const table = once(() => {
+  const list: CurrencyOption[] = cc.data
+    // metals, bond units, test and "no currency" codes are listed under pseudo-countries "Zz.."
+    .filter((d) => !NOT_MONEY.has(d.code) && !d.countries.every((c) => /^zz\d/i.test(c)))
+    .map((d) => {
+      const symbol = symbolOf(d.code);
+      return {
+        _id: d.code,
+        label: `${d.code} - ${d.currency}`,
+        value: d.code,
+        name: d.currency,
+        ...(symbol ? { symbol } : {}),
+        digits: d.digits,
+      };
+    })
+    .sort((a, b) => a._id.localeCompare(b._id));
+  return { list, byCode: new Map(list.map((c) => [c._id, c])) };
+});
 
 export function currencies(): CurrencyOption[] {
-  if (!cache) {
-    cache = cc.data
-      // metals, bond units, test and "no currency" codes are listed under pseudo-countries "Zz.."
-      .filter((d) => !NOT_MONEY.has(d.code) && !d.countries.every((c) => /^zz\d/i.test(c)))
-      .map((d) => {
-        const symbol = symbolOf(d.code);
-        return {
-          _id: d.code,
-          label: `${d.code} - ${d.currency}`,
-          value: d.code,
-          name: d.currency,
-          ...(symbol ? { symbol } : {}),
-          digits: d.digits,
-        };
-      })
-      .sort((a, b) => a._id.localeCompare(b._id));
-    byCode = new Map(cache.map((c) => [c._id, c]));
-  }
-  return cache;
+  return table().list;
 }
 
 export function currencyByCode(code: string | null | undefined): CurrencyOption | undefined {
   if (!code) return undefined;
-  currencies();
-  return byCode!.get(code.toUpperCase());
+  return table().byCode.get(code.toUpperCase());
 }
 
 export const isCurrencyCode = (code: unknown): code is string =>

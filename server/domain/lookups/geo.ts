@@ -7,6 +7,7 @@
  * which would cost every process a second and 100 MB at start-up. So its data files are read on
  * first use instead, each once, and a region's city list is built when that region is first asked.
  */
+import { boundedCache, once } from "../../lib/memo.ts";
 import type { ICountry, IState } from "country-state-city";
 import type { CityOption, Country, RegionOption } from "../../../shared/api/lookups.ts";
 import type { CitiesBody } from "../../../shared/schemas/lookups.ts";
@@ -22,31 +23,29 @@ type RawCity = [string, string, string, string?, string?];
 /** A country as held here: what the API shows, and its currency (the child project's default). */
 export type CountryOption = Country & { currency: string };
 
-let cache: CountryOption[] | null = null;
-let byCode: Map<string, CountryOption> | null = null;
+/** The countries, sorted by name, and their index by code: read once per process. */
+const countryTable = once(() => {
+  const list: CountryOption[] = (data<ICountry[]>("country.json"))
+    .map((c) => ({
+      _id: c.isoCode,
+      label: c.name,
+      value: c.isoCode,
+      code: c.isoCode,
+      flag: c.flag,
+      phonecode: c.phonecode,
+      currency: c.currency,
+    }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  return { list, byCode: new Map(list.map((c) => [c.code, c])) };
+});
 
 export function countries(): CountryOption[] {
-  if (!cache) {
-    cache = (data<ICountry[]>("country.json"))
-      .map((c) => ({
-        _id: c.isoCode,
-        label: c.name,
-        value: c.isoCode,
-        code: c.isoCode,
-        flag: c.flag,
-        phonecode: c.phonecode,
-        currency: c.currency,
-      }))
-      .sort((a, b) => a.label.localeCompare(b.label));
-    byCode = new Map(cache.map((c) => [c.code, c]));
-  }
-  return cache;
+  return countryTable().list;
 }
 
 export function countryByCode(code: string | null | undefined): CountryOption | undefined {
   if (!code) return undefined;
-  countries();
-  return byCode!.get(code.toUpperCase());
+  return countryTable().byCode.get(code.toUpperCase());
 }
 
 export const isCountryCode = (code: unknown): code is string =>
@@ -56,16 +55,14 @@ export const isCountryCode = (code: unknown): code is string =>
 
 type CityEntry = CityOption & { key: string };
 
-let regionsByCountry: Map<string, RegionOption[]> | null = null;
-let regionIndex: Map<string, RegionOption> | null = null;
-let rawCitiesByRegion: Map<string, RawCity[]> | null = null;
-const citiesByRegion = new Map<string, CityEntry[]>();
+/** Each region's cities as listed, built on first use (a few thousand regions: none is evicted). */
+const citiesByRegion = boundedCache<string, CityEntry[]>(20_000);
 
 /** Folds case and accents so "sao" finds "São Paulo". */
 export const foldText = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
-function loadRegions() {
-  if (regionsByCountry) return;
+/** The regions by country (sorted by name) and by id: read once per process. */
+const regionTable = once(() => {
   const byCountry = new Map<string, RegionOption[]>();
   const byId = new Map<string, RegionOption>();
   for (const s of data<IState[]>("state.json")) {
@@ -83,41 +80,40 @@ function loadRegions() {
     byCountry.set(s.countryCode, list);
   }
   for (const list of byCountry.values()) list.sort((a, b) => a.label.localeCompare(b.label));
-  regionsByCountry = byCountry;
-  regionIndex = byId;
-}
+  return { byCountry, byId };
+});
+
+/** city.json's rows by region id, read once per process (the first city asked for). */
+const rawCities = once(() => {
+  const byRegion = new Map<string, RawCity[]>();
+  for (const row of data<RawCity[]>("city.json")) {
+    const rid = `${row[1]}-${row[2]}`.toUpperCase();
+    const list = byRegion.get(rid);
+    if (list) list.push(row);
+    else byRegion.set(rid, [row]);
+  }
+  return byRegion;
+});
 
 /** The cities of one region, sorted by name, built on first use. */
 function citiesInRegion(regionId: string): CityEntry[] {
   const built = citiesByRegion.get(regionId);
   if (built) return built;
-  if (!rawCitiesByRegion) {
-    rawCitiesByRegion = new Map();
-    for (const row of data<RawCity[]>("city.json")) {
-      const rid = `${row[1]}-${row[2]}`.toUpperCase();
-      const list = rawCitiesByRegion.get(rid);
-      if (list) list.push(row);
-      else rawCitiesByRegion.set(rid, [row]);
-    }
-  }
-  const list = (rawCitiesByRegion.get(regionId) ?? []).map(([name, countryCode]) => {
+  const list = (rawCities().get(regionId) ?? []).map(([name, countryCode]) => {
     const id = `${regionId}:${name}`;
     return { _id: id, label: name, value: id, regionId, countryCode, key: foldText(name) };
   }).sort((a, b) => a.label.localeCompare(b.label));
-  citiesByRegion.set(regionId, list);
-  return list;
+  return citiesByRegion.set(regionId, list);
 }
 
 export function regionById(id: string | null | undefined): RegionOption | undefined {
   if (!id) return undefined;
-  loadRegions();
-  return regionIndex!.get(id.toUpperCase());
+  return regionTable().byId.get(id.toUpperCase());
 }
 
 /** Regions of one country, by name; [] for a country without regions (and for an unknown one). */
 export function regionsOf(countryCode: string): RegionOption[] {
-  loadRegions();
-  return regionsByCountry!.get(countryCode.toUpperCase()) ?? [];
+  return regionTable().byCountry.get(countryCode.toUpperCase()) ?? [];
 }
 
 /** Regions of several countries, country by country in the order asked. */

@@ -4,16 +4,16 @@
  * Dockerfile takes as a build argument, else "unknown"). Read once; /healthz and `--version` name it.
  */
 import config from "../../../deno.json" with { type: "json" };
+import { once } from "../../lib/memo.ts";
 
 export const VERSION: string = (config as { version?: string }).version ?? "0.0.0";
 
-let cached: string | undefined;
+/** The checkout's commit (null without git), asked once per process. */
+const head = once(() => gitHead());
 
-/** The commit, found once per process. */
+/** The commit: the checkout's, else GIT_COMMIT's, else "unknown". */
 export function commitOf(envCommit: string | undefined = Deno.env.get("GIT_COMMIT")): string {
-  if (cached) return cached;
-  cached = gitHead() ?? (envCommit?.trim() || "unknown");
-  return cached;
+  return head() ?? (envCommit?.trim() || "unknown");
 }
 
 function gitHead(): string | null {

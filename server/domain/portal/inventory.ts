@@ -28,7 +28,7 @@ import {
 } from "../../../shared/api/portal.ts";
 import { type EntryBase, saveSupplierMap } from "../projects/supplier-maps.ts";
 import { getMappedProject, type SupplierScope } from "./projects.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 /** The most a supplier is offered of what the client pays per complete. */
 export const SUPPLIER_SHARE = 0.6;
@@ -165,10 +165,10 @@ export async function inventoryListParts(db: Db, supplierId: SupplierScope) {
  * open to the supplier is a 404; one it already started a 409.
  */
 export async function startInventoryProject(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   args: { supplierId: SupplierScope; projectId: string; entryBase: EntryBase } & InventoryStart,
 ): Promise<PortalProject> {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { supplierId, projectId, entryBase, ...input } = args;
   const supplier = await activeSupplier(db, supplierId);
   if (!supplier) throw notFound("Project");
@@ -200,6 +200,6 @@ export async function startInventoryProject(
     }));
     throw invalid(errors[0]?.message ?? "Invalid Url", errors);
   }
-  const { id } = await saveSupplierMap({ db, actor, now: clock }, { ...form.output, entryBase });
+  const { id } = await saveSupplierMap({ db, services, actor, now: clock }, { ...form.output, entryBase });
   return getMappedProject(db, supplier.id, id, entryBase);
 }

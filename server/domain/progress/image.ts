@@ -7,24 +7,22 @@ import satori from "satori";
 import { Resvg } from "@resvg/resvg-js";
 import type { ProgressData, QuotaBar } from "./data.ts";
 import { packageFile, PACKAGES_READ } from "../../package-files.ts";
+import { once } from "../../lib/memo.ts";
 
 const WIDTH = 1000;
 const MAX_BARS = 12;
 
 type Font = { name: string; data: ArrayBuffer; weight: 400 | 700; style: "normal" };
-let fonts: Font[] | undefined;
-
-async function loadFonts(): Promise<Font[]> {
-  if (fonts) return fonts;
+/** The two weights of the font, read once per process. */
+const loadFonts = once((): Promise<Font[]> => {
   const read = async (weight: 400 | 700): Promise<Font> => {
     const bytes = await Deno.readFile(
       packageFile(PACKAGES_READ.font, `files/inter-latin-${weight}-normal.woff`),
     );
     return { name: "Inter", data: bytes.buffer as ArrayBuffer, weight, style: "normal" };
   };
-  fonts = await Promise.all([read(400), read(700)]);
-  return fonts;
-}
+  return Promise.all([read(400), read(700)]);
+});
 
 // ---------------------------------------------------------------- a tiny element builder
 

@@ -7,9 +7,9 @@ import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { toRow } from "../../db/rows.ts";
 import { writeLog } from "../audit/log.ts";
-import { dateAt, isoAt, projectChanged } from "./projects.ts";
+import { dateAt, isoAt } from "./projects.ts";
 import type { Exclusion } from "../../../shared/api/project-parts.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 const FLAGS = ["isExcluded", "complete", "terminate", "overQuota", "dropout"] as const;
 export type ExclusionFlags = Partial<Record<(typeof FLAGS)[number], boolean>>;
@@ -56,10 +56,10 @@ export async function listExclusions(db: Db, projectId: string, search = ""): Pr
 }
 
 export async function addExclusion(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { projectId: string; excludedProjectId: string } & ExclusionFlags,
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const id = await db.transaction().execute(async (trx) => {
     if (input.projectId === input.excludedProjectId) {
       throw invalid("A project cannot exclude itself", [{
@@ -110,15 +110,15 @@ export async function addExclusion(
     return id;
   });
   // the router applies exclusions from its cached settings: the next entry must see this one
-  projectChanged(input.projectId);
+  services.changes.project(input.projectId);
   return id;
 }
 
 export async function updateExclusion(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { id: string } & ExclusionFlags & { isDeleted?: true },
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { id, ...patch } = input;
   const projectId = await db.transaction().execute(async (trx) => {
     const e = await trx.selectFrom("project_exclusions").selectAll().where("id", "=", id).where(
@@ -140,5 +140,5 @@ export async function updateExclusion(
     }, dateAt(clock));
     return e.projectId;
   });
-  projectChanged(projectId);
+  services.changes.project(projectId);
 }

@@ -1,5 +1,5 @@
 /**
- * What the project modules share: reading a project, telling the router a project changed, who is
+ * What the project modules share: reading a project, who is
  * calling (and by which clock), and the checks on client, manager and targeting. Creating lives in
  * create.ts, editing in update.ts, status rules in status.ts, cloning in clone.ts. Every change
  * writes a system log row with the project id, which the project Logs dialog reads.
@@ -22,15 +22,6 @@ export const MODULE = "Projects";
 
 /** The clock helpers live in common/clock.ts; re-exported so the project modules keep their imports. */
 export { type Clock, dateAt, isoAt } from "../common/clock.ts";
-
-/** Invalidation hook for the router's in-memory project cache (set by the router). */
-const listeners = new Set<(projectId: string) => void>();
-export function onProjectChange(fn: (projectId: string) => void) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-/** Tells the router a project's settings changed (its quotas, questions and exclusions too). */
-export const projectChanged = (...ids: string[]) => ids.forEach((id) => listeners.forEach((fn) => fn(id)));
 
 export type Caller = { actor: Actor; userId: string; role: Role };
 /**

@@ -7,14 +7,14 @@ import { newId } from "../../db/ids.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
 import { getQualification } from "../library/qualifications.ts";
-import { dateAt, isoAt, projectChanged } from "./projects.ts";
+import { dateAt, isoAt } from "./projects.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { parseJsonList } from "../common/records.ts";
 import { cellGroups, isGroupedCell } from "../router/config.ts";
 import type { ProjectQuota, QuotaCell } from "../../../shared/api/project-parts.ts";
 import { counted } from "../../../shared/format.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 export type { QuotaCell };
 
@@ -152,10 +152,10 @@ async function providerQuota(
 }
 
 export async function addQuota(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { projectId: string; qualificationId: string },
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { projectId, qualificationId } = input;
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
@@ -188,7 +188,7 @@ export async function addQuota(
     }, dateAt(clock));
   });
   // the router matches pre-screen answers to the quota's options: it must see the change now
-  projectChanged(projectId);
+  services.changes.project(projectId);
   return listQuotas(db, projectId);
 }
 
@@ -205,10 +205,10 @@ async function quotaOf(trx: Db, quotaId: string, projectId: string) {
 
 /** Chooses the options of a quota ({quotaOptionId: [...]}), keeping sizes of options still chosen; or deletes it. */
 export async function updateQuota(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { quotaId: string; projectId: string } & { quotaOptionId?: string[]; isDeleted?: true },
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { quotaId, projectId, ...patch } = input;
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
@@ -278,16 +278,16 @@ export async function updateQuota(
       recordId: projectId,
     }, dateAt(clock));
   });
-  projectChanged(projectId);
+  services.changes.project(projectId);
   return listQuotas(db, projectId);
 }
 
 /** Sets the sample size per chosen option ({quotaValue: [{quotaOptionId, quotaSize}]}). */
 export async function updateQuotaSizes(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { quotaId: string; projectId: string; values: { quotaOptionId: string; quotaSize: number }[] },
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { quotaId, projectId, values } = input;
   await db.transaction().execute(async (trx) => {
     const project = await projectOf(trx, projectId);
@@ -315,6 +315,6 @@ export async function updateQuotaSizes(
       recordId: projectId,
     }, dateAt(clock));
   });
-  projectChanged(projectId);
+  services.changes.project(projectId);
   return listQuotas(db, projectId);
 }

@@ -19,7 +19,7 @@ import {
 import { writeLog } from "../audit/log.ts";
 import { enqueueMails } from "../email/outbox.ts";
 import { escapeHtml } from "../../../shared/html.ts";
-import { type Caller, type CallerCtx, dateAt, getProject, MODULE, projectChanged } from "./projects.ts";
+import { type Caller, type CallerCtx, dateAt, getProject, MODULE } from "./projects.ts";
 import type {
   ChildStatusChange,
   ChildStatusKept,
@@ -27,7 +27,7 @@ import type {
   StatusChanged,
 } from "../../../shared/api/projects.ts";
 import { counted } from "../../../shared/format.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 type StatusTarget = {
   id: string;
@@ -250,10 +250,10 @@ export async function notifySuppliersOfStatus(
  * the PO number.
  */
 export async function closeByCode(
-  ctx: CallerCtx,
+  ctx: CallerCtx & Pick<Ctx, "services">,
   input: { projectCode: string; poNumber: string },
 ) {
-  const { db, now } = ctx;
+  const { db, services, now } = ctx;
   const caller: Caller = ctx;
   const { projectCode, poNumber } = input;
   const touched: string[] = [];
@@ -276,7 +276,7 @@ export async function closeByCode(
       ...(p.projectType === PROJECT_TYPE.GROUP ? { childStatus } : {}),
     };
   });
-  projectChanged(project._id, ...touched);
+  services.changes.project(project._id, ...touched);
   return project;
 }
 
@@ -285,10 +285,10 @@ export async function closeByCode(
  * project Invoiced. Refused (409) where it does not apply; a project already there stays as it is.
  */
 export async function setStatus(
-  ctx: CallerCtx,
+  ctx: CallerCtx & Pick<Ctx, "services">,
   input: { id: string; action: StatusAction },
 ) {
-  const { db, now } = ctx;
+  const { db, services, now } = ctx;
   const caller: Caller = ctx;
   const { id, action } = input;
   const { to } = STATUS_ACTIONS[action];
@@ -307,6 +307,6 @@ export async function setStatus(
     );
     return getProject(trx, id);
   });
-  projectChanged(id, ...touched);
+  services.changes.project(id, ...touched);
   return project;
 }

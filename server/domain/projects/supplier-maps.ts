@@ -22,18 +22,10 @@ import {
 import { supplierReturnUrls } from "../suppliers/lookup.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { SUPPLIER_MAP_FIELDS } from "../audit/fields.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 /** Where respondents enter: PUBLIC_URL when set, else the address the staff member is using. */
 export type EntryBase = string;
-
-/** Invalidation hook for the router's in-memory map cache (set by the router). */
-const listeners = new Set<(mapId: string) => void>();
-export function onSupplierMapChange(fn: (mapId: string) => void) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-const changed = (mapId: string) => listeners.forEach((fn) => fn(mapId));
 
 function mapsQuery(db: Db) {
   return db.selectFrom("supplier_maps")
@@ -83,10 +75,10 @@ export async function listSupplierMaps(
 
 /** Adds a supplier to a project, or updates its map when the supplier is already mapped (the form is Add/Update). */
 export async function saveSupplierMap(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   args: { entryBase: EntryBase } & SupplierMapForm,
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { entryBase, ...input } = args;
   const result = await db.transaction().execute(async (trx) => {
     const project = await trx.selectFrom("projects").select(["id", "projectCode", "projectType"]).where(
@@ -157,16 +149,16 @@ export async function saveSupplierMap(
     }
     return { id, record: await getSupplierMap(trx, id, entryBase), created: !existing };
   });
-  changed(result.id);
+  services.changes.supplierMap(result.id);
   return result;
 }
 
 /** One toggle (allowTraffic, isTestLink, isPreScreen, isBoarded) or {isDeleted: true}. */
 export async function updateSupplierMap(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { id: string; patch: Record<string, boolean>; entryBase: EntryBase },
 ) {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { id, patch, entryBase } = input;
   const record = await db.transaction().execute(async (trx) => {
     const m = await mapsQuery(trx).where("supplier_maps.id", "=", id).executeTakeFirst();
@@ -199,7 +191,7 @@ export async function updateSupplierMap(
     if (key === "isDeleted") return null;
     return getSupplierMap(trx, id, entryBase);
   });
-  changed(id);
+  services.changes.supplierMap(id);
   return record;
 }
 

@@ -11,18 +11,18 @@ import {
   assertClient,
   assertManager,
   type Caller,
-  type CallerCtx,
   checkTargeting,
   type Clock,
   dateAt,
   getProject,
   MODULE,
-  projectChanged,
 } from "./projects.ts";
 import { changeStatus, notifySuppliersOfStatus } from "./status.ts";
 import { SECURITY_FLAGS } from "../../../shared/schemas/project.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { PROJECT_FIELDS } from "../audit/fields.ts";
+import type { CallerCtx } from "./projects.ts";
+import type { Ctx } from "../ctx.ts";
 
 const PATCH_COLUMNS = [
   "projectName",
@@ -55,10 +55,10 @@ const PATCH_COLUMNS = [
 
 /** PUT /admin/project/update/:id: any tab's fields, a status, or {isDeleted: true}. */
 export async function updateProject(
-  ctx: CallerCtx,
+  ctx: CallerCtx & Pick<Ctx, "services">,
   input: { id: string } & ProjectPatch,
 ): Promise<StatusChanged | DeletedProject> {
-  const { db, now } = ctx;
+  const { db, services, now } = ctx;
   const caller: Caller = ctx;
   const { id, ...patch } = input;
   // the project and any children the change reached: the router forgets them all
@@ -66,7 +66,7 @@ export async function updateProject(
   try {
     return await updateProjectTx(db, caller, id, patch, touched, now);
   } finally {
-    projectChanged(id, ...touched);
+    services.changes.project(id, ...touched);
   }
 }
 

@@ -12,24 +12,13 @@ import { RECONCILE_TYPE, type ReconcileType, reconcileTypeLabel } from "../../..
 import { MAX_IDENTIFIERS } from "../../../shared/reconcile-file.ts";
 import type { ReconcileResult } from "../../../shared/api/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
-import { routerFor } from "../router/router.ts";
 import { assertReconcilable, inList, MODULE, reconcileTarget } from "./scope.ts";
 import { firstUnknown, recordUnknown, wrongProjectCheck } from "./unknown.ts";
 import { Pacer } from "./pace.ts";
-import { active, inTurn } from "./turns.ts";
 import { type Group, GROUP_KEYS, moveCounters, TOUCHED } from "./counters.ts";
 import type { Identifiers } from "./identifiers.ts";
 import { getReconcile } from "./summaries.ts";
-import {
-  APPLY_CHUNK,
-  CHUNK_TABLE,
-  FIGURES,
-  type Figures,
-  KIND,
-  noFigures,
-  tempChunkTable,
-  type Upload,
-} from "./chunk.ts";
+import { APPLY_CHUNK, CHUNK_TABLE, FIGURES, type Figures, KIND, noFigures, type Upload } from "./chunk.ts";
 import { queueApprovedHooks, releaseHooks } from "./post-backs.ts";
 import { recoverReconciles, rollBack } from "./rollback.ts";
 
@@ -73,8 +62,9 @@ export async function reconcileUpload(ctx: Ctx, input: ReconcileUploadInput): Pr
   }
   assertReconcilable(await reconcileTarget(db, projectId));
   const chunk = Math.max(1, input.chunk ?? APPLY_CHUNK);
-  const { id, hooks } = await inTurn(db, projectId, async () => {
-    await recoverReconciles({ db, now });
+  const queue = ctx.services.reconcile;
+  const { id, hooks } = await queue.inTurn(db, projectId, async () => {
+    await recoverReconciles({ db, now }, queue.active);
     // the project as it is now (a status change or another upload may have come first)
     const target = await reconcileTarget(db, projectId);
     assertReconcilable(target);
@@ -99,14 +89,14 @@ export async function reconcileUpload(ctx: Ctx, input: ReconcileUploadInput): Pr
       createdByName: actor.name,
       createdAt: at.toISOString(),
     }).execute();
-    active.add(id);
+    queue.active.add(id);
     try {
       const upload: Upload = {
         id,
         type,
         scope: inList(target.childIds),
         at,
-        tempChunks: await tempChunkTable(db),
+        tempChunks: await queue.chunkTable(() => CHUNK_TABLE.execute(db).then(() => true, () => false)),
       };
       const figures = noFigures();
       const pacer = new Pacer(ids.parseMs);
@@ -123,12 +113,12 @@ export async function reconcileUpload(ctx: Ctx, input: ReconcileUploadInput): Pr
       await rollBack(db, id, chunk);
       throw e;
     } finally {
-      active.delete(id);
+      queue.active.delete(id);
     }
   });
   if (hooks) {
     await releaseHooks(db, id, new Date(now()).toISOString(), chunk);
-    routerFor(ctx).hooks.kick();
+    ctx.services.router.hooks.kick();
   }
   const summary = await getReconcile(db, id);
   return { ...summary, unknownIdentifiers: summary.unknown ? await firstUnknown(db, id) : [] };

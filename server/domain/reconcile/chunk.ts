@@ -4,7 +4,6 @@
  * the same table and kinds.
  */
 import { sql } from "kysely";
-import type { Db } from "../../db/connection.ts";
 import type { ReconcileType } from "../../../shared/schemas/reconcile.ts";
 
 /** Identifiers applied per chunk: each chunk is one short transaction (a few ms to a few tens). */
@@ -48,10 +47,3 @@ export const CHUNK_TABLE = sql`CREATE TEMP TABLE IF NOT EXISTS reconcile_chunk (
   parentProjectId TEXT, clientId TEXT NOT NULL, day TEXT NOT NULL,
   PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)
 ) WITHOUT ROWID`;
-/** Per database: whether it took the temporary chunk table (probed once, outside a transaction). */
-const tempChunks = new WeakMap<Db, Promise<boolean>>();
-export function tempChunkTable(db: Db): Promise<boolean> {
-  let works = tempChunks.get(db);
-  if (!works) tempChunks.set(db, works = CHUNK_TABLE.execute(db).then(() => true, () => false));
-  return works;
-}

@@ -11,7 +11,6 @@ import { APPLY_CHUNK } from "./chunk.ts";
 import { moveCounters, touchedBy } from "./counters.ts";
 import { Pacer } from "./pace.ts";
 import { approvedHookKey, HOOK_HELD, releaseOrphanHooks } from "./post-backs.ts";
-import { active } from "./turns.ts";
 import { dropUnknown } from "./unknown.ts";
 
 /**
@@ -62,7 +61,11 @@ export async function rollBack(db: Db, id: string, size: number) {
  * progress (a crash between an upload's end and their release). Each upload and undo runs it
  * first; the server may run it at start. Cheap when there is nothing to do (two indexed reads).
  */
-export async function recoverReconciles(ctx: Pick<Ctx, "db" | "now">): Promise<number> {
+export async function recoverReconciles(
+  ctx: Pick<Ctx, "db" | "now">,
+  /** The uploads this app is applying (deps.services.reconcile.active): not crashes. */
+  active: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const { db, now } = ctx;
   const left = await db.selectFrom("reconciles").select("id").where("status", "in", ["applying", "staging"])
     .execute();

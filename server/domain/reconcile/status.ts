@@ -19,8 +19,8 @@ import {
 } from "../../../shared/status.ts";
 import type { StatusResult } from "../../../shared/api/reconcile.ts";
 import { applyStatus, notifySuppliersOfStatus } from "../projects/status.ts";
-import { dateAt, projectChanged } from "../projects/projects.ts";
-import type { WriteCtx } from "../ctx.ts";
+import { dateAt } from "../projects/projects.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { MODULE } from "./scope.ts";
 
 async function load(trx: Db, id: string) {
@@ -39,10 +39,10 @@ const result = (p: { id: string; projectCode: string; projectStatus: number }): 
 
 /** Proceed to Invoice (4) or Archieve (7), e-mailing the mapped suppliers when asked. */
 export async function reconcileStatus(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { id: string; projectStatus: number; sendEmail: boolean },
 ): Promise<StatusResult> {
-  const { db, actor, now } = ctx, { id, projectStatus: to, sendEmail } = input;
+  const { db, actor, now, services } = ctx, { id, projectStatus: to, sendEmail } = input;
   const action: StatusAction = to === STATUS_ACTIONS.archieve.to ? "archieve" : "proceedToInvoice";
   const touched: string[] = [];
   const out = await db.transaction().execute(async (trx) => {
@@ -59,7 +59,7 @@ export async function reconcileStatus(
     }
     return result({ ...p, projectStatus: to });
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return out;
 }
 
@@ -72,10 +72,10 @@ const REVOCABLE: readonly number[] = [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_S
  * (its invoice stands). With `sendEmail`, every supplier mapped to it hears that it is reopened.
  */
 export async function revokeProject(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   input: { id: string; sendEmail: boolean },
 ): Promise<StatusResult> {
-  const { db, actor, now } = ctx, { id, sendEmail } = input;
+  const { db, actor, now, services } = ctx, { id, sendEmail } = input;
   const touched: string[] = [];
   const out = await db.transaction().execute(async (trx) => {
     const p = await load(trx, id);
@@ -123,7 +123,7 @@ export async function revokeProject(
     if (sendEmail) await mailRevoked(trx, actor, p, at);
     return result({ ...p, projectStatus: PROJECT_STATUS.CLOSED });
   });
-  projectChanged(...touched);
+  services.changes.project(...touched);
   return out;
 }
 

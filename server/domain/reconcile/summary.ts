@@ -10,7 +10,6 @@ import { notFound } from "../errors.ts";
 import type { Ctx, WriteCtx } from "../ctx.ts";
 import type { SupplierSummaryRow } from "../../../shared/api/reconcile.ts";
 import type { ApproveSummaryBody } from "../../../shared/schemas/reconcile.ts";
-import { projectChanged } from "../projects/projects.ts";
 import { inList, MODULE, reconcileTarget } from "./scope.ts";
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -94,10 +93,10 @@ export async function supplierSummary(
  * group's children alike), logs it, and answers the supplier's summary row.
  */
 export async function updateSupplierSummary(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   body: ApproveSummaryBody,
 ): Promise<SupplierSummaryRow> {
-  const { db, actor, now } = ctx;
+  const { db, actor, now, services } = ctx;
   const target = await reconcileTarget(db, body.projectId);
   await db.transaction().execute(async (trx) => {
     const maps = await mapsOf(trx, target.childIds).where("m.supplierId", "=", body.supplierId).execute();
@@ -120,7 +119,7 @@ export async function updateSupplierSummary(
     }, at);
   });
   // the router caches map settings (the CPI goes into each complete's cost)
-  projectChanged(...target.childIds);
+  services.changes.project(...target.childIds);
   const rows = await supplierSummary(ctx, target.id);
   const row = rows.find((r) => r.supplierId === body.supplierId);
   if (!row) throw notFound("Supplier map");

@@ -4,13 +4,12 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { conflict } from "../errors.ts";
 import { RECONCILE_TYPE, reconcileTypeLabel } from "../../../shared/schemas/reconcile.ts";
 import type { UndoResult } from "../../../shared/api/reconcile.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { assertReconcilable, lastApplied, MODULE, reconcileTarget } from "./scope.ts";
-import { inTurn } from "./turns.ts";
 import { moveCounters, touchedBy } from "./counters.ts";
 import { getReconcile } from "./summaries.ts";
 import { APPROVED_LETTER } from "./post-backs.ts";
@@ -24,16 +23,20 @@ import { recoverReconciles } from "./rollback.ts";
  * and a system log row saying all that.
  */
 export async function undoReconcile(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   projectId: string,
 ): Promise<UndoResult> {
   const { db, actor } = ctx;
   const at = new Date(ctx.now());
   await reconcileTarget(db, projectId);
-  const out = await inTurn(
+  const queue = ctx.services.reconcile;
+  const out = await queue.inTurn(
     db,
     projectId,
-    () => recoverReconciles({ db, now: () => at.getTime() }).then(() => undoLast(db, actor, projectId, at)),
+    () =>
+      recoverReconciles({ db, now: () => at.getTime() }, queue.active).then(() =>
+        undoLast(db, actor, projectId, at)
+      ),
   );
   return {
     reconcile: await getReconcile(db, out.id),

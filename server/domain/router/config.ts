@@ -1,18 +1,16 @@
 /**
  * What the router needs to know about a supplier map and its project, read once and kept in memory:
  * the hot path reads no configuration from the database. Entries are dropped when the admin
- * changes a map (onSupplierMapChange), a project (onProjectChange) or a supplier (onSupplierChange:
- * every cached map of that supplier), and expire after `ttlMs` so edits made elsewhere (another app
+ * changes a map, a project or a supplier (every cached map of that supplier): the app's change
+ * notifier (deps.services.changes, domain/common/changes.ts) says so, and expire after `ttlMs` so edits made elsewhere (another app
  * instance, the quota, question and exclusion tabs) are seen soon.
  *
  * Nothing here holds a count: decisions that depend on counts are made by the writer inside its
  * write transaction.
  */
 import type { Db } from "../../db/connection.ts";
-import { onSupplierMapChange } from "../projects/supplier-maps.ts";
-import { onProjectChange } from "../projects/projects.ts";
-import { onSupplierChange } from "../suppliers/suppliers.ts";
-import { parseJsonList, randomKey } from "../common/records.ts";
+import type { ChangeNotifier } from "../common/changes.ts";
+import { parseJsonList, randomKey } from "../common/values.ts";
 import { returnUrlOf } from "../../../shared/api/supplier-maps.ts";
 
 export type Redirects = {
@@ -151,13 +149,15 @@ export class RouterConfig {
 
   constructor(
     private readonly db: Db,
+    /** The app's change notifier: what it tells is forgotten at once. */
+    changes: ChangeNotifier,
     private readonly ttlMs = 5_000,
     /** The clock the cache ages by (deps.now). */
     private readonly clock: () => number = Date.now,
   ) {
-    this.#unsubscribe.push(onSupplierMapChange((id) => this.#maps.delete(id)));
-    this.#unsubscribe.push(onProjectChange((id) => this.invalidateProject(id)));
-    this.#unsubscribe.push(onSupplierChange((id) => this.invalidateSupplier(id)));
+    this.#unsubscribe.push(changes.on("supplierMap", (id) => this.#maps.delete(id)));
+    this.#unsubscribe.push(changes.on("project", (id) => this.invalidateProject(id)));
+    this.#unsubscribe.push(changes.on("supplier", (id) => this.invalidateSupplier(id)));
   }
 
   /** Forgets every cached map of a supplier (its status, type, name or hook changed). */
@@ -260,7 +260,7 @@ export class RouterConfig {
         ? "supplier inactive"
         : "",
       // the map's return links, each left empty falling back to the supplier's own (a supplier
-      // change drops the cached map: onSupplierChange)
+      // change drops the cached map: the notifier's supplier topic)
       redirects: {
         complete: returnUrlOf(r.redirectComplete, r.supplierComplete),
         terminate: returnUrlOf(r.redirectTerminate, r.supplierTerminate),

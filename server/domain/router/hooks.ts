@@ -27,7 +27,7 @@ import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
-import { recordCallbackAttempt } from "../ops/metrics.ts";
+import { recordCallbackAttempt } from "../../lib/metrics.ts";
 
 /**
  * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.

@@ -10,6 +10,7 @@
  * - testClicked: test sessions except `closed`; test sessions never touch any other counter.
  * - prescreen / redirected sessions are in progress: clicked only, until they end or drop.
  */
+import { boundedCache } from "../../lib/memo.ts";
 import { LIVE_COUNTERS, type LiveCounter } from "../../db/tables/projects.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
 import type { Redirects } from "./config.ts";
@@ -155,7 +156,8 @@ function placeholderRe(names: string[]) {
   const n = `(${names.map(escapeRe).join("|")})`;
   return new RegExp(`\\[${n}\\]|\\{${n}\\}|%5b${n}%5d|%7b${n}%7d|<${n}>|##${n}##`, "gi");
 }
-const RE_CACHE = new Map<string, { re: RegExp; lower: string[] }>();
+/** The compiled pattern of each set of names (a few per deployment: the links' placeholders). */
+const RE_CACHE = boundedCache<string, { re: RegExp; lower: string[] }>(100);
 
 /**
  * Replaces the named placeholders with their URL-encoded values in ONE pass over the URL: a value
@@ -165,12 +167,8 @@ export function fillPlaceholders(url: string, values: Record<string, string>): s
   const names = Object.keys(values);
   if (!names.length) return url;
   const key = names.join("\u0000");
-  let hit = RE_CACHE.get(key);
-  if (!hit) {
-    if (RE_CACHE.size > 100) RE_CACHE.clear();
-    RE_CACHE.set(key, hit = { re: placeholderRe(names), lower: names.map((n) => n.toLowerCase()) });
-  }
-  const { re, lower } = hit;
+  const { re, lower } = RE_CACHE.get(key) ??
+    RE_CACHE.set(key, { re: placeholderRe(names), lower: names.map((n) => n.toLowerCase()) });
   return url.replace(re, (match, ...groups) => {
     const found = (groups.slice(0, 6).find((g) => g !== undefined) as string | undefined)?.toLowerCase();
     const i = found === undefined ? -1 : lower.indexOf(found);

@@ -3,14 +3,18 @@
  * client returns and post-backs, the drop sweep. The HTTP layer (server/router) only turns their
  * results into redirects and pages; the demo seed drives the same functions with its own clock.
  *
- * One Router per database handle (routerFor): it owns the configuration cache, the single writer
- * that batches each event-loop turn's writes, and the approved-hook sender.
+ * One Router per app, built at boot into deps.services.router (server/boot.ts): it owns the
+ * configuration cache, the single writer that batches each event-loop turn's writes, and the
+ * approved-hook sender. The demo seed makes its own, with its own clock and a longer cache.
  */
-import type { Deps } from "../../deps.ts";
 import { type Db, remoteOf } from "../../db/connection.ts";
+import type { Env } from "../../env.ts";
+import type { Logger } from "../../logger.ts";
+import type { ChangeNotifier } from "../common/changes.ts";
+import type { RouterOptions } from "./options.ts";
 import { type MapConfig, type ProjectConfig, RouterConfig } from "./config.ts";
 import { DEFAULT_HOOK_RETRIES, HookSender } from "./hooks.ts";
-import { fetchTransport } from "../common/outbound/client.ts";
+import { fetchTransport, type Outbound } from "../common/outbound/client.ts";
 import { verifyReturnSignature } from "./links.ts";
 import { type FinalStatus, parseReturnStatus, REASON } from "./outcomes.ts";
 import { askable, evaluate } from "./prescreen.ts";
@@ -25,35 +29,9 @@ import {
   type RiskChecker,
   type RiskVerdict,
 } from "./security.ts";
+export type { RouterOptions } from "./options.ts";
 import { type Outcome, RouterWriter, type SessionRow } from "./writer/writer.ts";
 import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
-
-/** What a deployment or a test can change about the router (deps.router). */
-export type RouterOptions = {
-  /** Proxy/VPN and fraud-score checker; the default flags hosting networks. */
-  risk?: RiskChecker;
-  rdThresholds?: RdThresholds;
-  /**
-   * Edge headers trusted for the respondent's country, in order. Default: COUNTRY_HEADER when the
-   * deployment sets it, else none (the embedded IP database decides): a respondent can send any header.
-   */
-  countryHeaders?: string[];
-  /** The network under the outbound client for approved hooks (tests pass a fake; the outbound checks still apply). */
-  fetch?: typeof fetch;
-  hookRetryDelaysMs?: number[];
-  /** How long a claimed hook is left to its sender before another may send it again. */
-  hookLeaseMs?: number;
-  /** How long map and project settings are cached (changes made here invalidate at once). */
-  configTtlMs?: number;
-  prescreenTimeoutMinutes?: number;
-  /** Drop time-out of a project without an LOI (with one: twice the LOI). */
-  dropWithoutLoiMinutes?: number;
-  maxBatch?: number;
-  /** Batches in flight at once on a remote primary (the writer's default: 2). */
-  remoteInFlight?: number;
-  /** Milliseconds the next remote batch waits for answered requests to come back (default: 4). */
-  remoteLingerMs?: number;
-};
 
 export const UID_RE = /^[0-9a-f]{24}$/;
 /** A supplier respondent id: up to 128 characters, no control characters. */
@@ -93,6 +71,16 @@ export type PrescreenResult =
   | ({ kind: "ask"; missing: string[] } & Routed)
   | ({ kind: "done"; counted: boolean } & Routed);
 
+/** What a router is built from: the app's database, settings, log, clock, outbound client and notifier. */
+export type RouterDeps = {
+  db: Db;
+  env: Pick<Env, "DENO_ENV" | "COUNTRY_HEADER">;
+  log: Logger;
+  now: () => number;
+  outbound: Outbound;
+  changes: ChangeNotifier;
+};
+
 /** A session's project and map ids, remembered for the return without a read. */
 type Ref = { projectId: string; supplierMapId: string };
 const REF_CACHE_MAX = 200_000;
@@ -114,11 +102,16 @@ export class Router {
   readonly countryHeaders: string[];
   #refs = new Map<string, Ref>();
 
-  constructor(private readonly deps: Deps, opts: RouterOptions = {}) {
+  constructor(private readonly deps: RouterDeps, opts: RouterOptions = {}) {
     const db = deps.db;
     // under test every request reads fresh settings, so tests may edit tables directly
     const now = () => deps.now();
-    this.config = new RouterConfig(db, opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000), now);
+    this.config = new RouterConfig(
+      db,
+      deps.changes,
+      opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000),
+      now,
+    );
     this.writer = new RouterWriter(
       db,
       {
@@ -351,24 +344,4 @@ export class Router {
     await this.hooks.idle();
     this.config.close();
   }
-}
-
-const routers = new WeakMap<Db, Router>();
-
-/** The router of this database handle, made on first use with deps.router's options. */
-export function routerFor(deps: Deps): Router {
-  let r = routers.get(deps.db);
-  if (!r) {
-    r = new Router(deps, deps.router);
-    routers.set(deps.db, r);
-  }
-  return r;
-}
-
-/** Stops the handle's router (hook timers, cache listeners); the next routerFor makes a new one. */
-export async function closeRouter(deps: Pick<Deps, "db">) {
-  const r = routers.get(deps.db);
-  if (!r) return;
-  routers.delete(deps.db);
-  await r.close();
 }

@@ -8,11 +8,13 @@ import { UAParser } from "ua-parser-js";
 import { describeDevice } from "../common/device.ts";
 import type { ProjectConfig } from "./config.ts";
 import { REASON } from "./outcomes.ts";
+import { boundedCache, loadOnce, once } from "../../lib/memo.ts";
 
 export type DeviceType = "mobile" | "tablet" | "desktop";
 export type DeviceInfo = { deviceType: DeviceType; browser: string };
 
-const uaCache = new Map<string, DeviceInfo>();
+/** Parsed user agents (a few thousand distinct ones a day). */
+const uaCache = boundedCache<string, DeviceInfo>(5_000);
 
 /** Device class and a readable browser description, cached per user agent string. */
 export function deviceOf(userAgent: string): DeviceInfo {
@@ -24,27 +26,21 @@ export function deviceOf(userAgent: string): DeviceInfo {
     : type === "tablet"
     ? "tablet"
     : "desktop";
-  const info = { deviceType, browser: describeDevice(userAgent).slice(0, 200) };
-  if (uaCache.size > 5_000) uaCache.clear();
-  uaCache.set(userAgent, info);
-  return info;
+  return uaCache.set(userAgent, { deviceType, browser: describeDevice(userAgent).slice(0, 200) });
 }
 
 // ---------------------------------------------------------------- country
 
 type GeoLookup = (ip: string) => string;
-let geo: GeoLookup | null = null;
-let geoLoading: Promise<GeoLookup> | null = null;
 
 /**
  * IP -> ISO alpha-2 country from geoip-country (an embedded, regularly updated database that works
  * offline). Loaded on first use: it costs its data files' read, about 8 MB, once per process.
  */
-export function geoLookup(): GeoLookup | Promise<GeoLookup> {
-  if (geo) return geo;
-  geoLoading ??= import("geoip-country").then((m) => {
+export const geoLookup: () => GeoLookup | Promise<GeoLookup> = loadOnce(() =>
+  import("geoip-country").then((m) => {
     const lib = (m.default ?? m) as { lookup(ip: string): { country?: string } | null };
-    geo = (ip: string) => {
+    return (ip: string) => {
       if (!ip) return "";
       try {
         return lib.lookup(ip)?.country?.toUpperCase() ?? "";
@@ -52,10 +48,8 @@ export function geoLookup(): GeoLookup | Promise<GeoLookup> {
         return "";
       }
     };
-    return geo;
-  });
-  return geoLoading;
-}
+  })
+);
 
 /** The respondent's country: a trusted edge header when present, else the IP database. */
 export async function countryOf(headers: Headers, ip: string, trustedHeaders: readonly string[]) {
@@ -93,7 +87,7 @@ export const DEFAULT_RD_THRESHOLDS: RdThresholds = { low: 30, medium: 60, high: 
  * together with the organisation-name test below this catches datacenter traffic, which is what
  * most proxies and VPNs exit from.
  */
-const HOSTING_ASNS = new Set([
+const HOSTING_ASNS: ReadonlySet<number> = new Set([
   16509,
   14618, // Amazon
   15169,
@@ -127,10 +121,6 @@ const HOSTING_ASNS = new Set([
 const HOSTING_NAME =
   /\b(hosting|hoster|host(ed)?|cloud|data ?cent(er|re)s?|datacenter|dedicated|vps|virtual server|colo(cation)?|servers?|vpn|proxy|tor exit)\b/i;
 
-type Ranges = { starts: Uint32Array; ends: Uint32Array; names: string[] };
-let ranges4: Ranges | null = null;
-let ranges6: { starts: bigint[]; ends: bigint[]; names: string[] } | null = null;
-
 const asnFile = (name: string) => packageFile(PACKAGES_READ.asn, name);
 
 /** Reads the ASN database (@ip-location-db/asn, offline) keeping only hosting networks. */
@@ -162,6 +152,14 @@ function loadRanges<T extends number | bigint>(file: string, parse: (s: string) 
   }
   return { starts, ends, names };
 }
+
+/** The hosting networks' IPv4 ranges, read on first use (once per process). */
+const ranges4 = once(() => {
+  const r = loadRanges("asn-ipv4-num.csv", Number, (x) => x + 1);
+  return { starts: Uint32Array.from(r.starts), ends: Uint32Array.from(r.ends), names: r.names };
+});
+/** The same for IPv6. */
+const ranges6 = once(() => loadRanges("asn-ipv6-num.csv", BigInt, (x) => x + 1n));
 
 function ipv4ToInt(ip: string): number | null {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
@@ -197,18 +195,15 @@ export function hostingNetwork(ip: string): string | null {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
   const v4 = ipv4ToInt(mapped ?? ip);
   if (v4 !== null) {
-    if (!ranges4) {
-      const r = loadRanges("asn-ipv4-num.csv", Number, (x) => x + 1);
-      ranges4 = { starts: Uint32Array.from(r.starts), ends: Uint32Array.from(r.ends), names: r.names };
-    }
-    const i = find(ranges4.starts, ranges4.ends, v4);
-    return i < 0 ? null : ranges4.names[i];
+    const r4 = ranges4();
+    const i = find(r4.starts, r4.ends, v4);
+    return i < 0 ? null : r4.names[i];
   }
   const v6 = ipv6ToBig(ip);
   if (v6 === null) return null;
-  ranges6 ??= loadRanges("asn-ipv6-num.csv", BigInt, (x) => x + 1n);
-  const i = find(ranges6.starts, ranges6.ends, v6);
-  return i < 0 ? null : ranges6.names[i];
+  const r6 = ranges6();
+  const i = find(r6.starts, r6.ends, v6);
+  return i < 0 ? null : r6.names[i];
 }
 
 /**

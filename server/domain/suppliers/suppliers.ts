@@ -32,18 +32,10 @@ import {
 } from "../common/records.ts";
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
 import { SUPPLIER_FIELDS } from "../audit/fields.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 const MODULE = "Suppliers";
 
-/** Invalidation hook for the router's cached supplier maps (set by the router). */
-const listeners = new Set<(supplierId: string) => void>();
-export function onSupplierChange(fn: (supplierId: string) => void) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
-/** Tells the router a supplier changed (active, deleted, type, approved hook): its maps are reread. */
-export const supplierChanged = (id: string) => listeners.forEach((fn) => fn(id));
 type SupplierRow = Selectable<SuppliersTable>;
 
 export const supplierTypeLabel = (t: number) => SUPPLIER_TYPES.find((s) => s.value === t)?.label ?? String(t);
@@ -206,10 +198,10 @@ export async function createSupplier(
 
 /** The form, `{isActive}` or `{isDeleted: true}`; deleting also signs out the supplier's portal users. */
 export async function updateSupplier(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   args: { id: string } & SupplierUpdate,
 ): Promise<{ record: SupplierRecord | Deleted; outcome: UpdateOutcome }> {
-  const { db, actor, now: clock } = ctx;
+  const { db, services, actor, now: clock } = ctx;
   const { id, ...input } = args;
   const out = await runUpdate<SupplierForm, SupplierRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "suppliers",
@@ -253,7 +245,7 @@ export async function updateSupplier(
     },
   });
   // after the commit: a deleted or deactivated supplier's links close at once
-  supplierChanged(id);
+  services.changes.supplier(id);
   return out;
 }
 

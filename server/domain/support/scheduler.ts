@@ -19,7 +19,7 @@ import type { Logger } from "../../logger.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
 import { DomainError } from "../errors.ts";
 import { applyStatus } from "../projects/status.ts";
-import { projectChanged } from "../projects/projects.ts";
+import type { ChangeNotifier } from "../common/changes.ts";
 import { enqueueMails } from "../email/outbox.ts";
 import { progressData } from "../progress/data.ts";
 import { progressFileName, progressPng } from "../progress/image.ts";
@@ -40,6 +40,8 @@ export const SCHEDULER_TICK_MS = 30_000;
 const MINUTE = 60_000;
 
 export type SchedulerOptions = {
+  /** The app's change notifier (deps.services.changes): the router rereads a project a job changed. */
+  changes: ChangeNotifier;
   /** The clock (deps.now); default Date.now. */
   now?: () => number;
   /** How long a claimed run is left to its scheduler before another may take the job (default 10 min). */
@@ -61,7 +63,7 @@ export class JobScheduler {
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-    private readonly opts: SchedulerOptions = {},
+    private readonly opts: SchedulerOptions,
   ) {}
 
   #now() {
@@ -75,10 +77,10 @@ export class JobScheduler {
     return this.#running;
   }
 
-  /** Ticks every `everyMs` (and once now). */
-  start(everyMs = SCHEDULER_TICK_MS) {
+  /** Ticks every `everyMs` (and once now), each timed tick asking `gate` first (default opts.gate). */
+  start(everyMs = SCHEDULER_TICK_MS, gate = this.opts.gate) {
     const run = () =>
-      (this.opts.gate ?? (() => Promise.resolve(true)))().then((go) => go ? this.tick() : []).catch((e) =>
+      (gate ?? (() => Promise.resolve(true)))().then((go) => go ? this.tick() : []).catch((e) =>
         this.log.error("scheduled jobs tick failed", { error: e instanceof Error ? e.message : String(e) })
       );
     run();
@@ -205,7 +207,7 @@ export class JobScheduler {
       };
     });
     // after commit: the router reads the new status
-    if (done.ids.length) projectChanged(...done.ids);
+    if (done.ids.length) this.opts.changes.project(...done.ids);
     return done;
   }
 

@@ -1,3 +1,6 @@
+import { useEffect, useState } from "react";
+import { TIMING } from "./timing.ts";
+
 /** How long the async clipboard may take before the textarea fallback is used instead. */
 export const CLIPBOARD_TIMEOUT_MS = 1000;
 
@@ -44,4 +47,23 @@ function copyWithTextarea(text: string): boolean {
   }
   ta.remove();
   return ok;
+}
+
+/**
+ * A copy button's state: `copy(text)` copies and, when it worked, sets `copied` for
+ * TIMING.copiedIndicatorMs (the check mark); it answers whether it worked, for the caller's notice.
+ */
+export function useCopyMark(): { copied: boolean; copy: (text: string) => Promise<boolean> } {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
+    return () => clearTimeout(t);
+  }, [copied]);
+  async function copy(text: string) {
+    const ok = await copyText(text);
+    if (ok) setCopied(true);
+    return ok;
+  }
+  return { copied, copy };
 }

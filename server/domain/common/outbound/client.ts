@@ -59,7 +59,7 @@ export type OutboundOptions = {
   caCerts?: string[];
 };
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 export class Outbound {
   constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {}

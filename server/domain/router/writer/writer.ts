@@ -37,7 +37,7 @@ import type { InStatement } from "@libsql/client";
 import { Decisions } from "./decide.ts";
 import { Changes } from "./write.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./types.ts";
-import { recordRouterBatch } from "../../ops/metrics.ts";
+import { recordRouterBatch } from "../../../lib/metrics.ts";
 
 export type {
   EntryEvent,

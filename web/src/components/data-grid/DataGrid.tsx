@@ -41,6 +41,7 @@ import { useSideOverflow } from "./useSideOverflow.ts";
 import { COMPLETE_REACHED, completeReached, WarnLegend } from "./warn-rows.tsx";
 import type { ListController } from "./useList.ts";
 import { GRID_CELL, GRID_HEAD_CELL, GRID_ROW } from "./styles.ts";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "../ui/table.tsx";
 
 const features = tableFeatures({ rowPaginationFeature, rowSelectionFeature });
 type Features = typeof features;
@@ -290,17 +291,17 @@ export function DataGrid<T extends RowData>({
                 ? `${caption ?? "Table"}, scrolls sideways`
                 : undefined}
             >
-              <table
+              <Table
                 className="w-full caption-bottom border-collapse text-sm"
                 aria-busy={query.isFetching || undefined}
                 data-testid="data-grid"
               >
-                {caption ? <caption className="sr-only">{caption}</caption> : null}
-                <thead className="bg-muted/60">
+                {caption ? <TableCaption className="sr-only">{caption}</TableCaption> : null}
+                <TableHeader className="bg-muted/60">
                   {headers.map((group) => (
-                    <tr key={group.id} className="border-b">
+                    <TableRow key={group.id} className="border-b">
                       {group.headers.map((header) => (
-                        <th
+                        <TableHead
                           key={header.id}
                           scope="col"
                           aria-sort={sortKeyOf(header.column.id)
@@ -315,32 +316,32 @@ export function DataGrid<T extends RowData>({
                           {header.isPlaceholder
                             ? null
                             : headerOf(header.column.id) ?? <table.FlexRender header={header} />}
-                        </th>
+                        </TableHead>
                       ))}
-                    </tr>
+                    </TableRow>
                   ))}
-                </thead>
-                <tbody className={cn(refreshing && "opacity-70 transition-opacity")}>
+                </TableHeader>
+                <TableBody className={cn(refreshing && "opacity-70 transition-opacity")}>
                   {initialLoading
                     ? Array.from(
                       { length: Math.min(list.limit, 8) },
                       (_, i) => (
-                        <tr key={i} className="grid-row border-b last:border-0">
+                        <TableRow key={i} className="grid-row border-b last:border-0">
                           {Array.from({ length: colCount }, (_, j) => (
-                            <td
+                            <TableCell
                               key={j}
                               className={cn("h-12 px-4", j === colCount - 1 && "grid-sticky-end")}
                             >
                               <Skeleton className="h-4 w-full max-w-40" />
-                            </td>
+                            </TableCell>
                           ))}
-                        </tr>
+                        </TableRow>
                       ),
                     )
                     : failedEmpty
                     ? (
-                      <tr>
-                        <td colSpan={colCount} className="px-4 py-14">
+                      <TableRow>
+                        <TableCell colSpan={colCount} className="px-4 py-14">
                           <div className="flex flex-col items-center gap-3 text-center" role="alert">
                             <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
                             <div className="flex flex-col gap-1">
@@ -351,13 +352,13 @@ export function DataGrid<T extends RowData>({
                               <RotateCw /> Retry
                             </Button>
                           </div>
-                        </td>
-                      </tr>
+                        </TableCell>
+                      </TableRow>
                     )
                     : rows.length === 0
                     ? (
-                      <tr>
-                        <td colSpan={colCount} className="px-4 py-14">
+                      <TableRow>
+                        <TableCell colSpan={colCount} className="px-4 py-14">
                           <div className="flex flex-col items-center gap-2 text-muted-foreground">
                             <Inbox className="size-8" aria-hidden="true" />
                             <p className="font-medium">{emptyText}</p>
@@ -377,14 +378,14 @@ export function DataGrid<T extends RowData>({
                               )
                               : null}
                           </div>
-                        </td>
-                      </tr>
+                        </TableCell>
+                      </TableRow>
                     )
                     : rows.map((row) => {
                       const warn = warnRow?.(row.original) || false;
                       const reason = typeof warn === "string" ? warn : null;
                       return (
-                        <tr
+                        <TableRow
                           key={row.id}
                           data-row-id={row.id}
                           data-warning={warn ? true : undefined}
@@ -397,7 +398,7 @@ export function DataGrid<T extends RowData>({
                           )}
                         >
                           {row.getAllCells().map((cell) => (
-                            <td
+                            <TableCell
                               key={cell.id}
                               className={cn(
                                 GRID_CELL,
@@ -407,16 +408,16 @@ export function DataGrid<T extends RowData>({
                               )}
                             >
                               <table.FlexRender cell={cell} />
-                            </td>
+                            </TableCell>
                           ))}
-                        </tr>
+                        </TableRow>
                       );
                     })}
-                </tbody>
+                </TableBody>
                 {totals && rows.length
                   ? <TotalsRow ids={tableColumns.map((c) => c.id!)} totals={totals} cellClass={cellClass} />
                   : null}
-              </table>
+              </Table>
             </div>
             {query.isError && list.rows
               ? (

@@ -17,6 +17,16 @@ import { Skeleton } from "../ui/skeleton.tsx";
 import { SortableList, type SortableRow } from "../sortable/SortableList.tsx";
 import { useSideOverflow } from "./DataGrid.tsx";
 import { GRID_CELL, GRID_HEAD_CELL, GRID_ROW } from "./styles.ts";
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../ui/table.tsx";
 
 export type TableColumn<T> = {
   id: string;
@@ -126,27 +136,27 @@ export function EditableTable<T>({
       <>
         {sort
           ? (
-            <td className={cn(cellPad, "w-10 px-2")}>
+            <TableCell className={cn(cellPad, "w-10 px-2")}>
               {sort.handle}
-            </td>
+            </TableCell>
           )
           : null}
         {columns.map((c) => (
-          <td
+          <TableCell
             key={c.id}
             className={cn(cellPad, "whitespace-nowrap px-4 align-middle", alignClass(c.align), c.className)}
           >
             {c.cell(row, index)}
-          </td>
+          </TableCell>
         ))}
         {hasActions || sort
           ? (
-            <td className={cn(cellPad, "grid-sticky-end w-px px-2 text-right align-middle")}>
+            <TableCell className={cn(cellPad, "grid-sticky-end w-px px-2 text-right align-middle")}>
               <span className="flex items-center justify-end gap-1">
                 {sort?.moveButtons}
                 {rowActions?.(row)}
               </span>
-            </td>
+            </TableCell>
           )
           : null}
       </>
@@ -172,23 +182,23 @@ export function EditableTable<T>({
   let body: React.ReactNode;
   if (loading) {
     body = (
-      <tbody aria-busy="true">
+      <TableBody aria-busy="true">
         {Array.from({ length: 3 }, (_, i) => (
-          <tr key={i} className="border-b last:border-0">
+          <TableRow key={i} className="border-b last:border-0">
             {Array.from({ length: colCount }, (_, j) => (
-              <td key={j} className={cn(cellPad, "px-4")}>
+              <TableCell key={j} className={cn(cellPad, "px-4")}>
                 <Skeleton className="h-4 w-full max-w-40" />
-              </td>
+              </TableCell>
             ))}
-          </tr>
+          </TableRow>
         ))}
-      </tbody>
+      </TableBody>
     );
   } else if (error) {
     body = (
-      <tbody>
-        <tr>
-          <td colSpan={colCount} className="px-4 py-12">
+      <TableBody>
+        <TableRow>
+          <TableCell colSpan={colCount} className="px-4 py-12">
             <div className="flex flex-col items-center gap-3 text-center" role="alert">
               <TriangleAlert className="size-8 text-destructive" aria-hidden="true" />
               <div className="flex flex-col gap-1">
@@ -203,23 +213,23 @@ export function EditableTable<T>({
                 )
                 : null}
             </div>
-          </td>
-        </tr>
-      </tbody>
+          </TableCell>
+        </TableRow>
+      </TableBody>
     );
   } else if (list.length === 0) {
     body = (
-      <tbody>
-        <tr>
-          <td colSpan={colCount} className="px-4 py-12">
+      <TableBody>
+        <TableRow>
+          <TableCell colSpan={colCount} className="px-4 py-12">
             <div className="flex flex-col items-center gap-2 text-center text-muted-foreground">
               <Inbox className="size-8" aria-hidden="true" />
               <p className="font-medium">{emptyText}</p>
               {emptyAction}
             </div>
-          </td>
-        </tr>
-      </tbody>
+          </TableCell>
+        </TableRow>
+      </TableBody>
     );
   } else if (sortable) {
     body = (
@@ -237,13 +247,13 @@ export function EditableTable<T>({
     );
   } else {
     body = (
-      <tbody>
+      <TableBody>
         {list.map((row, i) => (
-          <tr key={rowKey(row)} {...rowAttrs(row)}>
+          <TableRow key={rowKey(row)} {...rowAttrs(row)}>
             {renderCells(row, i)}
-          </tr>
+          </TableRow>
         ))}
-      </tbody>
+      </TableBody>
     );
   }
 
@@ -276,48 +286,48 @@ export function EditableTable<T>({
         role={scrolls ? "region" : undefined}
         aria-label={scrolls ? `${caption}, scrolls sideways` : undefined}
       >
-        <table
+        <Table
           className="w-full caption-bottom border-collapse text-sm"
           data-testid={testId}
           aria-busy={loading || undefined}
         >
-          <caption className="sr-only">{caption}</caption>
-          <thead className="bg-muted/60">
-            <tr className="border-b">
+          <TableCaption className="sr-only">{caption}</TableCaption>
+          <TableHeader className="bg-muted/60">
+            <TableRow className="border-b">
               {sortable
                 ? (
-                  <th scope="col" className={cn(GRID_HEAD_CELL, "w-10 px-2")}>
+                  <TableHead scope="col" className={cn(GRID_HEAD_CELL, "w-10 px-2")}>
                     <span className="sr-only">Order</span>
-                  </th>
+                  </TableHead>
                 )
                 : null}
               {columns.map((c) => (
-                <th
+                <TableHead
                   key={c.id}
                   scope="col"
                   style={c.width ? { width: c.width } : undefined}
                   className={cn(GRID_HEAD_CELL, alignClass(c.align), c.headerClassName)}
                 >
                   {c.header}
-                </th>
+                </TableHead>
               ))}
               {hasActions || sortable
                 ? (
-                  <th scope="col" className={cn(GRID_HEAD_CELL, "grid-sticky-end w-px px-2")}>
+                  <TableHead scope="col" className={cn(GRID_HEAD_CELL, "grid-sticky-end w-px px-2")}>
                     <span className="sr-only">Actions</span>
-                  </th>
+                  </TableHead>
                 )
                 : null}
-            </tr>
-          </thead>
+            </TableRow>
+          </TableHeader>
           {body}
           {hasFooter && !loading && !error && list.length
             ? (
-              <tfoot>
-                <tr className="border-t bg-muted/30 font-medium">
-                  {sortable ? <td /> : null}
+              <TableFooter>
+                <TableRow className="border-t bg-muted/30 font-medium">
+                  {sortable ? <TableCell /> : null}
                   {columns.map((c) => (
-                    <td
+                    <TableCell
                       key={c.id}
                       {...c.footerProps}
                       className={cn(
@@ -328,14 +338,14 @@ export function EditableTable<T>({
                       )}
                     >
                       {c.footer}
-                    </td>
+                    </TableCell>
                   ))}
-                  {hasActions || sortable ? <td className="grid-sticky-end" /> : null}
-                </tr>
-              </tfoot>
+                  {hasActions || sortable ? <TableCell className="grid-sticky-end" /> : null}
+                </TableRow>
+              </TableFooter>
             )
             : null}
-        </table>
+        </Table>
       </div>
     </div>
   );

@@ -5,6 +5,7 @@
 import type * as React from "react";
 import { cn } from "../../lib/utils.ts";
 import { GRID_CELL } from "./styles.ts";
+import { TableCell, TableFooter, TableRow } from "../ui/table.tsx";
 
 export type GridTotals = Partial<Record<string, React.ReactNode>>;
 
@@ -12,18 +13,18 @@ export function TotalsRow(
   { ids, totals, cellClass }: { ids: string[]; totals: GridTotals; cellClass: (id: string) => string },
 ) {
   return (
-    <tfoot className="border-t-2 bg-muted/60 font-semibold" data-testid="grid-totals">
-      <tr>
+    <TableFooter className="border-t-2 bg-muted/60 font-semibold" data-testid="grid-totals">
+      <TableRow>
         {ids.map((id) => (
-          <td
+          <TableCell
             key={id}
             data-column={id}
             className={cn(GRID_CELL, "whitespace-nowrap px-4 align-middle", cellClass(id))}
           >
             {totals[id] ?? null}
-          </td>
+          </TableCell>
         ))}
-      </tr>
-    </tfoot>
+      </TableRow>
+    </TableFooter>
   );
 }

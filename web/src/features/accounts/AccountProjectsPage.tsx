@@ -12,7 +12,7 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { PROJECT_STATUS_LIST } from "../../../../shared/status.ts";
 import { ACCOUNT_TABS, type AccountProjectRow, archievedList, dmy, readyToInvoiceList } from "./accounts.ts";
 

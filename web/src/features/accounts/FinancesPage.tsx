@@ -14,7 +14,7 @@ import { DataGrid } from "../../components/data-grid/DataGrid.tsx";
 import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { addPurchaseOrderCall, listSupplierProjects } from "../../../../shared/api/accounts.ts";
 import { ACCOUNT_TABS, type SupplierFinanceRow, supplierFinancesList } from "./accounts.ts";
 import { savePurchaseOrderPdf } from "./files.ts";

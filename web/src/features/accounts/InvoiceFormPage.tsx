@@ -31,6 +31,7 @@ import {
 import { addDays, type InvoiceProjectOption, today, usd } from "./accounts.ts";
 import { saveInvoicePdf } from "./files.ts";
 import { approvalGap, ApprovalSummary, ApprovalWarning } from "./ApprovalWarning.tsx";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
 
 type Line = {
   key: string;
@@ -55,6 +56,9 @@ const lineOf = (p: InvoiceProjectOption): Line => ({
   cpi: String(p.cpi),
   total: money2(p.total),
 });
+
+/** The invoice's lines being edited: plain rows of inputs under a muted header. */
+const LINES_LOOK: TableLook = { table: "w-full text-sm", headRow: "text-left text-muted-foreground" };
 
 export default function InvoiceFormPage() {
   const { id } = useParams();
@@ -157,6 +161,15 @@ export default function InvoiceFormPage() {
   }, [issuers.data, client]);
 
   const grand = lines.reduce((s, l) => s + num(l.total), 0);
+  /** A figure of a line, typed right-aligned; `recalc` recomputes the line's total. */
+  const amountInput = (l: Line, field: "complete" | "cpi" | "total", label: string, recalc: boolean) => (
+    <Input
+      aria-label={label}
+      className="text-right"
+      value={l[field]}
+      onChange={(e) => setLine(l.key, { [field]: e.target.value }, recalc)}
+    />
+  );
   const setLine = (key: string, patch: Partial<Line>, recalc: boolean) =>
     setLines((ls) =>
       ls.map((l) => {
@@ -291,23 +304,20 @@ export default function InvoiceFormPage() {
                   />
                 </Field>
               </div>
-              <table className="w-full text-sm">
-                <thead>
-                  <tr className="text-left text-muted-foreground">
-                    <th>#</th>
-                    <th>Project</th>
-                    <th>PO number</th>
-                    <th className="text-right">Complete</th>
-                    <th className="text-right">CPI</th>
-                    <th className="text-right">Total</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {lines.map((l, i) => (
-                    <tr key={l.key} data-testid="invoice-line">
-                      <td>{i + 1}</td>
-                      <td>
+              <StaticTable
+                look={LINES_LOOK}
+                rows={lines}
+                rowKey={(l) => l.key}
+                rowTestId="invoice-line"
+                columns={[
+                  {
+                    header: "#",
+                    cell: (_l, i) => i + 1,
+                  },
+                  {
+                    header: "Project",
+                    cell: (l, i) => (
+                      <>
                         {l.projectId ? `${l.projectCode} ${l.projectName}` : (
                           <div className="flex gap-1">
                             <Input
@@ -327,53 +337,54 @@ export default function InvoiceFormPage() {
                         {errors[`projects.${i}.projectId`]
                           ? <p className="text-destructive">{errors[`projects.${i}.projectId`]}</p>
                           : null}
-                      </td>
-                      <td>
-                        <Input
-                          aria-label="PO number"
-                          value={l.poNumber}
-                          onChange={(e) => setLine(l.key, { poNumber: e.target.value }, false)}
-                        />
-                      </td>
-                      <td>
-                        <Input
-                          aria-label="Complete"
-                          className="text-right"
-                          value={l.complete}
-                          onChange={(e) => setLine(l.key, { complete: e.target.value }, true)}
-                        />
+                      </>
+                    ),
+                  },
+                  {
+                    header: "PO number",
+                    cell: (l) => (
+                      <Input
+                        aria-label="PO number"
+                        value={l.poNumber}
+                        onChange={(e) => setLine(l.key, { poNumber: e.target.value }, false)}
+                      />
+                    ),
+                  },
+                  {
+                    header: "Complete",
+                    headerClassName: "text-right",
+                    cell: (l, i) => (
+                      <>
+                        {amountInput(l, "complete", "Complete", true)}
                         <ApprovalWarning gap={gaps[i]} />
-                      </td>
-                      <td>
-                        <Input
-                          aria-label="CPI"
-                          className="text-right"
-                          value={l.cpi}
-                          onChange={(e) => setLine(l.key, { cpi: e.target.value }, true)}
-                        />
-                      </td>
-                      <td>
-                        <Input
-                          aria-label="Total"
-                          className="text-right"
-                          value={l.total}
-                          onChange={(e) => setLine(l.key, { total: e.target.value }, false)}
-                        />
-                      </td>
-                      <td>
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          aria-label="Remove line"
-                          onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}
-                        >
-                          <Trash2 />
-                        </Button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                  {
+                    header: "CPI",
+                    headerClassName: "text-right",
+                    cell: (l) => amountInput(l, "cpi", "CPI", true),
+                  },
+                  {
+                    header: "Total",
+                    headerClassName: "text-right",
+                    cell: (l) => amountInput(l, "total", "Total", false),
+                  },
+                  {
+                    header: null,
+                    cell: (l) => (
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label="Remove line"
+                        onClick={() => setLines((ls) => ls.filter((x) => x.key !== l.key))}
+                      >
+                        <Trash2 />
+                      </Button>
+                    ),
+                  },
+                ]}
+              />
               <div className="flex flex-wrap items-center gap-2">
                 {unused.map((p) => (
                   <Button

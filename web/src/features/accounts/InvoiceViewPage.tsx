@@ -13,6 +13,10 @@ import { getInvoiceCall } from "../../../../shared/api/accounts.ts";
 import { dmy, usd } from "./accounts.ts";
 import { amountDue, parseTaxLines, poLabel, taxAmounts } from "../../../../shared/tax.ts";
 import { saveInvoicePdf } from "./files.ts";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
+
+/** The invoice's lines as printed: a rule under the header and under each line. */
+const LINES_LOOK: TableLook = { table: "w-full", header: "border-b text-left", row: "border-b" };
 
 export default function InvoiceViewPage() {
   const { invoiceid = "" } = useParams();
@@ -79,25 +83,25 @@ export default function InvoiceViewPage() {
                 ].filter(Boolean).join("\n")}
               </div>
             </section>
-            <table className="w-full">
-              <thead className="border-b text-left">
-                <tr>
-                  <th>S.No.</th>
-                  <th>PO number / Project</th>
-                  <th className="text-right">Amount due (USD)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {inv.projects.map((l, i) => (
-                  <tr key={l._id} className="border-b">
-                    <td>{i + 1}</td>
-                    <td>{l.poNumber ? `${poLabel(l.poNumber)} - ` : ""}{l.projectCode} {l.projectName}</td>
-                    <td className="text-right">{usd(l.total)}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <InvoiceTotals subtotal={inv.total} taxLines={inv.issuer.taxLines} />
-            </table>
+            <StaticTable
+              look={LINES_LOOK}
+              rows={inv.projects}
+              rowKey={(l) => l._id}
+              footer={<InvoiceTotals subtotal={inv.total} taxLines={inv.issuer.taxLines} />}
+              columns={[
+                { header: "S.No.", cell: (_l, i) => i + 1 },
+                {
+                  header: "PO number / Project",
+                  cell: (l) => (
+                    <>
+                      {l.poNumber ? `${poLabel(l.poNumber)} - ` : ""}
+                      {l.projectCode} {l.projectName}
+                    </>
+                  ),
+                },
+                { header: "Amount due (USD)", cell: (l) => usd(l.total), align: "right" },
+              ]}
+            />
             <section>
               <h2 className="font-semibold">Service description</h2>
               <p>{inv.issuer.serviceDescription}</p>

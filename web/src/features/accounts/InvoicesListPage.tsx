@@ -13,7 +13,7 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Badge } from "../../components/ui/badge.tsx";
-import { moneyColumn } from "../common/columns.tsx";
+import { moneyColumn } from "../../components/data-grid/columns.tsx";
 import { ACCOUNT_TABS, dmy, type InvoiceListItem, invoicesList } from "./accounts.ts";
 import { RefUploadDialog } from "./RefUploadDialog.tsx";
 import { saveInvoicePdf } from "./files.ts";

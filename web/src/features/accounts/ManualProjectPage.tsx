@@ -17,7 +17,7 @@ import { useOptions } from "../../components/filters/useOptions.ts";
 import { MSG } from "../../../../shared/messages.ts";
 import { PROJECT_STATUS, PROJECT_STATUS_LIST } from "../../../../shared/status.ts";
 import { addManualProjectCall } from "../../../../shared/api/accounts.ts";
-import { CLIENTS } from "../common/lookups.ts";
+import { CLIENTS } from "../../lib/lookups.ts";
 
 const STATUSES = PROJECT_STATUS_LIST.filter((s) => s.value !== PROJECT_STATUS.INVOICED)
   .map((s) => ({ value: String(s.value), label: s.label }));

@@ -7,7 +7,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Badge } from "../../components/ui/badge.tsx";
-import { moneyColumn } from "../common/columns.tsx";
+import { moneyColumn } from "../../components/data-grid/columns.tsx";
 import { ACCOUNT_TABS, dmy, type PurchaseOrderListItem, purchaseOrdersList } from "./accounts.ts";
 import { RefUploadDialog } from "./RefUploadDialog.tsx";
 import { savePurchaseOrderPdf } from "./files.ts";

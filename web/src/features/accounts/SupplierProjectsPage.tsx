@@ -12,8 +12,8 @@ import { useOptions } from "../../components/filters/useOptions.ts";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn } from "../../components/data-grid/types.ts";
 import { Select } from "../../components/ui/select.tsx";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
-import { SUPPLIERS } from "../common/lookups.ts";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
+import { SUPPLIERS } from "../../lib/lookups.ts";
 import {
   ACCOUNT_TABS,
   type SupplierProjectRow,

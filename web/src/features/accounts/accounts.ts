@@ -16,7 +16,7 @@ import {
 } from "../../../../shared/api/accounts.ts";
 import { type UserOption, userOptionsCall } from "../../../../shared/api/users.ts";
 import { INVOICE_STATUS } from "../../../../shared/status.ts";
-import { CLIENTS, SUPPLIERS } from "../common/lookups.ts";
+import { CLIENTS, SUPPLIERS } from "../../lib/lookups.ts";
 
 export type * from "../../../../shared/api/accounts.ts";
 

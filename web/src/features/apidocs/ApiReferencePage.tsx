@@ -12,6 +12,7 @@ import { cn } from "../../lib/utils.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { fieldsOf, groupByArea, matches, type OperationRow, typeOf } from "./reference.ts";
@@ -156,6 +157,17 @@ function Operation({ row }: { row: OperationRow }) {
   );
 }
 
+/** A call's fields: the caption is the table's visible title band. */
+const FIELDS_LOOK: TableLook = {
+  wrapper: "overflow-x-auto rounded-md border",
+  table: "w-full text-left text-sm",
+  caption: "bg-muted/50 px-3 py-1.5 text-left font-medium",
+  header: "text-muted-foreground",
+  head: "px-3 py-1.5 font-medium",
+  row: "border-t",
+  cell: "px-3 py-1.5",
+};
+
 function FieldTable(
   { caption, rows }: {
     caption: string;
@@ -163,28 +175,17 @@ function FieldTable(
   },
 ) {
   return (
-    <div className="overflow-x-auto rounded-md border">
-      <table className="w-full text-left text-sm">
-        <caption className="bg-muted/50 px-3 py-1.5 text-left font-medium">{caption}</caption>
-        <thead className="text-muted-foreground">
-          <tr>
-            <th className="px-3 py-1.5 font-medium">Field</th>
-            <th className="px-3 py-1.5 font-medium">Type</th>
-            <th className="px-3 py-1.5 font-medium">Required</th>
-            <th className="px-3 py-1.5 font-medium">Notes</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.name} className="border-t">
-              <td className="px-3 py-1.5 font-mono">{r.name}</td>
-              <td className="px-3 py-1.5 font-mono text-xs">{r.type}</td>
-              <td className="px-3 py-1.5">{r.required ? "yes" : "no"}</td>
-              <td className="px-3 py-1.5 text-muted-foreground">{r.notes}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <StaticTable
+      look={FIELDS_LOOK}
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => r.name}
+      columns={[
+        { header: "Field", cell: (r) => r.name, className: "font-mono" },
+        { header: "Type", cell: (r) => r.type, className: "font-mono text-xs" },
+        { header: "Required", cell: (r) => r.required ? "yes" : "no" },
+        { header: "Notes", cell: (r) => r.notes, className: "text-muted-foreground" },
+      ]}
+    />
   );
 }

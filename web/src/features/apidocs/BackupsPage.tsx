@@ -8,6 +8,7 @@ import { listBackupsCall } from "../../../../shared/api/ops.ts";
 import { api, callKey } from "../../lib/api.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Card, CardContent } from "../../components/ui/card.tsx";
+import { StaticTable, TABLE_LOOKS } from "../../components/table/StaticTable.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 
 export function sizeOf(bytes: number): string {
@@ -42,24 +43,17 @@ export default function BackupsPage() {
         ? (
           <Card>
             <CardContent className="p-0">
-              <table className="w-full text-left text-sm" data-testid="backups-table">
-                <thead className="text-muted-foreground">
-                  <tr>
-                    <th className="px-4 py-2 font-medium">File</th>
-                    <th className="px-4 py-2 font-medium">Taken</th>
-                    <th className="px-4 py-2 text-right font-medium">Size</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.backups.map((b) => (
-                    <tr key={b.name} className="border-t">
-                      <td className="px-4 py-2 font-mono">{b.name}</td>
-                      <td className="px-4 py-2">{new Date(b.createdAt).toLocaleString()}</td>
-                      <td className="px-4 py-2 text-right tabular-nums">{sizeOf(b.bytes)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <StaticTable
+                data-testid="backups-table"
+                look={TABLE_LOOKS.lined}
+                rows={data.backups}
+                rowKey={(b) => b.name}
+                columns={[
+                  { header: "File", cell: (b) => b.name, className: "font-mono" },
+                  { header: "Taken", cell: (b) => new Date(b.createdAt).toLocaleString() },
+                  { header: "Size", cell: (b) => sizeOf(b.bytes), numeric: true },
+                ]}
+              />
             </CardContent>
           </Card>
         )

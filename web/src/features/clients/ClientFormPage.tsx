@@ -3,29 +3,22 @@
  * validated by the shared ClientForm schema ('Client name  is required', 'Country is required');
  * after a save the list opens with the server's message.
  */
-import * as React from "react";
-import { useSaveRecord } from "../common/save-record.ts";
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
 import { useWatch } from "react-hook-form";
 import { CLIENT_NET_DAYS, ClientForm } from "../../../../shared/schemas/client.ts";
-import { api } from "../../lib/api.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import {
+  RecordForm,
+  RecordFormPage,
+  type RecordKind,
+  valuesFrom,
+} from "../../components/form/RecordFormPage.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import {
-  BackLink,
-  CopyField,
-  FormActions,
-  FormSection,
-  LoadedRecord,
-  quietNotFound,
-  recordDescription,
-} from "../common/FormParts.tsx";
-import { CountryField, LookupMultiField, LookupSelectField } from "../common/fields.tsx";
-import { BDE_USERS, SUPPLIERS } from "../common/lookups.ts";
+import { CopyField, FormSection } from "../../components/form/FormParts.tsx";
+import { CountryField, LookupMultiField, LookupSelectField } from "../../components/form/lookup-fields.tsx";
+import { BDE_USERS, SUPPLIERS } from "../../lib/lookups.ts";
 import type { ClientRecord } from "./clients.ts";
 import {
   addClient,
@@ -35,7 +28,7 @@ import {
   revealClientKeysCall,
   updateClientCall,
 } from "../../../../shared/api/clients.ts";
-import { type SecretKeys, ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { type SecretKeys, ShowKeysButton, useRecordKeys } from "../../components/form/secret-keys.tsx";
 
 const LIST = "/admin/client";
 
@@ -80,71 +73,42 @@ const EMPTY = {
 type Values = typeof EMPTY;
 
 function valuesOf(c: ClientRecord): Values {
-  const out = { ...EMPTY } as Record<string, unknown>;
-  for (const key of Object.keys(EMPTY)) {
-    const v = (c as unknown as Record<string, unknown>)[key];
-    if (v !== undefined && v !== null) out[key] = v;
-  }
+  const out = valuesFrom(EMPTY, c) as Record<string, unknown>;
   out.netDays = String(c.netDays ?? 30);
   out.assignedTo = c.assignedTo ?? "";
   return out as Values;
 }
 
+const CLIENT: RecordKind<typeof getClientCall> = {
+  what: "client",
+  list: { to: LIST, label: "Clients" },
+  get: getClientCall,
+  add: addClient,
+  update: updateClientCall,
+  recordKey: (id) => ["client", id],
+  pickers: [clientOptionsCall],
+};
+
 export default function ClientFormPage() {
   const { id } = useParams();
-  const client = useQuery({
-    queryKey: ["client", id],
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getClientCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Client" : "Add Client"}
-        description={id
-          ? recordDescription(client, "Loading the client…", (c) => `${c.clientName} · ${c.clientCode}`)
-          : "A buyer of completes: contact, address, billing terms and integration."}
-        back={<BackLink to={LIST}>Clients</BackLink>}
-      />
-      {!id ? <ClientEditor /> : (
-        <LoadedRecord
-          query={client}
-          what="client"
-          list={{ to: LIST, label: "Clients" }}
-          className="max-w-4xl"
-        >
-          {(client) => <ClientEditor client={client} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage
+      kind={CLIENT}
+      id={id}
+      intro="A buyer of completes: contact, address, billing terms and integration."
+      describe={(c) => `${c.clientName} · ${c.clientCode}`}
+    >
+      {(client) => <ClientEditor client={client} />}
+    </RecordFormPage>
   );
 }
 
 function ClientEditor({ client }: { client?: ClientRecord }) {
   const form = useSchemaForm(ClientForm, client ? valuesOf(client) : EMPTY);
-
-  const save = useSaveRecord<ClientRecord>({
-    add: addClient,
-    update: updateClientCall,
-    recordKey: (id) => ["client", id],
-    back: LIST,
-    pickers: [clientOptionsCall],
-  });
-  const submit = (values: ClientForm) => save(values, client?._id);
-  const id = client?._id;
-  const fetchKeys = React.useMemo(
-    () => id ? async () => (await api(revealClientKeysCall, { params: { id } })).result : null,
-    [id],
-  );
-  const secret = useSecretKeys<ClientKeys, Values>({
-    roles: revealClientKeysCall.roles,
-    fetchKeys,
-    form: form as never,
-  });
+  const secret = useRecordKeys(revealClientKeysCall, client?._id, form as never);
 
   return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
+    <RecordForm kind={CLIENT} form={form} record={client}>
       <FormSection title="Client" description="Fields marked * are required.">
         <TextField name="clientName" label="Client name" required autoComplete="off" />
         <TextField
@@ -239,9 +203,7 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
           className="sm:col-span-2"
         />
       </FormSection>
-
-      <FormActions cancelTo={LIST} submitLabel={client ? "Save changes" : "Create client"} />
-    </Form>
+    </RecordForm>
   );
 }
 

@@ -11,8 +11,8 @@ import { NewButton } from "../../components/data-grid/NewButton.tsx";
 import { useActiveSwitch, useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn, RowAction } from "../../components/data-grid/types.ts";
 import { Switch } from "../../components/ui/switch.tsx";
-import { CountryName } from "../common/CountryFlag.tsx";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { CountryName } from "../../components/display/CountryFlag.tsx";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { type ClientListItem, clientsList } from "./clients.ts";
 import { updateClientCall } from "../../../../shared/api/clients.ts";
 

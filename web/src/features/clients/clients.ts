@@ -1,7 +1,7 @@
 /** Clients area (part 1, 2.7): the grid's declaration over the shared list of shared/api/clients.ts. */
 import type { ListDecl } from "../../components/data-grid/types.ts";
 import { type ClientListItem, clientsList as clients } from "../../../../shared/api/clients.ts";
-import { COUNTRIES } from "../common/lookups.ts";
+import { COUNTRIES } from "../../lib/lookups.ts";
 
 export type { ClientListItem, ClientRecord } from "../../../../shared/api/clients.ts";
 

@@ -23,6 +23,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { StaticTable, TABLE_LOOKS } from "../../components/table/StaticTable.tsx";
 import { type LiveMode, useDashboardLive } from "./live.ts";
 import { DashboardCharts } from "./charts.tsx";
 import { TodayCompletedDialog, TodaySecurityDialog } from "./today-dialogs.tsx";
@@ -120,9 +121,6 @@ function ManagerTable() {
     queryKey: callKey(dashboardManagersCall),
     queryFn: async ({ signal }) => (await api(dashboardManagersCall, undefined, { signal })).result,
   });
-  const head = "px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground";
-  const th = `${head} text-right`;
-  const td = "px-3 py-2 text-right tabular-nums";
   return (
     <Card>
       <CardHeader>
@@ -136,32 +134,21 @@ function ManagerTable() {
           : !q.data.length
           ? <p className="text-sm text-muted-foreground">No Rows</p>
           : (
-            <table className="w-full text-sm" data-testid="manager-table">
-              <thead>
-                <tr className="border-b">
-                  <th className={`${head} text-left`}>User</th>
-                  <th className={th}>Live</th>
-                  <th className={th}>Paused</th>
-                  <th className={th}>Closed</th>
-                  <th className={th}>Invoiced</th>
-                  <th className={th}>Total</th>
-                  <th className={th}>Active</th>
-                </tr>
-              </thead>
-              <tbody>
-                {q.data.map((r) => (
-                  <tr key={r.userId ?? "none"} className="border-b last:border-0">
-                    <td className="px-3 py-2 font-medium">{r.name}</td>
-                    <td className={td}>{formatShort(r.live)}</td>
-                    <td className={td}>{formatShort(r.paused)}</td>
-                    <td className={td}>{formatShort(r.closed)}</td>
-                    <td className={td}>{formatShort(r.invoiced)}</td>
-                    <td className={td}>{formatShort(r.total)}</td>
-                    <td className={td}>{formatShort(r.active)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <StaticTable
+              data-testid="manager-table"
+              look={TABLE_LOOKS.figures}
+              rows={q.data}
+              rowKey={(r) => r.userId ?? "none"}
+              columns={[
+                { header: "User", cell: (r) => r.name, className: "font-medium" },
+                { header: "Live", cell: (r) => formatShort(r.live), numeric: true },
+                { header: "Paused", cell: (r) => formatShort(r.paused), numeric: true },
+                { header: "Closed", cell: (r) => formatShort(r.closed), numeric: true },
+                { header: "Invoiced", cell: (r) => formatShort(r.invoiced), numeric: true },
+                { header: "Total", cell: (r) => formatShort(r.total), numeric: true },
+                { header: "Active", cell: (r) => formatShort(r.active), numeric: true },
+              ]}
+            />
           )}
       </CardContent>
     </Card>

@@ -22,7 +22,7 @@ import { Select } from "../../components/ui/select.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
-import { CLIENTS, SUPPLIERS } from "../common/lookups.ts";
+import { CLIENTS, SUPPLIERS } from "../../lib/lookups.ts";
 import { cn } from "../../lib/utils.ts";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

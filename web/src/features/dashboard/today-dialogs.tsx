@@ -14,6 +14,7 @@ import {
 } from "../../components/ui/dialog.tsx";
 import { Select } from "../../components/ui/select.tsx";
 import { Spinner } from "../../components/ui/spinner.tsx";
+import { StaticTable, TABLE_LOOKS, type TableLook } from "../../components/table/StaticTable.tsx";
 
 const SORT_DATES = [
   { value: "1", label: "Today" },
@@ -33,8 +34,8 @@ function SortBy({ value, onChange }: { value: SortDate; onChange: (v: SortDate) 
   );
 }
 
-const th = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-muted-foreground";
-const td = "px-3 py-2";
+/** The figures look, its header kept in view while the rows scroll. */
+const LOOK: TableLook = { ...TABLE_LOOKS.figures, header: "sticky top-0 bg-card" };
 
 function State({ loading, error, empty }: { loading: boolean; error: boolean; empty: boolean }) {
   if (loading) {
@@ -85,28 +86,19 @@ export function TodayCompletedDialog(
           <SortBy value={sortDate} onChange={setSortDate} />
         </DialogHeader>
         <div className="max-h-[60vh] overflow-auto">
-          <table className="w-full text-sm" data-testid="today-completed-table">
-            <thead className="sticky top-0 bg-card">
-              <tr className="border-b">
-                <th className={th}>Project Code</th>
-                <th className={th}>Name</th>
-                <th className={`${th} text-right`}>Complete</th>
-                <th className={`${th} text-right`}>CPI</th>
-                <th className={`${th} text-right`}>Expected Revenue</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r._id} className="border-b last:border-0">
-                  <td className={td}>{codeLink(r)}</td>
-                  <td className={td}>{r.projectName}</td>
-                  <td className={`${td} text-right tabular-nums`}>{formatCount(r.complete)}</td>
-                  <td className={`${td} text-right tabular-nums`}>{formatMoney(r.cpi)}</td>
-                  <td className={`${td} text-right tabular-nums`}>{formatMoney(r.expectedRevenue)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StaticTable
+            data-testid="today-completed-table"
+            look={LOOK}
+            rows={rows}
+            rowKey={(r) => r._id}
+            columns={[
+              { header: "Project Code", cell: codeLink },
+              { header: "Name", cell: (r) => r.projectName },
+              { header: "Complete", cell: (r) => formatCount(r.complete), numeric: true },
+              { header: "CPI", cell: (r) => formatMoney(r.cpi), numeric: true },
+              { header: "Expected Revenue", cell: (r) => formatMoney(r.expectedRevenue), numeric: true },
+            ]}
+          />
           <State loading={q.isPending} error={q.isError} empty={!!q.data && !rows.length} />
         </div>
       </DialogContent>
@@ -137,26 +129,18 @@ export function TodaySecurityDialog(
           <SortBy value={sortDate} onChange={setSortDate} />
         </DialogHeader>
         <div className="max-h-[60vh] overflow-auto">
-          <table className="w-full text-sm" data-testid="today-security-table">
-            <thead className="sticky top-0 bg-card">
-              <tr className="border-b">
-                <th className={th}>Code</th>
-                <th className={th}>Name</th>
-                <th className={`${th} text-right`}>SCA</th>
-                <th className={`${th} text-right`}>Security Terminate</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r._id} className="border-b last:border-0">
-                  <td className={td}>{codeLink(r)}</td>
-                  <td className={td}>{r.projectName}</td>
-                  <td className={`${td} text-right tabular-nums`}>{formatCount(r.sca)}</td>
-                  <td className={`${td} text-right tabular-nums`}>{formatCount(r.security)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StaticTable
+            data-testid="today-security-table"
+            look={LOOK}
+            rows={rows}
+            rowKey={(r) => r._id}
+            columns={[
+              { header: "Code", cell: codeLink },
+              { header: "Name", cell: (r) => r.projectName },
+              { header: "SCA", cell: (r) => formatCount(r.sca), numeric: true },
+              { header: "Security Terminate", cell: (r) => formatCount(r.security), numeric: true },
+            ]}
+          />
           <State loading={q.isPending} error={q.isError} empty={!!q.data && !rows.length} />
         </div>
       </DialogContent>

@@ -17,6 +17,7 @@ import type { GridColumn, RowAction } from "../../components/data-grid/types.ts"
 import { Button } from "../../components/ui/button.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Select } from "../../components/ui/select.tsx";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
 import {
   Dialog,
   DialogContent,
@@ -30,6 +31,15 @@ import { mappingsDecl, providerTabs } from "./imports.ts";
 
 /** The select's value for "no option" (Radix forbids an empty item value). */
 const UNLINKED = "unlinked";
+
+/** The answers of a mapping: a plain list, no lines. */
+const ANSWERS_LOOK: TableLook = {
+  table: "w-full text-sm",
+  caption: "sr-only",
+  headRow: "text-left text-muted-foreground",
+  head: "py-1 font-medium",
+  cell: "py-1",
+};
 
 export default function MappingsPage() {
   const list = useList<ProviderMapping>(mappingsDecl);
@@ -171,35 +181,37 @@ function MappingDialog(
                 .map((q) => ({ value: q._id, label: q.qualificationName }))}
             />
           </label>
-          <table className="w-full text-sm">
-            <caption className="sr-only">Answers and their library options</caption>
-            <thead>
-              <tr className="text-left text-muted-foreground">
-                <th className="py-1 font-medium">Provider answer</th>
-                <th className="py-1 font-medium">Library option</th>
-              </tr>
-            </thead>
-            <tbody>
-              {mapping.answers.map((a) => (
-                <tr key={a.answerId}>
-                  <td className="py-1 pr-3">
+          <StaticTable
+            look={ANSWERS_LOOK}
+            caption="Answers and their library options"
+            rows={mapping.answers}
+            rowKey={(a) => a.answerId}
+            columns={[
+              {
+                header: "Provider answer",
+                className: "pr-3",
+                cell: (a) => (
+                  <>
                     {a.answerText} <span className="text-xs text-muted-foreground">({a.answerId})</span>
-                  </td>
-                  <td className="py-1">
-                    <Select
-                      ariaLabel={`Library option of ${a.answerText}`}
-                      value={links[a.answerId] ?? UNLINKED}
-                      onValueChange={(v) => setLinks((l) => ({ ...l, [a.answerId]: v }))}
-                      options={[
-                        { value: UNLINKED, label: "Unlinked (not counted in quotas)" },
-                        ...options.map((o) => ({ value: o._id, label: o.text })),
-                      ]}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                header: "Library option",
+                cell: (a) => (
+                  <Select
+                    ariaLabel={`Library option of ${a.answerText}`}
+                    value={links[a.answerId] ?? UNLINKED}
+                    onValueChange={(v) => setLinks((l) => ({ ...l, [a.answerId]: v }))}
+                    options={[
+                      { value: UNLINKED, label: "Unlinked (not counted in quotas)" },
+                      ...options.map((o) => ({ value: o._id, label: o.text })),
+                    ]}
+                  />
+                ),
+              },
+            ]}
+          />
           <p className="text-xs text-muted-foreground">
             Saving applies to future imports and re-maps this provider's imported projects that are still
             running, unless that would drop completes already counted: those are named and left as they are.

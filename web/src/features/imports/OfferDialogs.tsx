@@ -6,6 +6,7 @@ import { api, callKey } from "../../lib/api.ts";
 import { saveBlob } from "../../lib/download.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { Dialog, DialogContent, DialogHeader, DialogTitle } from "../../components/ui/dialog.tsx";
+import { StaticTable, TABLE_LOOKS } from "../../components/table/StaticTable.tsx";
 import {
   externalOfferQuotas,
   logitQuotas,
@@ -126,24 +127,16 @@ export function QuotasDialog({ offer, onClose, external = false }: DialogProps) 
               </ol>
             )
             : (
-              <table className="w-full text-sm">
-                <thead>
-                  <tr className="text-left">
-                    <th className="p-2">QuestionID</th>
-                    <th className="p-2">Question</th>
-                    <th className="p-2">Options</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {questions.map((c) => (
-                    <tr key={c.questionId} className="border-t">
-                      <td className="p-2">{c.questionId}</td>
-                      <td className="p-2">{c.questionName}</td>
-                      <td className="p-2">{c.answers.join(", ")}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <StaticTable
+                look={TABLE_LOOKS.compact}
+                rows={questions}
+                rowKey={(c) => c.questionId}
+                columns={[
+                  { header: "QuestionID", cell: (c) => c.questionId },
+                  { header: "Question", cell: (c) => c.questionName },
+                  { header: "Options", cell: (c) => c.answers.join(", ") },
+                ]}
+              />
             )}
         </div>
         {detail && details.data
@@ -193,61 +186,51 @@ export function QualificationsDialog({ offer, onClose, external = false }: Dialo
           <ExportButton onClick={exportQuestions} />
         </div>
         <div className={drill} data-testid="qualification-drill">
-          <table className="w-full text-sm">
-            <thead>
-              <tr className="text-left">
-                <th className="p-2">QuestionID</th>
-                <th className="p-2">Question</th>
-                <th className="p-2">AnswerIDs</th>
-                <th className="p-2">IsRoutable</th>
-              </tr>
-            </thead>
-            <tbody>
-              {offer.qualifications.map((q) => (
-                <tr key={q.questionId} className="border-t align-top">
-                  <td className="p-2">{q.questionId}</td>
-                  <td className="p-2">{q.name}</td>
-                  <td className="p-2">
-                    {q.answerIds.map((a, i) => (
-                      <div key={a}>
-                        {q.answers[i] && q.answers[i] !== a
-                          ? (
-                            <>
-                              {q.answers[i]} <span className="text-muted-foreground">({a})</span>
-                            </>
-                          )
-                          : a}
-                      </div>
-                    ))}
-                  </td>
-                  <td className="p-2">{q.isRoutable ? "true" : "false"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StaticTable
+            look={TABLE_LOOKS.compact}
+            rowClassName="align-top"
+            rows={offer.qualifications}
+            rowKey={(q) => q.questionId}
+            columns={[
+              { header: "QuestionID", cell: (q) => q.questionId },
+              { header: "Question", cell: (q) => q.name },
+              {
+                header: "AnswerIDs",
+                cell: (q) =>
+                  q.answerIds.map((a, i) => (
+                    <div key={a}>
+                      {q.answers[i] && q.answers[i] !== a
+                        ? (
+                          <>
+                            {q.answers[i]} <span className="text-muted-foreground">({a})</span>
+                          </>
+                        )
+                        : a}
+                    </div>
+                  )),
+              },
+              { header: "IsRoutable", cell: (q) => q.isRoutable ? "true" : "false" },
+            ]}
+          />
         </div>
         {more
           ? (
             <div className={drill} data-testid="toluna-questions">
               {refs.isLoading ? <p className="p-2 text-sm text-muted-foreground">Loading…</p> : null}
-              <table className="w-full text-sm">
-                <thead>
-                  <tr className="text-left">
-                    <th className="p-2">InternalName</th>
-                    <th className="p-2">TranslatedAnswers</th>
-                    <th className="p-2">IsRoutable</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {(refs.data ?? []).map((q) => (
-                    <tr key={q.QuestionID} className="border-t align-top">
-                      <td className="p-2">{q.InternalName}</td>
-                      <td className="p-2">{q.TranslatedAnswers.map((t) => t.Translation).join(", ")}</td>
-                      <td className="p-2">{q.IsRoutable ? "true" : "false"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <StaticTable
+                look={TABLE_LOOKS.compact}
+                rowClassName="align-top"
+                rows={refs.data ?? []}
+                rowKey={(q) => q.QuestionID}
+                columns={[
+                  { header: "InternalName", cell: (q) => q.InternalName },
+                  {
+                    header: "TranslatedAnswers",
+                    cell: (q) => q.TranslatedAnswers.map((t) => t.Translation).join(", "),
+                  },
+                  { header: "IsRoutable", cell: (q) => q.IsRoutable ? "true" : "false" },
+                ]}
+              />
             </div>
           )
           : null}

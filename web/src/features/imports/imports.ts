@@ -10,7 +10,7 @@ import {
   type ProviderMapping,
 } from "../../../../shared/api/providers.ts";
 import type { ProviderKey } from "../../../../shared/schemas/providers.ts";
-import { CLIENTS } from "../common/lookups.ts";
+import { CLIENTS } from "../../lib/lookups.ts";
 
 export type { ExternalOffer, ExternalProjectItem, ProviderKey };
 

@@ -5,89 +5,48 @@
  * empty options and an option can be removed only while there are 3 or more; MAP questions take one
  * option per line in a text box.
  */
-import { useSaveRecord } from "../common/save-record.ts";
 import * as React from "react";
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
-import { Controller, useFieldArray, useFormContext, useWatch } from "react-hook-form";
-import { Plus, Trash2 } from "lucide-react";
-import {
-  DEFAULT_LANGUAGE,
-  optionsFromLines,
-  QUESTION_TYPES,
-  QuestionForm,
-} from "../../../../shared/schemas/library.ts";
-import { api } from "../../lib/api.ts";
+import { useFormContext } from "react-hook-form";
+import { Trash2 } from "lucide-react";
+import { DEFAULT_LANGUAGE, QUESTION_TYPES, QuestionForm } from "../../../../shared/schemas/library.ts";
 import { addTempQuestion, getTempQuestion, updateTempQuestion } from "../../../../shared/api/library.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { FieldMessage, Form, useFieldError, useSchemaForm } from "../../components/form/form.tsx";
-import { MIN_OPTIONS_KEPT, OptionQuotaInput, OptionTextInput, RemoveOptionButton } from "./option-parts.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import { RecordForm, RecordFormPage, type RecordKind } from "../../components/form/RecordFormPage.tsx";
+import { newOption, OptionsSection } from "./OptionsSection.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
-import { SortableList } from "../../components/sortable/SortableList.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import { Select } from "../../components/ui/select.tsx";
 import { Button } from "../../components/ui/button.tsx";
-import { Checkbox } from "../../components/ui/checkbox.tsx";
-import { Textarea } from "../../components/ui/input.tsx";
-import { cn } from "../../lib/utils.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
-import { LANGUAGES } from "../common/lookups.ts";
-import {
-  QUESTION_TYPE_LABELS,
-  type QuestionOptionRecord,
-  type QuestionRecord,
-  TEMP_QUESTIONS_KEY,
-} from "./library.ts";
+import { FormSection } from "../../components/form/FormParts.tsx";
+import { LANGUAGES } from "../../lib/lookups.ts";
+import { QUESTION_TYPE_LABELS, type QuestionRecord, TEMP_QUESTIONS_KEY } from "./library.ts";
 
 const LIST = "/admin/library/question";
 
-const MAP_EXAMPLE = ["North", "South", "East", "West"].join("\n");
-
 const TYPE_OPTIONS = QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }));
 
-const newOption = (): QuestionOptionRecord => ({
-  title: "",
-  enable: true,
-  formvalidate: true,
-  diy: true,
-  local: true,
-  quota: 0,
-});
-
-const FLAGS = [
-  { key: "enable", label: "Enabled" },
-  { key: "formvalidate", label: "Validate" },
-  { key: "diy", label: "DIY" },
-  { key: "local", label: "Local" },
-] as const;
+const QUESTION: RecordKind<typeof getTempQuestion> = {
+  what: "question",
+  list: { to: LIST, label: "Questions" },
+  get: getTempQuestion,
+  add: addTempQuestion,
+  update: updateTempQuestion,
+  recordKey: (id) => ["question", id],
+  lists: TEMP_QUESTIONS_KEY,
+};
 
 export default function QuestionFormPage() {
   const { questionid: id } = useParams();
-  const question = useQuery({
-    queryKey: ["question", id],
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getTempQuestion, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Question" : "Add Question"}
-        description="A library question projects can copy into their pre-screen."
-        back={<BackLink to={LIST}>Questions</BackLink>}
-      />
-      {!id ? <QuestionEditor /> : (
-        <LoadedRecord
-          query={question}
-          what="question"
-          list={{ to: LIST, label: "Questions" }}
-          className="max-w-4xl"
-        >
-          {(question) => <QuestionEditor question={question} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage
+      kind={QUESTION}
+      id={id}
+      intro="A library question projects can copy into their pre-screen."
+    >
+      {(question) => <QuestionEditor question={question} />}
+    </RecordFormPage>
   );
 }
 
@@ -101,17 +60,8 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
     isActive: question?.isActive ?? true,
   });
 
-  const save = useSaveRecord<QuestionRecord>({
-    add: addTempQuestion,
-    update: updateTempQuestion,
-    recordKey: (id) => ["question", id],
-    back: LIST,
-    lists: TEMP_QUESTIONS_KEY,
-  });
-  const submit = (values: QuestionForm) => save(values, question?._id);
-
   return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
+    <RecordForm kind={QUESTION} form={form} record={question}>
       <FormSection title="Question" description="Fields marked * are required.">
         <TitleFields primary={lang} initial={Object.keys(question?.questionTitle ?? {})} />
         <SelectField
@@ -123,8 +73,7 @@ function QuestionEditor({ question }: { question?: QuestionRecord }) {
         />
       </FormSection>
       <OptionsSection />
-      <FormActions cancelTo={LIST} submitLabel={question ? "Save changes" : "Create question"} />
-    </Form>
+    </RecordForm>
   );
 }
 
@@ -204,141 +153,5 @@ function TitleFields({ primary, initial }: { primary: string; initial: string[] 
         </p>
       </div>
     </div>
-  );
-}
-
-/** Options for choice types, one per line for MAP, nothing for TEXT. */
-export function OptionsSection() {
-  const type = useWatch({ name: "questionType" }) as string;
-  if (!type || type === "TEXT") return null;
-  if (type === "MAP") return <MapOptions />;
-  return <ListOptions />;
-}
-
-function MapOptions() {
-  const { getValues, setValue, formState } = useFormContext();
-  // options that already exist keep their id and flags when their line stays
-  const [known] = React.useState(() => (getValues("questionOption") ?? []) as QuestionOptionRecord[]);
-  const [text, setText] = React.useState(() => known.map((o) => o.title).filter(Boolean).join("\n"));
-  const rootError = useFieldError("questionOption");
-  const error = rootError ?? firstOptionError(formState.errors);
-  const fromLines = React.useCallback((lines: string) =>
-    optionsFromLines(lines).map((o) => {
-      const same = known.find((k) => k.title.trim() === o.title);
-      return same ? { ...same, title: o.title } : o;
-    }), [known]);
-  // the typed lines are the options (checked as the user types, not when the box appears)
-  React.useEffect(() => {
-    setValue("questionOption", fromLines(text), { shouldDirty: true });
-  }, []);
-  function onText(next: string) {
-    setText(next);
-    setValue("questionOption", fromLines(next), { shouldValidate: true, shouldDirty: true });
-  }
-  const count = optionsFromLines(text).length;
-  return (
-    <FormSection title="Options" description="One option per line." contentClassName="sm:grid-cols-1">
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="map-options" className="text-sm font-medium">
-          Options<span className="ml-0.5 text-destructive" aria-hidden="true">*</span>
-        </label>
-        <Textarea
-          id="map-options"
-          rows={10}
-          value={text}
-          onChange={(e) => onText(e.target.value)}
-          aria-invalid={!!error || undefined}
-          aria-describedby={error ? "map-options-message" : "map-options-hint"}
-          placeholder={MAP_EXAMPLE}
-        />
-        {error
-          ? <FieldMessage id="map-options-message" message={error} />
-          : (
-            <p id="map-options-hint" className="text-xs text-muted-foreground">
-              {count} option{count === 1 ? "" : "s"}
-            </p>
-          )}
-      </div>
-    </FormSection>
-  );
-}
-
-// deno-lint-ignore no-explicit-any
-function firstOptionError(errors: any): string | undefined {
-  const list = errors?.questionOption;
-  if (!Array.isArray(list)) return undefined;
-  for (const e of list) if (e?.title?.message) return String(e.title.message);
-  return undefined;
-}
-
-function ListOptions() {
-  const { control } = useFormContext();
-  const { fields, append, remove, move } = useFieldArray({ control, name: "questionOption" });
-  const rootError = useFieldError("questionOption");
-  return (
-    <FormSection
-      title="Options"
-      description={`Each option needs a text. Options can be removed while there are ${MIN_OPTIONS_KEPT} or more.`}
-      contentClassName="sm:grid-cols-1"
-      aside={
-        <Button type="button" variant="outline" size="sm" onClick={() => append(newOption())}>
-          <Plus /> Add option
-        </Button>
-      }
-    >
-      <SortableList
-        items={fields}
-        getId={(f) => f.id}
-        itemLabel={(_f, i) => `option ${i + 1}`}
-        onMove={move}
-        ariaLabel="Options"
-        renderItem={(f, row) => (
-          <div
-            className={cn(
-              "flex flex-wrap items-start gap-2 rounded-lg border bg-card p-2",
-              row.dragging && "bg-accent/40",
-            )}
-          >
-            {row.handle}
-            <OptionTextInput
-              name={`questionOption.${row.index}.title`}
-              id={`option-title-${row.index}`}
-              index={row.index}
-              className="min-w-48 flex-1"
-            />
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pt-2">
-              {FLAGS.map((flag) => (
-                <Controller
-                  key={flag.key}
-                  control={control}
-                  name={`questionOption.${row.index}.${flag.key}`}
-                  render={({ field }) => {
-                    const cid = `option-${f.id}-${flag.key}`;
-                    return (
-                      <span className="flex items-center gap-1.5">
-                        <Checkbox
-                          id={cid}
-                          checked={!!field.value}
-                          onCheckedChange={(c) => field.onChange(c === true)}
-                        />
-                        <label htmlFor={cid} className="cursor-pointer text-xs">{flag.label}</label>
-                      </span>
-                    );
-                  }}
-                />
-              ))}
-            </div>
-            <OptionQuotaInput
-              name={`questionOption.${row.index}.quota`}
-              id={`option-quota-${row.index}`}
-              index={row.index}
-            />
-            {row.moveButtons}
-            <RemoveOptionButton index={row.index} count={fields.length} onRemove={() => remove(row.index)} />
-          </div>
-        )}
-      />
-      {rootError ? <FieldMessage id="options-message" message={rootError} /> : null}
-    </FormSection>
   );
 }

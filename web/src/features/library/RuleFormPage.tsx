@@ -2,11 +2,8 @@
  * /admin/library/rule/add and /admin/library/rule/:ruleid/edit (part 2, Library): a band of supplier
  * CPI ('Minimun CPI  is required', 'Maximum CPI  is required'); the list opens after a save.
  */
-import { useSaveRecord } from "../common/save-record.ts";
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
 import { SupplierRuleForm } from "../../../../shared/schemas/library.ts";
-import { api } from "../../lib/api.ts";
 import {
   addSupplierRule,
   type CategoryOption,
@@ -14,43 +11,34 @@ import {
   getSupplierRuleCall,
   updateSupplierRuleCall,
 } from "../../../../shared/api/library.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import { RecordForm, RecordFormPage, type RecordKind } from "../../components/form/RecordFormPage.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
+import { FormSection } from "../../components/form/FormParts.tsx";
 import type { SupplierRuleRecord } from "./library.ts";
 
 const LIST = "/admin/library/rule";
 
+const RULE: RecordKind<typeof getSupplierRuleCall> = {
+  what: "rule",
+  title: "Supplier Rule",
+  list: { to: LIST, label: "Supplier Rules" },
+  get: getSupplierRuleCall,
+  add: addSupplierRule,
+  update: updateSupplierRuleCall,
+  recordKey: (id) => ["supplier-rule", id],
+  loadingLabel: "Loading supplier rule",
+  width: "max-w-3xl",
+};
+
 export default function RuleFormPage() {
   const { ruleid: id } = useParams();
-  const rule = useQuery({
-    queryKey: ["supplier-rule", id],
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getSupplierRuleCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Supplier Rule" : "Add Supplier Rule"}
-        description="The CPI band a supplier is paid within."
-        back={<BackLink to={LIST}>Supplier Rules</BackLink>}
-      />
-      {!id ? <RuleEditor /> : (
-        <LoadedRecord
-          query={rule}
-          what="rule"
-          list={{ to: LIST, label: "Supplier Rules" }}
-          loadingLabel="Loading supplier rule"
-          className="max-w-3xl"
-        >
-          {(rule) => <RuleEditor rule={rule} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage kind={RULE} id={id} intro="The CPI band a supplier is paid within.">
+      {(rule) => <RuleEditor rule={rule} />}
+    </RecordFormPage>
   );
 }
 
@@ -69,16 +57,8 @@ function RuleEditor({ rule }: { rule?: SupplierRuleRecord }) {
     }),
   });
 
-  const save = useSaveRecord<SupplierRuleRecord>({
-    add: addSupplierRule,
-    update: updateSupplierRuleCall,
-    recordKey: (id) => ["supplier-rule", id],
-    back: LIST,
-  });
-  const submit = (values: SupplierRuleForm) => save(values, rule?._id);
-
   return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-3xl flex-col gap-5">
+    <RecordForm kind={RULE} form={form} record={rule}>
       <FormSection title="Supplier rule" description="Fields marked * are required.">
         <TextField
           name="minSupplierCpi"
@@ -109,7 +89,6 @@ function RuleEditor({ rule }: { rule?: SupplierRuleRecord }) {
         </datalist>
         <SwitchField name="isActive" label="Active" className="sm:col-span-2" />
       </FormSection>
-      <FormActions cancelTo={LIST} submitLabel={rule ? "Save changes" : "Create rule"} />
-    </Form>
+    </RecordForm>
   );
 }

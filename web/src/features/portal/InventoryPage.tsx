@@ -26,7 +26,7 @@ import {
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { formatCount, formatMoney } from "../../lib/format.ts";
-import { countColumn, moneyColumn } from "../common/columns.tsx";
+import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { InventoryStart, startInventoryProjectCall } from "../../../../shared/api/portal.ts";
 import {
   inventoryDecl,

@@ -12,20 +12,14 @@ import { DIR_PARAM, type ListController, SORT_PARAM } from "../../components/dat
 import { Button } from "../../components/ui/button.tsx";
 import { Select } from "../../components/ui/select.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { copyText } from "../../lib/clipboard.ts";
+import { useCopyMark } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
-import { TIMING } from "../../lib/timing.ts";
 import { cn } from "../../lib/utils.ts";
 import { MSG } from "../../../../shared/messages.ts";
 
 /** The entry link in code type and a copy button as large as a fingertip; the copied mark clears by itself. */
 export function EntryLink({ url, label, className }: { url: string; label: string; className?: string }) {
-  const [copied, setCopied] = React.useState(false);
-  React.useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const { copied, copy } = useCopyMark();
   return (
     <div className={cn("flex min-w-0 items-center gap-1.5", className)}>
       <code
@@ -43,8 +37,7 @@ export function EntryLink({ url, label, className }: { url: string; label: strin
         aria-label={copied ? "Copied" : `Copy ${label}`}
         title={copied ? "Copied" : `Copy ${label}`}
         onClick={async () => {
-          if (await copyText(url)) {
-            setCopied(true);
+          if (await copy(url)) {
             notify.success("Entry link copied");
           } else notify.error("Could not copy to the clipboard");
         }}

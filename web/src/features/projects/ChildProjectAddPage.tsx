@@ -8,7 +8,12 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { getProjectCall } from "../../../../shared/api/projects.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { BackLink, LoadedRecord, quietNotFound, recordDescription } from "../common/FormParts.tsx";
+import {
+  BackLink,
+  LoadedRecord,
+  quietNotFound,
+  recordDescription,
+} from "../../components/form/FormParts.tsx";
 import { ChildProjectForm } from "./ChildProjectForm.tsx";
 import { projectKey } from "./projects.ts";
 

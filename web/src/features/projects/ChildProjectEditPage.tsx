@@ -18,7 +18,7 @@ import { UnsavedChangesScope } from "../../components/form/unsaved-changes.tsx";
 import { buttonVariants } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/card.tsx";
 import { Select } from "../../components/ui/select.tsx";
-import { BackLink, FormSkeleton, quietNotFound, RecordLoadError } from "../common/FormParts.tsx";
+import { BackLink, FormSkeleton, quietNotFound, RecordLoadError } from "../../components/form/FormParts.tsx";
 import { ChildProjectForm } from "./ChildProjectForm.tsx";
 import { childrenKey, projectKey, type ProjectRecord } from "./projects.ts";
 import { StatusBadge } from "./StatusMenu.tsx";

@@ -20,9 +20,9 @@ import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { MultiSelectField } from "../../components/form/multi-select-field.tsx";
 import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import type { Option } from "../../components/ui/select.tsx";
-import { FormActions, FormSection } from "../common/FormParts.tsx";
-import { CountryField, LookupSelectField } from "../common/fields.tsx";
-import { CLIENTS } from "../common/lookups.ts";
+import { FormActions, FormSection } from "../../components/form/FormParts.tsx";
+import { CountryField, LookupSelectField } from "../../components/form/lookup-fields.tsx";
+import { CLIENTS } from "../../lib/lookups.ts";
 import { isZipCode, isZipTitle, readFirstColumn } from "./csv.ts";
 import { DateField, LookupField, PoNumberField, StatusField } from "./fields.tsx";
 import {

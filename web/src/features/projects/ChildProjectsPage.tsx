@@ -22,7 +22,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { buttonVariants } from "../../components/ui/button.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { BackLink, quietNotFound, RecordLoadError } from "../common/FormParts.tsx";
+import { BackLink, quietNotFound, RecordLoadError } from "../../components/form/FormParts.tsx";
 import { useProjectActions, useStatusChange } from "./actions.tsx";
 import { completeColumn, cpiColumn, fieldStatsColumn, outcomeColumns, redirectsColumn } from "./columns.tsx";
 import { type OpenDialog, ProjectDialogs } from "./ProjectDialogs.tsx";

@@ -15,8 +15,7 @@ import { useList } from "../../components/data-grid/useList.ts";
 import { api } from "../../lib/api.ts";
 import { addExternalProject, type ExternalOfferPage } from "../../../../shared/api/providers.ts";
 import { PROVIDER_ENV_NAMES, PROVIDER_KEYS } from "../../../../shared/schemas/providers.ts";
-import { type ExternalOffer, externalOffersDecl } from "../imports/imports.ts";
-import { useOfferGrid } from "../imports/OfferGrid.tsx";
+import { type ExternalOffer, externalOffersDecl, useOfferGrid } from "../imports/index.ts";
 import { PROJECTS_DESCRIPTION } from "./ProjectsListPage.tsx";
 import { useProjectTabs } from "./projects.ts";
 

@@ -5,59 +5,41 @@
  * the restricted edit list; a PO number is required for status 6; LOI and IR take digits only.
  * After a save the projects list opens.
  */
-import { useSaveRecord } from "../common/save-record.ts";
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
 import { GroupProject } from "../../../../shared/schemas/project.ts";
-import { api } from "../../lib/api.ts";
 import { addProject, getProjectCall, updateProjectCall } from "../../../../shared/api/projects.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import { RecordForm, RecordFormPage, type RecordKind } from "../../components/form/RecordFormPage.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { RichTextField } from "../../components/form/rich-text-field.tsx";
-import {
-  BackLink,
-  FormActions,
-  FormSection,
-  LoadedRecord,
-  quietNotFound,
-  recordDescription,
-} from "../common/FormParts.tsx";
-import { CLIENTS } from "../common/lookups.ts";
+import { FormSection } from "../../components/form/FormParts.tsx";
+import { CLIENTS } from "../../lib/lookups.ts";
 import { LookupField, PoNumberField, StatusField, YesNoField } from "./fields.tsx";
 import { MANAGERS, projectKey, type ProjectRecord } from "./projects.ts";
 
 const LIST = "/admin/project";
 
+const PROJECT: RecordKind<typeof getProjectCall> = {
+  what: "project",
+  list: { to: LIST, label: "Projects" },
+  get: getProjectCall,
+  add: addProject,
+  update: updateProjectCall,
+  recordKey: projectKey,
+};
+
 export default function GroupProjectFormPage() {
   const { projectid: id } = useParams();
-  const project = useQuery({
-    queryKey: projectKey(id),
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getProjectCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Project" : "Add Project"}
-        description={id
-          ? recordDescription(project, "Loading the project…", (p) => `${p.projectCode} · ${p.projectName}`)
-          : "A group project for a client; its child projects carry the countries, quotas and suppliers."}
-        back={<BackLink to={LIST}>Projects</BackLink>}
-      />
-      {!id ? <GroupProjectEditor /> : (
-        <LoadedRecord
-          query={project}
-          what="project"
-          list={{ to: LIST, label: "Projects" }}
-          className="max-w-4xl"
-        >
-          {(project) => <GroupProjectEditor project={project} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage
+      kind={PROJECT}
+      id={id}
+      intro="A group project for a client; its child projects carry the countries, quotas and suppliers."
+      describe={(p) => `${p.projectCode} · ${p.projectName}`}
+    >
+      {(project) => <GroupProjectEditor project={project} />}
+    </RecordFormPage>
   );
 }
 
@@ -79,16 +61,8 @@ function GroupProjectEditor({ project }: { project?: ProjectRecord }) {
     projectSpecs: project?.projectSpecs ?? "",
   });
 
-  const save = useSaveRecord<ProjectRecord>({
-    add: addProject,
-    update: updateProjectCall,
-    recordKey: projectKey,
-    back: LIST,
-  });
-  const submit = (values: GroupProject) => save(values, project?._id);
-
   return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
+    <RecordForm kind={PROJECT} form={form} record={project}>
       <FormSection title="Project" description="Fields marked * are required.">
         <TextField
           name="projectName"
@@ -151,8 +125,6 @@ function GroupProjectEditor({ project }: { project?: ProjectRecord }) {
           placeholder="Targeting, quotas, deliverables…"
         />
       </FormSection>
-
-      <FormActions cancelTo={LIST} submitLabel={project ? "Save changes" : "Create project"} />
-    </Form>
+    </RecordForm>
   );
 }

@@ -16,14 +16,13 @@ import { Button } from "../../components/ui/button.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select } from "../../components/ui/select.tsx";
 import {
-  Dialog,
   DialogClose,
-  DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
+import { RowDialog } from "../../components/dialogs/RowDialog.tsx";
 import type { ProjectRow } from "./projects.ts";
 import { subtitle } from "./parts.tsx";
 
@@ -34,11 +33,9 @@ export function IdentifiersReportDialog(
   { project, onClose }: { project: ProjectRow | null; onClose: () => void },
 ) {
   return (
-    <Dialog open={!!project} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-w-lg">
-        {project ? <IdentifiersForm key={project._id} project={project} onDone={onClose} /> : null}
-      </DialogContent>
-    </Dialog>
+    <RowDialog row={project} onClose={onClose} className="max-w-lg">
+      {(p) => <IdentifiersForm key={p._id} project={p} onDone={onClose} />}
+    </RowDialog>
   );
 }
 

@@ -26,14 +26,13 @@ import { SubmitButton, TextareaField } from "../../components/form/fields.tsx";
 import { MultiSelectField } from "../../components/form/multi-select-field.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import {
-  Dialog,
   DialogClose,
-  DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog.tsx";
+import { RowDialog } from "../../components/dialogs/RowDialog.tsx";
 import type { ProjectRow } from "./projects.ts";
 import { subtitle } from "./parts.tsx";
 
@@ -43,11 +42,9 @@ export function PrescreenDataDialog(
   { project, onClose }: { project: ProjectRow | null; onClose: () => void },
 ) {
   return (
-    <Dialog open={!!project} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-w-xl" onInteractOutside={(e) => e.preventDefault()}>
-        {project ? <PrescreenForm key={project._id} project={project} onDone={onClose} /> : null}
-      </DialogContent>
-    </Dialog>
+    <RowDialog row={project} onClose={onClose} className="max-w-xl" keepOnOutsideClick>
+      {(p) => <PrescreenForm key={p._id} project={p} onDone={onClose} />}
+    </RowDialog>
   );
 }
 

@@ -14,33 +14,43 @@ import { api } from "../../lib/api.ts";
 import { getProjectCall, revealSigningKeyCall } from "../../../../shared/api/projects.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { projectKey, type ProjectRecord, type ProjectRow, type SigningKey } from "./projects.ts";
-import { CopyButton, ErrorState, LoadingRows, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
-import { CopyField } from "../common/FormParts.tsx";
-import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { CopyButton } from "../../components/display/CopyButton.tsx";
+import { ErrorState, LoadingRows } from "../../components/display/states.tsx";
+import { StaticTable } from "../../components/table/StaticTable.tsx";
+import { subtitle } from "./parts.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
+import { CopyField } from "../../components/form/FormParts.tsx";
+import { ShowKeysButton, useSecretKeys } from "../../components/form/secret-keys.tsx";
 
 export function RedirectsDialog({ project, onClose }: { project: ProjectRow | null; onClose: () => void }) {
-  const record = useQuery({
-    queryKey: projectKey(project?._id),
-    enabled: !!project,
-    staleTime: 0,
-    queryFn: async ({ signal }) =>
-      (await api(getProjectCall, { params: { id: project!._id } }, { signal })).result,
-  });
-  const p = record.data;
   return (
     <ViewDialog
-      open={!!project}
+      row={project}
       onClose={onClose}
       className="max-w-3xl"
       title="Redirects"
-      description={project
-        ? `${
+      description={(project) =>
+        `${
           subtitle(project)
         }: the links the client's survey sends respondents back on. The client fills in [uid]${
           project.isDynamicThanksUrl ? " and, with Secured Url on, the signature [sig]" : ""
-        }.`
-        : undefined}
+        }.`}
     >
+      {(project) => <Redirects project={project} />}
+    </ViewDialog>
+  );
+}
+
+function Redirects({ project }: { project: ProjectRow }) {
+  const record = useQuery({
+    queryKey: projectKey(project._id),
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api(getProjectCall, { params: { id: project._id } }, { signal })).result,
+  });
+  const p = record.data;
+  return (
+    <>
       {record.isPending
         ? <LoadingRows label="Loading redirects" rows={5} />
         : record.isError || !p?.redirects
@@ -53,32 +63,25 @@ export function RedirectsDialog({ project, onClose }: { project: ProjectRow | nu
         )
         : (
           <div className="flex flex-col gap-4">
-            <SimpleTable
+            <StaticTable
               caption="Client return links"
-              head={
-                <>
-                  <th>Label</th>
-                  <th>Url</th>
-                  <th className="w-10" />
-                </>
-              }
-            >
-              {p.redirects.map((l) => (
-                <tr key={l.label} data-testid="redirect-row">
-                  <td className="whitespace-nowrap font-medium">{l.label}</td>
-                  <td>
-                    <code className="break-all text-xs">{l.url}</code>
-                  </td>
-                  <td>
-                    <CopyButton text={l.url} label={`${l.label} link`} />
-                  </td>
-                </tr>
-              ))}
-            </SimpleTable>
+              rows={p.redirects}
+              rowKey={(l) => l.label}
+              rowTestId="redirect-row"
+              columns={[
+                { header: "Label", cell: (l) => l.label, className: "whitespace-nowrap font-medium" },
+                { header: "Url", cell: (l) => <code className="break-all text-xs">{l.url}</code> },
+                {
+                  header: null,
+                  headerClassName: "w-10",
+                  cell: (l) => <CopyButton text={l.url} label={`${l.label} link`} />,
+                },
+              ]}
+            />
             <Signing signing={p.signing} />
           </div>
         )}
-    </ViewDialog>
+    </>
   );
 }
 

@@ -6,38 +6,47 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
-import { securityStatsCall } from "../../../../shared/api/project-reports.ts";
+import { type SecurityRow, securityStatsCall } from "../../../../shared/api/project-reports.ts";
 import { formatCount } from "../../lib/format.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { SECURITY_REASONS } from "../../../../shared/status.ts";
 import type { ProjectRow } from "./projects.ts";
-import { EmptyState, ErrorState, LoadingRows, pct, SimpleTable, subtitle, ViewDialog } from "./parts.tsx";
+import { EmptyState, ErrorState, LoadingRows } from "../../components/display/states.tsx";
+import { pct, subtitle } from "./parts.tsx";
+import { StaticTable } from "../../components/table/StaticTable.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 
 const rate = (part: number, whole: number) => pct(whole ? Math.round((part / whole) * 1000) / 10 : null);
 
 export function SecurityStatsDialog(
   { project, onClose }: { project: ProjectRow | null; onClose: () => void },
 ) {
-  const stats = useQuery({
-    queryKey: ["security-stats", project?._id],
-    enabled: !!project,
-    staleTime: 0,
-    queryFn: async ({ signal }) =>
-      (await api(securityStatsCall, { params: { projectId: project!._id } }, { signal })).result,
-  });
-  const s = stats.data;
   return (
     <ViewDialog
-      open={!!project}
+      row={project}
       onClose={onClose}
       className="max-w-5xl"
       title="Security stats"
-      description={project
-        ? `${
+      description={(project) =>
+        `${
           subtitle(project)
-        }: respondents stopped by the security checks, by reason, and which checks are on.`
-        : undefined}
+        }: respondents stopped by the security checks, by reason, and which checks are on.`}
     >
+      {(project) => <SecurityStats project={project} />}
+    </ViewDialog>
+  );
+}
+
+function SecurityStats({ project }: { project: ProjectRow }) {
+  const stats = useQuery({
+    queryKey: ["security-stats", project._id],
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api(securityStatsCall, { params: { projectId: project._id } }, { signal })).result,
+  });
+  const s = stats.data;
+  return (
+    <>
       {stats.isPending
         ? <LoadingRows label="Loading security stats" rows={4} />
         : stats.isError
@@ -62,36 +71,38 @@ export function SecurityStatsDialog(
                 <Tile key={r.key} label={r.label} value={formatCount(s.total[r.key])} title={r.hint} />
               ))}
             </dl>
-            <SimpleTable
+            <StaticTable
               caption="Security per child project and supplier"
-              head={
-                <>
-                  <th>Project</th>
-                  <th>Supplier</th>
-                  <th className="text-right">Clicks</th>
-                  <th className="text-right">Security</th>
-                  {SECURITY_REASONS.map((r) => (
-                    <th key={r.key} className="px-2! text-right">
-                      <abbr title={`${r.label}: ${r.hint}`} className="no-underline">{r.short}</abbr>
-                    </th>
-                  ))}
-                  <th className="text-right">Rate</th>
-                </>
-              }
-            >
-              {s.rows.map((r) => (
-                <tr key={`${r.projectId}-${r.supplierId}`}>
-                  <td className="whitespace-nowrap font-medium">{r.projectCode}</td>
-                  <td className="whitespace-nowrap">{r.supplierName}</td>
-                  <td className="text-right tabular-nums">{formatCount(r.clicked)}</td>
-                  <td className="text-right font-medium tabular-nums">{formatCount(r.security)}</td>
-                  {SECURITY_REASONS.map((x) => (
-                    <td key={x.key} className="px-2! text-right tabular-nums">{formatCount(r[x.key])}</td>
-                  ))}
-                  <td className="text-right tabular-nums">{rate(r.security, r.clicked)}</td>
-                </tr>
-              ))}
-            </SimpleTable>
+              rows={s.rows}
+              rowKey={(r) => `${r.projectId}-${r.supplierId}`}
+              columns={[
+                { header: "Project", cell: (r) => r.projectCode, className: "whitespace-nowrap font-medium" },
+                { header: "Supplier", cell: (r) => r.supplierName, className: "whitespace-nowrap" },
+                {
+                  header: "Clicks",
+                  cell: (r) => formatCount(r.clicked),
+                  numeric: true,
+                },
+                {
+                  header: "Security",
+                  cell: (r) => formatCount(r.security),
+                  numeric: true,
+                  className: "font-medium",
+                },
+                ...SECURITY_REASONS.map((x) => ({
+                  header: <abbr title={`${x.label}: ${x.hint}`} className="no-underline">{x.short}</abbr>,
+                  cell: (r: SecurityRow) => formatCount(r[x.key]),
+                  numeric: true,
+                  headerClassName: "px-2!",
+                  className: "px-2!",
+                })),
+                {
+                  header: "Rate",
+                  cell: (r) => rate(r.security, r.clicked),
+                  numeric: true,
+                },
+              ]}
+            />
             <div className="flex flex-col gap-2">
               <h3 className="text-sm font-medium">Checks on</h3>
               <ul className="flex flex-col gap-1.5">
@@ -108,7 +119,7 @@ export function SecurityStatsDialog(
             </div>
           </div>
         )}
-    </ViewDialog>
+    </>
   );
 }
 

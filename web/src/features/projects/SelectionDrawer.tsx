@@ -13,7 +13,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Checkbox } from "../../components/ui/checkbox.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { type ChildOption, childrenKey, type ProjectRow } from "./projects.ts";
-import { ProjectEmailDialog } from "./ProjectDialogs.tsx";
+import { ProjectEmailDialog } from "./ProjectEmailDialog.tsx";
 import { StatusBadge } from "./StatusMenu.tsx";
 
 export function SelectionDrawer({ projects, onClear }: { projects: ProjectRow[]; onClear: () => void }) {

@@ -18,9 +18,7 @@ import { Badge, badgeVariants } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { RadioGroup, RadioGroupItem } from "../../components/ui/radio-group.tsx";
 import {
-  Dialog,
   DialogClose,
-  DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
@@ -38,6 +36,7 @@ import { api } from "../../lib/api.ts";
 import { closeProjectByCode } from "../../../../shared/api/projects.ts";
 import { notify } from "../../lib/notify.ts";
 import { cn } from "../../lib/utils.ts";
+import { RowDialog } from "../../components/dialogs/RowDialog.tsx";
 import { type ProjectRow, STATUS_TONES } from "./projects.ts";
 
 export function StatusBadge({ status, label }: { status: number; label?: string }) {
@@ -128,11 +127,9 @@ export function EditStatusDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog open={!!project} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-sm">
-        {project ? <EditStatusForm project={project} onChange={onChange} onClose={onClose} /> : null}
-      </DialogContent>
-    </Dialog>
+    <RowDialog row={project} onClose={() => onOpenChange(false)} className="max-w-sm">
+      {(p) => <EditStatusForm project={p} onChange={onChange} onClose={onClose} />}
+    </RowDialog>
   );
 }
 
@@ -234,11 +231,9 @@ export function CloseProjectDialog({
   onClosed: (result: ProjectRow) => void;
 }) {
   return (
-    <Dialog open={!!project} onOpenChange={onOpenChange}>
-      <DialogContent onInteractOutside={(e) => e.preventDefault()}>
-        {project ? <CloseForm project={project} onClosed={onClosed} /> : null}
-      </DialogContent>
-    </Dialog>
+    <RowDialog row={project} onClose={() => onOpenChange(false)} keepOnOutsideClick>
+      {(p) => <CloseForm project={p} onClosed={onClosed} />}
+    </RowDialog>
   );
 }
 

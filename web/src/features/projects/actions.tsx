@@ -55,7 +55,7 @@ import type { RowAction, RowActionEntry } from "../../components/data-grid/types
 import type { ListController } from "../../components/data-grid/useList.ts";
 import type { OpenDialog } from "./ProjectDialogs.tsx";
 import type { ProjectRow } from "./projects.ts";
-import { progressReportAction } from "../support/progress.ts";
+import { progressReportAction } from "./progress.ts";
 import { useMayCall } from "../../lib/auth.ts";
 
 /**

@@ -4,7 +4,7 @@ import type { GridColumn } from "../../components/data-grid/types.ts";
 import { Button } from "../../components/ui/button.tsx";
 import { formatCount, formatMoney } from "../../lib/format.ts";
 import { cn } from "../../lib/utils.ts";
-import { countColumn } from "../common/columns.tsx";
+import { countColumn } from "../../components/data-grid/columns.tsx";
 import { conversion, incidence, type ProjectRow } from "./projects.ts";
 import { pct } from "./parts.tsx";
 

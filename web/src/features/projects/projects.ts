@@ -16,7 +16,7 @@ import type { ListDecl, OptionsSource } from "../../components/data-grid/types.t
 import type { PageTab } from "../../components/layout/PageHeader.tsx";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
 import { useAuth } from "../../lib/auth.ts";
-import { CLIENTS } from "../common/lookups.ts";
+import { CLIENTS } from "../../lib/lookups.ts";
 import { userOptionsCall } from "../../../../shared/api/users.ts";
 import { currenciesCall } from "../../../../shared/api/lookups.ts";
 import { categoryOptionsCall } from "../../../../shared/api/library.ts";
@@ -136,7 +136,7 @@ export function conversion(p: Pick<ProjectCounters, "complete" | "clicked">): nu
 type Named = { _id?: string; value?: string; label?: string };
 const named = (r: Named) => ({ value: String(r._id ?? r.value ?? ""), label: String(r.label ?? r._id) });
 
-export { LANGUAGES } from "../common/lookups.ts";
+export { LANGUAGES } from "../../lib/lookups.ts";
 export const CURRENCIES: OptionsSource = { call: currenciesCall, map: named };
 export const CATEGORIES: OptionsSource = {
   call: categoryOptionsCall,

@@ -3,19 +3,10 @@
  * itself, then whether to e-mail the mapped suppliers; the answer goes with the call as sendEmail.
  */
 import { useState } from "react";
-import { Mail } from "lucide-react";
 import { api } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
-import { Button } from "../../components/ui/button.tsx";
-import {
-  ConfirmDialog,
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "../../components/ui/dialog.tsx";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
+import { EmailSuppliersQuestion } from "../projects/index.ts";
 import { reconcileStatusCall, revokeProjectCall } from "../../../../shared/api/reconcile.ts";
 
 /** The spec's exact confirmation of Undo Reconcile. */
@@ -83,30 +74,14 @@ export function StatusStepDialog({
         destructive={step === "revoke"}
         onConfirm={() => setConfirmed(true)}
       />
-      <Dialog open={confirmed} onOpenChange={(o) => !o && !busy && close()}>
-        <DialogContent className="max-w-md">
-          <DialogHeader>
-            <DialogTitle>E-mail the suppliers?</DialogTitle>
-            <DialogDescription>
-              {`${project.projectCode} ${WHAT[step]}. Tell every supplier mapped to it?`}
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" disabled={!!busy} onClick={close}>Cancel</Button>
-            <Button
-              variant="secondary"
-              loading={busy === "no"}
-              disabled={!!busy}
-              onClick={() => void apply(false)}
-            >
-              {action} only
-            </Button>
-            <Button loading={busy === "yes"} disabled={!!busy} onClick={() => void apply(true)}>
-              <Mail /> {action} and e-mail
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <EmailSuppliersQuestion
+        project={confirmed ? project : null}
+        action={action}
+        what={WHAT[step]}
+        busy={busy}
+        onClose={close}
+        onAnswer={(sendEmail) => void apply(sendEmail)}
+      />
     </>
   );
 }

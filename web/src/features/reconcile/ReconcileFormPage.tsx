@@ -22,7 +22,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Input } from "../../components/ui/input.tsx";
 import { Label } from "../../components/ui/label.tsx";
 import { Select } from "../../components/ui/select.tsx";
-import { StatusBadge } from "../projects/StatusMenu.tsx";
+import { StatusBadge } from "../projects/index.ts";
 import {
   listReconcileProjects,
   reconcileUndo,

@@ -9,8 +9,18 @@ import { api, callKey } from "../../lib/api.ts";
 import { notify } from "../../lib/notify.ts";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Input } from "../../components/ui/input.tsx";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
 import { approveSummaryCall, supplierSummaryCall } from "../../../../shared/api/reconcile.ts";
 import type { SupplierSummaryRow } from "./reconcile.ts";
+
+const SUMMARY_LOOK: TableLook = {
+  table: "w-full text-sm",
+  headRow: "border-b text-left text-muted-foreground",
+  head: "p-2",
+  row: "border-b",
+  cell: "p-2",
+  empty: "p-2 text-muted-foreground",
+};
 
 export function SupplierSummary({ projectId }: { projectId: string }) {
   const summary = useQuery({
@@ -24,91 +34,74 @@ export function SupplierSummary({ projectId }: { projectId: string }) {
         <CardTitle>Supplier summary</CardTitle>
       </CardHeader>
       <CardContent className="overflow-x-auto">
-        <table className="w-full text-sm">
-          <thead>
-            <tr className="border-b text-left text-muted-foreground">
-              <th className="p-2">Supplier</th>
-              <th className="p-2 text-right">Complete</th>
-              <th className="p-2 text-right">Approved</th>
-              <th className="p-2 text-right">Rejected</th>
-              <th className="p-2">Supplier CPI ($)</th>
-              <th className="p-2">Admin approved</th>
-              <th className="p-2 text-right">Total accepted</th>
-              <th className="p-2 text-right">Cost ($)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length
-              ? rows.map((r) => <SummaryRow key={r.supplierId} projectId={projectId} r={r} />)
-              : (
-                <tr>
-                  <td colSpan={8} className="p-2 text-muted-foreground">
-                    {summary.isLoading ? "Loading…" : "No supplier mapped"}
-                  </td>
-                </tr>
-              )}
-          </tbody>
-        </table>
+        <StaticTable
+          look={SUMMARY_LOOK}
+          rows={rows}
+          rowKey={(r) => r.supplierId}
+          empty={summary.isLoading ? "Loading…" : "No supplier mapped"}
+          columns={[
+            { header: "Supplier", cell: (r) => r.supplierName, className: "font-medium" },
+            { header: "Complete", cell: (r) => r.complete, numeric: true },
+            { header: "Approved", cell: (r) => r.approved, numeric: true },
+            { header: "Rejected", cell: (r) => r.rejected, numeric: true },
+            {
+              header: "Supplier CPI ($)",
+              cell: (r) => <SummaryInput projectId={projectId} r={r} field="supplierCPI" />,
+            },
+            {
+              header: "Admin approved",
+              cell: (r) => <SummaryInput projectId={projectId} r={r} field="adminApproved" />,
+            },
+            { header: "Total accepted", cell: (r) => r.totalAccepted, numeric: true },
+            { header: "Cost ($)", cell: (r) => r.cost.toFixed(2), numeric: true },
+          ]}
+        />
       </CardContent>
     </Card>
   );
 }
 
-function SummaryRow({ projectId, r }: { projectId: string; r: SupplierSummaryRow }) {
+type Editable = "supplierCPI" | "adminApproved";
+
+/** The saved value of an editable figure, as its box shows it ("" for no admin-approved count). */
+function savedText(r: SupplierSummaryRow, field: Editable): string {
+  if (field === "supplierCPI") return String(r.supplierCPI);
+  return r.adminApproved === null ? "" : String(r.adminApproved);
+}
+
+/** The supplier CPI or admin-approved box of a row: saved on Enter or when left, if changed. */
+function SummaryInput(
+  { projectId, r, field }: { projectId: string; r: SupplierSummaryRow; field: Editable },
+) {
   const qc = useQueryClient();
-  const [cpi, setCpi] = useState(String(r.supplierCPI));
-  const [approved, setApproved] = useState(r.adminApproved === null ? "" : String(r.adminApproved));
-  async function save(field: "supplierCPI" | "adminApproved") {
+  const [value, setValue] = useState(() => savedText(r, field));
+  async function save() {
     const body = field === "supplierCPI"
-      ? { projectId, supplierId: r.supplierId, supplierCPI: cpi }
-      : { projectId, supplierId: r.supplierId, adminApproved: approved.trim() === "" ? null : approved };
-    if (field === "supplierCPI" && Number(cpi) === r.supplierCPI) return;
-    if (field === "adminApproved" && (approved.trim() === "" ? null : Number(approved)) === r.adminApproved) {
-      return;
-    }
+      ? { projectId, supplierId: r.supplierId, supplierCPI: value }
+      : { projectId, supplierId: r.supplierId, adminApproved: value.trim() === "" ? null : value };
+    if (field === "supplierCPI" && Number(value) === r.supplierCPI) return;
+    if (field === "adminApproved" && (value.trim() === "" ? null : Number(value)) === r.adminApproved) return;
     try {
       const res = await api(approveSummaryCall, { body });
       notify.success(res.message);
       void qc.invalidateQueries({ queryKey: callKey(supplierSummaryCall, projectId) });
     } catch {
-      setCpi(String(r.supplierCPI));
-      setApproved(r.adminApproved === null ? "" : String(r.adminApproved));
+      setValue(savedText(r, field));
     }
   }
-  const onKey = (field: "supplierCPI" | "adminApproved") => (e: React.KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === "Enter") void save(field);
-  };
+  const cpi = field === "supplierCPI";
   return (
-    <tr className="border-b">
-      <td className="p-2 font-medium">{r.supplierName}</td>
-      <td className="p-2 text-right tabular-nums">{r.complete}</td>
-      <td className="p-2 text-right tabular-nums">{r.approved}</td>
-      <td className="p-2 text-right tabular-nums">{r.rejected}</td>
-      <td className="p-2">
-        <Input
-          aria-label={`Supplier CPI of ${r.supplierName}`}
-          className="w-24"
-          inputMode="decimal"
-          value={cpi}
-          onChange={(e) => setCpi(e.target.value)}
-          onBlur={() => void save("supplierCPI")}
-          onKeyDown={onKey("supplierCPI")}
-        />
-      </td>
-      <td className="p-2">
-        <Input
-          aria-label={`Admin approved of ${r.supplierName}`}
-          className="w-24"
-          inputMode="numeric"
-          placeholder={String(r.approved)}
-          value={approved}
-          onChange={(e) => setApproved(e.target.value)}
-          onBlur={() => void save("adminApproved")}
-          onKeyDown={onKey("adminApproved")}
-        />
-      </td>
-      <td className="p-2 text-right tabular-nums">{r.totalAccepted}</td>
-      <td className="p-2 text-right tabular-nums">{r.cost.toFixed(2)}</td>
-    </tr>
+    <Input
+      aria-label={`${cpi ? "Supplier CPI" : "Admin approved"} of ${r.supplierName}`}
+      className="w-24"
+      inputMode={cpi ? "decimal" : "numeric"}
+      placeholder={cpi ? undefined : String(r.approved)}
+      value={value}
+      onChange={(e) => setValue(e.target.value)}
+      onBlur={() => void save()}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") void save();
+      }}
+    />
   );
 }

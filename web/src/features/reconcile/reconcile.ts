@@ -2,7 +2,7 @@
 import type { ListDecl } from "../../components/data-grid/types.ts";
 import { reconcileList as reconcile, type ReconcileListItem } from "../../../../shared/api/reconcile.ts";
 import { PROJECT_STATUS } from "../../../../shared/status.ts";
-import { STATUS_OPTIONS } from "../projects/projects.ts";
+import { STATUS_OPTIONS } from "../projects/index.ts";
 
 export type {
   ReconcileListItem,

@@ -7,7 +7,7 @@ import {
   type ReportRow,
 } from "../../../../shared/api/reports.ts";
 import type { FilterDecl, ListDecl } from "../../components/data-grid/types.ts";
-import { CLIENTS, SUPPLIERS } from "../common/lookups.ts";
+import { CLIENTS, SUPPLIERS } from "../../lib/lookups.ts";
 
 export { REPORT_KINDS, REPORT_TITLES };
 export type { ReportKind, ReportRow };

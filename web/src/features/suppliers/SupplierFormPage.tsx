@@ -4,38 +4,30 @@
  * for a redirect without the [sid] placeholder). Edit loads the supplier by id and shows the form
  * once loaded; after a save the list opens with the server's message.
  */
-import * as React from "react";
-import { useSaveRecord } from "../common/save-record.ts";
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
 import { SUPPLIER_NET_DAYS, SUPPLIER_TYPES, SupplierForm } from "../../../../shared/schemas/supplier.ts";
-import { api } from "../../lib/api.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import {
+  RecordForm,
+  RecordFormPage,
+  type RecordKind,
+  valuesFrom,
+} from "../../components/form/RecordFormPage.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import {
-  BackLink,
-  CopyField,
-  FormActions,
-  FormSection,
-  LoadedRecord,
-  quietNotFound,
-  recordDescription,
-} from "../common/FormParts.tsx";
-import { CountryField, LookupMultiField } from "../common/fields.tsx";
-import { CLIENTS } from "../common/lookups.ts";
+import { CopyField, FormSection } from "../../components/form/FormParts.tsx";
+import { CountryField, LookupMultiField } from "../../components/form/lookup-fields.tsx";
+import { CLIENTS } from "../../lib/lookups.ts";
 import type { SupplierRecord } from "./suppliers.ts";
 import {
   addSupplier,
   getSupplierCall,
   revealSupplierKeysCall,
-  type SupplierKeys,
   supplierOptionsCall,
   updateSupplierCall,
 } from "../../../../shared/api/suppliers.ts";
-import { ShowKeysButton, useSecretKeys } from "../common/secret-keys.tsx";
+import { ShowKeysButton, useRecordKeys } from "../../components/form/secret-keys.tsx";
 import { TriangleAlert } from "lucide-react";
 import { formatDateTime } from "../../lib/format.ts";
 
@@ -92,76 +84,43 @@ const EMPTY = {
 type Values = typeof EMPTY;
 
 function valuesOf(s: SupplierRecord): Values {
-  const out = { ...EMPTY } as Record<string, unknown>;
-  for (const key of Object.keys(EMPTY)) {
-    const v = (s as unknown as Record<string, unknown>)[key];
-    if (v !== undefined && v !== null) out[key] = v;
-  }
+  const out = valuesFrom(EMPTY, s) as Record<string, unknown>;
   out.supplierType = String(s.supplierType ?? "");
   out.netDays = String(s.netDays ?? 30);
   out.supplierPanelSize = s.supplierPanelSize == null ? "" : String(s.supplierPanelSize);
   return out as Values;
 }
 
+const SUPPLIER: RecordKind<typeof getSupplierCall> = {
+  what: "supplier",
+  list: { to: LIST, label: "Suppliers" },
+  get: getSupplierCall,
+  add: addSupplier,
+  update: updateSupplierCall,
+  recordKey: (id) => ["supplier", id],
+  pickers: [supplierOptionsCall],
+};
+
 export default function SupplierFormPage() {
   const { supplierid: id } = useParams();
-  const supplier = useQuery({
-    queryKey: ["supplier", id],
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getSupplierCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Supplier" : "Add Supplier"}
-        description={id
-          ? recordDescription(
-            supplier,
-            "Loading the supplier…",
-            (s) => `${s.supplierName} · ${s.supplierShortCode}`,
-          )
-          : "A panel that sends respondents: contact, terms, where respondents return to."}
-        back={<BackLink to={LIST}>Suppliers</BackLink>}
-      />
-      {!id ? <SupplierEditor /> : (
-        <LoadedRecord
-          query={supplier}
-          what="supplier"
-          list={{ to: LIST, label: "Suppliers" }}
-          className="max-w-4xl"
-        >
-          {(supplier) => <SupplierEditor supplier={supplier} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage
+      kind={SUPPLIER}
+      id={id}
+      intro="A panel that sends respondents: contact, terms, where respondents return to."
+      describe={(s) => `${s.supplierName} · ${s.supplierShortCode}`}
+    >
+      {(supplier) => <SupplierEditor supplier={supplier} />}
+    </RecordFormPage>
   );
 }
 
 function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
   const form = useSchemaForm(SupplierForm, supplier ? valuesOf(supplier) : EMPTY);
-
-  const save = useSaveRecord<SupplierRecord>({
-    add: addSupplier,
-    update: updateSupplierCall,
-    recordKey: (id) => ["supplier", id],
-    back: LIST,
-    pickers: [supplierOptionsCall],
-  });
-  const submit = (values: SupplierForm) => save(values, supplier?._id);
-  const id = supplier?._id;
-  const fetchKeys = React.useMemo(
-    () => id ? async () => (await api(revealSupplierKeysCall, { params: { id } })).result : null,
-    [id],
-  );
-  const secret = useSecretKeys<SupplierKeys, Values>({
-    roles: revealSupplierKeysCall.roles,
-    fetchKeys,
-    form: form as never,
-  });
+  const secret = useRecordKeys(revealSupplierKeysCall, supplier?._id, form as never);
 
   return (
-    <Form form={form} onSubmit={submit} guardUnsaved className="flex max-w-4xl flex-col gap-5">
+    <RecordForm kind={SUPPLIER} form={form} record={supplier}>
       <FormSection title="Supplier" description="Fields marked * are required.">
         <SelectField
           name="supplierType"
@@ -326,9 +285,7 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
           className="sm:col-span-2"
         />
       </FormSection>
-
-      <FormActions cancelTo={LIST} submitLabel={supplier ? "Save changes" : "Create supplier"} />
-    </Form>
+    </RecordForm>
   );
 }
 

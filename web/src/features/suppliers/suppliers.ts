@@ -1,6 +1,6 @@
 /** Suppliers area (part 1, 2.8): the grid's declaration over the shared list of shared/api/suppliers.ts. */
 import type { ListDecl } from "../../components/data-grid/types.ts";
-import { COUNTRIES } from "../common/lookups.ts";
+import { COUNTRIES } from "../../lib/lookups.ts";
 import { type SupplierListItem, suppliersList as suppliers } from "../../../../shared/api/suppliers.ts";
 
 export type { SupplierListItem, SupplierRecord } from "../../../../shared/api/suppliers.ts";

@@ -23,7 +23,8 @@ import {
   getOutboxMailCall,
   resendOutboxMailCall,
 } from "../../../../shared/api/email.ts";
-import { EmptyState, ErrorState, ViewDialog } from "../projects/parts.tsx";
+import { EmptyState, ErrorState } from "../../components/display/states.tsx";
+import { ViewDialog } from "../../components/dialogs/ViewDialog.tsx";
 import { outboxGrid, type OutboxMail, SUPPORT_DESCRIPTION, useSupportTabs } from "./support.ts";
 
 const TONE: Record<EmailState, BadgeTone> = {
@@ -146,21 +147,28 @@ export default function EmailOutboxPage() {
 
 /** The message as it is sent: the HTML part in a sandboxed frame (no scripts), the text part, the files. */
 function MessageDialog({ mail, onClose }: { mail: OutboxMail | null; onClose: () => void }) {
-  const message = useQuery({
-    queryKey: ["email-outbox-message", mail?._id],
-    enabled: !!mail,
-    staleTime: 0,
-    queryFn: async ({ signal }) =>
-      (await api(getOutboxMailCall, { params: { id: mail!._id } }, { signal })).result,
-  });
   return (
     <ViewDialog
-      open={!!mail}
+      row={mail}
       onClose={onClose}
       className="max-w-3xl"
-      title={mail?.subject ?? "E-mail"}
-      description={mail ? `To ${mail.toAddress} · ${emailStateLabel(mail.state)}` : undefined}
+      title={(mail) => mail.subject ?? "E-mail"}
+      description={(mail) => `To ${mail.toAddress} · ${emailStateLabel(mail.state)}`}
     >
+      {(mail) => <Message mail={mail} />}
+    </ViewDialog>
+  );
+}
+
+function Message({ mail }: { mail: OutboxMail }) {
+  const message = useQuery({
+    queryKey: ["email-outbox-message", mail._id],
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await api(getOutboxMailCall, { params: { id: mail._id } }, { signal })).result,
+  });
+  return (
+    <>
       {message.isPending
         ? <Skeleton className="h-64 w-full" aria-label="Loading the message" />
         : message.isError
@@ -202,6 +210,6 @@ function MessageDialog({ mail, onClose }: { mail: OutboxMail | null; onClose: ()
               : null}
           </div>
         )}
-    </ViewDialog>
+    </>
   );
 }

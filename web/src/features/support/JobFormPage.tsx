@@ -3,47 +3,40 @@
  * Interval (minutes, at least 2) required, a comment, Soft and Status; the list opens after a save.
  */
 import { useParams } from "react-router";
-import { useQuery } from "@tanstack/react-query";
-import { api } from "../../lib/api.ts";
-import { PageHeader } from "../../components/layout/PageHeader.tsx";
-import { Form, useSchemaForm } from "../../components/form/form.tsx";
+import { useSchemaForm } from "../../components/form/form.tsx";
+import { RecordForm, RecordFormPage, type RecordKind } from "../../components/form/RecordFormPage.tsx";
 import { TextareaField, TextField } from "../../components/form/fields.tsx";
 import { SwitchField } from "../../components/form/switch-field.tsx";
-import { useSaveRecord } from "../common/save-record.ts";
-import { BackLink, FormActions, FormSection, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
+import { FormSection } from "../../components/form/FormParts.tsx";
 import { addJobCall, getJobCall, updateJobCall } from "../../../../shared/api/support.ts";
 import { JobForm } from "../../../../shared/schemas/support.ts";
 import type { ScheduledJob } from "./support.ts";
 
 const LIST = "/admin/support/job";
 
+const JOB: RecordKind<typeof getJobCall> = {
+  what: "scheduled job",
+  title: "Schedule Job",
+  list: { to: LIST, label: "Scheduled Jobs" },
+  get: getJobCall,
+  add: addJobCall,
+  update: updateJobCall,
+  recordKey: (id) => ["scheduled-job", id],
+  createLabel: "Add job",
+  loadingLabel: "Loading scheduled job",
+  width: "max-w-3xl",
+};
+
 export default function JobFormPage() {
   const { jobid: id } = useParams();
-  const job = useQuery({
-    queryKey: ["scheduled-job", id],
-    enabled: !!id,
-    queryFn: async ({ signal }) =>
-      (await api(getJobCall, { params: { id: id! } }, { signal, quiet: quietNotFound })).result,
-  });
   return (
-    <>
-      <PageHeader
-        title={id ? "Edit Schedule Job" : "Add Schedule Job"}
-        description="Watches a project: pauses it at its sample size and closes it after its end date; a Soft job only e-mails its progress report to the manager."
-        back={<BackLink to={LIST}>Scheduled Jobs</BackLink>}
-      />
-      {!id ? <JobEditor /> : (
-        <LoadedRecord
-          query={job}
-          what="scheduled job"
-          list={{ to: LIST, label: "Scheduled Jobs" }}
-          loadingLabel="Loading scheduled job"
-          className="max-w-3xl"
-        >
-          {(job) => <JobEditor job={job} />}
-        </LoadedRecord>
-      )}
-    </>
+    <RecordFormPage
+      kind={JOB}
+      id={id}
+      intro="Watches a project: pauses it at its sample size and closes it after its end date; a Soft job only e-mails its progress report to the manager."
+    >
+      {(job) => <JobEditor job={job} />}
+    </RecordFormPage>
   );
 }
 
@@ -55,19 +48,8 @@ function JobEditor({ job }: { job?: ScheduledJob }) {
     isSoft: job?.isSoft ?? false,
     isActive: job?.isActive ?? true,
   });
-  const save = useSaveRecord<ScheduledJob>({
-    add: addJobCall,
-    update: updateJobCall,
-    recordKey: (id) => ["scheduled-job", id],
-    back: LIST,
-  });
   return (
-    <Form
-      form={form}
-      onSubmit={(values: JobForm) => save(values, job?._id)}
-      guardUnsaved
-      className="flex max-w-3xl flex-col gap-5"
-    >
+    <RecordForm kind={JOB} form={form} record={job}>
       <FormSection title="Scheduled job" description="Fields marked * are required.">
         <TextField
           name="projectCode"
@@ -92,7 +74,6 @@ function JobEditor({ job }: { job?: ScheduledJob }) {
         />
         <SwitchField name="isActive" label="Active" />
       </FormSection>
-      <FormActions cancelTo={LIST} submitLabel={job ? "Save changes" : "Add job"} />
-    </Form>
+    </RecordForm>
   );
 }

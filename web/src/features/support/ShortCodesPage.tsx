@@ -4,8 +4,20 @@ import { useQuery } from "@tanstack/react-query";
 import { api, callKey } from "../../lib/api.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Input } from "../../components/ui/input.tsx";
+import { StaticTable, type TableLook } from "../../components/table/StaticTable.tsx";
 import { shortCodesCall } from "../../../../shared/api/support.ts";
 import { SUPPORT_DESCRIPTION, useSupportTabs } from "./support.ts";
+
+const CODES_LOOK: TableLook = {
+  wrapper: "overflow-x-auto rounded-md border",
+  table: "w-full text-sm",
+  caption: "sr-only",
+  header: "bg-muted/50 text-left",
+  head: "px-3 py-2 font-medium",
+  row: "border-t align-top",
+  cell: "px-3 py-2",
+  empty: "px-3 py-6 text-center text-muted-foreground",
+};
 
 export default function ShortCodesPage() {
   const tabs = useSupportTabs();
@@ -33,41 +45,18 @@ export default function ShortCodesPage() {
         onChange={(e) => setFilter(e.target.value)}
         className="mb-3 max-w-xs"
       />
-      <div className="overflow-x-auto rounded-md border">
-        <table className="w-full text-sm">
-          <caption className="sr-only">ShortCodes</caption>
-          <thead className="bg-muted/50 text-left">
-            <tr>
-              <th className="px-3 py-2 font-medium">Name</th>
-              <th className="px-3 py-2 font-medium">Description</th>
-              <th className="px-3 py-2 font-medium">Filled in</th>
-            </tr>
-          </thead>
-          <tbody>
-            {codes.isLoading
-              ? (
-                <tr>
-                  <td colSpan={3} className="px-3 py-6 text-center text-muted-foreground">Loading…</td>
-                </tr>
-              )
-              : rows.length
-              ? rows.map((c) => (
-                <tr key={c.shortCodeName} className="border-t align-top">
-                  <td className="px-3 py-2 font-mono">{c.shortCodeName}</td>
-                  <td className="px-3 py-2">{c.shortCodeDescription}</td>
-                  <td className="px-3 py-2 text-muted-foreground">{c.filledIn.join("; ")}</td>
-                </tr>
-              ))
-              : (
-                <tr>
-                  <td colSpan={3} className="px-3 py-6 text-center text-muted-foreground">
-                    No short code matches.
-                  </td>
-                </tr>
-              )}
-          </tbody>
-        </table>
-      </div>
+      <StaticTable
+        look={CODES_LOOK}
+        caption="ShortCodes"
+        rows={codes.isLoading ? [] : rows}
+        rowKey={(c) => c.shortCodeName}
+        empty={codes.isLoading ? "Loading…" : "No short code matches."}
+        columns={[
+          { header: "Name", cell: (c) => c.shortCodeName, className: "font-mono" },
+          { header: "Description", cell: (c) => c.shortCodeDescription },
+          { header: "Filled in", cell: (c) => c.filledIn.join("; "), className: "text-muted-foreground" },
+        ]}
+      />
     </>
   );
 }

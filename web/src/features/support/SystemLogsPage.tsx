@@ -6,7 +6,7 @@ import { FilterToolbar } from "../../components/filters/FilterToolbar.tsx";
 import { useList } from "../../components/data-grid/useList.ts";
 import type { GridColumn } from "../../components/data-grid/types.ts";
 import { formatDateTimeSeconds } from "../../lib/format.ts";
-import { LogActivity } from "../common/LogActivity.tsx";
+import { LogActivity } from "../../components/display/LogActivity.tsx";
 import { SUPPORT_DESCRIPTION, type SystemLogRow, systemLogsGrid, useSupportTabs } from "./support.ts";
 
 export default function SystemLogsPage() {

@@ -2,8 +2,8 @@
  * /admin/user/add and /admin/user/:id/edit (part 2, Users): the shared user schemas drive the
  * messages; an empty password is dropped on edit; supplierId is sent only for SUPPLIER users.
  */
-import { useSaveRecord } from "../common/save-record.ts";
-import { useEffect, useMemo, useState } from "react";
+import { useSaveRecord } from "../../lib/save-record.ts";
+import { useEffect, useMemo } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useQuery } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";
@@ -15,8 +15,7 @@ import { api } from "../../lib/api.ts";
 import { addUser, getUserCall, updateUserCall } from "../../../../shared/api/users.ts";
 import { notify } from "../../lib/notify.ts";
 import { useAuth } from "../../lib/auth.ts";
-import { copyText } from "../../lib/clipboard.ts";
-import { TIMING } from "../../lib/timing.ts";
+import { useCopyMark } from "../../lib/clipboard.ts";
 import { PageHeader } from "../../components/layout/PageHeader.tsx";
 import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { PasswordField, SubmitButton, TextField } from "../../components/form/fields.tsx";
@@ -26,9 +25,9 @@ import { useOptions } from "../../components/filters/useOptions.ts";
 import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
-import { withCurrent } from "../common/fields.tsx";
-import { BackLink, LoadedRecord, quietNotFound } from "../common/FormParts.tsx";
-import { SUPPLIERS } from "../common/lookups.ts";
+import { withCurrent } from "../../components/form/lookup-fields.tsx";
+import { BackLink, LoadedRecord, quietNotFound } from "../../components/form/FormParts.tsx";
+import { SUPPLIERS } from "../../lib/lookups.ts";
 import { roleOptionsFor, type UserRecord } from "./users.ts";
 
 const LIST = "/admin/user";
@@ -228,12 +227,7 @@ function NoSuppliersHint() {
 /** Generate a 10-character password and copy it; the copied mark clears after 1000 ms. */
 function PasswordTools() {
   const { setValue, getValues } = useFormContext();
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const { copied, copy } = useCopyMark();
   return (
     <>
       <Button
@@ -252,7 +246,7 @@ function PasswordTools() {
         onClick={async () => {
           const value = String(getValues("password") ?? "");
           if (!value) return notify.info("Nothing to copy yet");
-          if (await copyText(value)) setCopied(true);
+          await copy(value);
         }}
       >
         {copied ? <Check className="text-success" /> : <Copy />}

@@ -29,17 +29,15 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../../components/ui/card.tsx";
 import {
   ConfirmDialog,
-  Dialog,
   DialogClose,
-  DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
 } from "../../../components/ui/dialog.tsx";
+import { RowDialog } from "../../../components/dialogs/RowDialog.tsx";
 import { Select } from "../../../components/ui/select.tsx";
-import { OptionsSection } from "../../library/QuestionFormPage.tsx";
-import { QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/library.ts";
+import { OptionsSection, QUESTION_TYPE_LABELS, type QuestionRecord } from "../../library/index.ts";
 import { projectKey, type ProjectRecord } from "../projects.ts";
 import { listTempQuestions } from "../../../../../shared/api/library.ts";
 import { RowEditDelete } from "../../../components/data-grid/RowEditDelete.tsx";
@@ -208,23 +206,19 @@ export function QuestionsTab({ project }: { project: ProjectRecord }) {
         )}
       />
 
-      <Dialog open={!!editing} onOpenChange={(o) => !o && setEditing(null)}>
-        <DialogContent className="max-w-3xl" onInteractOutside={(e) => e.preventDefault()}>
-          {editing
-            ? (
-              <QuestionDialogForm
-                projectId={project._id}
-                question={editing === "new" ? undefined : editing}
-                onSaved={async () => {
-                  setEditing(null);
-                  await qc.invalidateQueries({ queryKey: key });
-                  refreshCount();
-                }}
-              />
-            )
-            : null}
-        </DialogContent>
-      </Dialog>
+      <RowDialog row={editing} onClose={() => setEditing(null)} className="max-w-3xl" keepOnOutsideClick>
+        {(q) => (
+          <QuestionDialogForm
+            projectId={project._id}
+            question={q === "new" ? undefined : q}
+            onSaved={async () => {
+              setEditing(null);
+              await qc.invalidateQueries({ queryKey: key });
+              refreshCount();
+            }}
+          />
+        )}
+      </RowDialog>
 
       <ConfirmDialog
         open={!!removing}

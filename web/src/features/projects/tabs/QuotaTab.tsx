@@ -27,7 +27,7 @@ import { Input } from "../../../components/ui/input.tsx";
 import { Select } from "../../../components/ui/select.tsx";
 import { MSG } from "../../../../../shared/messages.ts";
 import type { ProjectRecord } from "../projects.ts";
-import { EmptyState, ErrorState, LoadingRows } from "../parts.tsx";
+import { EmptyState, ErrorState, LoadingRows } from "../../../components/display/states.tsx";
 import { listQualificationsCall } from "../../../../../shared/api/library.ts";
 
 type Quota = ProjectQuota;

@@ -14,7 +14,7 @@ import { notify } from "../../../lib/notify.ts";
 import { Form, useSchemaForm } from "../../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { SwitchField } from "../../../components/form/switch-field.tsx";
-import { FormSection } from "../../common/FormParts.tsx";
+import { FormSection } from "../../../components/form/FormParts.tsx";
 import { projectKey, type ProjectRecord } from "../projects.ts";
 import { SECURITY_FLAGS, SECURITY_LABELS } from "../../../../../shared/schemas/project.ts";
 

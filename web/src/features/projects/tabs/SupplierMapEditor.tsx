@@ -24,7 +24,7 @@ import { SwitchField } from "../../../components/form/switch-field.tsx";
 import { useOptions } from "../../../components/filters/useOptions.ts";
 import { SelectField } from "../../../components/form/select-field.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { SUPPLIERS } from "../../common/lookups.ts";
+import { SUPPLIERS } from "../../../lib/lookups.ts";
 import type { SupplierMapRow } from "../projects.ts";
 
 /** An example of each return link, as its field's placeholder. */

@@ -37,7 +37,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { ConfirmDialog } from "../../../components/ui/dialog.tsx";
 import { Switch } from "../../../components/ui/switch.tsx";
 import { projectKey, type ProjectRecord, type SupplierMapRow, supplierMapsKey } from "../projects.ts";
-import { CopyButton } from "../parts.tsx";
+import { CopyButton } from "../../../components/display/CopyButton.tsx";
 import { downloadReport } from "../actions.tsx";
 import { formDefaults, SupplierMapEditor } from "./SupplierMapEditor.tsx";
 

@@ -16,7 +16,7 @@ import { SubmitButton, TextField } from "../../../components/form/fields.tsx";
 import { SwitchField } from "../../../components/form/switch-field.tsx";
 import { UnsavedChangesGuard } from "../../../components/form/unsaved-changes.tsx";
 import { Button, buttonVariants } from "../../../components/ui/button.tsx";
-import { FormSection } from "../../common/FormParts.tsx";
+import { FormSection } from "../../../components/form/FormParts.tsx";
 import { isSurveyUrl, isUrlTitle, readFirstColumn } from "../csv.ts";
 import { projectKey, type ProjectRecord } from "../projects.ts";
 

@@ -1,14 +1,14 @@
 /** Form fields of the master-data screens that pick from a lookup (built on the form kit). */
 import { useMemo } from "react";
 import { Controller, useFormContext } from "react-hook-form";
-import { FieldShell } from "../../components/form/form.tsx";
-import { MultiSelectField } from "../../components/form/multi-select-field.tsx";
-import { SelectField } from "../../components/form/select-field.tsx";
-import { useOptions } from "../../components/filters/useOptions.ts";
-import type { OptionsSource } from "../../components/data-grid/types.ts";
-import { type Option, Select } from "../../components/ui/select.tsx";
-import { CountryFlag } from "./CountryFlag.tsx";
-import { COUNTRIES } from "./lookups.ts";
+import { FieldShell } from "./form.tsx";
+import { MultiSelectField } from "./multi-select-field.tsx";
+import { SelectField } from "./select-field.tsx";
+import { useOptions } from "../filters/useOptions.ts";
+import type { OptionsSource } from "../data-grid/types.ts";
+import { type Option, Select } from "../ui/select.tsx";
+import { CountryFlag } from "../display/CountryFlag.tsx";
+import { COUNTRIES } from "../../lib/lookups.ts";
 
 /** Countries with their flag before the name (an ISO badge where the browser cannot draw flags). */
 export function withFlags(options: Option[]): Option[] {

@@ -5,9 +5,9 @@
  */
 import { type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { api, callKey } from "../../lib/api.ts";
-import type { AnyContract } from "../../../../shared/api/contract.ts";
-import { notify } from "../../lib/notify.ts";
+import { api, callKey } from "./api.ts";
+import type { AnyContract } from "../../../shared/api/contract.ts";
+import { notify } from "./notify.ts";
 
 export type SaveRecordOptions = {
   /** The call that adds a record (e.g. addClient). */

@@ -8,15 +8,14 @@ import { Link } from "react-router";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { ArrowLeft, Check, Copy, SearchX } from "lucide-react";
 import { ApiError } from "../../lib/api.ts";
-import { copyText } from "../../lib/clipboard.ts";
+import { useCopyMark } from "../../lib/clipboard.ts";
 import { notify } from "../../lib/notify.ts";
-import { TIMING } from "../../lib/timing.ts";
 import { cn } from "../../lib/utils.ts";
-import { SubmitButton } from "../../components/form/fields.tsx";
-import { Button, buttonVariants } from "../../components/ui/button.tsx";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card.tsx";
-import { Input } from "../../components/ui/input.tsx";
-import { Skeleton } from "../../components/ui/skeleton.tsx";
+import { SubmitButton } from "./fields.tsx";
+import { Button, buttonVariants } from "../ui/button.tsx";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card.tsx";
+import { Input } from "../ui/input.tsx";
+import { Skeleton } from "../ui/skeleton.tsx";
 
 export function BackLink({ to, children }: { to: string; children: React.ReactNode }) {
   return (
@@ -219,12 +218,7 @@ export function CopyField({
   resolve?: () => Promise<string | null>;
 }) {
   const id = React.useId();
-  const [copied, setCopied] = React.useState(false);
-  React.useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(false), TIMING.copiedIndicatorMs);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const { copied, copy } = useCopyMark();
   return (
     <div className={cn("flex flex-col gap-1.5", className)}>
       <label htmlFor={id} className="text-sm font-medium">{label}</label>
@@ -247,8 +241,7 @@ export function CopyField({
           onClick={async () => {
             const text = resolve ? await resolve() : value;
             if (!text) return;
-            if (await copyText(text)) setCopied(true);
-            else notify.error("Could not copy to the clipboard");
+            if (!(await copy(text))) notify.error("Could not copy to the clipboard");
           }}
         >
           {copied ? <Check className="text-success" /> : <Copy />}

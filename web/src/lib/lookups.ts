@@ -1,14 +1,14 @@
 /** Pick lists shared by the master-data screens: where their options come from and how they read. */
-import type { OptionsSource } from "../../components/data-grid/types.ts";
-import { type SupplierOption, supplierOptionsCall } from "../../../../shared/api/suppliers.ts";
-import { type ClientOption, clientOptionsCall } from "../../../../shared/api/clients.ts";
-import { bdeUserOptions, type UserOption } from "../../../../shared/api/users.ts";
+import type { OptionsSource } from "../components/data-grid/types.ts";
+import { type SupplierOption, supplierOptionsCall } from "../../../shared/api/suppliers.ts";
+import { type ClientOption, clientOptionsCall } from "../../../shared/api/clients.ts";
+import { bdeUserOptions, type UserOption } from "../../../shared/api/users.ts";
 import {
   countriesCall,
   type Country,
   type LanguageOption,
   languagesCall,
-} from "../../../../shared/api/lookups.ts";
+} from "../../../shared/api/lookups.ts";
 
 /**
  * GET /admin/countries: ISO codes; the label is the name (typing its first letters finds it) and the

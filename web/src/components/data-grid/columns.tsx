@@ -1,6 +1,6 @@
 /** Column helpers of the master-data grids: counts and money, right-aligned, with wrapping headers. */
 import type { ReactNode } from "react";
-import type { GridColumn } from "../../components/data-grid/types.ts";
+import type { GridColumn } from "./types.ts";
 import { formatCount, formatMoney } from "../../lib/format.ts";
 
 const HEAD = "whitespace-normal leading-tight min-w-16";

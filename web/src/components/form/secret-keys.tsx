@@ -10,7 +10,9 @@ import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
 import type { Role } from "../../../../shared/roles.ts";
 import { isMasked } from "../../../../shared/secrets.ts";
 import { useMayCall } from "../../lib/auth.ts";
-import { Button } from "../../components/ui/button.tsx";
+import type { AnyContract, ResultOf } from "../../../../shared/api/contract.ts";
+import { api } from "../../lib/api.ts";
+import { Button } from "../ui/button.tsx";
 
 export type SecretKeys<T> = {
   /** Whether the signed-in role may reveal them (and there is a record to reveal). */
@@ -55,6 +57,26 @@ export function useSecretKeys<T extends Record<string, string>, F extends FieldV
     }
   }, [keys, fetchKeys, form]);
   return { allowed, keys, busy, reveal };
+}
+
+/**
+ * The keys of a record on its edit form: `reveal` is the record's reveal call (by `:id`, e.g.
+ * revealClientKeysCall), allowed to that call's roles; nothing to reveal on the add form (no id).
+ */
+export function useRecordKeys<C extends AnyContract, F extends FieldValues>(
+  reveal: C,
+  id: string | undefined,
+  form: UseFormReturn<F, unknown, unknown>,
+): SecretKeys<ResultOf<C>> {
+  const fetchKeys = React.useMemo(
+    () => id ? async () => (await api(reveal, { params: { id } } as never)).result as ResultOf<C> : null,
+    [reveal, id],
+  );
+  return useSecretKeys<ResultOf<C> & Record<string, string>, F>({
+    roles: reveal.roles,
+    fetchKeys: fetchKeys as (() => Promise<ResultOf<C> & Record<string, string>>) | null,
+    form,
+  });
 }
 
 /** The "Show keys" button of a form section holding masked keys; nothing for other roles. */
