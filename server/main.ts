@@ -69,7 +69,7 @@ export async function serve(opts: { webRoot?: string } = {}) {
   const lease = (name: string, ttlMs: number) => leaseGate(deps, holder, name, ttlMs);
   // reconcile uploads a crash left half applied are rolled back (and held post-backs of finished ones
   // released) before anything reads the counters
-  const rolledBack = await recoverReconciles(deps.db, deps.now, services.reconcile.active);
+  const rolledBack = await recoverReconciles(deps, services.reconcile.active);
   if (rolledBack) {
     deps.log.warn("reconcile uploads left half applied were rolled back", { uploads: rolledBack });
   }

@@ -1,6 +1,6 @@
 /** `invoice pdf <invoiceCode> --out file.pdf`: the invoice's PDF, made by the same domain functions as the API. */
 import type { Command } from "commander";
-import { getInvoiceByCode } from "../../server/domain/accounts/invoices.ts";
+import { getInvoiceByCode } from "../../server/domain/accounts/invoice-record.ts";
 import { invoicePdf, invoicePdfName } from "../../server/domain/accounts/pdf.ts";
 import { isNotFound } from "../../server/domain/errors.ts";
 import { CliError, say, withDeps } from "../context.ts";
@@ -14,7 +14,7 @@ export function registerInvoiceCommands(program: Command) {
     .action(async (code: string, opts: { out?: string }) => {
       const { bytes, name, total } = await withDeps(async (deps) => {
         try {
-          const inv = await getInvoiceByCode(deps.db, code);
+          const inv = await getInvoiceByCode(deps, code);
           return { bytes: await invoicePdf(inv), name: invoicePdfName(inv.invoiceCode), total: inv.total };
         } catch (e) {
           if (isNotFound(e)) throw new CliError(`no invoice has the code ${code}`);

@@ -45,7 +45,7 @@ export function registerReconcileCommands(program: Command) {
             .where("isDeleted", "=", 0).executeTakeFirst();
           if (!p) throw new CliError(`Project ${projectCode} not found`);
           const ids = await identifiersOfUpload({ csv, fileName: file.split("/").pop() ?? file });
-          const s = await reconcileUpload(deps, cliActor(), p.id, type, ids);
+          const s = await reconcileUpload({ ...deps, actor: cliActor() }, { projectId: p.id, type, ids });
           // the approved post-backs it queued get their first attempt before the command ends (claimed
           // with a lease like any sender's, so a server sharing the database never sends one twice)
           await deps.services.router.close();
@@ -58,7 +58,7 @@ export function registerReconcileCommands(program: Command) {
           );
           if (unknownOut) {
             const out = await Deno.open(unknownOut.path, { write: true, truncate: true });
-            await csvStream(unknownColumns, unknownPages(deps.db, s._id)).pipeTo(out.writable);
+            await csvStream(unknownColumns, unknownPages(deps, s._id)).pipeTo(out.writable);
             say(`wrote ${unknownOut.path} (${s.unknown} unknown identifiers)`);
           }
         });

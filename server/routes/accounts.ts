@@ -1,19 +1,15 @@
 /** Accounts (part 2, 7 "Accounts"): handlers of the contracts in shared/api/accounts.ts. */
 import { answer, type Api } from "../http/api.ts";
 import * as C from "../../shared/api/accounts.ts";
+import { createInvoice, updateInvoice, uploadInvoiceRefs } from "../domain/accounts/invoices.ts";
+import { getInvoice, nextInvoiceCode, projectInvoice } from "../domain/accounts/invoice-record.ts";
 import {
-  createInvoice,
   enrichInvoices,
-  getInvoice,
   invoiceListMap,
-  invoiceProjects,
   invoicesListQuery,
   invoicesListSpec,
-  nextInvoiceCode,
-  projectInvoice,
-  updateInvoice,
-  uploadInvoiceRefs,
-} from "../domain/accounts/invoices.ts";
+} from "../domain/accounts/invoices-list.ts";
+import { invoiceProjects } from "../domain/accounts/invoice-projects.ts";
 import {
   accountProjectMap,
   accountProjectsQuery,
@@ -24,19 +20,21 @@ import {
 } from "../domain/accounts/projects.ts";
 import {
   createPurchaseOrder,
-  financeMap,
-  financesQuery,
-  financesSpec,
   getPurchaseOrder,
   purchaseOrderMap,
   purchaseOrdersQuery,
   purchaseOrdersSpec,
+  uploadPurchaseOrderRefs,
+} from "../domain/accounts/purchase-orders.ts";
+import {
+  financeMap,
+  financesQuery,
+  financesSpec,
   supplierProjectMap,
   supplierProjectsMeta,
   supplierProjectsQuery,
   supplierProjectsSpec,
-  uploadPurchaseOrderRefs,
-} from "../domain/accounts/purchase-orders.ts";
+} from "../domain/accounts/finances.ts";
 import { listIssuers, updateIssuer } from "../domain/accounts/issuers.ts";
 import {
   invoicePdf,
@@ -78,11 +76,10 @@ export function accountRoutes(api: Api) {
     enrich: (rows) => enrichAccountProjects(db, rows),
     list: C.archievedList,
   }));
-  api.handle(C.invoiceProjectsCall, ({ db, body }) => invoiceProjects(db, body.clientId, body.invoiceId));
+  api.handle(C.invoiceProjectsCall, ({ ctx, body }) => invoiceProjects(ctx, body));
   api.handle(
     C.addManualProjectCall,
-    async ({ deps, actor, body }) =>
-      answer(await createManualProject(deps, actor(), body, deps.now), "Project added successfully"),
+    async ({ ctx, body }) => answer(await createManualProject(ctx, body), "Project added successfully"),
   );
 
   // invoices
@@ -93,25 +90,25 @@ export function accountRoutes(api: Api) {
     enrich: (rows) => enrichInvoices(db, rows),
     list: C.invoicesList,
   }));
-  api.handle(C.nextInvoiceCodeCall, async ({ db }) => ({ invoiceCode: await nextInvoiceCode(db) }));
-  api.handle(C.addInvoiceCall, async ({ deps, actor, body }) => {
-    const invoice = await createInvoice(deps, actor(), body);
+  api.handle(C.nextInvoiceCodeCall, async ({ ctx }) => ({ invoiceCode: await nextInvoiceCode(ctx) }));
+  api.handle(C.addInvoiceCall, async ({ ctx, body }) => {
+    const invoice = await createInvoice(ctx, body);
     const apiUrl = API_BASE + pathOf(C.downloadInvoiceCall, { id: invoice._id });
     return answer({ invoice, apiUrl }, `Invoice ${invoice.invoiceCode} generated successfully`);
   });
   api.handle(
     C.updateInvoiceCall,
-    async ({ deps, actor, params, body }) =>
-      answer(await updateInvoice(deps, actor(), params.id, body), "Invoice updated successfully"),
+    async ({ ctx, params, body }) =>
+      answer(await updateInvoice(ctx, { ...body, id: params.id }), "Invoice updated successfully"),
   );
-  api.handle(C.getInvoiceCall, ({ db, params }) => getInvoice(db, params.id));
-  api.handle(C.projectInvoiceCall, ({ db, params }) => projectInvoice(db, params.projectId));
-  api.handle(C.downloadInvoiceCall, async ({ db, params }) => {
-    const invoice = await getInvoice(db, params.id);
+  api.handle(C.getInvoiceCall, ({ ctx, params }) => getInvoice(ctx, params.id));
+  api.handle(C.projectInvoiceCall, ({ ctx, params }) => projectInvoice(ctx, params.projectId));
+  api.handle(C.downloadInvoiceCall, async ({ ctx, params }) => {
+    const invoice = await getInvoice(ctx, params.id);
     return pdfResponse(await invoicePdf(invoice), invoicePdfName(invoice.invoiceCode));
   });
-  api.handle(C.uploadInvoiceRefsCall, async ({ deps, db, actor, body }) => {
-    const r = await uploadInvoiceRefs(db, actor(), body.data, deps.now, body.overwrite);
+  api.handle(C.uploadInvoiceRefsCall, async ({ ctx, body }) => {
+    const r = await uploadInvoiceRefs(ctx, body);
     return answer(r, `Reference numbers of ${r.updated} invoice${r.updated === 1 ? "" : "s"} uploaded`);
   });
 
@@ -140,17 +137,17 @@ export function accountRoutes(api: Api) {
     map: purchaseOrderMap,
     list: C.purchaseOrdersList,
   }));
-  api.handle(C.addPurchaseOrderCall, async ({ db, actor, body }) => {
-    const purchaseOrder = await createPurchaseOrder(db, actor(), body.supplierId);
+  api.handle(C.addPurchaseOrderCall, async ({ ctx, body }) => {
+    const purchaseOrder = await createPurchaseOrder(ctx, body);
     const apiUrl = API_BASE + pathOf(C.downloadPurchaseOrderCall, { id: purchaseOrder._id });
     return answer({ purchaseOrder, apiUrl }, `Purchase order ${purchaseOrder.poCode} created successfully`);
   });
-  api.handle(C.downloadPurchaseOrderCall, async ({ db, params }) => {
-    const po = await getPurchaseOrder(db, params.id);
+  api.handle(C.downloadPurchaseOrderCall, async ({ ctx, params }) => {
+    const po = await getPurchaseOrder(ctx, params.id);
     return pdfResponse(await purchaseOrderPdf(po), purchaseOrderPdfName(po.poCode));
   });
-  api.handle(C.uploadPurchaseOrderRefsCall, async ({ deps, db, actor, body }) => {
-    const r = await uploadPurchaseOrderRefs(db, actor(), body.data, deps.now, body.overwrite);
+  api.handle(C.uploadPurchaseOrderRefsCall, async ({ ctx, body }) => {
+    const r = await uploadPurchaseOrderRefs(ctx, body);
     return answer(
       r,
       `Reference numbers of ${r.updated} purchase order${r.updated === 1 ? "" : "s"} uploaded`,
@@ -158,13 +155,10 @@ export function accountRoutes(api: Api) {
   });
 
   // issuing companies
-  api.handle(C.issuingCompaniesCall, ({ db }) => listIssuers(db));
+  api.handle(C.issuingCompaniesCall, ({ ctx }) => listIssuers(ctx));
   api.handle(
     C.updateIssuingCompanyCall,
-    async ({ deps, db, actor, params, body }) =>
-      answer(
-        await updateIssuer(db, actor(), params.id, body, deps.now),
-        "Issuing company updated successfully",
-      ),
+    async ({ ctx, params, body }) =>
+      answer(await updateIssuer(ctx, { ...body, id: params.id }), "Issuing company updated successfully"),
   );
 }

@@ -24,14 +24,12 @@ export function reconcileRoutes(api: Api) {
     list: R.reconcileList,
   }));
 
-  api.handle(R.reconcileUpload, async ({ deps, actor, params, body }) => {
-    const summary = await reconcileUpload(
-      deps,
-      actor(),
-      params.id,
-      body.type,
-      await identifiersOfUpload(body),
-    );
+  api.handle(R.reconcileUpload, async ({ ctx, params, body }) => {
+    const summary = await reconcileUpload(ctx, {
+      projectId: params.id,
+      type: body.type,
+      ids: await identifiersOfUpload(body),
+    });
     return answer(
       summary,
       `${summary.matched} identifiers ${
@@ -41,41 +39,33 @@ export function reconcileRoutes(api: Api) {
   });
 
   // every identifier an upload did not match, streamed page by page
-  api.handle(R.reconcileUnknownCall, async ({ db, params, c }) => {
-    const u = await unknownSource(db, params.id);
+  api.handle(R.reconcileUnknownCall, async ({ ctx, params, c }) => {
+    const u = await unknownSource(ctx, params.id);
     return csvResponse(
       c,
       `${u.projectCode}-unknown-identifiers.csv`,
-      csvStream(unknownColumns, unknownPages(db, u.id)),
+      csvStream(unknownColumns, unknownPages(ctx, u.id)),
     );
   });
 
-  api.handle(R.reconcileUndo, async ({ deps, actor, params }) => {
-    const out = await undoReconcile(deps, actor(), params.id);
+  api.handle(R.reconcileUndo, async ({ ctx, params }) => {
+    const out = await undoReconcile(ctx, params.id);
     return answer(out, `Reconcile undone: ${out.restored} sessions restored`);
   });
 
-  api.handle(R.reconcileStatusCall, async ({ deps, actor, params, body }) => {
-    const out = await reconcileStatus(
-      deps,
-      actor(),
-      params.id,
-      body.projectStatus,
-      body.sendEmail,
-      deps.now,
-    );
+  api.handle(R.reconcileStatusCall, async ({ ctx, params, body }) => {
+    const out = await reconcileStatus(ctx, { ...body, id: params.id });
     return answer(out, `${out.projectCode} is now ${projectStatusLabel(out.projectStatus)}`);
   });
 
-  api.handle(R.revokeProjectCall, async ({ deps, actor, params, body }) => {
-    const out = await revokeProject(deps, actor(), params.id, body.sendEmail, deps.now);
+  api.handle(R.revokeProjectCall, async ({ ctx, params, body }) => {
+    const out = await revokeProject(ctx, { ...body, id: params.id });
     return answer(out, `${out.projectCode} revoked: back to Closed`);
   });
 
-  api.handle(R.supplierSummaryCall, ({ db, body }) => supplierSummary(db, body.projectId));
+  api.handle(R.supplierSummaryCall, ({ ctx, body }) => supplierSummary(ctx, body.projectId));
   api.handle(
     R.approveSummaryCall,
-    async ({ deps, actor, body }) =>
-      answer(await updateSupplierSummary(deps, actor(), body, deps.now), "Supplier summary updated"),
+    async ({ ctx, body }) => answer(await updateSupplierSummary(ctx, body), "Supplier summary updated"),
   );
 }

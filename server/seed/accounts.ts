@@ -8,8 +8,10 @@ import type { Deps } from "../deps.ts";
 import { PROJECT_STATUS } from "../../shared/status.ts";
 import type { Caller } from "../domain/projects/projects.ts";
 import { setStatus } from "../domain/projects/status.ts";
-import { createInvoice, invoiceProjects, updateInvoice } from "../domain/accounts/invoices.ts";
-import { createPurchaseOrder, RECONCILED_STATUSES } from "../domain/accounts/purchase-orders.ts";
+import { createInvoice, updateInvoice } from "../domain/accounts/invoices.ts";
+import { invoiceProjects } from "../domain/accounts/invoice-projects.ts";
+import { createPurchaseOrder } from "../domain/accounts/purchase-orders.ts";
+import { RECONCILED_STATUSES } from "../domain/accounts/finances.ts";
 import { ensureIssuers } from "../domain/accounts/issuers.ts";
 import { addDays, businessToday } from "../domain/accounts/dates.ts";
 
@@ -20,7 +22,8 @@ export async function seedAccounts(
   children: { parentId: string; status: number }[],
 ): Promise<{ invoices: number; purchaseOrders: number }> {
   const { db } = deps;
-  await ensureIssuers(db, clock);
+  const ctx = { ...deps, actor: caller.actor, now: clock };
+  await ensureIssuers(ctx);
   const { READY_TO_INVOICE, INVOICED } = PROJECT_STATUS;
   const byParent = new Map<string, number[]>();
   for (const c of children) byParent.set(c.parentId, [...(byParent.get(c.parentId) ?? []), c.status]);
@@ -37,9 +40,11 @@ export async function seedAccounts(
       .executeTakeFirstOrThrow();
     const client = await db.selectFrom("clients").select("netDays").where("id", "=", p.clientId)
       .executeTakeFirstOrThrow();
-    const line = (await invoiceProjects(db, p.clientId, null)).find((o) => o._id === parentId);
+    const line = (await invoiceProjects(ctx, { clientId: p.clientId, invoiceId: null })).find((o) =>
+      o._id === parentId
+    );
     if (!line) continue;
-    const inv = await createInvoice(deps, caller.actor, {
+    const inv = await createInvoice(ctx, {
       clientId: p.clientId,
       netTerms: client.netDays,
       invoiceStatus: 1,
@@ -54,15 +59,16 @@ export async function seedAccounts(
         cpi: line.cpi,
         total: line.total,
       }],
-    }, clock);
+    });
     invoices++;
     if (i === 0) {
-      await updateInvoice(deps, caller.actor, inv._id, {
+      await updateInvoice(ctx, {
+        id: inv._id,
         referenceNo: "UTR-DEMO-0001",
         recievedDate: today,
         comment: "Paid by wire",
         invoiceStatus: 2,
-      }, clock);
+      });
     }
     if (i === 1) await setStatus({ ...deps, now: clock, ...caller }, { id: parentId, action: "archieve" });
   }
@@ -72,7 +78,7 @@ export async function seedAccounts(
     .orderBy("m.supplierId").limit(1).executeTakeFirst();
   let purchaseOrders = 0;
   if (supplier) {
-    await createPurchaseOrder(db, caller.actor, supplier.supplierId, clock);
+    await createPurchaseOrder(ctx, { supplierId: supplier.supplierId });
     purchaseOrders++;
   }
   return { invoices, purchaseOrders };

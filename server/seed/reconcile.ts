@@ -24,12 +24,12 @@ export async function seedReconcile(
   const approved: string[] = [], rejected: string[] = [];
   for (const c of completes) (rand() < 0.9 ? approved : rejected).push(c.id);
   const upload = (type: 1 | 2, ids: string[], fileName: string, at: number) =>
-    reconcileUpload(deps, SYSTEM_ACTOR, groupId, type, {
-      identifiers: ids,
-      lines: ids.length,
-      duplicates: 0,
-      fileName,
-    }, { now: at });
+    reconcileUpload({ ...deps, actor: SYSTEM_ACTOR }, {
+      projectId: groupId,
+      type,
+      ids: { identifiers: ids, lines: ids.length, duplicates: 0, fileName },
+      at,
+    });
   if (approved.length) await upload(RECONCILE_TYPE.APPROVED, approved, "approved.csv", now);
   if (rejected.length) await upload(RECONCILE_TYPE.REJECTED, rejected, "rejected.csv", now + 60_000);
 }

@@ -49,7 +49,13 @@ export async function settleStatuses(
         await setStatus(manager, { id: child.id, action: "invoice" });
       }
       // Archieve from the reconcile screen, on the group (its child follows), no supplier e-mails
-      if (to === ARCHIEVED) await reconcileStatus(deps, caller.actor, parentId, ARCHIEVED, false, clock);
+      if (to === ARCHIEVED) {
+        await reconcileStatus(manager, {
+          id: parentId,
+          projectStatus: ARCHIEVED,
+          sendEmail: false,
+        });
+      }
     }
   }
   // a group project that is not finished reads as its busiest child: Live, else Testing, else Paused

@@ -17,7 +17,7 @@ import {
   recoverReconciles,
   undoReconcile,
 } from "../../server/domain/reconcile/reconcile.ts";
-import { MAX_IDENTIFIERS, parseIdentifierFile } from "../../shared/schemas/reconcile.ts";
+import { MAX_IDENTIFIERS, parseIdentifierFile } from "../../shared/reconcile-file.ts";
 import { parseOffThread } from "../../server/domain/reconcile/offthread.ts";
 import Papa from "papaparse";
 import { setImmediate } from "node:timers";
@@ -209,10 +209,14 @@ Deno.test("reconcile: a failure half way leaves nothing applied (sessions, count
       BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(t.deps.db);
     let failed = "";
     try {
-      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-        identifiers: s.completes,
-        lines: 4,
-        duplicates: 0,
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: {
+          identifiers: s.completes,
+          lines: 4,
+          duplicates: 0,
+        },
       });
     } catch (e) {
       failed = String(e);
@@ -567,10 +571,14 @@ async function chunkedSetup(t: TestApp) {
     supplierApprovedHook: "https://panel.example/a?uid=[uid]&s=[status]",
   });
   const s = await closedProject(t, { complete: 60, terminate: 2 }, { supplierId: supplier._id });
-  const first = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-    identifiers: s.completes.slice(0, 5),
-    lines: 5,
-    duplicates: 0,
+  const first = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+    projectId: s.parent._id,
+    type: 1,
+    ids: {
+      identifiers: s.completes.slice(0, 5),
+      lines: 5,
+      duplicates: 0,
+    },
   });
   assertEquals([first.matched, first.hooksQueued, first.status], [5, 5, "applied"]);
   await router(t).idle();
@@ -597,7 +605,12 @@ Deno.test("reconcile: a failure in chunk 3, after chunks 1 and 2 were committed,
     const sentBefore = sent.length;
     let failed = "";
     try {
-      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: input,
+        chunk: 10,
+      });
     } catch (e) {
       failed = String(e);
     }
@@ -614,7 +627,12 @@ Deno.test("reconcile: a failure in chunk 3, after chunks 1 and 2 were committed,
     assertEquals(sent.length, sentBefore, "no approved post-back of the failed upload went out");
 
     // the same file goes in whole afterwards, in chunks
-    const ok = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+    const ok = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.parent._id,
+      type: 1,
+      ids: input,
+      chunk: 10,
+    });
     assertEquals(
       [ok.matched, ok.alreadyReconciled, ok.notComplete, ok.unknown, ok.hooksQueued, ok.status],
       [55, 5, 2, 1, 55, "applied"],
@@ -635,7 +653,7 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
     const { s, identifiers, input } = await chunkedSetup(t);
     const db = t.deps.db;
     const before = await fullState(t, s);
-    assertEquals(await recoverReconciles(db), 0, "nothing to recover");
+    assertEquals(await recoverReconciles({ db, now: Date.now }), 0, "nothing to recover");
     assertEquals(await fullState(t, s), before);
 
     // a crash in chunk 3: the in-process roll-back cannot run either (its deletes fail), as if dead
@@ -644,7 +662,12 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
       BEGIN SELECT RAISE(ABORT, 'process died'); END`.execute(db);
     let failed = "";
     try {
-      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: input,
+        chunk: 10,
+      });
     } catch (e) {
       failed = String(e);
     }
@@ -662,9 +685,9 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
     const held = await db.selectFrom("router_hooks").select("id").where("nextAt", "=", HOOK_HELD).execute();
     assertEquals(held.length, 15);
 
-    assertEquals(await recoverReconciles(db), 1);
+    assertEquals(await recoverReconciles({ db, now: Date.now }), 1);
     assertEquals(await fullState(t, s), before);
-    assertEquals(await recoverReconciles(db), 0, "idempotent");
+    assertEquals(await recoverReconciles({ db, now: Date.now }), 0, "idempotent");
 
     // a crash after the upload was applied, before its post-backs were released
     await sql`CREATE TRIGGER no_release BEFORE UPDATE OF nextAt ON router_hooks
@@ -672,7 +695,12 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
       .execute(db);
     failed = "";
     try {
-      await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 10 });
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: input,
+        chunk: 10,
+      });
     } catch (e) {
       failed = String(e);
     }
@@ -689,7 +717,7 @@ Deno.test("reconcile: recovery rolls back an upload a crash left applying with c
       (await db.selectFrom("router_hooks").select("id").where("nextAt", "=", HOOK_HELD).execute()).length,
       55,
     );
-    assertEquals(await recoverReconciles(db), 0, "an applied upload is not rolled back");
+    assertEquals(await recoverReconciles({ db, now: Date.now }), 0, "an applied upload is not rolled back");
     assertEquals(
       (await db.selectFrom("router_hooks").select("id").where("nextAt", "=", HOOK_HELD).execute()).length,
       0,
@@ -737,10 +765,14 @@ Deno.test("reconcile: while 5,000 identifiers are applied, router entries on ano
     const identifiers = Array.from({ length: 5_000 }, (_, i) => uidAt(i));
 
     let uploading = true;
-    const upload = reconcileUpload(t.deps, SYSTEM_ACTOR, target.child._id, 1, {
-      identifiers,
-      lines: identifiers.length,
-      duplicates: 0,
+    const upload = reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: target.child._id,
+      type: 1,
+      ids: {
+        identifiers,
+        lines: identifiers.length,
+        duplicates: 0,
+      },
     }).finally(() => uploading = false);
     const times: number[] = [];
     let during = 0, n = 0;
@@ -782,10 +814,14 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
         WHERE s.id IN (${sql.join(earlier)}) AND s.projectId = router_daily.projectId)
       WHERE date != '2020-01-02' AND projectId IN (${sql.join([a.child._id, b.child._id])})`.execute(db);
     const both = [a.child._id, b.child._id];
-    const prior = await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 2, {
-      identifiers: [a.completes[8], b.completes[6]],
-      lines: 2,
-      duplicates: 0,
+    const prior = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: a.parent._id,
+      type: 2,
+      ids: {
+        identifiers: [a.completes[8], b.completes[6]],
+        lines: 2,
+        duplicates: 0,
+      },
     });
     assertEquals(prior.matched, 2);
     // interleaved, so every chunk of 4 mixes children, suppliers, days and kinds
@@ -803,7 +839,12 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
     await failOn(t, b.completes[5]);
     let failed = "";
     try {
-      await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, { chunk: 4 });
+      await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: a.parent._id,
+        type: 1,
+        ids: input,
+        chunk: 4,
+      });
     } catch (e) {
       failed = String(e);
     }
@@ -812,7 +853,12 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
     assertEquals(await fullState(t, a), before);
     assertEquals(await fullState(t, b), beforeB);
 
-    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, a.parent._id, 1, input, { chunk: 4 });
+    const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: a.parent._id,
+      type: 1,
+      ids: input,
+      chunk: 4,
+    });
     assertEquals(
       [up.matched, up.alreadyReconciled, up.notComplete, up.unknown, up.duplicates, up.identifiers],
       [14, 2, 3, 2, 1, 21],
@@ -837,7 +883,7 @@ Deno.test("reconcile: a group project of two children, two suppliers and two day
       [...a.completes.slice(0, 8), ...b.completes.slice(0, 6)].sort(),
     );
 
-    const undo = await undoReconcile(t.deps, SYSTEM_ACTOR, a.parent._id);
+    const undo = await undoReconcile({ ...t.deps, actor: SYSTEM_ACTOR }, a.parent._id);
     assertEquals(undo.restored, 14);
     assertEquals(await reconcileMismatches(db, both), []);
     const after = await fullState(t, a);
@@ -869,11 +915,16 @@ Deno.test("reconcile: on an idle server the chunks go one after another without 
     const tick = () => setImmediate(() => counting && (turns++, tick()));
     try {
       tick();
-      const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-        identifiers: s.completes,
-        lines: 30,
-        duplicates: 0,
-      }, { chunk: 2 });
+      const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: {
+          identifiers: s.completes,
+          lines: 30,
+          duplicates: 0,
+        },
+        chunk: 2,
+      });
       assertEquals(up.matched, 30);
     } finally {
       counting = false;
@@ -947,11 +998,16 @@ Deno.test("reconcile: the held approved post-backs of a large upload are all rel
     }
     // the file in another order than the keys: slices go by key, chunks by the file
     const identifiers = Array.from({ length: N }, (_, i) => uidAt(N - 1 - i));
-    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.child._id, 1, {
-      identifiers,
-      lines: N,
-      duplicates: 0,
-    }, { chunk: 300 });
+    const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.child._id,
+      type: 1,
+      ids: {
+        identifiers,
+        lines: N,
+        duplicates: 0,
+      },
+      chunk: 300,
+    });
     assertEquals([up.matched, up.hooksQueued], [N, N]);
     const hooks = await sql<{ held: number; due: number }>`SELECT sum(nextAt = ${HOOK_HELD}) AS held,
       sum(nextAt != ${HOOK_HELD}) AS due FROM router_hooks WHERE hookKey LIKE '%-a'`.execute(db);
@@ -970,17 +1026,21 @@ Deno.test("reconcile: a complete whose day has no rollup row yet gets one, and t
     await sql`UPDATE sessions SET endedAt = '2021-03-04T05:06:07.000Z' WHERE id = ${s.completes[0]}`.execute(
       db,
     );
-    const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-      identifiers: s.completes,
-      lines: 3,
-      duplicates: 0,
+    const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.parent._id,
+      type: 1,
+      ids: {
+        identifiers: s.completes,
+        lines: 3,
+        duplicates: 0,
+      },
     });
     assertEquals(up.matched, 3);
     const day = await sql<{ approved: number }>`SELECT approved FROM router_daily
       WHERE projectId = ${s.child._id} AND date = '2021-03-04'`.execute(db);
     assertEquals(day.rows.map((r) => r.approved), [1]);
     assertEquals(await reconcileMismatches(db, [s.child._id]), []);
-    await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
+    await undoReconcile({ ...t.deps, actor: SYSTEM_ACTOR }, s.parent._id);
     assertEquals(await reconcileMismatches(db, [s.child._id]), []);
     assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 0, rejected: 0 });
   } finally {
@@ -997,10 +1057,14 @@ Deno.test({
     const local = await testApp();
     try {
       const s = await closedProject(local, { complete: 3 });
-      const up = await reconcileUpload(local.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-        identifiers: s.completes,
-        lines: 3,
-        duplicates: 0,
+      const up = await reconcileUpload({ ...local.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: {
+          identifiers: s.completes,
+          lines: 3,
+          duplicates: 0,
+        },
       });
       assertEquals(up.matched, 3);
       const temp = await sql<
@@ -1016,17 +1080,22 @@ Deno.test({
     try {
       const s = await closedProject(t, { complete: 12, terminate: 1 });
       const identifiers = [...s.completes.slice(0, 10), ...s.terminates, "ffffffffffffffffffffffff"];
-      const up = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-        identifiers,
-        lines: identifiers.length,
-        duplicates: 0,
-      }, { chunk: 5 });
+      const up = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+        projectId: s.parent._id,
+        type: 1,
+        ids: {
+          identifiers,
+          lines: identifiers.length,
+          duplicates: 0,
+        },
+        chunk: 5,
+      });
       assertEquals([up.matched, up.notComplete, up.unknown, up.status], [10, 1, 1, "applied"]);
       assertEquals(await approvedOf(t, "projects", s.child._id), { approved: 10, rejected: 0 });
       assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
       const left = await sql<{ n: number }>`SELECT count(*) AS n FROM reconcile_chunk`.execute(t.deps.db);
       assertEquals(Number(left.rows[0].n), 0, "emptied by every chunk");
-      const undo = await undoReconcile(t.deps, SYSTEM_ACTOR, s.parent._id);
+      const undo = await undoReconcile({ ...t.deps, actor: SYSTEM_ACTOR }, s.parent._id);
       assertEquals(undo.restored, 10);
       assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
     } finally {

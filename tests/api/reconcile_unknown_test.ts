@@ -137,7 +137,12 @@ Deno.test("reconcile unknown: unknown identifiers found chunk after chunk keep t
       s.completes[5],
     ];
     const input = { identifiers: ids, lines: ids.length, duplicates: 0 };
-    const out = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 4 });
+    const out = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.parent._id,
+      type: 1,
+      ids: input,
+      chunk: 4,
+    });
     const expected = ["u01", "u02", "u03", "u04", "u05", "u06", "u07", "u08"];
     assertEquals([out.matched, out.unknown, out.unknownIdentifiers], [6, 8, expected]);
     assertEquals((await unknownCsv(t, out._id)).rows, expected);
@@ -153,9 +158,12 @@ Deno.test("reconcile unknown: unknown identifiers found chunk after chunk keep t
     const others = sql`SELECT n FROM reconcile_unknown WHERE reconcileId != ${out._id}`;
     const before = (await others.execute(t.deps.db)).rows;
     let failed = false;
-    await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, input, { chunk: 4 }).catch(() =>
-      failed = true
-    );
+    await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.parent._id,
+      type: 1,
+      ids: input,
+      chunk: 4,
+    }).catch(() => failed = true);
     assert(failed);
     assertEquals((await others.execute(t.deps.db)).rows, before);
     assertEquals(await reconcileMismatches(t.deps.db, [s.child._id]), []);
@@ -189,11 +197,16 @@ Deno.test("reconcile unknown: an upload none of whose identifiers belongs to the
     // through the domain in small slices: the whole file is looked through, then refused
     const many = Array.from({ length: 23 }, (_, i) => `stranger-${i}`);
     let refused = "";
-    await reconcileUpload(t.deps, SYSTEM_ACTOR, s.parent._id, 1, {
-      identifiers: many,
-      lines: many.length,
-      duplicates: 0,
-    }, { chunk: 5 }).catch((e) => refused = e.message);
+    await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.parent._id,
+      type: 1,
+      ids: {
+        identifiers: many,
+        lines: many.length,
+        duplicates: 0,
+      },
+      chunk: 5,
+    }).catch((e) => refused = e.message);
     assertEquals(refused, `none of these 23 identifiers belong to ${s.parent.projectCode}: wrong project?`);
     assertEquals(await recorded(t, s), before, "no upload row, no counter, rollup, record or log line");
     // one identifier of the project is enough: a terminate (not a complete) belongs to it
@@ -262,12 +275,17 @@ Deno.test("reconcile unknown: an upload made on a child project (its code in the
     const s = await closedProject(t, { complete: 4 });
     const onGroup = await upload(t, s.parent._id, { type: 1, uid: s.completes.slice(0, 2) });
     assertEquals(onGroup.status, 200, onGroup.text);
-    const onChild = await reconcileUpload(t.deps, SYSTEM_ACTOR, s.child._id, 2, {
-      identifiers: s.completes.slice(2),
-      lines: 2,
-      duplicates: 0,
-      fileName: "child.csv",
-    }, { now: t.deps.now() + 1_000 });
+    const onChild = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: s.child._id,
+      type: 2,
+      ids: {
+        identifiers: s.completes.slice(2),
+        lines: 2,
+        duplicates: 0,
+        fileName: "child.csv",
+      },
+      at: t.deps.now() + 1_000,
+    });
     const row = async () =>
       (await t.api(Rec.listReconcileProjects, {
         token: await t.tokenFor("ACCOUNTANT"),

@@ -97,7 +97,11 @@ export async function bench(): Promise<BenchRow[]> {
     const summary = await (async () => {
       try {
         const ids = await identifiersOfUpload({ csv, fileName: "bench.csv" });
-        return await reconcileUpload(t.deps, SYSTEM_ACTOR, target.child._id, 1, ids);
+        return await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+          projectId: target.child._id,
+          type: 1,
+          ids: ids,
+        });
       } finally {
         uploading = false;
       }
@@ -116,13 +120,11 @@ export async function bench(): Promise<BenchRow[]> {
     // alone, without router traffic: the upload's own time (on a fresh file of rejected ones)
     const csv2 = Array.from({ length: IDENTIFIERS }, (_, i) => hex(i * 2 + 1, 7)).join("\n");
     const a0 = performance.now();
-    const alone = await reconcileUpload(
-      t.deps,
-      SYSTEM_ACTOR,
-      target.child._id,
-      2,
-      await identifiersOfUpload({ csv: csv2, fileName: "bench2.csv" }),
-    );
+    const alone = await reconcileUpload({ ...t.deps, actor: SYSTEM_ACTOR }, {
+      projectId: target.child._id,
+      type: 2,
+      ids: await identifiersOfUpload({ csv: csv2, fileName: "bench2.csv" }),
+    });
     const aloneMs = performance.now() - a0;
     const mismatches = await reconcileMismatches(db, [target.child._id]);
     if (summary.matched !== IDENTIFIERS || alone.matched !== IDENTIFIERS || mismatches.length) {

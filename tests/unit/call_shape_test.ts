@@ -112,16 +112,7 @@ Deno.test("errors: the HTTP layer's error makers and the domain's share no name"
  * positional list fails here. Names no longer found are ignored (prune them when their area moves).
  */
 const LONG_LISTS_LEFT: Record<string, string> = {
-  // server/domain/reconcile, accounts and router: moving to (ctx, input) in their own change (#22 item 3)
-  updateInvoice: "accounts",
-  uploadInvoiceRefs: "accounts",
-  updateIssuer: "accounts",
-  uploadPurchaseOrderRefs: "accounts",
-  applyRefRows: "accounts",
-  revokeProject: "reconcile",
-  wrongProjectCheck: "reconcile",
-  reconcileUpload: "reconcile",
-  reconcileStatus: "reconcile",
+  // server/domain/router: the hot path's pure functions (reconcile and accounts take (ctx, input))
   verifyReturnSignature: "router: the hot path's pure signature check",
   evaluate: "router: the hot path's pure pre-screen evaluation",
   // ops: the backup schedule and task leases are boot-time machinery (the scheduler's), not calls

@@ -6,6 +6,7 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
+import type { Ctx } from "../ctx.ts";
 import type { InvoiceProjectOption } from "../../../shared/api/accounts.ts";
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import { cents } from "./dates.ts";
@@ -81,10 +82,10 @@ export function defaultLine(
 
 /** POST /admin/invoice/projects/all: the client's Ready To Invoice group projects (and an edited invoice's own). */
 export async function invoiceProjects(
-  db: Db,
-  clientId: string,
-  invoiceId: string | null,
+  ctx: Pick<Ctx, "db">,
+  input: { clientId: string; invoiceId?: string | null },
 ): Promise<InvoiceProjectOption[]> {
+  const db = ctx.db, clientId = input.clientId, invoiceId = input.invoiceId ?? null;
   let q = db.selectFrom("projects").select(["id", "projectCode", "projectName", "poNumber", "cpi"])
     .where("clientId", "=", clientId).where("isDeleted", "=", 0)
     .where("projectType", "=", PROJECT_TYPE.GROUP);

@@ -2,38 +2,18 @@
 import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { InvoicesTable } from "../../db/tables/accounts.ts";
-import { type AnyQB, inNumberFilter, listSpecOf } from "../../db/list.ts";
+import { type AnyQB, listSpecOf } from "../../db/list.ts";
 import { type InvoiceListItem, invoicesList } from "../../../shared/api/accounts.ts";
-import { INVOICE_STATUS } from "../../../shared/status.ts";
-import { inIds } from "./refs.ts";
+import { documentDates, documentsQuery, documentsSpec, documentStatusLabel, INVOICES } from "./documents.ts";
 import { projectFigures } from "./invoice-projects.ts";
 
 type InvoiceRow = Selectable<InvoicesTable>;
 
-export const invoiceStatusLabel = (s: number) =>
-  INVOICE_STATUS.find((x) => x.value === s)?.label ?? String(s);
+export const invoiceStatusLabel = documentStatusLabel;
 
-export function invoicesListQuery(db: Db): AnyQB {
-  return db.selectFrom("invoices")
-    .leftJoin("clients", "clients.id", "invoices.clientId")
-    .selectAll("invoices")
-    .select(["clients.clientName as clientName"])
-    .where("invoices.isDeleted", "=", 0);
-}
+export const invoicesListQuery = (db: Db): AnyQB => documentsQuery(db, INVOICES);
 
-export const invoicesListSpec = listSpecOf(invoicesList, {
-  search: ["invoices.invoiceCode", "clients.clientName", "invoices.referenceNo"],
-  filters: {
-    clientId: inIds("invoices.clientId"),
-    invoiceStatus: inNumberFilter("invoices.invoiceStatus"),
-  },
-  sorts: {
-    invoiceCode: "invoices.invoiceCode",
-    dueDate: "invoices.dueDate",
-    createdAt: "invoices.createdAt",
-  },
-  defaultSort: [["invoices.createdAt", "desc"], ["invoices.id", "desc"]],
-});
+export const invoicesListSpec = listSpecOf(invoicesList, documentsSpec(INVOICES));
 
 export const invoiceListMap = (row: never): InvoiceListItem => {
   const r = row as InvoiceRow & { clientName: string | null };
@@ -43,12 +23,7 @@ export const invoiceListMap = (row: never): InvoiceListItem => {
     clientId: r.clientId,
     clientName: r.clientName ?? "",
     projectCodes: "",
-    currentDate: r.currentDate,
-    dueDate: r.dueDate,
-    recievedDate: r.recievedDate,
-    referenceNo: r.referenceNo,
-    comment: r.comment,
-    total: r.total,
+    ...documentDates(r),
     invoiceStatus: r.invoiceStatus,
     invoiceStatusLabel: invoiceStatusLabel(r.invoiceStatus),
     complete: 0,

@@ -4,17 +4,9 @@
  * lines typed by hand); saving it makes those projects Invoiced, in the same transaction. Its code
  * comes from a sequence inside that transaction, so concurrent invoices never share one.
  */
-import type { Deps } from "../../deps.ts";
-import type { Selectable } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { InvoiceLinesTable, InvoicesTable } from "../../db/tables/accounts.ts";
 import { newId } from "../../db/ids.ts";
-import {
-  type BillTo,
-  type InvoiceRecord,
-  type ProjectInvoice,
-  type RefUploadResult,
-} from "../../../shared/api/accounts.ts";
+import type { InvoiceRecord, RefUploadResult } from "../../../shared/api/accounts.ts";
 import type {
   InvoiceForm,
   InvoiceLine,
@@ -24,29 +16,19 @@ import type {
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { type Actor, writeLog } from "../audit/log.ts";
-import { countryFields } from "../common/records.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { nextSequence } from "../projects/codes.ts";
 import { applyStatus } from "../projects/status.ts";
 import { issuerFor, MODULE } from "./issuers.ts";
-import { addDays, businessToday, cents, type Clock } from "./dates.ts";
-import { applyRefRows, readRefRows, refChangeText, type RefTarget } from "./refs.ts";
+import { addDays, businessToday, cents } from "./dates.ts";
+import { refChangeText } from "./refs.ts";
 import { chunks, projectFigures } from "./invoice-projects.ts";
-
-// the projects an invoice bills, and the dashboard's invoice figures, live beside this file
-export { chunks, defaultLine, invoiceProjects, projectFigures } from "./invoice-projects.ts";
-export { type AmountBucket, type InvoicedAmount, invoicedAmounts, purchaseOrderAmount } from "./amounts.ts";
-export {
-  enrichInvoices,
-  invoiceListMap,
-  invoicesListQuery,
-  invoicesListSpec,
-  invoiceStatusLabel,
-} from "./invoices-list.ts";
 import { invoiceStatusLabel } from "./invoices-list.ts";
+import { getInvoice, INVOICE_CODE_START, INVOICE_SEQUENCE, invoiceCodeOf } from "./invoice-record.ts";
+import { INVOICES, uploadRefs } from "./documents.ts";
 
-export const INVOICE_SEQUENCE = "invoice";
-export const INVOICE_CODE_START = 10001;
-export const invoiceCodeOf = (n: number) => `INV${n}`;
+// the dashboard's invoice figures live beside this file
+export { type AmountBucket, type InvoicedAmount, invoicedAmounts, purchaseOrderAmount } from "./amounts.ts";
 
 export const INVOICE_MSG = {
   dateTooEarly: "The invoice date cannot be earlier than today",
@@ -56,129 +38,6 @@ export const INVOICE_MSG = {
   projectTwice: (code: string) => `Project ${code} is on the invoice twice`,
   projectInvoiced: (code: string, inv: string) => `Project ${code} is already on invoice ${inv}`,
 };
-
-// ---------------------------------------------------------------- codes
-
-/** GET /admin/invoice/code/get: the code the next invoice takes if no other is saved first. */
-export async function nextInvoiceCode(db: Db): Promise<string> {
-  const row = await db.selectFrom("sequences").select("value").where("name", "=", INVOICE_SEQUENCE)
-    .executeTakeFirst();
-  return invoiceCodeOf(row ? row.value + 1 : INVOICE_CODE_START);
-}
-
-// ---------------------------------------------------------------- read
-
-type InvoiceRow = Selectable<InvoicesTable>;
-type LineRow = Selectable<InvoiceLinesTable>;
-
-async function billTo(db: Db, clientId: string): Promise<BillTo> {
-  const c = await db.selectFrom("clients").select([
-    "id",
-    "clientName",
-    "company",
-    "clientEmail",
-    "clientPhoneNumber",
-    "address1",
-    "address2",
-    "city",
-    "state",
-    "zipCode",
-    "countryId",
-    "netDays",
-    "wolfAccount",
-    "taxId",
-  ]).where("id", "=", clientId).executeTakeFirst();
-  if (!c) throw notFound("Client");
-  const { id, countryId, ...rest } = c;
-  return { _id: id, ...rest, countryId: { _id: countryId, name: countryFields(countryId).countryName } };
-}
-
-async function invoiceRecord(db: Db, row: InvoiceRow): Promise<InvoiceRecord> {
-  const [client, lines, issuer] = await Promise.all([
-    billTo(db, row.clientId),
-    db.selectFrom("invoice_lines").selectAll().where("invoiceId", "=", row.id).orderBy("position").execute(),
-    db.selectFrom("issuing_companies").selectAll().where("id", "=", row.issuingCompanyId).executeTakeFirst(),
-  ]);
-  if (!issuer) throw notFound("Issuing company");
-  const { id: issuerId, createdAt: _ic, ...issuerRest } = issuer;
-  return {
-    _id: row.id,
-    invoiceCode: row.invoiceCode,
-    clientId: row.clientId,
-    clientName: client.clientName,
-    client,
-    issuer: { _id: issuerId, ...issuerRest },
-    netTerms: row.netTerms,
-    invoiceStatus: row.invoiceStatus,
-    invoiceStatusLabel: invoiceStatusLabel(row.invoiceStatus),
-    currentDate: row.currentDate,
-    dueDate: row.dueDate,
-    recievedDate: row.recievedDate,
-    referenceNo: row.referenceNo,
-    comment: row.comment,
-    total: row.total,
-    projects: lines.map(lineRecord),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-const lineRecord = (l: LineRow) => ({
-  _id: l.id,
-  projectId: l.projectId,
-  projectCode: l.projectCode,
-  projectName: l.projectName,
-  poNumber: l.poNumber,
-  complete: l.complete,
-  cpi: l.cpi,
-  total: l.total,
-});
-
-export async function getInvoice(db: Db, id: string): Promise<InvoiceRecord> {
-  const row = await db.selectFrom("invoices").selectAll().where("id", "=", id).where("isDeleted", "=", 0)
-    .executeTakeFirst();
-  if (!row) throw notFound("Invoice");
-  return invoiceRecord(db, row);
-}
-
-/**
- * A project's invoice page: the live invoice that bills the project, its group or one of its
- * children, or none yet, with what a new invoice for it starts from (its client).
- */
-export async function projectInvoice(db: Db, projectId: string): Promise<ProjectInvoice> {
-  const project = await db.selectFrom("projects").select(["id", "clientId", "projectCode", "parentProjectId"])
-    .where("id", "=", projectId).where("isDeleted", "=", 0).executeTakeFirst();
-  if (!project) throw notFound("Project");
-  const line = await db.selectFrom("invoice_lines as l").innerJoin("invoices as i", "i.id", "l.invoiceId")
-    .select(["i.id", "i.invoiceCode"])
-    .where("i.isDeleted", "=", 0)
-    .where((eb) =>
-      eb.or([
-        eb("l.projectId", "in", [projectId, project.parentProjectId ?? projectId]),
-        eb(
-          "l.projectId",
-          "in",
-          eb.selectFrom("projects").select("id").where("parentProjectId", "=", projectId),
-        ),
-      ])
-    )
-    .orderBy("i.createdAt", "desc").executeTakeFirst();
-  return {
-    projectId: project.id,
-    projectCode: project.projectCode,
-    clientId: project.clientId ?? null,
-    invoiceId: line?.id ?? null,
-    invoiceCode: line?.invoiceCode ?? null,
-  };
-}
-
-/** The CLI's way in: an invoice by its code. */
-export async function getInvoiceByCode(db: Db, code: string): Promise<InvoiceRecord> {
-  const row = await db.selectFrom("invoices").selectAll().where("invoiceCode", "=", code.trim().toUpperCase())
-    .where("isDeleted", "=", 0).executeTakeFirst();
-  if (!row) throw notFound("Invoice");
-  return invoiceRecord(db, row);
-}
 
 // ---------------------------------------------------------------- write
 
@@ -310,6 +169,24 @@ async function approvalNotes(
   }).join("");
 }
 
+/**
+ * The log row of a saved invoice (what was done, its total, the lines that bill another count than
+ * was approved), then the invoice as saved.
+ */
+async function savedInvoice(
+  trx: Db,
+  actor: Actor,
+  what: string,
+  x: { id: string; lines: InvoiceLine[]; projects: Map<string, { projectCode: string }>; at: Date },
+): Promise<InvoiceRecord> {
+  await writeLog(trx, actor, {
+    activity: `${what} ($${grandTotal(x.lines).toFixed(2)})${await approvalNotes(trx, x.lines, x.projects)}`,
+    module: MODULE,
+    recordId: x.id,
+  }, x.at);
+  return await getInvoice({ db: trx }, x.id);
+}
+
 /** Moves projects to a status (Invoiced when billed, back to Ready To Invoice when taken off). */
 async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, from: number, at: Date) {
   const touched: string[] = [];
@@ -329,23 +206,27 @@ async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, fr
   return touched;
 }
 
+/** The invoice's client (live, else the form's client is refused) and the company it is issued from. */
+async function clientAndIssuer(trx: Db, clientId: string) {
+  const client = await trx.selectFrom("clients").select(["id", "wolfAccount", "clientName"])
+    .where("id", "=", clientId).where("isDeleted", "=", 0).executeTakeFirst();
+  if (!client) throw invalid("Unknown client", [{ path: "clientId", message: "Unknown client" }]);
+  return { client, issuer: await issuerFor(trx, client.wolfAccount) };
+}
+
 /** POST /admin/invoice/add: saves an invoice with a fresh code; its projects become Invoiced. */
 export async function createInvoice(
-  { db, services }: Pick<Deps, "db" | "services">,
-  actor: Actor,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   form: InvoiceForm,
-  now: Clock = Date.now,
 ): Promise<InvoiceRecord> {
+  const { db, actor, now, services } = ctx;
   // a day's grace: a browser west of the business may still be on yesterday
   checkDates(form, addDays(businessToday(now), -1), INVOICE_MSG.dateTooEarly);
   const touched: string[] = [];
   const at = new Date(now()), stamp = at.toISOString();
   const id = newId(at.getTime());
   const record = await db.transaction().execute(async (trx) => {
-    const client = await trx.selectFrom("clients").select(["id", "wolfAccount", "clientName"])
-      .where("id", "=", form.clientId).where("isDeleted", "=", 0).executeTakeFirst();
-    if (!client) throw invalid("Unknown client", [{ path: "clientId", message: "Unknown client" }]);
-    const issuer = await issuerFor(trx, client.wolfAccount);
+    const { client, issuer } = await clientAndIssuer(trx, form.clientId);
     const projects = await checkLines(trx, form.clientId, form.projects, null);
     const invoiceCode = invoiceCodeOf(await nextSequence(trx, INVOICE_SEQUENCE, INVOICE_CODE_START));
     await trx.insertInto("invoices").values({
@@ -373,14 +254,12 @@ export async function createInvoice(
         at,
       ),
     );
-    await writeLog(trx, actor, {
-      activity: `Generated invoice ${invoiceCode} for ${client.clientName} ($${
-        grandTotal(form.projects).toFixed(2)
-      })${await approvalNotes(trx, form.projects, projects)}`,
-      module: MODULE,
-      recordId: id,
-    }, at);
-    return await getInvoice(trx, id);
+    return await savedInvoice(trx, actor, `Generated invoice ${invoiceCode} for ${client.clientName}`, {
+      id,
+      lines: form.projects,
+      projects,
+      at,
+    });
   });
   services.changes.project(...touched);
   return record;
@@ -388,12 +267,10 @@ export async function createInvoice(
 
 /** PUT /admin/invoice/update/:id: the whole invoice (lines, dates, terms) or its status edit. */
 export async function updateInvoice(
-  { db, services }: Pick<Deps, "db" | "services">,
-  actor: Actor,
-  id: string,
-  form: InvoiceUpdate,
-  now: Clock = Date.now,
+  ctx: WriteCtx & Pick<Ctx, "services">,
+  input: InvoiceUpdate & { id: string },
 ): Promise<InvoiceRecord> {
+  const { db, actor, now, services } = ctx, { id, ...form } = input;
   const touched: string[] = [];
   const at = new Date(now()), stamp = at.toISOString();
   const record = await db.transaction().execute(async (trx) => {
@@ -421,14 +298,11 @@ export async function updateInvoice(
         module: MODULE,
         recordId: id,
       }, at);
-      return await getInvoice(trx, id);
+      return await getInvoice({ db: trx }, id);
     }
     const f = form as InvoiceForm;
     checkDates(f, before.currentDate, INVOICE_MSG.dateMovedBack);
-    const client = await trx.selectFrom("clients").select(["id", "wolfAccount"])
-      .where("id", "=", f.clientId).where("isDeleted", "=", 0).executeTakeFirst();
-    if (!client) throw invalid("Unknown client", [{ path: "clientId", message: "Unknown client" }]);
-    const issuer = await issuerFor(trx, client.wolfAccount);
+    const { issuer } = await clientAndIssuer(trx, f.clientId);
     const oldIds = (await trx.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", id)
       .execute()).map((r) => r.projectId).filter((x): x is string => !!x);
     const projects = await checkLines(trx, f.clientId, f.projects, id);
@@ -462,18 +336,12 @@ export async function updateInvoice(
         at,
       ),
     );
-    await writeLog(trx, actor, {
-      activity: `Updated invoice ${before.invoiceCode} ($${
-        grandTotal(f.projects).toFixed(2)
-      })${await approvalNotes(
-        trx,
-        f.projects,
-        projects,
-      )}`,
-      module: MODULE,
-      recordId: id,
-    }, at);
-    return await getInvoice(trx, id);
+    return await savedInvoice(trx, actor, `Updated invoice ${before.invoiceCode}`, {
+      id,
+      lines: f.projects,
+      projects,
+      at,
+    });
   });
   services.changes.project(...touched);
   return record;
@@ -481,27 +349,10 @@ export async function updateInvoice(
 
 // ---------------------------------------------------------------- Upload Ref. No.
 
-/**
- * POST /admin/invoice/upload {data: rows, overwrite}: each row names an invoice code and its payment
- * reference (then optionally the received date, default today, and a comment); the invoice is
- * marked Paid. All or nothing: an unknown code, a bad row or (without `overwrite`) a row replacing
- * the reference of an invoice already Paid refuses the whole file, naming the line (./refs.ts).
- */
-export async function uploadInvoiceRefs(
-  db: Db,
-  actor: Actor,
-  data: string[][],
-  now: Clock = Date.now,
-  overwrite = false,
+/** POST /admin/invoice/upload {data: rows, overwrite}: each row's invoice is marked Paid with its reference. */
+export function uploadInvoiceRefs(
+  ctx: WriteCtx,
+  input: { data: string[][]; overwrite?: boolean },
 ): Promise<RefUploadResult> {
-  const refs = readRefRows(data, businessToday(now), "invoice");
-  return await applyRefRows(db, actor, INVOICE_REFS, refs, { overwrite, at: new Date(now()) });
+  return uploadRefs(ctx, INVOICES, input);
 }
-
-const INVOICE_REFS: RefTarget = {
-  table: "invoices",
-  codeColumn: "invoiceCode",
-  statusColumn: "invoiceStatus",
-  what: "Invoice",
-  module: MODULE,
-};

@@ -10,8 +10,8 @@ import { newId } from "../../db/ids.ts";
 import type { IssuingCompany } from "../../../shared/api/accounts.ts";
 import type { IssuingCompanyForm } from "../../../shared/schemas/accounts.ts";
 import { conflict, notFound } from "../errors.ts";
-import type { Actor } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
+import { dateAt, wallClock } from "../common/clock.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { ISSUER_FIELDS } from "../audit/fields.ts";
 
@@ -24,7 +24,8 @@ export function issuerRecord(row: Selectable<IssuingCompaniesTable>): IssuingCom
   return { _id: id, ...rest };
 }
 
-export async function listIssuers(db: Db): Promise<IssuingCompany[]> {
+export async function listIssuers(ctx: Pick<Ctx, "db">): Promise<IssuingCompany[]> {
+  const db = ctx.db;
   await ensureIssuersOnce(db);
   const rows = await db.selectFrom("issuing_companies").selectAll().orderBy("accountMarker").execute();
   return rows.map(issuerRecord);
@@ -48,13 +49,11 @@ export async function getIssuer(db: Db, id: string): Promise<IssuingCompany> {
 }
 
 export async function updateIssuer(
-  db: Db,
-  actor: Actor,
-  id: string,
-  form: IssuingCompanyForm,
-  clock: Clock = wallClock,
+  ctx: WriteCtx,
+  input: IssuingCompanyForm & { id: string },
 ): Promise<IssuingCompany> {
-  const now = dateAt(clock);
+  const { db, actor } = ctx, { id, ...form } = input;
+  const now = dateAt(ctx.now);
   return await db.transaction().execute(async (trx) => {
     const before = await getIssuer(trx, id);
     await trx.updateTable("issuing_companies").set({ ...form, updatedAt: now.toISOString() })
@@ -104,8 +103,9 @@ export const DEMO_ISSUER_ROWS = [
 ];
 
 /** Adds the demo entities whose marker has none yet (never overwrites a SUPERADMIN's edits). */
-export async function ensureIssuers(db: Db, clock: Clock = wallClock): Promise<void> {
-  const now = dateAt(clock), stamp = now.toISOString();
+export async function ensureIssuers(ctx: Pick<Ctx, "db" | "now">): Promise<void> {
+  const db = ctx.db;
+  const now = dateAt(ctx.now), stamp = now.toISOString();
   for (const row of DEMO_ISSUER_ROWS) {
     await db.insertInto("issuing_companies")
       .values({ id: newId(now.getTime()), ...row, createdAt: stamp, updatedAt: stamp })
@@ -116,5 +116,5 @@ export async function ensureIssuers(db: Db, clock: Clock = wallClock): Promise<v
 /** A database with no issuing company at all gets the demo's two (a fresh install works at once). */
 async function ensureIssuersOnce(db: Db) {
   const any = await db.selectFrom("issuing_companies").select("id").limit(1).executeTakeFirst();
-  if (!any) await ensureIssuers(db);
+  if (!any) await ensureIssuers({ db, now: wallClock });
 }

@@ -200,6 +200,36 @@ function totals(w: Writer, subtotal: number, lines: TaxLine[]) {
   w.y -= 16;
 }
 
+/**
+ * Whom a document is to (a titled block of its non-empty lines), then its lines: number, project,
+ * count, CPI and amount, under the given titles of the project, count and amount columns.
+ */
+function partyAndLines(
+  w: Writer,
+  title: string,
+  party: string[],
+  heads: [project: string, count: string, amount: string],
+  rows: string[][],
+) {
+  w.text(title, MARGIN, w.y, 10, w.bold);
+  w.y -= 14;
+  w.block(party.filter(Boolean).join("\n"), MARGIN, 300, 9.5);
+  w.y -= 6;
+  w.rule();
+  const width = A4[0] - 2 * MARGIN;
+  table(
+    w,
+    [
+      { title: "#", x: MARGIN, width: 20 },
+      { title: heads[0], x: MARGIN + 24, width: width - 24 - 250 },
+      { title: heads[1], x: MARGIN + width - 240, width: 55, right: true },
+      { title: "CPI (USD)", x: MARGIN + width - 175, width: 70, right: true },
+      { title: heads[2], x: MARGIN + width - 95, width: 95, right: true },
+    ],
+    rows,
+  );
+}
+
 /** The invoice as a PDF (the client's copy, without its payment state): `Invoice#{code}.pdf`. */
 export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
   const { doc, w } = await writer(inv);
@@ -214,9 +244,9 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
     ["Net terms", `${inv.netTerms} days`],
   ]);
   const c = inv.client;
-  w.text("Bill to", MARGIN, w.y, 10, w.bold);
-  w.y -= 14;
-  w.block(
+  partyAndLines(
+    w,
+    "Bill to",
     [
       c.company || c.clientName,
       c.company && c.company !== c.clientName ? c.clientName : "",
@@ -227,23 +257,8 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
       c.clientPhoneNumber,
       c.clientEmail,
       c.taxId ? `Tax ID: ${c.taxId}` : "",
-    ].filter(Boolean).join("\n"),
-    MARGIN,
-    300,
-    9.5,
-  );
-  w.y -= 6;
-  w.rule();
-  const width = A4[0] - 2 * MARGIN;
-  table(
-    w,
-    [
-      { title: "#", x: MARGIN, width: 20 },
-      { title: "PO number / Project", x: MARGIN + 24, width: width - 24 - 250 },
-      { title: "Complete", x: MARGIN + width - 240, width: 55, right: true },
-      { title: "CPI (USD)", x: MARGIN + width - 175, width: 70, right: true },
-      { title: "Amount due (USD)", x: MARGIN + width - 95, width: 95, right: true },
     ],
+    ["PO number / Project", "Complete", "Amount due (USD)"],
     inv.projects.map((l, i) => [
       String(i + 1),
       `${l.poNumber ? `${poLabel(l.poNumber)} - ` : ""}${l.projectCode} ${l.projectName}`,
@@ -258,7 +273,7 @@ export async function invoicePdf(inv: InvoiceRecord): Promise<Uint8Array> {
     w.ensure(40);
     w.text("Service description", MARGIN, w.y, 10, w.bold);
     w.y -= 14;
-    w.block(inv.issuer.serviceDescription, MARGIN, width, 9);
+    w.block(inv.issuer.serviceDescription, MARGIN, A4[0] - 2 * MARGIN, 9);
     w.y -= 8;
   }
   bankBlocks(w, inv.issuer);
@@ -278,26 +293,11 @@ export async function purchaseOrderPdf(po: PurchaseOrderRecord): Promise<Uint8Ar
     ["Net terms", `${po.netTerms} days`],
     ["Status", po.poStatusLabel],
   ]);
-  w.text("Supplier", MARGIN, w.y, 10, w.bold);
-  w.y -= 14;
-  w.block(
-    [po.supplier.supplierName, po.supplier.countryName, po.supplier.supplierEmail].filter(Boolean).join("\n"),
-    MARGIN,
-    300,
-    9.5,
-  );
-  w.y -= 6;
-  w.rule();
-  const width = A4[0] - 2 * MARGIN;
-  table(
+  partyAndLines(
     w,
-    [
-      { title: "#", x: MARGIN, width: 20 },
-      { title: "Project", x: MARGIN + 24, width: width - 24 - 250 },
-      { title: "Accepted", x: MARGIN + width - 240, width: 55, right: true },
-      { title: "CPI (USD)", x: MARGIN + width - 175, width: 70, right: true },
-      { title: "Amount (USD)", x: MARGIN + width - 95, width: 95, right: true },
-    ],
+    "Supplier",
+    [po.supplier.supplierName, po.supplier.countryName, po.supplier.supplierEmail],
+    ["Project", "Accepted", "Amount (USD)"],
     po.projects.map((l, i) => [
       String(i + 1),
       `${l.projectCode} ${l.projectName}`,

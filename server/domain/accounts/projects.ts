@@ -3,7 +3,6 @@
  * status (shared/status.ts); and the manual project entered for invoicing (part 2, 5 "Manual
  * project"). Proceed to Invoice and Archieve themselves are the projects area's status actions.
  */
-import type { Deps } from "../../deps.ts";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
@@ -22,10 +21,11 @@ import {
   projectStatusLabel,
 } from "../../../shared/status.ts";
 import { conflict, invalid } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
-import { type Clock, dateAt, wallClock } from "../common/clock.ts";
+import { writeLog } from "../audit/log.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
+import { dateAt } from "../common/clock.ts";
 import { MODULE as PROJECTS_MODULE } from "../projects/projects.ts";
-import { chunks, defaultLine, projectFigures } from "./invoices.ts";
+import { chunks, defaultLine, projectFigures } from "./invoice-projects.ts";
 import { inIds } from "./refs.ts";
 import { MSG } from "../../../shared/messages.ts";
 
@@ -165,12 +165,11 @@ export async function enrichAccountProjects(db: Db, rows: AccountProjectRow[]): 
  * sessions back). Its code is the one typed, and must be free.
  */
 export async function createManualProject(
-  { db, services }: Pick<Deps, "db" | "services">,
-  actor: Actor,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   form: ManualProjectForm,
-  clock: Clock = wallClock,
 ): Promise<ManualProjectRecord> {
-  const now = dateAt(clock);
+  const { db, actor, services } = ctx;
+  const now = dateAt(ctx.now);
   const stamp = now.toISOString();
   const id = newId(now.getTime());
   const code = form.projectCode.toUpperCase();

@@ -5,12 +5,12 @@
  */
 import type { LogModule } from "../../../shared/log-modules.ts";
 import { sql } from "kysely";
-import type { Db } from "../../db/connection.ts";
 import type { AnyQB, FilterFn } from "../../db/list.ts";
 import type { RefUploadResult } from "../../../shared/api/accounts.ts";
 import { INVOICE_STATUS } from "../../../shared/status.ts";
 import { conflict, invalid } from "../errors.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
+import type { Ctx } from "../ctx.ts";
 import { dmy, parseDay } from "./dates.ts";
 
 export type RefRow = {
@@ -91,12 +91,11 @@ const NAMED = 10;
  * record changed writes a log row with its old and new reference and received date.
  */
 export async function applyRefRows(
-  db: Db,
-  actor: Actor,
+  ctx: Pick<Ctx, "db" | "actor">,
   target: RefTarget,
-  refs: RefRow[],
-  opts: { overwrite: boolean; at: Date },
+  opts: { refs: RefRow[]; overwrite: boolean; at: Date },
 ): Promise<RefUploadResult> {
+  const { db, actor } = ctx, refs = opts.refs;
   const stamp = opts.at.toISOString();
   const t = sql.table(target.table),
     codeCol = sql.ref(target.codeColumn),

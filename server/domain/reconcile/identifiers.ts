@@ -9,7 +9,7 @@ import {
   parseIdentifierFile,
   parseIdentifierFileAsync,
   type ParseResult,
-} from "../../../shared/schemas/reconcile.ts";
+} from "../../../shared/reconcile-file.ts";
 import { PARSE_OFF_THREAD, parseOffThread } from "./offthread.ts";
 
 export type Identifiers = {

@@ -10,7 +10,7 @@ import { inNumberFilter, listSpecOf } from "../../db/list.ts";
 import { projectsQuery } from "../projects/lists.ts";
 import { PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 import { reconcileList, type ReconcileListItem } from "../../../shared/api/reconcile.ts";
-import { toSummary } from "./reconcile.ts";
+import { toSummary } from "./summaries.ts";
 import { lastApplied } from "./scope.ts";
 
 const inList = (val: unknown) => (Array.isArray(val) ? val.map(String) : [String(val)]);

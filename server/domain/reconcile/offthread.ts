@@ -6,7 +6,7 @@
  * a worker reading without pause took the router on another project to 0.69-0.82 of its pace; a
  * worker spinning on plain JavaScript left it at 0.95-1.00).
  */
-import type { ParsedIdentifiers, ParseResult } from "../../../shared/schemas/reconcile.ts";
+import type { ParsedIdentifiers, ParseResult } from "../../../shared/reconcile-file.ts";
 
 export type OffThreadRequest = { csv: string; max: number };
 /** The worker's answer: a parse result whose identifiers come as one string, a line each. */

@@ -4,7 +4,6 @@
  * confirmations on the screen (the action, then whether to e-mail the suppliers) and carries the
  * answer as `sendEmail`. The rules are the projects domain's (status.ts): reused, not repeated.
  */
-import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
 import type { Actor } from "../audit/log.ts";
 import { writeLog } from "../audit/log.ts";
@@ -20,7 +19,8 @@ import {
 } from "../../../shared/status.ts";
 import type { StatusResult } from "../../../shared/api/reconcile.ts";
 import { applyStatus, notifySuppliersOfStatus } from "../projects/status.ts";
-import { type Clock, dateAt } from "../projects/projects.ts";
+import { dateAt } from "../projects/projects.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import { MODULE } from "./scope.ts";
 
 async function load(trx: Db, id: string) {
@@ -39,13 +39,10 @@ const result = (p: { id: string; projectCode: string; projectStatus: number }): 
 
 /** Proceed to Invoice (4) or Archieve (7), e-mailing the mapped suppliers when asked. */
 export async function reconcileStatus(
-  { db, services }: Pick<Deps, "db" | "services">,
-  actor: Actor,
-  id: string,
-  to: number,
-  sendEmail: boolean,
-  now: Clock,
+  ctx: WriteCtx & Pick<Ctx, "services">,
+  input: { id: string; projectStatus: number; sendEmail: boolean },
 ): Promise<StatusResult> {
+  const { db, actor, now, services } = ctx, { id, projectStatus: to, sendEmail } = input;
   const action: StatusAction = to === STATUS_ACTIONS.archieve.to ? "archieve" : "proceedToInvoice";
   const touched: string[] = [];
   const out = await db.transaction().execute(async (trx) => {
@@ -75,12 +72,10 @@ const REVOCABLE: readonly number[] = [PROJECT_STATUS.READY_TO_INVOICE, PROJECT_S
  * (its invoice stands). With `sendEmail`, every supplier mapped to it hears that it is reopened.
  */
 export async function revokeProject(
-  { db, services }: Pick<Deps, "db" | "services">,
-  actor: Actor,
-  id: string,
-  sendEmail: boolean,
-  now: Clock,
+  ctx: WriteCtx & Pick<Ctx, "services">,
+  input: { id: string; sendEmail: boolean },
 ): Promise<StatusResult> {
+  const { db, actor, now, services } = ctx, { id, sendEmail } = input;
   const touched: string[] = [];
   const out = await db.transaction().execute(async (trx) => {
     const p = await load(trx, id);

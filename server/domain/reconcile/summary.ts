@@ -4,10 +4,10 @@
  * counts, the admin's own approved count, the supplier CPI, what is accepted and what it costs. The
  * supplier CPI and the admin-approved count are edited here (POST /admin/suppliers/approve/summary).
  */
-import type { Deps } from "../../deps.ts";
 import type { Db } from "../../db/connection.ts";
-import { type Actor, writeLog } from "../audit/log.ts";
+import { writeLog } from "../audit/log.ts";
 import { notFound } from "../errors.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 import type { SupplierSummaryRow } from "../../../shared/api/reconcile.ts";
 import type { ApproveSummaryBody } from "../../../shared/schemas/reconcile.ts";
 import { inList, MODULE, reconcileTarget } from "./scope.ts";
@@ -60,7 +60,11 @@ function mapsOf(db: Db, projectIds: string[]) {
  * accepted count is the sum of each map's (the admin's count where set, else the reconciled one),
  * its cost the sum of each map's accepted x CPI, its CPI the highest of them.
  */
-export async function supplierSummary(db: Db, projectId: string): Promise<SupplierSummaryRow[]> {
+export async function supplierSummary(
+  ctx: Pick<Ctx, "db">,
+  projectId: string,
+): Promise<SupplierSummaryRow[]> {
+  const db = ctx.db;
   const target = await reconcileTarget(db, projectId);
   const maps = await mapsOf(db, target.childIds).orderBy("s.supplierName").execute();
   const by = new Map<string, SupplierSummaryRow>();
@@ -89,11 +93,10 @@ export async function supplierSummary(db: Db, projectId: string): Promise<Suppli
  * group's children alike), logs it, and answers the supplier's summary row.
  */
 export async function updateSupplierSummary(
-  { db, services }: Pick<Deps, "db" | "services">,
-  actor: Actor,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   body: ApproveSummaryBody,
-  now: () => number,
 ): Promise<SupplierSummaryRow> {
+  const { db, actor, now, services } = ctx;
   const target = await reconcileTarget(db, body.projectId);
   await db.transaction().execute(async (trx) => {
     const maps = await mapsOf(trx, target.childIds).where("m.supplierId", "=", body.supplierId).execute();
@@ -117,7 +120,7 @@ export async function updateSupplierSummary(
   });
   // the router caches map settings (the CPI goes into each complete's cost)
   services.changes.project(...target.childIds);
-  const rows = await supplierSummary(db, target.id);
+  const rows = await supplierSummary(ctx, target.id);
   const row = rows.find((r) => r.supplierId === body.supplierId);
   if (!row) throw notFound("Supplier map");
   return row;

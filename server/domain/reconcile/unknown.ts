@@ -18,6 +18,7 @@ import type { ReconcileUnknownTable } from "../../db/tables/reconcile.ts";
 import type { CsvColumn } from "../../../shared/list.ts";
 import { UNKNOWN_SHOWN } from "../../../shared/api/reconcile.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
+import type { Ctx } from "../ctx.ts";
 import { inList } from "./scope.ts";
 import { Pacer } from "./pace.ts";
 
@@ -48,7 +49,12 @@ export const unknownColumns: readonly CsvColumn<UnknownRow>[] = [
 const PAGE = 5_000;
 
 /** All unknown identifiers of an upload, in the file's order, a page at a time. */
-export async function* unknownPages(db: Db, reconcileId: string, page = PAGE): AsyncGenerator<UnknownRow[]> {
+export async function* unknownPages(
+  ctx: Pick<Ctx, "db">,
+  reconcileId: string,
+  page = PAGE,
+): AsyncGenerator<UnknownRow[]> {
+  const db = ctx.db;
   for (let after = -1;;) {
     const rows = (await sql<Pick<ReconcileUnknownTable, "n" | "identifier">>`SELECT n, identifier
       FROM reconcile_unknown WHERE reconcileId = ${reconcileId} AND n > ${after} ORDER BY n LIMIT ${page}`
@@ -63,7 +69,8 @@ export async function* unknownPages(db: Db, reconcileId: string, page = PAGE): A
  * The upload whose unknown identifiers are asked for: with its project's code (the file's name). An
  * upload not there is not found; one still being applied has no complete list yet.
  */
-export async function unknownSource(db: Db, reconcileId: string) {
+export async function unknownSource(ctx: Pick<Ctx, "db">, reconcileId: string) {
+  const db = ctx.db;
   const r = await db.selectFrom("reconciles").innerJoin("projects", "projects.id", "reconciles.projectId")
     .select(["reconciles.id", "reconciles.status", "reconciles.unknown", "projects.projectCode"])
     .where("reconciles.id", "=", reconcileId).executeTakeFirst();
@@ -104,11 +111,9 @@ export const wrongProjectMessage = (n: number, projectCode: string) =>
  */
 export async function wrongProjectCheck(
   db: Db,
-  scope: string[],
-  projectCode: string,
-  identifiers: string[],
-  size: number,
+  input: { scope: string[]; projectCode: string; identifiers: string[]; size: number },
 ) {
+  const { scope, projectCode, identifiers, size } = input;
   const pacer = new Pacer();
   for (let i = 0; i < identifiers.length; i += size) {
     const t0 = performance.now();

@@ -4,7 +4,7 @@
  * parse that throws is the worker's error event, which the app answers by parsing on its thread.
  */
 /// <reference lib="deno.worker" />
-import { parseIdentifierFile } from "../../../shared/schemas/reconcile.ts";
+import { parseIdentifierFile } from "../../../shared/reconcile-file.ts";
 import type { OffThreadParse, OffThreadRequest } from "./offthread.ts";
 
 self.onmessage = (e: MessageEvent<OffThreadRequest>) => {

@@ -30,7 +30,7 @@ import {
   type RiskVerdict,
 } from "./security.ts";
 export type { RouterOptions } from "./options.ts";
-import { type Outcome, RouterWriter, type SessionRow } from "./writer.ts";
+import { type Outcome, RouterWriter, type SessionRow } from "./writer/writer.ts";
 import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 
 export const UID_RE = /^[0-9a-f]{24}$/;

@@ -29,11 +29,8 @@ import {
   reconcileUpload,
   supplierSummaryCall,
 } from "../../../../shared/api/reconcile.ts";
-import {
-  type ParsedIdentifiers,
-  parseIdentifierFile,
-  RECONCILE_TYPES,
-} from "../../../../shared/schemas/reconcile.ts";
+import { RECONCILE_TYPES } from "../../../../shared/schemas/reconcile.ts";
+import { type ParsedIdentifiers, parseIdentifierFile } from "../../../../shared/reconcile-file.ts";
 import { PROJECT_STATUS } from "../../../../shared/status.ts";
 import type { ReconcileListItem, ReconcileResult, ReconcileSummary } from "./reconcile.ts";
 import { undoDescription } from "./ReconcileListPage.tsx";

@@ -6,10 +6,10 @@
  * (writes cost by the statement, design.md 5a).
  *
  * Its parts, in the order a batch goes through them:
- * - writer/queue.ts: the queue (one batch per event-loop turn, busy retries, reply after commit);
- * - writer/load.ts: the load (the rows the batch needs, read inside its write transaction);
- * - writer/decide.ts: the decide (each event's outcome: quotas, duplicates, exclusions, returns);
- * - writer/write.ts: the write (counter bumps, session rows, links, quotas, answers, hooks).
+ * - ./queue.ts: the queue (one batch per event-loop turn, busy retries, reply after commit);
+ * - ./load.ts: the load (the rows the batch needs, read inside its write transaction);
+ * - ./decide.ts: the decide (each event's outcome: quotas, duplicates, exclusions, returns);
+ * - ./write.ts: the write (counter bumps, session rows, links, quotas, answers, hooks).
  *
  * Exactness: the load reads, inside the write transaction, the counts the decisions depend on
  * (project and supplier-map counters, existing sessions of the same respondents, IP counts, free
@@ -19,9 +19,9 @@
  * (projectId, sid) stays the last word on duplicates; counters and sessions change in the same
  * transaction, so they agree after a crash.
  */
-import type { Db } from "../../db/connection.ts";
-import type { Logger } from "../../logger.ts";
-import { BatchQueue, type EventKeys } from "./writer/queue.ts";
+import type { Db } from "../../../db/connection.ts";
+import type { Logger } from "../../../logger.ts";
+import { BatchQueue, type EventKeys } from "./queue.ts";
 import {
   type BatchState,
   loadBatch,
@@ -29,15 +29,15 @@ import {
   type ProjectCounts,
   readerOn,
   stateWithoutRead,
-} from "./writer/load.ts";
-import { guardStatements, STALE } from "./writer/guards.ts";
-import { type Remote, remoteOf } from "../../db/connection.ts";
-import type { Statement } from "./rollup.ts";
+} from "./load.ts";
+import { guardStatements, STALE } from "./guards.ts";
+import { type Remote, remoteOf } from "../../../db/connection.ts";
+import type { Statement } from "../rollup.ts";
 import type { InStatement } from "@libsql/client";
-import { Decisions } from "./writer/decide.ts";
-import { Changes } from "./writer/write.ts";
-import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./writer/types.ts";
-import { recordRouterBatch } from "../../lib/metrics.ts";
+import { Decisions } from "./decide.ts";
+import { Changes } from "./write.ts";
+import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./types.ts";
+import { recordRouterBatch } from "../../../lib/metrics.ts";
 
 export type {
   EntryEvent,
@@ -48,7 +48,7 @@ export type {
   SessionRow,
   SweepEvent,
   WriterOptions,
-} from "./writer/types.ts";
+} from "./types.ts";
 
 export class RouterWriter {
   readonly #queue: BatchQueue<RouterEvent, Outcome>;
@@ -148,10 +148,10 @@ export class RouterWriter {
    * A batch against a remote primary: one read round trip (a read batch; two when loaded sessions
    * name more; none for plain entries on counters this instance knows, stateWithoutRead), the
    * decisions in memory, then ONE atomic write batch led by guards that refuse it if what the
-   * decisions stood on moved meanwhile (writer/guards.ts). A refused batch is read and decided
+   * decisions stood on moved meanwhile (./guards.ts). A refused batch is read and decided
    * again; after MAX_STALE refusals in a row the error goes to the queue like any other. One batch
    * in flight per instance by default (REMOTE_IN_FLIGHT, with a linger, REMOTE_LINGER_MS); with
-   * more, writer/queue.ts holds an event that depends on a batch in flight until it is done.
+   * more, ./queue.ts holds an event that depends on a batch in flight until it is done.
    */
   async #flushRemote(events: RouterEvent[], remote: Remote) {
     const read = async (statements: Statement[]) =>
