@@ -7,41 +7,8 @@
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import type { TestApp } from "../helpers/app.ts";
 import { makeClient, makeSupplier, readyProject } from "../helpers/accounts.ts";
-import type { Role } from "../../shared/roles.ts";
-import { e2e, E2E_PASSWORD, type E2eServer, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
-
-/** The API fixtures' view of the e2e server (calls over HTTP, users made by the server). */
-function fixtures(server: E2eServer): TestApp {
-  const tokens = new Map<string, string>();
-  const call = async (method: string, path: string, opts: { body?: unknown; token?: string | null } = {}) => {
-    const res = await fetch(`${server.url}/api/v1${path}`, {
-      method,
-      headers: {
-        "content-type": "application/json",
-        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-      },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    const text = await res.text();
-    let json = null;
-    try {
-      json = JSON.parse(text);
-    } catch { /* not JSON */ }
-    return { status: res.status, json, text, headers: res.headers };
-  };
-  const userWith = async (role: Role) => {
-    const u = await server.user(role);
-    const r = await call("POST", "/admin/login", { body: { email: u.email, password: E2E_PASSWORD } });
-    return { id: u._id, token: r.json.result.accessToken as string, email: u.email };
-  };
-  const tokenFor = async (role: Role) => {
-    if (!tokens.has(role)) tokens.set(role, (await userWith(role)).token);
-    return tokens.get(role)!;
-  };
-  return { deps: server.deps, call, userWith, tokenFor } as unknown as TestApp;
-}
+import { apiOf, e2e, launchBrowser, newPage, signIn, startServer } from "./helpers.ts";
 
 Deno.test(
   e2e(
@@ -50,7 +17,7 @@ Deno.test(
       const server = await startServer();
       const browser = await launchBrowser();
       try {
-        const f = fixtures(server);
+        const f = apiOf(server);
         const accountant = await server.user("ACCOUNTANT");
         const client = await makeClient(f, { clientName: "Lumen Analytics", netDays: "30" });
         const supplier = await makeSupplier(f, { supplierName: "Northwind Panel", supplierShortCode: "NWP" });

@@ -18,6 +18,8 @@ import { SYSTEM_ACTOR } from "../../server/domain/audit/log.ts";
 import type { Deps } from "../../server/deps.ts";
 import type { Role } from "../../shared/roles.ts";
 import { wallClock } from "../../server/domain/common/clock.ts";
+import { callOver, httpTestApp, type TestApp } from "../helpers/app.ts";
+import { loginCall } from "../../shared/api/session.ts";
 
 export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 export const E2E_PASSWORD = "Passw0rd!e2e";
@@ -203,6 +205,22 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
       await handle.close();
     },
   };
+}
+
+/**
+ * The API tests' helpers (fixtures, router helpers) over HTTP to this server: the same typed calls,
+ * signed in as the server's own users of each role.
+ */
+export function apiOf(server: E2eServer): TestApp {
+  const call = callOver((path, init) => fetch(`${server.url}${path}`, init));
+  return httpTestApp(server.url, server.deps, async (role: Role) => {
+    const u = await server.user(role);
+    const r = await call(loginCall.method, loginCall.path, {
+      body: { email: u.email, password: E2E_PASSWORD },
+    });
+    if (r.status !== 200) throw new Error(`login as ${role} failed: ${r.text}`);
+    return { id: u._id, token: r.json.result.accessToken as string, email: u.email };
+  });
 }
 
 export async function launchBrowser(): Promise<Browser> {

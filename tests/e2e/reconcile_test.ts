@@ -7,38 +7,9 @@
  */
 import { Buffer } from "node:buffer";
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
-import type { TestApp } from "../helpers/app.ts";
 import { back, enter, liveProject, uidOf } from "../helpers/router.ts";
-import { e2e, E2E_PASSWORD, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
-
-/** The API helpers of the API tests, over HTTP to the running server. */
-async function httpApp(url: string, email: string, managerId: string): Promise<TestApp> {
-  const login = await fetch(`${url}/api/v1/admin/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: E2E_PASSWORD }),
-  });
-  const token = (await login.json()).result.accessToken as string;
-  const call = async (method: string, path: string, opts: { body?: unknown; token?: string | null } = {}) => {
-    const res = await fetch(`${url}/api/v1${path}`, {
-      method,
-      headers: { "content-type": "application/json", authorization: `Bearer ${opts.token ?? token}` },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    const text = await res.text();
-    let json = null;
-    try {
-      json = JSON.parse(text);
-    } catch { /* not JSON */ }
-    return { status: res.status, json, text, headers: res.headers };
-  };
-  return {
-    call,
-    tokenFor: () => Promise.resolve(token),
-    userWith: () => Promise.resolve({ id: managerId }),
-    app: { request: (path: string) => fetch(`${url}${path}`, { redirect: "manual" }) },
-  } as unknown as TestApp;
-}
+import { listProjects, updateProjectCall } from "../../shared/api/projects.ts";
+import { apiOf, e2e, launchBrowser, newPage, pathOf, signIn, startServer } from "./helpers.ts";
 
 Deno.test(
   e2e(
@@ -48,9 +19,7 @@ Deno.test(
       const browser = await launchBrowser();
       try {
         const admin = await server.user("ACCOUNTANT");
-        const su = await server.user("SUPERADMIN");
-        const manager = await server.user("MANAGER");
-        const t = await httpApp(server.url, su.email, manager._id);
+        const t = apiOf(server);
         const s = await liveProject(t);
         const uids: string[] = [];
         for (let i = 0; i < 4; i++) {
@@ -61,7 +30,9 @@ Deno.test(
         }
         await server.deps.services.router.idle();
         for (const id of [s.child._id, s.parent._id]) {
-          const r = await t.call("PUT", `/admin/project/update/${id}`, {
+          const r = await t.api(updateProjectCall, {
+            params: { id },
+            as: "SUPERADMIN",
             body: { projectStatus: 6, poNumber: "PO-E2E" },
           });
           assertEquals(r.status, 200, r.text);
@@ -104,7 +75,7 @@ Deno.test(
         assertEquals(text, "\uFEFFIdentifier\r\nnobody-1\r\nnobody-2\r\n");
 
         // the projects list shows it too
-        const list = await t.call("POST", "/admin/projects", { body: { search: s.parent.projectCode } });
+        const list = await t.api(listProjects, { as: "SUPERADMIN", body: { search: s.parent.projectCode } });
         assertEquals(list.json.result.data[0].approved, 3);
 
         // Undo Reconcile asks the spec's question

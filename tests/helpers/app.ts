@@ -76,6 +76,87 @@ export function requestOf<C extends AnyContract>(contract: C, input: ApiInput<C>
   };
 }
 
+type CallOpts = { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> };
+type RawCall = (method: string, path: string, opts?: CallOpts) => Promise<Call>;
+
+/** `/api/v1` calls over a fetch-like function (the app in-process, or a running server over HTTP). */
+export function callOver(send: (path: string, init: RequestInit) => Response | Promise<Response>): RawCall {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.body !== undefined || opts.raw !== undefined) headers["content-type"] = "application/json";
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await send(`/api/v1${path}`, {
+      method,
+      headers,
+      body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
+    });
+    // a server-sent event stream stays open for minutes: its status and headers are the answer here
+    const streaming = res.headers.get("content-type")?.startsWith("text/event-stream");
+    if (streaming) await res.body?.cancel();
+    const text = streaming ? "" : await res.text();
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch { /* CSV or empty */ }
+    return { status: res.status, json, text, headers: res.headers };
+  };
+}
+
+/** `api` and `ok` over a raw call and a role's token. */
+export function contractCalls(call: RawCall, tokenFor: (role: Role) => Promise<string>) {
+  /**
+   * Makes a declared call the way a client would: `t.api(R.getClientCall, { params: { id }, as: "ADMIN" })`.
+   * The path comes from the contract (no test spells it), the body is typed by it.
+   */
+  async function api<C extends AnyContract>(
+    contract: C,
+    input: ApiInput<C> = {} as ApiInput<C>,
+  ): Promise<ApiCall<C>> {
+    const token = input.token !== undefined ? input.token : input.as ? await tokenFor(input.as) : null;
+    const { method, path, ...rest } = requestOf(contract, input);
+    const r = await call(method, path, { ...rest, token });
+    return Object.assign(r, { result: (r.json?.result ?? null) as ResultOf<C> });
+  }
+
+  /**
+   * A declared call that must succeed: its typed result, or an error naming the call and its answer
+   * (for setting a test up: `await t.ok(P.addProject, { as: "SUPERADMIN", body })`).
+   */
+  async function ok<C extends AnyContract>(contract: C, input: ApiInput<C> = {} as ApiInput<C>) {
+    const r = await api(contract, input);
+    if (r.status !== 200) throw new Error(`${contract.key} gave ${r.status}: ${r.text}`);
+    return r.result;
+  }
+  return { api, ok };
+}
+
+/**
+ * The API tests' helpers over HTTP to a running server (the browser tests' server): the same
+ * `call`, `api` and `ok`, with tokens from the server's own users. Only what a fixture needs.
+ */
+export function httpTestApp(
+  url: string,
+  deps: Deps,
+  userWith: (role: Role) => Promise<{ id: string; token: string; email: string }>,
+): TestApp {
+  const tokens = new Map<string, Promise<string>>();
+  const tokenFor = (role: Role) => {
+    if (!tokens.has(role)) tokens.set(role, userWith(role).then((u) => u.token));
+    return tokens.get(role)!;
+  };
+  const call = callOver((path, init) => fetch(`${url}${path}`, { ...init, redirect: "manual" }));
+  return {
+    deps,
+    call,
+    ...contractCalls(call, tokenFor),
+    userWith,
+    tokenFor,
+    app: {
+      request: (path: string, init?: RequestInit) => fetch(`${url}${path}`, { redirect: "manual", ...init }),
+    },
+  } as unknown as TestApp;
+}
+
 /**
  * A test app with its own database and its own services (deps.services): two test apps in one
  * process share nothing. `overrides` replaces deps (the clock) or a service's input (router options,
@@ -100,53 +181,8 @@ export async function testApp(
   const app = createApp(deps);
   const tokens = new Map<string, string>();
 
-  async function call(
-    method: string,
-    path: string,
-    opts: { body?: unknown; token?: string | null; raw?: string; headers?: Record<string, string> } = {},
-  ): Promise<Call> {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.body !== undefined || opts.raw !== undefined) headers["content-type"] = "application/json";
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    const res = await app.request(`/api/v1${path}`, {
-      method,
-      headers,
-      body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined),
-    });
-    // a server-sent event stream stays open for minutes: its status and headers are the answer here
-    const streaming = res.headers.get("content-type")?.startsWith("text/event-stream");
-    if (streaming) await res.body?.cancel();
-    const text = streaming ? "" : await res.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text);
-    } catch { /* CSV or empty */ }
-    return { status: res.status, json, text, headers: res.headers };
-  }
-
-  /**
-   * Makes a declared call the way a client would: `t.api(R.getClientCall, { params: { id }, as: "ADMIN" })`.
-   * The path comes from the contract (no test spells it), the body is typed by it.
-   */
-  async function api<C extends AnyContract>(
-    contract: C,
-    input: ApiInput<C> = {} as ApiInput<C>,
-  ): Promise<ApiCall<C>> {
-    const token = input.token !== undefined ? input.token : input.as ? await tokenFor(input.as) : null;
-    const { method, path, ...rest } = requestOf(contract, input);
-    const r = await call(method, path, { ...rest, token });
-    return Object.assign(r, { result: (r.json?.result ?? null) as ResultOf<C> });
-  }
-
-  /**
-   * A declared call that must succeed: its typed result, or an error naming the call and its answer
-   * (for setting a test up: `await t.ok(P.addProject, { as: "SUPERADMIN", body })`).
-   */
-  async function ok<C extends AnyContract>(contract: C, input: ApiInput<C> = {} as ApiInput<C>) {
-    const r = await api(contract, input);
-    if (r.status !== 200) throw new Error(`${contract.key} gave ${r.status}: ${r.text}`);
-    return r.result;
-  }
+  const call = callOver((path, init) => app.request(path, init));
+  const { api, ok } = contractCalls(call, (role) => tokenFor(role));
 
   /** A user of that role (created once) and a fresh token. */
   async function userWith(role: Role, extra: { email?: string; supplierId?: string | null } = {}) {

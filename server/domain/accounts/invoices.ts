@@ -4,6 +4,7 @@
  * lines typed by hand); saving it makes those projects Invoiced, in the same transaction. Its code
  * comes from a sequence inside that transaction, so concurrent invoices never share one.
  */
+import type { Clock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { newId } from "../../db/ids.ts";
 import type { InvoiceRecord, RefUploadResult } from "../../../shared/api/accounts.ts";
@@ -207,11 +208,11 @@ async function moveProjects(trx: Db, actor: Actor, ids: string[], to: number, fr
 }
 
 /** The invoice's client (live, else the form's client is refused) and the company it is issued from. */
-async function clientAndIssuer(trx: Db, clientId: string) {
+async function clientAndIssuer(trx: Db, now: Clock, clientId: string) {
   const client = await trx.selectFrom("clients").select(["id", "wolfAccount", "clientName"])
     .where("id", "=", clientId).where("isDeleted", "=", 0).executeTakeFirst();
   if (!client) throw invalid("Unknown client", [{ path: "clientId", message: "Unknown client" }]);
-  return { client, issuer: await issuerFor(trx, client.wolfAccount) };
+  return { client, issuer: await issuerFor({ db: trx, now }, client.wolfAccount) };
 }
 
 /** POST /admin/invoice/add: saves an invoice with a fresh code; its projects become Invoiced. */
@@ -226,7 +227,7 @@ export async function createInvoice(
   const at = new Date(now()), stamp = at.toISOString();
   const id = newId(at.getTime());
   const record = await db.transaction().execute(async (trx) => {
-    const { client, issuer } = await clientAndIssuer(trx, form.clientId);
+    const { client, issuer } = await clientAndIssuer(trx, now, form.clientId);
     const projects = await checkLines(trx, form.clientId, form.projects, null);
     const invoiceCode = invoiceCodeOf(await nextSequence(trx, INVOICE_SEQUENCE, INVOICE_CODE_START));
     await trx.insertInto("invoices").values({
@@ -302,7 +303,7 @@ export async function updateInvoice(
     }
     const f = form as InvoiceForm;
     checkDates(f, before.currentDate, INVOICE_MSG.dateMovedBack);
-    const { issuer } = await clientAndIssuer(trx, f.clientId);
+    const { issuer } = await clientAndIssuer(trx, ctx.now, f.clientId);
     const oldIds = (await trx.selectFrom("invoice_lines").select("projectId").where("invoiceId", "=", id)
       .execute()).map((r) => r.projectId).filter((x): x is string => !!x);
     const projects = await checkLines(trx, f.clientId, f.projects, id);

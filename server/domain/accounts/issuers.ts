@@ -11,7 +11,7 @@ import type { IssuingCompany } from "../../../shared/api/accounts.ts";
 import type { IssuingCompanyForm } from "../../../shared/schemas/accounts.ts";
 import { conflict, notFound } from "../errors.ts";
 import type { Ctx, WriteCtx } from "../ctx.ts";
-import { dateAt, wallClock } from "../common/clock.ts";
+import { dateAt } from "../common/clock.ts";
 import { diffRecord, writeChanges } from "../audit/changes.ts";
 import { ISSUER_FIELDS } from "../audit/fields.ts";
 
@@ -24,16 +24,17 @@ export function issuerRecord(row: Selectable<IssuingCompaniesTable>): IssuingCom
   return { _id: id, ...rest };
 }
 
-export async function listIssuers(ctx: Pick<Ctx, "db">): Promise<IssuingCompany[]> {
+export async function listIssuers(ctx: Pick<Ctx, "db" | "now">): Promise<IssuingCompany[]> {
   const db = ctx.db;
-  await ensureIssuersOnce(db);
+  await ensureIssuersOnce(ctx);
   const rows = await db.selectFrom("issuing_companies").selectAll().orderBy("accountMarker").execute();
   return rows.map(issuerRecord);
 }
 
 /** The entity for a client's account marker: its own if one is set up, else the default (""). */
-export async function issuerFor(db: Db, wolfAccount: string): Promise<IssuingCompany> {
-  await ensureIssuersOnce(db);
+export async function issuerFor(ctx: Pick<Ctx, "db" | "now">, wolfAccount: string): Promise<IssuingCompany> {
+  const db = ctx.db;
+  await ensureIssuersOnce(ctx);
   const marker = wolfAccount.trim().toLowerCase() === CANADA_MARKER ? CANADA_MARKER : "";
   const rows = await db.selectFrom("issuing_companies").selectAll()
     .where("accountMarker", "in", [...new Set([marker, ""])]).execute();
@@ -114,7 +115,7 @@ export async function ensureIssuers(ctx: Pick<Ctx, "db" | "now">): Promise<void>
 }
 
 /** A database with no issuing company at all gets the demo's two (a fresh install works at once). */
-async function ensureIssuersOnce(db: Db) {
-  const any = await db.selectFrom("issuing_companies").select("id").limit(1).executeTakeFirst();
-  if (!any) await ensureIssuers({ db, now: wallClock });
+async function ensureIssuersOnce(ctx: Pick<Ctx, "db" | "now">) {
+  const any = await ctx.db.selectFrom("issuing_companies").select("id").limit(1).executeTakeFirst();
+  if (!any) await ensureIssuers(ctx);
 }

@@ -130,7 +130,7 @@ export async function createPurchaseOrder(
       .where("m.supplierId", "=", supplierId).where("l.id", "is", null)
       .orderBy("p.projectCode").execute();
     if (!maps.length) throw conflict(PO_MSG.nothingToPay);
-    const issuer = await issuerFor(trx, "");
+    const issuer = await issuerFor({ db: trx, now }, "");
     const poCode = poCodeOf(await nextSequence(trx, PO_SEQUENCE, PO_CODE_START));
     const lines = maps.map((m, i) => {
       const acc = Number(m.accepted ?? 0);
