@@ -261,6 +261,11 @@ export const API: Record<string, readonly Role[]> = {
   "PUT /admin/supplier/update/:id": R.MASTER_DATA,
   "POST /admin/supplier/:id": R.MASTER_DATA,
   "POST /admin/supplier/:id/keys": R.KEY_OWNERS,
+  // a supplier's API keys for /supply/v1 (issue 23): whoever edits suppliers
+  "GET /admin/supplier/:id/api-keys": R.MASTER_DATA,
+  "POST /admin/supplier/:id/api-keys": R.MASTER_DATA,
+  "PUT /admin/supplier/:id/api-keys/:keyId": R.MASTER_DATA,
+  "POST /admin/supplier/:id/api-keys/:keyId/revoke": R.MASTER_DATA,
   // accounts
   "POST /admin/invoices": R.ACCOUNTS,
   "POST /admin/invoices/supplier": R.ACCOUNTS,
@@ -359,6 +364,11 @@ export const API: Record<string, readonly Role[]> = {
   "POST /supplier/project/supplier/report": R.SUPPLIER,
   // the supplier dashboard at the top of the portal (its own figures only)
   "POST /supplier/dashboard/data": R.SUPPLIER,
+  // the portal's API page: the supplier's own keys
+  "GET /supplier/api-keys": R.SUPPLIER,
+  "POST /supplier/api-keys": R.SUPPLIER,
+  "PUT /supplier/api-keys/:keyId": R.SUPPLIER,
+  "POST /supplier/api-keys/:keyId/revoke": R.SUPPLIER,
 };
 
 export function apiRoles(key: string): readonly Role[] {

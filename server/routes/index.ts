@@ -21,6 +21,7 @@ import { accountRoutes } from "./accounts.ts";
 import { providerRoutes } from "./providers.ts";
 import { reportRoutes } from "./reports.ts";
 import { portalRoutes } from "./portal.ts";
+import { supplierApiKeyRoutes } from "./supplier-api-keys.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -44,4 +45,5 @@ export function registerRoutes(api: Api) {
   providerRoutes(api);
   reportRoutes(api);
   portalRoutes(api);
+  supplierApiKeyRoutes(api);
 }

@@ -168,9 +168,26 @@ export interface EmailOutboxTable {
   attachments: ColumnType<string, string | undefined, string>;
 }
 
+/** A supplier's API key (migration 0032): the SHA-256 of the key, never the key. */
+export interface SupplierApiKeysTable {
+  id: string;
+  supplierId: string;
+  name: string;
+  keyHash: string;
+  /** The key's first characters, shown to recognise it. */
+  prefix: string;
+  createdAt: string;
+  /** Who created it (a user's name, "CLI", "Migration"). */
+  createdBy: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
 export interface MasterTables {
   clients: ClientsTable;
   suppliers: SuppliersTable;
+  supplier_api_keys: SupplierApiKeysTable;
   categories: CategoriesTable;
   questions: QuestionsTable;
   qualifications: QualificationsTable;
