@@ -33,6 +33,7 @@ import * as accounts from "../shared/api/accounts.ts";
 import * as providers from "../shared/api/providers.ts";
 import * as reports from "../shared/api/reports.ts";
 import * as portal from "../shared/api/portal.ts";
+import * as supplierApiKeys from "../shared/api/supplier-api-keys.ts";
 import { VERSION } from "./domain/ops/version.ts";
 import results from "./openapi-results.json" with { type: "json" };
 
@@ -58,6 +59,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   Accounts: accounts,
   "External providers": providers,
   Reports: reports,
+  "Supplier API keys": supplierApiKeys,
   "Supplier portal": portal,
   Support: support,
   Operations: ops,
