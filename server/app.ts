@@ -13,6 +13,8 @@ import { metricsHandler, requestMetrics } from "./http/metrics.ts";
 import { databaseHealth } from "./domain/ops/health.ts";
 import { commitOf, VERSION } from "./domain/ops/version.ts";
 import { openApiDocument } from "./openapi.ts";
+import { supplyApp } from "./supply/app.ts";
+import { SUPPLY_BASE } from "../shared/api/supply.ts";
 
 export type AppOptions = {
   /** Folder of the built SPA (web/dist); without it only the API is served. */
@@ -121,6 +123,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   app.route("/api/v1", api.app);
   app.all("/api/*", (c) => c.json({ message: MSG.notFound }, 404));
+
+  // the supply API: a supplier's key in X-Api-Key, never a session (server/supply/app.ts)
+  app.route(SUPPLY_BASE, supplyApp());
+  app.all("/supply/*", (c) => c.json({ message: MSG.notFound }, 404));
 
   // RFC 9116 security.txt (contact from SECURITY_CONTACT), with or without the SPA
   mountSecurityTxt(app, {
