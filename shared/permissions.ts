@@ -115,6 +115,7 @@ export const SCREENS: ScreenRule[] = [
   // supplier portal
   { path: "/supplier/project", roles: R.SUPPLIER },
   { path: "/supplier/inventory", roles: R.SUPPLIER },
+  { path: "/supplier/api", roles: R.SUPPLIER },
 ];
 
 /** Top navigation (part 1, 2.2): shown when the role may open the entry's screen. */
@@ -133,6 +134,7 @@ export const NAVIGATION: NavEntry[] = [
   { label: "Support", path: "/admin/support", visible: true },
   { label: "Projects", path: "/supplier/project", visible: true },
   { label: "Inventory", path: "/supplier/inventory", visible: true },
+  { label: "API", path: "/supplier/api", visible: true },
 ];
 
 function patternMatches(pattern: string, path: string): boolean {

@@ -207,6 +207,11 @@ export const SCREEN_DEFS: Record<string, ScreenDef> = {
     area: "Supplier portal",
     load: () => import("../features/portal/InventoryPage.tsx"),
   },
+  "/supplier/api": {
+    title: "API",
+    area: "Supplier portal",
+    load: () => import("../features/portal/ApiPage.tsx"),
+  },
 };
 
 /** The screens of one area ("/admin" or "/supplier"), each with its definition. */

@@ -4,7 +4,6 @@ import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { FieldShell } from "../../components/form/form.tsx";
 import { TextField } from "../../components/form/fields.tsx";
 import { SelectField } from "../../components/form/select-field.tsx";
-import { DateInput } from "../../components/filters/DateInput.tsx";
 import { useOptions } from "../../components/filters/useOptions.ts";
 import type { OptionsSource } from "../../components/data-grid/types.ts";
 import { EDITABLE_PROJECT_STATUSES, projectStatusLabel } from "../../../../shared/status.ts";
@@ -116,42 +115,4 @@ export function PoNumberField() {
   );
 }
 
-/** A dd/MM/yyyy date bound to a yyyy-MM-dd form value, with an optional earliest day. */
-export function DateField({
-  name,
-  label,
-  required,
-  min,
-  hint,
-  className,
-}: {
-  name: string;
-  label: string;
-  required?: boolean;
-  min?: string;
-  hint?: React.ReactNode;
-  className?: string;
-}) {
-  const { control } = useFormContext();
-  return (
-    <FieldShell name={name} label={label} required={required} hint={hint} className={className}>
-      {({ describedBy, invalid }) => (
-        <Controller
-          control={control}
-          name={name}
-          render={({ field }) => (
-            <DateInput
-              label={label}
-              value={String(field.value ?? "")}
-              min={min}
-              invalid={invalid}
-              describedBy={describedBy}
-              className="w-full"
-              onChange={(iso) => field.onChange(iso)}
-            />
-          )}
-        />
-      )}
-    </FieldShell>
-  );
-}
+export { DateField } from "../../components/form/date-field.tsx";

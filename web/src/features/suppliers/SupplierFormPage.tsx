@@ -30,6 +30,14 @@ import {
 import { ShowKeysButton, useRecordKeys } from "../../components/form/secret-keys.tsx";
 import { TriangleAlert } from "lucide-react";
 import { formatDateTime } from "../../lib/format.ts";
+import { api, callKey } from "../../lib/api.ts";
+import {
+  createSupplierApiKeyCall,
+  listSupplierApiKeysCall,
+  renameSupplierApiKeyCall,
+  revokeSupplierApiKeyCall,
+} from "../../../../shared/api/supplier-api-keys.ts";
+import { type ApiKeyCalls, ApiKeysPanel } from "./ApiKeysPanel.tsx";
 
 const LIST = "/admin/supplier";
 
@@ -110,9 +118,26 @@ export default function SupplierFormPage() {
       intro="A panel that sends respondents: contact, terms, where respondents return to."
       describe={(s) => `${s.supplierName} · ${s.supplierShortCode}`}
     >
-      {(supplier) => <SupplierEditor supplier={supplier} />}
+      {(supplier) => (
+        <>
+          <SupplierEditor supplier={supplier} />
+          {/* outside the supplier's form: its dialogs' forms are not part of the supplier's save */}
+          {supplier ? <ApiKeysPanel calls={staffKeyCalls(supplier._id)} className="mt-6 max-w-4xl" /> : null}
+        </>
+      )}
     </RecordFormPage>
   );
+}
+
+/** The staff's calls for one supplier's API keys. */
+function staffKeyCalls(id: string): ApiKeyCalls {
+  return {
+    key: callKey(listSupplierApiKeysCall, id),
+    list: () => api(listSupplierApiKeysCall, { params: { id } }),
+    create: (body) => api(createSupplierApiKeyCall, { params: { id }, body }),
+    rename: (keyId, body) => api(renameSupplierApiKeyCall, { params: { id, keyId }, body }),
+    revoke: (keyId) => api(revokeSupplierApiKeyCall, { params: { id, keyId } }),
+  };
 }
 
 function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
@@ -246,7 +271,7 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
           value={secret.keys?.supplierApiKey ?? supplier?.supplierApiKey ?? ""}
           resolve={secret.allowed ? async () => (await secret.reveal())?.supplierApiKey ?? null : undefined}
           className="sm:col-span-2"
-          hint="Read-only: the key this supplier uses to call us."
+          hint="Read-only. The keys that open the supply API are managed under API keys below."
         />
         <TextField name="apiClientId" label="API client id" autoComplete="off" spellCheck={false} />
         <TextField name="hashKey" label="Hash key" autoComplete="off" spellCheck={false} />

@@ -1,0 +1,2 @@
+/** The suppliers feature's public entry: what other features (the supplier portal) may use. */
+export { type ApiKeyCalls, ApiKeysPanel } from "./ApiKeysPanel.tsx";
