@@ -10,6 +10,7 @@ import { registerReportCommands } from "./commands/report.ts";
 import { registerReconcileCommands } from "./commands/reconcile.ts";
 import { registerInvoiceCommands } from "./commands/invoice.ts";
 import { registerImportCommands } from "./commands/import.ts";
+import { registerSupplierCommands } from "./commands/supplier.ts";
 import { reasonOf } from "./context.ts";
 import { releaseName } from "../server/domain/ops/version.ts";
 
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerInvoiceCommands(program);
   registerReportCommands(program);
   registerImportCommands(program);
+  registerSupplierCommands(program);
   return program;
 }
 

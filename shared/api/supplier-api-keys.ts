@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { defineCall, returns } from "./contract.ts";
-import { isoDate, MAX_LEN, requiredText } from "../schemas/common.ts";
+import { MAX_LEN, requiredText } from "../schemas/common.ts";
 
 /** The header a panel sends its key in (never the URL). */
 export const API_KEY_HEADER = "X-Api-Key";
@@ -34,14 +34,17 @@ export type SupplierApiKey = {
 /** A key just created: the only answer that carries the key itself. */
 export type CreatedSupplierApiKey = SupplierApiKey & { key: string };
 
+const EXPIRY_MSG = "Expiry date must be a date (yyyy-MM-dd)";
 const keyName = requiredText("Key name is required", 1, MAX_LEN.name);
 
 export const ApiKeyCreate = v.object({
   name: keyName,
   /** The last day the key works (yyyy-MM-dd, UTC); absent or blank: no expiry. */
-  expiresOn: v.optional(
-    v.union([v.literal(""), v.null(), isoDate("Expiry date must be a date (yyyy-MM-dd)")]),
-    "",
+  expiresOn: v.pipe(
+    v.optional(v.nullable(v.string(EXPIRY_MSG)), ""),
+    v.transform((s) => (s ?? "").trim()),
+    v.maxLength(10, EXPIRY_MSG),
+    v.check((s) => s === "" || (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s))), EXPIRY_MSG),
   ),
 });
 export type ApiKeyCreate = v.InferOutput<typeof ApiKeyCreate>;

@@ -227,6 +227,16 @@ Deno.test("api keys: roles enforced, input validated", async () => {
       body: { name: "k", expiresOn: "tomorrow" },
     });
     assertEquals(badDate.status, 400, badDate.text);
+    assertEquals(badDate.json.errors[0], {
+      path: "expiresOn",
+      message: "Expiry date must be a date (yyyy-MM-dd)",
+    });
+    const badDay = await t.api(K.createSupplierApiKeyCall, {
+      as: "ADMIN",
+      ...id,
+      body: { name: "k", expiresOn: "2026-02-31" },
+    });
+    assertEquals(badDay.status, 400, badDay.text);
     const unknown = await t.api(K.listSupplierApiKeysCall, { as: "ADMIN", params: { id: "0".repeat(24) } });
     assertEquals(unknown.status, 404, unknown.text);
   } finally {

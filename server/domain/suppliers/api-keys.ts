@@ -6,7 +6,7 @@
  * Every change writes the system log.
  */
 import { createHash } from "node:crypto";
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { SupplierApiKeysTable } from "../../db/tables/master.ts";
 import { newId } from "../../db/ids.ts";
@@ -248,9 +248,10 @@ export async function authenticateSupplierKey(
   };
 }
 
-/** A supplier's id by its short code (the CLI names suppliers so), or 404. */
+/** A live supplier's id by its short code, in any case (the CLI names suppliers so), or 404. */
 export async function supplierIdByCode(db: Db, shortCode: string): Promise<string> {
-  const s = await db.selectFrom("suppliers").select("id").where("supplierShortCode", "=", shortCode)
+  const s = await db.selectFrom("suppliers").select("id")
+    .where(sql<boolean>`supplierShortCode = ${shortCode} COLLATE NOCASE`)
     .where("isDeleted", "=", 0).executeTakeFirst();
   if (!s) throw notFound("Supplier");
   return s.id;
