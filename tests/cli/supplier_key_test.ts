@@ -7,30 +7,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { SUPPLY_BASE, supplyQuestionsCall } from "../../shared/api/supply.ts";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-type Run = { code: number; stdout: string; stderr: string };
-
-async function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
-
-function assertFails(r: Run, reason: string | RegExp) {
-  assert(r.code !== 0, `expected a non-zero exit, got 0 with ${r.stdout}`);
-  assertEquals(r.stdout, "");
-  assertEquals(r.stderr.split("\n").length, 1, `one line of reason, got:\n${r.stderr}`);
-  if (typeof reason === "string") assertEquals(r.stderr, `error: ${reason}`);
-  else assertMatch(r.stderr, reason);
-}
+import { assertCliFails, runCli } from "../helpers/cli.ts";
 
 /** The status of GET /supply/v1/questions with a key, on the app over the same database. */
 async function supplyStatus(env: Record<string, string>, key: string) {
@@ -58,7 +35,7 @@ Deno.test("cli supplier key: add prints the key last, list never shows it, revok
       await t.close();
     }
 
-    const add = await cli([
+    const add = await runCli([
       "supplier",
       "key",
       "add",
@@ -76,7 +53,7 @@ Deno.test("cli supplier key: add prints the key last, list never shows it, revok
     const keyId = /id ([0-9a-f]{24})/.exec(lines[0])![1];
     assertEquals(await supplyStatus(env, key), 200);
 
-    const list = await cli(["supplier", "key", "list", code], env);
+    const list = await runCli(["supplier", "key", "list", code], env);
     assertEquals(list.code, 0, list.stderr);
     assert(!list.stdout.includes(key), "list prints the key");
     const row = list.stdout.split("\n").find((l) => l.startsWith(keyId))!;
@@ -85,27 +62,27 @@ Deno.test("cli supplier key: add prints the key last, list never shows it, revok
     // the key works through the whole of its last day: it stops at the next midnight (UTC)
     assertEquals(row.split("\t")[5], "3000-01-01");
 
-    const revoke = await cli(["supplier", "key", "revoke", code, keyId], env);
+    const revoke = await runCli(["supplier", "key", "revoke", code, keyId], env);
     assertEquals(revoke.code, 0, revoke.stderr);
     assertMatch(revoke.stdout, /^Revoked API key "Nightly sync"/);
     assertEquals(await supplyStatus(env, key), 401);
-    const after = await cli(["supplier", "key", "list", code], env);
+    const after = await runCli(["supplier", "key", "list", code], env);
     assertMatch(after.stdout, new RegExp(`^${keyId}\\t[^\\t]+\\trevoked\\t`, "m"));
 
-    assertFails(
-      await cli(["supplier", "key", "add", "NOPE"], env),
+    assertCliFails(
+      await runCli(["supplier", "key", "add", "NOPE"], env),
       "No live supplier has the short code NOPE",
     );
-    assertFails(
-      await cli(["supplier", "key", "add", code, "--expires", "soon"], env),
+    assertCliFails(
+      await runCli(["supplier", "key", "add", code, "--expires", "soon"], env),
       "--expires: Expiry date must be a date (yyyy-MM-dd)",
     );
-    assertFails(
-      await cli(["supplier", "key", "add", code, "--expires", "2001-01-01"], env),
+    assertCliFails(
+      await runCli(["supplier", "key", "add", code, "--expires", "2001-01-01"], env),
       "Expiry date must be today or later",
     );
-    assertFails(
-      await cli(["supplier", "key", "revoke", code, "0".repeat(24)], env),
+    assertCliFails(
+      await runCli(["supplier", "key", "revoke", code, "0".repeat(24)], env),
       `${code} has no API key with the id ${"0".repeat(24)}`,
     );
   } finally {

@@ -14,6 +14,7 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import { writeLog } from "../audit/log.ts";
 import { dateAt } from "../common/clock.ts";
 import type { Ctx, WriteCtx } from "../ctx.ts";
+import type { LogChange } from "../../../shared/audit.ts";
 import type {
   ApiKeyCreate,
   ApiKeyRename,
@@ -148,48 +149,62 @@ export async function createSupplierApiKey(
   });
 }
 
-/** Renames a key (a revoked one too: the name is only a label). */
-export async function renameSupplierApiKey(
+/** What one change to a key sets, and its log line; null when the key already is so (nothing written). */
+type KeyChange = (
+  row: KeyRow,
+  supplier: { supplierName: string; supplierShortCode: string },
+  nowIso: string,
+) => { set: Partial<KeyRow>; activity: string; changes?: LogChange[] } | null;
+
+/** One change to one key of a supplier (another supplier's key is not found), logged, in a transaction. */
+async function changeKey(
   ctx: WriteCtx,
-  input: { supplierId: string; keyId: string } & ApiKeyRename,
+  input: { supplierId: string; keyId: string },
+  change: KeyChange,
 ): Promise<SupplierApiKey> {
-  const { actor } = ctx;
   const at = dateAt(ctx.now), nowIso = at.toISOString();
   return await ctx.db.transaction().execute(async (trx) => {
     const s = await supplierOf(trx, input.supplierId);
     const row = await keyOf(trx, s.id, input.keyId);
-    if (row.name === input.name) return keyRecord(row, nowIso);
-    await trx.updateTable("supplier_api_keys").set({ name: input.name }).where("id", "=", row.id).execute();
-    await writeLog(trx, actor, {
-      activity: `Renamed API key ${row.prefix}… of supplier ${s.supplierName} (${s.supplierShortCode})`,
+    const c = change(row, s, nowIso);
+    if (!c) return keyRecord(row, nowIso);
+    await trx.updateTable("supplier_api_keys").set(c.set).where("id", "=", row.id).execute();
+    await writeLog(trx, ctx.actor, {
+      activity: c.activity,
       module: MODULE,
       recordId: s.id,
-      changes: [{ label: "Key name", from: row.name, to: input.name }],
+      changes: c.changes,
     }, at);
-    return keyRecord({ ...row, name: input.name }, nowIso);
+    return keyRecord({ ...row, ...c.set }, nowIso);
   });
 }
 
+const ofSupplier = (s: { supplierName: string; supplierShortCode: string }) =>
+  `of supplier ${s.supplierName} (${s.supplierShortCode})`;
+
+/** Renames a key (a revoked one too: the name is only a label). */
+export function renameSupplierApiKey(
+  ctx: WriteCtx,
+  input: { supplierId: string; keyId: string } & ApiKeyRename,
+): Promise<SupplierApiKey> {
+  return changeKey(ctx, input, (row, s) =>
+    row.name === input.name ? null : {
+      set: { name: input.name },
+      activity: `Renamed API key ${row.prefix}… ${ofSupplier(s)}`,
+      changes: [{ label: "Key name", from: row.name, to: input.name }],
+    });
+}
+
 /** Revokes a key: it stops working on the next request. Revoking a revoked key changes nothing. */
-export async function revokeSupplierApiKey(
+export function revokeSupplierApiKey(
   ctx: WriteCtx,
   input: { supplierId: string; keyId: string },
 ): Promise<SupplierApiKey> {
-  const { actor } = ctx;
-  const at = dateAt(ctx.now), nowIso = at.toISOString();
-  return await ctx.db.transaction().execute(async (trx) => {
-    const s = await supplierOf(trx, input.supplierId);
-    const row = await keyOf(trx, s.id, input.keyId);
-    if (row.revokedAt) return keyRecord(row, nowIso);
-    await trx.updateTable("supplier_api_keys").set({ revokedAt: nowIso }).where("id", "=", row.id).execute();
-    await writeLog(trx, actor, {
-      activity:
-        `Revoked API key "${row.name}" (${row.prefix}…) of supplier ${s.supplierName} (${s.supplierShortCode})`,
-      module: MODULE,
-      recordId: s.id,
-    }, at);
-    return keyRecord({ ...row, revokedAt: nowIso }, nowIso);
-  });
+  return changeKey(ctx, input, (row, s, nowIso) =>
+    row.revokedAt ? null : {
+      set: { revokedAt: nowIso },
+      activity: `Revoked API key "${row.name}" (${row.prefix}…) ${ofSupplier(s)}`,
+    });
 }
 
 /** A key that works: the supplier it speaks for. */
