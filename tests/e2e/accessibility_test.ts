@@ -112,7 +112,7 @@ Deno.test(e2e("accessibility: no serious or critical axe-core violation on 22 sc
       const { context, page } = await newPage(browser, server.url, AXE_CONTEXT);
       await page.setViewportSize({ width: 375, height: 812 });
       await signIn(page, (await server.user("SUPPLIER", { supplierId: supplier.id })).email);
-      for (const path of ["/supplier/project", "/supplier/inventory"]) {
+      for (const path of ["/supplier/project", "/supplier/inventory", "/supplier/api"]) {
         await open(page, path);
         await check(page, `${path} @375`);
       }

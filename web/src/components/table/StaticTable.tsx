@@ -11,7 +11,8 @@
  * The look (the classes of each part) is the kit's by default, the look of a dialog's or tab's table
  * (header band, row lines); `TABLE_LOOKS` holds the others the screens use.
  */
-import type * as React from "react";
+import * as React from "react";
+import { useSideOverflow } from "../data-grid/useSideOverflow.ts";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "../ui/table.tsx";
 
 export type StaticColumn<T> = {
@@ -154,5 +155,25 @@ export function StaticTable<T>({
       {footer}
     </Table>
   );
-  return look.wrapper ? <div className={look.wrapper}>{table}</div> : table;
+  return look.wrapper ? <ScrollBox className={look.wrapper} caption={caption}>{table}</ScrollBox> : table;
+}
+
+/** The look's box: when it scrolls sideways (a phone), it can be scrolled from the keyboard too. */
+function ScrollBox(
+  { className, caption, children }: { className: string; caption?: string; children: React.ReactNode },
+) {
+  const ref = React.useRef<HTMLDivElement>(null);
+  const overflow = useSideOverflow(ref);
+  const scrolls = overflow.left || overflow.right;
+  return (
+    <div
+      ref={ref}
+      className={className}
+      tabIndex={scrolls ? 0 : undefined}
+      role={scrolls ? "region" : undefined}
+      aria-label={scrolls ? `${caption ?? "Table"}, scrolls sideways` : undefined}
+    >
+      {children}
+    </div>
+  );
 }
