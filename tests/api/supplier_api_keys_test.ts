@@ -8,7 +8,11 @@ import { expectCallGuarded, testApp } from "../helpers/app.ts";
 import { auditOf, supplierBody } from "../helpers/master.ts";
 import * as Sup from "../../shared/api/suppliers.ts";
 import * as K from "../../shared/api/supplier-api-keys.ts";
-import { authenticateSupplierKey, hashApiKey } from "../../server/domain/suppliers/api-keys.ts";
+import {
+  authenticateSupplierKey,
+  hashApiKey,
+  MAX_ACTIVE_KEYS,
+} from "../../server/domain/suppliers/api-keys.ts";
 
 async function setup() {
   let clock = Date.parse("2026-11-26T10:00:00.000Z");
@@ -239,6 +243,24 @@ Deno.test("api keys: roles enforced, input validated", async () => {
     assertEquals(badDay.status, 400, badDay.text);
     const unknown = await t.api(K.listSupplierApiKeysCall, { as: "ADMIN", params: { id: "0".repeat(24) } });
     assertEquals(unknown.status, 404, unknown.text);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("api keys: a supplier holds at most 20 active keys; a revoked one frees a place", async () => {
+  const { t, portalA } = await setup();
+  try {
+    const made = [];
+    for (let i = 0; i < MAX_ACTIVE_KEYS; i++) {
+      made.push(await t.ok(K.createPortalApiKeyCall, { token: portalA.token, body: { name: `k${i}` } }));
+    }
+    const over = await t.api(K.createPortalApiKeyCall, { token: portalA.token, body: { name: "one more" } });
+    assertEquals(over.status, 409, over.text);
+    assertEquals(over.json.message, "A supplier may hold at most 20 active keys: revoke one first");
+    await t.ok(K.revokePortalApiKeyCall, { token: portalA.token, params: { keyId: made[0]._id } });
+    const again = await t.api(K.createPortalApiKeyCall, { token: portalA.token, body: { name: "one more" } });
+    assertEquals(again.status, 200, again.text);
   } finally {
     await t.close();
   }

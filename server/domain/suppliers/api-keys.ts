@@ -91,8 +91,10 @@ export async function listSupplierApiKeys(
 ): Promise<SupplierApiKey[]> {
   await supplierOf(ctx.db, input.supplierId);
   const nowIso = dateAt(ctx.now).toISOString();
+  // newest first; keys made in the same millisecond in the order they were made (rowid)
   const rows = await ctx.db.selectFrom("supplier_api_keys").selectAll()
-    .where("supplierId", "=", input.supplierId).orderBy("createdAt", "desc").orderBy("id", "desc").execute();
+    .where("supplierId", "=", input.supplierId).orderBy("createdAt", "desc").orderBy(sql`rowid`, "desc")
+    .execute();
   return rows.map((r) => keyRecord(r, nowIso));
 }
 
