@@ -4,10 +4,12 @@
  * link, forgotten after the expiry setting, and erased on a staff action.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
+import { auditOf } from "../helpers/master.ts";
 import { counts, hit, liveProject, PANEL, sessionsOf } from "../helpers/router.ts";
 import * as Lib from "../../shared/api/library.ts";
 import * as Parts from "../../shared/api/project-parts.ts";
+import * as S from "../../shared/api/suppliers.ts";
 
 type LibQuestion = { _id: string; questionOption: { _id: string; title: string }[] };
 
@@ -190,6 +192,86 @@ Deno.test("profiles: an expired answer is asked again (profile_expiry_days, defa
     assert((await start(t, b.mapId, "old")).location.startsWith("https://client.example/"), "89 days: known");
     clock += 2 * 86_400_000;
     assertMatch((await start(t, c.mapId, "old")).location, /^\/survey\/prescreen\//, "91 days: asked again");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("profiles: a shorter expiry setting makes older answers asked again; the setting is logged and bounded", async () => {
+  let clock = Date.parse("2026-03-01T10:00:00Z");
+  const t = await testApp({}, { now: () => clock });
+  try {
+    const lib = await library(t);
+    const a = await screened(t, lib);
+    const b = await screened(t, lib, a.supplierId);
+    const c = await screened(t, lib, a.supplierId);
+    assertEquals(await t.ok(S.profileSettingsCall, { as: "ADMIN" }), { expiryDays: 90 }, "the default");
+    await expectCallGuarded(t, S.updateProfileSettingsCall, "MANAGER", { body: { expiryDays: 10 } });
+    for (const expiryDays of [0, 3651, 1.5, "10", null]) {
+      const bad = await t.api(S.updateProfileSettingsCall, { as: "ADMIN", body: { expiryDays } as never });
+      assertEquals(bad.status, 400, `expiryDays ${expiryDays}`);
+    }
+    const set = await t.api(S.updateProfileSettingsCall, { as: "ACCOUNTANT", body: { expiryDays: 10 } });
+    assertEquals([set.status, set.json.result], [200, { expiryDays: 10 }]);
+    const log = await t.deps.db.selectFrom("system_logs").select(["activity", "changes"])
+      .where("activity", "like", "%profile answers%").execute();
+    assertEquals(log.map((l) => l.activity), ["Set profile answers to expire after 10 days"]);
+    assertMatch(log[0].changes, /"from":"90","to":"10"/);
+
+    await answerAll(t, a, lib, "short");
+    clock += 9 * 86_400_000;
+    assert(
+      (await start(t, b.mapId, "short")).location.startsWith("https://client.example/"),
+      "9 days: known",
+    );
+    clock += 2 * 86_400_000;
+    assertMatch((await start(t, c.mapId, "short")).location, /^\/survey\/prescreen\//, "11 days: asked");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("profiles: an erased member is asked again; only that supplier's member is erased; the erase is logged", async () => {
+  const t = await testApp();
+  try {
+    const lib = await library(t);
+    const a = await screened(t, lib);
+    const b = await screened(t, lib, a.supplierId);
+    const other = await screened(t, lib);
+    await answerAll(t, a, lib, "er-1");
+    await answerAll(t, other, lib, "er-1");
+    const body = { memberId: "er-1" };
+    await expectCallGuarded(t, S.eraseMemberProfileCall, "MANAGER", { params: { id: a.supplierId }, body });
+    for (const bad of [{}, { memberId: "" }, { memberId: "x".repeat(129) }, { memberId: "a\u0000b" }]) {
+      const r = await t.api(S.eraseMemberProfileCall, {
+        as: "ADMIN",
+        params: { id: a.supplierId },
+        body: bad as never,
+      });
+      assertEquals(r.status, 400, JSON.stringify(bad));
+    }
+    const unknown = await t.api(S.eraseMemberProfileCall, {
+      as: "ADMIN",
+      params: { id: "0123456789abcdef01234567" },
+      body,
+    });
+    assertEquals(unknown.status, 404);
+
+    const erased = await t.api(S.eraseMemberProfileCall, {
+      as: "SUPERADMIN",
+      params: { id: a.supplierId },
+      body,
+    });
+    assertEquals([erased.status, erased.json.result], [200, { erased: 2 }]);
+    const log = await auditOf(t, a.supplierId);
+    assertMatch(log.at(-1)!.activity, /^Erased the profile of member er-1 of supplier .+: 2 answer\(s\)$/);
+    assertEquals(log.at(-1)!.module, "Suppliers");
+
+    // asked again on the next entry; the other supplier's member still known
+    const again = await start(t, b.mapId, "er-1");
+    assertMatch(again.location, /^\/survey\/prescreen\//);
+    const left = await t.deps.db.selectFrom("member_profiles").select("supplierId").execute();
+    assertEquals(new Set(left.map((r) => r.supplierId)), new Set([other.supplierId]));
   } finally {
     await t.close();
   }
