@@ -9,6 +9,7 @@ import {
   MAX_COUNT,
   MAX_LEN,
   numberChoice,
+  numberish,
   optionalBlock,
   optionalPhone,
   optionalText,
@@ -100,7 +101,7 @@ export type MemberProfileErase = v.InferOutput<typeof MemberProfileErase>;
 /** "Profile answers expire after N days" (1 to 3650; default 90). */
 export const ProfileSettingsForm = v.object({
   expiryDays: v.pipe(
-    v.number("Expiry days must be a number"),
+    numberish("Expiry days is required", "Expiry days must be a number"),
     v.integer("Expiry days must be a whole number"),
     v.minValue(1, "Expiry days must be at least 1"),
     v.maxValue(3650, "Expiry days must be at most 3650"),
