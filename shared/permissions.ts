@@ -261,6 +261,10 @@ export const API: Record<string, readonly Role[]> = {
   "PUT /admin/supplier/update/:id": R.MASTER_DATA,
   "POST /admin/supplier/:id": R.MASTER_DATA,
   "POST /admin/supplier/:id/keys": R.KEY_OWNERS,
+  // respondent profiles: the suppliers' and support's staff (the same roles)
+  "GET /admin/supplier/profile/settings": R.MASTER_DATA,
+  "PUT /admin/supplier/profile/settings": R.MASTER_DATA,
+  "POST /admin/supplier/:id/profile/erase": R.MASTER_DATA,
   // accounts
   "POST /admin/invoices": R.ACCOUNTS,
   "POST /admin/invoices/supplier": R.ACCOUNTS,

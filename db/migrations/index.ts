@@ -25,6 +25,7 @@ import * as m0024 from "./0024_supplier_hook_refusal.ts";
 import * as m0025 from "./0025_task_leases.ts";
 import * as m0027 from "./0027_tax_details.ts";
 import * as m0031 from "./0031_audit_changes.ts";
+import * as m0033 from "./0033_member_profiles.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "0025_task_leases": m0025,
   "0027_tax_details": m0027,
   "0031_audit_changes": m0031,
+  "0033_member_profiles": m0033,
 };

@@ -30,6 +30,7 @@ import {
 import { ShowKeysButton, useRecordKeys } from "../../components/form/secret-keys.tsx";
 import { TriangleAlert } from "lucide-react";
 import { formatDateTime } from "../../lib/format.ts";
+import { EraseMemberButton } from "./ProfilesDialog.tsx";
 
 const LIST = "/admin/supplier";
 
@@ -110,7 +111,18 @@ export default function SupplierFormPage() {
       intro="A panel that sends respondents: contact, terms, where respondents return to."
       describe={(s) => `${s.supplierName} · ${s.supplierShortCode}`}
     >
-      {(supplier) => <SupplierEditor supplier={supplier} />}
+      {(supplier) => (
+        <>
+          <SupplierEditor supplier={supplier} />
+          {supplier
+            ? (
+              <div className="mt-4 flex justify-end">
+                <EraseMemberButton supplierId={supplier._id} />
+              </div>
+            )
+            : null}
+        </>
+      )}
     </RecordFormPage>
   );
 }
