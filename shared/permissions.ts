@@ -268,6 +268,10 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/supplier/:id/api-keys": R.MASTER_DATA,
   "PUT /admin/supplier/:id/api-keys/:keyId": R.MASTER_DATA,
   "POST /admin/supplier/:id/api-keys/:keyId/revoke": R.MASTER_DATA,
+  // respondent profiles: the suppliers' and support's staff (the same roles)
+  "GET /admin/supplier/profile/settings": R.MASTER_DATA,
+  "PUT /admin/supplier/profile/settings": R.MASTER_DATA,
+  "POST /admin/supplier/:id/profile/erase": R.MASTER_DATA,
   // accounts
   "POST /admin/invoices": R.ACCOUNTS,
   "POST /admin/invoices/supplier": R.ACCOUNTS,

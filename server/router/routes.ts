@@ -15,7 +15,7 @@ import { type Routed, SID_RE } from "../domain/router/router.ts";
 import { fillPlaceholders, redirectKind } from "../domain/router/outcomes.ts";
 import { supplierRedirectValues } from "../domain/router/shortcodes.ts";
 import type { SessionStatus } from "../db/tables/router.ts";
-import { askable } from "../domain/router/prescreen.ts";
+import { linkAnswers } from "../domain/router/profiles.ts";
 import { type MessageKind, messagePage, prescreenPage } from "./pages.tsx";
 
 const ID = "{[0-9a-f]{24}}";
@@ -108,6 +108,8 @@ async function entry(c: HttpCtx, isTest: boolean) {
       ip: clientIp(c),
       userAgent: c.req.header("user-agent") ?? "",
       headers: c.req.raw.headers,
+      // known answers on the link (q_<library question id>=<answer ids>), bounded and checked
+      answers: c.req.url.includes("q_") ? linkAnswers(new URL(c.req.url).searchParams) : undefined,
     });
     if (r.kind === "invalid") return notFoundPage(c);
     return respond(c, r);
@@ -131,7 +133,8 @@ export function surveyRoutes() {
 
   r.get(`/prescreen/:uid${ID}`, (c) =>
     guarded(c, async () => {
-      const routed = await c.get("deps").services.router.session(c.req.param("uid")!);
+      const router = c.get("deps").services.router;
+      const routed = await router.session(c.req.param("uid")!);
       if (!routed) return notFoundPage(c);
       const { session, project, map } = routed;
       if (session.status !== "prescreen") return respond(c, routed);
@@ -141,7 +144,8 @@ export function surveyRoutes() {
           uid: session.id,
           lang: project.languageId,
           supplierType: map.supplierType,
-          questions: askable(project.questions, map.supplierType),
+          // a known answer is not asked again
+          questions: await router.questionsToAsk(routed),
         }),
       );
     }));
@@ -156,7 +160,8 @@ export function surveyRoutes() {
         body = await c.req.parseBody({ all: true });
       } catch { /* an unreadable body answers nothing */ }
       const form = formReader(body);
-      const out = await c.get("deps").services.router.answer(c.req.param("uid")!, form);
+      const router = c.get("deps").services.router;
+      const out = await router.answer(c.req.param("uid")!, form);
       if (out.kind === "unknown") return notFoundPage(c);
       if (out.kind === "ask") {
         return html(
@@ -165,7 +170,7 @@ export function surveyRoutes() {
             uid: out.session.id,
             lang: out.project.languageId,
             supplierType: out.map.supplierType,
-            questions: askable(out.project.questions, out.map.supplierType),
+            questions: await router.questionsToAsk(out),
             missing: out.missing,
             values: form,
           }),

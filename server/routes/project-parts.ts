@@ -52,7 +52,11 @@ export function projectPartRoutes(api: Api) {
       const { projectId, questionId } = parseWith(ProjectQuestionCopy, raw);
       const scope = await projectScope(db, projectId);
       const source = await getQuestion(db, TEMP, questionId);
-      const record = await createQuestion(ctx, { ...parseWith(QuestionForm, source), scope });
+      const record = await createQuestion(ctx, {
+        ...parseWith(QuestionForm, source),
+        scope,
+        libraryQuestionId: source._id,
+      });
       return answer(record, "Question added successfully");
     }
     const projectId = parseWith(

@@ -13,6 +13,7 @@ import {
   updateSupplier,
 } from "../domain/suppliers/suppliers.ts";
 import { updateMessage } from "../domain/common/records.ts";
+import { eraseMemberProfile, profileSettings, updateProfileSettings } from "../domain/suppliers/profiles.ts";
 
 export function supplierRoutes(api: Api) {
   api.list(S.listSuppliers, ({ db }) => ({
@@ -24,6 +25,17 @@ export function supplierRoutes(api: Api) {
   }));
 
   api.handle(S.supplierOptionsCall, ({ db, query }) => supplierOptions(db, query.search));
+
+  // respondent profiles (issue 24): the expiry setting and erasing a member
+  api.handle(S.profileSettingsCall, ({ db }) => profileSettings(db));
+  api.handle(
+    S.updateProfileSettingsCall,
+    async ({ ctx, body }) => answer(await updateProfileSettings(ctx, body), "Profile settings saved"),
+  );
+  api.handle(S.eraseMemberProfileCall, async ({ ctx, params, body }) => {
+    const out = await eraseMemberProfile(ctx, { supplierId: params.id, memberId: body.memberId });
+    return answer(out, `Erased ${out.erased} known answer(s) of member ${body.memberId}`);
+  });
 
   // literal paths first: POST /admin/supplier/:id would otherwise also match /admin/supplier/add
   api.handle(

@@ -3,7 +3,12 @@ import * as v from "valibot";
 import { defineCall, type Deleted, returns } from "./contract.ts";
 import type { CountryFields } from "./clients.ts";
 import { defineList, ListBody, type ListResult } from "../list.ts";
-import { SupplierForm, SupplierUpdate } from "../schemas/supplier.ts";
+import {
+  MemberProfileErase,
+  ProfileSettingsForm,
+  SupplierForm,
+  SupplierUpdate,
+} from "../schemas/supplier.ts";
 import { moneyCell as money } from "../format.ts";
 
 /** The supplier list figures, from the supplier-map counters (part 1, 2.8). */
@@ -132,6 +137,32 @@ export const getSupplierCall = defineCall({
   path: "/admin/supplier/:id",
   ids: { id: "Supplier" },
   result: returns<SupplierRecord>(),
+});
+
+/** Respondent profiles: how long a member's known answers count before they are asked again. */
+export type ProfileSettings = { expiryDays: number };
+export const profileSettingsCall = defineCall({
+  method: "GET",
+  path: "/admin/supplier/profile/settings",
+  result: returns<ProfileSettings>(),
+});
+/** Sets the profile answers' expiry; written to the system log. */
+export const updateProfileSettingsCall = defineCall({
+  method: "PUT",
+  path: "/admin/supplier/profile/settings",
+  body: ProfileSettingsForm,
+  result: returns<ProfileSettings>(),
+});
+/**
+ * Erases every known answer of one of a supplier's members (the `sid` it sends): the member is asked
+ * again on the next entry. Written to the system log; `erased` answers were removed.
+ */
+export const eraseMemberProfileCall = defineCall({
+  method: "POST",
+  path: "/admin/supplier/:id/profile/erase",
+  ids: { id: "Supplier" },
+  body: MemberProfileErase,
+  result: returns<{ erased: number }>(),
 });
 
 /** The suppliers grid (2.8). */

@@ -9,6 +9,7 @@ import {
   MAX_COUNT,
   MAX_LEN,
   numberChoice,
+  numberish,
   optionalBlock,
   optionalPhone,
   optionalText,
@@ -88,3 +89,22 @@ export type SupplierUpdate = v.InferOutput<typeof SupplierUpdate>;
 export function parseSupplierRuleCpi(rule: string): number[] {
   return rule.split("|").map((x) => Number(x.trim())).filter((n) => Number.isFinite(n));
 }
+
+// ---------------------------------------------------------------- respondent profiles (issue 24)
+
+/** Erasing a member's profile: the member id is the `sid` the supplier sends (1-128 characters). */
+export const MemberProfileErase = v.object({
+  memberId: requiredText("Member id is required", 1, 128),
+});
+export type MemberProfileErase = v.InferOutput<typeof MemberProfileErase>;
+
+/** "Profile answers expire after N days" (1 to 3650; default 90). */
+export const ProfileSettingsForm = v.object({
+  expiryDays: v.pipe(
+    numberish("Expiry days is required", "Expiry days must be a number"),
+    v.integer("Expiry days must be a whole number"),
+    v.minValue(1, "Expiry days must be at least 1"),
+    v.maxValue(3650, "Expiry days must be at most 3650"),
+  ),
+});
+export type ProfileSettingsForm = v.InferOutput<typeof ProfileSettingsForm>;

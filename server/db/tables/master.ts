@@ -114,6 +114,8 @@ export interface QuestionsTable {
   isDeleted: number;
   createdAt: string;
   updatedAt: string;
+  /** The library question a project's question was copied from (profiles match answers by it). */
+  libraryQuestionId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface QualificationsTable {

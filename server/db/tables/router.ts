@@ -57,6 +57,19 @@ export interface ProjectIpCountsTable {
   n: number;
 }
 
+/** A member's answer to a library question (member_profiles; issue 24 profiles). No personal data. */
+export interface MemberProfilesTable {
+  supplierId: string;
+  /** The sid the supplier sent. */
+  memberId: string;
+  /** The library question's id. */
+  questionId: string;
+  /** JSON: a list of the library's answer (option) ids, or {"text": ...} for a TEXT question. */
+  answer: string;
+  answeredAt: string;
+  source: "prescreen" | "link";
+}
+
 export interface PrescreenAnswersTable {
   id: ColumnType<number, number | undefined, number>;
   sessionId: string;
@@ -122,6 +135,7 @@ export interface RouterHooksTable {
 export interface RouterTables {
   sessions: SessionsTable;
   prescreen_answers: PrescreenAnswersTable;
+  member_profiles: MemberProfilesTable;
   project_ip_counts: ProjectIpCountsTable;
   router_daily: RouterDailyTable;
   router_daily_totals: RouterDailyTotalsTable;

@@ -128,10 +128,11 @@ function touched(services: Deps["services"], scope: QuestionScope) {
 
 export async function createQuestion(
   ctx: WriteCtx & Pick<Ctx, "services">,
-  args: { scope: QuestionScope } & QuestionForm,
+  /** libraryQuestionId: the library question a project's question is copied from (profiles match by it). */
+  args: { scope: QuestionScope; libraryQuestionId?: string } & QuestionForm,
 ): Promise<QuestionRecord> {
   const { db, services, actor, now: clock } = ctx;
-  const { scope, ...input } = args;
+  const { scope, libraryQuestionId, ...input } = args;
   const record = await db.transaction().execute(async (trx) => {
     const last = await scoped(trx, scope).select((eb) => eb.fn.max("sortOrder").as("n")).executeTakeFirst();
     const at = dateAt(clock), now = at.toISOString();
@@ -149,6 +150,7 @@ export async function createQuestion(
       isDeleted: 0,
       createdAt: now,
       updatedAt: now,
+      libraryQuestionId: scope.kind === "project" ? libraryQuestionId ?? null : null,
     }).execute();
     await writeLog(trx, actor, {
       activity: `Created ${scope.kind === "temp" ? "library " : ""}question "${

@@ -58,6 +58,8 @@ export type PrescreenQuestion = {
   title: Record<string, string>;
   languageId: string;
   options: PrescreenOption[];
+  /** The library question it was copied from (a member's known answer stands for it), or null. */
+  libraryId?: string | null;
 };
 
 export type ExclusionRule = {
@@ -282,6 +284,7 @@ export class RouterConfig {
         "questionTitle",
         "questionOption",
         "languageId",
+        "libraryQuestionId",
       ])
         .where("projectId", "=", id).where("isTempQuestion", "=", 0).where("isDeleted", "=", 0)
         .where("isActive", "=", 1).orderBy("sortOrder").orderBy("createdAt").orderBy("id").execute(),
@@ -327,6 +330,7 @@ export class RouterConfig {
         type: q.questionType as PrescreenQuestion["type"],
         title: parseTitle(q.questionTitle),
         languageId: q.languageId,
+        libraryId: q.libraryQuestionId,
         options: parseJsonList<Partial<PrescreenOption>>(q.questionOption).map((o, i) => ({
           _id: String(o._id ?? i),
           title: String(o.title ?? ""),

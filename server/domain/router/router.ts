@@ -19,6 +19,17 @@ import { verifyReturnSignature } from "./links.ts";
 import { type FinalStatus, parseReturnStatus, REASON } from "./outcomes.ts";
 import { askable, evaluate } from "./prescreen.ts";
 import {
+  answeredRows,
+  type Known,
+  knownFailure,
+  linkRows,
+  readProfile,
+  toAsk,
+  usesProfiles,
+  withKnown,
+} from "./profiles.ts";
+import type { PrescreenQuestion } from "./config.ts";
+import {
   countryOf,
   DEFAULT_RD_THRESHOLDS,
   defaultRiskChecker,
@@ -44,6 +55,8 @@ export type EntryRequest = {
   ip: string;
   userAgent: string;
   headers: Headers;
+  /** Answers to library questions the entry link carried (profiles.ts linkAnswers). */
+  answers?: Known;
   /** A country already known (the demo seed's simulated respondents); HTTP entries never set it. */
   country?: string;
   now?: number;
@@ -204,6 +217,16 @@ export class Router {
       }
       security = requestSecurity(project, { deviceType: device.deviceType, country, risk }, this.rd);
     }
+    const prescreen = project.isPreScreen && map.isPreScreen &&
+      askable(project.questions, map.supplierType).length > 0;
+    const who = { supplierId: map.supplierId, memberId: req.sid };
+    // profiles: only a pre-screen with library questions reads the member's answers (one read)
+    const profiled = prescreen && !closed && usesProfiles(project.questions);
+    const link = profiled && req.answers?.size
+      ? linkRows(project.questions, map.supplierType, req.answers, who)
+      : [];
+    const known = profiled ? await readProfile(this.deps.db, who, now) : null;
+    if (known && req.answers) { for (const [q, v] of req.answers) known.set(q, v); }
     const out = await this.writer.submit({
       kind: "entry",
       now,
@@ -219,10 +242,16 @@ export class Router {
       rdScore: risk?.rdScore ?? null,
       closed,
       security,
-      prescreen: project.isPreScreen && map.isPreScreen &&
-        askable(project.questions, map.supplierType).length > 0,
+      prescreen,
+      profiles: link.length ? link : undefined,
     });
-    return { kind: "routed", session: out.session!, project, map };
+    const routed: Routed = { session: out.session!, project, map };
+    // known answers: those that settle the pre-screen (all known, or one disqualifies) end it now
+    if (known?.size && routed.session.status === "prescreen" && !out.retried) {
+      const screened = await this.#screen(routed, () => [], known, now);
+      if (screened.kind === "done") return { kind: "routed", session: screened.session, project, map };
+    }
+    return { kind: "routed", ...routed };
   }
 
   // ------------------------------------------------------------ sessions by uid
@@ -267,20 +296,65 @@ export class Router {
   async answer(uid: string, form: (name: string) => string[], now?: number): Promise<PrescreenResult> {
     const routed = await this.session(uid);
     if (!routed) return { kind: "unknown" };
+    if (routed.session.status !== "prescreen") return { kind: "done", counted: false, ...routed };
+    const at = this.#now(now);
+    return await this.#screen(routed, form, await this.#known(routed, at), at);
+  }
+
+  /** The member's known answers for a session's pre-screen (none when its questions are not library ones). */
+  async #known({ session, project }: Routed, now: number): Promise<Known> {
+    if (!usesProfiles(project.questions)) return new Map();
+    return await readProfile(this.deps.db, { supplierId: session.supplierId, memberId: session.sid }, now);
+  }
+
+  /** The pre-screen questions a session still has to answer (those without a known answer). */
+  async questionsToAsk(routed: Routed, now?: number): Promise<PrescreenQuestion[]> {
+    return toAsk(
+      routed.project.questions,
+      routed.map.supplierType,
+      await this.#known(routed, this.#now(now)),
+    );
+  }
+
+  /**
+   * The pre-screen with known answers standing for their questions: a disqualifying known answer
+   * terminates at once; otherwise the answers are complete (recorded) or some are missing (asked).
+   */
+  async #screen(
+    routed: Routed,
+    form: (name: string) => string[],
+    known: Known,
+    now: number,
+  ): Promise<PrescreenResult> {
     const { session, project, map } = routed;
-    if (session.status !== "prescreen") return { kind: "done", counted: false, ...routed };
-    const ev = evaluate(project.questions, map.supplierType, project.quotas, form, project.languageId);
-    if (!ev.complete) return { kind: "ask", missing: ev.missing, ...routed };
+    const lang = project.languageId;
+    const failed = knownFailure(project.questions, map.supplierType, known, lang);
+    const ev = failed ? null : evaluate(
+      project.questions,
+      map.supplierType,
+      project.quotas,
+      withKnown(project.questions, map.supplierType, known, form),
+      lang,
+    );
+    if (ev && !ev.complete) return { kind: "ask", missing: ev.missing, ...routed };
+    const asked = new Set(toAsk(project.questions, map.supplierType, known).map((q) => q.id));
     const out = await this.writer.submit({
       kind: "prescreen",
-      now: this.#now(now),
-      uid,
+      now,
+      uid: session.id,
       project,
       map,
-      passed: ev.passed,
-      detail: ev.detail,
-      answers: ev.rows,
-      quotaCells: ev.quotaCells,
+      passed: ev ? ev.passed : false,
+      detail: ev ? ev.detail : failed!.detail,
+      answers: ev ? ev.rows : failed!.rows,
+      quotaCells: ev ? ev.quotaCells : [],
+      profiles: ev
+        ? answeredRows(project.questions, ev.rows, {
+          supplierId: session.supplierId,
+          memberId: session.sid,
+          asked,
+        })
+        : undefined,
     });
     if (!out.session) return { kind: "unknown" };
     return { kind: "done", counted: out.counted, session: out.session, project, map };

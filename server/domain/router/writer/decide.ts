@@ -86,6 +86,7 @@ export class Decisions {
       if (first && isRetry(e, first)) return { session: first, counted: false, retried: true };
     }
     const nowIso = iso(e.now);
+    for (const r of e.profiles ?? []) this.changes.profiles.push({ ...r, answeredAt: nowIso });
     let uid = newId(e.now);
     while (this.#newIds.has(uid)) uid = newId(e.now);
     this.#newIds.add(uid);
@@ -312,6 +313,7 @@ export class Decisions {
       s.dropAt = null;
     }
     this.changes.countStatus(s, s.status, 1, e.now);
+    for (const r of e.profiles ?? []) this.changes.profiles.push({ ...r, answeredAt: nowIso });
     for (const a of e.answers) {
       this.changes.answers.push({
         ...a,

@@ -4,6 +4,7 @@ import type { MapConfig, ProjectConfig } from "../config.ts";
 import type { AnswerRow, QuotaCellRef } from "../prescreen.ts";
 import type { SecurityRefusal } from "../security.ts";
 import type { FinalStatus } from "../outcomes.ts";
+import type { ProfileRow } from "../profiles.ts";
 
 export type SessionRow = {
   id: string;
@@ -54,6 +55,8 @@ export type EntryEvent = {
   security: SecurityRefusal | null;
   /** Show the pre-screen questions before the survey. */
   prescreen: boolean;
+  /** Answers the entry link carried, kept in the member's profile (source "link"). */
+  profiles?: ProfileRow[];
 };
 export type PrescreenEvent = {
   kind: "prescreen";
@@ -65,6 +68,8 @@ export type PrescreenEvent = {
   detail: string;
   answers: AnswerRow[];
   quotaCells: QuotaCellRef[];
+  /** Answers given on the page to library questions, kept in the member's profile. */
+  profiles?: ProfileRow[];
 };
 export type ReturnEvent = {
   kind: "return";

@@ -13,6 +13,7 @@ import { type CounterName, day, iso, REASON, SECURITY_COLUMN, STATUS_COUNTER } f
 import { type BatchState, mapCounts, projectCounts } from "./load.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
 import type { SessionRow } from "./types.ts";
+import type { ProfileRow } from "../profiles.ts";
 
 const SESSION_COLUMNS: (keyof SessionRow)[] = [
   "id",
@@ -89,6 +90,8 @@ export class Changes {
     supplierId: string;
     createdAt: string;
   })[] = [];
+  /** Member profile answers to keep (an entry link's, a pre-screen's), stamped with the event's time. */
+  readonly profiles: (ProfileRow & { answeredAt: string })[] = [];
   readonly #pDelta = new Map<string, Partial<Record<CounterName, number>>>();
   readonly #mDelta = new Map<string, Partial<Record<CounterName, number>>>();
   readonly #rollup = new Map<string, RollupRow>();
@@ -250,6 +253,7 @@ export class Changes {
       }
     }
     this.#answerStatements(out);
+    this.#profileStatements(out);
     if (this.hooks.length) {
       const at = iso(now);
       out.push({
@@ -336,6 +340,22 @@ export class Changes {
         sql: `INSERT INTO prescreen_answers (${cols.join(", ")}) VALUES ${
           placeholders(chunk.length, cols.length)
         }`,
+        args: chunk.flatMap((a) => cols.map((c) => a[c])),
+      });
+    }
+  }
+
+  /** Profile answers: the latest answer to a library question replaces the member's earlier one. */
+  #profileStatements(out: Statement[]) {
+    const cols = ["supplierId", "memberId", "questionId", "answer", "answeredAt", "source"] as const;
+    for (let i = 0; i < this.profiles.length; i += 500) {
+      const chunk = this.profiles.slice(i, i + 500);
+      out.push({
+        sql: `INSERT INTO member_profiles (${cols.join(", ")}) VALUES ${
+          placeholders(chunk.length, cols.length)
+        }
+         ON CONFLICT(supplierId, memberId, questionId) DO UPDATE SET answer = excluded.answer,
+         answeredAt = excluded.answeredAt, source = excluded.source`,
         args: chunk.flatMap((a) => cols.map((c) => a[c])),
       });
     }

@@ -38,6 +38,7 @@ import {
   revokeSupplierApiKeyCall,
 } from "../../../../shared/api/supplier-api-keys.ts";
 import { type ApiKeyCalls, ApiKeysPanel } from "./ApiKeysPanel.tsx";
+import { EraseMemberButton } from "./ProfilesDialog.tsx";
 
 const LIST = "/admin/supplier";
 
@@ -121,6 +122,13 @@ export default function SupplierFormPage() {
       {(supplier) => (
         <>
           <SupplierEditor supplier={supplier} />
+          {supplier
+            ? (
+              <div className="mt-4 flex justify-end">
+                <EraseMemberButton supplierId={supplier._id} />
+              </div>
+            )
+            : null}
           {/* outside the supplier's form: its dialogs' forms are not part of the supplier's save */}
           {supplier ? <ApiKeysPanel calls={staffKeyCalls(supplier._id)} className="mt-6 max-w-4xl" /> : null}
         </>

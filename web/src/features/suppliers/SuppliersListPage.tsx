@@ -14,6 +14,7 @@ import { Switch } from "../../components/ui/switch.tsx";
 import { CountryFlag } from "../../components/display/CountryFlag.tsx";
 import { countColumn, moneyColumn } from "../../components/data-grid/columns.tsx";
 import { BulkEmailButton } from "./BulkEmailDialog.tsx";
+import { ProfileSettingsButton } from "./ProfilesDialog.tsx";
 import { type SupplierListItem, suppliersList } from "./suppliers.ts";
 import { updateSupplierCall } from "../../../../shared/api/suppliers.ts";
 
@@ -104,6 +105,7 @@ export default function SuppliersListPage() {
         actions={
           <>
             <BulkEmailButton disabled={!canEdit} />
+            <ProfileSettingsButton disabled={!canEdit} />
             <NewButton to="/admin/supplier/add">New Supplier</NewButton>
           </>
         }
