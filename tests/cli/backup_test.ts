@@ -2,6 +2,7 @@
  * `db backup` / `db restore` as an operator runs them: subprocesses against the database file of a
  * server (an app in this process) that keeps serving respondents meanwhile.
  */
+import { runCli } from "../helpers/cli.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeParent } from "../helpers/fixtures.ts";
@@ -12,20 +13,6 @@ import { beat, readHeartbeat } from "../../server/domain/ops/heartbeat.ts";
 import { migrationState } from "../../server/domain/ops/health.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
-type Run = { code: number; stdout: string; stderr: string };
-
-async function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
-
 async function count(url: string, table: "sessions" | "projects") {
   const h = await openDatabase(url);
   try {
@@ -61,7 +48,7 @@ Deno.test("db backup under router load, restored into a new file: every counter 
       }
     })();
     while (sent < 50) await new Promise((r) => setTimeout(r, 10));
-    const backup = await cli(["db", "backup", "--out", `${dir}/snap/backup.db`], { DATABASE_URL: live });
+    const backup = await runCli(["db", "backup", "--out", `${dir}/snap/backup.db`], { DATABASE_URL: live });
     const sentAtBackup = sent;
     while (sent < sentAtBackup + 30) await new Promise((r) => setTimeout(r, 10));
     stop = true;
@@ -70,7 +57,7 @@ Deno.test("db backup under router load, restored into a new file: every counter 
     assertMatch(backup.stdout, /^Backed up the database to .*backup\.db \([\d.]+ (KiB|MiB)\, \d+ ms\)$/);
 
     const restored = `file:${dir}/restored.db`;
-    const r = await cli(["db", "restore", `${dir}/snap/backup.db`], { DATABASE_URL: restored });
+    const r = await runCli(["db", "restore", `${dir}/snap/backup.db`], { DATABASE_URL: restored });
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /: integrity ok, migrations at \d{4}_\w+$/);
 
@@ -108,10 +95,10 @@ Deno.test("db restore: refuses a database a server is using unless --force, and 
       await makeOne(t, url === source ? 2 : 1);
       await t.close();
     }
-    const backup = await cli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
+    const backup = await runCli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
     assertEquals(backup.code, 0, backup.stderr);
     // a second backup to the same file is refused
-    const again = await cli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
+    const again = await runCli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
     assertEquals(again.code, 1);
     assertEquals(again.stderr, `error: ${dir}/b.db already exists: choose another file or remove it`);
 
@@ -119,7 +106,7 @@ Deno.test("db restore: refuses a database a server is using unless --force, and 
     const h = await openDatabase(target);
     await beat(h.db);
     await h.close();
-    const refused = await cli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
+    const refused = await runCli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
     assertEquals(refused.code, 1);
     assertMatch(
       refused.stderr,
@@ -127,7 +114,7 @@ Deno.test("db restore: refuses a database a server is using unless --force, and 
     );
     assertEquals(await count(target, "projects"), 1, "untouched");
 
-    const forced = await cli(["db", "restore", `${dir}/b.db`, "--force"], { DATABASE_URL: target });
+    const forced = await runCli(["db", "restore", `${dir}/b.db`, "--force"], { DATABASE_URL: target });
     assertEquals(forced.code, 0, forced.stderr);
     assertEquals(await count(target, "projects"), 2, "the backup is in place");
 
@@ -135,19 +122,19 @@ Deno.test("db restore: refuses a database a server is using unless --force, and 
     const h2 = await openDatabase(target);
     await beat(h2.db, Date.now() - 10 * 60_000);
     await h2.close();
-    const afterCrash = await cli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
+    const afterCrash = await runCli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
     assertEquals(afterCrash.code, 0, afterCrash.stderr);
 
     // not a database: refused before anything is overwritten
     await Deno.writeTextFile(`${dir}/junk.db`, "not a database at all, just text");
-    const junk = await cli(["db", "restore", `${dir}/junk.db`], { DATABASE_URL: target });
+    const junk = await runCli(["db", "restore", `${dir}/junk.db`], { DATABASE_URL: target });
     assertEquals(junk.stderr, `error: ${dir}/junk.db is not a SQLite database file`);
     assertEquals(await count(target, "projects"), 2);
-    const missing = await cli(["db", "restore", `${dir}/nope.db`], { DATABASE_URL: target });
+    const missing = await runCli(["db", "restore", `${dir}/nope.db`], { DATABASE_URL: target });
     assertEquals(missing.stderr, `error: No backup at ${dir}/nope.db`);
 
     // a libSQL server is backed up where it runs
-    const remote = await cli(["db", "backup", "--out", `${dir}/r.db`], {
+    const remote = await runCli(["db", "backup", "--out", `${dir}/r.db`], {
       DATABASE_URL: "libsql://db.example",
     });
     assertEquals(remote.code, 1);
@@ -166,7 +153,7 @@ Deno.test("db restore: keeps the database it replaces beside it, and refuses one
     const s = await testApp({ DATABASE_URL: source });
     await makeOne(s, 1);
     await s.close();
-    const backup = await cli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
+    const backup = await runCli(["db", "backup", "--out", `${dir}/b.db`], { DATABASE_URL: source });
     assertEquals(backup.code, 0, backup.stderr);
     await new Promise((r) => setTimeout(r, 5));
     const t = await testApp({ DATABASE_URL: target });
@@ -178,7 +165,7 @@ Deno.test("db restore: keeps the database it replaces beside it, and refuses one
       return names.filter((n) => /before-restore.*\.db$/.test(n)).sort();
     };
 
-    const refused = await cli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
+    const refused = await runCli(["db", "restore", `${dir}/b.db`], { DATABASE_URL: target });
     assertEquals([refused.code, refused.stdout], [1, ""]);
     assertMatch(
       refused.stderr,
@@ -187,7 +174,7 @@ Deno.test("db restore: keeps the database it replaces beside it, and refuses one
     assertEquals(await count(target, "projects"), 2, "untouched");
     assertEquals(await listing(), [], "nothing copied for a refused restore");
 
-    const forced = await cli(["db", "restore", `${dir}/b.db`, "--force"], { DATABASE_URL: target });
+    const forced = await runCli(["db", "restore", `${dir}/b.db`, "--force"], { DATABASE_URL: target });
     assertEquals(forced.code, 0, forced.stderr);
     const kept = await listing();
     assertEquals(kept.length, 1);
@@ -196,7 +183,7 @@ Deno.test("db restore: keeps the database it replaces beside it, and refuses one
     assertEquals(await count(target, "projects"), 1, "the backup is in place");
     assertEquals(await count(`file:${dir}/${kept[0]}`, "projects"), 2, "what it replaced is kept whole");
     // the kept copy is nobody's live database, and it is a backup that restores (no newer data now)
-    const back = await cli(["db", "restore", `${dir}/${kept[0]}`], { DATABASE_URL: target });
+    const back = await runCli(["db", "restore", `${dir}/${kept[0]}`], { DATABASE_URL: target });
     assertEquals(back.code, 0, back.stderr);
     assertEquals(await count(target, "projects"), 2);
     assertEquals((await listing()).length, 2, `the second restore kept its own copy: ${await listing()}`);
@@ -207,16 +194,16 @@ Deno.test("db restore: keeps the database it replaces beside it, and refuses one
 
 Deno.test("cli --version names the version of deno.json and a commit", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${root}deno.json`));
-  const r = await cli(["--version"], { GIT_COMMIT: "" });
+  const r = await runCli(["--version"], { GIT_COMMIT: "" });
   assertEquals(r.code, 0, r.stderr);
   assertMatch(
     r.stdout,
     new RegExp(`^${config.version.replaceAll(".", "\\.")} \\(([0-9a-f]{7,40}|unknown)\\)$`),
   );
   // no git to ask (the image): the build argument GIT_COMMIT, else "unknown"
-  const noGit = await cli(["--version"], { GIT_COMMIT: "0a1b2c3d4e5f", PATH: "/nonexistent" });
+  const noGit = await runCli(["--version"], { GIT_COMMIT: "0a1b2c3d4e5f", PATH: "/nonexistent" });
   assertEquals(noGit.stdout, `${config.version} (0a1b2c3d4e5f)`);
-  const none = await cli(["--version"], { GIT_COMMIT: "", PATH: "/nonexistent" });
+  const none = await runCli(["--version"], { GIT_COMMIT: "", PATH: "/nonexistent" });
   assertEquals(none.stdout, `${config.version} (unknown)`);
 });
 

@@ -2,6 +2,7 @@
  * The CLI as a user runs it: a subprocess against a temporary database file. Each error path must
  * exit non-zero with its one-line reason; each success must be visible through the API.
  */
+import { assertCliFails, runCli } from "../helpers/cli.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
@@ -9,31 +10,6 @@ import { migrations } from "../../db/migrations/index.ts";
 import { DEMO_PASSWORD, DEMO_USERS, demoEmail } from "../../server/seed/seed.ts";
 import * as Session from "../../shared/api/session.ts";
 import * as Users from "../../shared/api/users.ts";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-type Run = { code: number; stdout: string; stderr: string };
-
-async function cli(args: string[], env: Record<string, string>): Promise<Run> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
-
-/** Asserts a failure: non-zero status, nothing on stdout, exactly one line `error: <reason>`. */
-function assertFails(r: Run, reason: string | RegExp) {
-  assert(r.code !== 0, `expected a non-zero exit, got 0 with ${r.stdout}`);
-  assertEquals(r.stdout, "");
-  assertEquals(r.stderr.split("\n").length, 1, `one line of reason, got:\n${r.stderr}`);
-  if (typeof reason === "string") assertEquals(r.stderr, `error: ${reason}`);
-  else assertMatch(r.stderr, reason);
-}
 
 async function tempDb() {
   const dir = await Deno.makeTempDir({ prefix: "samplex-cli-" });
@@ -55,14 +31,14 @@ async function canLogin(env: Record<string, string>, email: string, password: st
 
 Deno.test("cli db migrate: applies the migrations once, then says the database is up to date", async () => {
   await using db = await tempDb();
-  const first = await cli(["db", "migrate"], db.env);
+  const first = await runCli(["db", "migrate"], db.env);
   assertEquals(first.code, 0, first.stderr);
   const names = Object.keys(migrations);
   assertEquals(
     first.stdout,
     `Applied ${names.length} migration${names.length === 1 ? "" : "s"}: ${names.join(", ")}`,
   );
-  const again = await cli(["db", "migrate"], db.env);
+  const again = await runCli(["db", "migrate"], db.env);
   assertEquals(again.code, 0, again.stderr);
   assertEquals(
     again.stdout,
@@ -72,13 +48,13 @@ Deno.test("cli db migrate: applies the migrations once, then says the database i
 
 Deno.test("cli db reindex: rebuilds each search index from its table, and search still finds users", async () => {
   await using db = await tempDb();
-  assertEquals((await cli(["db", "migrate"], db.env)).code, 0);
-  const add = await cli(
+  assertEquals((await runCli(["db", "migrate"], db.env)).code, 0);
+  const add = await runCli(
     ["user", "add", "--email", "reindex.me@cli.test", "--password", "long-enough", "--role", "ADMIN"],
     db.env,
   );
   assertEquals(add.code, 0, add.stderr);
-  const r = await cli(["db", "reindex"], db.env);
+  const r = await runCli(["db", "reindex"], db.env);
   assertEquals(r.code, 0, r.stderr);
   assertEquals(r.stdout, "Rebuilt system_logs_fts (1 row), users_fts (1 row); statistics refreshed");
   const t = await testApp(db.env);
@@ -91,13 +67,13 @@ Deno.test("cli db reindex: rebuilds each search index from its table, and search
   } finally {
     await t.close();
   }
-  const broken = await cli(["db", "reindex"], { DATABASE_URL: "file:/proc/nope/samplex.db" });
-  assertFails(broken, /^error: /);
+  const broken = await runCli(["db", "reindex"], { DATABASE_URL: "file:/proc/nope/samplex.db" });
+  assertCliFails(broken, /^error: /);
 });
 
 Deno.test("cli user add: the user can sign in through the API, and the CLI is in the audit log", async () => {
   await using db = await tempDb();
-  const r = await cli(
+  const r = await runCli(
     ["user", "add", "--email", "Jane.Doe@Example.com", "--password", "s3cret-pass", "--role", "manager"],
     db.env,
   );
@@ -115,7 +91,7 @@ Deno.test("cli user add: the user can sign in through the API, and the CLI is in
       await t.close();
     }
   })();
-  const unknown = await cli([
+  const unknown = await runCli([
     "user",
     "add",
     "--email",
@@ -129,8 +105,8 @@ Deno.test("cli user add: the user can sign in through the API, and the CLI is in
     "--first",
     "Samantha",
   ], db.env);
-  assertFails(unknown, "--supplier: no live supplier has the id 65f000000000000000000001");
-  const named = await cli([
+  assertCliFails(unknown, "--supplier: no live supplier has the id 65f000000000000000000001");
+  const named = await runCli([
     "user",
     "add",
     "--email",
@@ -166,12 +142,12 @@ Deno.test("cli user add: the user can sign in through the API, and the CLI is in
 Deno.test("cli user add: each bad input exits 1 with its one-line reason, and nothing is added", async () => {
   await using db = await tempDb();
   const base = ["user", "add", "--email", "patricia.smith@example.com", "--password", "s3cret-pass"];
-  assertFails(
-    await cli([...base, "--role", "boss"], db.env),
+  assertCliFails(
+    await runCli([...base, "--role", "boss"], db.env),
     '--role: unknown role "boss"; use one of SUBSCRIBER, APIMANAGER, SUPERADMIN, ADMIN, MANAGER, ACCOUNTANT, SUPPLIER, BDE',
   );
-  assertFails(
-    await cli(
+  assertCliFails(
+    await runCli(
       [
         "user",
         "add",
@@ -188,8 +164,8 @@ Deno.test("cli user add: each bad input exits 1 with its one-line reason, and no
     ),
     "--password: Password must be more than 6 character",
   );
-  assertFails(
-    await cli([
+  assertCliFails(
+    await runCli([
       "user",
       "add",
       "--email",
@@ -203,32 +179,32 @@ Deno.test("cli user add: each bad input exits 1 with its one-line reason, and no
     ], db.env),
     "--email: Email must be valid",
   );
-  assertFails(await cli([...base, "--role", "SUPPLIER"], db.env), "--supplier: Supplier is required");
-  assertFails(
-    await cli([...base, "--role", "ADMIN", "--supplier", "65f000000000000000000001"], db.env),
+  assertCliFails(await runCli([...base, "--role", "SUPPLIER"], db.env), "--supplier: Supplier is required");
+  assertCliFails(
+    await runCli([...base, "--role", "ADMIN", "--supplier", "65f000000000000000000001"], db.env),
     "--supplier: only a user with role SUPPLIER belongs to a supplier",
   );
-  assertFails(
-    await cli([...base, "--role", "ADMIN", "--first", "Pat"], db.env),
+  assertCliFails(
+    await runCli([...base, "--role", "ADMIN", "--first", "Pat"], db.env),
     "--first: First name  is required",
   );
-  assertFails(
-    await cli([...base, "--role", "ADMIN", "--last", "  "], db.env),
+  assertCliFails(
+    await runCli([...base, "--role", "ADMIN", "--last", "  "], db.env),
     "--last: Last name is required",
   );
-  assertFails(
-    await cli(
+  assertCliFails(
+    await runCli(
       ["user", "add", "--email", "bo@example.com", "--password", "s3cret-pass", "--role", "ADMIN"],
       db.env,
     ),
     "--first: First name  is required (the e-mail gives no first name of 4 letters or more: pass --first)",
   );
   // commander's own usage errors are one line too
-  assertFails(
-    await cli(["user", "add", "--email", "x@example.com"], db.env),
+  assertCliFails(
+    await runCli(["user", "add", "--email", "x@example.com"], db.env),
     /^error: required option '--password/,
   );
-  assertFails(await cli(["nonsense"], db.env), "unknown command 'nonsense'");
+  assertCliFails(await runCli(["nonsense"], db.env), "unknown command 'nonsense'");
 
   const t = await testApp(db.env);
   try {
@@ -241,19 +217,22 @@ Deno.test("cli user add: each bad input exits 1 with its one-line reason, and no
 Deno.test("cli user add: a bad e-mail or password is told before the name rules", async () => {
   await using db = await tempDb();
   // "not-an-email" and "bo@..." give no first name of 4 letters: the typed values are still told first
-  assertFails(
-    await cli(
+  assertCliFails(
+    await runCli(
       ["user", "add", "--email", "not-an-email", "--password", "s3cret-pass", "--role", "ADMIN"],
       db.env,
     ),
     "--email: Email must be valid",
   );
-  assertFails(
-    await cli(["user", "add", "--email", "bo@example.com", "--password", "short", "--role", "ADMIN"], db.env),
+  assertCliFails(
+    await runCli(
+      ["user", "add", "--email", "bo@example.com", "--password", "short", "--role", "ADMIN"],
+      db.env,
+    ),
     "--password: Password must be more than 6 character",
   );
-  assertFails(
-    await cli(
+  assertCliFails(
+    await runCli(
       ["user", "add", "--email", "bo@", "--password", "short", "--role", "ADMIN", "--last", " "],
       db.env,
     ),
@@ -264,17 +243,17 @@ Deno.test("cli user add: a bad e-mail or password is told before the name rules"
 Deno.test("cli user add: a duplicate e-mail (any case) is refused", async () => {
   await using db = await tempDb();
   const add = (email: string) =>
-    cli(
+    runCli(
       ["user", "add", "--email", email, "--password", "s3cret-pass", "--role", "ADMIN", "--first", "Robin"],
       db.env,
     );
   assertEquals((await add("robin@example.com")).code, 0);
-  assertFails(await add("ROBIN@example.com"), "A user with this email already exists");
+  assertCliFails(await add("ROBIN@example.com"), "A user with this email already exists");
 });
 
 Deno.test("cli user passwd: the new password works, the old one stops; unknown e-mail and short password fail", async () => {
   await using db = await tempDb();
-  const add = await cli(
+  const add = await runCli(
     [
       "user",
       "add",
@@ -288,7 +267,7 @@ Deno.test("cli user passwd: the new password works, the old one stops; unknown e
     db.env,
   );
   assertEquals(add.code, 0, add.stderr);
-  const r = await cli(
+  const r = await runCli(
     ["user", "passwd", "--email", "KIMBERLY.LEE@example.com", "--password", "new-pass-2"],
     db.env,
   );
@@ -301,19 +280,19 @@ Deno.test("cli user passwd: the new password works, the old one stops; unknown e
     "old password refused",
   );
 
-  assertFails(
-    await cli(["user", "passwd", "--email", "ghost@example.com", "--password", "new-pass-2"], db.env),
+  assertCliFails(
+    await runCli(["user", "passwd", "--email", "ghost@example.com", "--password", "new-pass-2"], db.env),
     "No user with e-mail ghost@example.com",
   );
-  assertFails(
-    await cli(["user", "passwd", "--email", "kimberly.lee@example.com", "--password", "123"], db.env),
+  assertCliFails(
+    await runCli(["user", "passwd", "--email", "kimberly.lee@example.com", "--password", "123"], db.env),
     "--password: Password must be more than 6 character",
   );
 });
 
 Deno.test("cli user passwd: the user's tokens issued before the change stop working at once", async () => {
   await using db = await tempDb();
-  const add = await cli(
+  const add = await runCli(
     ["user", "add", "--email", "morgan.hale@example.com", "--password", "old-pass-1", "--role", "MANAGER"],
     db.env,
   );
@@ -325,7 +304,7 @@ Deno.test("cli user passwd: the user's tokens issued before the change stop work
     });
     const token = login.json.result.accessToken;
     assertEquals((await t.api(Session.adminMeCall, { token })).status, 200);
-    const r = await cli(
+    const r = await runCli(
       ["user", "passwd", "--email", "morgan.hale@example.com", "--password", "new-pass-2"],
       db.env,
     );
@@ -342,7 +321,7 @@ Deno.test("cli user passwd: the user's tokens issued before the change stop work
 
 Deno.test("cli db seed --demo: seeds one login per role into an empty database, refuses a second time", async () => {
   await using db = await tempDb();
-  const r = await cli(["db", "seed", "--demo"], db.env);
+  const r = await runCli(["db", "seed", "--demo"], db.env);
   assertEquals(r.code, 0, r.stderr);
   // other areas add their own demo records to the counts: only the users part is pinned here
   assertMatch(
@@ -355,28 +334,28 @@ Deno.test("cli db seed --demo: seeds one login per role into an empty database, 
   for (const u of DEMO_USERS) {
     assertEquals((await canLogin(db.env, demoEmail(u.role), DEMO_PASSWORD))?.role, u.role);
   }
-  assertFails(
-    await cli(["db", "seed", "--demo"], db.env),
+  assertCliFails(
+    await runCli(["db", "seed", "--demo"], db.env),
     /^error: The database already has \d+ users: demo data is only seeded into an empty database$/,
   );
-  assertFails(await cli(["db", "seed"], db.env), "Say which data to seed: --demo");
+  assertCliFails(await runCli(["db", "seed"], db.env), "Say which data to seed: --demo");
 });
 
 Deno.test("cli: a bad environment is refused before touching any database", async () => {
   await using db = await tempDb();
-  assertFails(
-    await cli(["db", "migrate"], { DATABASE_URL: "postgres://db.example.com/samplex" }),
+  assertCliFails(
+    await runCli(["db", "migrate"], { DATABASE_URL: "postgres://db.example.com/samplex" }),
     "Invalid environment: DATABASE_URL must be file:PATH, :memory:, libsql://HOST or http(s)://HOST",
   );
-  assertFails(
-    await cli(["user", "passwd", "--email", "a@example.com", "--password", "long-enough"], {
+  assertCliFails(
+    await runCli(["user", "passwd", "--email", "a@example.com", "--password", "long-enough"], {
       ...db.env,
       DENO_ENV: "production",
     }),
     "Invalid environment: JWT_SECRET is required when DENO_ENV=production (at least 32 characters)",
   );
-  assertFails(
-    await cli(["db", "migrate"], { DATABASE_URL: "http://127.0.0.1:9" }),
+  assertCliFails(
+    await runCli(["db", "migrate"], { DATABASE_URL: "http://127.0.0.1:9" }),
     /^error: Cannot reach the database: /,
   );
   const path = db.env.DATABASE_URL.slice("file:".length);

@@ -1,23 +1,10 @@
 /** `import list` and `import add` as a user runs them: a subprocess, a temporary database, a provider's stand-in. */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { runCli } from "../helpers/cli.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeClient } from "../helpers/fixtures.ts";
 import { startSandbox } from "../helpers/providers.ts";
 import { SANDBOX_KEY } from "../../server/providers/sandbox/index.ts";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
 
 Deno.test("cli import list / add against a provider's stand-in; one-line errors", async () => {
   const sb = await startSandbox();
@@ -36,7 +23,7 @@ Deno.test("cli import list / add against a provider's stand-in; one-line errors"
     } finally {
       await t.close();
     }
-    const list = await cli(["import", "list", "precision", "--country", "gb"], env);
+    const list = await runCli(["import", "list", "precision", "--country", "gb"], env);
     assertEquals(list.code, 0, list.stderr);
     const lines = list.stdout.split("\n");
     assertMatch(lines[0], /^ID\s+COUNTRY\s+CPI\s+LOI\s+IR\s+REMAINING\s+END\s+TITLE$/);
@@ -44,10 +31,10 @@ Deno.test("cli import list / add against a provider's stand-in; one-line errors"
     assertEquals(lines.length - 1, gb.length);
     assert(lines.slice(1).every((l) => / GB /.test(l)));
 
-    const add = await cli(["import", "add", "precision", gb[0].id, "--client", clientId], env);
+    const add = await runCli(["import", "add", "precision", gb[0].id, "--client", clientId], env);
     assertEquals(add.code, 0, add.stderr);
     assertMatch(add.stdout, /^created project \S+ \(group \S+\): \d+ quotas, \d+ questions$/);
-    const again = await cli(["import", "add", "precision", gb[0].id, "--client", clientId], env);
+    const again = await runCli(["import", "add", "precision", gb[0].id, "--client", clientId], env);
     assertEquals(again.code, 1);
     assertMatch(
       again.stderr,
@@ -56,21 +43,21 @@ Deno.test("cli import list / add against a provider's stand-in; one-line errors"
 
     // a client that does not exist is named as unknown, before the provider is asked
     for (const id of ["nosuchclient", "65f000000000000000000099"]) {
-      const noClient = await cli(["import", "add", "precision", gb[1].id, "--client", id], env);
+      const noClient = await runCli(["import", "add", "precision", gb[1].id, "--client", id], env);
       assertEquals([noClient.code, noClient.stdout], [1, ""]);
       assertEquals(noClient.stderr, `error: --client: no live client has the id ${id}`);
     }
 
-    const off = await cli(["import", "list", "logit"], env);
+    const off = await runCli(["import", "list", "logit"], env);
     assertEquals([off.code, off.stdout], [1, ""]);
     assertEquals(off.stderr, "error: Logit is not configured: set PROVIDER_LOGIT_URL and PROVIDER_LOGIT_KEY");
-    const unknown = await cli(["import", "list", "acme"], env);
+    const unknown = await runCli(["import", "list", "acme"], env);
     assertEquals(
       unknown.stderr,
       'error: unknown provider "acme": one of precision, logit, toluna, circle, mrkt',
     );
     sb.states.precision.mode = "down";
-    const down = await cli(["import", "list", "precision"], { ...env });
+    const down = await runCli(["import", "list", "precision"], { ...env });
     assertEquals(down.code, 1);
     assertMatch(
       down.stderr,

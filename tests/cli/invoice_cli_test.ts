@@ -1,22 +1,9 @@
 /** `deno task cli invoice pdf <code> --out file.pdf` as a user runs it: a subprocess on a database file. */
+import { runCli } from "../helpers/cli.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { day, makeClient, readyProject } from "../helpers/accounts.ts";
 import * as Acc from "../../shared/api/accounts.ts";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
 
 Deno.test("cli invoice pdf: writes the invoice's PDF, whose text holds its code, client, lines and total; an unknown code exits 1", async () => {
   const dir = await Deno.makeTempDir({ prefix: "samplex-cli-invoice-" });
@@ -53,7 +40,7 @@ Deno.test("cli invoice pdf: writes the invoice's PDF, whose text holds its code,
       await t.close();
     }
     const out = `${dir}/out.pdf`;
-    const ok = await cli(["invoice", "pdf", code.toLowerCase(), "--out", out], env);
+    const ok = await runCli(["invoice", "pdf", code.toLowerCase(), "--out", out], env);
     assertEquals(ok.code, 0, ok.stderr);
     assertMatch(
       ok.stdout,
@@ -65,7 +52,7 @@ Deno.test("cli invoice pdf: writes the invoice's PDF, whose text holds its code,
     for (const s of [code, "Orbit Insights Ltd", project.projectCode, project.projectName, "$120.00"]) {
       assert(text.includes(s), `PDF text lacks ${s}:\n${text}`);
     }
-    const unknown = await cli(["invoice", "pdf", "INV99999", "--out", `${dir}/x.pdf`], env);
+    const unknown = await runCli(["invoice", "pdf", "INV99999", "--out", `${dir}/x.pdf`], env);
     assertEquals([unknown.code, unknown.stdout, unknown.stderr], [
       1,
       "",

@@ -2,24 +2,11 @@
  * `deno task cli reconcile <projectCode> <file.csv> --type approved|rejected`: a subprocess against
  * a temporary database file; the summary it prints matches what the API then shows.
  */
+import { runCli } from "../helpers/cli.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { reconcileMismatches } from "../../server/domain/reconcile/recount.ts";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
 
 /** A live project in the database of `env` with `n` completes: its group's code, its child, their uids. */
 async function liveWithCompletes(env: Record<string, string>, n: number) {
@@ -47,7 +34,7 @@ Deno.test("cli reconcile: approves a project's identifiers from a file and print
     const { code, childId, uids } = await liveWithCompletes(env, 3);
     const file = `${dir}/approved.csv`;
     await Deno.writeTextFile(file, `uid\n${uids[0]}\n\n"${uids[1]}"\n${uids[0]}\nffffffffffffffffffffffff\n`);
-    const ok = await cli(["reconcile", code, file, "--type", "approved"], env);
+    const ok = await runCli(["reconcile", code, file, "--type", "approved"], env);
     assertEquals(ok.code, 0, ok.stderr);
     assertEquals(
       ok.stdout,
@@ -68,14 +55,14 @@ Deno.test("cli reconcile: approves a project's identifiers from a file and print
     }
     const bad = `${dir}/bad.csv`;
     await Deno.writeTextFile(bad, `${uids[2]}\n${uids[1]};x\tz\n`);
-    const r1 = await cli(["reconcile", code, bad, "--type", "rejected"], env);
+    const r1 = await runCli(["reconcile", code, bad, "--type", "rejected"], env);
     assertEquals([r1.code, r1.stdout], [1, ""]);
     assertMatch(r1.stderr, /^error: Line 2: /);
-    const r2 = await cli(["reconcile", "NOPE", file, "--type", "approved"], env);
+    const r2 = await runCli(["reconcile", "NOPE", file, "--type", "approved"], env);
     assertEquals([r2.code, r2.stderr], [1, "error: Project NOPE not found"]);
-    const r3 = await cli(["reconcile", code, file, "--type", "maybe"], env);
+    const r3 = await runCli(["reconcile", code, file, "--type", "maybe"], env);
     assertEquals([r3.code, r3.stderr], [1, "error: --type: must be approved or rejected"]);
-    const r4 = await cli(["reconcile", code, `${dir}/missing.csv`, "--type", "approved"], env);
+    const r4 = await runCli(["reconcile", code, `${dir}/missing.csv`, "--type", "approved"], env);
     assert(r4.code === 1 && r4.stderr.startsWith("error: Cannot read"), r4.stderr);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -91,7 +78,7 @@ Deno.test("cli reconcile: --unknown-out writes every identifier that matched not
     const unknown = Array.from({ length: 120 }, (_, i) => `nobody-${i}`);
     await Deno.writeTextFile(file, ["uid", unknown[0], uids[0], ...unknown.slice(1), uids[1], ""].join("\n"));
     const out = `${dir}/unknown.csv`;
-    const ok = await cli(["reconcile", code, file, "--type", "approved", "--unknown-out", out], env);
+    const ok = await runCli(["reconcile", code, file, "--type", "approved", "--unknown-out", out], env);
     assertEquals(ok.code, 0, ok.stderr);
     assertEquals(ok.stdout.split("\n"), [
       `${code}: 2 approved of 122 identifiers; unknown 120, duplicate in the file 0, already reconciled 0, not a complete 0, approved post-backs queued 0`,
@@ -106,7 +93,10 @@ Deno.test("cli reconcile: --unknown-out writes every identifier that matched not
     const wrong = `${dir}/wrong.csv`;
     await Deno.writeTextFile(wrong, "nobody-a\nnobody-b\nnobody-a\n");
     const out2 = `${dir}/unknown2.csv`;
-    const refused = await cli(["reconcile", code, wrong, "--type", "rejected", "--unknown-out", out2], env);
+    const refused = await runCli(
+      ["reconcile", code, wrong, "--type", "rejected", "--unknown-out", out2],
+      env,
+    );
     assertEquals([refused.code, refused.stdout, refused.stderr], [
       1,
       "",
@@ -114,7 +104,7 @@ Deno.test("cli reconcile: --unknown-out writes every identifier that matched not
     ]);
     assertEquals(await Deno.stat(out2).then(() => true, () => false), false);
     // an --unknown-out that cannot be written is said before anything is applied
-    const nowhere = await cli(
+    const nowhere = await runCli(
       ["reconcile", code, file, "--type", "rejected", "--unknown-out", `${dir}/no/such/dir.csv`],
       env,
     );

@@ -3,26 +3,13 @@
  * subprocess against a temporary database file. The file is the API's CSV of the same filter, byte
  * for byte; each bad input exits 1 with a one-line reason and writes nothing.
  */
+import { runCli } from "../helpers/cli.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { reportDataset, REPORTS_NOW } from "../helpers/reports.ts";
 import { REPORT_KINDS } from "../../shared/api/reports.ts";
 import * as Rep from "../../shared/api/reports.ts";
 import type { AnyContract } from "../../shared/api/contract.ts";
-
-const root = new URL("../..", import.meta.url).pathname;
-
-async function cli(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/main.ts", ...args],
-    cwd: root,
-    env: { NO_COLOR: "1", DENO_ENV: "test", JWT_SECRET: "", LOG_LEVEL: "info", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout).trim(), stderr: dec.decode(out.stderr).trim() };
-}
 
 const BOM = "\uFEFF";
 
@@ -69,7 +56,10 @@ Deno.test("cli report <kind>: writes the API's CSV of the same filter for every 
 
     for (const kind of REPORT_KINDS) {
       const out = `${dir}/${kind}.csv`;
-      const r = await cli(["report", kind, "--from", "2026-11-01", "--to", "2026-11-30", "--out", out], env);
+      const r = await runCli(
+        ["report", kind, "--from", "2026-11-01", "--to", "2026-11-30", "--out", out],
+        env,
+      );
       assertEquals(r.code, 0, r.stderr);
       const lines = expected[kind].split("\r\n").length - 2;
       assertEquals(r.stdout, `wrote ${out} (${lines} rows)`);
@@ -77,10 +67,10 @@ Deno.test("cli report <kind>: writes the API's CSV of the same filter for every 
       assertEquals(text, BOM + expected[kind], `${kind}: the CLI's CSV is the API's`);
     }
     // a supplier and a client by their codes
-    let r = await cli(["report", "supplier", "--supplier", s2Code, "--out", `${dir}/s2.csv`], env);
+    let r = await runCli(["report", "supplier", "--supplier", s2Code, "--out", `${dir}/s2.csv`], env);
     assertEquals(r.code, 0, r.stderr);
     assertEquals(await Deno.readTextFile(`${dir}/s2.csv`), BOM + expected.s2);
-    r = await cli(
+    r = await runCli(
       ["report", "client", "--client", clientCode, "--to", "2026-11-18", "--out", `${dir}/c.csv`],
       env,
     );
@@ -100,7 +90,7 @@ Deno.test("cli report <kind>: writes the API's CSV of the same filter for every 
     ];
     for (const [args, reason] of fails) {
       const out = `${dir}/bad.csv`;
-      const f = await cli([...args, "--out", out], env);
+      const f = await runCli([...args, "--out", out], env);
       assert(f.code !== 0, `${args.join(" ")}: expected a non-zero exit`);
       assertEquals(f.stdout, "");
       if (typeof reason === "string") {
