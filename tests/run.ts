@@ -79,21 +79,31 @@ let failed = timedOut ? Math.max(1, m ? Number(m[2]) : 1) : m ? Number(m[2]) : (
 let ok = code === 0 && !timedOut && failed === 0 && passed > 0;
 
 // A browser test that failed in the loaded parallel run gets one more run on its own: a real defect
-// fails again there; a lost race with a busy machine does not. Only browser tests, at most
+// fails again there; a lost race with a busy machine does not. Only browser tests (a failed step is
+// located in the e2e helpers' step wrapper: its test is named before " ... "), at most
 // MAX_E2E_RETRIES failing tests, and each retry is printed by name so a flaky test stays visible.
 const MAX_E2E_RETRIES = 3;
 const failures = out.slice(out.lastIndexOf(" FAILURES "));
-const failedAt = [...failures.matchAll(/^(.+?) => \.\/(tests\/[\w/.-]+_test\.tsx?):\d+:\d+$/gm)];
+const failedAt = [...failures.matchAll(/^(.+?) => \.\/(tests\/[\w/.-]+\.tsx?):\d+:\d+$/gm)];
 const onlyE2e = failedAt.length > 0 && failedAt.every((f) => f[2].startsWith("tests/e2e/"));
+const failedTests = [...new Set(failedAt.map((f) => f[1].split(" ... ")[0]))];
 if (
-  !ok && !timedOut && m && out.includes(" FAILURES ") && failed === failedAt.length &&
+  !ok && !timedOut && m && out.includes(" FAILURES ") && failed === failedTests.length &&
   failed <= MAX_E2E_RETRIES && onlyE2e
 ) {
-  for (const [, name, file] of failedAt) {
-    console.log(`\nretrying a browser test that failed in the parallel run: "${name}" (${file})`);
-    const again = await run(["test", "-A", "--no-check", file, "--filter", name], false, RUN_TIMEOUT_MS);
+  for (const name of failedTests) {
+    console.log(`\nretrying a browser test that failed in the parallel run: "${name}"`);
+    const exact = `/^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$/`;
+    const again = await run(
+      ["test", "-A", "--no-check", "tests/e2e/", "--filter", exact],
+      false,
+      RUN_TIMEOUT_MS,
+    );
     const r = /(\d+) passed[^|\n]*\|\s*(\d+) failed/.exec(again.out);
-    if (again.code !== 0 || !r || Number(r[2]) !== 0 || Number(r[1]) === 0) break;
+    if (again.code !== 0 || !r || Number(r[2]) !== 0 || Number(r[1]) !== 1) {
+      console.log(`retry failed: "${name}"`);
+      break;
+    }
     console.log(`retry passed: "${name}" failed once under load (flaky, see above)`);
     passed += 1;
     failed -= 1;

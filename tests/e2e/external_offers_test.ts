@@ -134,11 +134,10 @@ Deno.test(
             await page.getByRole("menuitem", { name: "Add as project" }).click();
             const dialog = page.getByRole("alertdialog").or(page.getByRole("dialog"));
             await dialog.getByText("This action will create a new project").waitFor();
-            // the client of the filter is already chosen
-            assertEquals(
-              (await dialog.getByRole("combobox", { name: "Client" }).textContent())?.trim(),
-              client.clientName,
-            );
+            // the client of the filter is already chosen (its name shows once the picker's options load)
+            const chosen = dialog.getByRole("combobox", { name: "Client" });
+            await chosen.filter({ hasText: client.clientName }).waitFor();
+            assertEquals((await chosen.textContent())?.trim(), client.clientName);
             await dialog.getByRole("button", { name: "Yes" }).click();
             await page.waitForURL((u) => /^\/admin\/project\/[^/]+\/childs$/.test(u.pathname));
             const imported = await server.deps.db.selectFrom("offer_imports").select(["provider", "surveyId"])

@@ -54,7 +54,8 @@ Deno.test(e2e("session: sign-in, role landing, guards, not-found and sign-out", 
       assertEquals(pathOf(page), "/supplier/project");
       const nav = page.getByRole("navigation", { name: "Main" });
       await nav.getByRole("link", { name: "Inventory" }).waitFor();
-      assertEquals(await nav.getByRole("link").allTextContents(), ["Projects", "Inventory"]);
+      // the spec's two portal screens, and the supply API's keys (issue 23)
+      assertEquals(await nav.getByRole("link").allTextContents(), ["Projects", "Inventory", "API"]);
       await page.goto("/supplier/anything");
       await page.waitForURL("**/supplier/project");
       // the staff dashboard is not for suppliers
