@@ -2,7 +2,6 @@
  * Send Bulk Email (part 1, 2.8 and 7 "E-mail"): one rich-text message to every active supplier with
  * e-mail notifications on. 'Body is required'; the subject is optional (the server has a default).
  */
-import * as React from "react";
 import { Mail } from "lucide-react";
 import { BulkSupplierEmail, DEFAULT_BULK_SUBJECT } from "../../../../shared/schemas/email.ts";
 import { api } from "../../lib/api.ts";
@@ -13,39 +12,28 @@ import { SubmitButton, TextField } from "../../components/form/fields.tsx";
 import { RichTextField } from "../../components/form/rich-text-field.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import {
-  Dialog,
   DialogClose,
-  DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from "../../components/ui/dialog.tsx";
+import { ButtonDialog } from "../../components/dialogs/ButtonDialog.tsx";
 
 const EMPTY = { subject: "", emailBody: "" };
 
 export function BulkEmailButton({ disabled }: { disabled?: boolean }) {
-  const [open, setOpen] = React.useState(false);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button
-          variant="outline"
-          disabled={disabled}
-          title={disabled ? "Your role cannot send e-mail" : undefined}
-        >
-          <Mail /> Send Bulk Email
-        </Button>
-      </DialogTrigger>
-      <DialogContent
-        className="max-w-2xl"
-        // keep what was typed when a click lands outside by mistake
-        onInteractOutside={(e) => e.preventDefault()}
-      >
-        {open ? <BulkEmailForm onSent={() => setOpen(false)} /> : null}
-      </DialogContent>
-    </Dialog>
+    <ButtonDialog
+      label="Send Bulk Email"
+      icon={<Mail />}
+      disabled={disabled}
+      disabledTitle="Your role cannot send e-mail"
+      className="max-w-2xl"
+      keepOnOutsideClick
+    >
+      {(close) => <BulkEmailForm onSent={close} />}
+    </ButtonDialog>
   );
 }
 

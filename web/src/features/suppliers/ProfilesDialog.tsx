@@ -3,7 +3,6 @@
  * questions. Staff set how long those answers count (Suppliers list: "Profile Settings") and erase
  * one member's answers (a supplier's edit page: "Erase Member Profile"); both are logged.
  */
-import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Eraser, Settings2 } from "lucide-react";
 import { MemberProfileErase, ProfileSettingsForm } from "../../../../shared/schemas/supplier.ts";
@@ -18,48 +17,26 @@ import { Form, useSchemaForm } from "../../components/form/form.tsx";
 import { SubmitButton, TextField } from "../../components/form/fields.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import {
-  Dialog,
   DialogClose,
-  DialogContent,
   DialogDescription,
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from "../../components/ui/dialog.tsx";
-
-function DialogButton(
-  { label, icon, disabled, children }: {
-    label: string;
-    icon: React.ReactNode;
-    disabled?: boolean;
-    children: (close: () => void) => React.ReactNode;
-  },
-) {
-  const [open, setOpen] = React.useState(false);
-  return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button
-          variant="outline"
-          disabled={disabled}
-          title={disabled ? "Your role cannot change this" : undefined}
-        >
-          {icon} {label}
-        </Button>
-      </DialogTrigger>
-      <DialogContent className="max-w-md">{open ? children(() => setOpen(false)) : null}</DialogContent>
-    </Dialog>
-  );
-}
+import { ButtonDialog } from "../../components/dialogs/ButtonDialog.tsx";
 
 const SETTINGS_KEY = ["supplier-profile-settings"];
 
 export function ProfileSettingsButton({ disabled }: { disabled?: boolean }) {
   return (
-    <DialogButton label="Profile Settings" icon={<Settings2 />} disabled={disabled}>
+    <ButtonDialog
+      label="Profile Settings"
+      icon={<Settings2 />}
+      disabled={disabled}
+      disabledTitle="Your role cannot change this"
+    >
       {(close) => <ProfileSettingsEditor onSaved={close} />}
-    </DialogButton>
+    </ButtonDialog>
   );
 }
 
@@ -108,9 +85,14 @@ function ProfileSettingsFormView({ days, onSaved }: { days: number; onSaved: () 
 
 export function EraseMemberButton({ supplierId, disabled }: { supplierId: string; disabled?: boolean }) {
   return (
-    <DialogButton label="Erase Member Profile" icon={<Eraser />} disabled={disabled}>
+    <ButtonDialog
+      label="Erase Member Profile"
+      icon={<Eraser />}
+      disabled={disabled}
+      disabledTitle="Your role cannot change this"
+    >
       {(close) => <EraseMemberForm supplierId={supplierId} onErased={close} />}
-    </DialogButton>
+    </ButtonDialog>
   );
 }
 
