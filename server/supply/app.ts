@@ -9,6 +9,7 @@ import type { AppEnv } from "../http/context.ts";
 import { ok } from "../http/respond.ts";
 import { authenticateSupplierKey, type KeyRefusal, type KeySupplier } from "../domain/suppliers/api-keys.ts";
 import { supplyQuestions } from "../domain/supply/questions.ts";
+import { supplySurveyRoutes } from "./surveys.ts";
 import { API_KEY_HEADER, KEY_QUERY_NAMES, supplyQuestionsCall } from "../../shared/api/supply.ts";
 import { MSG } from "../../shared/messages.ts";
 
@@ -45,6 +46,7 @@ export function supplyApp() {
   app.use("*", requireSupplierKey);
 
   app.get(supplyQuestionsCall.path, async (c) => ok(c, { data: await supplyQuestions(c.get("deps")) }));
+  supplySurveyRoutes(app);
 
   app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   return app;

@@ -21,6 +21,8 @@ export type SupplyContract<M extends Method = Method, P extends string = string,
   method: M;
   path: P;
   query?: v.GenericSchema;
+  /** Validates the JSON body (POST). */
+  body?: v.GenericSchema;
   result: Returns<R>;
   /** "METHOD /supply/v1/path". */
   key: `${M} ${typeof SUPPLY_BASE}${P}`;

@@ -331,14 +331,7 @@ export class RouterConfig {
         title: parseTitle(q.questionTitle),
         languageId: q.languageId,
         libraryId: q.libraryQuestionId,
-        options: parseJsonList<Partial<PrescreenOption>>(q.questionOption).map((o, i) => ({
-          _id: String(o._id ?? i),
-          title: String(o.title ?? ""),
-          enable: o.enable !== false,
-          formvalidate: o.formvalidate !== false,
-          diy: o.diy !== false,
-          local: o.local !== false,
-        })),
+        options: parseOptions(q.questionOption),
       })),
       exclusions: exclusions.map((e) => ({
         excludedProjectId: e.excludedProjectId,
@@ -392,6 +385,18 @@ export class RouterConfig {
       return { id: r.id, qualificationId: r.qualificationId, cells };
     });
   }
+}
+
+/** A question's stored options (questions.questionOption) as the pre-screen reads them. */
+export function parseOptions(text: string): PrescreenOption[] {
+  return parseJsonList<Partial<PrescreenOption>>(text).map((o, i) => ({
+    _id: String(o._id ?? i),
+    title: String(o.title ?? ""),
+    enable: o.enable !== false,
+    formvalidate: o.formvalidate !== false,
+    diy: o.diy !== false,
+    local: o.local !== false,
+  }));
 }
 
 export const normText = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");

@@ -1,0 +1,86 @@
+/**
+ * The supply API's survey calls (shared/api/supply-surveys.ts), on the supply sub-app: each scoped
+ * to the key's supplier; the lists and reads carry an ETag (304 on If-None-Match).
+ */
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../http/context.ts";
+import type { KeySupplier } from "../domain/suppliers/api-keys.ts";
+import { okTagged } from "../http/etag.ts";
+import { idParam, jsonBody, limitBody, parseWith } from "../http/validate.ts";
+import { requestInfo } from "../http/request-info.ts";
+import { entryBaseOf } from "../routes/supplier-maps.ts";
+import { ok } from "../http/respond.ts";
+import {
+  getSupplySurvey,
+  listSupplySurveys,
+  startSupplySurvey,
+  type SupplyScope,
+  supplySurveyQuotas,
+} from "../domain/supply/surveys.ts";
+import {
+  supplySurveyCall,
+  supplySurveyQuotasCall,
+  supplySurveysCall,
+  SupplySurveysQuery,
+  supplySurveyStartCall,
+} from "../../shared/api/supply-surveys.ts";
+import { InventoryStart } from "../../shared/api/portal.ts";
+
+type Env = { Variables: AppEnv["Variables"] & { supplier: KeySupplier } };
+type SupplyCtx = Context<Env>;
+
+/** A start's body: at most the five links and a flag. */
+const START_BODY_LIMIT = 16 * 1024;
+
+const scopeOf = (c: SupplyCtx): SupplyScope => ({
+  supplierId: c.get("supplier").supplierId,
+  entryBase: entryBaseOf(c as unknown as Parameters<typeof entryBaseOf>[0]),
+});
+const surveyOf = (c: SupplyCtx) => ({ ...scopeOf(c), surveyId: idParam(c, "Survey") });
+
+/** The key's supplier as the audit log's actor. */
+function keyActor(c: SupplyCtx) {
+  const s = c.get("supplier");
+  const info = requestInfo(c as unknown as Parameters<typeof requestInfo>[0]);
+  return {
+    userId: null,
+    name: `${s.supplierName} (API key ${s.keyId})`,
+    ipAddress: info.ipAddress,
+    device: "supply API",
+    city: info.city,
+    country: info.country,
+  };
+}
+
+export function supplySurveyRoutes(app: Hono<Env>) {
+  app.get(supplySurveysCall.path, async (c) => {
+    const query = parseWith(SupplySurveysQuery, c.req.query());
+    return await okTagged(c, await listSupplySurveys(c.get("deps"), { ...scopeOf(c), query }));
+  });
+  app.get(
+    supplySurveyCall.path,
+    async (c) => await okTagged(c, await getSupplySurvey(c.get("deps"), surveyOf(c))),
+  );
+  app.get(
+    supplySurveyQuotasCall.path,
+    async (c) => await okTagged(c, await supplySurveyQuotas(c.get("deps"), surveyOf(c))),
+  );
+  app.post(supplySurveyStartCall.path, limitBody(START_BODY_LIMIT), async (c) => {
+    const input = surveyOf(c);
+    const sent = await jsonBody(c);
+    // an empty body starts with the supplier's saved redirect links, as the portal's dialog does
+    const start = Object.keys(sent).length
+      ? parseWith(InventoryStart, sent)
+      : parseWith(InventoryStart, { ...NO_LINKS, isUrlUpdated: false });
+    const ctx = { ...c.get("deps"), actor: keyActor(c) };
+    return ok(c, await startSupplySurvey(ctx, { ...input, start }), "Survey started");
+  });
+}
+
+const NO_LINKS = {
+  redirectComplete: "",
+  redirectTerminate: "",
+  redirectQuotaFull: "",
+  redirectQualityTerm: "",
+  redirectSurveyClose: "",
+};
