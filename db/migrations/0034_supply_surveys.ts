@@ -4,7 +4,8 @@
 // counter UPDATE it already runs per project and batch (no statement of its own): `?updated_since=`
 // finds the surveys whose remaining completes, conversion or measured IR moved.
 // projects.loiSeconds / loiCompletes: the seconds of the completes whose length is known, and how
-// many they are, bumped in the same UPDATE: the measured LOI without a scan of sessions.
+// many they are, bumped in the same UPDATE: the measured LOI without a scan of sessions (the
+// completes already there are summed here, once).
 // Indexes: the live survey (child) projects in id order (the list's pages), and the newest change
 // of a project's quotas and questions (updated_since).
 import type { Kysely } from "kysely";
@@ -19,6 +20,13 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.alterTable("projects").addColumn("loiCompletes", "integer", (c) => c.notNull().defaultTo(0))
     .execute();
+  // the completes so far, once: from here on the writer keeps the sums
+  await sql`UPDATE projects SET
+    loiSeconds = (SELECT coalesce(sum(s.seconds), 0) FROM sessions s
+      WHERE s.projectId = projects.id AND s.status = 'complete' AND s.isTest = 0),
+    loiCompletes = (SELECT count(s.seconds) FROM sessions s
+      WHERE s.projectId = projects.id AND s.status = 'complete' AND s.isTest = 0)
+    WHERE projects.complete > 0`.execute(db);
   await sql`CREATE INDEX projects_live_children ON projects(projectStatus, projectType, isDeleted, id)`
     .execute(db);
   await sql`CREATE INDEX project_quotas_changed ON project_quotas(projectId, updatedAt)`.execute(db);

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import { addQuestion, back, hit, liveProject, uidOf } from "../helpers/router.ts";
-import { makeSupplier } from "../helpers/fixtures.ts";
+import { addQualification, makeSupplier } from "../helpers/fixtures.ts";
 import { newId } from "../../server/db/ids.ts";
 import * as K from "../../shared/api/supplier-api-keys.ts";
 import * as Lib from "../../shared/api/library.ts";
@@ -71,31 +71,11 @@ async function allPages(t: TestApp, key: string, limit: number, between?: (page:
 /** A Gender qualification (Female, Male) and a project quota over it with the given cells. */
 async function genderQuota(t: TestApp, projectId: string, cells: { female?: number; male?: number }) {
   const now = new Date(START).toISOString();
-  const qualId = newId(), female = newId(), male = newId();
-  await t.deps.db.insertInto("qualifications").values({
-    id: qualId,
-    qualificationName: "Gender",
-    qualificationKey: `gender-${qualId}`,
-    qualificationIcon: "users",
-    isActive: 1,
-    isDeleted: 0,
-    createdAt: now,
-    updatedAt: now,
-  }).execute();
-  const option = (id: string, text: string, sortOrder: number) => ({
-    id,
-    qualificationId: qualId,
-    text,
-    subText: "",
-    isActive: 1,
-    isDeleted: 0,
-    sortOrder,
+  const { id: qualId, options: [female, male] } = await addQualification(t.deps.db, {
+    name: "Gender",
+    options: ["Female", "Male"],
+    at: now,
   });
-  await t.deps.db.insertInto("qualification_options").values([
-    option(female, "Female", 1),
-    option(male, "Male", 2),
-  ])
-    .execute();
   const quotaId = newId();
   const value = [];
   if (cells.female !== undefined) {
