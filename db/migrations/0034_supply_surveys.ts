@@ -6,8 +6,9 @@
 // projects.loiSeconds / loiCompletes: the seconds of the completes whose length is known, and how
 // many they are, bumped in the same UPDATE: the measured LOI without a scan of sessions (the
 // completes already there are summed here, once).
-// Indexes: the live survey (child) projects in id order (the list's pages), and the newest change
-// of a project's quotas and questions (updated_since).
+// Indexes: the live survey (child) projects in id order (the list's pages), the survey projects
+// changed since a time (the surveys a poll says closed), and the newest change of a project's
+// quotas and questions (updated_since).
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 
@@ -29,6 +30,7 @@ export async function up(db: AnyDb): Promise<void> {
     WHERE projects.complete > 0`.execute(db);
   await sql`CREATE INDEX projects_live_children ON projects(projectStatus, projectType, isDeleted, id)`
     .execute(db);
+  await sql`CREATE INDEX projects_changed ON projects(projectType, updatedAt)`.execute(db);
   await sql`CREATE INDEX project_quotas_changed ON project_quotas(projectId, updatedAt)`.execute(db);
   await sql`CREATE INDEX questions_changed ON questions(projectId, updatedAt)`.execute(db);
 }
@@ -36,6 +38,7 @@ export async function up(db: AnyDb): Promise<void> {
 export async function down(db: AnyDb): Promise<void> {
   await sql`DROP INDEX IF EXISTS questions_changed`.execute(db);
   await sql`DROP INDEX IF EXISTS project_quotas_changed`.execute(db);
+  await sql`DROP INDEX IF EXISTS projects_changed`.execute(db);
   await sql`DROP INDEX IF EXISTS projects_live_children`.execute(db);
   await db.schema.alterTable("projects").dropColumn("loiCompletes").execute();
   await db.schema.alterTable("projects").dropColumn("loiSeconds").execute();

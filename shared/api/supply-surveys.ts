@@ -152,6 +152,12 @@ export type SupplySurveyPage = {
   nextCursor: string | null;
   /** The time of this answer: pass as `updated_since` on the next poll. */
   asOf: string;
+  /**
+   * With `updated_since`, on the first page: the ids of surveys this supplier may no longer send to
+   * that changed since (closed, paused, deleted, its map removed or its traffic turned off); stop
+   * sending to them. At most 1,000; empty otherwise.
+   */
+  closed: string[];
 };
 
 /** `GET /supply/v1/surveys`. */

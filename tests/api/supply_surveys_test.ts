@@ -281,7 +281,7 @@ Deno.test("supply surveys: ETag and If-None-Match answer 304 until something cha
   }
 });
 
-Deno.test("supply surveys: updated_since answers only the surveys whose figures moved since (a complete), through the writer's counter update", async () => {
+Deno.test("supply surveys: updated_since answers only the surveys whose figures moved since (a complete, an edit), and names those that left the list in closed", async () => {
   const { t, advance } = await setup();
   try {
     const a = await liveProject(t);
@@ -323,6 +323,28 @@ Deno.test("supply surveys: updated_since answers only the surveys whose figures 
     });
     const edited = await supply(t, key, `/surveys?updated_since=${since}`);
     assertEquals(edited.json.result.data.map((x: SupplySurvey) => x.id), [b.child._id]);
+    assertEquals(edited.json.result.closed, []);
+
+    // surveys that leave the list are named in `closed`: b paused, a's traffic turned off
+    advance(60_000);
+    const before = new Date(START + 290_000).toISOString();
+    await t.ok(updateProjectCall, {
+      as: "SUPERADMIN",
+      params: { id: b.child._id },
+      body: { projectStatus: 3 },
+    });
+    await t.ok(SM.updateSupplierMapCall, {
+      as: "SUPERADMIN",
+      params: { id: a.mapId },
+      body: { allowTraffic: false },
+    });
+    const gone = (await supply(t, key, `/surveys?updated_since=${before}`)).json.result as SupplySurveyPage;
+    assertEquals([gone.data, gone.closed], [[], [a.child._id, b.child._id].sort()]);
+    // not before the change, and never without updated_since
+    advance(60_000);
+    const later = new Date(START + 360_000).toISOString();
+    assertEquals((await supply(t, key, `/surveys?updated_since=${later}`)).json.result.closed, []);
+    assertEquals((await supply(t, key, "/surveys")).json.result.closed, []);
   } finally {
     await t.close();
   }

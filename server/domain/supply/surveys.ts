@@ -100,12 +100,13 @@ type SurveyRow = {
   entryLink: string | null;
 };
 
-type Window = { after?: string; only?: string; since?: string; limit: number };
+type Window = { after?: string; only?: string; ids?: string[]; since?: string; limit: number };
 
 /** One list's page: the window's surveys in id order (limit + 1, to tell a next page). */
 function windowed(q: AnyQB, w: Window, changed: RawBuilder<string>): AnyQB {
   let out = q.select([...SURVEY_COLUMNS, changed.as("changedAt")]);
   if (w.only) out = out.where("p.id", "=", w.only);
+  if (w.ids) out = out.where("p.id", "in", w.ids.length ? w.ids : [""]);
   if (w.after) out = out.where("p.id", ">", w.after);
   if (w.since) out = out.where(sql<boolean>`${changed} >= ${w.since}`);
   return out.orderBy("p.id").limit(w.limit + 1);
@@ -200,9 +201,38 @@ async function rowsOf(db: Db, scope: SupplyScope, w: Window) {
   return { rows, supplierType: supplier.supplierType };
 }
 
+/** At most this many ids of surveys that left the list are answered with one poll. */
+export const LEFT_MAX = 1_000;
+
+/**
+ * The surveys that left the supplier's list since `since` (a poll's `closed`): its maps changed
+ * since and no longer open (removed, traffic off, not boarded) or on a project no longer live, and
+ * survey projects stopped or deleted since (they may have been its inventory). Those it may still
+ * send to (a map removed and made again) are left out. In id order, at most LEFT_MAX.
+ */
+async function leftSince(db: Db, scope: SupplyScope, since: string): Promise<string[]> {
+  const live = PROJECT_STATUS.LIVE;
+  const [maps, stopped] = await Promise.all([
+    db.selectFrom("supplier_maps as m").innerJoin("projects as p", "p.id", "m.projectId").select("p.id")
+      .where("m.supplierId", "=", scope.supplierId).where("p.projectType", "=", PROJECT_TYPE.CHILD)
+      .where((eb) => eb.or([eb("m.updatedAt", ">=", since), eb("p.updatedAt", ">=", since)]))
+      .where(sql<boolean>`NOT (m.isDeleted = 0 AND m.allowTraffic = 1 AND m.isBoarded = 1
+        AND p.projectStatus = ${live} AND p.isDeleted = 0)`)
+      .orderBy("p.id").limit(LEFT_MAX).execute(),
+    db.selectFrom("projects as p").select("p.id")
+      .where("p.projectType", "=", PROJECT_TYPE.CHILD).where("p.updatedAt", ">=", since)
+      .where((eb) => eb.or([eb("p.projectStatus", "!=", live), eb("p.isDeleted", "=", 1)]))
+      .orderBy("p.id").limit(LEFT_MAX).execute(),
+  ]);
+  const ids = [...new Set([...maps, ...stopped].map((r) => r.id))].sort().slice(0, LEFT_MAX);
+  if (!ids.length) return [];
+  const still = new Set((await rowsOf(db, scope, { ids, limit: ids.length })).rows.map((r) => r.surveyId));
+  return ids.filter((id) => !still.has(id));
+}
+
 /**
  * A page of the surveys the supplier may send to, after `cursor`, changed since `updated_since`
- * when given. Each list is read limit + 1 deep, so the merged first `limit` are the page's and a
+ * when given (then the first page also names the surveys that left the list since). Each list is read limit + 1 deep, so the merged first `limit` are the page's and a
  * row beyond them says there is a next page (never a skipped or repeated survey: ids are unique).
  */
 export async function listSupplySurveys(
@@ -214,10 +244,12 @@ export async function listSupplySurveys(
   const w: Window = { after: input.query.cursor, since: input.query.updated_since, limit };
   const { rows, supplierType } = await rowsOf(ctx.db, input, w);
   const page = rows.slice(0, limit);
+  const since = input.query.updated_since;
   return {
     data: await surveysOf(ctx.db, page, supplierType),
     nextCursor: rows.length > limit ? encodeSurveyCursor(page[page.length - 1].surveyId) : null,
     asOf,
+    closed: since && !input.query.cursor ? await leftSince(ctx.db, input, since) : [],
   };
 }
 
