@@ -32,16 +32,17 @@ type SupplyCtx = Context<Env>;
 /** A start's body: at most the five links and a flag. */
 const START_BODY_LIMIT = 16 * 1024;
 
+// the app's helpers read the request and deps only (a supply context has those and a supplier)
 const scopeOf = (c: SupplyCtx): SupplyScope => ({
   supplierId: c.get("supplier").supplierId,
-  entryBase: entryBaseOf(c as unknown as Parameters<typeof entryBaseOf>[0]),
+  entryBase: entryBaseOf(c as Context),
 });
 const surveyOf = (c: SupplyCtx) => ({ ...scopeOf(c), surveyId: idParam(c, "Survey") });
 
 /** The key's supplier as the audit log's actor. */
 function keyActor(c: SupplyCtx) {
   const s = c.get("supplier");
-  const info = requestInfo(c as unknown as Parameters<typeof requestInfo>[0]);
+  const info = requestInfo(c as Context);
   return {
     userId: null,
     name: `${s.supplierName} (API key ${s.keyId})`,

@@ -9,6 +9,7 @@ import { type TestApp, testApp } from "../helpers/app.ts";
 import { addQuestion, back, hit, liveProject, uidOf } from "../helpers/router.ts";
 import { addQualification, makeSupplier } from "../helpers/fixtures.ts";
 import { newId } from "../../server/db/ids.ts";
+import { auditOf } from "../helpers/master.ts";
 import * as K from "../../shared/api/supplier-api-keys.ts";
 import * as Lib from "../../shared/api/library.ts";
 import * as Parts from "../../shared/api/project-parts.ts";
@@ -410,6 +411,9 @@ Deno.test("supply surveys: start maps the supplier as the portal does (entry lin
     const survey = started.json.result as SupplySurvey;
     assertEquals(survey.started, true);
     assertMatch(survey.entryLink!, /^http:\/\/localhost\/survey\/start\/[0-9a-f]{24}\?sid=\[sid\]$/);
+    // the new map is in the project's system log, made by the supplier's key
+    const logged = (await auditOf(t, other.child._id)).filter((l) => l.device === "supply API");
+    assertEquals(logged.map((l) => l.name.endsWith(`(API key ${id})`)), [true]);
     const again = await supply(t, key, `/surveys/${other.child._id}/start`, { method: "POST" });
     assertEquals([again.status, again.json.message], [409, "You have already started this project"]);
     const badLinks = await supply(t, key, `/surveys/${s.child._id}/start`, {
