@@ -13,16 +13,24 @@ export async function etagOf(json: string): Promise<string> {
   return `"${hex}"`;
 }
 
-/** Whether an If-None-Match header (a list of tags, weak or strong, or `*`) matches `etag`. */
+/**
+ * Whether an If-None-Match header (a list of tags, or `*`) matches `etag`, by the weak comparison
+ * RFC 9110 asks of If-None-Match (W/ aside).
+ */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  return header.split(",").map((t) => t.trim().replace(/^W\//, "")).some((t) => t === "*" || t === etag);
+  const opaque = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").map(opaque).some((t) => t === "*" || t === opaque(etag));
 }
 
-/** The success envelope `{ result, message }` with its ETag, or a 304 when the client has it. */
-export async function okTagged<T>(c: Context, result: T, message = "Success") {
-  const json = JSON.stringify({ result, message });
-  const etag = await etagOf(json);
+/**
+ * The success envelope `{ result, message }` with its ETag, or a 304 when the client has it. An
+ * answer that carries a part which moves on every call (the time of the answer) names what the tag
+ * covers (`covers`): the tag is then weak (W/), the same for answers that differ only in that part.
+ */
+export async function okTagged<T>(c: Context, result: T, opts: { covers?: unknown } = {}) {
+  const json = JSON.stringify({ result, message: "Success" });
+  const etag = "covers" in opts ? `W/${await etagOf(JSON.stringify(opts.covers))}` : await etagOf(json);
   c.header("etag", etag);
   if (matchesEtag(c.req.header("if-none-match"), etag)) return c.body(null, 304);
   return c.body(json, 200, { "content-type": "application/json; charset=UTF-8" });

@@ -56,7 +56,10 @@ function keyActor(c: SupplyCtx) {
 export function supplySurveyRoutes(app: Hono<Env>) {
   app.get(supplySurveysCall.path, async (c) => {
     const query = parseWith(SupplySurveysQuery, c.req.query());
-    return await okTagged(c, await listSupplySurveys(c.get("deps"), { ...scopeOf(c), query }));
+    const page = await listSupplySurveys(c.get("deps"), { ...scopeOf(c), query });
+    // asOf moves with every call: the tag covers the surveys, so an unchanged list revalidates (304)
+    const { asOf: _, ...covers } = page;
+    return await okTagged(c, page, { covers });
   });
   app.get(
     supplySurveyCall.path,
