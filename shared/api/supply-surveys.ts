@@ -150,7 +150,7 @@ export type SupplySurveyPage = {
   data: SupplySurvey[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
-  /** The time of this answer: pass as `updated_since` on the next poll. */
+  /** Pass as `updated_since` on the next poll (the time of this answer, less a few seconds' margin). */
   asOf: string;
   /**
    * With `updated_since`, on the first page: the ids of surveys this supplier may no longer send to

@@ -129,6 +129,10 @@ Deno.test("supply surveys: a mapped survey's figures: CPI, stated and measured L
       options: [{ title: "Female" }, { title: "Male" }],
       sortOrder: 2,
     });
+    // the helper stamps the wall clock; the app's clock is the test's
+    const at = new Date(START).toISOString();
+    await t.deps.db.updateTable("questions").set({ createdAt: at, updatedAt: at }).where("id", "=", gender.id)
+      .execute();
     // the Female cell (3) is smaller than the map's quota (10) and the project's sample (100)
     const quota = await genderQuota(t, s.child._id, { female: 3 });
     const { key } = await keyFor(t, s.supplierId);
@@ -298,6 +302,8 @@ Deno.test("supply surveys: updated_since answers only the surveys whose figures 
     advance(60_000);
     const poll = (await supply(t, key, "/surveys")).json.result as SupplySurveyPage;
     assertEquals(poll.data.length, 2);
+    // a few seconds back: a change stamped while the answer was read is answered again, never missed
+    assertEquals(poll.asOf, new Date(START + 60_000 - 5_000).toISOString());
     advance(60_000);
     const quiet = await supply(t, key, `/surveys?updated_since=${encodeURIComponent(poll.asOf)}`);
     assertEquals(quiet.json.result.data, []);

@@ -201,6 +201,13 @@ async function rowsOf(db: Db, scope: SupplyScope, w: Window) {
   return { rows, supplierType: supplier.supplierType };
 }
 
+/**
+ * How far before the answer its `asOf` is set: a change written while the answer was being read,
+ * stamped a moment before it, is answered again by the next poll rather than missed (a poll with
+ * `updated_since` takes what changed at or after it).
+ */
+export const AS_OF_MARGIN_MS = 5_000;
+
 /** At most this many ids of surveys that left the list are answered with one poll. */
 export const LEFT_MAX = 1_000;
 
@@ -239,7 +246,7 @@ export async function listSupplySurveys(
   ctx: Pick<Ctx, "db" | "now">,
   input: SupplyScope & { query: SupplySurveysQuery },
 ): Promise<SupplySurveyPage> {
-  const asOf = new Date(ctx.now()).toISOString();
+  const asOf = new Date(ctx.now() - AS_OF_MARGIN_MS).toISOString();
   const limit = input.query.limit ?? SURVEYS_PAGE_DEFAULT;
   const w: Window = { after: input.query.cursor, since: input.query.updated_since, limit };
   const { rows, supplierType } = await rowsOf(ctx.db, input, w);
