@@ -119,7 +119,10 @@ export type SupplySurvey = {
   cpi: number;
   /** Length of interview in minutes: stated, and measured over the completes so far. */
   loi: StatedMeasured;
-  /** Incidence in percent: stated, and measured (completes over completes and terminates so far). */
+  /**
+   * Incidence in percent: stated, and measured over the whole survey so far (completes over
+   * completes and terminates, pre-screen terminates included; over-quota and quality left out).
+   */
   ir: StatedMeasured;
   /** The survey's completes over clicks so far, in percent (null before the first click). */
   conversion: number | null;
