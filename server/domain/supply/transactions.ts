@@ -1,0 +1,189 @@
+/**
+ * A supplier's transactions (`GET /supply/v1/transactions`, shared/api/supply-books.ts): its
+ * sessions walked by keyset on their rowid through the index sessions_supplier (supplierId, rowid)
+ * of migration 0035. rowid is the commit order (one writer at a time; a new row takes a rowid above
+ * every row there, and sessions are never deleted, so none is reused): a walk reaches every row
+ * written while it goes on and meets each row once, whatever happens to it later. Test entries are
+ * not the supplier's traffic and are left out (as the rollup leaves them out of the stats).
+ */
+import { sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { SessionStatus } from "../../db/tables/router.ts";
+import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
+import type { CsvColumn } from "../../../shared/list.ts";
+import {
+  cursorOf,
+  type ReconcileState,
+  type SupplyOutcome,
+  type SupplyTransaction,
+  type TransactionsPage,
+  type TransactionsQuery,
+} from "../../../shared/api/supply-books.ts";
+
+/** Rows a CSV download reads per page. */
+const EXPORT_PAGE = 1000;
+
+/** The router's statuses an outcome filter stands for. */
+const STATUSES: Record<SupplyOutcome, SessionStatus[]> = {
+  inProgress: ["prescreen", "redirected"],
+  complete: ["complete"],
+  terminate: ["terminate"],
+  overQuota: ["overQuota"],
+  qualityTerm: ["qualityTerm"],
+  drop: ["drop"],
+  security: ["security"],
+  preScreenTerminate: ["preScreenTerminate"],
+  preScreenDrop: ["preScreenDrop"],
+  closed: ["closed"],
+  duplicate: ["duplicate"],
+};
+
+const outcomeOf = (status: SessionStatus): SupplyOutcome =>
+  status === "prescreen" || status === "redirected" ? "inProgress" : status;
+
+/** Where a walk reads: after `after` (a rowid), at most up to `upTo`, with the filters. */
+export type Walk = {
+  supplierId: string;
+  after: number;
+  upTo?: number;
+  since?: string;
+  status?: SupplyOutcome;
+};
+
+type Row = {
+  pos: number;
+  id: string;
+  sid: string;
+  projectId: string;
+  supplierMapId: string;
+  status: SessionStatus;
+  reason: string;
+  createdAt: string;
+  redirectedAt: string | null;
+  endedAt: string | null;
+  updatedAt: string;
+  state: number | null;
+};
+
+/** The position a walk from `since` starts after: before the first session that entered at or after it. */
+export async function positionBefore(db: Db, since: string | undefined): Promise<number> {
+  if (!since) return 0;
+  const r = await sql<{ pos: number | null }>`SELECT coalesce(
+      (SELECT min(rowid) - 1 FROM sessions INDEXED BY sessions_created WHERE createdAt >= ${since}),
+      (SELECT max(rowid) FROM sessions), 0) AS pos`.execute(db);
+  return Number(r.rows[0]?.pos ?? 0);
+}
+
+/** `limit` rows of the walk, each as the API shows it, with the position of each. */
+async function readRows(
+  db: Db,
+  walk: Walk,
+  limit: number,
+): Promise<{ pos: number; row: SupplyTransaction }[]> {
+  const filters = [
+    walk.upTo !== undefined ? sql`AND s.rowid <= ${walk.upTo}` : sql``,
+    walk.since ? sql`AND s.createdAt >= ${walk.since}` : sql``,
+    walk.status ? sql`AND s.status IN (${sql.join(STATUSES[walk.status])})` : sql``,
+  ];
+  const { rows } = await sql<Row>`SELECT s.rowid AS pos, s.id, s.sid, s.projectId, s.supplierMapId, s.status,
+      s.reason, s.createdAt, s.redirectedAt, s.endedAt, s.updatedAt, r.state
+    FROM sessions s INDEXED BY sessions_supplier
+    LEFT JOIN session_reconciles r ON r.sessionId = s.id
+    WHERE s.supplierId = ${walk.supplierId} AND s.rowid > ${walk.after} AND s.isTest = 0 ${
+    sql.join(filters, sql` `)
+  }
+    ORDER BY s.rowid LIMIT ${limit}`.execute(db);
+  if (!rows.length) return [];
+  // a page names a few maps: their CPIs in one read, not a join per row
+  const mapIds = [...new Set(rows.map((r) => r.supplierMapId))];
+  const maps = await db.selectFrom("supplier_maps").select(["id", "supplierCPI"]).where("id", "in", mapIds)
+    .execute();
+  const cpiOf = new Map(maps.map((m) => [m.id, Number(m.supplierCPI) || 0]));
+  return rows.map((r) => {
+    const complete = r.status === "complete";
+    const state = Number(r.state ?? RECONCILE_STATE.NONE);
+    const reconcile: ReconcileState | null = !complete
+      ? null
+      : state === RECONCILE_STATE.APPROVED
+      ? "approved"
+      : state === RECONCILE_STATE.REJECTED
+      ? "rejected"
+      : "pending";
+    const cpi = cpiOf.get(r.supplierMapId) ?? 0;
+    return {
+      pos: Number(r.pos),
+      row: {
+        id: r.id,
+        memberId: r.sid,
+        surveyId: r.projectId,
+        outcome: outcomeOf(r.status),
+        reason: r.reason,
+        cpi,
+        earned: complete && reconcile !== "rejected" ? cpi : 0,
+        reconcile,
+        enteredAt: r.createdAt,
+        redirectedAt: r.redirectedAt,
+        endedAt: r.endedAt,
+        updatedAt: r.updatedAt,
+      },
+    };
+  });
+}
+
+/** One page of a supplier's transactions (see supplyTransactionsCall for the semantics). */
+export async function transactionsPage(
+  ctx: { db: Db },
+  input: { supplierId: string; query: TransactionsQuery },
+): Promise<TransactionsPage> {
+  const { since, status, cursor, limit } = input.query;
+  const after = cursor ?? await positionBefore(ctx.db, since);
+  const read = await readRows(ctx.db, { supplierId: input.supplierId, after, since, status }, limit + 1);
+  const page = read.slice(0, limit);
+  return {
+    data: page.map((r) => r.row),
+    nextCursor: cursorOf(page.at(-1)?.pos ?? after),
+    hasMore: read.length > limit,
+  };
+}
+
+/** The last position of the supplier's sessions now (a download stops there). */
+export async function lastPosition(db: Db, supplierId: string): Promise<number> {
+  const r = await sql<
+    { pos: number | null }
+  >`SELECT max(rowid) AS pos FROM sessions INDEXED BY sessions_supplier
+    WHERE supplierId = ${supplierId}`.execute(db);
+  return Number(r.rows[0]?.pos ?? 0);
+}
+
+/** Every row of a walk, a page at a time. */
+export async function* transactionPages(db: Db, walk: Walk, pageSize = EXPORT_PAGE) {
+  let after = walk.after;
+  for (;;) {
+    const rows = await readRows(db, { ...walk, after }, pageSize);
+    if (rows.length) yield rows.map((r) => r.row);
+    if (rows.length < pageSize) return;
+    after = rows.at(-1)!.pos;
+  }
+}
+
+const columns: CsvColumn<SupplyTransaction>[] = (
+  [
+    "id",
+    "memberId",
+    "surveyId",
+    "outcome",
+    "reason",
+    "cpi",
+    "earned",
+    "reconcile",
+    "enteredAt",
+    "redirectedAt",
+    "endedAt",
+    "updatedAt",
+  ] as const
+).map((k) => ({ header: k, value: (t: SupplyTransaction) => t[k] }));
+
+/** The CSV download of a walk (run by csvExport, in a worker with its own connection). */
+export function transactionsExport(db: Db, walk: Walk) {
+  return { columns, pages: transactionPages(db, walk) };
+}
