@@ -117,6 +117,22 @@ export type SupplyTransaction = {
   updatedAt: string;
 };
 
+/** A transaction's fields in order: the JSON row's keys and the CSV download's columns alike. */
+export const TRANSACTION_FIELDS = [
+  "id",
+  "memberId",
+  "surveyId",
+  "outcome",
+  "reason",
+  "cpi",
+  "earned",
+  "reconcile",
+  "enteredAt",
+  "redirectedAt",
+  "endedAt",
+  "updatedAt",
+] as const satisfies readonly (keyof SupplyTransaction)[];
+
 export type TransactionsPage = {
   data: SupplyTransaction[];
   /**

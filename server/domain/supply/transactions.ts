@@ -16,6 +16,7 @@ import {
   type ReconcileState,
   type SupplyOutcome,
   type SupplyTransaction,
+  TRANSACTION_FIELDS,
   type TransactionsPage,
   type TransactionsQuery,
 } from "../../../shared/api/supply-books.ts";
@@ -23,20 +24,9 @@ import {
 /** Rows a CSV download reads per page. */
 const EXPORT_PAGE = 1000;
 
-/** The router's statuses an outcome filter stands for. */
-const STATUSES: Record<SupplyOutcome, SessionStatus[]> = {
-  inProgress: ["prescreen", "redirected"],
-  complete: ["complete"],
-  terminate: ["terminate"],
-  overQuota: ["overQuota"],
-  qualityTerm: ["qualityTerm"],
-  drop: ["drop"],
-  security: ["security"],
-  preScreenTerminate: ["preScreenTerminate"],
-  preScreenDrop: ["preScreenDrop"],
-  closed: ["closed"],
-  duplicate: ["duplicate"],
-};
+/** The router's statuses an outcome filter stands for (its own name, but for the two under way). */
+const statusesOf = (outcome: SupplyOutcome): SessionStatus[] =>
+  outcome === "inProgress" ? ["prescreen", "redirected"] : [outcome];
 
 const outcomeOf = (status: SessionStatus): SupplyOutcome =>
   status === "prescreen" || status === "redirected" ? "inProgress" : status;
@@ -83,7 +73,7 @@ async function readRows(
   const filters = [
     walk.upTo !== undefined ? sql`AND s.rowid <= ${walk.upTo}` : sql``,
     walk.since ? sql`AND s.createdAt >= ${walk.since}` : sql``,
-    walk.status ? sql`AND s.status IN (${sql.join(STATUSES[walk.status])})` : sql``,
+    walk.status ? sql`AND s.status IN (${sql.join(statusesOf(walk.status))})` : sql``,
   ];
   const { rows } = await sql<Row>`SELECT s.rowid AS pos, s.id, s.sid, s.projectId, s.supplierMapId, s.status,
       s.reason, s.createdAt, s.redirectedAt, s.endedAt, s.updatedAt, r.state
@@ -166,22 +156,10 @@ export async function* transactionPages(db: Db, walk: Walk, pageSize = EXPORT_PA
   }
 }
 
-const columns: CsvColumn<SupplyTransaction>[] = (
-  [
-    "id",
-    "memberId",
-    "surveyId",
-    "outcome",
-    "reason",
-    "cpi",
-    "earned",
-    "reconcile",
-    "enteredAt",
-    "redirectedAt",
-    "endedAt",
-    "updatedAt",
-  ] as const
-).map((k) => ({ header: k, value: (t: SupplyTransaction) => t[k] }));
+const columns: CsvColumn<SupplyTransaction>[] = TRANSACTION_FIELDS.map((k) => ({
+  header: k,
+  value: (t: SupplyTransaction) => t[k],
+}));
 
 /** The CSV download of a walk (run by csvExport, in a worker with its own connection). */
 export function transactionsExport(db: Db, walk: Walk) {
