@@ -10,11 +10,10 @@ import { parseWith } from "../http/validate.ts";
 import { csvExport, csvResponse } from "../http/csv.ts";
 import { requestInfo } from "../http/request-info.ts";
 import type { HttpCtx } from "../http/context.ts";
-import { lastPosition, positionBefore, transactionsPage } from "../domain/supply/transactions.ts";
+import { transactionsDownload, transactionsPage } from "../domain/supply/transactions.ts";
 import { supplyStats } from "../domain/supply/stats.ts";
 import { supplyEraseMember } from "../domain/supply/members.ts";
 import {
-  cursorOf,
   StatsQuery,
   supplyEraseMemberCall,
   supplyStatsCall,
@@ -41,18 +40,14 @@ const wantsCsv = (accept: string | undefined) => /\btext\/csv\b/i.test(accept ??
 export function supplyBooks(app: Hono<SupplyEnv>) {
   app.get(supplyTransactionsCall.path, async (c) => {
     const query = parseWith(TransactionsQuery, c.req.query());
-    const { db, env } = c.get("deps");
-    const { supplierId } = c.get("supplier");
-    if (!wantsCsv(c.req.header("accept"))) {
-      return ok(c, await transactionsPage({ db }, { supplierId, query }));
-    }
-    const after = query.cursor ?? await positionBefore(db, query.since);
-    const upTo = await lastPosition(db, supplierId);
-    c.header("x-next-cursor", cursorOf(Math.max(after, upTo)));
-    const walk = { supplierId, after, upTo, since: query.since, status: query.status };
+    const { db, env, jwtKey, now } = c.get("deps");
+    const input = { supplierId: c.get("supplier").supplierId, query };
+    if (!wantsCsv(c.req.header("accept"))) return ok(c, await transactionsPage({ db, jwtKey }, input));
+    const { walk, nextCursor } = await transactionsDownload({ db, jwtKey }, input);
+    c.header("x-next-cursor", nextCursor);
     return csvResponse(
       c,
-      `transactions-${new Date(c.get("deps").now()).toISOString().slice(0, 10)}.csv`,
+      `transactions-${new Date(now()).toISOString().slice(0, 10)}.csv`,
       csvExport({ db, url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN }, {
         module: new URL("../domain/supply/transactions.ts", import.meta.url).href,
         name: "transactionsExport",

@@ -49,15 +49,11 @@ export const STATS_RANGE_MSG = `The range from from to to must be at most ${STAT
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** A cursor: the position (a row's sequence number) in base 36, at most 12 characters. */
-const CURSOR = /^[0-9a-z]{1,12}$/;
+/** A cursor: 48 base64url characters (a sealed position, server/domain/supply/cursor.ts). */
+const CURSOR = /^[A-Za-z0-9_-]{48}$/;
 
 const validDate = (s: string) =>
   !Number.isNaN(Date.parse(s)) && new Date(Date.parse(s)).toISOString().startsWith(s);
-
-/** The position a cursor names (a row's sequence number); the cursor of a position. */
-export const cursorOf = (position: number) => position.toString(36);
-export const positionOf = (cursor: string) => parseInt(cursor, 36);
 
 export const TransactionsQuery = v.object({
   since: v.optional(
@@ -71,13 +67,7 @@ export const TransactionsQuery = v.object({
     ),
   ),
   status: v.optional(v.picklist(SUPPLY_OUTCOMES, STATUS_MSG)),
-  cursor: v.optional(
-    v.pipe(
-      v.string(CURSOR_MSG),
-      v.check((s) => CURSOR.test(s) && Number.isSafeInteger(positionOf(s)), CURSOR_MSG),
-      v.transform(positionOf),
-    ),
-  ),
+  cursor: v.optional(v.pipe(v.string(CURSOR_MSG), v.regex(CURSOR, CURSOR_MSG))),
   limit: v.optional(
     v.pipe(
       v.string(LIMIT_MSG),
@@ -151,6 +141,7 @@ export type TransactionsPage = {
  * Order and cursor: rows come in the order the sessions were written (each session has a sequence
  * number the database gives it when its row is committed, never reused, always above every row
  * already there). `cursor` is an opaque position in that order: a page holds the rows after it.
+ * A cursor is sealed and bound to the supplier: one made up, changed or another supplier's is a 400.
  * So a walk from page to page never skips a row (a session written meanwhile takes a position
  * above every row already there, so it comes on a later page) and never repeats one (a row's
  * position never changes, whatever happens to its outcome later). Each row shows the session as it

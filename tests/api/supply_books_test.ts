@@ -20,6 +20,7 @@ import {
   type TransactionsPage,
 } from "../../shared/api/supply-books.ts";
 import { DEFAULT_BODY_LIMIT } from "../../server/http/validate.ts";
+import { newId } from "../../server/db/ids.ts";
 import * as K from "../../shared/api/supplier-api-keys.ts";
 import * as Rec from "../../shared/api/reconcile.ts";
 import * as Lib from "../../shared/api/library.ts";
@@ -173,12 +174,32 @@ Deno.test("supply books: a paging walk while sessions keep arriving and changing
         await back(t, uids[uids.length - 1], "t");
         await router(t).idle();
       }
+      if (rounds === 2) {
+        // a session written now by another app instance whose clock is a minute behind: it entered
+        // "before" rows already read, yet it comes on a later page (an order by entry time skips it)
+        const id = newId();
+        const at = new Date(Date.parse(seen[0].enteredAt) - 60_000).toISOString();
+        await t.deps.db.insertInto("sessions").values({
+          id,
+          projectId: s.child._id,
+          parentProjectId: s.parent._id,
+          clientId: s.child.clientId,
+          supplierMapId: s.mapId,
+          supplierId: s.supplierId,
+          sid: "late-clock",
+          status: "redirected",
+          createdAt: at,
+          updatedAt: at,
+        }).execute();
+        uids.push(id);
+      }
       if (!p.hasMore) break;
     }
     assertEquals(seen.map((r) => r.id), uids);
     assertEquals(new Set(seen.map((r) => r.id)).size, uids.length);
     // a session read after it ended shows its outcome
     assertEquals(seen.at(-1)!.outcome, "terminate");
+    assertEquals(seen.find((r) => r.memberId === "late-clock")?.outcome, "inProgress");
 
     // the last page's cursor, kept: only what arrived since
     assertEquals((await page(t, key, `cursor=${cursor}`)).data, []);
@@ -217,7 +238,9 @@ Deno.test("supply books: Accept text/csv streams the same rows, header first, wi
       lines.map((l) => [l[0], l[1], l[3], l[5], l[6], l[7]]),
       json.rows.map((x) => [x.id, x.memberId, x.outcome, String(x.cpi), String(x.earned), x.reconcile ?? ""]),
     );
-    assertEquals(r.headers.get("x-next-cursor"), json.cursor);
+    // the download's next cursor: after its last row
+    const next = await page(t, key, `cursor=${r.headers.get("x-next-cursor")}`);
+    assertEquals([next.data, next.hasMore], [[], false]);
     // filtered like the pages
     const only = await supply(t, key, `${supplyTransactionsCall.path}?status=terminate`, {
       headers: { accept: "text/csv" },
@@ -241,7 +264,8 @@ Deno.test("supply books: 400 for a bad since, status, cursor, limit, group or st
       [`${tx}?since=2026-11-26T10:00:00`, /^since must be/], // no zone
       [`${tx}?status=won`, /^status must be one of inProgress, complete/],
       [`${tx}?cursor=!!`, /^cursor must be/],
-      [`${tx}?cursor=${"z".repeat(13)}`, /^cursor must be/],
+      [`${tx}?cursor=${"z".repeat(47)}`, /^cursor must be/],
+      [`${tx}?cursor=${"A".repeat(48)}`, /^cursor must be/], // made up
       [`${tx}?limit=0`, /^limit must be a whole number from 1 to 1000/],
       [`${tx}?limit=1001`, /^limit must be/],
       [`${tx}?limit=ten`, /^limit must be/],
@@ -251,6 +275,16 @@ Deno.test("supply books: 400 for a bad since, status, cursor, limit, group or st
       [`${st}?from=26/11/2026`, /^from must be a date/],
       [`${st}?to=2026-11-31`, /^to must be a date/],
     ];
+    // a real cursor changed by one character, and another supplier's real cursor
+    const real = (await page(t, key, "")).nextCursor;
+    const flipped = real.slice(0, 20) + (real[20] === "A" ? "B" : "A") + real.slice(21);
+    const other = await liveProject(t);
+    const othersCursor = (await page(t, await keyOf(t, other.supplierId), "")).nextCursor;
+    cases.push([`${tx}?cursor=${flipped}`, /^cursor must be/], [
+      `${tx}?cursor=${othersCursor}`,
+      /^cursor must be/,
+    ]);
+    assertEquals((await page(t, key, `cursor=${real}`)).data, []);
     for (const [path, message] of cases) {
       const r = await supply(t, key, path);
       assertEquals(r.status, 400, `${path}: ${r.text}`);

@@ -11,8 +11,10 @@ import type { Db } from "../../db/connection.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
 import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import type { CsvColumn } from "../../../shared/list.ts";
+import { invalid } from "../errors.ts";
+import { openCursor, sealCursor } from "./cursor.ts";
 import {
-  cursorOf,
+  CURSOR_MSG,
   type ReconcileState,
   type SupplyOutcome,
   type SupplyTransaction,
@@ -56,7 +58,7 @@ type Row = {
 };
 
 /** The position a walk from `since` starts after: before the first session that entered at or after it. */
-export async function positionBefore(db: Db, since: string | undefined): Promise<number> {
+async function positionBefore(db: Db, since: string | undefined): Promise<number> {
   if (!since) return 0;
   const r = await sql<{ pos: number | null }>`SELECT coalesce(
       (SELECT min(rowid) - 1 FROM sessions INDEXED BY sessions_created WHERE createdAt >= ${since}),
@@ -120,24 +122,53 @@ async function readRows(
   });
 }
 
+/** What the transactions calls need: the database and the secret cursors are sealed with. */
+export type BooksCtx = { db: Db; jwtKey: Uint8Array };
+
+/** Where a walk starts: after the cursor's position (400 for a cursor not this supplier's), or before `since`. */
+async function startOf(ctx: BooksCtx, supplierId: string, query: TransactionsQuery): Promise<number> {
+  if (query.cursor === undefined) return await positionBefore(ctx.db, query.since);
+  const position = openCursor(ctx.jwtKey, supplierId, query.cursor);
+  if (position === null) throw invalid(CURSOR_MSG, [{ path: "cursor", message: CURSOR_MSG }]);
+  return position;
+}
+
 /** One page of a supplier's transactions (see supplyTransactionsCall for the semantics). */
 export async function transactionsPage(
-  ctx: { db: Db },
+  ctx: BooksCtx,
   input: { supplierId: string; query: TransactionsQuery },
 ): Promise<TransactionsPage> {
-  const { since, status, cursor, limit } = input.query;
-  const after = cursor ?? await positionBefore(ctx.db, since);
-  const read = await readRows(ctx.db, { supplierId: input.supplierId, after, since, status }, limit + 1);
-  const page = read.slice(0, limit);
+  const { supplierId, query } = input;
+  const after = await startOf(ctx, supplierId, query);
+  const walk = { supplierId, after, since: query.since, status: query.status };
+  const read = await readRows(ctx.db, walk, query.limit + 1);
+  const page = read.slice(0, query.limit);
   return {
     data: page.map((r) => r.row),
-    nextCursor: cursorOf(page.at(-1)?.pos ?? after),
-    hasMore: read.length > limit,
+    nextCursor: sealCursor(ctx.jwtKey, supplierId, page.at(-1)?.pos ?? after),
+    hasMore: read.length > query.limit,
+  };
+}
+
+/**
+ * A CSV download's walk: from the start a page would have, to the supplier's last session now (what
+ * arrives meanwhile waits for the next call), and the cursor to ask from next.
+ */
+export async function transactionsDownload(
+  ctx: BooksCtx,
+  input: { supplierId: string; query: TransactionsQuery },
+): Promise<{ walk: Walk; nextCursor: string }> {
+  const { supplierId, query } = input;
+  const after = await startOf(ctx, supplierId, query);
+  const upTo = await lastPosition(ctx.db, supplierId);
+  return {
+    walk: { supplierId, after, upTo, since: query.since, status: query.status },
+    nextCursor: sealCursor(ctx.jwtKey, supplierId, Math.max(after, upTo)),
   };
 }
 
 /** The last position of the supplier's sessions now (a download stops there). */
-export async function lastPosition(db: Db, supplierId: string): Promise<number> {
+async function lastPosition(db: Db, supplierId: string): Promise<number> {
   const r = await sql<
     { pos: number | null }
   >`SELECT max(rowid) AS pos FROM sessions INDEXED BY sessions_supplier
