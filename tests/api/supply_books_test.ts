@@ -220,8 +220,9 @@ Deno.test("supply books: a paging walk while sessions keep arriving and changing
   }
 });
 
-Deno.test("supply books: Accept text/csv streams the same rows, header first, with the next cursor", async () => {
-  const t = await testApp();
+Deno.test("supply books: Accept text/csv streams the same rows, header first, with the next cursor (a file database: written by the export worker)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-supply-books-" });
+  const t = await testApp({ DATABASE_URL: `file:${dir}/books.db` });
   try {
     const s = await closedProject(t, { complete: 2, terminate: 1 });
     const key = await keyOf(t, s.supplierId);
@@ -248,6 +249,7 @@ Deno.test("supply books: Accept text/csv streams the same rows, header first, wi
     assertEquals(parseCsv(only.text).slice(1).map((l) => l[0]), s.terminates);
   } finally {
     await t.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
