@@ -130,7 +130,7 @@ export type TransactionsPage = {
    * from). Pass it as `cursor` for the next page, or keep it to ask later for what came since.
    */
   nextCursor: string;
-  /** More rows were already there after this page when it was read. */
+  /** Ask again with `nextCursor`: this page had not reached the supplier's last session when it was read. */
   hasMore: boolean;
 };
 
@@ -151,8 +151,10 @@ export type TransactionsPage = {
  *
  * `since` (ISO 8601 date or time with zone; a date is its midnight UTC): only sessions that entered
  * at or after it. To refresh outcomes and reconciliations, walk again with `since` a little before
- * the oldest session not final on your side. `status`: only sessions with that outcome (the rows
- * between are passed over, not counted). A cursor is a position: it may be used with any filter.
+ * the oldest session not final on your side. `status`: only sessions with that outcome; such a page
+ * looks at 20,000 of the supplier's sessions at most, so it may hold fewer rows than `limit`, even
+ * none, with `hasMore` true: follow `hasMore`, not the page's length. A cursor is a position: it
+ * may be used with any filter.
  *
  * With `Accept: text/csv` the same rows stream as one CSV (header line first), from the cursor to
  * the last session there when the download began (no `limit`); the `X-Next-Cursor` header carries

@@ -17,10 +17,12 @@ import {
   type SupplyTransaction,
   supplyTransactionsCall,
   TRANSACTION_FIELDS,
+  TRANSACTIONS_MAX_LIMIT,
   type TransactionsPage,
 } from "../../shared/api/supply-books.ts";
 import { DEFAULT_BODY_LIMIT } from "../../server/http/validate.ts";
 import { newId } from "../../server/db/ids.ts";
+import { SCAN_BUDGET, transactionsPage } from "../../server/domain/supply/transactions.ts";
 import * as K from "../../shared/api/supplier-api-keys.ts";
 import * as Rec from "../../shared/api/reconcile.ts";
 import * as Lib from "../../shared/api/library.ts";
@@ -406,6 +408,42 @@ Deno.test("supply books: erasing a member by API forgets its answers (asked agai
     assertEquals(log.length, 2);
     assertMatch(log[0].activity, /member er-1 of supplier Panel \w+ \(S\w+\): 1 answer/);
     assertMatch(log[0].name, /^API key "crm sync" \(spx_\w+…, [0-9a-f]{24}\)$/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("supply books: a status filter looks at a bounded number of sessions per page: a rare outcome comes in empty pages that say hasMore, never skipped", async () => {
+  const t = await testApp();
+  try {
+    const s = await liveProject(t);
+    const uids: string[] = [];
+    for (let i = 0; i < 10; i++) uids.push(uidOf((await enter(t, s.mapId, `b-${i}`)).location));
+    await back(t, uids[4], "c");
+    await back(t, uids[9], "c");
+    await router(t).idle();
+    const ctx = { db: t.deps.db, jwtKey: t.deps.jwtKey };
+    const query = { status: "complete" as const, limit: 100 };
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const p = await transactionsPage(ctx, {
+        supplierId: s.supplierId,
+        query: { ...query, cursor },
+        scan: 3,
+      });
+      pages.push(p.data.map((r) => r.id));
+      cursor = p.nextCursor;
+      if (!p.hasMore) break;
+    }
+    // 10 sessions looked at 3 at a time: (0-2) (3-5) (6-8) (9)
+    assertEquals(pages, [[], [uids[4]], [], [uids[9]]]);
+    // the API's own budget, on the same data: one page
+    assertEquals((await walkAll(t, await keyOf(t, s.supplierId), "&status=complete")).rows.map((r) => r.id), [
+      uids[4],
+      uids[9],
+    ]);
+    assert(SCAN_BUDGET >= 10 * TRANSACTIONS_MAX_LIMIT);
   } finally {
     await t.close();
   }

@@ -25,6 +25,13 @@ import {
 
 /** Rows a CSV download reads per page. */
 const EXPORT_PAGE = 1000;
+/**
+ * The most of the supplier's sessions one page looks at under a `status` filter: a rare outcome
+ * would otherwise have one call read the supplier's whole history to fill a page. A page that
+ * stops there holds fewer rows than asked (even none), says `hasMore`, and its cursor goes on
+ * from the last session looked at.
+ */
+export const SCAN_BUDGET = 20_000;
 
 /** The router's statuses an outcome filter stands for (its own name, but for the two under way). */
 const statusesOf = (outcome: SupplyOutcome): SessionStatus[] =>
@@ -133,20 +140,42 @@ async function startOf(ctx: BooksCtx, supplierId: string, query: TransactionsQue
   return position;
 }
 
-/** One page of a supplier's transactions (see supplyTransactionsCall for the semantics). */
+/** Up to `limit` rows of a walk, the position to go on from, and whether there is more. */
+async function readPage(db: Db, walk: Walk, limit: number, scan = SCAN_BUDGET) {
+  let upTo = walk.upTo;
+  let cut = false;
+  if (walk.status) {
+    const w = await sql<{ last: number | null; n: number }>`SELECT max(pos) AS last, count(*) AS n FROM
+      (SELECT rowid AS pos FROM sessions INDEXED BY sessions_supplier
+        WHERE supplierId = ${walk.supplierId} AND rowid > ${walk.after} ${
+      upTo !== undefined ? sql`AND rowid <= ${upTo}` : sql``
+    } ORDER BY rowid LIMIT ${scan})`.execute(db);
+    const { last, n } = w.rows[0];
+    if (Number(n) >= scan && last !== null) [upTo, cut] = [Number(last), true];
+  }
+  const read = await readRows(db, { ...walk, upTo }, limit + 1);
+  const rows = read.slice(0, limit);
+  if (read.length > limit) return { rows, next: rows.at(-1)!.pos, more: true };
+  if (cut) return { rows, next: upTo!, more: true };
+  return { rows, next: rows.at(-1)?.pos ?? walk.after, more: false };
+}
+
+/**
+ * One page of a supplier's transactions (see supplyTransactionsCall for the semantics). `scan`:
+ * the most sessions a filtered page looks at (SCAN_BUDGET; tests make it small).
+ */
 export async function transactionsPage(
   ctx: BooksCtx,
-  input: { supplierId: string; query: TransactionsQuery },
+  input: { supplierId: string; query: TransactionsQuery; scan?: number },
 ): Promise<TransactionsPage> {
   const { supplierId, query } = input;
   const after = await startOf(ctx, supplierId, query);
   const walk = { supplierId, after, since: query.since, status: query.status };
-  const read = await readRows(ctx.db, walk, query.limit + 1);
-  const page = read.slice(0, query.limit);
+  const page = await readPage(ctx.db, walk, query.limit, input.scan);
   return {
-    data: page.map((r) => r.row),
-    nextCursor: sealCursor(ctx.jwtKey, supplierId, page.at(-1)?.pos ?? after),
-    hasMore: read.length > query.limit,
+    data: page.rows.map((r) => r.row),
+    nextCursor: sealCursor(ctx.jwtKey, supplierId, page.next),
+    hasMore: page.more,
   };
 }
 
@@ -180,10 +209,10 @@ async function lastPosition(db: Db, supplierId: string): Promise<number> {
 export async function* transactionPages(db: Db, walk: Walk, pageSize = EXPORT_PAGE) {
   let after = walk.after;
   for (;;) {
-    const rows = await readRows(db, { ...walk, after }, pageSize);
-    if (rows.length) yield rows.map((r) => r.row);
-    if (rows.length < pageSize) return;
-    after = rows.at(-1)!.pos;
+    const page = await readPage(db, { ...walk, after }, pageSize);
+    if (page.rows.length) yield page.rows.map((r) => r.row);
+    if (!page.more) return;
+    after = page.next;
   }
 }
 
