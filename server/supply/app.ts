@@ -11,6 +11,7 @@ import { authenticateSupplierKey, type KeyRefusal, type KeySupplier } from "../d
 import { supplyQuestions } from "../domain/supply/questions.ts";
 import { API_KEY_HEADER, KEY_QUERY_NAMES, supplyQuestionsCall } from "../../shared/api/supply.ts";
 import { MSG } from "../../shared/messages.ts";
+import { supplyOpenApiDocument } from "./openapi.ts";
 
 export type SupplyEnv = { Variables: AppEnv["Variables"] & { supplier: KeySupplier } };
 
@@ -42,6 +43,8 @@ export function supplyApp() {
     await next();
     c.header("cache-control", "no-store");
   });
+  // the reference is public: a panel's developer reads it before holding a key
+  app.get("/openapi.json", (c) => c.json(supplyOpenApiDocument()));
   app.use("*", requireSupplierKey);
 
   app.get(supplyQuestionsCall.path, async (c) => ok(c, { data: await supplyQuestions(c.get("deps")) }));

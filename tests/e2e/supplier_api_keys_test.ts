@@ -85,6 +85,14 @@ Deno.test(
           await renamed.getByText("Revoked").waitFor();
           assert(await renamed.getByRole("button", { name: "Revoke" }).isDisabled());
           assertEquals(await supply(shown), 401);
+
+          // the supply API's reference: each call opens onto its curl example, naming this server
+          const reference = page.getByRole("region", { name: "Reference" });
+          const questions = reference.getByTestId("api-operation").filter({ hasText: "/questions" });
+          await questions.getByRole("button").first().click();
+          const curl = await questions.getByTestId("code-sample").innerText();
+          assert(curl.includes(`-H "X-Api-Key: $KEY"`), curl);
+          assert(curl.includes(`${server.url}${SUPPLY_BASE}/questions`), curl);
           assertEquals(errors, []);
         } finally {
           await context.close();
