@@ -12,6 +12,7 @@ import { API_KEY_HEADER, KEY_QUERY_NAMES, supplyQuestionsCall } from "../../shar
 import { MSG } from "../../shared/messages.ts";
 import { limitBody } from "../http/validate.ts";
 import { limitSupplyRate, supplyBooks } from "./books.ts";
+import { supplyOpenApiDocument } from "./openapi.ts";
 
 import type { SupplyEnv } from "./context.ts";
 export type { SupplyEnv };
@@ -46,6 +47,8 @@ export function supplyApp() {
   });
   // the body limit of /api/v1, ahead of the key (a refused call never pays for its body)
   app.use("*", limitBody());
+  // the reference is public: a panel's developer reads it before holding a key
+  app.get("/openapi.json", (c) => c.json(supplyOpenApiDocument()));
   app.use("*", requireSupplierKey);
   app.use("*", limitSupplyRate);
 
