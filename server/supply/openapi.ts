@@ -9,6 +9,7 @@
  */
 import type { JsonSchemaObject } from "../../shared/api/ops.ts";
 import * as questions from "../../shared/api/supply.ts";
+import * as books from "../../shared/api/supply-books.ts";
 import { API_KEY_HEADER, SUPPLY_BASE, type SupplyContract } from "../../shared/api/supply.ts";
 import {
   envelopeOf,
@@ -24,10 +25,12 @@ import { VERSION } from "../domain/ops/version.ts";
 /** The supply contract modules by the area (tag) their calls are listed under. */
 export const SUPPLY_AREAS: Record<string, Record<string, unknown>> = {
   Library: questions,
+  Books: books,
 };
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Library: "The question library a panel maps its profile data to.",
+  Books: "Your sessions, figures and members: transactions, stats and a member's erase.",
 };
 
 export type SupplyCall = { area: string; name: string; contract: SupplyContract };

@@ -163,6 +163,13 @@ export type TransactionsPage = {
 export const supplyTransactionsCall = defineSupplyCall({
   method: "GET",
   path: "/transactions",
+  doc: "Every session of your members, oldest first, in cursor pages that never skip or repeat a row while " +
+    "traffic goes on: member id (your `sid`), survey, outcome, reason, CPI and what it earned, the reconcile " +
+    "state and the times. Pass `nextCursor` back as `cursor` until `hasMore` is false (a page under a " +
+    "`status` filter may hold fewer rows than `limit`, even none); keep the last one to ask later for what " +
+    "came since. `since`: only sessions that entered at or after it. With `Accept: text/csv`, the rows " +
+    "from the cursor to the last session there as one CSV, the next cursor in `X-Next-Cursor`.",
+  csv: true,
   query: TransactionsQuery,
   result: returns<TransactionsPage>(),
 });
@@ -228,6 +235,9 @@ export type SupplyStats = {
 export const supplyStatsCall = defineSupplyCall({
   method: "GET",
   path: "/stats",
+  doc: "Your figures per survey or per day (UTC) from `from` to `to` (dates, at most 366 days; default the " +
+    "last 30 days): entries, completes, terminates, over quota, quality, drops, security, approved and " +
+    "rejected completes, conversion, earnings and earnings per click.",
   query: StatsQuery,
   result: returns<SupplyStats>(),
 });
@@ -240,5 +250,7 @@ export const supplyStatsCall = defineSupplyCall({
 export const supplyEraseMemberCall = defineSupplyCall({
   method: "POST",
   path: "/members/:memberId/erase",
+  doc: "Forgets every answer Samplex knows of one of your members (your `sid`): the member is asked the " +
+    "pre-screen again on the next entry. Written to the system log with your key.",
   result: returns<{ memberId: string; erased: number }>(),
 });
