@@ -99,7 +99,7 @@ function operationOf(call: SupplyCall, defs: Record<string, unknown>) {
     schema: JsonSchemaObject;
   }[] = [];
   for (const [, param] of contract.path.matchAll(/:(\w+)/g)) {
-    parameters.push({ name: param, in: "path", required: true, schema: { type: "string", maxLength: 64 } });
+    parameters.push({ name: param, in: "path", required: true, schema: { type: "string", maxLength: 128 } });
   }
   const queryNames: string[] = [];
   if (contract.query) {
