@@ -3,8 +3,7 @@
  * to the key's supplier; the lists and reads carry an ETag (304 on If-None-Match).
  */
 import type { Context, Hono } from "hono";
-import type { AppEnv } from "../http/context.ts";
-import type { KeySupplier } from "../domain/suppliers/api-keys.ts";
+import type { SupplyEnv } from "./context.ts";
 import { okTagged } from "../http/etag.ts";
 import { idParam, jsonBody, limitBody, parseWith } from "../http/validate.ts";
 import { requestInfo } from "../http/request-info.ts";
@@ -26,8 +25,7 @@ import {
 } from "../../shared/api/supply-surveys.ts";
 import { InventoryStart } from "../../shared/api/portal.ts";
 
-type Env = { Variables: AppEnv["Variables"] & { supplier: KeySupplier } };
-type SupplyCtx = Context<Env>;
+type SupplyCtx = Context<SupplyEnv>;
 
 /** A start's body: at most the five links and a flag. */
 const START_BODY_LIMIT = 16 * 1024;
@@ -53,7 +51,7 @@ function keyActor(c: SupplyCtx) {
   };
 }
 
-export function supplySurveyRoutes(app: Hono<Env>) {
+export function supplySurveyRoutes(app: Hono<SupplyEnv>) {
   app.get(supplySurveysCall.path, async (c) => {
     const query = parseWith(SupplySurveysQuery, c.req.query());
     const page = await listSupplySurveys(c.get("deps"), { ...scopeOf(c), query });

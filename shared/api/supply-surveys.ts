@@ -169,6 +169,13 @@ export const supplySurveysCall = defineSupplyCall({
   path: "/surveys",
   query: SupplySurveysQuery,
   result: returns<SupplySurveyPage>(),
+  etag: true,
+  doc: "The live surveys you may send members to: those you started (`started`, with their `entryLink`) " +
+    "and the inventory you may start, in id order, in pages behind an opaque `cursor`. Each with its CPI " +
+    "for you, LOI and IR stated and measured, conversion, the completes you may still deliver, devices, end " +
+    "date, qualifications (library question and answer ids) and quota cells with their remaining completes. " +
+    "Poll with `updated_since` = the previous answer's `asOf`: only surveys changed since, and in `closed` " +
+    "those you may no longer send to. An `ETag` answers 304 to `If-None-Match` while the list is unchanged.",
 });
 
 /** `GET /supply/v1/surveys/:id`: one survey (404 for a survey this supplier may not send to). */
@@ -176,13 +183,21 @@ export const supplySurveyCall = defineSupplyCall({
   method: "GET",
   path: "/surveys/:id",
   result: returns<SupplySurvey>(),
+  etag: true,
+  doc: "One survey as the list shows it; 404 for a survey you may not send to.",
 });
+
+/** A survey's live quota cells and the completes the supplier may still deliver. */
+export type SupplySurveyQuotas = { surveyId: string; remaining: number | null; quotas: SupplyQuota[] };
 
 /** `GET /supply/v1/surveys/:id/quotas`: the survey's quota cells, live, and its remaining completes. */
 export const supplySurveyQuotasCall = defineSupplyCall({
   method: "GET",
   path: "/surveys/:id/quotas",
-  result: returns<{ surveyId: string; remaining: number | null; quotas: SupplyQuota[] }>(),
+  result: returns<SupplySurveyQuotas>(),
+  etag: true,
+  doc: "A survey's quota cells as they stand now, each with its remaining completes, and the completes " +
+    "you may still deliver overall.",
 });
 
 /**
@@ -195,4 +210,7 @@ export const supplySurveyStartCall = defineSupplyCall({
   path: "/surveys/:id/start",
   body: InventoryStart,
   result: returns<SupplySurvey>(),
+  doc: "Starts an inventory survey, as the portal's Start does: you are mapped with your saved redirect " +
+    "links (an empty body) or the five links sent, and the survey is answered with its `entryLink`. 409 " +
+    "when you started it already.",
 });

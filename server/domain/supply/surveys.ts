@@ -25,6 +25,7 @@ import {
   type SupplyQuota,
   type SupplySurvey,
   type SupplySurveyPage,
+  type SupplySurveyQuotas,
   type SupplySurveysQuery,
   SURVEYS_PAGE_DEFAULT,
 } from "../../../shared/api/supply-surveys.ts";
@@ -274,7 +275,7 @@ export async function getSupplySurvey(
 export async function supplySurveyQuotas(
   ctx: Pick<Ctx, "db">,
   input: SupplyScope & { surveyId: string },
-): Promise<{ surveyId: string; remaining: number | null; quotas: SupplyQuota[] }> {
+): Promise<SupplySurveyQuotas> {
   const survey = await getSupplySurvey(ctx, input);
   return { surveyId: survey.id, remaining: survey.remaining, quotas: survey.quotas };
 }
