@@ -22,6 +22,8 @@ import {
 } from "../helpers/router.ts";
 import { securityStatsCall } from "../../shared/api/project-reports.ts";
 import { updateClientCall } from "../../shared/api/clients.ts";
+import { reconcileUpload } from "../../shared/api/reconcile.ts";
+import { closeForReconcile } from "../helpers/reconcile.ts";
 
 type Seen = { method: string; url: URL; headers: Headers; body: string };
 type Mode = "ok" | "hang" | "garbage" | "500" | "nolink" | "javascript";
@@ -149,6 +151,36 @@ Deno.test("API client: the client's own identifier on its return finds the sessi
     const pb = await t.app.request("/survey/postback?status=t&token=R-1");
     assertEquals([pb.status, (await pb.json()).message], [200, "Already recorded"]);
     assertEquals((await counts(t, "projects", s.child._id)).complete, 1);
+  } finally {
+    await t.close();
+    await p.close();
+  }
+});
+
+Deno.test("API client: a reconcile upload of the client's own identifiers finds the sessions; the unknown ones are listed", async () => {
+  const p = platform();
+  const t = await app();
+  try {
+    const s = await apiProject(t, {
+      apiUrl: `${p.base}/link`,
+      apiResponseVar: "data.link",
+      identifierMapping: "token=data.respondentId",
+    });
+    for (const sid of ["a", "b", "c"]) await enter(t, s.mapId, sid);
+    for (const ref of ["R-1", "R-2", "R-3"]) await hit(t, `/survey/end?status=c&token=${ref}`);
+    await router(t).idle();
+    await closeForReconcile(t, s);
+    const b = await session(t, s.child._id, "b");
+    // the client's ids, our uid for one of them, and one nobody has
+    const r = await t.ok(reconcileUpload, {
+      as: "SUPERADMIN",
+      params: { id: s.parent._id },
+      body: { type: 2, csv: "R-1\nR-3\n" + b.id + "\nR-404\n", fileName: "client.csv" },
+    });
+    assertEquals([r.matched, r.unknown, r.alreadyReconciled], [3, 1, 0]);
+    assertEquals(r.unknownIdentifiers, ["R-404"]);
+    const states = await t.deps.db.selectFrom("session_reconciles").select("sessionId").execute();
+    assertEquals(states.length, 3);
   } finally {
     await t.close();
     await p.close();

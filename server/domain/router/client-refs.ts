@@ -37,8 +37,11 @@ export async function sessionByClientRef(
   if (!offered.length) return null;
   const values = [...new Set(offered.map(([, v]) => v))];
   for (const db of sources) {
-    const rows = await db.selectFrom("sessions").select(["id", "projectId", "clientRef", "status"])
-      .where("clientRef", "in", values).orderBy("createdAt", "desc").limit(20).execute();
+    // through the partial index of the sessions that have one (an ORDER BY here would scan by date)
+    const rows =
+      (await db.selectFrom("sessions").select(["id", "projectId", "clientRef", "status", "createdAt"])
+        .where("clientRef", "!=", "").where("clientRef", "in", values).limit(20).execute())
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     let ended: { uid: string; ref: string } | null = null;
     for (const r of rows) {
       const project = await config.project(r.projectId);
