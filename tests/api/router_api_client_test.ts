@@ -21,7 +21,7 @@ import {
   router,
 } from "../helpers/router.ts";
 import { securityStatsCall } from "../../shared/api/project-reports.ts";
-import { updateClientCall } from "../../shared/api/clients.ts";
+import { addClient, updateClientCall } from "../../shared/api/clients.ts";
 import { reconcileUpload } from "../../shared/api/reconcile.ts";
 import { closeForReconcile } from "../helpers/reconcile.ts";
 
@@ -282,10 +282,39 @@ Deno.test("API client: a client without API integration is not called, whatever 
   }
 });
 
-Deno.test("API client: an address the outbound policy refuses is a link failure, not a call", async () => {
+Deno.test("API client: saving an API URL the outbound policy refuses, or a body that is not JSON, is a 400 on the field", async () => {
+  const t = await testApp();
+  try {
+    const r = await t.api(addClient, {
+      as: "SUPERADMIN",
+      body: {
+        clientName: "Inside",
+        countryId: "US",
+        isApiIntegration: true,
+        apiUrl: "http://127.0.0.1:9/[uid]",
+      },
+    });
+    assertEquals(r.status, 400);
+    assertEquals(r.json.errors[0].path, "apiUrl");
+    assertMatch(r.json.message, /will not call this URL/);
+    const b = await t.api(addClient, {
+      as: "SUPERADMIN",
+      body: { clientName: "Body", countryId: "US", isApiIntegration: true, apiBody: "{rid: [uid]}" },
+    });
+    assertEquals(b.status, 400);
+    assertEquals(b.json.errors, [{ path: "apiBody", message: "API body must be JSON" }]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("API client: an address the outbound policy refuses at call time is a link failure, not a call", async () => {
   const t = await testApp({ CLIENT_API_TIMEOUT_MS: "300" });
   try {
-    const s = await apiProject(t, { apiUrl: "http://127.0.0.1:9/link" });
+    const s = await apiProject(t, { apiUrl: "https://api.client.example/link" });
+    // saved before the policy changed (OUTBOUND_ALLOW no longer lists it)
+    await t.deps.db.updateTable("clients").set({ apiUrl: "http://127.0.0.1:9/link" })
+      .where("id", "=", s.client._id).execute();
     const r = await enter(t, s.mapId, "x1");
     assertEquals(r.location, `${PANEL}/closed?sid=x1`);
     const row = await session(t, s.child._id, "x1");
