@@ -19,6 +19,7 @@ import {
   liveProject,
   PANEL,
   router,
+  sig,
 } from "../helpers/router.ts";
 import { securityStatsCall } from "../../shared/api/project-reports.ts";
 import { addClient, updateClientCall } from "../../shared/api/clients.ts";
@@ -64,6 +65,18 @@ function platform() {
 /** An app whose outbound policy lets the router reach the local stand-in; a short API time-out. */
 const app = () => testApp({ OUTBOUND_ALLOW: "127.0.0.1", CLIENT_API_TIMEOUT_MS: "300" });
 
+/** Runs a test with a stand-in platform and such an app, both closed after it. */
+async function withPlatform(test: (p: ReturnType<typeof platform>, t: TestApp) => Promise<void>) {
+  const p = platform();
+  const t = await app();
+  try {
+    await test(p, t);
+  } finally {
+    await t.close();
+    await p.close();
+  }
+}
+
 /** A live project of a client with these API fields. */
 async function apiProject(t: TestApp, api: Record<string, unknown>, project: Record<string, unknown> = {}) {
   const client = await makeClient(t, { isApiIntegration: true, ...api });
@@ -78,10 +91,8 @@ const session = (t: TestApp, projectId: string, sid: string) =>
 const linkFailures = async (t: TestApp, projectId: string) =>
   (await t.ok(securityStatsCall, { as: "SUPERADMIN", params: { projectId } })).clientLinks;
 
-Deno.test("API client: the respondent goes to exactly the link the platform answered, asked with the mapped variables, the key and the function", async () => {
-  const p = platform();
-  const t = await app();
-  try {
+Deno.test("API client: the respondent goes to exactly the link the platform answered, asked with the mapped variables, the key and the function", () =>
+  withPlatform(async (p, t) => {
     const s = await apiProject(t, {
       apiUrl: `${p.base}/v2/projects/[pid]/respondents`,
       apiFunction: "createRespondent",
@@ -115,16 +126,10 @@ Deno.test("API client: the respondent goes to exactly the link the platform answ
     assertEquals(call.headers.get("content-type"), "application/json");
     assertEquals((await counts(t, "projects", s.child._id)).clicked, 1);
     assertEquals(await linkFailures(t, s.parent._id), { failures: 0, lastError: "", lastAt: null });
-  } finally {
-    await t.close();
-    await p.close();
-  }
-});
+  }));
 
-Deno.test("API client: the client's own identifier on its return finds the session, only in the parameter the mapping names", async () => {
-  const p = platform();
-  const t = await app();
-  try {
+Deno.test("API client: the client's own identifier on its return finds the session, only in the parameter the mapping names", () =>
+  withPlatform(async (p, t) => {
     const s = await apiProject(t, {
       apiUrl: `${p.base}/link?rid=[rid]`,
       apiFunction: "GET",
@@ -151,16 +156,10 @@ Deno.test("API client: the client's own identifier on its return finds the sessi
     const pb = await t.app.request("/survey/postback?status=t&token=R-1");
     assertEquals([pb.status, (await pb.json()).message], [200, "Already recorded"]);
     assertEquals((await counts(t, "projects", s.child._id)).complete, 1);
-  } finally {
-    await t.close();
-    await p.close();
-  }
-});
+  }));
 
-Deno.test("API client: a reconcile upload of the client's own identifiers finds the sessions; the unknown ones are listed", async () => {
-  const p = platform();
-  const t = await app();
-  try {
+Deno.test("API client: a reconcile upload of the client's own identifiers finds the sessions; the unknown ones are listed", () =>
+  withPlatform(async (p, t) => {
     const s = await apiProject(t, {
       apiUrl: `${p.base}/link`,
       apiResponseVar: "data.link",
@@ -181,16 +180,10 @@ Deno.test("API client: a reconcile upload of the client's own identifiers finds 
     assertEquals(r.unknownIdentifiers, ["R-404"]);
     const states = await t.deps.db.selectFrom("session_reconciles").select("sessionId").execute();
     assertEquals(states.length, 3);
-  } finally {
-    await t.close();
-    await p.close();
-  }
-});
+  }));
 
-Deno.test("API client: an identifier mapping naming a variable ([sid]) lets the return carry it", async () => {
-  const p = platform();
-  const t = await app();
-  try {
+Deno.test("API client: an identifier mapping naming a variable ([sid]) lets the return carry it", () =>
+  withPlatform(async (p, t) => {
     const s = await apiProject(t, {
       apiUrl: `${p.base}/link`,
       apiResponseVar: "data.link",
@@ -201,16 +194,10 @@ Deno.test("API client: an identifier mapping naming a variable ([sid]) lets the 
     const r = await hit(t, "/survey/end?status=t&rid=panelist-42");
     assertEquals(r.location, `${PANEL}/terminate?sid=panelist-42`);
     assertEquals((await session(t, s.child._id, "panelist-42")).status, "terminate");
-  } finally {
-    await t.close();
-    await p.close();
-  }
-});
+  }));
 
-Deno.test("API client: a platform that hangs or answers garbage sends the respondent to survey close, the reason counted once and shown on the project", async () => {
-  const p = platform();
-  const t = await app();
-  try {
+Deno.test("API client: a platform that hangs or answers garbage sends the respondent to survey close, the reason counted once and shown on the project", () =>
+  withPlatform(async (p, t) => {
     const s = await apiProject(t, { apiUrl: `${p.base}/link`, apiResponseVar: "data.link" });
     const cases: [Mode, RegExp][] = [
       ["hang", /client's API: .*(time|answer)/i],
@@ -241,16 +228,35 @@ Deno.test("API client: a platform that hangs or answers garbage sends the respon
     await back(t, row.id, "c");
     assertEquals((await session(t, s.child._id, "bad-1")).status, "closed");
     assertEquals((await linkFailures(t, s.parent._id)).failures, cases.length);
-  } finally {
-    await t.close();
-    await p.close();
-  }
-});
+  }));
 
-Deno.test("API client: a client without API integration is not called, whatever its API fields say", async () => {
-  const p = platform();
-  const t = await app();
-  try {
+Deno.test("API client: after Samplex's own pre-screen the respondent who passes gets the platform's link; a signed return signs the client's identifier", () =>
+  withPlatform(async (p, t) => {
+    const s = await apiProject(t, {
+      apiUrl: `${p.base}/link`,
+      apiResponseVar: "data.link",
+      identifierMapping: "token=data.respondentId",
+    }, { isPreScreen: true, isDynamicThanksUrl: true });
+    await t.deps.db.updateTable("supplier_maps").set({ isPreScreen: 1 }).where("id", "=", s.mapId).execute();
+    const q = await addQuestion(t, s.child._id, { type: "TEXT", title: { en: "Your postcode?" } });
+    const first = await enter(t, s.mapId, "ps-api");
+    assertMatch(first.location, /^\/survey\/prescreen\//);
+    assertEquals(p.seen.length, 0, "no link is asked for before the pre-screen is passed");
+    const r = await t.app.request(first.location, {
+      method: "POST",
+      body: new URLSearchParams({ [`q_${q.id}`]: "10115" }),
+    });
+    assertEquals([r.status, r.headers.get("location")], [302, "https://survey.client.example/s/1?ticket=t1"]);
+    assertEquals(p.seen.length, 1);
+    // the secured return: the signature is over the identifier the return carries
+    assertEquals((await hit(t, `/survey/end?status=c&token=R-1&sig=${"0".repeat(64)}`)).status, 403);
+    const good = await hit(t, `/survey/end?status=c&token=R-1&sig=${await sig(t, s.child._id, "R-1", "c")}`);
+    assertEquals(good.status, 302);
+    assertEquals((await session(t, s.child._id, "ps-api")).status, "complete");
+  }));
+
+Deno.test("API client: a client without API integration is not called, whatever its API fields say", () =>
+  withPlatform(async (p, t) => {
     const s = await apiProject(t, {
       isApiIntegration: false,
       apiUrl: `${p.base}/link`,
@@ -276,11 +282,7 @@ Deno.test("API client: a client without API integration is not called, whatever 
     const r2 = await enter(t, s.mapId, "api-now");
     assertEquals(r2.location, "https://survey.client.example/s/1?ticket=t1");
     assertEquals(p.seen.length, 1);
-  } finally {
-    await t.close();
-    await p.close();
-  }
-});
+  }));
 
 Deno.test("API client: saving an API URL the outbound policy refuses, or a body that is not JSON, is a 400 on the field", async () => {
   const t = await testApp();
