@@ -25,6 +25,8 @@ import { securityStatsCall } from "../../shared/api/project-reports.ts";
 import { addClient, updateClientCall } from "../../shared/api/clients.ts";
 import { reconcileUpload } from "../../shared/api/reconcile.ts";
 import { closeForReconcile } from "../helpers/reconcile.ts";
+import { sqldSupported, startSqld } from "../helpers/sqld.ts";
+import { counterMismatches } from "../../server/domain/router/recount.ts";
 
 type Seen = { method: string; url: URL; headers: Headers; body: string };
 type Mode = "ok" | "hang" | "garbage" | "500" | "nolink" | "javascript";
@@ -354,4 +356,51 @@ Deno.test("screen URL integration: a client whose link is its own screener skips
   } finally {
     await t.close();
   }
+});
+
+Deno.test({
+  name:
+    "API client on sqld: two instances write links and failures through the remote writer; the client's id returns at either; counters equal a recount",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    const p = platform();
+    const env = { DATABASE_URL: server.url, OUTBOUND_ALLOW: "127.0.0.1", CLIENT_API_TIMEOUT_MS: "1000" };
+    const a = await testApp(env);
+    const b = await testApp(env);
+    try {
+      const s = await apiProject(a, {
+        apiUrl: `${p.base}/link`,
+        apiResponseVar: "data.link",
+        identifierMapping: "token=data.respondentId",
+      });
+      const ok = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => enter(i % 2 ? a : b, s.mapId, `ok-${i}`)),
+      );
+      assertEquals(ok.filter((r) => r.location.startsWith("https://survey.client.example/s/")).length, 20);
+      p.set("garbage");
+      const bad = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => enter(i % 2 ? a : b, s.mapId, `bad-${i}`)),
+      );
+      assertEquals(bad.map((r) => r.location), bad.map((_, i) => `${PANEL}/closed?sid=bad-${i}`));
+      // every client id returns at either instance, once
+      const back = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => hit(i % 2 ? b : a, `/survey/end?status=c&token=R-${i + 1}`)),
+      );
+      assertEquals(back.filter((r) => r.location.startsWith(`${PANEL}/complete`)).length, 20);
+      await a.deps.services.router.idle();
+      await b.deps.services.router.idle();
+      const c = await counts(a, "projects", s.child._id);
+      assertEquals([c.clicked, c.complete], [20, 20]);
+      assertEquals((await linkFailures(a, s.parent._id)).failures, 6);
+      assertEquals(await counterMismatches(a.deps.db), []);
+    } catch (e) {
+      if (e instanceof Error) e.message += `\n--- sqld log tail ---\n${server.log().slice(-1500)}`;
+      throw e;
+    } finally {
+      await b.close();
+      await a.close();
+      await p.close();
+    }
+  },
 });
