@@ -26,6 +26,7 @@ import { addClient, updateClientCall } from "../../shared/api/clients.ts";
 import { reconcileUpload } from "../../shared/api/reconcile.ts";
 import { closeForReconcile } from "../helpers/reconcile.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
+import type { RouterOptions } from "../../server/domain/router/options.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 
 type Seen = { method: string; url: URL; headers: Headers; body: string };
@@ -65,12 +66,16 @@ function platform() {
 }
 
 /** An app whose outbound policy lets the router reach the local stand-in; a short API time-out. */
-const app = () => testApp({ OUTBOUND_ALLOW: "127.0.0.1", CLIENT_API_TIMEOUT_MS: "300" });
+const app = (router: RouterOptions = {}) =>
+  testApp({ OUTBOUND_ALLOW: "127.0.0.1", CLIENT_API_TIMEOUT_MS: "300" }, { router });
 
 /** Runs a test with a stand-in platform and such an app, both closed after it. */
-async function withPlatform(test: (p: ReturnType<typeof platform>, t: TestApp) => Promise<void>) {
+async function withPlatform(
+  test: (p: ReturnType<typeof platform>, t: TestApp) => Promise<void>,
+  router: RouterOptions = {},
+) {
   const p = platform();
-  const t = await app();
+  const t = await app(router);
   try {
     await test(p, t);
   } finally {
@@ -257,7 +262,7 @@ Deno.test("API client: after Samplex's own pre-screen the respondent who passes 
     assertEquals((await session(t, s.child._id, "ps-api")).status, "complete");
   }));
 
-Deno.test("API client: a client without API integration is not called, whatever its API fields say", () =>
+Deno.test("API client: a client without API integration is not called, whatever its API fields say; switching it on takes effect at once", () =>
   withPlatform(async (p, t) => {
     const s = await apiProject(t, {
       isApiIntegration: false,
@@ -284,7 +289,7 @@ Deno.test("API client: a client without API integration is not called, whatever 
     const r2 = await enter(t, s.mapId, "api-now");
     assertEquals(r2.location, "https://survey.client.example/s/1?ticket=t1");
     assertEquals(p.seen.length, 1);
-  }));
+  }, { configTtlMs: 10 * 60_000 })); // cached settings: the client's change is what drops them
 
 Deno.test("API client: saving an API URL the outbound policy refuses, or a body that is not JSON, is a 400 on the field", async () => {
   const t = await testApp();
