@@ -261,8 +261,11 @@ export async function updateClient(
       return live.isDeleted ? { _id: id, isDeleted: true as const } : await getClient(trx, id);
     },
   });
-  // after the commit: the router asks the client's platform (or stops asking) at once
-  ctx.services?.changes.client(id);
+  // after the commit: the router rereads the client's projects (their API integration) at once
+  if (ctx.services) {
+    const projects = await db.selectFrom("projects").select("id").where("clientId", "=", id).execute();
+    ctx.services.changes.project(...projects.map((p) => p.id));
+  }
   return out;
 }
 

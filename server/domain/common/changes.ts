@@ -6,10 +6,9 @@
  * Topics, each with the id it carries:
  * - `project`: a project's settings (its quotas, questions and exclusions too) changed;
  * - `supplierMap`: a supplier map (a supplier on a project) changed;
- * - `supplier`: a supplier changed (active, deleted, type, approved hook): its maps are reread;
- * - `client`: a client changed (its API integration fields): its projects are reread.
+ * - `supplier`: a supplier changed (active, deleted, type, approved hook): its maps are reread.
  */
-export type ChangeTopics = { project: string; supplierMap: string; supplier: string; client: string };
+export type ChangeTopics = { project: string; supplierMap: string; supplier: string };
 export type ChangeTopic = keyof ChangeTopics;
 type Listener<T extends ChangeTopic> = (id: ChangeTopics[T]) => void;
 
@@ -18,7 +17,6 @@ export class ChangeNotifier {
     project: new Set(),
     supplierMap: new Set(),
     supplier: new Set(),
-    client: new Set(),
   };
 
   /** Listens to a topic; returns the function that stops listening. */
@@ -48,11 +46,6 @@ export class ChangeNotifier {
   /** A supplier changed: the router rereads its maps. */
   supplier(id: string) {
     this.emit("supplier", id);
-  }
-
-  /** A client changed: the router rereads its projects (their client API settings). */
-  client(id: string) {
-    this.emit("client", id);
   }
 
   /** How many listen, over all topics (tests: a closed app leaves none). */

@@ -193,20 +193,12 @@ export class RouterConfig {
     this.#unsubscribe.push(changes.on("supplierMap", (id) => this.#maps.delete(id)));
     this.#unsubscribe.push(changes.on("project", (id) => this.invalidateProject(id)));
     this.#unsubscribe.push(changes.on("supplier", (id) => this.invalidateSupplier(id)));
-    this.#unsubscribe.push(changes.on("client", (id) => this.invalidateClient(id)));
   }
 
   /** Forgets every cached map of a supplier (its status, type, name or hook changed). */
   invalidateSupplier(supplierId: string) {
     for (const [id, e] of this.#maps) {
       if (!e.value || e.value.supplierId === supplierId) this.#maps.delete(id);
-    }
-  }
-
-  /** Forgets every cached project of a client (its API integration settings changed). */
-  invalidateClient(clientId: string) {
-    for (const [id, e] of this.#projects) {
-      if (!e.value || e.value.clientId === clientId) this.#projects.delete(id);
     }
   }
 
