@@ -143,6 +143,19 @@ const EnvSchema = v.pipe(
       ),
       v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean).map(Number)),
     ),
+    /**
+     * Milliseconds the router waits for an API-integrated client's platform to answer with a
+     * respondent's survey link (default 3000); past it the respondent goes to the survey-close
+     * redirect, the reason recorded.
+     */
+    CLIENT_API_TIMEOUT_MS: v.pipe(
+      v.optional(v.string(), "3000"),
+      v.check(
+        (s) => /^\d+$/.test(s) && +s >= 100 && +s <= 30_000,
+        "CLIENT_API_TIMEOUT_MS must be a number of milliseconds from 100 to 30000",
+      ),
+      v.transform(Number),
+    ),
     /** Bearer token of GET /metrics; without it /metrics is off (404). */
     METRICS_TOKEN: v.optional(
       v.pipe(v.string(), v.minLength(16, "METRICS_TOKEN must be at least 16 characters")),
