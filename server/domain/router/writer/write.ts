@@ -10,7 +10,9 @@ import type { SessionStatus } from "../../../db/tables/router.ts";
 import type { RollupCounter } from "../../../db/tables/router.ts";
 import type { AnswerRow } from "../prescreen.ts";
 import { type CounterName, day, iso, REASON, SECURITY_COLUMN, STATUS_COUNTER } from "../outcomes.ts";
-import { type BatchState, mapCounts, projectCounts } from "./load.ts";
+import { type BatchState, cellKey, mapCounts, projectCounts } from "./load.ts";
+import type { HoldCounter } from "../../../db/tables/projects.ts";
+import type { QuotaCellRef } from "../prescreen.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
 import type { SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
@@ -92,8 +94,10 @@ export class Changes {
   })[] = [];
   /** Member profile answers to keep (an entry link's, a pre-screen's), stamped with the event's time. */
   readonly profiles: (ProfileRow & { answeredAt: string })[] = [];
-  readonly #pDelta = new Map<string, Partial<Record<CounterName, number>>>();
-  readonly #mDelta = new Map<string, Partial<Record<CounterName, number>>>();
+  readonly #pDelta = new Map<string, Partial<Record<CounterName | HoldCounter, number>>>();
+  readonly #mDelta = new Map<string, Partial<Record<CounterName | HoldCounter, number>>>();
+  /** `quotaId \0 quotaOptionId` -> change of the cell's sessions in the client survey. */
+  readonly #cellDelta = new Map<string, { quotaId: string; quotaOptionId: string; by: number }>();
   readonly #rollup = new Map<string, RollupRow>();
   readonly #ipAdded = new Map<string, { projectId: string; ip: string; n: number }>();
   /**
@@ -178,6 +182,40 @@ export class Changes {
     row.cost += extra.cost ?? 0;
   }
 
+  /**
+   * Moves a hold counter of a live session's project and supplier map (no rollup: holds are state,
+   * not traffic). Test sessions hold nothing.
+   */
+  hold(s: SessionRow, counter: HoldCounter, by: number) {
+    if (s.isTest) return;
+    for (const [deltas, id] of [[this.#pDelta, s.projectId], [this.#mDelta, s.supplierMapId]] as const) {
+      const d = deltas.get(id) ?? {};
+      d[counter] = (d[counter] ?? 0) + by;
+      deltas.set(id, d);
+    }
+    projectCounts(this.state, s.projectId)[counter] += by;
+    mapCounts(this.state, s.supplierMapId)[counter] += by;
+  }
+
+  /**
+   * A live session goes into the client survey (`by` 1) or leaves it (-1): it holds a place on its
+   * project, its supplier map and each of its quota cells while it is there (holds.ts).
+   */
+  inSurvey(s: SessionRow, cells: QuotaCellRef[], by: 1 | -1) {
+    if (s.isTest) return;
+    this.hold(s, "held", by);
+    if (by === 1) this.hold(s, "sent", 1);
+    for (const ref of cells) {
+      const key = cellKey(ref.quotaId, ref.quotaOptionId);
+      const d = this.#cellDelta.get(key) ?? { quotaId: ref.quotaId, quotaOptionId: ref.quotaOptionId, by: 0 };
+      d.by += by;
+      this.#cellDelta.set(key, d);
+      if (this.state.quotas.has(ref.quotaId)) {
+        this.state.cellHolds.set(key, (this.state.cellHolds.get(key) ?? 0) + by);
+      }
+    }
+  }
+
   /** Counts a session entering `status` (its status counter, with the security breakdown). */
   countStatus(
     s: SessionRow,
@@ -238,6 +276,7 @@ export class Changes {
       cost: r.cost,
     }))));
     this.#ipStatements(out);
+    this.#cellHoldStatements(out);
     for (const l of this.usedLinks) {
       out.push({
         sql: `UPDATE project_links SET usedBy = ? WHERE id = ? AND usedBy IS NULL`,
@@ -307,6 +346,20 @@ export class Changes {
           args: [...cols.map(([, n]) => n), id],
         });
       }
+    }
+  }
+
+  #cellHoldStatements(out: Statement[]) {
+    const rows = [...this.#cellDelta.values()].filter((d) => d.by !== 0);
+    for (let i = 0; i < rows.length; i += 300) {
+      const chunk = rows.slice(i, i + 300);
+      out.push({
+        sql: `INSERT INTO quota_cell_holds (quotaId, quotaOptionId, held) VALUES ${
+          placeholders(chunk.length, 3)
+        }
+         ON CONFLICT(quotaId, quotaOptionId) DO UPDATE SET held = held + excluded.held`,
+        args: chunk.flatMap((r) => [r.quotaId, r.quotaOptionId, r.by]),
+      });
     }
   }
 

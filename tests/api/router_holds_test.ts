@@ -1,0 +1,294 @@
+/**
+ * In-progress holds (issue 24 item 2; server/domain/router/writer/holds.ts): limits count the
+ * sessions in the client survey weighted by the measured conversion, a complete past a limit under
+ * a hold stays a complete (counted in pastLimit), and ROUTER_HOLDS=off keeps the router before holds.
+ * The marketplace simulation here is the small, fast one: a quota cell of 10, 30 respondents, a
+ * client survey completing 60% of them after a delay, run with holds off and on.
+ */
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { type TestApp, testApp } from "../helpers/app.ts";
+import {
+  addQuestion,
+  back,
+  enter,
+  liveProject,
+  PANEL,
+  router,
+  sessionsOf,
+  uidOf,
+} from "../helpers/router.ts";
+import { counterMismatches, repairCounters } from "../../server/domain/router/recount.ts";
+import { newId } from "../../server/db/ids.ts";
+import { conversion, heldRefusal } from "../../server/domain/router/writer/holds.ts";
+import * as P from "../../shared/api/projects.ts";
+
+const HOLDS_ON = { ROUTER_HOLDS: "on" };
+const CLIENT = "https://client.example";
+
+async function consistent(t: TestApp) {
+  await router(t).idle();
+  assertEquals(await counterMismatches(t.deps.db), [], "counters, holds, sessions and rollup agree");
+}
+
+async function holdsOf(t: TestApp, table: "projects" | "supplier_maps", id: string) {
+  return await t.deps.db.selectFrom(table).select(["held", "sent", "pastLimit", "complete", "overQuota"])
+    .where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** A pre-screened project with one quota (Gender) whose Female cell holds `size` completes. */
+async function cellProject(t: TestApp, size: number, child: Record<string, unknown> = {}) {
+  const s = await liveProject(t, { child, project: { isPreScreen: true }, map: { isPreScreen: true } });
+  const now = new Date().toISOString();
+  const qualId = newId(), female = newId(), male = newId();
+  await t.deps.db.insertInto("qualifications").values({
+    id: qualId,
+    qualificationName: "Gender",
+    qualificationKey: `gender-${qualId}`,
+    qualificationIcon: "users",
+    isActive: 1,
+    isDeleted: 0,
+    createdAt: now,
+    updatedAt: now,
+  }).execute();
+  await t.deps.db.insertInto("qualification_options").values([
+    {
+      id: female,
+      qualificationId: qualId,
+      text: "Female",
+      subText: "",
+      isActive: 1,
+      isDeleted: 0,
+      sortOrder: 1,
+    },
+    { id: male, qualificationId: qualId, text: "Male", subText: "", isActive: 1, isDeleted: 0, sortOrder: 2 },
+  ]).execute();
+  const quotaId = newId();
+  await t.deps.db.insertInto("project_quotas").values({
+    id: quotaId,
+    projectId: s.child._id,
+    qualificationId: qualId,
+    quotaValue: JSON.stringify([
+      { quotaOptionId: female, quotaSize: size, completes: 0 },
+      { quotaOptionId: male, quotaSize: 0, completes: 0 },
+    ]),
+    createdAt: now,
+    updatedAt: now,
+  }).execute();
+  const q = await addQuestion(t, s.child._id, {
+    type: "RADIO",
+    title: { en: "Gender" },
+    options: [{ title: "Female" }, { title: "Male" }],
+  });
+  /** Enters and answers "Female": where the respondent is sent. */
+  const female1 = async (sid: string) => {
+    const page = await enter(t, s.mapId, sid);
+    const r = await t.app.request(page.location, {
+      method: "POST",
+      body: new URLSearchParams({ [`q_${q.id}`]: q.options[0]._id }),
+    });
+    await r.body?.cancel();
+    return r.headers.get("location")!;
+  };
+  const cellHeld = async () =>
+    (await t.deps.db.selectFrom("quota_cell_holds").select("held").where("quotaId", "=", quotaId)
+      .where("quotaOptionId", "=", female).executeTakeFirst())?.held ?? 0;
+  const cellCompletes = async () => {
+    const row = await t.deps.db.selectFrom("project_quotas").select("quotaValue").where("id", "=", quotaId)
+      .executeTakeFirstOrThrow();
+    return (JSON.parse(row.quotaValue) as { completes: number }[])[0].completes;
+  };
+  return { ...s, quotaId, female, female1, cellHeld, cellCompletes };
+}
+
+type Figures = {
+  sent: number;
+  refused: number;
+  completes: number;
+  turnedOverQuota: number;
+  pastLimit: number;
+  cellCompletes: number;
+};
+
+/**
+ * The simulation: 30 respondents answer "Female" one after another into a cell of 10; the client
+ * survey completes 60% of those it gets (respondents 0, 1, 2 of every 5) and terminates the rest,
+ * each returning after 8 later arrivals (returns due before an arrival come first), then the rest.
+ */
+async function simulate(t: TestApp): Promise<Figures> {
+  const s = await cellProject(t, 10, { ir: 60 });
+  const DELAY = 8, N = 30;
+  const due = new Map<number, { uid: string; letter: string }[]>();
+  let sent = 0, refused = 0;
+  for (let step = 0; step <= N + DELAY; step++) {
+    for (const r of due.get(step) ?? []) await back(t, r.uid, r.letter);
+    if (step >= N) continue;
+    const to = await s.female1(`sim-${step}`);
+    if (to.startsWith(CLIENT)) {
+      sent++;
+      const letter = step % 5 < 3 ? "c" : "t";
+      due.set(step + DELAY, [...(due.get(step + DELAY) ?? []), { uid: uidOf(to), letter }]);
+    } else {
+      assertEquals(to, `${PANEL}/quotafull?sid=sim-${step}`);
+      refused++;
+    }
+  }
+  await consistent(t);
+  const rows = await sessionsOf(t, s.child._id);
+  const p = await holdsOf(t, "projects", s.child._id);
+  assertEquals([p.held, await s.cellHeld()], [0, 0], "every hold released once all are back");
+  assertEquals(p.sent, sent);
+  return {
+    sent,
+    refused,
+    completes: p.complete,
+    turnedOverQuota:
+      rows.filter((r) => r.status === "overQuota" && r.detail.startsWith("complete after")).length,
+    pastLimit: p.pastLimit,
+    cellCompletes: await s.cellCompletes(),
+  };
+}
+
+Deno.test("router holds: the simulated survey (cell of 10, 30 respondents, 60% completing after a delay), holds off vs on", async () => {
+  const off = await testApp({ ROUTER_HOLDS: "off" });
+  const on = await testApp(HOLDS_ON);
+  try {
+    const before = await simulate(off);
+    const after = await simulate(on);
+    console.log(`holds off: ${JSON.stringify(before)}\nholds on:  ${JSON.stringify(after)}`);
+    // before: the last places go to whoever clicks first; 5 finish the survey to be told "over quota"
+    assertEquals(before, {
+      sent: 23,
+      refused: 7,
+      completes: 10,
+      turnedOverQuota: 5,
+      pastLimit: 0,
+      cellCompletes: 10,
+    });
+    // after: no complete turned over quota, the cell still fills, one complete past its limit
+    assertEquals(after.turnedOverQuota, 0);
+    assert(after.completes >= 10, `the cell fills: ${after.completes}`);
+    assertEquals(after.pastLimit, after.completes - 10, "every complete past the limit is counted");
+    assert(after.pastLimit <= 1, `overshoot small: ${after.pastLimit}`);
+    assertEquals(after.cellCompletes, after.completes);
+    assert(after.sent < before.sent, "fewer sent into a survey likely full");
+  } finally {
+    await off.close();
+    await on.close();
+  }
+});
+
+Deno.test("router holds: a full hold refuses as over quota with a 'held' detail; a terminate and a drop release it", async () => {
+  let clock = Date.parse("2026-11-03T08:00:00Z");
+  const t = await testApp(HOLDS_ON, { now: () => clock });
+  try {
+    // a stated IR of 100%: each respondent in the survey holds a whole place of the 2
+    const s = await liveProject(t, { child: { sampleSize: 2, ir: 100, averageLOI: 10 } });
+    const a = await enter(t, s.mapId, "a"), b = await enter(t, s.mapId, "b");
+    assert(a.location.startsWith(CLIENT) && b.location.startsWith(CLIENT));
+    assertEquals((await enter(t, s.mapId, "c")).location, `${PANEL}/quotafull?sid=c`);
+    const refused = (await sessionsOf(t, s.child._id)).find((r) => r.sid === "c")!;
+    assertEquals([refused.status, refused.reason], ["overQuota", "sample-size-full"]);
+    assertMatch(refused.detail, /^0 of 2 completes, 2 in progress held at 100% conversion$/);
+    assertEquals((await holdsOf(t, "projects", s.child._id)).held, 2);
+    await consistent(t);
+
+    // a terminate releases its hold and is measured: 0 of 1 back completed, p = 20 / 21
+    await back(t, uidOf(a.location), "t");
+    for (const sid of ["d", "e"]) {
+      const r = await enter(t, s.mapId, sid);
+      assert(r.location.startsWith(CLIENT), `${sid}: ${r.location}`);
+    }
+    assertEquals((await enter(t, s.mapId, "f")).location, `${PANEL}/quotafull?sid=f`);
+    assertEquals(
+      (await sessionsOf(t, s.child._id)).find((r) => r.sid === "f")!.detail,
+      "0 of 2 completes, 3 in progress held at 95% conversion",
+    );
+
+    // drops (no return in twice the LOI) release their holds too
+    clock += 21 * 60_000;
+    assertEquals(await router(t).sweep(), 3);
+    assertEquals((await holdsOf(t, "projects", s.child._id)).held, 0);
+    assertEquals((await holdsOf(t, "supplier_maps", s.mapId)).held, 0);
+    const g = await enter(t, s.mapId, "g");
+    assert(g.location.startsWith(CLIENT), g.location);
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router holds: a complete past the limit under a hold counts as a complete, shown in pastLimit; off turns it over quota", async () => {
+  for (const holds of ["on", "off"]) {
+    const t = await testApp({ ROUTER_HOLDS: holds });
+    try {
+      // an IR of 10%: two in the survey hold 0.2 of the one place, so both are let in
+      const s = await liveProject(t, { child: { sampleSize: 1, ir: 10 } });
+      const u1 = uidOf((await enter(t, s.mapId, "p1")).location);
+      const u2 = uidOf((await enter(t, s.mapId, "p2")).location);
+      assert((await back(t, u1, "c")).location.startsWith(`${PANEL}/complete`));
+      const second = await back(t, u2, "c");
+      const row = (await sessionsOf(t, s.child._id)).find((r) => r.id === u2)!;
+      const p = await holdsOf(t, "projects", s.child._id);
+      const m = await holdsOf(t, "supplier_maps", s.mapId);
+      if (holds === "on") {
+        assert(second.location.startsWith(`${PANEL}/complete`), second.location);
+        assertEquals([row.status, row.reason], ["complete", "past-limit"]);
+        assertEquals(row.detail, "accepted complete after 1 of 1 completes (held)");
+        assertEquals([p.complete, p.pastLimit, p.overQuota, m.pastLimit], [2, 1, 0, 1]);
+        // staff see it on the project's row (grids, project page)
+        const view = await t.ok(P.getProjectCall, { params: { id: s.child._id }, as: "SUPERADMIN" });
+        assertEquals([view.complete, view.pastLimit, view.held], [2, 1, 0]);
+      } else {
+        assertEquals(second.location, `${PANEL}/quotafull?sid=p2`);
+        assertEquals([row.status, row.reason], ["overQuota", "sample-size-full"]);
+        assertEquals([p.complete, p.pastLimit, p.overQuota], [1, 0, 1]);
+      }
+      await consistent(t);
+    } finally {
+      await t.close();
+    }
+  }
+});
+
+Deno.test("router holds: counters equal a recount; a broken hold count is reported and repaired", async () => {
+  const t = await testApp(HOLDS_ON);
+  try {
+    const s = await cellProject(t, 5, { ir: 50 });
+    const to = await s.female1("r1");
+    assert(to.startsWith(CLIENT), to);
+    await s.female1("r2");
+    assertEquals([await s.cellHeld(), (await holdsOf(t, "projects", s.child._id)).held], [2, 2]);
+    await consistent(t);
+    await t.deps.db.updateTable("quota_cell_holds").set({ held: 7 }).execute();
+    await t.deps.db.updateTable("projects").set({ held: 9, pastLimit: 3 }).where("id", "=", s.child._id)
+      .execute();
+    const broken = await counterMismatches(t.deps.db, [s.child._id]);
+    assertEquals(broken, [
+      `project ${s.child._id} held: stored 9, sessions 2`,
+      `project ${s.child._id} pastLimit: stored 3, sessions 0`,
+      `quota cell ${s.quotaId} ${s.female} held: stored 7, sessions 2`,
+    ]);
+    await repairCounters(t.deps.db);
+    await consistent(t);
+    await back(t, uidOf(to), "c");
+    assertEquals(await s.cellHeld(), 1);
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router holds: the measured conversion starts at the stated IR and moves to the measured rate", () => {
+  assertEquals(conversion({ complete: 0, sent: 0, held: 0, ir: 40 }), 0.4);
+  assertEquals(
+    conversion({ complete: 0, sent: 0, held: 0, ir: 0 }),
+    1,
+    "no IR stated: every one held counts whole",
+  );
+  // 60 completes of 100 finished (20 still held): (60 + 8) / (100 + 20)
+  assertEquals(conversion({ complete: 60, sent: 120, held: 20, ir: 40 }), 68 / 120);
+  assertEquals(heldRefusal(9, 2, 10, 0.5), "9 of 10 completes, 2 in progress held at 50% conversion");
+  assertEquals(heldRefusal(9, 1, 10, 0.5), null, "9.5 < 10: room");
+  assertEquals(heldRefusal(10, 3, 10, 0.5), null, "full on completes: today's detail, not a hold's");
+  assertEquals(heldRefusal(0, 5, 0, 1), null, "no limit");
+});
