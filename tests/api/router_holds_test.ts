@@ -21,6 +21,7 @@ import { counterMismatches, repairCounters } from "../../server/domain/router/re
 import { newId } from "../../server/db/ids.ts";
 import { conversion, heldRefusal } from "../../server/domain/router/writer/holds.ts";
 import * as P from "../../shared/api/projects.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
 
 const HOLDS_ON = { ROUTER_HOLDS: "on" };
 const CLIENT = "https://client.example";
@@ -258,6 +259,12 @@ Deno.test("router holds: counters equal a recount; a broken hold count is report
     assert(to.startsWith(CLIENT), to);
     await s.female1("r2");
     assertEquals([await s.cellHeld(), (await holdsOf(t, "projects", s.child._id)).held], [2, 2]);
+    // staff see each cell's respondents in the survey on the Quota tab
+    const [quota] = await t.ok(Parts.listQuotasCall, {
+      params: { projectId: s.child._id },
+      as: "SUPERADMIN",
+    });
+    assertEquals(quota.options.map((o) => [o.text, o.completes, o.held]), [["Female", 0, 2], ["Male", 0, 0]]);
     await consistent(t);
     await t.deps.db.updateTable("quota_cell_holds").set({ held: 7 }).execute();
     await t.deps.db.updateTable("projects").set({ held: 9, pastLimit: 3 }).where("id", "=", s.child._id)
