@@ -22,6 +22,8 @@ import { newId } from "../../server/db/ids.ts";
 import { conversion, heldRefusal } from "../../server/domain/router/writer/holds.ts";
 import * as P from "../../shared/api/projects.ts";
 import * as Parts from "../../shared/api/project-parts.ts";
+import { type ServerProcess, startServer, TEST_JWT_SECRET, until } from "../helpers/process.ts";
+import { openDatabase } from "../../server/db/connection.ts";
 
 const HOLDS_ON = { ROUTER_HOLDS: "on" };
 const CLIENT = "https://client.example";
@@ -298,4 +300,70 @@ Deno.test("router holds: the measured conversion starts at the stated IR and mov
   assertEquals(heldRefusal(9, 1, 10, 0.5), null, "9.5 < 10: room");
   assertEquals(heldRefusal(10, 3, 10, 0.5), null, "full on completes: today's detail, not a hold's");
   assertEquals(heldRefusal(0, 5, 0, 1), null, "no limit");
+});
+
+Deno.test("router holds: SIGKILL under entry and return traffic with holds on: hold counters equal a recount before and after a restart", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "samplex-holds-" });
+  const dbPath = `${dir}/holds.db`;
+  const setup = await testApp({ DATABASE_URL: `file:${dbPath}`, JWT_SECRET: TEST_JWT_SECRET });
+  const s = await liveProject(setup, { child: { sampleSize: 80, ir: 50 } });
+  await setup.close();
+  const watch = await openDatabase(`file:${dbPath}`);
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(dbPath, HOLDS_ON);
+    const srv = server;
+    let stop = false, n = 0;
+    const inSurvey: string[] = [];
+    const one = async (i: number) => {
+      const res = await srv.fetch(`/survey/start/${s.mapId}?sid=k-${i}`);
+      await res.body?.cancel();
+      const to = res.headers.get("location") ?? "";
+      if (!to.startsWith(CLIENT)) return;
+      const uid = uidOf(to);
+      if (i % 4 === 3) return void inSurvey.push(uid); // still in the survey at the kill
+      const end = await srv.fetch(`/survey/end?status=${i % 2 ? "t" : "c"}&uid=${uid}`);
+      await end.body?.cancel();
+    };
+    const workers = Array.from({ length: 16 }, async () => {
+      while (!stop) await one(n++).catch(() => void (stop = true));
+    });
+    await until("traffic under way", async () => {
+      const p = await watch.db.selectFrom("projects").select(["complete", "held"]).where(
+        "id",
+        "=",
+        s.child._id,
+      )
+        .executeTakeFirstOrThrow();
+      return p.complete >= 15 && p.held >= 3;
+    }, { everyMs: 2 });
+    await server.kill();
+    stop = true;
+    await Promise.all(workers);
+    assertEquals(await counterMismatches(watch.db, [s.child._id]), [], "at the kill");
+    const atKill = await watch.db.selectFrom("projects").select(["held", "sent"]).where(
+      "id",
+      "=",
+      s.child._id,
+    )
+      .executeTakeFirstOrThrow();
+    assert(atKill.held >= 3 && atKill.sent > atKill.held, JSON.stringify(atKill));
+
+    server = await startServer(dbPath, HOLDS_ON);
+    const srv2 = server;
+    for (const uid of inSurvey) {
+      const r = await srv2.fetch(`/survey/end?status=c&uid=${uid}`);
+      await r.body?.cancel();
+    }
+    assertEquals(await counterMismatches(watch.db, [s.child._id]), [], "after the restart and the returns");
+    const left = await watch.db.selectFrom("sessions").select(({ fn }) => fn.countAll<number>().as("n"))
+      .where("projectId", "=", s.child._id).where("status", "=", "redirected").executeTakeFirstOrThrow();
+    const p = await watch.db.selectFrom("projects").select("held").where("id", "=", s.child._id)
+      .executeTakeFirstOrThrow();
+    assertEquals(p.held, Number(left.n), "held is the sessions still in the survey");
+  } finally {
+    await server?.kill();
+    await watch.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
 });
