@@ -24,6 +24,7 @@ import * as P from "../../shared/api/projects.ts";
 import * as Parts from "../../shared/api/project-parts.ts";
 import { type ServerProcess, startServer, TEST_JWT_SECRET, until } from "../helpers/process.ts";
 import { openDatabase } from "../../server/db/connection.ts";
+import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 
 const HOLDS_ON = { ROUTER_HOLDS: "on" };
 const CLIENT = "https://client.example";
@@ -366,4 +367,42 @@ Deno.test("router holds: SIGKILL under entry and return traffic with holds on: h
     await watch.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+});
+
+Deno.test({
+  name:
+    "router holds on sqld: two instances, 200 parallel entries: the holds stop at exactly the places they allow, counters equal a recount",
+  ignore: !sqldSupported,
+  fn: async () => {
+    await using server = await startSqld();
+    const a = await testApp({ DATABASE_URL: server.url, ...HOLDS_ON });
+    const b = await testApp({ DATABASE_URL: server.url, ...HOLDS_ON });
+    try {
+      // an IR of 50% and no data yet: 20 places hold 40 respondents in the survey, not one more
+      const s = await liveProject(a, { child: { sampleSize: 20, ir: 50 } });
+      const entries = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => enter(i % 2 ? a : b, s.mapId, `h-${i}`)),
+      );
+      const inSurvey = entries.filter((e) => e.location.startsWith(CLIENT));
+      assertEquals(inSurvey.length, 40, "the other instance's holds are counted too");
+      assertEquals((await holdsOf(a, "projects", s.child._id)).held, 40);
+      // half of them complete: the sample fills exactly, nobody is turned over quota or past it
+      const letters = await Promise.all(inSurvey.map(async (e, i) => {
+        const r = await back(i % 2 ? a : b, uidOf(e.location), i < 20 ? "c" : "t");
+        return new URL(r.location).pathname;
+      }));
+      assertEquals(letters.filter((l) => l === "/complete").length, 20);
+      const p = await holdsOf(a, "projects", s.child._id);
+      assertEquals([p.complete, p.pastLimit, p.held, p.sent], [20, 0, 0, 40]);
+      await router(a).idle();
+      await router(b).idle();
+      assertEquals(await counterMismatches(a.deps.db), []);
+    } catch (e) {
+      if (e instanceof Error) e.message += `\n--- sqld log tail ---\n${server.log().slice(-1500)}`;
+      throw e;
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  },
 });

@@ -9,8 +9,8 @@ import { newId } from "../../../db/ids.ts";
 import type { ProjectConfig } from "../config.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { fillPlaceholders, iso, REASON } from "../outcomes.ts";
-import { type BatchState, cellKey, mapCounts, type ProjectCounts, projectCounts } from "./load.ts";
-import { conversion, heldRefusal } from "./holds.ts";
+import { type BatchState, mapCounts, type ProjectCounts, projectCounts } from "./load.ts";
+import { HoldChecks } from "./holds.ts";
 import type { Changes } from "./write.ts";
 import { approvedHookValues, clientLinkValues } from "../shortcodes.ts";
 import {
@@ -44,12 +44,16 @@ export function isRetry(e: EntryEvent, first: SessionRow): boolean {
 export class Decisions {
   /** Uids handed out in this batch (newId may repeat within one millisecond). */
   #newIds = new Set<string>();
+  /** The limits' holds (holds.ts); none when holds are off. */
+  readonly #holds: HoldChecks;
 
   constructor(
     private readonly state: BatchState,
     private readonly changes: Changes,
     private readonly opts: WriterOptions,
-  ) {}
+  ) {
+    this.#holds = new HoldChecks(opts.holds === true, state, changes);
+  }
 
   /**
    * Whether a limited counter is full (`limit` 0: no limit). An admission under a limit is recorded
@@ -67,15 +71,6 @@ export class Decisions {
     if (count >= limit) return true;
     this.changes.need(table, id, counter, limitColumn, count);
     return false;
-  }
-
-  /**
-   * The detail of a refusal by the holds of the project's sample size or the map's quota (holds.ts),
-   * or null: the completes plus the sessions in progress, weighted by the project's conversion,
-   * leave room (or holds are off).
-   */
-  #heldOut(ps: ProjectCounts, c: { complete: number; held: number }, limit: number): string | null {
-    return this.opts.holds ? heldRefusal(c.complete, c.held, limit, conversion(ps)) : null;
   }
 
   decide(e: RouterEvent): Outcome {
@@ -137,7 +132,7 @@ export class Decisions {
     };
     const ipKey = `${p.id}\u0000${e.ip}`;
     const ipCounts = this.state.ipCounts;
-    let held: string | null = null;
+    let held: { reason: string; detail: string } | null = null;
 
     if (e.closed) set("closed", e.closed.reason, e.closed.detail);
     else if (e.isTest) {
@@ -169,10 +164,8 @@ export class Decisions {
         set("overQuota", REASON.sampleFull, `${ps.complete} of ${ps.sampleSize} completes`);
       } else if (this.#full("supplier_maps", m.id, "complete", "supplierQuota", ms.complete, ms.quota)) {
         set("overQuota", REASON.supplierQuotaFull, `${ms.complete} of ${ms.quota} completes`);
-      } else if ((held = this.#heldOut(ps, ps, ps.sampleSize))) {
-        set("overQuota", REASON.sampleFull, held);
-      } else if ((held = this.#heldOut(ps, ms, ms.quota))) {
-        set("overQuota", REASON.supplierQuotaFull, held);
+      } else if ((held = this.#holds.project(ps, ms, p.id, m.id))) {
+        set("overQuota", held.reason, held.detail);
       } else if (p.isUniqueIp && e.ip && (ipCounts.get(ipKey) ?? 0) >= Math.max(1, p.maxIPCount)) {
         set("security", REASON.ipLimit, `${e.ip} already used ${ipCounts.get(ipKey)} time(s)`);
       } else if (e.security) set("security", e.security.reason, e.security.detail);
@@ -280,15 +273,8 @@ export class Decisions {
       if (done >= cell.quotaSize) {
         return `quota option ${ref.quotaOptionId}: ${done} of ${cell.quotaSize} completes`;
       }
-      const held = ps && this.opts.holds
-        ? heldRefusal(
-          done,
-          this.state.cellHolds.get(cellKey(ref.quotaId, ref.quotaOptionId)) ?? 0,
-          cell.quotaSize,
-          conversion(ps),
-        )
-        : null;
-      if (held) return `quota option ${ref.quotaOptionId}: ${held}`;
+      const held = ps ? this.#holds.cell(ps, ref, done, cell.quotaSize) : null;
+      if (held) return held;
     }
     return null;
   }
@@ -302,7 +288,7 @@ export class Decisions {
     s.updatedAt = nowIso;
     s.quotaCells = JSON.stringify(e.quotaCells);
     const ps = projectCounts(this.state, s.projectId), ms = mapCounts(this.state, s.supplierMapId);
-    let full: string | null = null;
+    let full: string | null = null, held: { reason: string; detail: string } | null = null;
     if (!e.passed) {
       s.status = "preScreenTerminate";
       s.reason = REASON.prescreen;
@@ -324,15 +310,11 @@ export class Decisions {
       s.status = "overQuota";
       s.reason = REASON.supplierQuotaFull;
       s.detail = `${ms.complete} of ${ms.quota} completes`;
-    } else if (!s.isTest && (full = this.#heldOut(ps, ps, ps.sampleSize))) {
+    } else if (!s.isTest && (held = this.#holds.project(ps, ms, s.projectId, s.supplierMapId))) {
       // the places left are likely taken by the sessions in progress
       s.status = "overQuota";
-      s.reason = REASON.sampleFull;
-      s.detail = full;
-    } else if (!s.isTest && (full = this.#heldOut(ps, ms, ms.quota))) {
-      s.status = "overQuota";
-      s.reason = REASON.supplierQuotaFull;
-      s.detail = full;
+      s.reason = held.reason;
+      s.detail = held.detail;
     } else {
       const url = this.#clientUrl(e.project, s.id, s.isTest === 1);
       if (url) {

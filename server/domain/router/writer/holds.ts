@@ -15,6 +15,11 @@
  * today's rule: refused on completes alone, a complete past a limit turned over-quota at return.
  */
 
+import { type BatchState, cellKey, type MapCounts, type ProjectCounts } from "./load.ts";
+import { REASON } from "../outcomes.ts";
+import type { Changes } from "./write.ts";
+import type { QuotaCellRef } from "../prescreen.ts";
+
 /** How many sessions the prior is worth. */
 export const PRIOR_SESSIONS = 20;
 
@@ -38,4 +43,54 @@ export function heldRefusal(complete: number, held: number, limit: number, p: nu
   if (limit <= 0 || held <= 0 || complete >= limit) return null;
   if (complete + p * held < limit) return null;
   return `${complete} of ${limit} completes, ${held} in progress held at ${Math.round(p * 100)}% conversion`;
+}
+
+/**
+ * The holds' checks of one batch's decisions (off: they refuse nothing and record nothing). Each
+ * admission a check lets through is recorded (Changes.needHold) so that, on a remote primary, the
+ * write is refused and decided again if other instances filled the room meanwhile.
+ */
+export class HoldChecks {
+  constructor(
+    private readonly on: boolean,
+    private readonly state: BatchState,
+    private readonly changes: Changes,
+  ) {}
+
+  /** The project's sample size or the supplier map's quota (`at`: its row and limit column). */
+  limit(
+    ps: ProjectCounts,
+    at: { table: "projects" | "supplier_maps"; id: string; limit: string },
+    c: { complete: number; held: number },
+    limit: number,
+  ): string | null {
+    if (!this.on || limit <= 0) return null;
+    const p = conversion(ps), out = heldRefusal(c.complete, c.held, limit, p);
+    if (!out) this.changes.needHold({ kind: "counter", ...at, p }, c.held);
+    return out;
+  }
+
+  /** The project's sample size, then the supplier map's quota: the first the holds fill, as a refusal. */
+  project(ps: ProjectCounts, ms: MapCounts, projectId: string, mapId: string) {
+    const onProject = this.limit(
+      ps,
+      { table: "projects", id: projectId, limit: "sampleSize" },
+      ps,
+      ps.sampleSize,
+    );
+    if (onProject) return { reason: REASON.sampleFull, detail: onProject };
+    const onMap = this.limit(ps, { table: "supplier_maps", id: mapId, limit: "supplierQuota" }, ms, ms.quota);
+    return onMap ? { reason: REASON.supplierQuotaFull, detail: onMap } : null;
+  }
+
+  /** A quota cell with `done` completes of `size`, its sessions in the survey as the batch sees them. */
+  cell(ps: ProjectCounts, ref: QuotaCellRef, done: number, size: number): string | null {
+    if (!this.on) return null;
+    const p = conversion(ps),
+      inSurvey = this.state.cellHolds.get(cellKey(ref.quotaId, ref.quotaOptionId)) ?? 0;
+    const out = heldRefusal(done, inSurvey, size, p);
+    if (out) return `quota option ${ref.quotaOptionId}: ${out}`;
+    this.changes.needHold({ kind: "cell", ...ref, completes: done, size, p }, inSurvey);
+    return null;
+  }
 }

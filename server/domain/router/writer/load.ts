@@ -77,13 +77,21 @@ export type BatchState = {
     projects: Map<string, BaseCounts>;
     maps: Map<string, BaseCounts>;
     sessions: Map<string, { status: string; updatedAt: string }>;
+    /** Quota cells' sessions in the client survey as read (BatchState.cellHolds). */
+    cellHolds: Map<string, number>;
     /** `projectId \0 ip` -> arrivals as read (0 when none). */
     ips: Map<string, number>;
     /** Other projects' sessions the exclusion rules read, with their fingerprint. */
     prior: { other: string[]; sids: string[]; fingerprint: string } | null;
   };
 };
-export type BaseCounts = { clicked: number; complete: number; testClicked: number };
+export type BaseCounts = { clicked: number; complete: number; testClicked: number; held: number };
+const baseOf = (c: BaseCounts): BaseCounts => ({
+  clicked: c.clicked,
+  complete: c.complete,
+  testClicked: c.testClicked,
+  held: c.held,
+});
 
 export const list = (n: number) => Array(n).fill("?").join(",");
 
@@ -159,7 +167,14 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
     links: new Map(),
     quotas: new Map(),
     cellHolds: new Map(),
-    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
+    base: {
+      projects: new Map(),
+      maps: new Map(),
+      sessions: new Map(),
+      cellHolds: new Map(),
+      ips: new Map(),
+      prior: null,
+    },
   };
   const round1: Load[] = [];
   sessionLoads(events, round1, state);
@@ -197,15 +212,16 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
   quotaLoads(moreQuotas, round2, state);
   await runLoads(read, round2);
   for (const [id, p] of state.projects) {
-    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+    state.base.projects.set(id, baseOf(p));
   }
   for (const [id, m] of state.maps) {
-    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+    state.base.maps.set(id, baseOf(m));
   }
   for (const [id, s] of state.sessions) {
     state.base.sessions.set(id, { status: s.status, updatedAt: s.updatedAt });
   }
   for (const [k, n] of state.ipCounts) state.base.ips.set(k, n);
+  for (const [k, n] of state.cellHolds) state.base.cellHolds.set(k, n);
   return state;
 }
 
@@ -232,7 +248,14 @@ export function stateWithoutRead(
     links: new Map(),
     quotas: new Map(),
     cellHolds: new Map(),
-    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
+    base: {
+      projects: new Map(),
+      maps: new Map(),
+      sessions: new Map(),
+      cellHolds: new Map(),
+      ips: new Map(),
+      prior: null,
+    },
   };
   for (const e of events) {
     if (e.kind !== "entry") return null;
@@ -257,10 +280,10 @@ export function stateWithoutRead(
     state.maps.set(e.map.id, { ...mc });
   }
   for (const [id, p] of state.projects) {
-    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+    state.base.projects.set(id, baseOf(p));
   }
   for (const [id, m] of state.maps) {
-    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+    state.base.maps.set(id, baseOf(m));
   }
   return state;
 }

@@ -74,6 +74,17 @@ type RollupRow = {
   cost: number;
 };
 
+/**
+ * What an admission under holds counted on (holds.ts), for the remote write's guards: the limit's
+ * completes plus p x (its sessions in the survey at write time + `over`, the batch's own change
+ * before the admission) still below the limit. On a project or a map the completes and the limit
+ * are the row's at write time; a quota cell's are as read (the quota row's own guard covers them).
+ */
+export type HoldNeed = HoldLimit & { p: number; over: number };
+export type HoldLimit =
+  | { kind: "counter"; table: "projects" | "supplier_maps"; id: string; limit: string }
+  | { kind: "cell"; quotaId: string; quotaOptionId: string; completes: number; size: number };
+
 /** An approved hook to queue: the complete's session, its supplier, the URL with placeholders filled. */
 export type HookRow = { sessionId: string; supplierId: string; url: string };
 
@@ -108,6 +119,8 @@ export class Changes {
     string,
     { table: string; id: string; counter: string; limit: string; over: number }
   >();
+  /** Admissions under holds, by limit (see needHold()). */
+  readonly holdNeeds = new Map<string, HoldNeed>();
   /** Respondents the batch let in for the first time (projectId, sid): none may exist at write time. */
   readonly newEntries: { projectId: string; sid: string }[] = [];
 
@@ -132,6 +145,24 @@ export class Changes {
     const key = `${table}\u0000${id}\u0000${counter}\u0000${limit}`;
     const had = this.needs.get(key);
     if (!had || had.over < over) this.needs.set(key, { table, id, counter, limit, over });
+  }
+
+  /**
+   * Records that a decision admitted under a hold, the limit's sessions in the survey being `held` as
+   * the batch sees them now: the remote write checks the room is still there (guards.ts).
+   */
+  needHold(n: HoldLimit & { p: number }, held: number) {
+    const key = n.kind === "cell"
+      ? `cell\u0000${n.quotaId}\u0000${n.quotaOptionId}`
+      : `${n.table}\u0000${n.id}\u0000${n.limit}`;
+    const base = n.kind === "cell"
+      ? this.state.base.cellHolds.get(cellKey(n.quotaId, n.quotaOptionId)) ?? 0
+      : (n.table === "projects" ? this.state.base.projects : this.state.base.maps).get(n.id)?.held ?? 0;
+    const need = { ...n, over: held - base } as HoldNeed;
+    const had = this.holdNeeds.get(key);
+    if (!had || had.over < need.over || (had.over === need.over && had.p < need.p)) {
+      this.holdNeeds.set(key, need);
+    }
   }
 
   /** Adds `by` to a counter of the session's project, supplier map and daily rollup row. */
