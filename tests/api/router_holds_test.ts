@@ -215,6 +215,16 @@ Deno.test("router holds: a full hold refuses as over quota with a 'held' detail;
     assertEquals((await holdsOf(t, "supplier_maps", s.mapId)).held, 0);
     const g = await enter(t, s.mapId, "g");
     assert(g.location.startsWith(CLIENT), g.location);
+
+    // the supplier map's quota holds the same way, with its own reason
+    const m = await liveProject(t, { child: { sampleSize: 50, ir: 100 }, map: { supplierQuota: 1 } });
+    assert((await enter(t, m.mapId, "m1")).location.startsWith(CLIENT));
+    assertEquals((await enter(t, m.mapId, "m2")).location, `${PANEL}/quotafull?sid=m2`);
+    const onMap = (await sessionsOf(t, m.child._id)).find((r) => r.sid === "m2")!;
+    assertEquals([onMap.reason, onMap.detail], [
+      "supplier-quota-full",
+      "0 of 1 completes, 1 in progress held at 100% conversion",
+    ]);
     await consistent(t);
   } finally {
     await t.close();
