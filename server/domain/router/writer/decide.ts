@@ -11,6 +11,7 @@ import type { QuotaCellRef } from "../prescreen.ts";
 import { fillPlaceholders, iso, REASON } from "../outcomes.ts";
 import { type BatchState, mapCounts, type ProjectCounts, projectCounts } from "./load.ts";
 import { HoldChecks } from "./holds.ts";
+import { isRetry } from "./retry.ts";
 import type { Changes } from "./write.ts";
 import { approvedHookValues, clientLinkValues } from "../shortcodes.ts";
 import {
@@ -25,22 +26,6 @@ import {
   type SweepEvent,
   type WriterOptions,
 } from "./types.ts";
-
-/** How long after an entry the same respondent's repeat of it is taken as a retry. */
-export const RETRY_WINDOW_MS = 2 * 60_000;
-
-/**
- * A repeat of an entry is the same entry, retried after its response was lost, when it comes on
- * the same supplier map from the same client address and user agent within RETRY_WINDOW_MS of the
- * first, before any return (and before a time-out made it a drop). Anything else is a duplicate;
- * so is a repeat whose address is unknown (an empty one proves nothing).
- */
-export function isRetry(e: EntryEvent, first: SessionRow): boolean {
-  const since = e.now - Date.parse(first.createdAt);
-  return first.supplierMapId === e.map.id && e.ip !== "" && first.ip === e.ip &&
-    first.userAgent === e.userAgent && since >= 0 && since <= RETRY_WINDOW_MS && first.returnedBy === "" &&
-    first.status !== "drop" && first.status !== "preScreenDrop";
-}
 
 export class Decisions {
   /** Uids handed out in this batch (newId may repeat within one millisecond). */
@@ -271,6 +256,9 @@ export class Decisions {
       s.endedAt = s.updatedAt;
       s.dropAt = null;
       this.changes.bump(s, "clicked", -1, Date.parse(s.createdAt));
+      // never in the survey after all: its hold and its "sent" go with it (a closed session counts neither)
+      this.changes.inSurvey(s0, parseCells(s0.quotaCells), -1);
+      this.changes.hold(s0, "sent", -1);
     }
     this.changes.touch(s);
     return { session: s, counted: !e.link.ok };
