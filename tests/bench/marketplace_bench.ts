@@ -43,12 +43,13 @@ export async function applyMode(_t: Awaited<ReturnType<typeof testApp>>, _m: Mar
 
 async function runOnce(mode: MarketMode, dir: string) {
   const dbPath = `${dir}/market-${mode}.db`;
-  const t = await testApp({ DATABASE_URL: `file:${dbPath}` });
+  const t = await testApp({ DATABASE_URL: `file:${dbPath}`, ROUTER_HOLDS: mode });
   const market = await buildMarket(t, OPTIONS);
   await applyMode(t, market, mode);
   await t.close();
 
-  let server = await startServer("app", dbPath);
+  const env = { ROUTER_HOLDS: mode };
+  let server = await startServer("app", dbPath, "", "", env);
   let killed = false;
   let restarted: Promise<void> = Promise.resolve();
   /** Set from the kill until the server listens again. */
@@ -71,7 +72,7 @@ async function runOnce(mode: MarketMode, dir: string) {
         let up = () => {};
         down = new Promise((r) => (up = r));
         await server.kill();
-        server = await startServer("app", dbPath);
+        server = await startServer("app", dbPath, "", "", env);
         down = null;
         up();
       })();
