@@ -32,6 +32,35 @@ export const SUPPLIER_RULE_CPI = /^\s*\d+(\.\d+)?(\s*\|\s*\d+(\.\d+)?)*\s*$/;
 /** A redirect back to the supplier: blank, or a URL carrying its respondent id placeholder ([sid]). */
 export const supplierRedirect = optionalUrl(SID_PLACEHOLDERS);
 
+/** A callback URL: blank (none), else http(s), at most MAX_LEN.url characters. */
+const callbackUrl = (label: string) => optionalUrl(undefined, `${label} must be an http(s) URL`, label);
+
+/**
+ * The callback URL per event besides the complete's (`supplierApprovedHook`, the complete and
+ * approval callback): signed callbacks, shared/callbacks.ts.
+ */
+export const CALLBACK_URL_FIELDS = {
+  callbackTerminate: callbackUrl("Terminate callback URL"),
+  callbackOverQuota: callbackUrl("Over quota callback URL"),
+  callbackQualityTerm: callbackUrl("Quality term callback URL"),
+  callbackReconcile: callbackUrl("Reconcile callback URL"),
+};
+
+/** A supplier's callback URLs as its portal edits them: the complete's and one per other event. */
+export const CallbackUrlsForm = v.object({
+  supplierApprovedHook: callbackUrl("Complete callback URL"),
+  ...CALLBACK_URL_FIELDS,
+});
+export type CallbackUrlsForm = v.InferOutput<typeof CallbackUrlsForm>;
+/** The fields of {@link CallbackUrlsForm}, each checked against the outbound policy when saved. */
+export const CALLBACK_URL_KEYS = [
+  "supplierApprovedHook",
+  "callbackTerminate",
+  "callbackOverQuota",
+  "callbackQualityTerm",
+  "callbackReconcile",
+] as const;
+
 export const SupplierForm = v.object({
   supplierType: numberChoice([SUPPLIER_TYPE.DIY, SUPPLIER_TYPE.LOCAL] as const, MSG.supplierTypeRequired),
   supplierName: requiredText(MSG.supplierNameRequired, 4, MAX_LEN.name),
@@ -78,6 +107,7 @@ export const SupplierForm = v.object({
   isEmailNotification: boolDefault(true),
   isPreScreen: boolDefault(false),
   supplierApprovedHook: optionalUrl(),
+  ...CALLBACK_URL_FIELDS,
   isActive: boolDefault(true),
 });
 export type SupplierForm = v.InferOutput<typeof SupplierForm>;

@@ -130,6 +130,12 @@ export interface RouterHooksTable {
   nextAt: string;
   createdAt: string;
   updatedAt: string;
+  /** The callback's event (migration 0036): complete, terminate, overquota, quality, reconcile, approved. */
+  event: D<string>;
+  /** JSON of the values its URL and body are filled with when sent; null: a URL filled when queued. */
+  vars: D<string | null>;
+  /** How often staff or the supplier queued it again. */
+  redeliveries: D<number>;
 }
 
 export interface RouterTables {

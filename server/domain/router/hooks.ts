@@ -28,6 +28,8 @@ import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
+import { buildCallback, type CallbackSupplier } from "./callback-request.ts";
+import { randomKey } from "../common/values.ts";
 
 /**
  * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
@@ -35,8 +37,7 @@ import { recordCallbackAttempt } from "../../lib/metrics.ts";
  */
 export const hookKey = (uid: string, status: FinalStatus) => `${uid}-${STATUS_LETTER[status]}`;
 
-/** The header a hook's key travels in. */
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export { IDEMPOTENCY_HEADER } from "../../../shared/callbacks.ts";
 
 type Due = {
   id: number;
@@ -46,12 +47,56 @@ type Due = {
   status: string;
   attempts: number;
   nextAt: string;
-  /** Set when the hook is not a complete's (a reconcile approval: `<uid>-a`). */
+  /** The idempotency key (null on a complete's queued before migration 0036: `<uid>-c`). */
   hookKey: string | null;
+  event: string;
+  /** JSON of the values the URL and body are filled with; null: the URL was filled when queued. */
+  vars: string | null;
 };
 /** The idempotency key a queued hook travels with. */
 const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.sessionId, "complete");
 type Claimed = Due & { lease: string; attempts: number };
+const DUE_COLUMNS = [
+  "id",
+  "sessionId",
+  "supplierId",
+  "url",
+  "status",
+  "attempts",
+  "nextAt",
+  "hookKey",
+  "event",
+  "vars",
+] as const;
+
+function parseVars(vars: string | null): Record<string, string> {
+  if (!vars) return {};
+  try {
+    const o = JSON.parse(vars);
+    return o && typeof o === "object" ? o : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The supplier fields a callback is built from. A supplier without a hash key (cleared by hand)
+ * gets a new random one first: a callback is never sent unsigned.
+ */
+async function callbackSupplier(db: Db, id: string): Promise<CallbackSupplier> {
+  const read = () =>
+    db.selectFrom("suppliers").select(["hashKey", "apiHeader", "apiKey", "apiBody", "variableMapping"])
+      .where("id", "=", id).executeTakeFirst();
+  let s = await read();
+  if (!s) throw new Error("the supplier is gone");
+  if (!s.hashKey.trim()) {
+    await db.updateTable("suppliers").set({ hashKey: randomKey(32) }).where("id", "=", id)
+      .where(sql<boolean>`trim(hashKey) = ''`).execute();
+    s = await read();
+    if (!s) throw new Error("the supplier is gone");
+  }
+  return s;
+}
 
 export type HookOptions = {
   /** The outbound client the hooks go through (its timeouts and size cap apply; timeoutMs overrides its total). */
@@ -116,7 +161,7 @@ export class HookSender {
       const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
       const due = await this.db.selectFrom("router_hooks")
-        .select(["id", "sessionId", "supplierId", "url", "status", "attempts", "nextAt", "hookKey"])
+        .select(DUE_COLUMNS)
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
       const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
@@ -150,7 +195,7 @@ export class HookSender {
     if (Number(r.numUpdatedRows ?? 0) !== 1) return null;
     if (h.status === "sending") {
       // its sender died mid-send: the supplier may have it already, and deduplicates on the key
-      this.log.warn("supplier approved hook sent again after its lease ran out", {
+      this.log.warn("supplier callback sent again after its lease ran out", {
         id: h.id,
         key: keyOf(h),
         attempts,
@@ -163,10 +208,13 @@ export class HookSender {
     let error = "";
     let refused = "";
     try {
-      const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(h.url, {
-        method: "GET",
-        headers: { [IDEMPOTENCY_HEADER]: keyOf(h) },
-      });
+      const req = await buildCallback(await callbackSupplier(this.db, h.supplierId), {
+        url: h.url,
+        vars: parseVars(h.vars),
+        event: h.event,
+        key: keyOf(h),
+      }, this.#now());
+      const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(req.url, req);
       if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
@@ -198,7 +246,7 @@ export class HookSender {
     }
     const delay = this.opts.retryDelaysMs[attempts - 1];
     recordCallbackAttempt(delay === undefined ? "failed" : "retry");
-    this.log.warn("supplier approved hook failed", { id: h.id, attempts, error });
+    this.log.warn("supplier callback failed", { id: h.id, attempts, error });
     await this.#settle(h, {
       status: delay === undefined ? "failed" : "queued",
       attempts,
@@ -218,7 +266,7 @@ export class HookSender {
       approvedHookRefusedAt: reason ? new Date(now).toISOString() : null,
     }).where("id", "=", h.supplierId).where("approvedHookRefusal", "!=", reason).executeTakeFirst();
     if (reason && Number(r.numUpdatedRows ?? 0) === 1) {
-      this.log.warn("supplier approved hook refused by the outbound policy", {
+      this.log.warn("supplier callback refused by the outbound policy", {
         id: h.id,
         supplierId: h.supplierId,
         reason,
@@ -231,7 +279,7 @@ export class HookSender {
     const r = await this.db.updateTable("router_hooks").set(set).where("id", "=", h.id)
       .where("status", "=", "sending").where("nextAt", "=", h.lease).executeTakeFirst();
     if (Number(r.numUpdatedRows ?? 0) !== 1) {
-      this.log.warn("supplier approved hook outlived its lease; another sender has it", { id: h.id });
+      this.log.warn("supplier callback outlived its lease; another sender has it", { id: h.id });
     }
   }
 }

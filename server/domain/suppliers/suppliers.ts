@@ -157,6 +157,9 @@ async function checkedColumns(trx: Db, input: SupplierForm) {
   const { clientId: _ids, isEmailNotification, isPreScreen, isActive, ...plain } = input;
   return {
     ...plain,
+    // callbacks are signed under it: a supplier always has one (a blank one is replaced; a masked
+    // one, left out, stays as it is)
+    ...(plain.hashKey === undefined ? {} : { hashKey: plain.hashKey.trim() ? plain.hashKey : randomKey(32) }),
     clientIds: JSON.stringify(clientIds),
     isEmailNotification: isEmailNotification ? 1 : 0,
     isPreScreen: isPreScreen ? 1 : 0,

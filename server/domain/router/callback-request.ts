@@ -1,0 +1,148 @@
+/**
+ * The HTTP request of a supplier callback, built when it is sent from the supplier record's API
+ * fields (no second set):
+ *
+ * - the URL: the event's callback URL with Samplex's variables filled (`[sid]`, `[uid]`, `[pid]`,
+ *   `[status]`, `[key]`, `[event]`; a reconcile's also `[oldStatus]`, `[newStatus]`, `[cpi]`), each
+ *   also under the name `variableMapping` gives it;
+ * - `apiBody`, when set: a JSON body template filled the same way (values JSON-escaped), sent with
+ *   POST; without one the callback is a GET;
+ * - `apiKey` (the Secret key) as an auth header, when set: `apiHeader` names the header (`X-Api-Key`),
+ *   or gives whole `Name: value` lines where `[apiKey]` stands for the key
+ *   (`Authorization: Bearer [apiKey]`); with no `apiHeader` the key goes as `Authorization: Bearer`.
+ *
+ * The signature (shared/callbacks.ts) covers the method, the URL's path and query, the idempotency
+ * key and the body, under the supplier's hashKey.
+ */
+import { fillPlaceholders } from "./outcomes.ts";
+import {
+  EVENT_HEADER,
+  IDEMPOTENCY_HEADER,
+  SIGNATURE_HEADER,
+  signCallback,
+} from "../../../shared/callbacks.ts";
+
+/** The supplier fields a callback is built from. */
+export type CallbackSupplier = {
+  hashKey: string;
+  apiHeader: string;
+  apiKey: string;
+  apiBody: string;
+  variableMapping: string;
+};
+
+export type CallbackRequest = {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+};
+
+/** Headers the supplier's own may not replace. */
+const RESERVED = new Set(
+  [IDEMPOTENCY_HEADER, SIGNATURE_HEADER, EVENT_HEADER, "content-type", "content-length", "host"].map((h) =>
+    h.toLowerCase()
+  ),
+);
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+const VAR_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const MAX_ENTRIES = 50;
+
+const bare = (s: string) => s.trim().replace(/^[[{<]+|[\]}>]+$/g, "").replace(/^##|##$/g, "").trim();
+
+/**
+ * `variableMapping`: Samplex's variable name -> the supplier's name for it. Either a JSON object
+ * (`{"sid": "member_id"}`) or lines (or commas) of `sid=member_id` / `sid: member_id`, brackets
+ * allowed (`[sid]=[member_id]`). Entries that are not a pair of plain names are ignored.
+ */
+export function parseVariableMapping(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const t = text.trim();
+  if (!t) return out;
+  let pairs: [string, string][] = [];
+  if (t.startsWith("{")) {
+    try {
+      const o = JSON.parse(t);
+      if (o && typeof o === "object") {
+        pairs = Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string");
+      }
+    } catch { /* not JSON: read as lines */ }
+  }
+  if (!pairs.length) {
+    pairs = t.split(/[\n,;]/).map((line) => {
+      const i = line.search(/[=:]/);
+      return (i < 0 ? ["", ""] : [line.slice(0, i), line.slice(i + 1)]) as [string, string];
+    });
+  }
+  for (const [from, to] of pairs.slice(0, MAX_ENTRIES)) {
+    const a = bare(from), b = bare(to);
+    if (VAR_NAME.test(a) && VAR_NAME.test(b)) out[a] = b;
+  }
+  return out;
+}
+
+/** The values under Samplex's names and under the supplier's names for them. */
+export function mappedValues(values: Record<string, string>, mapping: Record<string, string>) {
+  const out: Record<string, string> = { ...values };
+  for (const [from, to] of Object.entries(mapping)) {
+    const hit = Object.keys(values).find((k) => k.toLowerCase() === from.toLowerCase());
+    if (hit !== undefined && !(to in out)) out[to] = values[hit];
+  }
+  return out;
+}
+
+/** Fills `[name]` in a JSON template with the value JSON-escaped, in one pass. */
+function fillJson(template: string, values: Record<string, string>): string {
+  const lower = new Map(Object.entries(values).map(([k, v]) => [k.toLowerCase(), v]));
+  return template.replace(/\[([A-Za-z0-9_.-]{1,64})\]/g, (m, name: string) => {
+    const v = lower.get(name.toLowerCase());
+    return v === undefined ? m : JSON.stringify(v).slice(1, -1);
+  });
+}
+
+/** The supplier's auth headers (see the module's comment); reserved names are left out. */
+export function authHeaders(s: Pick<CallbackSupplier, "apiHeader" | "apiKey">): Record<string, string> {
+  const out: Record<string, string> = {};
+  const key = s.apiKey.trim();
+  const spec = s.apiHeader.trim();
+  if (!spec) {
+    if (key) out["Authorization"] = `Bearer ${key}`;
+    return out;
+  }
+  const lines = spec.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, MAX_ENTRIES);
+  for (const line of lines) {
+    const i = line.indexOf(":");
+    const name = (i < 0 ? line : line.slice(0, i)).trim();
+    const value = i < 0 ? key : line.slice(i + 1).trim().replace(/\[apiKey\]|\{apiKey\}/gi, key);
+    if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase()) || !value) continue;
+    // no line breaks into a header value
+    if (/[\r\n\0]/.test(value)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The request of one callback, signed at `nowMs`. */
+export async function buildCallback(
+  s: CallbackSupplier,
+  h: { url: string; vars: Record<string, string>; event: string; key: string },
+  nowMs: number,
+): Promise<CallbackRequest> {
+  const values = mappedValues(
+    { ...h.vars, event: h.event, key: h.key },
+    parseVariableMapping(s.variableMapping),
+  );
+  const url = fillPlaceholders(h.url, values);
+  const template = s.apiBody.trim();
+  const method = template ? "POST" : "GET";
+  const body = template ? fillJson(template, values) : "";
+  const ts = Math.floor(nowMs / 1000);
+  const headers: Record<string, string> = {
+    ...authHeaders(s),
+    [IDEMPOTENCY_HEADER]: h.key,
+    [EVENT_HEADER]: h.event,
+    [SIGNATURE_HEADER]: await signCallback(s.hashKey, { ts, method, url, key: h.key, body }),
+  };
+  if (template) headers["Content-Type"] = "application/json";
+  return template ? { url, method, headers, body } : { url, method, headers };
+}
