@@ -34,6 +34,9 @@ export async function up(db: AnyDb): Promise<void> {
     (c) => c.notNull().defaultTo(0),
   )
     .execute();
+  // what the supplier's server last answered ("HTTP 200") or why no answer came; the delivery log shows it
+  await db.schema.alterTable("router_hooks").addColumn("lastAnswer", "text", (c) => c.notNull().defaultTo(""))
+    .execute();
   // the reconcile approvals queued so far (`<uid>-a`)
   await sql`UPDATE router_hooks SET event = 'approved' WHERE hookKey LIKE '%-a'`.execute(db);
   await sql`CREATE INDEX router_hooks_supplier ON router_hooks(supplierId, id)`.execute(db);
@@ -45,7 +48,7 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   await sql`DROP INDEX router_hooks_supplier`.execute(db);
-  for (const c of ["redeliveries", "vars", "event"]) {
+  for (const c of ["lastAnswer", "redeliveries", "vars", "event"]) {
     await db.schema.alterTable("router_hooks").dropColumn(c).execute();
   }
   for (const c of URL_COLUMNS) await db.schema.alterTable("suppliers").dropColumn(c).execute();

@@ -136,6 +136,8 @@ export interface RouterHooksTable {
   vars: D<string | null>;
   /** How often staff or the supplier queued it again. */
   redeliveries: D<number>;
+  /** The supplier's last answer ("HTTP 200") or the last error; '' before any attempt. */
+  lastAnswer: D<string>;
 }
 
 export interface RouterTables {

@@ -205,6 +205,7 @@ export class HookSender {
   }
 
   async #send(h: Claimed) {
+    let answer = "";
     let error = "";
     let refused = "";
     try {
@@ -215,9 +216,11 @@ export class HookSender {
         key: keyOf(h),
       }, this.#now());
       const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(req.url, req);
-      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
+      answer = `HTTP ${res.status}`;
+      if (res.status < 200 || res.status > 299) error = answer;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      answer = error.slice(0, 500);
       if (e instanceof OutboundRefused) refused = e.reason;
     }
     const attempts = h.attempts;
@@ -229,6 +232,7 @@ export class HookSender {
       await this.#settle(h, {
         status: "failed",
         attempts,
+        lastAnswer: answer,
         lastError: error.slice(0, 500),
         updatedAt: new Date(now).toISOString(),
       });
@@ -239,6 +243,7 @@ export class HookSender {
       await this.#settle(h, {
         status: "sent",
         attempts,
+        lastAnswer: answer,
         lastError: "",
         updatedAt: new Date(now).toISOString(),
       });
@@ -250,6 +255,7 @@ export class HookSender {
     await this.#settle(h, {
       status: delay === undefined ? "failed" : "queued",
       attempts,
+      lastAnswer: answer,
       lastError: error.slice(0, 500),
       nextAt: new Date(now + (delay ?? 0)).toISOString(),
       updatedAt: new Date(now).toISOString(),
