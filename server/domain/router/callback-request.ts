@@ -39,7 +39,7 @@ export type CallbackRequest = {
 };
 
 /** Headers the supplier's own may not replace. */
-const RESERVED = new Set(
+const RESERVED: ReadonlySet<string> = new Set(
   [IDEMPOTENCY_HEADER, SIGNATURE_HEADER, EVENT_HEADER, "content-type", "content-length", "host"].map((h) =>
     h.toLowerCase()
   ),
