@@ -6,7 +6,8 @@
  */
 import type { CallbackEvent } from "../../../shared/callbacks.ts";
 import type { MapConfig } from "./config.ts";
-import { type FinalStatus, redirectKind, STATUS_LETTER } from "./outcomes.ts";
+import { type FinalStatus, redirectKind } from "./outcomes.ts";
+import { outcomeCallbackValues } from "./shortcodes.ts";
 import type { SessionRow } from "./writer/types.ts";
 import type { HookRow } from "./writer/write.ts";
 
@@ -36,14 +37,6 @@ export function outcomeCallback(
   const [event, status] = hit;
   const url = urlOf(map, event);
   if (!url) return null;
-  const letter = STATUS_LETTER[status];
-  const key = `${s.id}-${letter}`;
-  return {
-    sessionId: s.id,
-    supplierId: s.supplierId,
-    url,
-    event,
-    key,
-    vars: JSON.stringify({ sid: s.sid, uid: s.id, pid: projectCode, status: letter, key }),
-  };
+  const vars = outcomeCallbackValues({ sid: s.sid, uid: s.id, projectCode }, status);
+  return { sessionId: s.id, supplierId: s.supplierId, url, event, key: vars.key, vars: JSON.stringify(vars) };
 }

@@ -8,7 +8,7 @@
  * - `apiBody`, when set: a JSON body template filled the same way (values JSON-escaped), sent with
  *   POST; without one the callback is a GET;
  * - `apiKey` (the Secret key) as an auth header, when set: `apiHeader` names the header (`X-Api-Key`),
- *   or gives whole `Name: value` lines where `[apiKey]` stands for the key
+ *   or gives whole headers, as `Name: value` lines or a JSON object, where `[apiKey]` stands for the key
  *   (`Authorization: Bearer [apiKey]`); with no `apiHeader` the key goes as `Authorization: Bearer`.
  *
  * The signature (shared/callbacks.ts) covers the method, the URL's path and query, the idempotency
@@ -52,8 +52,9 @@ const bare = (s: string) => s.trim().replace(/^[[{<]+|[\]}>]+$/g, "").replace(/^
 
 /**
  * `variableMapping`: Samplex's variable name -> the supplier's name for it. Either a JSON object
- * (`{"sid": "member_id"}`) or lines (or commas) of `sid=member_id` / `sid: member_id`, brackets
- * allowed (`[sid]=[member_id]`). Entries that are not a pair of plain names are ignored.
+ * (`{"sid": "member_id"}`) or lines (or commas) of pairs `sid=member_id` / `sid: member_id`. The side
+ * written in brackets is Samplex's variable (`member_id=[sid]` is the same as `[sid]=member_id`);
+ * with no brackets, the left side is. Entries that are not a pair of plain names are ignored.
  */
 export function parseVariableMapping(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -74,7 +75,9 @@ export function parseVariableMapping(text: string): Record<string, string> {
       return (i < 0 ? ["", ""] : [line.slice(0, i), line.slice(i + 1)]) as [string, string];
     });
   }
-  for (const [from, to] of pairs.slice(0, MAX_ENTRIES)) {
+  for (const [left, right] of pairs.slice(0, MAX_ENTRIES)) {
+    const ours = (x: string) => /^\s*[[{<]/.test(x);
+    const [from, to] = ours(right) && !ours(left) ? [right, left] : [left, right];
     const a = bare(from), b = bare(to);
     if (VAR_NAME.test(a) && VAR_NAME.test(b)) out[a] = b;
   }
@@ -100,6 +103,18 @@ function fillJson(template: string, values: Record<string, string>): string {
   });
 }
 
+/** `{"Name": "value"}` headers, or null when the text is not a JSON object of strings. */
+function jsonHeaders(spec: string): [string, string][] | null {
+  if (!spec.startsWith("{")) return null;
+  try {
+    const o = JSON.parse(spec);
+    if (!o || typeof o !== "object" || Array.isArray(o)) return null;
+    return Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string");
+  } catch {
+    return null;
+  }
+}
+
 /** The supplier's auth headers (see the module's comment); reserved names are left out. */
 export function authHeaders(s: Pick<CallbackSupplier, "apiHeader" | "apiKey">): Record<string, string> {
   const out: Record<string, string> = {};
@@ -109,11 +124,14 @@ export function authHeaders(s: Pick<CallbackSupplier, "apiHeader" | "apiKey">): 
     if (key) out["Authorization"] = `Bearer ${key}`;
     return out;
   }
-  const lines = spec.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).slice(0, MAX_ENTRIES);
-  for (const line of lines) {
-    const i = line.indexOf(":");
-    const name = (i < 0 ? line : line.slice(0, i)).trim();
-    const value = i < 0 ? key : line.slice(i + 1).trim().replace(/\[apiKey\]|\{apiKey\}/gi, key);
+  const entries: [string, string | null][] = jsonHeaders(spec) ??
+    spec.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((line) => {
+      const i = line.indexOf(":");
+      return i < 0 ? [line, null] : [line.slice(0, i), line.slice(i + 1)];
+    });
+  for (const [rawName, raw] of entries.slice(0, MAX_ENTRIES)) {
+    const name = rawName.trim();
+    const value = raw === null ? key : raw.trim().replace(/\[apiKey\]|\{apiKey\}/gi, key);
     if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase()) || !value) continue;
     // no line breaks into a header value
     if (/[\r\n\0]/.test(value)) continue;

@@ -1,8 +1,12 @@
 /**
- * Supplier approved hooks: when a supplier has one (suppliers.supplierApprovedHook), each complete
- * of its respondents queues a GET to it ([sid], [uid], [pid], [status], [key] filled) in the same
- * transaction as the complete. A background sender delivers them, retrying with back-off; the queue
- * is a table, so a restart loses nothing.
+ * Supplier callbacks (issue 23; they began as the approved hooks): at a session's outcome the router
+ * queues one row of router_hooks per event the supplier has a URL for (complete: its
+ * supplierApprovedHook; terminate, over quota, quality term: callback URLs of migration 0036; see
+ * ./callback-events.ts) in the same transaction as the outcome; a reconcile queues its approvals and
+ * its reconcile changes into the same table (../reconcile/post-backs.ts). A background sender
+ * delivers them, retrying with back-off; the queue is a table, so a restart loses nothing. Each
+ * request is built when sent from the supplier's API fields and signed under its hash key
+ * (./callback-request.ts, shared/callbacks.ts).
  *
  * Several app instances may share the database, each with its own sender: a sender first claims a
  * due row (queued -> sending, nextAt = the end of its lease, the attempt counted) with one
@@ -18,7 +22,8 @@
  *
  * Hooks go through the outbound client (../common/outbound): a hook whose URL the policy refuses
  * (an internal address, a name that resolves to one, a port it does not call) fails at once, without
- * retries; the reason is kept on the supplier (shown on its form) and logged once, when it changes.
+ * retries; its answer says why (the delivery log), and the complete URL's reason is kept on the
+ * supplier (shown on its form) and logged once, when it changes.
  */
 import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
@@ -225,7 +230,9 @@ export class HookSender {
     }
     const attempts = h.attempts;
     const now = this.#now();
-    await this.#noteRefusal(h, refused, now);
+    // the supplier's record keeps the refusal of its complete (approved hook) URL; the other events'
+    // refusals are on their rows (the delivery log), so two URLs never flip the one field in turn
+    if (h.event === "complete" || h.event === "approved") await this.#noteRefusal(h, refused, now);
     if (refused) {
       // the policy will say the same on every retry: failed now, the reason on the supplier
       recordCallbackAttempt("refused");

@@ -69,8 +69,8 @@ export const supplierRedirectValues = (
   s: { sid: string; uid: string; projectCode: string },
 ): Values<"sid" | "uid" | "pid"> => ({ sid: s.sid, pid: s.projectCode, uid: s.uid });
 
-/** The values of a supplier approved hook. */
-export const approvedHookValues = (
+/** The values of a supplier callback of an outcome (its URL's and body's variables). */
+export const outcomeCallbackValues = (
   s: { sid: string; uid: string; projectCode: string },
   status: FinalStatus,
 ): Values<"sid" | "uid" | "pid" | "status" | "key"> => ({
