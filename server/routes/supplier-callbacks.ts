@@ -18,9 +18,7 @@ import {
 } from "../domain/suppliers/callbacks.ts";
 import type { Db } from "../db/connection.ts";
 import type { ListBody } from "../../shared/list.ts";
-
-/** The supplier the signed-in SUPPLIER user belongs to. */
-const ownSupplier = (c: HttpCtx) => c.get("user").supplierId ?? "";
+import { ownSupplier } from "./supplier-api-keys.ts";
 
 const REDELIVERED = "Callback queued for redelivery";
 

@@ -3,7 +3,7 @@
  * router queues a complete's (a row of router_hooks), held (never due) while its upload is being
  * applied, released when the upload is done; an undo withdraws those not sent yet (./undo.ts).
  */
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { type Clock, isoAt } from "../common/clock.ts";
 import { KIND, type Upload } from "./chunk.ts";
@@ -123,21 +123,30 @@ function reconcileCallbacks(rows: ChangeRow[], reconcileId: string, undo: boolea
 }
 
 /**
+ * The sessions of `source` (a table or subquery named `c` with id, sid, supplierId, projectId and
+ * supplierMapId) whose supplier has a reconcile callback URL, with the URL, project code and CPI.
+ */
+async function changeRows(trx: Db, source: RawBuilder<unknown>): Promise<ChangeRow[]> {
+  const r = await sql<ChangeRow>`
+    SELECT c.id AS uid, c.sid, c.supplierId, sup.callbackReconcile AS url, p.projectCode, m.supplierCPI AS cpi
+    FROM ${source}
+      JOIN suppliers sup ON sup.id = c.supplierId
+      JOIN projects p ON p.id = c.projectId
+      JOIN supplier_maps m ON m.id = c.supplierMapId
+    WHERE trim(sup.callbackReconcile) != ''`.execute(trx);
+  return r.rows;
+}
+
+/**
  * Queues the reconcile callback (complete -> rejected, with the session's CPI) of each session the
  * chunk of a rejecting upload changes, whose supplier has a reconcile callback URL: held until the
  * upload is done, like the approvals, and gone with it when it rolls back.
  */
 export async function queueRejectCallbacks(trx: Db, up: Upload): Promise<number> {
   if (!(await anyUrl(trx, up, "callbackReconcile"))) return 0;
-  const rows = await sql<ChangeRow>`
-    SELECT c.id AS uid, c.sid, c.supplierId, sup.callbackReconcile AS url, p.projectCode, m.supplierCPI AS cpi
-    FROM reconcile_chunk c
-      JOIN suppliers sup ON sup.id = c.supplierId
-      JOIN projects p ON p.id = c.projectId
-      JOIN supplier_maps m ON m.id = c.supplierMapId
-    WHERE c.kind = ${KIND.CHANGE} AND trim(sup.callbackReconcile) != ''`.execute(trx);
-  await insertCallbacks(trx, reconcileCallbacks(rows.rows, up.id, false), HOOK_HELD, up.at.toISOString());
-  return rows.rows.length;
+  const rows = await changeRows(trx, sql`(SELECT * FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}) c`);
+  await insertCallbacks(trx, reconcileCallbacks(rows, up.id, false), HOOK_HELD, up.at.toISOString());
+  return rows.length;
 }
 
 /**
@@ -145,17 +154,14 @@ export async function queueRejectCallbacks(trx: Db, up: Upload): Promise<number>
  * upload turns back, whose supplier has a reconcile callback URL; in the undo's transaction.
  */
 export async function queueUndoCallbacks(trx: Db, reconcileId: string, at: Date): Promise<number> {
-  const rows = await sql<ChangeRow>`
-    SELECT s.id AS uid, s.sid, s.supplierId, sup.callbackReconcile AS url, p.projectCode, m.supplierCPI AS cpi
-    FROM reconcile_items i
-      JOIN sessions s ON s.id = i.sessionId
-      JOIN suppliers sup ON sup.id = s.supplierId
-      JOIN projects p ON p.id = s.projectId
-      JOIN supplier_maps m ON m.id = s.supplierMapId
-    WHERE i.reconcileId = ${reconcileId} AND trim(sup.callbackReconcile) != ''`.execute(trx);
+  const rows = await changeRows(
+    trx,
+    sql`(SELECT s.id, s.sid, s.supplierId, s.projectId, s.supplierMapId FROM reconcile_items i
+      JOIN sessions s ON s.id = i.sessionId WHERE i.reconcileId = ${reconcileId}) c`,
+  );
   const stamp = at.toISOString();
-  await insertCallbacks(trx, reconcileCallbacks(rows.rows, reconcileId, true), stamp, stamp);
-  return rows.rows.length;
+  await insertCallbacks(trx, reconcileCallbacks(rows, reconcileId, true), stamp, stamp);
+  return rows.length;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 } from "../../../shared/api/supplier-callbacks.ts";
 import { CALLBACK_URL_KEYS, type CallbackUrlsForm } from "../../../shared/schemas/supplier.ts";
 import { STATUS_LETTER } from "../router/outcomes.ts";
+import { supplierOf } from "./api-keys.ts";
 
 const MODULE = "Suppliers";
 
@@ -92,14 +93,6 @@ export function callbackRow(r: HookRow): SupplierCallbackRow {
     updatedAt: r.updatedAt,
     nextAt: r.nextAt,
   };
-}
-
-/** A live (not deleted) supplier's name and code, or 404. */
-async function supplierOf(db: Db, supplierId: string) {
-  const s = await db.selectFrom("suppliers").select(["id", "supplierName", "supplierShortCode"])
-    .where("id", "=", supplierId).where("isDeleted", "=", 0).executeTakeFirst();
-  if (!s) throw notFound("Supplier");
-  return s;
 }
 
 /** Checks the supplier before its log is listed (404 for none or a deleted one). */
