@@ -381,6 +381,8 @@ export const API: Record<string, readonly Role[]> = {
   "POST /supplier/callbacks/:callbackId/redeliver": R.SUPPLIER,
   "GET /supplier/callback-urls": R.SUPPLIER,
   "PUT /supplier/callback-urls": R.SUPPLIER,
+  "POST /supplier/callback-secret": R.SUPPLIER,
+  "POST /supplier/callback-secret/rotate": R.SUPPLIER,
 };
 
 export function apiRoles(key: string): readonly Role[] {

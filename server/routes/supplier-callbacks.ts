@@ -12,6 +12,7 @@ import {
   callbackLogQuery,
   callbackLogSpec,
   callbackRow,
+  callbackSecret,
   getCallbackUrls,
   redeliverCallback,
   updateCallbackUrls,
@@ -65,6 +66,15 @@ export function supplierCallbackRoutes(api: Api) {
       ),
   );
   api.handle(C.portalCallbackUrlsCall, ({ db, c }) => getCallbackUrls(db, ownSupplier(c)));
+  api.handle(
+    C.revealPortalCallbackSecretCall,
+    ({ ctx, c }) => callbackSecret(ctx, { supplierId: ownSupplier(c), rotate: false }),
+  );
+  api.handle(C.rotatePortalCallbackSecretCall, async ({ ctx, c }) =>
+    answer(
+      await callbackSecret(ctx, { supplierId: ownSupplier(c), rotate: true }),
+      "Signing secret rotated: callbacks are signed with the new one from now on",
+    ));
   api.handle(
     C.updatePortalCallbackUrlsCall,
     async ({ ctx, body, c }) =>

@@ -117,8 +117,14 @@ export const redeliverPortalCallbackCall = defineCall({
   result: returns<SupplierCallbackRow>(),
 });
 
-/** The supplier's callback URLs as its portal shows them, with the last refusal of the complete's. */
-export type CallbackUrls = CallbackUrlsForm & { approvedHookRefusal: string };
+/**
+ * The supplier's callback URLs as its portal shows them, with the last refusal of the complete's and
+ * its signing secret (the hash key) masked: revealing it is its own call.
+ */
+export type CallbackUrls = CallbackUrlsForm & { approvedHookRefusal: string; hashKey: string };
+
+/** The supplier's signing secret, whole: what its receiver verifies `X-Samplex-Signature` with. */
+export type CallbackSecret = { hashKey: string };
 
 export const portalCallbackUrlsCall = defineCall({
   method: "GET",
@@ -131,4 +137,17 @@ export const updatePortalCallbackUrlsCall = defineCall({
   body: CallbackUrlsForm,
   outboundUrls: CALLBACK_URL_KEYS,
   result: returns<CallbackUrls>(),
+});
+
+/** Reveals the supplier's own signing secret (written to the system log). */
+export const revealPortalCallbackSecretCall = defineCall({
+  method: "POST",
+  path: "/supplier/callback-secret",
+  result: returns<CallbackSecret>(),
+});
+/** Replaces the supplier's signing secret with a new random one, shown in the answer (system log). */
+export const rotatePortalCallbackSecretCall = defineCall({
+  method: "POST",
+  path: "/supplier/callback-secret/rotate",
+  result: returns<CallbackSecret>(),
 });

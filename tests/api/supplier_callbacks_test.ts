@@ -363,6 +363,21 @@ Deno.test("callbacks: URLs per event are validated and checked by the outbound p
       .where("activity", "like", "Updated the callback URLs%").execute();
     assertEquals(log.length, 1);
 
+    // the signing secret: masked in the URLs' answer, revealed and rotated by the supplier's own user
+    const stored = async () =>
+      (await t.deps.db.selectFrom("suppliers").select("hashKey").where("id", "=", supplier._id)
+        .executeTakeFirstOrThrow()).hashKey;
+    const first = await stored();
+    assertEquals(read.hashKey, `••••••••${first.slice(-4)}`);
+    assertEquals((await t.ok(C.revealPortalCallbackSecretCall, { token: portal.token })).hashKey, first);
+    const rotated = await t.ok(C.rotatePortalCallbackSecretCall, { token: portal.token });
+    assertMatch(rotated.hashKey, /^[0-9a-f]{64}$/);
+    assert(rotated.hashKey !== first && rotated.hashKey === await stored(), "a new secret, stored");
+    const secretLog = await t.deps.db.selectFrom("system_logs").select("activity")
+      .where("activity", "like", "%callback signing secret%").orderBy("createdAt").execute();
+    assertEquals(secretLog.map((l) => l.activity.split(" ")[0]), ["Revealed", "Rotated"]);
+    await expectCallGuarded(t, C.rotatePortalCallbackSecretCall, "ACCOUNTANT");
+
     // stored by hand on an internal address: called never, failed at once, the refusal in the log
     await t.deps.db.updateTable("suppliers").set({ callbackTerminate: "http://127.0.0.1:9/t" }).execute();
     const s = await liveProject(t, { supplierId: supplier._id });

@@ -64,8 +64,10 @@ Deno.test(
         .executeTakeFirstOrThrow();
       assertEquals(after.redeliveries, 1);
 
-      // the URLs: the complete's is there; an internal address is refused under its field
+      // the URLs: the signing secret masked, the complete's URL there; an internal address refused
       const urls = page.getByTestId("callback-urls");
+      const secret = await urls.getByLabel("Signing secret").inputValue();
+      assertMatch(secret, /^•+[0-9a-f]{4}$/);
       assertEquals(
         await urls.getByLabel("Complete", { exact: true }).inputValue(),
         "https://otters.example/cb?k=[key]",

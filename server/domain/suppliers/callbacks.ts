@@ -18,6 +18,7 @@ import {
   CALLBACK_EVENTS,
   CALLBACK_STATES,
   type CallbackEvent,
+  type CallbackSecret,
   type CallbackState,
   type CallbackUrls,
   type SupplierCallbackRow,
@@ -26,6 +27,8 @@ import {
 import { CALLBACK_URL_KEYS, type CallbackUrlsForm } from "../../../shared/schemas/supplier.ts";
 import { STATUS_LETTER } from "../router/outcomes.ts";
 import { supplierOf } from "./api-keys.ts";
+import { randomKey } from "../common/values.ts";
+import { maskSecret } from "../../../shared/secrets.ts";
 
 const MODULE = "Suppliers";
 
@@ -146,12 +149,41 @@ export async function redeliverCallback(
   return callbackRow(row);
 }
 
-/** The supplier's callback URLs. */
+/** The supplier's callback URLs (its signing secret masked). */
 export async function getCallbackUrls(db: Db, supplierId: string): Promise<CallbackUrls> {
-  const s = await db.selectFrom("suppliers").select([...CALLBACK_URL_KEYS, "approvedHookRefusal"])
+  const s = await db.selectFrom("suppliers").select([...CALLBACK_URL_KEYS, "approvedHookRefusal", "hashKey"])
     .where("id", "=", supplierId).where("isDeleted", "=", 0).executeTakeFirst();
   if (!s) throw notFound("Supplier");
-  return s;
+  return { ...s, hashKey: maskSecret(s.hashKey) };
+}
+
+/**
+ * The supplier's signing secret, whole, for its own portal user; `rotate` replaces it with a new
+ * random one first (callbacks sent from then on are signed with the new one). Both are logged.
+ */
+export async function callbackSecret(
+  ctx: WriteCtx,
+  args: { supplierId: string; rotate: boolean },
+): Promise<CallbackSecret> {
+  const { db, actor } = ctx;
+  const at = dateAt(ctx.now);
+  return await db.transaction().execute(async (trx) => {
+    const s = await supplierOf(trx, args.supplierId);
+    if (args.rotate) {
+      await trx.updateTable("suppliers").set({ hashKey: randomKey(32), updatedAt: at.toISOString() })
+        .where("id", "=", s.id).execute();
+    }
+    const row = await trx.selectFrom("suppliers").select("hashKey").where("id", "=", s.id)
+      .executeTakeFirstOrThrow();
+    await writeLog(trx, actor, {
+      activity: `${
+        args.rotate ? "Rotated" : "Revealed"
+      } the callback signing secret (hash key) of supplier ${s.supplierName} (${s.supplierShortCode})`,
+      module: MODULE,
+      recordId: s.id,
+    }, at);
+    return { hashKey: row.hashKey };
+  });
 }
 
 const URL_LABELS: Record<(typeof CALLBACK_URL_KEYS)[number], string> = {
