@@ -66,7 +66,7 @@ Deno.test(
 
       // the URLs: the signing secret masked, the complete's URL there; an internal address refused
       const urls = page.getByTestId("callback-urls");
-      const secret = await urls.getByLabel("Signing secret").inputValue();
+      const secret = await urls.getByLabel("Signing secret", { exact: true }).inputValue();
       assertMatch(secret, /^•+[0-9a-f]{4}$/);
       assertEquals(
         await urls.getByLabel("Complete", { exact: true }).inputValue(),
