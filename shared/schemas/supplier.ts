@@ -39,27 +39,29 @@ const callbackUrl = (label: string) => optionalUrl(undefined, `${label} must be 
  * The callback URL per event besides the complete's (`supplierApprovedHook`, the complete and
  * approval callback): signed callbacks, shared/callbacks.ts.
  */
+export const CALLBACK_URL_LABELS = {
+  supplierApprovedHook: "Complete callback URL",
+  callbackTerminate: "Terminate callback URL",
+  callbackOverQuota: "Over quota callback URL",
+  callbackQualityTerm: "Quality term callback URL",
+  callbackReconcile: "Reconcile callback URL",
+} as const;
+/** The fields of {@link CallbackUrlsForm}, each checked against the outbound policy when saved. */
+export const CALLBACK_URL_KEYS = Object.keys(CALLBACK_URL_LABELS) as (keyof typeof CALLBACK_URL_LABELS)[];
+
 export const CALLBACK_URL_FIELDS = {
-  callbackTerminate: callbackUrl("Terminate callback URL"),
-  callbackOverQuota: callbackUrl("Over quota callback URL"),
-  callbackQualityTerm: callbackUrl("Quality term callback URL"),
-  callbackReconcile: callbackUrl("Reconcile callback URL"),
+  callbackTerminate: callbackUrl(CALLBACK_URL_LABELS.callbackTerminate),
+  callbackOverQuota: callbackUrl(CALLBACK_URL_LABELS.callbackOverQuota),
+  callbackQualityTerm: callbackUrl(CALLBACK_URL_LABELS.callbackQualityTerm),
+  callbackReconcile: callbackUrl(CALLBACK_URL_LABELS.callbackReconcile),
 };
 
 /** A supplier's callback URLs as its portal edits them: the complete's and one per other event. */
 export const CallbackUrlsForm = v.object({
-  supplierApprovedHook: callbackUrl("Complete callback URL"),
+  supplierApprovedHook: callbackUrl(CALLBACK_URL_LABELS.supplierApprovedHook),
   ...CALLBACK_URL_FIELDS,
 });
 export type CallbackUrlsForm = v.InferOutput<typeof CallbackUrlsForm>;
-/** The fields of {@link CallbackUrlsForm}, each checked against the outbound policy when saved. */
-export const CALLBACK_URL_KEYS = [
-  "supplierApprovedHook",
-  "callbackTerminate",
-  "callbackOverQuota",
-  "callbackQualityTerm",
-  "callbackReconcile",
-] as const;
 
 export const SupplierForm = v.object({
   supplierType: numberChoice([SUPPLIER_TYPE.DIY, SUPPLIER_TYPE.LOCAL] as const, MSG.supplierTypeRequired),

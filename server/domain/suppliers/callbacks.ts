@@ -24,7 +24,11 @@ import {
   type SupplierCallbackRow,
   supplierCallbacksList,
 } from "../../../shared/api/supplier-callbacks.ts";
-import { CALLBACK_URL_KEYS, type CallbackUrlsForm } from "../../../shared/schemas/supplier.ts";
+import {
+  CALLBACK_URL_KEYS,
+  CALLBACK_URL_LABELS,
+  type CallbackUrlsForm,
+} from "../../../shared/schemas/supplier.ts";
 import { STATUS_LETTER } from "../router/outcomes.ts";
 import { supplierOf } from "./api-keys.ts";
 import { randomKey } from "../common/values.ts";
@@ -186,14 +190,6 @@ export async function callbackSecret(
   });
 }
 
-const URL_LABELS: Record<(typeof CALLBACK_URL_KEYS)[number], string> = {
-  supplierApprovedHook: "Complete callback URL",
-  callbackTerminate: "Terminate callback URL",
-  callbackOverQuota: "Over quota callback URL",
-  callbackQualityTerm: "Quality term callback URL",
-  callbackReconcile: "Reconcile callback URL",
-};
-
 /**
  * Saves the supplier's callback URLs (its portal): the changes in the system log; a new complete URL
  * clears the old one's refusal. The router's cached map configs of the supplier are dropped.
@@ -209,7 +205,7 @@ export async function updateCallbackUrls(
     const s = await supplierOf(trx, supplierId);
     const before = await getCallbackUrls(trx, supplierId);
     const changes: LogChange[] = CALLBACK_URL_KEYS.filter((k) => before[k] !== form[k])
-      .map((k) => ({ label: URL_LABELS[k], from: before[k], to: form[k] }));
+      .map((k) => ({ label: CALLBACK_URL_LABELS[k], from: before[k], to: form[k] }));
     if (!changes.length) return;
     const newHook = before.supplierApprovedHook !== form.supplierApprovedHook;
     await trx.updateTable("suppliers").set({
