@@ -13,6 +13,7 @@ import { type CallbackParts, verifyCallbackSignature } from "../../shared/callba
 import * as C from "../../shared/api/supplier-callbacks.ts";
 import * as Rec from "../../shared/api/reconcile.ts";
 import * as Sup from "../../shared/api/suppliers.ts";
+import { sql } from "kysely";
 
 const SECRET = "panel-shared-secret-0001";
 
@@ -418,6 +419,39 @@ Deno.test("callbacks: never unsigned (a supplier saved without a hash key gets o
       .executeTakeFirstOrThrow();
     assertMatch(row.hashKey, /^[0-9a-f]{64}$/);
     assertEquals((await verifyCallbackSignature(row.hashKey, r.got[0])).ok, true);
+  } finally {
+    await t.close();
+    await r.close();
+  }
+});
+
+Deno.test("callbacks: a rejecting upload that fails at its end is rolled back with its held reconcile callbacks: none is sent", async () => {
+  const r = receiver();
+  const t = await app();
+  try {
+    const supplier = await makeSupplier(t, { hashKey: SECRET, callbackReconcile: `${r.base}/rec?uid=[uid]` });
+    const s = await closedProject(t, { complete: 2 }, { supplierId: supplier._id });
+    // every chunk goes in (its callbacks held), then the last step fails
+    await sql`CREATE TRIGGER fail_finish BEFORE UPDATE OF status ON reconciles WHEN NEW.status = 'applied'
+      BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`.execute(t.deps.db);
+    const failed = await t.api(Rec.reconcileUpload, {
+      params: { id: s.parent._id },
+      as: "SUPERADMIN",
+      body: { type: 2, csv: s.completes.join("\n") + "\n" },
+    });
+    assert(failed.status >= 400, failed.text);
+    await settle(t, () => false);
+    assertEquals(await hooks(t), [], "the held callbacks went with the upload");
+    assertEquals(r.got, []);
+    await sql`DROP TRIGGER fail_finish`.execute(t.deps.db);
+    const ok = await t.api(Rec.reconcileUpload, {
+      params: { id: s.parent._id },
+      as: "SUPERADMIN",
+      body: { type: 2, csv: s.completes.join("\n") + "\n" },
+    });
+    assertEquals([ok.status, ok.json.result.matched], [200, 2], ok.text);
+    await settle(t, () => r.got.length >= 2);
+    assertEquals(r.got.map((g) => param(g, "uid")).sort(), [...s.completes].sort());
   } finally {
     await t.close();
     await r.close();
