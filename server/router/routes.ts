@@ -61,7 +61,10 @@ const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
 
 /** Where a routed respondent goes now: the survey, the pre-screen, or back to their supplier. */
 function respond(c: HttpCtx, { session, project, map }: Routed) {
-  if (session.status === "redirected") return go(c, session.clientUrl);
+  if (session.status === "redirected") {
+    // no link yet: the client's API call did not finish (its write failed); the entry may be retried
+    return session.clientUrl ? go(c, session.clientUrl) : html(c, messagePage("busy"), 503);
+  }
   if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
   const target = map.redirects[redirectKind(session.status)];
   if (target) {
@@ -123,6 +126,16 @@ function formReader(body: Record<string, unknown>) {
     const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
     return list.filter((x): x is string => typeof x === "string").map((s) => s.slice(0, 500));
   };
+}
+
+/** A return's parameters as single strings (an identifier mapping may name any of them). */
+function returnParams(raw: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw).slice(0, 32)) {
+    const one = Array.isArray(v) ? v[0] : v;
+    if (typeof one === "string") out[k] = one;
+  }
+  return out;
 }
 
 export function surveyRoutes() {
@@ -187,6 +200,7 @@ export function surveyRoutes() {
         status: c.req.query("status") ?? "",
         sig: c.req.query("sig"),
         via: "redirect",
+        params: returnParams(c.req.queries()),
       });
       if (out.kind === "bad-status") return html(c, messagePage("badStatus"), 400);
       if (out.kind === "unknown") return notFoundPage(c);
@@ -218,6 +232,7 @@ export function surveyRoutes() {
         status: str("status"),
         sig: str("sig"),
         via: "postback",
+        params: returnParams(params),
       });
       if (out.kind === "bad-status") return c.json({ message: "status must be c, t, q (qf) or f" }, 400);
       if (out.kind === "unknown") return c.json({ message: "Unknown uid" }, 404);

@@ -20,6 +20,7 @@ import { returnSignature } from "../../server/domain/router/links.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
+import { startServer } from "./_server.ts";
 import { CALLBACK_ENV, CALLBACKS_ON, setupCallbackProject } from "./_router_callbacks.ts";
 
 const CONCURRENCY = 64;
@@ -145,52 +146,6 @@ function pct(xs: number[], q: number) {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
 }
 
-async function startServer(mode: "bare" | "app", dbPath = "", replicaPath = "", root = "") {
-  const script = root
-    ? `${root}/tests/bench/_router_server.ts`
-    : new URL("./_router_server.ts", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, mode, dbPath, ...(replicaPath ? [replicaPath] : [])],
-    cwd: root || undefined,
-    // the callbacks-on project's supplier is called on loopback (the bare server)
-    env: mode === "app" && !root ? CALLBACK_ENV : undefined,
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let port = 0;
-  while (!port) {
-    const { value, done } = await lines.read();
-    if (done) throw new Error(`server (${mode}) did not start`);
-    text += value;
-    const m = /listening (\d+)/.exec(text);
-    if (m) port = Number(m[1]);
-  }
-  return {
-    port,
-    async stop(): Promise<Record<string, unknown>> {
-      child.kill("SIGTERM");
-      // a server that cannot finish its writes in 30 s is stopped all the same (its stats are lost)
-      const killer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* gone */ }
-      }, 30_000);
-      let rest = text;
-      for (;;) {
-        const { value, done } = await lines.read();
-        if (done) break;
-        rest += value;
-      }
-      await child.status;
-      clearTimeout(killer);
-      const m = /stats (\{.*\})/.exec(rest);
-      return m ? JSON.parse(m[1]) : {};
-    },
-  };
-}
-
 /**
  * A Live child project with a mapped supplier (returns signed), made through the API of the
  * checkout at `root` (another checkout: in a subprocess, with its own code and migrations).
@@ -258,6 +213,8 @@ export async function bench(): Promise<BenchRow[]> {
   const sqldSetup = sqld ? await setupProject(sqld.url) : null;
 
   const rows: BenchRow[] = [];
+  // the app instances may call the callbacks-on project's receiver on loopback (they inherit this)
+  if (CALLBACKS_ON) { for (const [k, v] of Object.entries(CALLBACK_ENV)) Deno.env.set(k, v); }
   const bare = await startServer("bare");
   const cbSetup = CALLBACKS_ON
     ? await setupCallbackProject(`file:${dbPath}`, `http://127.0.0.1:${bare.port}`)
