@@ -112,7 +112,7 @@ Deno.test("callbacks: the body template and variable mapping drive a signed POST
       hashKey: SECRET,
       apiKey: "tok-123",
       apiHeader: "Authorization: Bearer [apiKey]",
-      variableMapping: "sid=member_id\nstatus=outcome",
+      variableMapping: "member_id=[sid]\noutcome=[status]",
       apiBody: `{"member":"[member_id]","outcome":"[outcome]","key":"[key]","project":"[pid]"}`,
       supplierApprovedHook: `${r.base}/done?m=[member_id]`,
     });

@@ -4,29 +4,50 @@
  * template's escaping, and the headers a supplier may not replace.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import {
-  authHeaders,
-  buildCallback,
-  parseVariableMapping,
-} from "../../server/domain/router/callback-request.ts";
+import { authHeaders, buildCallback } from "../../server/domain/router/callback-request.ts";
 import { verifyCallbackSignature } from "../../shared/callbacks.ts";
 
-Deno.test("callback variable mapping: lines, commas, JSON; the bracketed side is Samplex's; junk ignored", () => {
-  assertEquals(parseVariableMapping("sid=member_id\nstatus: outcome"), {
-    sid: "member_id",
-    status: "outcome",
-  });
-  assertEquals(parseVariableMapping("member_id=[sid], [pid]=project"), { sid: "member_id", pid: "project" });
-  assertEquals(parseVariableMapping(`{"uid": "rid", "pid": 3}`), { uid: "rid" });
-  assertEquals(parseVariableMapping("uid=[uid]\npid=[pid]"), { uid: "uid", pid: "pid" });
-  assertEquals(parseVariableMapping("no pair here\n=x\nsid=has space\nsid=ok"), { sid: "ok" });
-  assertEquals(parseVariableMapping(""), {});
+Deno.test("callback variable mapping: name=[variable] per line (a client's convention), the supplier's names filled in the URL and body; a bad line is an error", async () => {
+  const supplier = {
+    hashKey: "s3cret",
+    apiHeader: "",
+    apiKey: "",
+    apiBody: `{"m":"[member_id]","x":"[ext]"}`,
+    variableMapping: "member_id=[sid]\next=P-[pid]",
+  };
+  const vars = { sid: "abc", uid: "u1", pid: "P1", status: "c", key: "u1-c" };
+  const r = await buildCallback(supplier, {
+    url: "https://p.example/cb?m=[member_id]",
+    vars,
+    event: "complete",
+    key: "u1-c",
+  }, 0);
+  assertEquals(r.url, "https://p.example/cb?m=abc");
+  assertEquals(JSON.parse(r.body!), { m: "abc", x: "P-P1" });
+  let error = "";
+  try {
+    await buildCallback({ ...supplier, variableMapping: "not a pair" }, {
+      url: "https://p.example/",
+      vars,
+      event: "complete",
+      key: "k",
+    }, 0);
+  } catch (e) {
+    error = String(e);
+  }
+  assertEquals(error.includes("Variable mapping"), true, error);
 });
 
 Deno.test("callback auth headers: a header name, whole lines or JSON with [apiKey]; reserved names and line breaks refused", () => {
   assertEquals(authHeaders({ apiHeader: "", apiKey: "" }), {});
   assertEquals(authHeaders({ apiHeader: "", apiKey: "k1" }), { Authorization: "Bearer k1" });
   assertEquals(authHeaders({ apiHeader: "X-Api-Key", apiKey: "k1" }), { "X-Api-Key": "k1" });
+  assertEquals(authHeaders({ apiHeader: "Authorization", apiKey: "k1" }), { Authorization: "Bearer k1" });
+  assertEquals(
+    authHeaders({ apiHeader: "Accept: application/json", apiKey: "k1" }),
+    { Accept: "application/json", Authorization: "Bearer k1" },
+    "a key no header carries goes as Authorization: Bearer",
+  );
   assertEquals(
     authHeaders({ apiHeader: "Authorization: Token [apiKey]\nX-Panel: 7", apiKey: "k1" }),
     { Authorization: "Token k1", "X-Panel": "7" },
@@ -38,14 +59,14 @@ Deno.test("callback auth headers: a header name, whole lines or JSON with [apiKe
   assertEquals(
     authHeaders({
       apiHeader: "Idempotency-Key: forged\nX-Samplex-Signature: forged\nHost: evil\nBad Name: x",
-      apiKey: "k1",
+      apiKey: "",
     }),
     {},
   );
 });
 
 Deno.test("callback request: GET without a body template; POST with the template filled (JSON-escaped) and signed", async () => {
-  const supplier = { hashKey: "s3cret", apiHeader: "", apiKey: "", apiBody: "", variableMapping: "sid=m" };
+  const supplier = { hashKey: "s3cret", apiHeader: "", apiKey: "", apiBody: "", variableMapping: "m=[sid]" };
   const vars = { sid: 'a"b\\c', uid: "u1", pid: "P1", status: "c", key: "u1-c" };
   const get = await buildCallback(supplier, {
     url: "https://p.example/cb?m=[m]&s=[sid]",

@@ -3,18 +3,21 @@
  * fields (no second set):
  *
  * - the URL: the event's callback URL with Samplex's variables filled (`[sid]`, `[uid]`, `[pid]`,
- *   `[status]`, `[key]`, `[event]`; a reconcile's also `[oldStatus]`, `[newStatus]`, `[cpi]`), each
- *   also under the name `variableMapping` gives it;
+ *   `[status]`, `[key]`, `[event]`; a reconcile's also `[oldStatus]`, `[newStatus]`, `[cpi]`), and
+ *   the supplier's own names for them: `variableMapping`, `name=[variable]` per line, as a client's
+ *   (client-api.ts, mappedVariables);
  * - `apiBody`, when set: a JSON body template filled the same way (values JSON-escaped), sent with
  *   POST; without one the callback is a GET;
  * - `apiKey` (the Secret key) as an auth header, when set: `apiHeader` names the header (`X-Api-Key`),
- *   or gives whole headers, as `Name: value` lines or a JSON object, where `[apiKey]` stands for the key
- *   (`Authorization: Bearer [apiKey]`); with no `apiHeader` the key goes as `Authorization: Bearer`.
+ *   `Authorization` takes `Bearer <key>`), or gives whole headers, as `Name: value` lines or a JSON
+ *   object, where `[apiKey]` stands for the key (`Authorization: Token [apiKey]`); a key no header
+ *   carries goes as `Authorization: Bearer <key>`.
  *
  * The signature (shared/callbacks.ts) covers the method, the URL's path and query, the idempotency
  * key and the body, under the supplier's hashKey.
  */
 import { fillPlaceholders } from "./outcomes.ts";
+import { mappedVariables } from "./client-api.ts";
 import {
   EVENT_HEADER,
   IDEMPOTENCY_HEADER,
@@ -45,54 +48,7 @@ const RESERVED: ReadonlySet<string> = new Set(
   ),
 );
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
-const VAR_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_ENTRIES = 50;
-
-const bare = (s: string) => s.trim().replace(/^[[{<]+|[\]}>]+$/g, "").replace(/^##|##$/g, "").trim();
-
-/**
- * `variableMapping`: Samplex's variable name -> the supplier's name for it. Either a JSON object
- * (`{"sid": "member_id"}`) or lines (or commas) of pairs `sid=member_id` / `sid: member_id`. The side
- * written in brackets is Samplex's variable (`member_id=[sid]` is the same as `[sid]=member_id`);
- * with no brackets, the left side is. Entries that are not a pair of plain names are ignored.
- */
-export function parseVariableMapping(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const t = text.trim();
-  if (!t) return out;
-  let pairs: [string, string][] = [];
-  if (t.startsWith("{")) {
-    try {
-      const o = JSON.parse(t);
-      if (o && typeof o === "object") {
-        pairs = Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string");
-      }
-    } catch { /* not JSON: read as lines */ }
-  }
-  if (!pairs.length) {
-    pairs = t.split(/[\n,;]/).map((line) => {
-      const i = line.search(/[=:]/);
-      return (i < 0 ? ["", ""] : [line.slice(0, i), line.slice(i + 1)]) as [string, string];
-    });
-  }
-  for (const [left, right] of pairs.slice(0, MAX_ENTRIES)) {
-    const ours = (x: string) => /^\s*[[{<]/.test(x);
-    const [from, to] = ours(right) && !ours(left) ? [right, left] : [left, right];
-    const a = bare(from), b = bare(to);
-    if (VAR_NAME.test(a) && VAR_NAME.test(b)) out[a] = b;
-  }
-  return out;
-}
-
-/** The values under Samplex's names and under the supplier's names for them. */
-export function mappedValues(values: Record<string, string>, mapping: Record<string, string>) {
-  const out: Record<string, string> = { ...values };
-  for (const [from, to] of Object.entries(mapping)) {
-    const hit = Object.keys(values).find((k) => k.toLowerCase() === from.toLowerCase());
-    if (hit !== undefined && !(to in out)) out[to] = values[hit];
-  }
-  return out;
-}
 
 /** Fills `[name]` in a JSON template with the value JSON-escaped, in one pass. */
 function fillJson(template: string, values: Record<string, string>): string {
@@ -115,27 +71,37 @@ function jsonHeaders(spec: string): [string, string][] | null {
   }
 }
 
-/** The supplier's auth headers (see the module's comment); reserved names are left out. */
+/** The key as its header carries it: Authorization takes a scheme (Bearer unless the key has one). */
+const keyValue = (header: string, key: string) =>
+  header.toLowerCase() === "authorization" && !/\s/.test(key) ? `Bearer ${key}` : key;
+
+/** The supplier's auth headers (see the module's comment); reserved names and line breaks are left out. */
 export function authHeaders(s: Pick<CallbackSupplier, "apiHeader" | "apiKey">): Record<string, string> {
   const out: Record<string, string> = {};
   const key = s.apiKey.trim();
   const spec = s.apiHeader.trim();
-  if (!spec) {
-    if (key) out["Authorization"] = `Bearer ${key}`;
-    return out;
+  let carried = false;
+  if (HEADER_NAME.test(spec)) {
+    if (key && !RESERVED.has(spec.toLowerCase())) out[spec] = keyValue(spec, key);
+    carried = true;
+  } else if (spec) {
+    const entries: [string, string][] = jsonHeaders(spec) ??
+      spec.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((line) => {
+        const i = line.indexOf(":");
+        return (i < 0 ? [line, ""] : [line.slice(0, i), line.slice(i + 1)]) as [string, string];
+      });
+    for (const [rawName, raw] of entries.slice(0, MAX_ENTRIES)) {
+      const name = rawName.trim();
+      carried ||= /\[apiKey\]|\{apiKey\}/i.test(raw);
+      const value = raw.trim().replace(/\[apiKey\]|\{apiKey\}/gi, key);
+      if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase()) || !value || /[\r\n\0]/.test(value)) {
+        continue;
+      }
+      out[name] = value;
+    }
   }
-  const entries: [string, string | null][] = jsonHeaders(spec) ??
-    spec.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((line) => {
-      const i = line.indexOf(":");
-      return i < 0 ? [line, null] : [line.slice(0, i), line.slice(i + 1)];
-    });
-  for (const [rawName, raw] of entries.slice(0, MAX_ENTRIES)) {
-    const name = rawName.trim();
-    const value = raw === null ? key : raw.trim().replace(/\[apiKey\]|\{apiKey\}/gi, key);
-    if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase()) || !value) continue;
-    // no line breaks into a header value
-    if (/[\r\n\0]/.test(value)) continue;
-    out[name] = value;
+  if (key && !carried && !Object.keys(out).some((k) => k.toLowerCase() === "authorization")) {
+    out["Authorization"] = `Bearer ${key}`;
   }
   return out;
 }
@@ -146,10 +112,8 @@ export async function buildCallback(
   h: { url: string; vars: Record<string, string>; event: string; key: string },
   nowMs: number,
 ): Promise<CallbackRequest> {
-  const values = mappedValues(
-    { ...h.vars, event: h.event, key: h.key },
-    parseVariableMapping(s.variableMapping),
-  );
+  const samplex = { ...h.vars, event: h.event, key: h.key };
+  const values = { ...samplex, ...mappedVariables(s.variableMapping, samplex) };
   const url = fillPlaceholders(h.url, values);
   const template = s.apiBody.trim();
   const method = template ? "POST" : "GET";

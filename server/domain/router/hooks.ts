@@ -30,17 +30,13 @@ import type { Db } from "../../db/connection.ts";
 import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
-import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
+import { hookKey } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
 import { buildCallback, type CallbackSupplier } from "./callback-request.ts";
 import { randomKey } from "../common/values.ts";
 
-/**
- * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
- * `65f0c1d2e3a4b5c6d7e8f901-c`. The same on every send of that hook, and no other hook has it.
- */
-export const hookKey = (uid: string, status: FinalStatus) => `${uid}-${STATUS_LETTER[status]}`;
+export { hookKey };
 
 export { IDEMPOTENCY_HEADER } from "../../../shared/callbacks.ts";
 

@@ -7,8 +7,7 @@
  * Each code may be written `[name]`, `{name}`, `<name>`, `##name##` or URL-encoded (`%5Bname%5D`,
  * `%7Bname%7D`), in any case (outcomes.ts, fillPlaceholders).
  */
-import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
-import { hookKey } from "./hooks.ts";
+import { type FinalStatus, hookKey, STATUS_LETTER } from "./outcomes.ts";
 
 export type ShortCode = {
   /** As written in a link: `[sid]`. */
