@@ -34,6 +34,7 @@ import * as providers from "../shared/api/providers.ts";
 import * as reports from "../shared/api/reports.ts";
 import * as portal from "../shared/api/portal.ts";
 import * as supplierApiKeys from "../shared/api/supplier-api-keys.ts";
+import * as supplierCallbacks from "../shared/api/supplier-callbacks.ts";
 import { VERSION } from "./domain/ops/version.ts";
 import results from "./openapi-results.json" with { type: "json" };
 
@@ -60,6 +61,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   "External providers": providers,
   Reports: reports,
   "Supplier API keys": supplierApiKeys,
+  "Supplier callbacks": supplierCallbacks,
   "Supplier portal": portal,
   Support: support,
   Operations: ops,

@@ -268,6 +268,8 @@ export const API: Record<string, readonly Role[]> = {
   "POST /admin/supplier/:id/api-keys": R.MASTER_DATA,
   "PUT /admin/supplier/:id/api-keys/:keyId": R.MASTER_DATA,
   "POST /admin/supplier/:id/api-keys/:keyId/revoke": R.MASTER_DATA,
+  "POST /admin/supplier/:id/callbacks": R.MASTER_DATA,
+  "POST /admin/supplier/:id/callbacks/:callbackId/redeliver": R.MASTER_DATA,
   // respondent profiles: the suppliers' and support's staff (the same roles)
   "GET /admin/supplier/profile/settings": R.MASTER_DATA,
   "PUT /admin/supplier/profile/settings": R.MASTER_DATA,
@@ -375,6 +377,12 @@ export const API: Record<string, readonly Role[]> = {
   "POST /supplier/api-keys": R.SUPPLIER,
   "PUT /supplier/api-keys/:keyId": R.SUPPLIER,
   "POST /supplier/api-keys/:keyId/revoke": R.SUPPLIER,
+  "POST /supplier/callbacks": R.SUPPLIER,
+  "POST /supplier/callbacks/:callbackId/redeliver": R.SUPPLIER,
+  "GET /supplier/callback-urls": R.SUPPLIER,
+  "PUT /supplier/callback-urls": R.SUPPLIER,
+  "POST /supplier/callback-secret": R.SUPPLIER,
+  "POST /supplier/callback-secret/rotate": R.SUPPLIER,
 };
 
 export function apiRoles(key: string): readonly Role[] {

@@ -29,6 +29,7 @@ import * as m0032 from "./0032_supplier_api_keys.ts";
 import * as m0033 from "./0033_member_profiles.ts";
 import * as m0034 from "./0034_supply_surveys.ts";
 import * as m0035 from "./0035_supply_books.ts";
+import * as m0036 from "./0036_supplier_callbacks.ts";
 import * as m0037 from "./0037_client_api.ts";
 import * as m0038 from "./0038_router_holds.ts";
 
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   "0033_member_profiles": m0033,
   "0034_supply_surveys": m0034,
   "0035_supply_books": m0035,
+  "0036_supplier_callbacks": m0036,
   "0037_client_api": m0037,
   "0038_router_holds": m0038,
 };

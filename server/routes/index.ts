@@ -22,6 +22,7 @@ import { providerRoutes } from "./providers.ts";
 import { reportRoutes } from "./reports.ts";
 import { portalRoutes } from "./portal.ts";
 import { supplierApiKeyRoutes } from "./supplier-api-keys.ts";
+import { supplierCallbackRoutes } from "./supplier-callbacks.ts";
 
 export function registerRoutes(api: Api) {
   sessionRoutes(api);
@@ -46,4 +47,5 @@ export function registerRoutes(api: Api) {
   reportRoutes(api);
   portalRoutes(api);
   supplierApiKeyRoutes(api);
+  supplierCallbackRoutes(api);
 }

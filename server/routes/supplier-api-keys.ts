@@ -13,7 +13,7 @@ import {
 } from "../domain/suppliers/api-keys.ts";
 
 /** The supplier the signed-in SUPPLIER user belongs to. */
-const ownSupplier = (c: HttpCtx) => c.get("user").supplierId ?? "";
+export const ownSupplier = (c: HttpCtx) => c.get("user").supplierId ?? "";
 
 const CREATED = "API key created: copy it now, it will not be shown again";
 

@@ -4,6 +4,7 @@ import { defineCall, type Deleted, returns } from "./contract.ts";
 import type { CountryFields } from "./clients.ts";
 import { defineList, ListBody, type ListResult } from "../list.ts";
 import {
+  CALLBACK_URL_KEYS,
   MemberProfileErase,
   ProfileSettingsForm,
   SupplierForm,
@@ -73,6 +74,10 @@ export type SupplierRecord = SupplierListItem & {
   /** Why the server refused to call the approved hook ('' when it has not), and since when. */
   approvedHookRefusal: string;
   approvedHookRefusedAt: string | null;
+  callbackTerminate: string;
+  callbackOverQuota: string;
+  callbackQualityTerm: string;
+  callbackReconcile: string;
   isDeleted: boolean;
   updatedAt: string;
 };
@@ -109,7 +114,7 @@ export const addSupplier = defineCall({
   method: "POST",
   path: "/admin/supplier/add",
   body: SupplierForm,
-  outboundUrls: ["supplierApprovedHook"],
+  outboundUrls: CALLBACK_URL_KEYS,
   result: returns<SupplierRecord>(),
 });
 export const updateSupplierCall = defineCall({
@@ -117,7 +122,7 @@ export const updateSupplierCall = defineCall({
   path: "/admin/supplier/update/:id",
   ids: { id: "Supplier" },
   body: SupplierUpdate,
-  outboundUrls: ["supplierApprovedHook"],
+  outboundUrls: CALLBACK_URL_KEYS,
   result: returns<SupplierRecord | Deleted>(),
 });
 /** A supplier's keys, whole (the record shows them masked: last 4 characters). */

@@ -32,6 +32,37 @@ export const SUPPLIER_RULE_CPI = /^\s*\d+(\.\d+)?(\s*\|\s*\d+(\.\d+)?)*\s*$/;
 /** A redirect back to the supplier: blank, or a URL carrying its respondent id placeholder ([sid]). */
 export const supplierRedirect = optionalUrl(SID_PLACEHOLDERS);
 
+/** A callback URL: blank (none), else http(s), at most MAX_LEN.url characters. */
+const callbackUrl = (label: string) => optionalUrl(undefined, `${label} must be an http(s) URL`, label);
+
+/**
+ * The callback URL per event besides the complete's (`supplierApprovedHook`, the complete and
+ * approval callback): signed callbacks, shared/callbacks.ts.
+ */
+export const CALLBACK_URL_LABELS = {
+  supplierApprovedHook: "Complete callback URL",
+  callbackTerminate: "Terminate callback URL",
+  callbackOverQuota: "Over quota callback URL",
+  callbackQualityTerm: "Quality term callback URL",
+  callbackReconcile: "Reconcile callback URL",
+} as const;
+/** The fields of {@link CallbackUrlsForm}, each checked against the outbound policy when saved. */
+export const CALLBACK_URL_KEYS = Object.keys(CALLBACK_URL_LABELS) as (keyof typeof CALLBACK_URL_LABELS)[];
+
+export const CALLBACK_URL_FIELDS = {
+  callbackTerminate: callbackUrl(CALLBACK_URL_LABELS.callbackTerminate),
+  callbackOverQuota: callbackUrl(CALLBACK_URL_LABELS.callbackOverQuota),
+  callbackQualityTerm: callbackUrl(CALLBACK_URL_LABELS.callbackQualityTerm),
+  callbackReconcile: callbackUrl(CALLBACK_URL_LABELS.callbackReconcile),
+};
+
+/** A supplier's callback URLs as its portal edits them: the complete's and one per other event. */
+export const CallbackUrlsForm = v.object({
+  supplierApprovedHook: callbackUrl(CALLBACK_URL_LABELS.supplierApprovedHook),
+  ...CALLBACK_URL_FIELDS,
+});
+export type CallbackUrlsForm = v.InferOutput<typeof CallbackUrlsForm>;
+
 export const SupplierForm = v.object({
   supplierType: numberChoice([SUPPLIER_TYPE.DIY, SUPPLIER_TYPE.LOCAL] as const, MSG.supplierTypeRequired),
   supplierName: requiredText(MSG.supplierNameRequired, 4, MAX_LEN.name),
@@ -78,6 +109,7 @@ export const SupplierForm = v.object({
   isEmailNotification: boolDefault(true),
   isPreScreen: boolDefault(false),
   supplierApprovedHook: optionalUrl(),
+  ...CALLBACK_URL_FIELDS,
   isActive: boolDefault(true),
 });
 export type SupplierForm = v.InferOutput<typeof SupplierForm>;

@@ -1296,9 +1296,11 @@ Deno.test("router: a claimed hook whose sender died is sent again once its lease
   const t = await testApp({}, { router: { fetch: fakeFetch } });
   try {
     const now = new Date().toISOString();
+    // a real supplier: a callback is signed with its hash key when sent
+    const supplier = await makeSupplier(t);
     const row = {
       sessionId: "0123456789abcdef01234567",
-      supplierId: "0123456789abcdef01234568",
+      supplierId: supplier._id,
       status: "sending" as const,
       createdAt: now,
       updatedAt: now,

@@ -19,6 +19,8 @@ let finish = (): Promise<Record<string, unknown>> => Promise.resolve({});
 if (mode === "bare") {
   const app = new Hono();
   app.get("/r", (c) => c.redirect("https://client.example/survey?uid=0123456789abcdef01234567", 302));
+  // the receiver of the callbacks-on project's signed callbacks (_router_callbacks.ts)
+  app.get("/cb", (c) => c.text("ok"));
   fetchHandler = (req) => app.fetch(req);
 } else {
   const env = loadEnv({
@@ -30,6 +32,7 @@ if (mode === "bare") {
     DENO_ENV: "development",
     HTTP_GUARD: Deno.env.get("HTTP_GUARD"),
     ROUTER_HOLDS: Deno.env.get("ROUTER_HOLDS"),
+    OUTBOUND_ALLOW: Deno.env.get("OUTBOUND_ALLOW"),
   });
   const { deps, handle } = await buildDeps(env);
   const app = createApp(deps);

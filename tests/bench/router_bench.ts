@@ -21,6 +21,7 @@ import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { startServer } from "./_server.ts";
+import { CALLBACK_ENV, CALLBACKS_ON, setupCallbackProject } from "./_router_callbacks.ts";
 
 const CONCURRENCY = 64;
 const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
@@ -212,7 +213,12 @@ export async function bench(): Promise<BenchRow[]> {
   const sqldSetup = sqld ? await setupProject(sqld.url) : null;
 
   const rows: BenchRow[] = [];
+  // the app instances may call the callbacks-on project's receiver on loopback (they inherit this)
+  if (CALLBACKS_ON) { for (const [k, v] of Object.entries(CALLBACK_ENV)) Deno.env.set(k, v); }
   const bare = await startServer("bare");
+  const cbSetup = CALLBACKS_ON
+    ? await setupCallbackProject(`file:${dbPath}`, `http://127.0.0.1:${bare.port}`)
+    : null;
   const app = await startServer("app", dbPath);
   const base = baseSetup ? await startServer("app", baseDbPath, "", baselineRoot) : null;
   // ROUTER_BENCH_REPLICAS=0: the two instances without replicas (every read over the network)
@@ -235,17 +241,19 @@ export async function bench(): Promise<BenchRow[]> {
   const bareStep = async (c: Conn) => (await c.get("/r")).status === 302;
   const mine = steps(setup, "f");
   const theirs = baseSetup ? steps(baseSetup, "m") : null;
+  const withCallbacks = cbSetup ? steps(cbSetup, "k") : null;
   const onSqld = sqldSetup ? steps(sqldSetup, "s") : null;
   const theirsOnSqld = baseSqldSetup ? steps(baseSqldSetup, "t") : null;
   // warm every server, then alternate the phases so a busy machine weighs on each alike
   await phase(bare.port, 1, bareStep);
   await phase(app.port, 1, mine.entry);
+  if (withCallbacks) await phase(app.port, 1, withCallbacks.pair);
   if (base && theirs) await phase(base.port, 1, theirs.entry);
   if (onSqld) await phase(edges.map((e) => e.port), 1, onSqld.entry);
   if (theirsOnSqld) await phase(baseEdges.map((e) => e.port), 1, theirsOnSqld.entry);
   type Round =
     & Record<"bare" | "entry" | "pairs", Phase>
-    & Partial<Record<"baseEntry" | "basePairs" | "sqld" | "baseSqld", Phase>>;
+    & Partial<Record<"baseEntry" | "basePairs" | "sqld" | "baseSqld" | "pairsCallbacks", Phase>>;
   const runs: Round[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const r: Round = {
@@ -253,6 +261,7 @@ export async function bench(): Promise<BenchRow[]> {
       entry: await phase(app.port, SECONDS, mine.entry),
       pairs: await phase(app.port, SECONDS, mine.pair),
     };
+    if (withCallbacks) r.pairsCallbacks = await phase(app.port, SECONDS, withCallbacks.pair);
     if (base && theirs) {
       r.baseEntry = await phase(base.port, SECONDS, theirs.entry);
       r.basePairs = await phase(base.port, SECONDS, theirs.pair);
@@ -316,6 +325,23 @@ export async function bench(): Promise<BenchRow[]> {
     }% of the bare 302 in pairs); p50/p99 per pair`,
   });
   let failed = b.failed + e.failed + p.failed;
+  if (withCallbacks) {
+    const k = pick("pairsCallbacks", "pairs");
+    rows.push({
+      measure: "router entry + signed return, callbacks on",
+      value: Math.round(k.rps * 2),
+      median: k.p50,
+      p95: k.p99,
+      unit: "req/s",
+      ratio: k.ratio,
+      summary: "router entry+return with callbacks on (x callbacks off)",
+      note:
+        `each complete queues a signed callback, delivered to a local receiver meanwhile; ratio vs the pairs without callbacks in the same rounds; target >= 0.9 (${
+          k.ratio >= 0.9 ? "met" : "NOT met"
+        })`,
+    });
+    failed += k.failed;
+  }
   if (baseSetup) {
     const be = pick("baseEntry"), bp = pick("basePairs");
     const vsBase = (k: "entry" | "pairs", bk: "baseEntry" | "basePairs") =>

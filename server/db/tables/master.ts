@@ -83,6 +83,11 @@ export interface SuppliersTable {
   /** Why the outbound client refused the hook ('' while none is refused); cleared by a send or a new hook. */
   approvedHookRefusal: ColumnType<string, string | undefined, string>;
   approvedHookRefusedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Callback URLs per event besides the complete's (supplierApprovedHook), migration 0036; '' none. */
+  callbackTerminate: ColumnType<string, string | undefined, string>;
+  callbackOverQuota: ColumnType<string, string | undefined, string>;
+  callbackQualityTerm: ColumnType<string, string | undefined, string>;
+  callbackReconcile: ColumnType<string, string | undefined, string>;
   isActive: number;
   isDeleted: number;
   createdAt: string;

@@ -139,6 +139,14 @@ export interface RouterHooksTable {
   nextAt: string;
   createdAt: string;
   updatedAt: string;
+  /** The callback's event (migration 0036): complete, terminate, overquota, quality, reconcile, approved. */
+  event: D<string>;
+  /** JSON of the values its URL and body are filled with when sent; null: a URL filled when queued. */
+  vars: D<string | null>;
+  /** How often staff or the supplier queued it again. */
+  redeliveries: D<number>;
+  /** The supplier's last answer ("HTTP 200") or the last error; '' before any attempt. */
+  lastAnswer: D<string>;
 }
 
 export interface RouterTables {

@@ -11,6 +11,7 @@ import { languageByCode } from "../lookups/languages.ts";
 import { PROJECT_STATUS_LIST, SUPPLIER_TYPE } from "../../../shared/status.ts";
 import { SECURITY_LABELS } from "../../../shared/schemas/project.ts";
 import { ROLE_LABELS } from "../../../shared/roles.ts";
+import { CALLBACK_URL_LABELS } from "../../../shared/schemas/supplier.ts";
 
 /** The name of a related record: `column` of `table` by id (the id itself when it is gone). */
 function nameIn(table: string, column: string): FieldDecl["name"] {
@@ -161,6 +162,10 @@ export const SUPPLIER_FIELDS: FieldDecls = {
   clientIds: { label: "Clients", kind: "list", name: clientName },
   ...REDIRECTS,
   supplierApprovedHook: text("Approved hook"),
+  callbackTerminate: text(CALLBACK_URL_LABELS.callbackTerminate),
+  callbackOverQuota: text(CALLBACK_URL_LABELS.callbackOverQuota),
+  callbackQualityTerm: text(CALLBACK_URL_LABELS.callbackQualityTerm),
+  callbackReconcile: text(CALLBACK_URL_LABELS.callbackReconcile),
   isEmailNotification: bool("E-mail notifications"),
   isPreScreen: bool("Pre-screen"),
   apiClientId: text("API client id"),

@@ -28,7 +28,7 @@ import {
   noFigures,
   type Upload,
 } from "./chunk.ts";
-import { queueApprovedHooks, releaseHooks } from "./post-backs.ts";
+import { queueApprovedHooks, queueRejectCallbacks, releaseHooks } from "./post-backs.ts";
 import { recoverReconciles, rollBack } from "./rollback.ts";
 
 /** An upload: the project, approved or rejected, its identifiers. */
@@ -175,7 +175,9 @@ async function applyChunk(trx: Db, up: Upload, part: string[], offset: number): 
     await sql`INSERT INTO session_reconciles (sessionId, state) ${sql`SELECT id, ${state} FROM reconcile_chunk WHERE kind = ${KIND.CHANGE}`}`
       .execute(trx);
     await moveCounters(trx, changed, up.type, 1);
-    if (up.type === RECONCILE_TYPE.APPROVED) f.hooksQueued = await queueApprovedHooks(trx, up);
+    f.hooksQueued = up.type === RECONCILE_TYPE.APPROVED
+      ? await queueApprovedHooks(trx, up)
+      : await queueRejectCallbacks(trx, up);
   }
   await sql`DELETE FROM reconcile_chunk`.execute(trx);
   return f;
@@ -196,7 +198,11 @@ async function finish(trx: Db, actor: Actor, id: string, figures: Figures, at: D
     activity: `Reconciled ${target.projectCode}${
       row.fileName ? ` from ${row.fileName}` : ""
     }: ${row.matched} ${label.toLowerCase()} of ${row.identifiers} identifiers (${row.unknown} unknown, ${row.duplicates} duplicate, ${row.alreadyReconciled} already reconciled, ${row.notComplete} not a complete)${
-      row.hooksQueued ? `; ${row.hooksQueued} approved post-backs queued` : ""
+      row.hooksQueued
+        ? `; ${row.hooksQueued} ${
+          row.type === RECONCILE_TYPE.APPROVED ? "approved post-backs" : "reconcile callbacks"
+        } queued`
+        : ""
     }`,
     module: MODULE,
     recordId: target.id,

@@ -10,7 +10,7 @@ import type { Ctx } from "../ctx.ts";
 import { APPLY_CHUNK } from "./chunk.ts";
 import { moveCounters, touchedBy } from "./counters.ts";
 import { Pacer } from "./pace.ts";
-import { approvedHookKey, HOOK_HELD, releaseOrphanHooks } from "./post-backs.ts";
+import { approvedHookKey, HOOK_HELD, reconcileKey, releaseOrphanHooks } from "./post-backs.ts";
 import { dropUnknown } from "./unknown.ts";
 
 /**
@@ -35,12 +35,14 @@ export async function rollBack(db: Db, id: string, size: number) {
       await sql`DELETE FROM session_reconciles
         WHERE sessionId IN (SELECT value FROM json_each(${JSON.stringify(page)})) AND state = ${state}`
         .execute(trx);
-      if (row.type === RECONCILE_TYPE.APPROVED) {
-        await sql`DELETE FROM router_hooks WHERE hookKey IN (SELECT value FROM json_each(${
-          JSON.stringify(page.map(approvedHookKey))
-        }))
+      // its held callbacks: the approvals, or the rejections' reconcile callbacks
+      const keys = row.type === RECONCILE_TYPE.APPROVED
+        ? page.map(approvedHookKey)
+        : page.map((uid) => reconcileKey(uid, id, false));
+      await sql`DELETE FROM router_hooks WHERE hookKey IN (SELECT value FROM json_each(${
+        JSON.stringify(keys)
+      }))
           AND status = 'queued' AND nextAt = ${HOOK_HELD}`.execute(trx);
-      }
       await sql`DELETE FROM reconcile_items WHERE reconcileId = ${id} AND sessionId IN (SELECT value FROM json_each(${
         JSON.stringify(page)
       }))`

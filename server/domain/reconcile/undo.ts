@@ -12,7 +12,7 @@ import { RECONCILE_STATE } from "../../db/tables/reconcile.ts";
 import { assertReconcilable, lastApplied, MODULE, reconcileTarget } from "./scope.ts";
 import { moveCounters, touchedBy } from "./counters.ts";
 import { getReconcile } from "./summaries.ts";
-import { APPROVED_LETTER } from "./post-backs.ts";
+import { APPROVED_LETTER, queueUndoCallbacks } from "./post-backs.ts";
 import { recoverReconciles } from "./rollback.ts";
 
 /**
@@ -38,6 +38,7 @@ export async function undoReconcile(
         undoLast(db, actor, projectId, at)
       ),
   );
+  if (out.callbacks) ctx.services.router.hooks.kick();
   return {
     reconcile: await getReconcile(db, out.id),
     restored: out.restored,
@@ -64,7 +65,7 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
     const restored = await sql`DELETE FROM session_reconciles
       WHERE sessionId IN (SELECT sessionId FROM reconcile_items WHERE reconcileId = ${last.id}) AND state = ${state}`
       .execute(trx);
-    let withdrawn = 0, sent = 0;
+    let withdrawn = 0, sent = 0, callbacks = 0;
     if (last.type === RECONCILE_TYPE.APPROVED) {
       const keys = sql`SELECT sessionId || ${
         "-" + APPROVED_LETTER
@@ -76,6 +77,9 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
       const s = await sql<{ n: number }>`SELECT count(*) AS n FROM router_hooks WHERE hookKey IN (${keys})`
         .execute(trx);
       sent = Number(s.rows[0].n);
+    } else {
+      // each session turned back from rejected: one more reconcile callback (its own key)
+      callbacks = await queueUndoCallbacks(trx, last.id, at);
     }
     await trx.updateTable("reconciles").set({
       status: "undone",
@@ -89,11 +93,13 @@ function undoLast(db: Db, actor: Actor, projectId: string, at: Date) {
       }: ${n} sessions back to not reconciled${
         last.type === RECONCILE_TYPE.APPROVED
           ? `; ${withdrawn} queued approved post-backs withdrawn, ${sent} already sent are not sent again`
+          : callbacks
+          ? `; ${callbacks} reconcile callbacks queued`
           : ""
       }`,
       module: MODULE,
       recordId: target.id,
     }, at);
-    return { id: last.id, restored: n, withdrawn, sent };
+    return { id: last.id, restored: n, withdrawn, sent, callbacks };
   });
 }

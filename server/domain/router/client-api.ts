@@ -111,13 +111,23 @@ const headerName = (text: string) => {
   return HEADER_RE.test(t) ? t : null;
 };
 
+/**
+ * A record's variable mapping (`name=[variable]` per line: the other side's name for a Samplex
+ * variable, its value a template) filled with Samplex's values: the client API's and the supplier
+ * callbacks' (callback-request.ts). A line that is not `name=value` is an error naming it.
+ */
+export function mappedVariables(mapping: string, samplex: Record<string, string>): Record<string, string> {
+  const mapped: Record<string, string> = {};
+  for (const [name, template] of pairs(mapping, "Variable mapping")) {
+    mapped[name] = fillPlaceholders(template, samplex, String);
+  }
+  return mapped;
+}
+
 /** The Samplex variables of one respondent, and the client's names for them (variableMapping). */
 export function clientApiValues(api: ClientApi, vars: { uid: string; sid: string; pid: string }) {
   const samplex: Record<string, string> = clientApiCallValues(vars);
-  const mapped: Record<string, string> = {};
-  for (const [name, template] of pairs(api.variableMapping, "Variable mapping")) {
-    mapped[name] = fillPlaceholders(template, samplex, String);
-  }
+  const mapped = mappedVariables(api.variableMapping, samplex);
   return { samplex, mapped, all: { ...samplex, ...mapped } };
 }
 

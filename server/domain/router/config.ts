@@ -38,8 +38,10 @@ export type MapConfig = {
   supplierOff: string;
   /** Where respondents go back to per status: the map's link, else the supplier's own, else "". */
   redirects: Redirects;
-  /** The supplier's approved hook (blank: none). */
+  /** The supplier's approved hook (blank: none): its complete (and approval) callback URL. */
   approvedHook: string;
+  /** The supplier's callback URL per other outcome (blank: none). */
+  callbacks: { terminate: string; overquota: string; quality: string };
 };
 
 export type PrescreenOption = {
@@ -272,6 +274,9 @@ export class RouterConfig {
         "suppliers.supplierName",
         "suppliers.supplierType",
         "suppliers.supplierApprovedHook",
+        "suppliers.callbackTerminate",
+        "suppliers.callbackOverQuota",
+        "suppliers.callbackQualityTerm",
         "suppliers.isDeleted as supplierIsDeleted",
         "suppliers.isActive as supplierIsActive",
       ])
@@ -304,6 +309,11 @@ export class RouterConfig {
         surveyClose: returnUrlOf(r.redirectSurveyClose, r.supplierSurveyClose),
       },
       approvedHook: (r.supplierApprovedHook ?? "").trim(),
+      callbacks: {
+        terminate: (r.callbackTerminate ?? "").trim(),
+        overquota: (r.callbackOverQuota ?? "").trim(),
+        quality: (r.callbackQualityTerm ?? "").trim(),
+      },
     };
   }
 

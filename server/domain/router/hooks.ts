@@ -1,8 +1,12 @@
 /**
- * Supplier approved hooks: when a supplier has one (suppliers.supplierApprovedHook), each complete
- * of its respondents queues a GET to it ([sid], [uid], [pid], [status], [key] filled) in the same
- * transaction as the complete. A background sender delivers them, retrying with back-off; the queue
- * is a table, so a restart loses nothing.
+ * Supplier callbacks (issue 23; they began as the approved hooks): at a session's outcome the router
+ * queues one row of router_hooks per event the supplier has a URL for (complete: its
+ * supplierApprovedHook; terminate, over quota, quality term: callback URLs of migration 0036; see
+ * ./callback-events.ts) in the same transaction as the outcome; a reconcile queues its approvals and
+ * its reconcile changes into the same table (../reconcile/post-backs.ts). A background sender
+ * delivers them, retrying with back-off; the queue is a table, so a restart loses nothing. Each
+ * request is built when sent from the supplier's API fields and signed under its hash key
+ * (./callback-request.ts, shared/callbacks.ts).
  *
  * Several app instances may share the database, each with its own sender: a sender first claims a
  * due row (queued -> sending, nextAt = the end of its lease, the attempt counted) with one
@@ -18,25 +22,23 @@
  *
  * Hooks go through the outbound client (../common/outbound): a hook whose URL the policy refuses
  * (an internal address, a name that resolves to one, a port it does not call) fails at once, without
- * retries; the reason is kept on the supplier (shown on its form) and logged once, when it changes.
+ * retries; its answer says why (the delivery log), and the complete URL's reason is kept on the
+ * supplier (shown on its form) and logged once, when it changes.
  */
 import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
 import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
-import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
+import { hookKey } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
+import { buildCallback, type CallbackSupplier } from "./callback-request.ts";
+import { randomKey } from "../common/values.ts";
 
-/**
- * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
- * `65f0c1d2e3a4b5c6d7e8f901-c`. The same on every send of that hook, and no other hook has it.
- */
-export const hookKey = (uid: string, status: FinalStatus) => `${uid}-${STATUS_LETTER[status]}`;
+export { hookKey };
 
-/** The header a hook's key travels in. */
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export { IDEMPOTENCY_HEADER } from "../../../shared/callbacks.ts";
 
 type Due = {
   id: number;
@@ -46,12 +48,56 @@ type Due = {
   status: string;
   attempts: number;
   nextAt: string;
-  /** Set when the hook is not a complete's (a reconcile approval: `<uid>-a`). */
+  /** The idempotency key (null on a complete's queued before migration 0036: `<uid>-c`). */
   hookKey: string | null;
+  event: string;
+  /** JSON of the values the URL and body are filled with; null: the URL was filled when queued. */
+  vars: string | null;
 };
 /** The idempotency key a queued hook travels with. */
 const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.sessionId, "complete");
 type Claimed = Due & { lease: string; attempts: number };
+const DUE_COLUMNS = [
+  "id",
+  "sessionId",
+  "supplierId",
+  "url",
+  "status",
+  "attempts",
+  "nextAt",
+  "hookKey",
+  "event",
+  "vars",
+] as const;
+
+function parseVars(vars: string | null): Record<string, string> {
+  if (!vars) return {};
+  try {
+    const o = JSON.parse(vars);
+    return o && typeof o === "object" ? o : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The supplier fields a callback is built from. A supplier without a hash key (cleared by hand)
+ * gets a new random one first: a callback is never sent unsigned.
+ */
+async function callbackSupplier(db: Db, id: string): Promise<CallbackSupplier> {
+  const read = () =>
+    db.selectFrom("suppliers").select(["hashKey", "apiHeader", "apiKey", "apiBody", "variableMapping"])
+      .where("id", "=", id).executeTakeFirst();
+  let s = await read();
+  if (!s) throw new Error("the supplier is gone");
+  if (!s.hashKey.trim()) {
+    await db.updateTable("suppliers").set({ hashKey: randomKey(32) }).where("id", "=", id)
+      .where(sql<boolean>`trim(hashKey) = ''`).execute();
+    s = await read();
+    if (!s) throw new Error("the supplier is gone");
+  }
+  return s;
+}
 
 export type HookOptions = {
   /** The outbound client the hooks go through (its timeouts and size cap apply; timeoutMs overrides its total). */
@@ -116,7 +162,7 @@ export class HookSender {
       const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
       const due = await this.db.selectFrom("router_hooks")
-        .select(["id", "sessionId", "supplierId", "url", "status", "attempts", "nextAt", "hookKey"])
+        .select(DUE_COLUMNS)
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
       const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
@@ -150,7 +196,7 @@ export class HookSender {
     if (Number(r.numUpdatedRows ?? 0) !== 1) return null;
     if (h.status === "sending") {
       // its sender died mid-send: the supplier may have it already, and deduplicates on the key
-      this.log.warn("supplier approved hook sent again after its lease ran out", {
+      this.log.warn("supplier callback sent again after its lease ran out", {
         id: h.id,
         key: keyOf(h),
         attempts,
@@ -160,27 +206,36 @@ export class HookSender {
   }
 
   async #send(h: Claimed) {
+    let answer = "";
     let error = "";
     let refused = "";
     try {
-      const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(h.url, {
-        method: "GET",
-        headers: { [IDEMPOTENCY_HEADER]: keyOf(h) },
-      });
-      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
+      const req = await buildCallback(await callbackSupplier(this.db, h.supplierId), {
+        url: h.url,
+        vars: parseVars(h.vars),
+        event: h.event,
+        key: keyOf(h),
+      }, this.#now());
+      const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(req.url, req);
+      answer = `HTTP ${res.status}`;
+      if (res.status < 200 || res.status > 299) error = answer;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      answer = error.slice(0, 500);
       if (e instanceof OutboundRefused) refused = e.reason;
     }
     const attempts = h.attempts;
     const now = this.#now();
-    await this.#noteRefusal(h, refused, now);
+    // the supplier's record keeps the refusal of its complete (approved hook) URL; the other events'
+    // refusals are on their rows (the delivery log), so two URLs never flip the one field in turn
+    if (h.event === "complete" || h.event === "approved") await this.#noteRefusal(h, refused, now);
     if (refused) {
       // the policy will say the same on every retry: failed now, the reason on the supplier
       recordCallbackAttempt("refused");
       await this.#settle(h, {
         status: "failed",
         attempts,
+        lastAnswer: answer,
         lastError: error.slice(0, 500),
         updatedAt: new Date(now).toISOString(),
       });
@@ -191,6 +246,7 @@ export class HookSender {
       await this.#settle(h, {
         status: "sent",
         attempts,
+        lastAnswer: answer,
         lastError: "",
         updatedAt: new Date(now).toISOString(),
       });
@@ -198,10 +254,11 @@ export class HookSender {
     }
     const delay = this.opts.retryDelaysMs[attempts - 1];
     recordCallbackAttempt(delay === undefined ? "failed" : "retry");
-    this.log.warn("supplier approved hook failed", { id: h.id, attempts, error });
+    this.log.warn("supplier callback failed", { id: h.id, attempts, error });
     await this.#settle(h, {
       status: delay === undefined ? "failed" : "queued",
       attempts,
+      lastAnswer: answer,
       lastError: error.slice(0, 500),
       nextAt: new Date(now + (delay ?? 0)).toISOString(),
       updatedAt: new Date(now).toISOString(),
@@ -218,7 +275,7 @@ export class HookSender {
       approvedHookRefusedAt: reason ? new Date(now).toISOString() : null,
     }).where("id", "=", h.supplierId).where("approvedHookRefusal", "!=", reason).executeTakeFirst();
     if (reason && Number(r.numUpdatedRows ?? 0) === 1) {
-      this.log.warn("supplier approved hook refused by the outbound policy", {
+      this.log.warn("supplier callback refused by the outbound policy", {
         id: h.id,
         supplierId: h.supplierId,
         reason,
@@ -231,7 +288,7 @@ export class HookSender {
     const r = await this.db.updateTable("router_hooks").set(set).where("id", "=", h.id)
       .where("status", "=", "sending").where("nextAt", "=", h.lease).executeTakeFirst();
     if (Number(r.numUpdatedRows ?? 0) !== 1) {
-      this.log.warn("supplier approved hook outlived its lease; another sender has it", { id: h.id });
+      this.log.warn("supplier callback outlived its lease; another sender has it", { id: h.id });
     }
   }
 }

@@ -132,6 +132,12 @@ export const STATUS_LETTER: Record<FinalStatus, string> = {
   qualityTerm: "f",
 };
 
+/**
+ * The idempotency key of a session's hook for an outcome: `<uid>-<status letter>`, e.g.
+ * `65f0c1d2e3a4b5c6d7e8f901-c`. The same on every send of that hook, and no other hook has it.
+ */
+export const hookKey = (uid: string, status: FinalStatus) => `${uid}-${STATUS_LETTER[status]}`;
+
 /** Which of the supplier map's redirects a status sends the respondent to. */
 export function redirectKind(status: SessionStatus): keyof Redirects {
   switch (status) {

@@ -7,8 +7,7 @@
  * Each code may be written `[name]`, `{name}`, `<name>`, `##name##` or URL-encoded (`%5Bname%5D`,
  * `%7Bname%7D`), in any case (outcomes.ts, fillPlaceholders).
  */
-import { type FinalStatus, STATUS_LETTER } from "./outcomes.ts";
-import { hookKey } from "./hooks.ts";
+import { type FinalStatus, hookKey, STATUS_LETTER } from "./outcomes.ts";
 
 export type ShortCode = {
   /** As written in a link: `[sid]`. */
@@ -75,8 +74,8 @@ export const supplierRedirectValues = (
   s: { sid: string; uid: string; projectCode: string },
 ): Values<"sid" | "uid" | "pid"> => ({ sid: s.sid, pid: s.projectCode, uid: s.uid });
 
-/** The values of a supplier approved hook. */
-export const approvedHookValues = (
+/** The values of a supplier callback of an outcome (its URL's and body's variables). */
+export const outcomeCallbackValues = (
   s: { sid: string; uid: string; projectCode: string },
   status: FinalStatus,
 ): Values<"sid" | "uid" | "pid" | "status" | "key"> => ({

@@ -68,7 +68,7 @@ function keyRecord(row: KeyRow, nowIso: string): SupplierApiKey {
 }
 
 /** A live (not deleted) supplier's name and code, or 404. */
-async function supplierOf(db: Db, supplierId: string) {
+export async function supplierOf(db: Db, supplierId: string) {
   const s = await db.selectFrom("suppliers").select(["id", "supplierName", "supplierShortCode"])
     .where("id", "=", supplierId).where("isDeleted", "=", 0).executeTakeFirst();
   if (!s) throw notFound("Supplier");

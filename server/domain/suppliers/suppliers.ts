@@ -155,9 +155,12 @@ async function assertShortCodeFree(trx: Db, code: string, exceptId?: string) {
 async function checkedColumns(trx: Db, input: SupplierForm) {
   requireCountry(input.countryId, MSG.supplierCountryRequired);
   const clientIds = await keepKnownClients(trx, input.clientId, "clientId");
-  const { clientId: _ids, isEmailNotification, isPreScreen, isActive, ...plain } = input;
+  const { clientId: _ids, isEmailNotification, isPreScreen, isActive, hashKey, ...plain } = input;
   return {
     ...plain,
+    // callbacks are signed under it: a blank one (or a masked one, left out) keeps what is stored;
+    // a new supplier without one gets a random one (createSupplier)
+    ...(hashKey?.trim() ? { hashKey } : {}),
     clientIds: JSON.stringify(clientIds),
     isEmailNotification: isEmailNotification ? 1 : 0,
     isPreScreen: isPreScreen ? 1 : 0,
@@ -171,12 +174,13 @@ export async function createSupplier(
 ): Promise<SupplierRecord> {
   const { db, actor, now: clock } = ctx;
   return await db.transaction().execute(async (trx) => {
-    // a masked key (copied from another form) is no key
-    const columns = await checkedColumns(trx, {
-      ...input,
-      hashKey: isMasked(input.hashKey) ? "" : input.hashKey,
-      apiKey: isMasked(input.apiKey) ? "" : input.apiKey,
-    });
+    // a masked key (copied from another form) is no key; a blank or masked hash key becomes a new
+    // random one (callbacks are never sent unsigned)
+    const hashKey = isMasked(input.hashKey) || !input.hashKey.trim() ? randomKey(32) : input.hashKey;
+    const columns = {
+      ...await checkedColumns(trx, { ...input, apiKey: isMasked(input.apiKey) ? "" : input.apiKey }),
+      hashKey,
+    };
     await assertShortCodeFree(trx, input.supplierShortCode);
     const at = dateAt(clock), now = at.toISOString();
     const id = newId(at.getTime());

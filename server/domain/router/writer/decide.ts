@@ -9,11 +9,13 @@ import { newId } from "../../../db/ids.ts";
 import type { ProjectConfig } from "../config.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { fillPlaceholders, iso, REASON } from "../outcomes.ts";
+import type { MapConfig } from "../config.ts";
 import { type BatchState, mapCounts, type ProjectCounts, projectCounts } from "./load.ts";
 import { HoldChecks } from "./holds.ts";
 import { isRetry } from "./retry.ts";
 import type { Changes } from "./write.ts";
-import { approvedHookValues, clientLinkValues } from "../shortcodes.ts";
+import { clientLinkValues } from "../shortcodes.ts";
+import { outcomeCallback } from "../callback-events.ts";
 import {
   type EntryEvent,
   type LinkEvent,
@@ -57,6 +59,12 @@ export class Decisions {
     if (count >= limit) return true;
     this.changes.need(table, id, counter, limitColumn, count);
     return false;
+  }
+
+  /** Queues the supplier's callback of the session's outcome, when it has one for it. */
+  #callback(s: SessionRow, p: ProjectConfig, m: MapConfig) {
+    const row = outcomeCallback(s, p.projectCode, m);
+    if (row) this.changes.hooks.push(row);
   }
 
   decide(e: RouterEvent): Outcome {
@@ -179,6 +187,7 @@ export class Decisions {
       s.dropAt = this.#dropAt(p, e.now, true);
     }
     if (s.status !== "prescreen" && s.status !== "redirected") s.endedAt = nowIso;
+    this.#callback(s, p, m);
 
     if (s.status !== "closed") {
       if (!e.isTest && s.status !== "duplicate") {
@@ -354,6 +363,7 @@ export class Decisions {
       s.dropAt = null;
     }
     this.changes.countStatus(s, s.status, 1, e.now);
+    this.#callback(s, e.project, e.map);
     for (const r of e.profiles ?? []) this.changes.profiles.push({ ...r, answeredAt: nowIso });
     for (const a of e.answers) {
       this.changes.answers.push({
@@ -426,17 +436,8 @@ export class Decisions {
           q.changed = true;
         }
       }
-      if (e.map.approvedHook) {
-        this.changes.hooks.push({
-          sessionId: s.id,
-          supplierId: s.supplierId,
-          url: fillPlaceholders(
-            e.map.approvedHook,
-            approvedHookValues({ sid: s.sid, uid: s.id, projectCode: p.projectCode }, "complete"),
-          ),
-        });
-      }
     }
+    this.#callback(s, p, e.map);
     this.changes.touch(s);
     return { session: s, counted: true };
   }

@@ -90,8 +90,18 @@ export type HoldLimit =
   | { kind: "counter"; table: "projects" | "supplier_maps"; id: string; limit: string }
   | { kind: "cell"; quotaId: string; quotaOptionId: string; completes: number; size: number };
 
-/** An approved hook to queue: the complete's session, its supplier, the URL with placeholders filled. */
-export type HookRow = { sessionId: string; supplierId: string; url: string };
+/**
+ * A supplier callback to queue at a session's outcome: its session and supplier, the event's URL (its
+ * placeholders filled when sent), the event, the idempotency key and the values (JSON) it is filled with.
+ */
+export type HookRow = {
+  sessionId: string;
+  supplierId: string;
+  url: string;
+  event: string;
+  key: string;
+  vars: string;
+};
 
 const placeholders = (n: number, width: number) =>
   Array.from({ length: n }, () => `(${Array(width).fill("?").join(",")})`).join(",");
@@ -339,10 +349,13 @@ export class Changes {
     if (this.hooks.length) {
       const at = iso(now);
       out.push({
-        sql: `INSERT INTO router_hooks (sessionId, supplierId, url, nextAt, createdAt, updatedAt) VALUES ${
-          placeholders(this.hooks.length, 6)
-        }`,
-        args: this.hooks.flatMap((h) => [h.sessionId, h.supplierId, h.url, at, at, at]),
+        sql:
+          `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, nextAt, createdAt, updatedAt) VALUES ${
+            placeholders(this.hooks.length, 9)
+          }`,
+        args: this.hooks.flatMap((
+          h,
+        ) => [h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars, at, at, at]),
       });
     }
     return out;

@@ -1,8 +1,9 @@
 /**
  * /supplier/api: the portal's API page (issue 23). The supplier's own API keys for the supply API
- * (`/supply/v1`, the key in the X-Api-Key header): create (shown once), rename, revoke; and the supply
- * API's reference (its OpenAPI document, served without a key) with a curl example per call. The
- * server scopes every call to the signed-in user's supplier.
+ * (`/supply/v1`, the key in the X-Api-Key header): create (shown once), rename, revoke; its callback
+ * URLs per event, its signing secret and the delivery log of its signed callbacks, with Redeliver; and
+ * the supply API's reference (its OpenAPI document, served without a key) with a curl example per
+ * call. The server scopes every call to the signed-in user's supplier.
  */
 import { useQuery } from "@tanstack/react-query";
 import type { ApiReference } from "../../../../shared/api/ops.ts";
@@ -16,7 +17,17 @@ import {
   revokePortalApiKeyCall,
 } from "../../../../shared/api/supplier-api-keys.ts";
 import { SUPPLY_BASE } from "../../../../shared/api/supply.ts";
-import { type ApiKeyCalls, ApiKeysPanel } from "../suppliers/index.ts";
+import {
+  type ApiKeyCalls,
+  ApiKeysPanel,
+  type CallbackCalls,
+  CallbacksPanel,
+  CallbackUrlsCard,
+} from "../suppliers/index.ts";
+import {
+  portalCallbacksList,
+  redeliverPortalCallbackCall,
+} from "../../../../shared/api/supplier-callbacks.ts";
 
 const CALLS: ApiKeyCalls = {
   key: callKey(listPortalApiKeysCall),
@@ -24,6 +35,11 @@ const CALLS: ApiKeyCalls = {
   create: (body) => api(createPortalApiKeyCall, { body }),
   rename: (keyId, body) => api(renamePortalApiKeyCall, { params: { keyId }, body }),
   revoke: (keyId) => api(revokePortalApiKeyCall, { params: { keyId } }),
+};
+
+const CALLBACKS: CallbackCalls = {
+  list: portalCallbacksList,
+  redeliver: (callbackId) => api(redeliverPortalCallbackCall, { params: { callbackId } }),
 };
 
 /** The supply API's OpenAPI document (public: no key, no session). */
@@ -51,6 +67,8 @@ export default function ApiPage() {
         }
       />
       <ApiKeysPanel calls={CALLS} className="max-w-5xl" />
+      <CallbackUrlsCard className="mt-6 max-w-5xl" />
+      <CallbacksPanel calls={CALLBACKS} className="mt-6" />
       <section aria-labelledby="supply-reference" className="mt-8 max-w-5xl">
         <h2 id="supply-reference" className="mb-1 text-xl font-semibold">Reference</h2>
         <p className="mb-4 text-sm text-muted-foreground">

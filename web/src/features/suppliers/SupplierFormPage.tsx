@@ -39,6 +39,12 @@ import {
 } from "../../../../shared/api/supplier-api-keys.ts";
 import { type ApiKeyCalls, ApiKeysPanel } from "./ApiKeysPanel.tsx";
 import { EraseMemberButton } from "./ProfilesDialog.tsx";
+import { type CallbackCalls, CallbacksPanel } from "./CallbacksPanel.tsx";
+import { CALLBACK_URL_FIELDS } from "./CallbackUrlsCard.tsx";
+import {
+  redeliverSupplierCallbackCall,
+  supplierCallbacksList,
+} from "../../../../shared/api/supplier-callbacks.ts";
 
 const LIST = "/admin/supplier";
 
@@ -88,6 +94,10 @@ const EMPTY = {
   isEmailNotification: true,
   isPreScreen: false,
   supplierApprovedHook: "",
+  callbackTerminate: "",
+  callbackOverQuota: "",
+  callbackQualityTerm: "",
+  callbackReconcile: "",
   isActive: true,
 };
 type Values = typeof EMPTY;
@@ -131,10 +141,20 @@ export default function SupplierFormPage() {
             : null}
           {/* outside the supplier's form: its dialogs' forms are not part of the supplier's save */}
           {supplier ? <ApiKeysPanel calls={staffKeyCalls(supplier._id)} className="mt-6 max-w-4xl" /> : null}
+          {supplier ? <CallbacksPanel calls={staffCallbackCalls(supplier._id)} className="mt-6" /> : null}
         </>
       )}
     </RecordFormPage>
   );
+}
+
+/** The staff's calls for one supplier's callbacks. */
+function staffCallbackCalls(id: string): CallbackCalls {
+  return {
+    list: supplierCallbacksList,
+    params: { id },
+    redeliver: (callbackId) => api(redeliverSupplierCallbackCall, { params: { id, callbackId } }),
+  };
 }
 
 /** The staff's calls for one supplier's API keys. */
@@ -246,16 +266,27 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
             className="sm:col-span-2"
           />
         ))}
-        <TextField
-          name="supplierApprovedHook"
-          label="Approved hook"
-          type="url"
-          placeholder="https://"
-          autoComplete="off"
-          spellCheck={false}
-          hint="Called when completes are approved."
-          className="sm:col-span-2"
-        />
+      </FormSection>
+
+      <FormSection
+        title="Callbacks"
+        description="Signed calls to the supplier's server at each outcome and reconcile change (hash key, headers, body and variable mapping of the API section apply)."
+      >
+        {CALLBACK_URL_FIELDS.map((f) => (
+          <TextField
+            key={f.name}
+            name={f.name}
+            label={f.name === "supplierApprovedHook" ? "Approved hook" : `${f.label} callback`}
+            type="url"
+            placeholder="https://"
+            autoComplete="off"
+            spellCheck={false}
+            hint={f.name === "supplierApprovedHook"
+              ? "Called at each complete and when completes are approved."
+              : f.hint}
+            className="sm:col-span-2"
+          />
+        ))}
         <HookRefusal supplier={supplier} />
       </FormSection>
 

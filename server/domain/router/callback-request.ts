@@ -1,0 +1,130 @@
+/**
+ * The HTTP request of a supplier callback, built when it is sent from the supplier record's API
+ * fields (no second set):
+ *
+ * - the URL: the event's callback URL with Samplex's variables filled (`[sid]`, `[uid]`, `[pid]`,
+ *   `[status]`, `[key]`, `[event]`; a reconcile's also `[oldStatus]`, `[newStatus]`, `[cpi]`), and
+ *   the supplier's own names for them: `variableMapping`, `name=[variable]` per line, as a client's
+ *   (client-api.ts, mappedVariables);
+ * - `apiBody`, when set: a JSON body template filled the same way (values JSON-escaped), sent with
+ *   POST; without one the callback is a GET;
+ * - `apiKey` (the Secret key) as an auth header, when set: `apiHeader` names the header (`X-Api-Key`),
+ *   `Authorization` takes `Bearer <key>`), or gives whole headers, as `Name: value` lines or a JSON
+ *   object, where `[apiKey]` stands for the key (`Authorization: Token [apiKey]`); a key no header
+ *   carries goes as `Authorization: Bearer <key>`.
+ *
+ * The signature (shared/callbacks.ts) covers the method, the URL's path and query, the idempotency
+ * key and the body, under the supplier's hashKey.
+ */
+import { fillPlaceholders } from "./outcomes.ts";
+import { mappedVariables } from "./client-api.ts";
+import {
+  EVENT_HEADER,
+  IDEMPOTENCY_HEADER,
+  SIGNATURE_HEADER,
+  signCallback,
+} from "../../../shared/callbacks.ts";
+
+/** The supplier fields a callback is built from. */
+export type CallbackSupplier = {
+  hashKey: string;
+  apiHeader: string;
+  apiKey: string;
+  apiBody: string;
+  variableMapping: string;
+};
+
+export type CallbackRequest = {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+};
+
+/** Headers the supplier's own may not replace. */
+const RESERVED: ReadonlySet<string> = new Set(
+  [IDEMPOTENCY_HEADER, SIGNATURE_HEADER, EVENT_HEADER, "content-type", "content-length", "host"].map((h) =>
+    h.toLowerCase()
+  ),
+);
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+const MAX_ENTRIES = 50;
+
+/** Fills `[name]` in a JSON template with the value JSON-escaped, in one pass. */
+function fillJson(template: string, values: Record<string, string>): string {
+  const lower = new Map(Object.entries(values).map(([k, v]) => [k.toLowerCase(), v]));
+  return template.replace(/\[([A-Za-z0-9_.-]{1,64})\]/g, (m, name: string) => {
+    const v = lower.get(name.toLowerCase());
+    return v === undefined ? m : JSON.stringify(v).slice(1, -1);
+  });
+}
+
+/** `{"Name": "value"}` headers, or null when the text is not a JSON object of strings. */
+function jsonHeaders(spec: string): [string, string][] | null {
+  if (!spec.startsWith("{")) return null;
+  try {
+    const o = JSON.parse(spec);
+    if (!o || typeof o !== "object" || Array.isArray(o)) return null;
+    return Object.entries(o).filter((e): e is [string, string] => typeof e[1] === "string");
+  } catch {
+    return null;
+  }
+}
+
+/** The key as its header carries it: Authorization takes a scheme (Bearer unless the key has one). */
+const keyValue = (header: string, key: string) =>
+  header.toLowerCase() === "authorization" && !/\s/.test(key) ? `Bearer ${key}` : key;
+
+/** The supplier's auth headers (see the module's comment); reserved names and line breaks are left out. */
+export function authHeaders(s: Pick<CallbackSupplier, "apiHeader" | "apiKey">): Record<string, string> {
+  const out: Record<string, string> = {};
+  const key = s.apiKey.trim();
+  const spec = s.apiHeader.trim();
+  let carried = false;
+  if (HEADER_NAME.test(spec)) {
+    if (key && !RESERVED.has(spec.toLowerCase())) out[spec] = keyValue(spec, key);
+    carried = true;
+  } else if (spec) {
+    const entries: [string, string][] = jsonHeaders(spec) ??
+      spec.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((line) => {
+        const i = line.indexOf(":");
+        return (i < 0 ? [line, ""] : [line.slice(0, i), line.slice(i + 1)]) as [string, string];
+      });
+    for (const [rawName, raw] of entries.slice(0, MAX_ENTRIES)) {
+      const name = rawName.trim();
+      carried ||= /\[apiKey\]|\{apiKey\}/i.test(raw);
+      const value = raw.trim().replace(/\[apiKey\]|\{apiKey\}/gi, key);
+      if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase()) || !value || /[\r\n\0]/.test(value)) {
+        continue;
+      }
+      out[name] = value;
+    }
+  }
+  if (key && !carried && !Object.keys(out).some((k) => k.toLowerCase() === "authorization")) {
+    out["Authorization"] = `Bearer ${key}`;
+  }
+  return out;
+}
+
+/** The request of one callback, signed at `nowMs`. */
+export async function buildCallback(
+  s: CallbackSupplier,
+  h: { url: string; vars: Record<string, string>; event: string; key: string },
+  nowMs: number,
+): Promise<CallbackRequest> {
+  const samplex = { ...h.vars, event: h.event, key: h.key };
+  const values = { ...samplex, ...mappedVariables(s.variableMapping, samplex) };
+  const url = fillPlaceholders(h.url, values);
+  const template = s.apiBody.trim();
+  const method = template ? "POST" : "GET";
+  const body = template ? fillJson(template, values) : "";
+  const ts = Math.floor(nowMs / 1000);
+  const headers: Record<string, string> = {
+    ...authHeaders(s),
+    [IDEMPOTENCY_HEADER]: h.key,
+    [EVENT_HEADER]: h.event,
+    [SIGNATURE_HEADER]: await signCallback(s.hashKey, { ts, method, url, key: h.key, body }),
+  };
+  if (template) headers["Content-Type"] = "application/json";
+  return template ? { url, method, headers, body } : { url, method, headers };
+}
