@@ -27,6 +27,7 @@ import * as m0027 from "./0027_tax_details.ts";
 import * as m0031 from "./0031_audit_changes.ts";
 import * as m0032 from "./0032_supplier_api_keys.ts";
 import * as m0033 from "./0033_member_profiles.ts";
+import * as m0039 from "./0039_routing.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0031_audit_changes": m0031,
   "0032_supplier_api_keys": m0032,
   "0033_member_profiles": m0033,
+  "0039_routing": m0039,
 };

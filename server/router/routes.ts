@@ -59,10 +59,19 @@ const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
   duplicate: "quality",
 };
 
-/** Where a routed respondent goes now: the survey, the pre-screen, or back to their supplier. */
-function respond(c: HttpCtx, { session, project, map }: Routed) {
-  if (session.status === "redirected") return go(c, session.clientUrl);
-  if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
+/**
+ * Where a routed respondent goes now: the survey, the pre-screen, the next survey of a routing chain
+ * (routing.ts), or back to their supplier, once, by the redirect of the map they came in on.
+ */
+async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
+  if (routed.session.status === "redirected") return go(c, routed.session.clientUrl);
+  if (routed.session.status === "prescreen") return go(c, `/survey/prescreen/${routed.session.id}`);
+  const routing = c.get("deps").services.router.routing;
+  if (routing.routable(routed)) {
+    const next = await routing.next(routed, { headers: c.req.raw.headers });
+    if (next) return await respond(c, next);
+  }
+  const { session, project, map } = await routing.home(routed);
   const target = map.redirects[redirectKind(session.status)];
   if (target) {
     return go(
@@ -73,7 +82,7 @@ function respond(c: HttpCtx, { session, project, map }: Routed) {
       ),
     );
   }
-  return html(c, messagePage(PAGE_OF[session.status] ?? "closed", project.languageId));
+  return html(c, messagePage(PAGE_OF[session.status] ?? "closed", routed.project.languageId));
 }
 
 /** A write that could not be committed: the respondent may try again; nothing was counted. */

@@ -77,6 +77,8 @@ export const SupplierForm = v.object({
   clientId: idList(MSG.clientNotFound, "Client"),
   isEmailNotification: boolDefault(true),
   isPreScreen: boolDefault(false),
+  /** The supplier opts in to routing its refused respondents to the next survey (off by default). */
+  allowRouting: boolDefault(false),
   supplierApprovedHook: optionalUrl(),
   isActive: boolDefault(true),
 });

@@ -83,6 +83,8 @@ export interface SuppliersTable {
   /** Why the outbound client refused the hook ('' while none is refused); cleared by a send or a new hook. */
   approvedHookRefusal: ColumnType<string, string | undefined, string>;
   approvedHookRefusedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The supplier opts in to routing of its refused respondents (migration 0039). */
+  allowRouting: ColumnType<number, number | undefined, number>;
   isActive: number;
   isDeleted: number;
   createdAt: string;

@@ -163,6 +163,7 @@ export const SUPPLIER_FIELDS: FieldDecls = {
   supplierApprovedHook: text("Approved hook"),
   isEmailNotification: bool("E-mail notifications"),
   isPreScreen: bool("Pre-screen"),
+  allowRouting: bool("Routing"),
   apiClientId: text("API client id"),
   hashKey: secret("Hash key"),
   apiUrl: text("API URL"),

@@ -40,6 +40,8 @@ export type MapConfig = {
   redirects: Redirects;
   /** The supplier's approved hook (blank: none). */
   approvedHook: string;
+  /** The supplier opted in to routing (routing.ts). */
+  supplierRouting: boolean;
 };
 
 export type PrescreenOption = {
@@ -134,6 +136,10 @@ export type ProjectConfig = {
   isRDHigh: boolean;
   maxIPCount: number;
   speedTime: number;
+  /** Routes its refused respondents and takes routed ones (routing.ts). */
+  allowRouting: boolean;
+  /** The client's measured incidence (%), the conversion's prior before there is data. */
+  ir: number;
   /** Key of the signed return links (HMAC-SHA256). */
   secret: string;
   questions: PrescreenQuestion[];
@@ -241,6 +247,7 @@ export class RouterConfig {
         "suppliers.supplierApprovedHook",
         "suppliers.isDeleted as supplierIsDeleted",
         "suppliers.isActive as supplierIsActive",
+        "suppliers.allowRouting as supplierRouting",
       ])
       .where("supplier_maps.id", "=", id).executeTakeFirst();
     if (!r) return null;
@@ -271,6 +278,7 @@ export class RouterConfig {
         surveyClose: returnUrlOf(r.redirectSurveyClose, r.supplierSurveyClose),
       },
       approvedHook: (r.supplierApprovedHook ?? "").trim(),
+      supplierRouting: r.supplierRouting === 1,
     };
   }
 
@@ -324,6 +332,8 @@ export class RouterConfig {
       isRDHigh: p.isRDHigh === 1,
       maxIPCount: p.maxIPCount,
       speedTime: p.speedTime,
+      allowRouting: p.allowRouting === 1,
+      ir: Number(p.ir),
       secret,
       questions: questions.map((q) => ({
         id: q.id,

@@ -52,6 +52,7 @@ const LIST_COLUMNS = [
   "netDays",
   "isEmailNotification",
   "isPreScreen",
+  "allowRouting",
   "isActive",
   "createdAt",
 ] as const satisfies readonly (keyof SupplierRow)[];
@@ -154,12 +155,13 @@ async function assertShortCodeFree(trx: Db, code: string, exceptId?: string) {
 async function checkedColumns(trx: Db, input: SupplierForm) {
   requireCountry(input.countryId, MSG.supplierCountryRequired);
   const clientIds = await keepKnownClients(trx, input.clientId, "clientId");
-  const { clientId: _ids, isEmailNotification, isPreScreen, isActive, ...plain } = input;
+  const { clientId: _ids, isEmailNotification, isPreScreen, allowRouting, isActive, ...plain } = input;
   return {
     ...plain,
     clientIds: JSON.stringify(clientIds),
     isEmailNotification: isEmailNotification ? 1 : 0,
     isPreScreen: isPreScreen ? 1 : 0,
+    allowRouting: allowRouting ? 1 : 0,
     isActive: isActive ? 1 : 0,
   };
 }
