@@ -3,7 +3,7 @@
  * on to the next survey of their supplier, each hop a session of its own, and home once.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { type TestApp, testApp } from "../helpers/app.ts";
+import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { back, counts, enter, liveProject, PANEL, router, type Setup, uidOf } from "../helpers/router.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
@@ -12,6 +12,8 @@ import { newId } from "../../server/db/ids.ts";
 import { sql } from "kysely";
 import * as P from "../../shared/api/projects.ts";
 import * as Sup from "../../shared/api/suppliers.ts";
+import * as D from "../../shared/api/routing.ts";
+import * as Rep from "../../shared/api/reports.ts";
 
 /** `n` live surveys of one opted-in supplier (a survey's client link names it: .../<name>?uid=). */
 async function market(
@@ -114,6 +116,25 @@ Deno.test("routing: a chain of three hops counts each session once in its projec
     assertEquals(totals.entries, 2, "two routed entries (hops 2 and 3)");
     assertEquals(totals.completes, 1);
     assertEquals(totals.revenue, 2.5, "routed revenue: the completing survey's CPI");
+
+    // the dashboard and the Client report show routed traffic apart
+    await expectCallGuarded(t, D.dashboardRoutedCall, "SUPPLIER");
+    const figures = await t.ok(D.dashboardRoutedCall, { as: "ADMIN" });
+    assertEquals(figures, { monthRoutedEntries: 2, monthRoutedCompleted: 1, monthRoutedRevenue: 2.5 });
+    const report = await t.ok(Rep.projectReportData, { as: "ADMIN", body: { type: "client" } });
+    const row = (name: string) => report.data.find((r) => r.projectId === s[name].child._id)!;
+    assertEquals(
+      [row("A").routedEntries, row("A").routedCompletes],
+      [0, 0],
+      "A's traffic came from its supplier",
+    );
+    assertEquals([row(third).routedEntries, row(third).routedCompletes, row(third).routedRevenue], [
+      1,
+      1,
+      2.5,
+    ]);
+    assertEquals([row(second).routedEntries, row(second).routedCompletes], [1, 0]);
+    assertEquals(row(third).clicked, 1, "routed entries are part of the traffic, counted once");
   } finally {
     await t.close();
   }
