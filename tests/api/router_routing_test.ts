@@ -6,6 +6,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
 import { makeParent, makeSupplier } from "../helpers/fixtures.ts";
 import { back, counts, enter, liveProject, PANEL, router, type Setup, uidOf } from "../helpers/router.ts";
+import { addLibraryQuestion } from "../helpers/routing.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { newId } from "../../server/db/ids.ts";
@@ -121,8 +122,10 @@ Deno.test("routing: a chain of three hops counts each session once in its projec
     await expectCallGuarded(t, D.dashboardRoutedCall, "SUPPLIER");
     const figures = await t.ok(D.dashboardRoutedCall, { as: "ADMIN" });
     assertEquals(figures, { monthRoutedEntries: 2, monthRoutedCompleted: 1, monthRoutedRevenue: 2.5 });
-    const report = await t.ok(Rep.projectReportData, { as: "ADMIN", body: { type: "client" } });
-    const row = (name: string) => report.data.find((r) => r.projectId === s[name].child._id)!;
+    const report = await t.api(Rep.projectReportData, { as: "ADMIN", body: { type: "client" } });
+    assertEquals(report.status, 200, report.text);
+    const rows: Rep.ReportRow[] = report.json.result.data;
+    const row = (name: string) => rows.find((r) => r.projectId === s[name].child._id)!;
     assertEquals(
       [row("A").routedEntries, row("A").routedCompletes],
       [0, 0],
@@ -276,47 +279,22 @@ Deno.test("routing: refused at entry (survey full) goes straight on; a duplicate
   }
 });
 
-/** A library pre-screen question on a project, its options' ids being the library's answer ids. */
-async function libraryQuestion(
-  t: TestApp,
-  projectId: string,
-  libraryId: string,
-  options: { _id: string; title: string; formvalidate: boolean }[],
-) {
-  const now = new Date().toISOString();
-  await t.deps.db.insertInto("questions").values({
-    id: newId(),
-    projectId,
-    isTempQuestion: 0,
-    languageId: "en",
-    questionTitle: JSON.stringify({ en: "Do you own a car?" }),
-    questionType: "RADIO",
-    questionOption: JSON.stringify(
-      options.map((o) => ({ ...o, enable: true, diy: true, local: true, quota: 0 })),
-    ),
-    sortOrder: 1,
-    isActive: 1,
-    isDeleted: 0,
-    createdAt: now,
-    updatedAt: now,
-    libraryQuestionId: libraryId,
-  }).execute();
-}
-
 Deno.test("routing: a known answer failing the next survey's qualification skips it; a passing one is not asked", async () => {
   const t = await testApp();
   try {
     const { supplierId, s } = await market(t, ["A", "B", "C"], { cpi: { A: 1, B: 3, C: 2 } });
     const lib = newId(), yes = newId(), no = newId();
     // B (best paid) takes car owners only; C asks the same question and takes both
-    await libraryQuestion(t, s.B.child._id, lib, [
-      { _id: yes, title: "Yes", formvalidate: true },
-      { _id: no, title: "No", formvalidate: false },
-    ]);
-    await libraryQuestion(t, s.C.child._id, lib, [
-      { _id: yes, title: "Yes", formvalidate: true },
-      { _id: no, title: "No", formvalidate: true },
-    ]);
+    const car = (noPasses: boolean) => ({
+      libraryId: lib,
+      title: "Do you own a car?",
+      options: [
+        { _id: yes, title: "Yes", formvalidate: true },
+        { _id: no, title: "No", formvalidate: noPasses },
+      ],
+    });
+    await addLibraryQuestion(t, s.B.child._id, car(false));
+    await addLibraryQuestion(t, s.C.child._id, car(true));
     for (const x of [s.B, s.C]) {
       await t.ok(P.updateProjectCall, {
         as: "SUPERADMIN",
