@@ -12,6 +12,7 @@ import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { newId } from "../../server/db/ids.ts";
 import { sql } from "kysely";
 import * as P from "../../shared/api/projects.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
 import * as Sup from "../../shared/api/suppliers.ts";
 import * as D from "../../shared/api/routing.ts";
 import * as Rep from "../../shared/api/reports.ts";
@@ -340,6 +341,60 @@ Deno.test("routing: candidates rank by the supplier's CPI x measured conversion"
     await t.deps.db.updateTable("projects").set({ clicked: 40 }).where("id", "=", s.B.child._id).execute();
     const b = await enter(t, s.A.mapId, "rk-2");
     assertEquals(surveyOf((await back(t, uidOf(b.location), "t")).location), "C");
+  } finally {
+    await t.close();
+  }
+});
+
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+Deno.test("routing: a survey whose exclusions or request checks would refuse the respondent is skipped", async () => {
+  const t = await testApp();
+  try {
+    const { s } = await market(t, ["A", "B", "C", "D"], { cpi: { A: 1, B: 3, C: 2.5, D: 2 } });
+    // B keeps out A's terminates; C takes no mobiles; D takes them
+    await t.ok(Parts.addExclusionCall, {
+      as: "SUPERADMIN",
+      body: { projectId: s.B.child._id, excludedProjectId: s.A.child._id },
+    });
+    await t.ok(P.updateProjectCall, {
+      as: "SUPERADMIN",
+      params: { id: s.B.child._id },
+      body: { isExclude: true },
+    });
+    await t.ok(P.updateProjectCall, {
+      as: "SUPERADMIN",
+      params: { id: s.C.child._id },
+      body: { isMobile: false },
+    });
+    const a = await enter(t, s.A.mapId, "ex-1", { "user-agent": IPHONE });
+    assertEquals(surveyOf(a.location), "A");
+    const next = await back(t, uidOf(a.location), "t");
+    assertEquals(surveyOf(next.location), "D", "B (excluded) and C (device) are skipped, not entered");
+    for (const x of [s.B, s.C]) assertEquals((await counts(t, "projects", x.child._id)).clicked, 0);
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("routing: a chain lasts at most 30 minutes from the supplier's entry", async () => {
+  let now = Date.parse("2026-11-20T10:00:00Z");
+  const t = await testApp({}, { now: () => now });
+  try {
+    const { s } = await market(t, ["A", "B"]);
+    const late = await enter(t, s.A.mapId, "late-1");
+    const soon = await enter(t, s.A.mapId, "soon-1");
+    now += 29 * 60_000;
+    assertEquals(
+      surveyOf((await back(t, uidOf(soon.location), "t")).location),
+      "B",
+      "within 30 minutes: routed",
+    );
+    now += 2 * 60_000;
+    assertEquals((await back(t, uidOf(late.location), "t")).location, `${PANEL}/terminate?sid=late-1`);
+    await consistent(t);
   } finally {
     await t.close();
   }
