@@ -68,7 +68,7 @@ async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
   if (routed.session.status === "prescreen") return go(c, `/survey/prescreen/${routed.session.id}`);
   const routing = c.get("deps").services.router.routing;
   if (routing.routable(routed)) {
-    const next = await routing.next(routed, { headers: c.req.raw.headers });
+    const next = await nextHop(c, routed);
     if (next) return await respond(c, next);
   }
   const { session, project, map } = await routing.home(routed);
@@ -83,6 +83,19 @@ async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
     );
   }
   return html(c, messagePage(PAGE_OF[session.status] ?? "closed", routed.project.languageId));
+}
+
+/** The next survey of a routing chain; a failure to route sends the respondent home (logged), never strands them. */
+async function nextHop(c: HttpCtx, routed: Routed): Promise<Routed | null> {
+  try {
+    return await c.get("deps").services.router.routing.next(routed, { headers: c.req.raw.headers });
+  } catch (err) {
+    c.get("deps").log.warn("routing failed; the respondent goes home", {
+      uid: routed.session.id,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
 }
 
 /** A write that could not be committed: the respondent may try again; nothing was counted. */

@@ -399,3 +399,18 @@ Deno.test("routing: a chain lasts at most 30 minutes from the supplier's entry",
     await t.close();
   }
 });
+
+Deno.test("routing: a failure while routing sends the respondent home with their outcome, never a 503", async () => {
+  const t = await testApp();
+  try {
+    const { s } = await market(t, ["A", "B"]);
+    const routing = router(t).routing;
+    routing.next = () => Promise.reject(new Error("database is locked"));
+    const a = await enter(t, s.A.mapId, "fail-1");
+    const home = await back(t, uidOf(a.location), "t");
+    assertEquals([home.status, home.location], [302, `${PANEL}/terminate?sid=fail-1`]);
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});
