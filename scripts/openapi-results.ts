@@ -1,5 +1,5 @@
 /**
- * The answer schemas of the API reference, generated from the contracts' result types (one source:
+ * The answer schemas of the API references (/api/v1 and the supply API), generated from the contracts' result types (one source:
  * `result: returns<T>()` in shared/api/<area>.ts). The script writes a scratch module that names
  * `ResultOf<typeof contract>` for every declared call answering JSON, and lets the npm generator
  * typescript-json-schema (it asks the TypeScript checker, so types inferred from valibot schemas and
@@ -13,6 +13,7 @@
  */
 import * as TJS from "typescript-json-schema";
 import { declaredCalls } from "../server/openapi.ts";
+import { declaredSupplyCalls } from "../server/supply/openapi.ts";
 import type { AnyContract } from "../shared/api/contract.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
@@ -51,7 +52,8 @@ export async function generateResults(): Promise<ResultsFile> {
   const where = await declarations();
   const modules = new Map<string, string>();
   const fields: string[] = [];
-  for (const { contract } of declaredCalls()) {
+  const supply = declaredSupplyCalls().map(({ contract }) => contract as unknown as AnyContract);
+  for (const contract of [...declaredCalls().map((c) => c.contract), ...supply]) {
     if (!answersJson(contract)) continue;
     const at = where.get(contract);
     if (!at) throw new Error(`${contract.key}: not exported by a module of shared/api/`);

@@ -19,6 +19,7 @@ import type { RouterOptions } from "./domain/router/options.ts";
 import { DashboardLive } from "./domain/dashboard/live.ts";
 import { ReconcileQueue } from "./domain/reconcile/turns.ts";
 import { JobScheduler } from "./domain/support/scheduler.ts";
+import { SupplyRateLimiter } from "./domain/supply/rate-limit.ts";
 import { type ProviderRegistry, providersFromEnv } from "./providers/index.ts";
 
 /** The outbound client under the operator's OUTBOUND_ALLOW and OUTBOUND_PORTS. */
@@ -66,6 +67,10 @@ export function buildServices(app: Omit<Deps, "services">, opts: ServiceOptions 
     scheduler,
     providers: opts.providers ?? providersFromEnv(env),
     outbound,
+    supplyRate: new SupplyRateLimiter(
+      { perMinute: env.SUPPLY_RATE_PER_MINUTE, burst: env.SUPPLY_RATE_BURST },
+      now,
+    ),
     async close() {
       await scheduler.stop();
       live.close();

@@ -39,6 +39,17 @@ const seconds = (name: string, fallback: string) =>
     v.transform((s) => Math.round(+s * 1000)),
   );
 
+/** A whole number from 1 to `max`. */
+const wholeNumber = (name: string, fallback: string, max: number) =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.check(
+      (s) => /^\d{1,7}$/.test(s) && +s >= 1 && +s <= max,
+      `${name} must be a whole number from 1 to ${max}`,
+    ),
+    v.transform(Number),
+  );
+
 const EnvSchema = v.pipe(
   v.object({
     DATABASE_URL: v.pipe(
@@ -132,6 +143,19 @@ const EnvSchema = v.pipe(
       ),
       v.transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean).map(Number)),
     ),
+    /**
+     * Milliseconds the router waits for an API-integrated client's platform to answer with a
+     * respondent's survey link (default 3000); past it the respondent goes to the survey-close
+     * redirect, the reason recorded.
+     */
+    CLIENT_API_TIMEOUT_MS: v.pipe(
+      v.optional(v.string(), "3000"),
+      v.check(
+        (s) => /^\d+$/.test(s) && +s >= 100 && +s <= 30_000,
+        "CLIENT_API_TIMEOUT_MS must be a number of milliseconds from 100 to 30000",
+      ),
+      v.transform(Number),
+    ),
     /** Bearer token of GET /metrics; without it /metrics is off (404). */
     METRICS_TOKEN: v.optional(
       v.pipe(v.string(), v.minLength(16, "METRICS_TOKEN must be at least 16 characters")),
@@ -185,6 +209,17 @@ const EnvSchema = v.pipe(
     HTTP_REQUEST_TIMEOUT: seconds("HTTP_REQUEST_TIMEOUT", "300"),
     /** Seconds an idle keep-alive connection is kept. */
     HTTP_IDLE_TIMEOUT: seconds("HTTP_IDLE_TIMEOUT", "10"),
+    /**
+     * Supply API calls a minute one API key may make, sustained (its token bucket's refill). 600 (10 a
+     * second): a panel's minute poll of the inventory and its quotas, and its books at 1,000 rows a
+     * page (a million-row history in under two minutes), with room to spare. Per app instance.
+     */
+    SUPPLY_RATE_PER_MINUTE: wholeNumber("SUPPLY_RATE_PER_MINUTE", "600", 1_000_000),
+    /**
+     * Supply API calls one API key may make at once after a pause (its token bucket's size). 120: a
+     * poll that fans out (the survey list, then the quotas of a hundred surveys) goes through at once.
+     */
+    SUPPLY_RATE_BURST: wholeNumber("SUPPLY_RATE_BURST", "120", 100_000),
     /** Open connections allowed from one address (0: no cap); off behind a trusted proxy. */
     HTTP_MAX_CONNECTIONS_PER_IP: v.pipe(
       v.optional(v.string(), "256"),

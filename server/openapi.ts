@@ -160,19 +160,49 @@ function requireRefusedEntries({ valibotSchema, jsonSchema }: OverrideSchemaCont
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
 /** "listClients" -> "List clients", "updateClientCall" -> "Update client". */
-function summaryOf(name: string): string {
+export function summaryOf(name: string): string {
   const words = name.replace(/Call$/, "").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorAnswer = (description: string) => ({
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const errorAnswer = (description: string) => ({
   description,
   content: { "application/json": { schema: ref("Error") } },
 });
 
+/** A refusal: `{ message, errors? }`, each error naming the field (`path`) it is about. */
+export const ERROR_SCHEMA = {
+  type: "object",
+  required: ["message"],
+  properties: {
+    message: { type: "string" },
+    errors: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
+    },
+  },
+};
+
+/** The envelope `{ result, message }` around a call's result schema. */
+export const envelopeOf = (result: JsonSchemaObject | undefined) => ({
+  type: "object",
+  required: ["result", "message"],
+  properties: {
+    result: result ?? {},
+    message: { type: "string", description: "A success message to show, or empty." },
+  },
+});
+
 /** Each JSON answer's result schema, generated from the contracts' result types (`deno task openapi`). */
-const RESULTS = results as { results: Record<string, JsonSchemaObject>; schemas: Record<string, unknown> };
+export const RESULTS = results as {
+  results: Record<string, JsonSchemaObject>;
+  schemas: Record<string, unknown>;
+};
 
 /** A file's body: binary (PDF, PNG) or text (CSV). */
 const FILE_SCHEMA: Record<string, JsonSchemaObject> = {
@@ -206,18 +236,7 @@ function okAnswer(contract: AnyContract) {
       content: { [contract.media]: { schema: FILE_SCHEMA[contract.media] } },
     };
   }
-  const content: Record<string, unknown> = {
-    "application/json": {
-      schema: {
-        type: "object",
-        required: ["result", "message"],
-        properties: {
-          result: result ?? {},
-          message: { type: "string", description: "A success message to show, or empty." },
-        },
-      },
-    },
-  };
+  const content: Record<string, unknown> = { "application/json": { schema: envelopeOf(result) } };
   if (contract.csv) content["text/csv"] = { schema: { type: "string" } };
   return {
     description: "The call's result in the envelope, with a success message where it has one.",
@@ -354,21 +373,7 @@ export function buildOpenApi(
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       schemas: {
-        Error: {
-          type: "object",
-          required: ["message"],
-          properties: {
-            message: { type: "string" },
-            errors: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["path", "message"],
-                properties: { path: { type: "string" }, message: { type: "string" } },
-              },
-            },
-          },
-        },
+        Error: ERROR_SCHEMA,
         ...RESULTS.schemas,
         ...defs,
       },

@@ -16,6 +16,7 @@ import type { ReconcileQueue } from "./domain/reconcile/turns.ts";
 import type { RouterOptions } from "./domain/router/options.ts";
 import type { Router } from "./domain/router/router.ts";
 import type { ProviderRegistry } from "./providers/index.ts";
+import type { SupplyRateLimiter } from "./domain/supply/rate-limit.ts";
 
 /** The dashboard's live figures (domain/dashboard/live.ts DashboardLive). */
 export interface LiveFeed {
@@ -72,6 +73,8 @@ export interface Services {
    * addresses unless OUTBOUND_ALLOW lists them (server/domain/common/outbound).
    */
   outbound: Outbound;
+  /** The supply API's rate limit: a token bucket per API key (SUPPLY_RATE_PER_MINUTE, SUPPLY_RATE_BURST). */
+  supplyRate: SupplyRateLimiter;
   /** Stops every service: the scheduler, the live feed, the router (its writes committed, hooks idle), the mail. */
   close(): Promise<void>;
 }

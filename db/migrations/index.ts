@@ -27,6 +27,9 @@ import * as m0027 from "./0027_tax_details.ts";
 import * as m0031 from "./0031_audit_changes.ts";
 import * as m0032 from "./0032_supplier_api_keys.ts";
 import * as m0033 from "./0033_member_profiles.ts";
+import * as m0034 from "./0034_supply_surveys.ts";
+import * as m0035 from "./0035_supply_books.ts";
+import * as m0037 from "./0037_client_api.ts";
 import * as m0039 from "./0039_routing.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -57,5 +60,8 @@ export const migrations: Record<string, Migration> = {
   "0031_audit_changes": m0031,
   "0032_supplier_api_keys": m0032,
   "0033_member_profiles": m0033,
+  "0034_supply_surveys": m0034,
+  "0035_supply_books": m0035,
+  "0037_client_api": m0037,
   "0039_routing": m0039,
 };

@@ -64,7 +64,10 @@ const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
  * (routing.ts), or back to their supplier, once, by the redirect of the map they came in on.
  */
 async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
-  if (routed.session.status === "redirected") return go(c, routed.session.clientUrl);
+  if (routed.session.status === "redirected") {
+    // no link yet: the client's API call did not finish (its write failed); the entry may be retried
+    return routed.session.clientUrl ? go(c, routed.session.clientUrl) : html(c, messagePage("busy"), 503);
+  }
   if (routed.session.status === "prescreen") return go(c, `/survey/prescreen/${routed.session.id}`);
   const routing = c.get("deps").services.router.routing;
   if (routing.routable(routed)) {
@@ -147,6 +150,16 @@ function formReader(body: Record<string, unknown>) {
   };
 }
 
+/** A return's parameters as single strings (an identifier mapping may name any of them). */
+function returnParams(raw: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw).slice(0, 32)) {
+    const one = Array.isArray(v) ? v[0] : v;
+    if (typeof one === "string") out[k] = one;
+  }
+  return out;
+}
+
 export function surveyRoutes() {
   const r = new Hono<AppEnv>();
 
@@ -209,6 +222,7 @@ export function surveyRoutes() {
         status: c.req.query("status") ?? "",
         sig: c.req.query("sig"),
         via: "redirect",
+        params: returnParams(c.req.queries()),
       });
       if (out.kind === "bad-status") return html(c, messagePage("badStatus"), 400);
       if (out.kind === "unknown") return notFoundPage(c);
@@ -240,6 +254,7 @@ export function surveyRoutes() {
         status: str("status"),
         sig: str("sig"),
         via: "postback",
+        params: returnParams(params),
       });
       if (out.kind === "bad-status") return c.json({ message: "status must be c, t, q (qf) or f" }, 400);
       if (out.kind === "unknown") return c.json({ message: "Unknown uid" }, 404);

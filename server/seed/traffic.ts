@@ -42,6 +42,8 @@ export async function seedTraffic(
     ...routerOptions,
     configTtlMs: 10 * 60_000,
     fetch: (() => Promise.reject(new Error("no approved hooks while seeding"))) as typeof fetch,
+    // the demo clients' platforms are fictional: their projects' own links stand in for them
+    clientApi: false,
   });
 
   const { children, ...made } = await seedProjects(deps, refs, caller, now, clock);

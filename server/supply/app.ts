@@ -5,14 +5,18 @@
  * URLs end up in logs, proxies and browser histories.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import type { AppEnv } from "../http/context.ts";
 import { ok } from "../http/respond.ts";
-import { authenticateSupplierKey, type KeyRefusal, type KeySupplier } from "../domain/suppliers/api-keys.ts";
+import { authenticateSupplierKey, type KeyRefusal } from "../domain/suppliers/api-keys.ts";
 import { supplyQuestions } from "../domain/supply/questions.ts";
+import { supplySurveyRoutes } from "./surveys.ts";
 import { API_KEY_HEADER, KEY_QUERY_NAMES, supplyQuestionsCall } from "../../shared/api/supply.ts";
 import { MSG } from "../../shared/messages.ts";
+import { limitBody } from "../http/validate.ts";
+import { limitSupplyRate, supplyBooks } from "./books.ts";
+import { supplyOpenApiDocument } from "./openapi.ts";
 
-export type SupplyEnv = { Variables: AppEnv["Variables"] & { supplier: KeySupplier } };
+import type { SupplyEnv } from "./context.ts";
+export type { SupplyEnv };
 
 /** What a refused key is told (401). */
 export const KEY_REFUSALS: Record<KeyRefusal, string> = {
@@ -42,9 +46,17 @@ export function supplyApp() {
     await next();
     c.header("cache-control", "no-store");
   });
+  // the body limit of /api/v1, ahead of the key (a refused call never pays for its body)
+  app.use("*", limitBody());
+  // the reference is public: a panel's developer reads it before holding a key
+  app.get("/openapi.json", (c) => c.json(supplyOpenApiDocument()));
   app.use("*", requireSupplierKey);
+  app.use("*", limitSupplyRate);
 
   app.get(supplyQuestionsCall.path, async (c) => ok(c, { data: await supplyQuestions(c.get("deps")) }));
+  supplySurveyRoutes(app);
+
+  supplyBooks(app);
 
   app.notFound((c) => c.json({ message: MSG.notFound }, 404));
   return app;

@@ -131,6 +131,8 @@ export const addClient = defineCall({
   path: "/admin/client/add",
   body: ClientForm,
   result: returns<ClientRecord>(),
+  // the router calls it for every respondent of an API-integrated client
+  outboundUrls: ["apiUrl"],
 });
 export const updateClientCall = defineCall({
   method: "PUT",
@@ -138,6 +140,7 @@ export const updateClientCall = defineCall({
   ids: { id: "Client" },
   body: ClientUpdate,
   result: returns<ClientRecord | Deleted>(),
+  outboundUrls: ["apiUrl"],
 });
 /** A client's API keys, whole (the record shows them masked: last 4 characters). */
 export type ClientKeys = { apiKey: string; clientApiKey: string };

@@ -29,8 +29,16 @@ export type ApiOperation = {
   tags: string[];
   summary: string;
   description: string;
-  "x-roles": string[];
-  parameters?: { name: string; in: "path" | "query"; required: boolean; schema: JsonSchemaObject }[];
+  /** The roles the permission table lets make the call (the back-office API; the supply API has none). */
+  "x-roles"?: string[];
+  /** Ready-to-run examples (the supply API's curl lines; `$SAMPLEX` stands for the server's origin). */
+  "x-codeSamples"?: { lang: string; label?: string; source: string }[];
+  parameters?: {
+    name: string;
+    in: "path" | "query" | "header";
+    required: boolean;
+    schema: JsonSchemaObject;
+  }[];
   requestBody?: { required?: boolean; content: { "application/json": { schema: JsonSchemaObject } } };
 };
 export type ApiReference = {

@@ -100,7 +100,13 @@ export type SecurityStats = {
   total: SecurityFigures;
   rows: SecurityRow[];
   checks: { projectId: string; projectCode: string; checks: string[]; devices: string[] }[];
+  /**
+   * Respondents an API-integrated client's platform gave no survey link (live and test): how many,
+   * and the last error with its time (null: none yet).
+   */
+  clientLinks: ClientLinkFailures;
 };
+export type ClientLinkFailures = { failures: number; lastError: string; lastAt: string | null };
 export const securityStatsCall = defineCall({
   method: "POST",
   path: "/admin/project/security/stat/:projectId",

@@ -21,7 +21,15 @@ export type SupplyContract<M extends Method = Method, P extends string = string,
   method: M;
   path: P;
   query?: v.GenericSchema;
+  /** The JSON body a POST takes. */
+  body?: v.GenericSchema;
   result: Returns<R>;
+  /** Answers CSV instead of JSON when the request sends `Accept: text/csv`. */
+  csv?: boolean;
+  /** Answers an `ETag` and 304 to an `If-None-Match` naming it. */
+  etag?: boolean;
+  /** What the call does, in a sentence or two, for the reference. */
+  doc?: string;
   /** "METHOD /supply/v1/path". */
   key: `${M} ${typeof SUPPLY_BASE}${P}`;
 };
@@ -53,5 +61,7 @@ export type SupplyQuestion = {
 export const supplyQuestionsCall = defineSupplyCall({
   method: "GET",
   path: "/questions",
+  doc: "The library's questions and their answers, with the ids the entry link's known answers " +
+    "(`q_<questionId>=<answerId>[,<answerId>]`) and the surveys' qualifications use: map your profile data once.",
   result: returns<{ data: SupplyQuestion[] }>(),
 });

@@ -51,7 +51,11 @@ export const ClientForm = v.object({
   apiKey: optionalText(1024, "API key"),
   apiHeader: optionalBlock(MAX_LEN.block, "API header"),
   apiFunctionHeader: optionalBlock(MAX_LEN.block, "API function header"),
-  apiBody: optionalBlock(MAX_LEN.block, "API body"),
+  /** A JSON template (the router fills variables in its texts; server/domain/router/client-api.ts). */
+  apiBody: v.pipe(
+    optionalBlock(MAX_LEN.block, "API body"),
+    v.check((s) => s.trim() === "" || isJson(s), "API body must be JSON"),
+  ),
   apiResponseVar: optionalText(1024, "API response variable"),
   apiFunction: optionalText(1024, "API function"),
   apiParams: optionalBlock(MAX_LEN.block, "API parameters"),
@@ -67,6 +71,15 @@ export const ClientForm = v.object({
   isActive: boolDefault(true),
 });
 export type ClientForm = v.InferOutput<typeof ClientForm>;
+
+function isJson(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Full form, or `{isActive}` alone (the switch), or `{isDeleted: true}` alone (soft delete). */
 export const ClientUpdate = withStatusPatch(ClientForm);

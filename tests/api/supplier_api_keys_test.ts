@@ -11,6 +11,7 @@ import * as K from "../../shared/api/supplier-api-keys.ts";
 import {
   authenticateSupplierKey,
   hashApiKey,
+  INITIAL_KEY_NAME,
   MAX_ACTIVE_KEYS,
 } from "../../server/domain/suppliers/api-keys.ts";
 
@@ -57,7 +58,7 @@ Deno.test("api keys: created key is shown once, stored hashed; lists never show 
     });
     const list = await t.api(K.listSupplierApiKeysCall, { as: "SUPERADMIN", params: { id: a._id } });
     assertEquals(list.status, 200, list.text);
-    assertEquals(list.result.map((k) => k.name), ["Rotation", "Production"]);
+    assertEquals(list.result.map((k) => k.name), ["Rotation", "Production", INITIAL_KEY_NAME]);
     assert(!list.text.includes(created.key), "the list shows a key");
     assert(!list.text.includes(row.keyHash), "the list shows a hash");
     assert(list.result.every((k) => !("key" in k) && !("keyHash" in k)));
@@ -173,7 +174,9 @@ Deno.test("api keys: the portal sees only its own supplier's keys; another suppl
     const theirs = await t.ok(K.createPortalApiKeyCall, { token: portalB.token, body: { name: "B's" } });
 
     const listA = await t.ok(K.listPortalApiKeysCall, { token: portalA.token });
-    assertEquals(listA.map((k) => k._id), [mine.result._id]);
+    assertEquals(listA.map((k) => k.name), ["From portal", INITIAL_KEY_NAME]);
+    assertEquals(listA.map((k) => k.supplierId), [a._id, a._id]);
+    assertEquals(listA[0]._id, mine.result._id);
     assert(!JSON.stringify(listA).includes(mine.result.key));
 
     // B's key through A's portal, and through staff paths under the wrong supplier: not found
@@ -252,7 +255,8 @@ Deno.test("api keys: a supplier holds at most 20 active keys; a revoked one free
   const { t, portalA } = await setup();
   try {
     const made = [];
-    for (let i = 0; i < MAX_ACTIVE_KEYS; i++) {
+    // the supplier's initial key is one of the 20
+    for (let i = 1; i < MAX_ACTIVE_KEYS; i++) {
       made.push(await t.ok(K.createPortalApiKeyCall, { token: portalA.token, body: { name: `k${i}` } }));
     }
     const over = await t.api(K.createPortalApiKeyCall, { token: portalA.token, body: { name: "one more" } });
@@ -261,6 +265,37 @@ Deno.test("api keys: a supplier holds at most 20 active keys; a revoked one free
     await t.ok(K.revokePortalApiKeyCall, { token: portalA.token, params: { keyId: made[0]._id } });
     const again = await t.api(K.createPortalApiKeyCall, { token: portalA.token, body: { name: "one more" } });
     assertEquals(again.status, 200, again.text);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("api keys: a new supplier's record key (supplierApiKey) is its first key: it works, is listed, and revoking it stops it", async () => {
+  const { t, a } = await setup();
+  try {
+    const revealed = await t.ok(Sup.revealSupplierKeysCall, { as: "ADMIN", params: { id: a._id } });
+    const recordKey = revealed.supplierApiKey;
+    assertMatch(recordKey, /^[0-9a-f]{48}$/);
+    const check = await authenticateSupplierKey(t.deps, recordKey);
+    assert(check.ok && check.supplier.supplierId === a._id, JSON.stringify(check));
+
+    const list = await t.ok(K.listSupplierApiKeysCall, { as: "ADMIN", params: { id: a._id } });
+    assertEquals(list.map((k) => [k.name, k.prefix, k.state]), [[
+      INITIAL_KEY_NAME,
+      recordKey.slice(0, 12),
+      "active",
+    ]]);
+    const stored = await t.deps.db.selectFrom("supplier_api_keys").select("keyHash").where(
+      "supplierId",
+      "=",
+      a._id,
+    )
+      .executeTakeFirstOrThrow();
+    assertEquals(stored.keyHash, hashApiKey(recordKey));
+
+    await t.ok(K.revokeSupplierApiKeyCall, { as: "ADMIN", params: { id: a._id, keyId: list[0]._id } });
+    const after = await authenticateSupplierKey(t.deps, recordKey);
+    assertEquals(after, { ok: false, refusal: "revoked" });
   } finally {
     await t.close();
   }

@@ -53,7 +53,7 @@ const DAYS = 90;
 const RUNS = 30;
 const DAY = 86_400_000;
 
-const hex = (prefix: number, i: number) =>
+export const hex = (prefix: number, i: number) =>
   prefix.toString(16).padStart(8, "0") + i.toString(16).padStart(16, "0");
 const iso = (ms: number) => new Date(ms).toISOString();
 

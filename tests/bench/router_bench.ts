@@ -20,6 +20,7 @@ import { returnSignature } from "../../server/domain/router/links.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
+import { startServer } from "./_server.ts";
 
 const CONCURRENCY = 64;
 const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
@@ -142,50 +143,6 @@ async function phase(
 function pct(xs: number[], q: number) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] ?? 0;
-}
-
-async function startServer(mode: "bare" | "app", dbPath = "", replicaPath = "", root = "") {
-  const script = root
-    ? `${root}/tests/bench/_router_server.ts`
-    : new URL("./_router_server.ts", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, mode, dbPath, ...(replicaPath ? [replicaPath] : [])],
-    cwd: root || undefined,
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  let port = 0;
-  while (!port) {
-    const { value, done } = await lines.read();
-    if (done) throw new Error(`server (${mode}) did not start`);
-    text += value;
-    const m = /listening (\d+)/.exec(text);
-    if (m) port = Number(m[1]);
-  }
-  return {
-    port,
-    async stop(): Promise<Record<string, unknown>> {
-      child.kill("SIGTERM");
-      // a server that cannot finish its writes in 30 s is stopped all the same (its stats are lost)
-      const killer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch { /* gone */ }
-      }, 30_000);
-      let rest = text;
-      for (;;) {
-        const { value, done } = await lines.read();
-        if (done) break;
-        rest += value;
-      }
-      await child.status;
-      clearTimeout(killer);
-      const m = /stats (\{.*\})/.exec(rest);
-      return m ? JSON.parse(m[1]) : {};
-    },
-  };
 }
 
 /**

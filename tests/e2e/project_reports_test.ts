@@ -260,9 +260,41 @@ Deno.test(
           assertEquals(await tile("Duplicate"), "1");
           assertEquals(await tile("IP address"), "0");
           await dialog.getByRole("row").filter({ hasText: "Panel Otters" }).waitFor();
+          assertEquals(await dialog.getByTestId("client-link-failures").count(), 0);
           await page.keyboard.press("Escape");
           await dialog.waitFor({ state: "detached" });
         });
+
+        await t.step(
+          "Security stats: respondents an API client gave no link show with the last error",
+          async () => {
+            const now = new Date().toISOString();
+            await db.insertInto("sessions").values({
+              id: "f".repeat(24),
+              projectId: child._id,
+              parentProjectId: parent._id,
+              clientId: client._id,
+              supplierMapId: mapId,
+              supplierId: supplier._id,
+              sid: "api-1",
+              status: "closed",
+              reason: "client-api",
+              detail: "the client's API answered HTTP 503",
+              createdAt: now,
+              updatedAt: now,
+              endedAt: now,
+            }).execute();
+            await rowAction("Security");
+            const dialog = page.getByRole("dialog", { name: "Security stats" });
+            const failures = dialog.getByTestId("client-link-failures");
+            await failures.waitFor();
+            assertMatch(await failures.innerText(), /Client link failures: 1[\s\S]*HTTP 503/);
+            await page.keyboard.press("Escape");
+            await dialog.waitFor({ state: "detached" });
+            // the reports below list the router's respondents only
+            await db.deleteFrom("sessions").where("id", "=", "f".repeat(24)).execute();
+          },
+        );
 
         await t.step(
           "Export Data downloads the respondents' identifiers; Supplier Data the suppliers",

@@ -45,7 +45,8 @@ Deno.test(
           await page.getByRole("link", { name: "API" }).click();
           await page.waitForURL((u) => u.pathname === "/supplier/api");
           const panel = page.getByTestId("api-keys");
-          await panel.getByText("No API keys yet.").waitFor();
+          // the record's key is the supplier's first one
+          await panel.getByTestId("api-key-row").filter({ hasText: "Initial key" }).waitFor();
 
           // create: a name is required, then the key is shown once with the warning
           await panel.getByRole("button", { name: "Create key" }).click();
@@ -85,6 +86,14 @@ Deno.test(
           await renamed.getByText("Revoked").waitFor();
           assert(await renamed.getByRole("button", { name: "Revoke" }).isDisabled());
           assertEquals(await supply(shown), 401);
+
+          // the supply API's reference: each call opens onto its curl example, naming this server
+          const reference = page.getByRole("region", { name: "Reference" });
+          const questions = reference.getByTestId("api-operation").filter({ hasText: "/questions" });
+          await questions.getByRole("button").first().click();
+          const curl = await questions.getByTestId("code-sample").innerText();
+          assert(curl.includes(`-H "X-Api-Key: $KEY"`), curl);
+          assert(curl.includes(`${server.url}${SUPPLY_BASE}/questions`), curl);
           assertEquals(errors, []);
         } finally {
           await context.close();

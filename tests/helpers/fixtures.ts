@@ -3,6 +3,7 @@ import type { TestApp } from "./app.ts";
 import { addClient } from "../../shared/api/clients.ts";
 import { addSupplier } from "../../shared/api/suppliers.ts";
 import { addProject } from "../../shared/api/projects.ts";
+import { newId } from "../../server/db/ids.ts";
 
 let n = 0;
 const uniq = () => `${Date.now().toString(36)}${(n++).toString(36)}`;
@@ -81,4 +82,37 @@ export async function makeChild(
   extra: Record<string, unknown> = {},
 ) {
   return await t.ok(addProject, { as: "SUPERADMIN", body: childProjectBody(parent, extra) });
+}
+
+/**
+ * A library qualification with its options in order, written straight to its tables (as a quota
+ * needs them): the qualification's id and its options' ids.
+ */
+export async function addQualification(
+  db: TestApp["deps"]["db"],
+  q: { name: string; options: string[]; at?: string },
+): Promise<{ id: string; options: string[] }> {
+  const at = q.at ?? new Date().toISOString();
+  const id = newId();
+  await db.insertInto("qualifications").values({
+    id,
+    qualificationName: q.name,
+    qualificationKey: `${q.name.toLowerCase()}-${id}`,
+    qualificationIcon: "users",
+    isActive: 1,
+    isDeleted: 0,
+    createdAt: at,
+    updatedAt: at,
+  }).execute();
+  const options = q.options.map((text, i) => ({
+    id: newId(),
+    qualificationId: id,
+    text,
+    subText: "",
+    isActive: 1,
+    isDeleted: 0,
+    sortOrder: i + 1,
+  }));
+  await db.insertInto("qualification_options").values(options).execute();
+  return { id, options: options.map((o) => o.id) };
 }

@@ -30,3 +30,17 @@ export async function addLibraryQuestion(
     libraryQuestionId: q.libraryId,
   }).execute();
 }
+
+/** Turns routing on or off for a simulated market (tests/helpers/marketplace.ts): its suppliers and surveys. */
+export async function setMarketRouting(
+  t: TestApp,
+  market: { supplierIds: string[]; projectIds: string[] },
+  on: boolean,
+) {
+  const flag = on ? 1 : 0;
+  await t.deps.db.updateTable("suppliers").set({ allowRouting: flag }).where("id", "in", market.supplierIds)
+    .execute();
+  await t.deps.db.updateTable("projects").set({ allowRouting: flag }).where("id", "in", market.projectIds)
+    .execute();
+  t.deps.services.router.config.clear();
+}

@@ -91,6 +91,11 @@ export interface ProjectsTable extends Counters {
   createdAt: string;
   updatedAt: string;
   statusChangedAt: string;
+  /** When the router's writer last moved the counters (migration 0034; null: never). */
+  countersAt: D<string | null>;
+  /** Seconds of the completes whose length is known, and how many they are: the measured LOI. */
+  loiSeconds: D<number>;
+  loiCompletes: D<number>;
 }
 
 export interface ProjectLinksTable {

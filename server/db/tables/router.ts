@@ -40,6 +40,8 @@ export interface SessionsTable {
   userAgent: D<string>;
   rdScore: D<number | null>;
   clientUrl: D<string>;
+  /** The client platform's identifier of the respondent (API-integrated clients; migration 0037), or "". */
+  clientRef: D<string>;
   quotaCells: D<string>;
   rawStatus: D<string>;
   returnedBy: D<string>;

@@ -32,7 +32,7 @@ import {
 } from "../common/records.ts";
 import { type ClientFigures, clientFigures, ZERO_CLIENT_FIGURES } from "./figures.ts";
 import { CLIENT_FIELDS } from "../audit/fields.ts";
-import type { WriteCtx } from "../ctx.ts";
+import type { Ctx, WriteCtx } from "../ctx.ts";
 
 const MODULE = "Clients";
 type ClientRow = Selectable<ClientsTable>;
@@ -218,12 +218,12 @@ export async function createClient(
 
 /** The form, `{isActive}` (the switch) or `{isDeleted: true}` (soft delete). */
 export async function updateClient(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Partial<Pick<Ctx, "services">>,
   args: { id: string } & ClientUpdate,
 ): Promise<{ record: ClientRecord | { _id: string; isDeleted: true }; outcome: UpdateOutcome }> {
   const { db, actor, now: clock } = ctx;
   const { id, ...input } = args;
-  return await runUpdate<ClientForm, ClientRecord | { _id: string; isDeleted: true }>(db, actor, {
+  const out = await runUpdate<ClientForm, ClientRecord | { _id: string; isDeleted: true }>(db, actor, {
     table: "clients",
     id,
     now: clock,
@@ -261,6 +261,12 @@ export async function updateClient(
       return live.isDeleted ? { _id: id, isDeleted: true as const } : await getClient(trx, id);
     },
   });
+  // after the commit: the router rereads the client's projects (their API integration) at once
+  if (ctx.services) {
+    const projects = await db.selectFrom("projects").select("id").where("clientId", "=", id).execute();
+    ctx.services.changes.project(...projects.map((p) => p.id));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- pickers

@@ -8,7 +8,7 @@ import type { Db } from "../../db/connection.ts";
 import { REASON } from "../router/outcomes.ts";
 import { reportMaps, reportProjects } from "./identifiers-report.ts";
 import { SECURITY_FIGURES, type SecurityFigures } from "../../../shared/status.ts";
-import type { SecurityRow, SecurityStats } from "../../../shared/api/project-reports.ts";
+import type { ClientLinkFailures, SecurityRow, SecurityStats } from "../../../shared/api/project-reports.ts";
 
 const zero = (): SecurityFigures =>
   Object.fromEntries(SECURITY_FIGURES.map((k) => [k, 0])) as SecurityFigures;
@@ -109,5 +109,21 @@ export async function securityStats(db: Db, projectId: string): Promise<Security
     total,
     rows: [...rows.values()],
     checks,
+    clientLinks: await clientLinkFailures(db, children.map((c) => c.id)),
   };
+}
+
+/**
+ * Respondents of these child projects that the client's API gave no link (reason client-api): the
+ * count and the last error, through the partial index that holds only them (migration 0037).
+ */
+export async function clientLinkFailures(db: Db, projectIds: string[]): Promise<ClientLinkFailures> {
+  if (!projectIds.length) return { failures: 0, lastError: "", lastAt: null };
+  const failed = db.selectFrom("sessions").where("reason", "=", REASON.clientApi)
+    .where("projectId", "in", projectIds);
+  const [count, last] = await Promise.all([
+    failed.select(sql<number>`count(*)`.as("n")).executeTakeFirst(),
+    failed.select(["detail", "updatedAt"]).orderBy("updatedAt", "desc").limit(1).executeTakeFirst(),
+  ]);
+  return { failures: Number(count?.n ?? 0), lastError: last?.detail ?? "", lastAt: last?.updatedAt ?? null };
 }

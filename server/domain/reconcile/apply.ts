@@ -18,7 +18,16 @@ import { Pacer } from "./pace.ts";
 import { type Group, GROUP_KEYS, moveCounters, TOUCHED } from "./counters.ts";
 import type { Identifiers } from "./identifiers.ts";
 import { getReconcile } from "./summaries.ts";
-import { APPLY_CHUNK, CHUNK_TABLE, FIGURES, type Figures, KIND, noFigures, type Upload } from "./chunk.ts";
+import {
+  APPLY_CHUNK,
+  CHUNK_TABLE,
+  FIGURES,
+  type Figures,
+  KIND,
+  namedBy,
+  noFigures,
+  type Upload,
+} from "./chunk.ts";
 import { queueApprovedHooks, releaseHooks } from "./post-backs.ts";
 import { recoverReconciles, rollBack } from "./rollback.ts";
 
@@ -139,7 +148,7 @@ async function applyChunk(trx: Db, up: Upload, part: string[], offset: number): 
           THEN ${KIND.ALREADY}
         WHEN status = 'complete' AND isTest = 0 THEN ${KIND.CHANGE} ELSE ${KIND.NOT_COMPLETE} END,
       sid, ${TOUCHED}
-    FROM sessions WHERE id IN (SELECT value FROM json_each(${json}))
+    FROM sessions WHERE ${namedBy(json)}
       AND projectId IN (${sql.join(up.scope)})`.execute(trx);
   // the counts, and the counter keys of the sessions it changes (a few rows: one per key and kind)
   const groups = (await sql<Group & { kind: number }>`SELECT kind, ${GROUP_KEYS}, count(*) AS n

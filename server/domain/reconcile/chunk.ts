@@ -47,3 +47,12 @@ export const CHUNK_TABLE = sql`CREATE TEMP TABLE IF NOT EXISTS reconcile_chunk (
   parentProjectId TEXT, clientId TEXT NOT NULL, day TEXT NOT NULL,
   PRIMARY KEY (kind, projectId, supplierId, supplierMapId, day, rid)
 ) WITHOUT ROWID`;
+
+/**
+ * Sessions an upload's identifiers (`json`) name: by uid, or by the client's own identifier of the
+ * respondent (sessions.clientRef: API-integrated clients whose identifier mapping names one). Two
+ * indexed look-ups (the primary key, the partial index of the sessions that have a clientRef).
+ */
+export const namedBy = (json: string) =>
+  sql`rowid IN (SELECT rowid FROM sessions WHERE id IN (SELECT value FROM json_each(${json}))
+    UNION ALL SELECT rowid FROM sessions WHERE clientRef != '' AND clientRef IN (SELECT value FROM json_each(${json})))`;

@@ -21,6 +21,7 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import type { Ctx } from "../ctx.ts";
 import { inList } from "./scope.ts";
 import { Pacer } from "./pace.ts";
+import { namedBy } from "./chunk.ts";
 
 /**
  * Records the identifiers of one chunk (`json`: its identifiers as the chunk lookup's JSON
@@ -30,7 +31,9 @@ import { Pacer } from "./pace.ts";
 export async function recordUnknown(trx: Db, reconcileId: string, json: string, offset: number) {
   await sql`INSERT INTO reconcile_unknown (reconcileId, n, identifier)
     SELECT ${reconcileId}, ${offset} + key, value FROM json_each(${json})
-    WHERE value NOT IN (SELECT id FROM reconcile_chunk)`.execute(trx);
+    WHERE value NOT IN (SELECT id FROM reconcile_chunk)
+      AND value NOT IN (SELECT s.clientRef FROM reconcile_chunk c JOIN sessions s ON s.id = c.id
+        WHERE s.clientRef != '')`.execute(trx);
 }
 
 /** The first `limit` unknown identifiers of an upload, in the file's order. */
@@ -119,9 +122,7 @@ export async function wrongProjectCheck(
     const t0 = performance.now();
     const part = JSON.stringify(identifiers.slice(i, i + size));
     const hit = await sql`SELECT 1 AS x FROM sessions
-      WHERE id IN (SELECT value FROM json_each(${part})) AND projectId IN (${
-      sql.join(inList(scope))
-    }) LIMIT 1`
+      WHERE ${namedBy(part)} AND projectId IN (${sql.join(inList(scope))}) LIMIT 1`
       .execute(db);
     if (hit.rows.length) return;
     await pacer.step(performance.now() - t0);

@@ -145,7 +145,40 @@ export type ProjectConfig = {
   questions: PrescreenQuestion[];
   exclusions: ExclusionRule[];
   quotas: QuotaDef[];
+  /** The client's API fields when it is API-integrated (each respondent's link comes from its platform), else null. */
+  clientApi: ClientApi | null;
+  /** The client's link is its own screener (isScreenUrlIntegration): Samplex's pre-screen is not shown. */
+  clientScreens: boolean;
 };
+
+/** A client's API fields as the router reads them (ProjectConfig.clientApi; client-api.ts makes the call). */
+export type ClientApi = {
+  clientId: string;
+  apiUrl: string;
+  apiKey: string;
+  apiHeader: string;
+  apiFunctionHeader: string;
+  apiFunction: string;
+  apiParams: string;
+  apiBody: string;
+  apiResponseVar: string;
+  variableMapping: string;
+  identifierMapping: string;
+};
+
+/** The columns of the clients table ClientApi is read from. */
+export const CLIENT_API_COLUMNS = [
+  "apiUrl",
+  "apiKey",
+  "apiHeader",
+  "apiFunctionHeader",
+  "apiFunction",
+  "apiParams",
+  "apiBody",
+  "apiResponseVar",
+  "variableMapping",
+  "identifierMapping",
+] as const;
 
 type Entry<T> = { value: T; at: number };
 
@@ -285,7 +318,7 @@ export class RouterConfig {
   async #loadProject(id: string): Promise<ProjectConfig | null> {
     const p = await this.db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
     if (!p) return null;
-    const [questions, exclusions, quotas, secret] = await Promise.all([
+    const [questions, exclusions, quotas, secret, client] = await Promise.all([
       this.db.selectFrom("questions").select([
         "id",
         "questionType",
@@ -300,6 +333,12 @@ export class RouterConfig {
         .where("isDeleted", "=", 0).execute(),
       this.#loadQuotas(id),
       projectSecret(this.db, id, this.clock),
+      this.db.selectFrom("clients").select([
+        "isApiIntegration",
+        "isScreenUrlIntegration",
+        ...CLIENT_API_COLUMNS,
+      ])
+        .where("id", "=", p.clientId).executeTakeFirst(),
     ]);
     return {
       id: p.id,
@@ -341,14 +380,7 @@ export class RouterConfig {
         title: parseTitle(q.questionTitle),
         languageId: q.languageId,
         libraryId: q.libraryQuestionId,
-        options: parseJsonList<Partial<PrescreenOption>>(q.questionOption).map((o, i) => ({
-          _id: String(o._id ?? i),
-          title: String(o.title ?? ""),
-          enable: o.enable !== false,
-          formvalidate: o.formvalidate !== false,
-          diy: o.diy !== false,
-          local: o.local !== false,
-        })),
+        options: parseOptions(q.questionOption),
       })),
       exclusions: exclusions.map((e) => ({
         excludedProjectId: e.excludedProjectId,
@@ -359,6 +391,10 @@ export class RouterConfig {
         dropout: e.dropout === 1,
       })),
       quotas,
+      clientApi: client?.isApiIntegration === 1
+        ? { clientId: p.clientId, ...pick(client, CLIENT_API_COLUMNS) }
+        : null,
+      clientScreens: client?.isScreenUrlIntegration === 1,
     };
   }
 
@@ -402,6 +438,22 @@ export class RouterConfig {
       return { id: r.id, qualificationId: r.qualificationId, cells };
     });
   }
+}
+
+/** A question's stored options (questions.questionOption) as the pre-screen reads them. */
+export function parseOptions(text: string): PrescreenOption[] {
+  return parseJsonList<Partial<PrescreenOption>>(text).map((o, i) => ({
+    _id: String(o._id ?? i),
+    title: String(o.title ?? ""),
+    enable: o.enable !== false,
+    formvalidate: o.formvalidate !== false,
+    diy: o.diy !== false,
+    local: o.local !== false,
+  }));
+}
+
+function pick<T extends Record<string, unknown>, K extends keyof T>(row: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
 }
 
 export const normText = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");

@@ -15,6 +15,11 @@ export type RouterOptions = {
   hookRetryDelaysMs?: number[];
   /** How long a claimed hook is left to its sender before another may send it again. */
   hookLeaseMs?: number;
+  /**
+   * false: API-integrated clients' platforms are not called, their projects' own links are used (the
+   * demo seed, whose clients' platforms are fictional). Default: called (client-api.ts).
+   */
+  clientApi?: boolean;
   /** How long map and project settings are cached (changes made here invalidate at once). */
   configTtlMs?: number;
   prescreenTimeoutMinutes?: number;

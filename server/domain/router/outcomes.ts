@@ -61,6 +61,7 @@ export const REASON = {
   speeder: "speeder",
   client: "client",
   timeout: "timeout",
+  clientApi: "client-api",
 } as const;
 
 /** What each reason means, for reports. */
@@ -88,6 +89,7 @@ export const REASON_LABEL: Record<string, string> = {
   [REASON.speeder]: "Speeder",
   [REASON.client]: "Client return",
   [REASON.timeout]: "Timed out",
+  [REASON.clientApi]: "Client API gave no survey link",
 };
 
 /** Security reasons -> the rollup column that breaks the security count down. */
@@ -163,7 +165,12 @@ const RE_CACHE = boundedCache<string, { re: RegExp; lower: string[] }>(100);
  * Replaces the named placeholders with their URL-encoded values in ONE pass over the URL: a value
  * is never scanned again, so a respondent id such as "[pid]" (sent on as %5Bpid%5D) stays as it is.
  */
-export function fillPlaceholders(url: string, values: Record<string, string>): string {
+export function fillPlaceholders(
+  url: string,
+  values: Record<string, string>,
+  /** How a value is written in (raw text for a JSON body or a header: `String`). */
+  encode: (value: string) => string = encodeURIComponent,
+): string {
   const names = Object.keys(values);
   if (!names.length) return url;
   const key = names.join("\u0000");
@@ -172,7 +179,7 @@ export function fillPlaceholders(url: string, values: Record<string, string>): s
   return url.replace(re, (match, ...groups) => {
     const found = (groups.slice(0, 6).find((g) => g !== undefined) as string | undefined)?.toLowerCase();
     const i = found === undefined ? -1 : lower.indexOf(found);
-    return i < 0 ? match : encodeURIComponent(values[names[i]]);
+    return i < 0 ? match : encode(values[names[i]]);
   });
 }
 

@@ -15,6 +15,8 @@ import type { RouterOptions } from "./options.ts";
 import { type MapConfig, type ProjectConfig, RouterConfig } from "./config.ts";
 import { DEFAULT_HOOK_RETRIES, HookSender } from "./hooks.ts";
 import { fetchTransport, type Outbound } from "../common/outbound/client.ts";
+import { CLIENT_API_MAX_BYTES, CLIENT_API_TIMEOUT_MS, requestClientLink } from "./client-api.ts";
+import { offeredRefs, sessionByClientRef } from "./client-refs.ts";
 import { verifyReturnSignature } from "./links.ts";
 import { type FinalStatus, parseReturnStatus, REASON } from "./outcomes.ts";
 import { askable, evaluate } from "./prescreen.ts";
@@ -74,6 +76,8 @@ export type FinishRequest = {
   status: string;
   sig?: string | null;
   via: "redirect" | "postback";
+  /** The return's other parameters: one may carry the client's identifier (client-refs.ts). */
+  params?: Record<string, string>;
   now?: number;
 };
 export type FinishResult =
@@ -90,7 +94,7 @@ export type PrescreenResult =
 /** What a router is built from: the app's database, settings, log, clock, outbound client and notifier. */
 export type RouterDeps = {
   db: Db;
-  env: Pick<Env, "DENO_ENV" | "COUNTRY_HEADER">;
+  env: Pick<Env, "DENO_ENV" | "COUNTRY_HEADER"> & Partial<Pick<Env, "CLIENT_API_TIMEOUT_MS">>;
   log: Logger;
   now: () => number;
   outbound: Outbound;
@@ -118,6 +122,8 @@ export class Router {
   readonly countryHeaders: string[];
   /** Routing of refused respondents to the next survey (routing.ts). */
   readonly routing: Routing;
+  /** The outbound client for API-integrated clients' calls (null: they are not called; options.ts). */
+  readonly #clientApi: Outbound | null;
   #refs = new Map<string, Ref>();
 
   constructor(private readonly deps: RouterDeps, opts: RouterOptions = {}) {
@@ -146,17 +152,15 @@ export class Router {
       leaseMs: opts.hookLeaseMs,
       now,
     }, deps.log);
+    this.#clientApi = opts.clientApi === false ? null : deps.outbound.with({
+      timeoutMs: deps.env.CLIENT_API_TIMEOUT_MS ?? CLIENT_API_TIMEOUT_MS,
+      maxBytes: CLIENT_API_MAX_BYTES,
+    });
     this.risk = opts.risk ?? defaultRiskChecker();
     this.rd = opts.rdThresholds ?? DEFAULT_RD_THRESHOLDS;
     this.countryHeaders = opts.countryHeaders ??
       (deps.env.COUNTRY_HEADER ? [deps.env.COUNTRY_HEADER] : []);
-    this.routing = new Routing({
-      db,
-      config: this.config,
-      changes: deps.changes,
-      ttlMs,
-      now,
-      rd: this.rd,
+    this.routing = new Routing({ db, config: this.config, changes: deps.changes, ttlMs, now, rd: this.rd }, {
       closedReason: (p, m) => this.closedReason(p, m, false),
       enter: async (hop) => {
         const r = await this.enter({ ...hop, isTest: false });
@@ -231,7 +235,8 @@ export class Router {
       }
       security = requestSecurity(project, { deviceType: device.deviceType, country, risk }, this.rd);
     }
-    const prescreen = project.isPreScreen && map.isPreScreen &&
+    // a client whose link is its own screener (isScreenUrlIntegration) screens the respondents itself
+    const prescreen = !project.clientScreens && project.isPreScreen && map.isPreScreen &&
       askable(project.questions, map.supplierType).length > 0;
     const who = { supplierId: map.supplierId, memberId: req.sid };
     // profiles: only a pre-screen with library questions reads the member's answers (one read)
@@ -259,6 +264,7 @@ export class Router {
       prescreen,
       profiles: link.length ? link : undefined,
       chain: req.chain,
+      clientApi: this.#apiLinks(project),
     });
     const routed: Routed = { session: out.session!, project, map };
     // known answers: those that settle the pre-screen (all known, or one disqualifies) end it now
@@ -266,7 +272,7 @@ export class Router {
       const screened = await this.#screen(routed, () => [], known, now);
       if (screened.kind === "done") return { kind: "routed", session: screened.session, project, map };
     }
-    return { kind: "routed", ...routed };
+    return { kind: "routed", ...await this.#linked(routed) };
   }
 
   // ------------------------------------------------------------ sessions by uid
@@ -353,6 +359,7 @@ export class Router {
     );
     if (ev && !ev.complete) return { kind: "ask", missing: ev.missing, ...routed };
     const asked = new Set(toAsk(project.questions, map.supplierType, known).map((q) => q.id));
+    const clientApi = this.#apiLinks(project);
     const out = await this.writer.submit({
       kind: "prescreen",
       now,
@@ -370,9 +377,50 @@ export class Router {
           asked,
         })
         : undefined,
+      clientApi,
     });
     if (!out.session) return { kind: "unknown" };
-    return { kind: "done", counted: out.counted, session: out.session, project, map };
+    const linked = clientApi ? await this.#linked({ session: out.session, project, map }) : null;
+    return { kind: "done", counted: out.counted, session: linked?.session ?? out.session, project, map };
+  }
+
+  // ------------------------------------------------------------ API-integrated clients
+
+  /** Whether the project's respondents get their survey link from its client's API. */
+  #apiLinks(project: ProjectConfig): boolean {
+    return !!(this.#clientApi && project.clientApi);
+  }
+
+  /**
+   * A session sent on without a link (its client is API-integrated): asks the client's platform,
+   * after the session is written and outside the writer's batch, then records the link, or the
+   * failure that closes the survey to the respondent (client-api.ts). Anything else as it is.
+   */
+  async #linked(routed: Routed): Promise<Routed> {
+    const { session, project, map } = routed;
+    if (session.status !== "redirected" || session.clientUrl || !project.clientApi || !this.#clientApi) {
+      return routed;
+    }
+    const link = await requestClientLink(this.#clientApi, project.clientApi, {
+      uid: session.id,
+      sid: session.sid,
+      pid: project.projectCode,
+    });
+    if (!link.ok) {
+      this.deps.log.warn("client API gave no survey link", {
+        project: project.projectCode,
+        error: link.error,
+      });
+    }
+    const out = await this.writer.submit({
+      kind: "link",
+      now: this.#now(),
+      uid: session.id,
+      project,
+      map,
+      link,
+    });
+    return out.session ? { session: out.session, project, map } : routed;
   }
 
   // ------------------------------------------------------------ return
@@ -380,21 +428,31 @@ export class Router {
   async finish(req: FinishRequest): Promise<FinishResult> {
     const status: FinalStatus | null = parseReturnStatus(req.status);
     if (!status) return { kind: "bad-status" };
-    const ref = await this.#ref(req.uid);
+    let uid = req.uid, signed = req.uid;
+    let ref = await this.#ref(uid);
+    if (!ref) {
+      // the client's own identifier of the respondent (its identifier mapping), not our uid
+      const hit = await sessionByClientRef(
+        this.#sessionSources(),
+        this.config,
+        offeredRefs(req.uid, req.params),
+      );
+      if (hit) [uid, signed, ref] = [hit.uid, hit.ref, await this.#ref(hit.uid)];
+    }
     if (!ref) return { kind: "unknown" };
     const project = await this.config.project(ref.projectId);
     const map = await this.config.map(ref.supplierMapId);
     if (!project || !map) return { kind: "unknown" };
     if (
       project.isDynamicThanksUrl &&
-      !verifyReturnSignature(project.secret, req.uid, status, req.status, req.sig)
+      !verifyReturnSignature(project.secret, signed, status, req.status, req.sig)
     ) {
       return { kind: "forged", project, map };
     }
     const out: Outcome = await this.writer.submit({
       kind: "return",
       now: this.#now(req.now),
-      uid: req.uid,
+      uid,
       project,
       map,
       status,

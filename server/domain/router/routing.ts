@@ -74,6 +74,10 @@ export type RoutingDeps = {
   ttlMs: number;
   now: () => number;
   rd: RdThresholds;
+};
+
+/** What routing asks of the router it serves. */
+export type RouterPort = {
   /** Why the router refuses arrivals on a map before anything is counted, or null. */
   closedReason: (p: ProjectConfig, m: MapConfig) => unknown;
   /** The router's entry: the hop's session, or null when the map is unknown. */
@@ -113,7 +117,7 @@ export class Routing {
   #bySupplier = new Map<string, Cached>();
   #unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly deps: RoutingDeps) {
+  constructor(private readonly deps: RoutingDeps, private readonly router: RouterPort) {
     const clear = () => this.#bySupplier.clear();
     for (const topic of ["project", "supplierMap", "supplier"] as const) {
       this.#unsubscribe.push(deps.changes.on(topic, clear));
@@ -176,7 +180,7 @@ export class Routing {
     if (now - Date.parse(first.createdAt) > CHAIN_MINUTES * 60_000) return null;
     const pick = await this.#pick(routed, new Set(chain.map((s) => s.projectId)), now);
     if (!pick) return null;
-    return await this.deps.enter({
+    return await this.router.enter({
       mapId: pick.id,
       sid: session.sid,
       ip: session.ip,
@@ -196,7 +200,7 @@ export class Routing {
     const pool: { p: ProjectConfig; m: MapConfig }[] = [];
     for (const c of list) {
       const p = await config.project(c.projectId), m = await config.map(c.mapId);
-      if (p && m && p.allowRouting && !this.deps.closedReason(p, m)) pool.push({ p, m });
+      if (p && m && p.allowRouting && !this.router.closedReason(p, m)) pool.push({ p, m });
     }
     if (!pool.length) return null;
     // the respondent's sessions on the candidates (duplicates) and on what their rules name: one read

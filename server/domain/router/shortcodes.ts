@@ -22,21 +22,22 @@ const SUPPLIER_REDIRECTS =
   "Supplier redirects (complete, terminate, quota full, quality term, survey closed)";
 const CLIENT_LINKS = "Client survey links (single, test and multi links)";
 const APPROVED_HOOK = "Supplier approved hook";
+const CLIENT_API = "API-integrated client's call for a survey link (URL, parameters, body, headers)";
 
 /** Every short code the router fills, by name. */
 export const SHORT_CODES = {
   sid: {
     description: "The supplier's respondent identifier, as the supplier sent it on the entry link (?sid=)",
-    filledIn: [SUPPLIER_REDIRECTS, APPROVED_HOOK],
+    filledIn: [SUPPLIER_REDIRECTS, APPROVED_HOOK, CLIENT_API],
   },
   uid: {
     description:
       "The user identifier Samplex gives the respondent on entry (24 hex characters); the client's survey sends it back on its return link",
-    filledIn: [CLIENT_LINKS, SUPPLIER_REDIRECTS, APPROVED_HOOK],
+    filledIn: [CLIENT_LINKS, SUPPLIER_REDIRECTS, APPROVED_HOOK, CLIENT_API],
   },
   pid: {
     description: "The project code of the (child) project the respondent entered",
-    filledIn: [SUPPLIER_REDIRECTS, APPROVED_HOOK],
+    filledIn: [SUPPLIER_REDIRECTS, APPROVED_HOOK, CLIENT_API],
   },
   status: {
     description: "The outcome's letter: c (complete), t (terminate), q (quota full) or f (quality term)",
@@ -63,6 +64,11 @@ export function shortCodeList(): ShortCode[] {
 
 /** The values of a client survey link. */
 export const clientLinkValues = (uid: string): Values<"uid"> => ({ uid });
+
+/** The values of an API-integrated client's call (client-api.ts). */
+export const clientApiCallValues = (
+  s: { sid: string; uid: string; pid: string },
+): Values<"sid" | "uid" | "pid"> => ({ sid: s.sid, uid: s.uid, pid: s.pid });
 
 /** The values of a supplier redirect. */
 export const supplierRedirectValues = (

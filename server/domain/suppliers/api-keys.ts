@@ -103,6 +103,43 @@ function endOfDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 }
 
+/** Stores a key, hashed (the caller's transaction and log line). */
+async function insertKey(
+  db: Db,
+  k: { supplierId: string; name: string; key: string; at: Date; createdBy: string; expiresAt: string | null },
+): Promise<KeyRow> {
+  const row: KeyRow = {
+    id: newId(k.at.getTime()),
+    supplierId: k.supplierId,
+    name: k.name,
+    keyHash: hashApiKey(k.key),
+    prefix: k.key.slice(0, PREFIX_LENGTH),
+    createdAt: k.at.toISOString(),
+    createdBy: k.createdBy,
+    lastUsedAt: null,
+    expiresAt: k.expiresAt,
+    revokedAt: null,
+  };
+  await db.insertInto("supplier_api_keys").values(row).execute();
+  return row;
+}
+
+/** The name of the key a new supplier's record key (`supplierApiKey`) is stored as. */
+export const INITIAL_KEY_NAME = "Initial key";
+
+/**
+ * A new supplier's record key (`supplierApiKey`, read-only on the record, revealed to staff) as its
+ * first API key, so it works on the supply API like any key made later (and like the keys migration
+ * 0032 made of existing suppliers' ones): listed, revocable, its last use shown. Inside the creating
+ * transaction.
+ */
+export async function storeInitialKey(
+  db: Db,
+  k: { supplierId: string; key: string; at: Date; createdBy: string },
+): Promise<void> {
+  await insertKey(db, { ...k, name: INITIAL_KEY_NAME, expiresAt: null });
+}
+
 /** Creates a key; the answer is the only place the key is ever shown. */
 export async function createSupplierApiKey(
   ctx: WriteCtx,
@@ -127,19 +164,14 @@ export async function createSupplierApiKey(
       throw conflict(`A supplier may hold at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`);
     }
     const key = newKey();
-    const row: KeyRow = {
-      id: newId(at.getTime()),
+    const row = await insertKey(trx, {
       supplierId: s.id,
       name: input.name,
-      keyHash: hashApiKey(key),
-      prefix: key.slice(0, PREFIX_LENGTH),
-      createdAt: nowIso,
+      key,
+      at,
       createdBy: actor.name,
-      lastUsedAt: null,
       expiresAt,
-      revokedAt: null,
-    };
-    await trx.insertInto("supplier_api_keys").values(row).execute();
+    });
     await writeLog(trx, actor, {
       activity:
         `Created API key "${row.name}" (${row.prefix}…) for supplier ${s.supplierName} (${s.supplierShortCode})` +

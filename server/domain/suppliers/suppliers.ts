@@ -32,6 +32,7 @@ import {
 } from "../common/records.ts";
 import { type SupplierFigures, supplierFigures, ZERO_SUPPLIER_FIGURES } from "./figures.ts";
 import { SUPPLIER_FIELDS } from "../audit/fields.ts";
+import { storeInitialKey } from "./api-keys.ts";
 import type { Ctx, WriteCtx } from "../ctx.ts";
 
 const MODULE = "Suppliers";
@@ -181,14 +182,16 @@ export async function createSupplier(
     await assertShortCodeFree(trx, input.supplierShortCode);
     const at = dateAt(clock), now = at.toISOString();
     const id = newId(at.getTime());
+    const supplierApiKey = randomKey();
     await trx.insertInto("suppliers").values({
       ...columns,
       id,
-      supplierApiKey: randomKey(),
+      supplierApiKey,
       isDeleted: 0,
       createdAt: now,
       updatedAt: now,
     }).execute();
+    await storeInitialKey(trx, { supplierId: id, key: supplierApiKey, at, createdBy: actor.name });
     await writeLog(trx, actor, {
       activity: `Created supplier ${input.supplierName} (${input.supplierShortCode})`,
       module: MODULE,

@@ -15,6 +15,7 @@ import type { Changes } from "./write.ts";
 import { approvedHookValues, clientLinkValues } from "../shortcodes.ts";
 import {
   type EntryEvent,
+  type LinkEvent,
   type Outcome,
   parseCells,
   type PrescreenEvent,
@@ -73,6 +74,7 @@ export class Decisions {
     if (e.kind === "entry") return this.#entry(e);
     if (e.kind === "prescreen") return this.#prescreen(e);
     if (e.kind === "return") return this.#return(e);
+    if (e.kind === "link") return this.#link(e);
     return this.#sweep(e);
   }
 
@@ -110,6 +112,7 @@ export class Decisions {
       userAgent: e.userAgent,
       rdScore: e.rdScore,
       clientUrl: "",
+      clientRef: "",
       quotaCells: "[]",
       rawStatus: "",
       returnedBy: "",
@@ -168,8 +171,9 @@ export class Decisions {
     }
 
     if (s.status === "redirected") {
-      const url = this.#clientUrl(p, uid, e.isTest);
-      if (url) {
+      // the client's API gives the link once the session is written (LinkEvent): none yet
+      const url = e.clientApi ? "" : this.#clientUrl(p, uid, e.isTest) || null;
+      if (url !== null) {
         s.clientUrl = url;
         s.redirectedAt = nowIso;
         s.dropAt = this.#dropAt(p, e.now, false);
@@ -225,6 +229,32 @@ export class Decisions {
       return fillPlaceholders(link.url, clientLinkValues(uid));
     }
     return p.singleLinkUrl ? fillPlaceholders(p.singleLinkUrl, clientLinkValues(uid)) : null;
+  }
+
+  /**
+   * What the client's API answered for a session sent on without a link: the link (and the client's
+   * identifier) on the session; or the survey closed to the respondent after all, with the reason,
+   * and the click taken back (as for a pre-screen that finds no client link). Only once: a session
+   * that has its link, or ended meanwhile, stays as it is.
+   */
+  #link(e: LinkEvent): Outcome {
+    const s0 = this.state.sessions.get(e.uid);
+    if (!s0) return { session: null, counted: false };
+    if (s0.status !== "redirected" || s0.clientUrl) return { session: s0, counted: false };
+    const s = { ...s0, updatedAt: iso(e.now) };
+    if (e.link.ok) {
+      s.clientUrl = e.link.url;
+      s.clientRef = e.link.ref;
+    } else {
+      s.status = "closed";
+      s.reason = REASON.clientApi;
+      s.detail = e.link.error.slice(0, 300);
+      s.endedAt = s.updatedAt;
+      s.dropAt = null;
+      this.changes.bump(s, "clicked", -1, Date.parse(s.createdAt));
+    }
+    this.changes.touch(s);
+    return { session: s, counted: !e.link.ok };
   }
 
   /** Drops are sessions older than twice the LOI; without an LOI, a fixed wait. */
@@ -284,8 +314,8 @@ export class Decisions {
       s.reason = REASON.supplierQuotaFull;
       s.detail = `${ms.complete} of ${ms.quota} completes`;
     } else {
-      const url = this.#clientUrl(e.project, s.id, s.isTest === 1);
-      if (url) {
+      const url = e.clientApi ? "" : this.#clientUrl(e.project, s.id, s.isTest === 1) || null;
+      if (url !== null) {
         s.status = "redirected";
         s.clientUrl = url;
         s.redirectedAt = nowIso;

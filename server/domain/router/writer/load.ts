@@ -244,7 +244,9 @@ async function runLoads(read: Reader, loads: Load[]) {
 /** The sessions answers and returns name, and those the sweep finds due. */
 function sessionLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   const uids = new Set<string>();
-  for (const e of events) if (e.kind === "prescreen" || e.kind === "return") uids.add(e.uid);
+  for (const e of events) {
+    if (e.kind === "prescreen" || e.kind === "return" || e.kind === "link") uids.add(e.uid);
+  }
   if (uids.size) {
     out.push({
       statement: { sql: `SELECT * FROM sessions WHERE id IN (${list(uids.size)})`, args: [...uids] },
@@ -382,7 +384,7 @@ function respondentLoads(events: RouterEvent[], out: Load[], state: BatchState) 
 function linkLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   const linkNeeds = new Map<string, number>();
   for (const e of events) {
-    if ((e.kind === "entry" && !e.isTest && !e.closed) || e.kind === "prescreen") {
+    if (((e.kind === "entry" && !e.isTest && !e.closed) || e.kind === "prescreen") && !e.clientApi) {
       if (e.project.isMultiLinkUrl) linkNeeds.set(e.project.id, (linkNeeds.get(e.project.id) ?? 0) + 1);
     }
   }

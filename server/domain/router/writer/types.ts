@@ -25,6 +25,8 @@ export type SessionRow = {
   userAgent: string;
   rdScore: number | null;
   clientUrl: string;
+  /** The client platform's identifier of the respondent (its return may carry it instead of the uid), or "". */
+  clientRef: string;
   quotaCells: string;
   rawStatus: string;
   returnedBy: string;
@@ -59,6 +61,8 @@ export type EntryEvent = {
   security: SecurityRefusal | null;
   /** Show the pre-screen questions before the survey. */
   prescreen: boolean;
+  /** The survey link comes from the client's API (a LinkEvent), not from the project's links. */
+  clientApi?: boolean;
   /** Answers the entry link carried, kept in the member's profile (source "link"). */
   profiles?: ProfileRow[];
   /** A routed hop (routing.ts): the chain's first session and this hop's number. */
@@ -76,6 +80,20 @@ export type PrescreenEvent = {
   quotaCells: QuotaCellRef[];
   /** Answers given on the page to library questions, kept in the member's profile. */
   profiles?: ProfileRow[];
+  /** The survey link comes from the client's API (a LinkEvent), not from the project's links. */
+  clientApi?: boolean;
+};
+/**
+ * What the client's API answered for a session sent on without a link (clientApi): the link and the
+ * client's identifier, or why there is none (the session then ends as REASON.clientApi).
+ */
+export type LinkEvent = {
+  kind: "link";
+  now: number;
+  uid: string;
+  project: ProjectConfig;
+  map: MapConfig;
+  link: { ok: true; url: string; ref: string } | { ok: false; error: string };
 };
 export type ReturnEvent = {
   kind: "return";
@@ -88,7 +106,7 @@ export type ReturnEvent = {
   via: "redirect" | "postback";
 };
 export type SweepEvent = { kind: "sweep"; now: number; limit: number };
-export type RouterEvent = EntryEvent | PrescreenEvent | ReturnEvent | SweepEvent;
+export type RouterEvent = EntryEvent | PrescreenEvent | LinkEvent | ReturnEvent | SweepEvent;
 
 export type Outcome = {
   /** The session as committed (null: unknown uid). */

@@ -15,6 +15,9 @@ import { routerDailyStatements, runStatements, type Statement } from "../rollup.
 import type { SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
 
+/** The measured LOI's sums on a project (migration 0034). */
+type LoiColumn = "loiSeconds" | "loiCompletes";
+
 const SESSION_COLUMNS: (keyof SessionRow)[] = [
   "id",
   "projectId",
@@ -34,6 +37,7 @@ const SESSION_COLUMNS: (keyof SessionRow)[] = [
   "userAgent",
   "rdScore",
   "clientUrl",
+  "clientRef",
   "quotaCells",
   "rawStatus",
   "returnedBy",
@@ -52,6 +56,7 @@ const SESSION_MUTABLE: (keyof SessionRow)[] = [
   "reason",
   "detail",
   "clientUrl",
+  "clientRef",
   "quotaCells",
   "rawStatus",
   "returnedBy",
@@ -94,7 +99,8 @@ export class Changes {
   })[] = [];
   /** Member profile answers to keep (an entry link's, a pre-screen's), stamped with the event's time. */
   readonly profiles: (ProfileRow & { answeredAt: string })[] = [];
-  readonly #pDelta = new Map<string, Partial<Record<CounterName, number>>>();
+  /** A project's counter deltas, with the measured LOI's sums (projects only). */
+  readonly #pDelta = new Map<string, Partial<Record<CounterName | LoiColumn, number>>>();
   readonly #mDelta = new Map<string, Partial<Record<CounterName, number>>>();
   readonly #rollup = new Map<string, RollupRow>();
   readonly #ipAdded = new Map<string, { projectId: string; ip: string; n: number }>();
@@ -204,6 +210,12 @@ export class Changes {
       ? "speeder" as const
       : undefined;
     this.bump(s, counter, by, atMs, { column, ...money });
+    // the measured LOI: a live complete whose length is known adds its seconds to its project
+    if (status === "complete" && !s.isTest && s.seconds !== null) {
+      const pd = this.#pDelta.get(s.projectId)!;
+      pd.loiSeconds = (pd.loiSeconds ?? 0) + by * s.seconds;
+      pd.loiCompletes = (pd.loiCompletes ?? 0) + by;
+    }
   }
 
   /** One more arrival from `ip` on the project (unique-IP projects). */
@@ -235,7 +247,7 @@ export class Changes {
     const out: Statement[] = [];
     if (opts.json) this.#sessionJsonStatements(out);
     else this.#sessionStatements(out);
-    this.#counterStatements(out);
+    this.#counterStatements(out, iso(now));
     out.push(...routerDailyStatements([...this.#rollup.values()].map((r) => ({
       date: r.date,
       projectId: r.projectId,
@@ -307,15 +319,23 @@ export class Changes {
     });
   }
 
-  #counterStatements(out: Statement[]) {
+  /**
+   * One UPDATE per project and map the batch moved. A project's also stamps `countersAt` (the supply
+   * API's `updated_since` sees the survey's remaining completes and rates move) in that same
+   * statement: no write of its own per respondent.
+   */
+  #counterStatements(out: Statement[], at: string) {
     for (const [table, deltas] of [["projects", this.#pDelta], ["supplier_maps", this.#mDelta]] as const) {
       for (const [id, d] of deltas) {
         const cols = Object.entries(d).filter(([, n]) => n);
         if (!cols.length) continue;
-        out.push({
-          sql: `UPDATE ${table} SET ${cols.map(([c]) => `"${c}" = "${c}" + ?`).join(", ")} WHERE id = ?`,
-          args: [...cols.map(([, n]) => n), id],
-        });
+        const sets = cols.map(([c]) => `"${c}" = "${c}" + ?`);
+        const args: (number | string)[] = cols.map(([, n]) => n as number);
+        if (table === "projects") {
+          sets.push(`countersAt = ?`);
+          args.push(at);
+        }
+        out.push({ sql: `UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`, args: [...args, id] });
       }
     }
   }

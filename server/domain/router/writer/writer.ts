@@ -41,6 +41,7 @@ import { recordRouterBatch } from "../../../lib/metrics.ts";
 
 export type {
   EntryEvent,
+  LinkEvent,
   Outcome,
   PrescreenEvent,
   ReturnEvent,
@@ -224,7 +225,9 @@ export function eventKeys(e: RouterEvent): EventKeys {
     keys.push(`uid\u0000${e.uid}`);
     if (e.kind === "prescreen") { for (const c of e.quotaCells) keys.push(`quota\u0000${c.quotaId}`); }
   }
-  if (e.kind !== "return" && e.project.isMultiLinkUrl) keys.push(`links\u0000${e.project.id}`);
+  if ((e.kind === "entry" || e.kind === "prescreen") && e.project.isMultiLinkUrl && !e.clientApi) {
+    keys.push(`links\u0000${e.project.id}`);
+  }
   return { keys };
 }
 

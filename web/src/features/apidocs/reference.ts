@@ -25,7 +25,7 @@ export function groupByArea(doc: ApiReference): AreaGroup[] {
 export function matches(row: OperationRow, search: string): boolean {
   const q = search.trim().toLowerCase();
   if (!q) return true;
-  return [row.path, row.method, row.op.operationId, row.op.summary, ...row.op["x-roles"]]
+  return [row.path, row.method, row.op.operationId, row.op.summary, ...(row.op["x-roles"] ?? [])]
     .some((s) => s.toLowerCase().includes(q));
 }
 

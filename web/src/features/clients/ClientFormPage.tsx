@@ -3,6 +3,7 @@
  * validated by the shared ClientForm schema ('Client name  is required', 'Country is required');
  * after a save the list opens with the server's message.
  */
+import { CLIENT_API_HELP } from "../../../../shared/client-api.ts";
 import { useParams } from "react-router";
 import { useWatch } from "react-hook-form";
 import { CLIENT_NET_DAYS, ClientForm } from "../../../../shared/schemas/client.ts";
@@ -32,7 +33,8 @@ import { type SecretKeys, ShowKeysButton, useRecordKeys } from "../../components
 
 const LIST = "/admin/client";
 
-const MAPPING_EXAMPLE = ["uid=[uid]", "sid=[sid]"].join("\n");
+const MAPPING_EXAMPLE = ["rid=[uid]", "panelist=[sid]"].join("\n");
+const HELP = CLIENT_API_HELP;
 
 const NET_DAYS = CLIENT_NET_DAYS.map((d) => ({ value: String(d), label: `${d} days` }));
 
@@ -194,6 +196,7 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
           spellCheck={false}
           className="sm:col-span-2"
           placeholder={MAPPING_EXAMPLE}
+          hint={HELP.variableMapping}
         />
         <TextareaField
           name="identifierMapping"
@@ -201,6 +204,8 @@ function ClientEditor({ client }: { client?: ClientRecord }) {
           rows={10}
           spellCheck={false}
           className="sm:col-span-2"
+          placeholder="token=data.respondentId"
+          hint={HELP.identifierMapping}
         />
       </FormSection>
     </RecordForm>
@@ -226,12 +231,12 @@ function ApiSection({ clientApiKey, secret }: { clientApiKey: string; secret: Se
       <SwitchField
         name="isApiIntegration"
         label="API integration"
-        description="Projects come through the API."
+        description={HELP.isApiIntegration}
       />
       <SwitchField
         name="isScreenUrlIntegration"
         label="Screen URL integration"
-        description="Respondents are screened through the client's URL."
+        description={HELP.isScreenUrlIntegration}
       />
       {on
         ? (
@@ -243,17 +248,44 @@ function ApiSection({ clientApiKey, secret }: { clientApiKey: string; secret: Se
               placeholder="https://"
               autoComplete="off"
               className="sm:col-span-2"
+              hint={HELP.apiUrl}
             />
-            <TextField name="apiKey" label="API key" autoComplete="off" spellCheck={false} />
-            <TextField name="apiFunction" label="API function" autoComplete="off" />
-            <TextField name="apiResponseVar" label="Response variable" autoComplete="off" />
-            <TextField name="apiParams" label="Parameters" autoComplete="off" spellCheck={false} />
-            <TextareaField name="apiHeader" label="Headers" rows={4} spellCheck={false} />
+            <TextField
+              name="apiKey"
+              label="API key"
+              autoComplete="off"
+              spellCheck={false}
+              hint={HELP.apiKey}
+            />
+            <TextField name="apiFunction" label="API function" autoComplete="off" hint={HELP.apiFunction} />
+            <TextField
+              name="apiResponseVar"
+              label="Response variable"
+              autoComplete="off"
+              placeholder="data.surveyLink"
+              hint={HELP.apiResponseVar}
+            />
+            <TextField
+              name="apiParams"
+              label="Parameters"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="country=US&lang=en"
+              hint={HELP.apiParams}
+            />
+            <TextareaField
+              name="apiHeader"
+              label="Headers"
+              rows={4}
+              spellCheck={false}
+              hint={HELP.apiHeader}
+            />
             <TextareaField
               name="apiFunctionHeader"
               label="Function headers"
               rows={4}
               spellCheck={false}
+              hint={HELP.apiFunctionHeader}
             />
             <TextareaField
               name="apiBody"
@@ -261,6 +293,7 @@ function ApiSection({ clientApiKey, secret }: { clientApiKey: string; secret: Se
               rows={6}
               spellCheck={false}
               className="sm:col-span-2"
+              hint={HELP.apiBody}
             />
           </>
         )

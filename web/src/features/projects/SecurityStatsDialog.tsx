@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../lib/api.ts";
 import { type SecurityRow, securityStatsCall } from "../../../../shared/api/project-reports.ts";
-import { formatCount } from "../../lib/format.ts";
+import { formatCount, formatDateTime } from "../../lib/format.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { SECURITY_REASONS } from "../../../../shared/status.ts";
 import type { ProjectRow } from "./projects.ts";
@@ -71,6 +71,24 @@ function SecurityStats({ project }: { project: ProjectRow }) {
                 <Tile key={r.key} label={r.label} value={formatCount(s.total[r.key])} title={r.hint} />
               ))}
             </dl>
+            {s.clientLinks.failures > 0
+              ? (
+                <div
+                  role="status"
+                  data-testid="client-link-failures"
+                  className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+                >
+                  <p className="font-medium">
+                    Client link failures: {formatCount(s.clientLinks.failures)}
+                  </p>
+                  <p>
+                    The client's API gave these respondents no survey link; they were sent to Survey Close.
+                    Last error{s.clientLinks.lastAt ? ` (${formatDateTime(s.clientLinks.lastAt)})` : ""}:{" "}
+                    <span className="break-all font-mono text-xs">{s.clientLinks.lastError}</span>
+                  </p>
+                </div>
+              )
+              : null}
             <StaticTable
               caption="Security per child project and supplier"
               rows={s.rows}

@@ -1,0 +1,148 @@
+/**
+ * The marketplace simulation (issue 24): about 50 live surveys with quotas, targeting, incidence
+ * and LOI answered by a simulated client survey, 10,000 members of 5 suppliers with profiles from a
+ * known distribution (tests/helpers/marketplace.ts), through the real router in a server process
+ * of its own over a file database. The same market and members run twice in one bench, the
+ * router's routing and holds off, then on; in each run the server is killed (kill -9) when half
+ * the members have arrived and started again on the same file, and afterwards every counter must
+ * equal a recount from the sessions. Figures, never asserted: completes per 100 entries (target on
+ * vs off at least 1.5x), overshoot (completes turned over quota or counted past a limit, target at
+ * most 1% of completes), pre-screen questions asked per entry, router answers per second (target on
+ * vs off at least 0.8x). MARKET_MEMBERS and MARKET_SURVEYS scale it down for a quick look.
+ */
+import type { BenchRow } from "./_kit.ts";
+import { testApp } from "../helpers/app.ts";
+import {
+  buildMarket,
+  type Market,
+  type MarketFigures,
+  marketFigures,
+  type MarketOptions,
+  membersOf,
+  runMarket,
+} from "../helpers/marketplace.ts";
+import { setMarketRouting } from "../helpers/routing.ts";
+import { counterMismatches } from "../../server/domain/router/recount.ts";
+import { rollupMismatches } from "../../server/domain/router/rollup.ts";
+import { startServer } from "./_server.ts";
+
+const OPTIONS: MarketOptions = {
+  seed: 2026,
+  surveys: Number(Deno.env.get("MARKET_SURVEYS") ?? 50),
+  suppliers: 5,
+  members: Number(Deno.env.get("MARKET_MEMBERS") ?? 10_000),
+  perTick: 100,
+  concurrency: 32,
+};
+
+export type MarketMode = "off" | "on";
+
+/** Turns the router's routing and holds on or off for the market (what each run compares). */
+export async function applyMode(t: Awaited<ReturnType<typeof testApp>>, m: Market, mode: MarketMode) {
+  // routing: allowRouting on the market's suppliers and surveys (holds are set here once they exist)
+  await setMarketRouting(t, m, mode === "on");
+}
+
+async function runOnce(mode: MarketMode, dir: string) {
+  const dbPath = `${dir}/market-${mode}.db`;
+  const t = await testApp({ DATABASE_URL: `file:${dbPath}` });
+  const market = await buildMarket(t, OPTIONS);
+  await applyMode(t, market, mode);
+  await t.close();
+
+  let server = await startServer("app", dbPath);
+  let killed = false;
+  let restarted: Promise<void> = Promise.resolve();
+  /** Set from the kill until the server listens again. */
+  let down: Promise<void> | null = null;
+  const run = await runMarket(
+    market,
+    membersOf(OPTIONS),
+    OPTIONS,
+    // a member arriving while the server is down waits for it (a respondent reloads the page)
+    async (path, init) => {
+      if (down) await down;
+      return await fetch(`http://127.0.0.1:${server.port}${path}`, init);
+    },
+    (_tick, membersIn) => {
+      if (killed || membersIn < OPTIONS.members / 2) return Promise.resolve();
+      killed = true;
+      // kill -9 while this tick's requests are in flight (those members are lost), then start again
+      restarted = (async () => {
+        await new Promise((r) => setTimeout(r, 40));
+        let up = () => {};
+        down = new Promise((r) => (up = r));
+        await server.kill();
+        server = await startServer("app", dbPath);
+        down = null;
+        up();
+      })();
+      return Promise.resolve();
+    },
+  );
+  await restarted;
+  await server.stop();
+
+  const after = await testApp({ DATABASE_URL: `file:${dbPath}` });
+  try {
+    const figures = await marketFigures(after.deps.db, market, run);
+    const mismatches = [
+      ...await counterMismatches(after.deps.db, market.projectIds),
+      ...await rollupMismatches(after.deps.db),
+    ];
+    return { figures, mismatches, failed: run.failed };
+  } finally {
+    await after.close();
+  }
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const dir = await Deno.makeTempDir({ prefix: "market-bench" });
+  try {
+    const off = await runOnce("off", dir);
+    const on = await runOnce("on", dir);
+    const note = (r: { mismatches: string[]; failed: number }) =>
+      `${r.mismatches.length} counter mismatches after a kill -9, ${r.failed} members lost to it`;
+    const row = (
+      measure: string,
+      pick: (f: MarketFigures) => number,
+      unit: string,
+      summary?: string,
+    ): BenchRow[] => [
+      { measure: `${measure}, routing and holds off`, value: pick(off.figures), unit, note: note(off) },
+      {
+        measure: `${measure}, routing and holds on`,
+        value: pick(on.figures),
+        unit,
+        ratio: pick(off.figures) ? pick(on.figures) / pick(off.figures) : undefined,
+        note: `${note(on)}; ratio: on / off in this run`,
+        summary,
+      },
+    ];
+    return [
+      ...row(
+        "completes per 100 entries",
+        (f) => f.completesPer100,
+        "completes",
+        "marketplace completes per entry",
+      ),
+      ...row("overshoot (turned over quota + past a limit)", (f) => 100 * f.overshootShare, "% of completes"),
+      ...row("pre-screen questions asked per entry", (f) => f.questionsPerEntry, "questions"),
+      ...row(
+        "router answers per second",
+        (f) => f.requestsPerSecond,
+        "req/s",
+        "marketplace router throughput",
+      ),
+      {
+        measure: "members, surveys, suppliers",
+        value: OPTIONS.members,
+        unit: "members",
+        note:
+          `${OPTIONS.surveys} surveys, ${OPTIONS.suppliers} suppliers, ${off.figures.entries} + ${on.figures.entries} entries`,
+      },
+    ];
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
