@@ -118,6 +118,12 @@ const EnvSchema = v.pipe(
       v.check((s) => /^\d{1,2}$/.test(s), "TRUST_PROXY_HOPS must be a whole number from 0 to 99"),
       v.transform(Number),
     ),
+    /**
+     * In-progress holds (router writer/holds.ts): `on` counts the sessions in the client survey
+     * against every limit and keeps a complete past a limit as a complete; `off` is the router before
+     * holds (refused on completes alone, a complete past a limit turned over-quota at return).
+     */
+    ROUTER_HOLDS: v.optional(v.picklist(["on", "off"], "ROUTER_HOLDS must be on or off"), "on"),
     CLIENT_IP_HEADER: v.optional(headerName("CLIENT_IP_HEADER")),
     COUNTRY_HEADER: v.optional(headerName("COUNTRY_HEADER")),
     CITY_HEADER: v.optional(headerName("CITY_HEADER")),

@@ -30,6 +30,7 @@ import * as m0033 from "./0033_member_profiles.ts";
 import * as m0034 from "./0034_supply_surveys.ts";
 import * as m0035 from "./0035_supply_books.ts";
 import * as m0037 from "./0037_client_api.ts";
+import * as m0038 from "./0038_router_holds.ts";
 import * as m0039 from "./0039_routing.ts";
 
 export const migrations: Record<string, Migration> = {
@@ -63,5 +64,6 @@ export const migrations: Record<string, Migration> = {
   "0034_supply_surveys": m0034,
   "0035_supply_books": m0035,
   "0037_client_api": m0037,
+  "0038_router_holds": m0038,
   "0039_routing": m0039,
 };

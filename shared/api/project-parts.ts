@@ -84,6 +84,8 @@ export type ProjectQuota = {
     quotaSize: number;
     completes: number;
     percent: number;
+    /** Respondents in the client survey now who fill the cell, held against its size (router holds). */
+    held?: number;
   }[];
   total: number;
   sampleSize: number;

@@ -25,6 +25,12 @@ export type ProjectCounters = {
   preScreenTerminate: number;
   preScreenDrop: number;
   testClicked: number;
+  /** In the client survey now (counted against the limits by the router's holds). */
+  held: number;
+  /** Ever sent to the client survey (the base of the measured conversion). */
+  sent: number;
+  /** Completes accepted past a limit under a hold (the overshoot holds allowed). */
+  pastLimit: number;
   approved: number;
   rejected: number;
 };

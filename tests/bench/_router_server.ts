@@ -29,6 +29,7 @@ if (mode === "bare") {
     JWT_SECRET: "bench-secret-bench-secret-bench-secret",
     DENO_ENV: "development",
     HTTP_GUARD: Deno.env.get("HTTP_GUARD"),
+    ROUTER_HOLDS: Deno.env.get("ROUTER_HOLDS"),
   });
   const { deps, handle } = await buildDeps(env);
   const app = createApp(deps);

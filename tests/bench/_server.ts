@@ -3,13 +3,21 @@
  * whole app over the database given), so the load generator does not share its core. `stop()` ends
  * it gracefully and answers its writer's stats; `kill()` is a kill -9.
  */
-export async function startServer(mode: "bare" | "app", dbPath = "", replicaPath = "", root = "") {
+export async function startServer(
+  mode: "bare" | "app",
+  dbPath = "",
+  replicaPath = "",
+  root = "",
+  /** Variables for the server's process (ROUTER_HOLDS: _router_server.ts passes it on). */
+  env: Record<string, string> = {},
+) {
   const script = root
     ? `${root}/tests/bench/_router_server.ts`
     : new URL("./_router_server.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", script, mode, dbPath, ...(replicaPath ? [replicaPath] : [])],
     cwd: root || undefined,
+    env,
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

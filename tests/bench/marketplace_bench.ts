@@ -39,18 +39,19 @@ export type MarketMode = "off" | "on";
 
 /** Turns the router's routing and holds on or off for the market (what each run compares). */
 export async function applyMode(t: Awaited<ReturnType<typeof testApp>>, m: Market, mode: MarketMode) {
-  // routing: allowRouting on the market's suppliers and surveys (holds are set here once they exist)
+  // routing: allowRouting on the market's suppliers and surveys (holds: ROUTER_HOLDS, passed to the server)
   await setMarketRouting(t, m, mode === "on");
 }
 
 async function runOnce(mode: MarketMode, dir: string) {
   const dbPath = `${dir}/market-${mode}.db`;
-  const t = await testApp({ DATABASE_URL: `file:${dbPath}` });
+  const t = await testApp({ DATABASE_URL: `file:${dbPath}`, ROUTER_HOLDS: mode });
   const market = await buildMarket(t, OPTIONS);
   await applyMode(t, market, mode);
   await t.close();
 
-  let server = await startServer("app", dbPath);
+  const env = { ROUTER_HOLDS: mode };
+  let server = await startServer("app", dbPath, "", "", env);
   let killed = false;
   let restarted: Promise<void> = Promise.resolve();
   /** Set from the kill until the server listens again. */
@@ -73,7 +74,7 @@ async function runOnce(mode: MarketMode, dir: string) {
         let up = () => {};
         down = new Promise((r) => (up = r));
         await server.kill();
-        server = await startServer("app", dbPath);
+        server = await startServer("app", dbPath, "", "", env);
         down = null;
         up();
       })();

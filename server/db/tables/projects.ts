@@ -24,8 +24,15 @@ export type OutcomeCounter = (typeof OUTCOME_COUNTERS)[number];
 export const LIVE_COUNTERS = [...OUTCOME_COUNTERS, "testClicked"] as const;
 export type LiveCounter = (typeof LIVE_COUNTERS)[number];
 
+/**
+ * The router's hold counters (migration 0038): `held` live sessions in the client survey now, `sent`
+ * live sessions ever sent there, `pastLimit` completes accepted past a limit under a hold.
+ */
+export const HOLD_COUNTERS = ["held", "sent", "pastLimit"] as const;
+export type HoldCounter = (typeof HOLD_COUNTERS)[number];
+
 /** Every counter column of projects and supplier maps: the router's, and reconciliation's. */
-export const COUNTER_NAMES = [...LIVE_COUNTERS, "approved", "rejected"] as const;
+export const COUNTER_NAMES = [...LIVE_COUNTERS, ...HOLD_COUNTERS, "approved", "rejected"] as const;
 export type CounterColumn = (typeof COUNTER_NAMES)[number];
 
 export type Counters = { [K in CounterColumn]: D<number> };

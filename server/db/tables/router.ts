@@ -57,6 +57,13 @@ export interface SessionsTable {
   hop: D<number>;
 }
 
+/** Sessions in the client survey per quota cell (migration 0038), kept by the router's writer. */
+export interface QuotaCellHoldsTable {
+  quotaId: string;
+  quotaOptionId: string;
+  held: number;
+}
+
 export interface ProjectIpCountsTable {
   projectId: string;
   ip: string;
@@ -144,6 +151,7 @@ export interface RouterHooksTable {
 
 export interface RouterTables {
   sessions: SessionsTable;
+  quota_cell_holds: QuotaCellHoldsTable;
   prescreen_answers: PrescreenAnswersTable;
   member_profiles: MemberProfilesTable;
   project_ip_counts: ProjectIpCountsTable;

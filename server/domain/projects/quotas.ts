@@ -93,7 +93,19 @@ export async function listQuotas(db: Db, projectId: string): Promise<ProjectQuot
       totalMatchesSampleSize: total === project.sampleSize,
     });
   }
-  return out;
+  return await withHolds(db, out);
+}
+
+/** Each cell's respondents in the client survey now (quota_cell_holds, kept by the router's writer). */
+async function withHolds(db: Db, quotas: ProjectQuota[]): Promise<ProjectQuota[]> {
+  if (!quotas.length) return quotas;
+  const rows = await db.selectFrom("quota_cell_holds").select(["quotaId", "quotaOptionId", "held"])
+    .where("quotaId", "in", quotas.map((q) => q._id)).where("held", "!=", 0).execute();
+  const held = new Map(rows.map((r) => [`${r.quotaId}\u0000${r.quotaOptionId}`, r.held]));
+  for (const q of quotas) {
+    for (const o of q.options) o.held = held.get(`${q._id}\u0000${o.quotaOptionId}`) ?? 0;
+  }
+  return quotas;
 }
 
 /**

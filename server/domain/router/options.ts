@@ -26,6 +26,8 @@ export type RouterOptions = {
   /** Drop time-out of a project without an LOI (with one: twice the LOI). */
   dropWithoutLoiMinutes?: number;
   maxBatch?: number;
+  /** In-progress holds (writer/holds.ts); default: ROUTER_HOLDS (on). */
+  holds?: boolean;
   /** Batches in flight at once on a remote primary (the writer's default: 2). */
   remoteInFlight?: number;
   /** Milliseconds the next remote batch waits for answered requests to come back (default: 4). */

@@ -60,6 +60,8 @@ export const REASON = {
   prescreen: "prescreen-answer",
   speeder: "speeder",
   client: "client",
+  /** A complete accepted past a limit: it was admitted under a hold (writer/holds.ts). */
+  pastLimit: "past-limit",
   timeout: "timeout",
   clientApi: "client-api",
 } as const;
@@ -88,6 +90,7 @@ export const REASON_LABEL: Record<string, string> = {
   [REASON.prescreen]: "Prescreen answer",
   [REASON.speeder]: "Speeder",
   [REASON.client]: "Client return",
+  [REASON.pastLimit]: "Complete accepted past a limit (held)",
   [REASON.timeout]: "Timed out",
   [REASON.clientApi]: "Client API gave no survey link",
 };

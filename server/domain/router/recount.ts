@@ -9,9 +9,13 @@ import type { Db } from "../../db/connection.ts";
 import { type CounterName, LIVE_COUNTERS, STATUS_COUNTER } from "./outcomes.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
+import { HOLD_COUNTERS, type HoldCounter } from "../../db/tables/projects.ts";
+import { parseCells } from "./writer/types.ts";
+import { REASON } from "./outcomes.ts";
 
-export type CounterSet = Record<CounterName, number>;
-const zero = (): CounterSet => Object.fromEntries(LIVE_COUNTERS.map((k) => [k, 0])) as CounterSet;
+export type CounterSet = Record<CounterName | HoldCounter, number>;
+const COUNTED = [...LIVE_COUNTERS, ...HOLD_COUNTERS] as const;
+const zero = (): CounterSet => Object.fromEntries(COUNTED.map((k) => [k, 0])) as CounterSet;
 
 /** A project's measured LOI sums: the seconds of its live completes whose length is known, and how many. */
 export type LoiSums = { loiSeconds: number; loiCompletes: number };
@@ -23,11 +27,13 @@ export async function recountFromSessions(db: Db, projectIds?: string[]) {
       "supplierMapId",
       "isTest",
       "status",
+      sql<number>`redirectedAt IS NOT NULL`.as("sent"),
+      sql<number>`reason = ${REASON.pastLimit}`.as("pastLimit"),
       sql<number>`count(*)`.as("n"),
       sql<number>`count(seconds)`.as("timed"),
       sql<number>`coalesce(sum(seconds), 0)`.as("seconds"),
     ])
-    .groupBy(["projectId", "supplierMapId", "isTest", "status"]);
+    .groupBy(["projectId", "supplierMapId", "isTest", "status", "sent", "pastLimit"]);
   if (projectIds) q = q.where("projectId", "in", projectIds.length ? projectIds : [""]);
   const rows = await q.execute();
   const projects = new Map<string, CounterSet>(), maps = new Map<string, CounterSet>();
@@ -51,6 +57,10 @@ export async function recountFromSessions(db: Db, projectIds?: string[]) {
       c.clicked += n;
       const k = STATUS_COUNTER[r.status as SessionStatus];
       if (k) c[k] += n;
+      // holds (writer/holds.ts): in the client survey now, ever sent there, completes past a limit
+      if (r.status === "redirected") c.held += n;
+      if (Number(r.sent)) c.sent += n;
+      if (r.status === "complete" && Number(r.pastLimit)) c.pastLimit += n;
     }
   }
   return { projects, maps, loi };
@@ -60,12 +70,12 @@ export async function recountFromSessions(db: Db, projectIds?: string[]) {
 export async function counterMismatches(db: Db, projectIds?: string[]): Promise<string[]> {
   const { projects, maps, loi } = await recountFromSessions(db, projectIds);
   const out: string[] = [];
-  let pq = db.selectFrom("projects").select(["id", ...LIVE_COUNTERS, "loiSeconds", "loiCompletes"]).where(
+  let pq = db.selectFrom("projects").select(["id", ...COUNTED, "loiSeconds", "loiCompletes"]).where(
     "projectType",
     "=",
     PROJECT_TYPE.CHILD,
   );
-  let mq = db.selectFrom("supplier_maps").select(["id", ...LIVE_COUNTERS]);
+  let mq = db.selectFrom("supplier_maps").select(["id", ...COUNTED]);
   if (projectIds) {
     pq = pq.where("id", "in", projectIds.length ? projectIds : [""]);
     mq = mq.where("projectId", "in", projectIds.length ? projectIds : [""]);
@@ -80,7 +90,7 @@ export async function counterMismatches(db: Db, projectIds?: string[]): Promise<
   for (const [label, rows, recount] of [["project", pRows, projects], ["map", mRows, maps]] as const) {
     for (const r of rows) {
       const want = recount.get(String(r.id)) ?? zero();
-      for (const k of LIVE_COUNTERS) {
+      for (const k of COUNTED) {
         if (r[k] !== want[k]) out.push(`${label} ${r.id} ${k}: stored ${r[k]}, sessions ${want[k]}`);
       }
     }
@@ -98,6 +108,46 @@ export async function counterMismatches(db: Db, projectIds?: string[]): Promise<
       if (got !== want[k]) out.push(`rollup ${r.projectId} ${k}: ${got}, sessions ${want[k]}`);
     }
   }
+  out.push(...await cellHoldMismatches(db, projectIds));
+  return out;
+}
+
+/** Sessions in the client survey per quota cell (`quotaId \0 quotaOptionId`), from their rows. */
+export async function recountCellHolds(db: Db, projectIds?: string[]): Promise<Map<string, number>> {
+  let q = db.selectFrom("sessions").select("quotaCells").where("status", "=", "redirected")
+    .where("isTest", "=", 0).where("quotaCells", "!=", "[]");
+  if (projectIds) q = q.where("projectId", "in", projectIds.length ? projectIds : [""]);
+  const held = new Map<string, number>();
+  for (const r of await q.execute()) {
+    for (const c of parseCells(r.quotaCells)) {
+      const key = `${c.quotaId}\u0000${c.quotaOptionId}`;
+      held.set(key, (held.get(key) ?? 0) + 1);
+    }
+  }
+  return held;
+}
+
+/** Every quota cell whose stored hold count (quota_cell_holds) differs from its sessions'. */
+async function cellHoldMismatches(db: Db, projectIds?: string[]): Promise<string[]> {
+  const want = await recountCellHolds(db, projectIds);
+  let q = db.selectFrom("quota_cell_holds").select(["quotaId", "quotaOptionId", "held"]);
+  if (projectIds) {
+    q = q.where(
+      "quotaId",
+      "in",
+      db.selectFrom("project_quotas").select("id").where(
+        "projectId",
+        "in",
+        projectIds.length ? projectIds : [""],
+      ),
+    );
+  }
+  const stored = new Map((await q.execute()).map((r) => [`${r.quotaId}\u0000${r.quotaOptionId}`, r.held]));
+  const out: string[] = [];
+  for (const key of new Set([...want.keys(), ...stored.keys()])) {
+    const a = stored.get(key) ?? 0, b = want.get(key) ?? 0;
+    if (a !== b) out.push(`quota cell ${key.replace("\u0000", " ")} held: stored ${a}, sessions ${b}`);
+  }
   return out;
 }
 
@@ -113,6 +163,11 @@ export async function repairCounters(db: Db): Promise<number> {
         const r = await trx.updateTable(table).set(set).where("id", "=", id).executeTakeFirst();
         changed += Number(r.numUpdatedRows ?? 0);
       }
+    }
+    await trx.deleteFrom("quota_cell_holds").execute();
+    for (const [key, held] of await recountCellHolds(trx)) {
+      const [quotaId, quotaOptionId] = key.split("\u0000");
+      await trx.insertInto("quota_cell_holds").values({ quotaId, quotaOptionId, held }).execute();
     }
   });
   return changed;

@@ -94,7 +94,9 @@ export type PrescreenResult =
 /** What a router is built from: the app's database, settings, log, clock, outbound client and notifier. */
 export type RouterDeps = {
   db: Db;
-  env: Pick<Env, "DENO_ENV" | "COUNTRY_HEADER"> & Partial<Pick<Env, "CLIENT_API_TIMEOUT_MS">>;
+  env:
+    & Pick<Env, "DENO_ENV" | "COUNTRY_HEADER" | "ROUTER_HOLDS">
+    & Partial<Pick<Env, "CLIENT_API_TIMEOUT_MS">>;
   log: Logger;
   now: () => number;
   outbound: Outbound;
@@ -138,6 +140,7 @@ export class Router {
         prescreenTimeoutMinutes: opts.prescreenTimeoutMinutes ?? 30,
         dropWithoutLoiMinutes: opts.dropWithoutLoiMinutes ?? 30,
         maxBatch: opts.maxBatch ?? 2_000,
+        holds: opts.holds ?? deps.env.ROUTER_HOLDS !== "off",
         remoteInFlight: opts.remoteInFlight,
         remoteLingerMs: opts.remoteLingerMs,
       },

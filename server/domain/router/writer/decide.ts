@@ -10,7 +10,9 @@ import type { ProjectConfig } from "../config.ts";
 import { exclusionRefusal } from "../exclusions.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { fillPlaceholders, iso, REASON } from "../outcomes.ts";
-import { type BatchState, mapCounts, projectCounts } from "./load.ts";
+import { type BatchState, mapCounts, type ProjectCounts, projectCounts } from "./load.ts";
+import { HoldChecks } from "./holds.ts";
+import { isRetry } from "./retry.ts";
 import type { Changes } from "./write.ts";
 import { approvedHookValues, clientLinkValues } from "../shortcodes.ts";
 import {
@@ -26,31 +28,19 @@ import {
   type WriterOptions,
 } from "./types.ts";
 
-/** How long after an entry the same respondent's repeat of it is taken as a retry. */
-export const RETRY_WINDOW_MS = 2 * 60_000;
-
-/**
- * A repeat of an entry is the same entry, retried after its response was lost, when it comes on
- * the same supplier map from the same client address and user agent within RETRY_WINDOW_MS of the
- * first, before any return (and before a time-out made it a drop). Anything else is a duplicate;
- * so is a repeat whose address is unknown (an empty one proves nothing).
- */
-export function isRetry(e: EntryEvent, first: SessionRow): boolean {
-  const since = e.now - Date.parse(first.createdAt);
-  return first.supplierMapId === e.map.id && e.ip !== "" && first.ip === e.ip &&
-    first.userAgent === e.userAgent && since >= 0 && since <= RETRY_WINDOW_MS && first.returnedBy === "" &&
-    first.status !== "drop" && first.status !== "preScreenDrop";
-}
-
 export class Decisions {
   /** Uids handed out in this batch (newId may repeat within one millisecond). */
   #newIds = new Set<string>();
+  /** The limits' holds (holds.ts); none when holds are off. */
+  readonly #holds: HoldChecks;
 
   constructor(
     private readonly state: BatchState,
     private readonly changes: Changes,
     private readonly opts: WriterOptions,
-  ) {}
+  ) {
+    this.#holds = new HoldChecks(opts.holds === true, state, changes);
+  }
 
   /**
    * Whether a limited counter is full (`limit` 0: no limit). An admission under a limit is recorded
@@ -133,6 +123,7 @@ export class Decisions {
     };
     const ipKey = `${p.id}\u0000${e.ip}`;
     const ipCounts = this.state.ipCounts;
+    let held: { reason: string; detail: string } | null = null;
 
     if (e.closed) set("closed", e.closed.reason, e.closed.detail);
     else if (e.isTest) {
@@ -164,6 +155,8 @@ export class Decisions {
         set("overQuota", REASON.sampleFull, `${ps.complete} of ${ps.sampleSize} completes`);
       } else if (this.#full("supplier_maps", m.id, "complete", "supplierQuota", ms.complete, ms.quota)) {
         set("overQuota", REASON.supplierQuotaFull, `${ms.complete} of ${ms.quota} completes`);
+      } else if ((held = this.#holds.project(ps, ms, p.id, m.id))) {
+        set("overQuota", held.reason, held.detail);
       } else if (p.isUniqueIp && e.ip && (ipCounts.get(ipKey) ?? 0) >= Math.max(1, p.maxIPCount)) {
         set("security", REASON.ipLimit, `${e.ip} already used ${ipCounts.get(ipKey)} time(s)`);
       } else if (e.security) set("security", e.security.reason, e.security.detail);
@@ -177,6 +170,7 @@ export class Decisions {
         s.clientUrl = url;
         s.redirectedAt = nowIso;
         s.dropAt = this.#dropAt(p, e.now, false);
+        this.changes.inSurvey(s, [], 1);
       } else {
         set(
           "closed",
@@ -252,6 +246,9 @@ export class Decisions {
       s.endedAt = s.updatedAt;
       s.dropAt = null;
       this.changes.bump(s, "clicked", -1, Date.parse(s.createdAt));
+      // never in the survey after all: its hold and its "sent" go with it (a closed session counts neither)
+      this.changes.inSurvey(s0, parseCells(s0.quotaCells), -1);
+      this.changes.hold(s0, "sent", -1);
     }
     this.changes.touch(s);
     return { session: s, counted: !e.link.ok };
@@ -269,15 +266,23 @@ export class Decisions {
 
   // ------------------------------------------------------------ pre-screen
 
-  /** The quota cells a session would fill; the first full one, if any. */
-  #fullCell(refs: QuotaCellRef[]): string | null {
+  /**
+   * The quota cells a session would fill; the first full one, if any. With `ps` (an admission under
+   * holds), a cell whose completes plus its sessions in progress weighted by the project's
+   * conversion reach its size is full too (holds.ts).
+   */
+  #fullCell(refs: QuotaCellRef[], ps?: ProjectCounts): string | null {
     for (const ref of refs) {
       const cell = this.state.quotas.get(ref.quotaId)?.cells.find((c) =>
         c.quotaOptionId === ref.quotaOptionId
       );
-      if (cell && (cell.quotaSize > 0 || cell.strict === true) && cell.completes >= cell.quotaSize) {
-        return `quota option ${ref.quotaOptionId}: ${cell.completes} of ${cell.quotaSize} completes`;
+      if (!cell || (cell.quotaSize <= 0 && cell.strict !== true)) continue;
+      const done = Number(cell.completes) || 0;
+      if (done >= cell.quotaSize) {
+        return `quota option ${ref.quotaOptionId}: ${done} of ${cell.quotaSize} completes`;
       }
+      const held = ps ? this.#holds.cell(ps, ref, done, cell.quotaSize) : null;
+      if (held) return held;
     }
     return null;
   }
@@ -291,12 +296,12 @@ export class Decisions {
     s.updatedAt = nowIso;
     s.quotaCells = JSON.stringify(e.quotaCells);
     const ps = projectCounts(this.state, s.projectId), ms = mapCounts(this.state, s.supplierMapId);
-    let full: string | null = null;
+    let full: string | null = null, held: { reason: string; detail: string } | null = null;
     if (!e.passed) {
       s.status = "preScreenTerminate";
       s.reason = REASON.prescreen;
       s.detail = e.detail.slice(0, 300);
-    } else if (!s.isTest && (full = this.#fullCell(e.quotaCells))) {
+    } else if (!s.isTest && (full = this.#fullCell(e.quotaCells, ps))) {
       s.status = "overQuota";
       s.reason = REASON.quotaOptionFull;
       s.detail = full;
@@ -313,6 +318,11 @@ export class Decisions {
       s.status = "overQuota";
       s.reason = REASON.supplierQuotaFull;
       s.detail = `${ms.complete} of ${ms.quota} completes`;
+    } else if (!s.isTest && (held = this.#holds.project(ps, ms, s.projectId, s.supplierMapId))) {
+      // the places left are likely taken by the sessions in progress
+      s.status = "overQuota";
+      s.reason = held.reason;
+      s.detail = held.detail;
     } else {
       const url = e.clientApi ? "" : this.#clientUrl(e.project, s.id, s.isTest === 1) || null;
       if (url !== null) {
@@ -320,6 +330,7 @@ export class Decisions {
         s.clientUrl = url;
         s.redirectedAt = nowIso;
         s.dropAt = this.#dropAt(e.project, e.now, false);
+        this.changes.inSurvey(s, e.quotaCells, 1);
       } else {
         // nowhere to send them: the survey is closed to them after all, and they were never a click
         s.status = "closed";
@@ -360,33 +371,28 @@ export class Decisions {
     const seconds = Math.max(0, Math.round((e.now - started) / 1000));
     let status: SessionStatus = e.status, reason: string = REASON.client, detail = "";
     const p = e.project;
-    const ps = projectCounts(this.state, s.projectId), ms = mapCounts(this.state, s.supplierMapId);
     const cells = parseCells(s.quotaCells);
+    let pastLimit = false;
     if (status === "complete") {
-      let full: string | null = null;
-      if (p.isSpeeder && p.speedTime > 0 && seconds < p.speedTime) {
+      const speeder = p.isSpeeder && p.speedTime > 0 && seconds < p.speedTime;
+      const over = speeder ? null : this.#over(s, cells);
+      if (speeder) {
         status = "qualityTerm";
         reason = REASON.speeder;
         detail = `${seconds} s, faster than ${p.speedTime} s`;
-      } else if (
-        !s.isTest && this.#full("projects", s.projectId, "complete", "sampleSize", ps.complete, ps.sampleSize)
-      ) {
+      } else if (over && this.opts.holds) {
+        // admitted under a hold: the client has the data, so it counts, and staff see the overshoot
+        pastLimit = true;
+        reason = REASON.pastLimit;
+        detail = `accepted ${over.detail} (held)`;
+      } else if (over) {
         status = "overQuota";
-        reason = REASON.sampleFull;
-        detail = `complete after ${ps.complete} of ${ps.sampleSize} completes`;
-      } else if (
-        !s.isTest &&
-        this.#full("supplier_maps", s.supplierMapId, "complete", "supplierQuota", ms.complete, ms.quota)
-      ) {
-        status = "overQuota";
-        reason = REASON.supplierQuotaFull;
-        detail = `complete after ${ms.complete} of ${ms.quota} supplier completes`;
-      } else if (!s.isTest && (full = this.#fullCell(cells))) {
-        status = "overQuota";
-        reason = REASON.quotaOptionFull;
-        detail = `complete after ${full}`;
+        reason = over.reason;
+        detail = over.detail;
       }
     }
+    if (s0.status === "redirected") this.changes.inSurvey(s0, cells, -1);
+    if (pastLimit) this.changes.hold(s, "pastLimit", 1);
     if (s0.status === "drop") {
       this.changes.countStatus(s0, "drop", -1, Date.parse(s0.endedAt ?? s0.dropAt ?? s0.createdAt));
     }
@@ -425,6 +431,26 @@ export class Decisions {
     return { session: s, counted: true };
   }
 
+  /** The first limit a complete of the session comes past (sample size, supplier quota, a cell), or null. */
+  #over(s: SessionRow, cells: QuotaCellRef[]): { reason: string; detail: string } | null {
+    if (s.isTest) return null;
+    const ps = projectCounts(this.state, s.projectId), ms = mapCounts(this.state, s.supplierMapId);
+    if (this.#full("projects", s.projectId, "complete", "sampleSize", ps.complete, ps.sampleSize)) {
+      return {
+        reason: REASON.sampleFull,
+        detail: `complete after ${ps.complete} of ${ps.sampleSize} completes`,
+      };
+    }
+    if (this.#full("supplier_maps", s.supplierMapId, "complete", "supplierQuota", ms.complete, ms.quota)) {
+      return {
+        reason: REASON.supplierQuotaFull,
+        detail: `complete after ${ms.complete} of ${ms.quota} supplier completes`,
+      };
+    }
+    const full = this.#fullCell(cells);
+    return full ? { reason: REASON.quotaOptionFull, detail: `complete after ${full}` } : null;
+  }
+
   // ------------------------------------------------------------ drops
 
   #sweep(e: SweepEvent): Outcome {
@@ -442,6 +468,7 @@ export class Decisions {
         : "no return from the survey in time";
       s.endedAt = s0.dropAt;
       s.updatedAt = nowIso;
+      if (s0.status === "redirected") this.changes.inSurvey(s0, parseCells(s0.quotaCells), -1);
       // counted on the day the time-out fell, whenever the sweep runs
       this.changes.countStatus(s, s.status, 1, Date.parse(s0.dropAt));
       this.changes.touch(s);

@@ -8,7 +8,8 @@
  * and the writer reads again and decides again (writer.ts). The batch ends by emptying the table.
  *
  * The facts: every limited counter an admission counted on still has room for the batch
- * (Changes.need); the sessions the batch changes are as read; no one else let in a respondent the
+ * (Changes.need), and so have the limits an admission under holds counted on, sessions in the
+ * survey included (Changes.needHold); the sessions the batch changes are as read; no one else let in a respondent the
  * batch lets in; IP counts, free client links, quota cells and other projects' sessions (exclusion
  * rules) are as read.
  */
@@ -33,6 +34,21 @@ export function guardStatements(state: BatchState, changes: Changes): Statement[
         FROM ${n.table} WHERE id = ?`,
       args: [n.over, n.id],
     });
+  }
+  for (const n of changes.holdNeeds.values()) {
+    if (n.kind === "counter") {
+      out.push({
+        sql:
+          `INSERT INTO router_guard (ok) SELECT "${n.limit}" <= 0 OR complete + ? * (held + ?) < "${n.limit}"
+        FROM ${n.table} WHERE id = ?`,
+        args: [n.p, n.over, n.id],
+      });
+    } else {
+      out.push(guard(
+        `? + ? * (coalesce((SELECT held FROM quota_cell_holds WHERE quotaId = ? AND quotaOptionId = ?), 0) + ?) < ?`,
+        [n.completes, n.p, n.quotaId, n.quotaOptionId, n.over, n.size],
+      ));
+    }
   }
   for (const id of changes.dirty.keys()) {
     const read = state.base.sessions.get(id);

@@ -12,16 +12,20 @@ import { type EntryEvent, parseCells, type RouterEvent, type SessionRow } from "
 import type { Statement } from "../rollup.ts";
 
 /** A project's counters and limits, as read and then as the batch changes them. */
-export type ProjectCounts = {
+export type ProjectCounts = HoldCounts & {
   clicked: number;
   complete: number;
   testClicked: number;
   sampleSize: number;
   clickQuota: number;
   testClickQuota: number;
+  /** The stated incidence (percent): the prior of the measured conversion (holds.ts). */
+  ir: number;
 };
+/** The hold counters of a project or map (migration 0038; holds.ts). */
+export type HoldCounts = { held: number; sent: number; pastLimit: number };
 /** A supplier map's counters and quotas. */
-export type MapCounts = {
+export type MapCounts = HoldCounts & {
   clicked: number;
   complete: number;
   testClicked: number;
@@ -61,6 +65,11 @@ export type BatchState = {
   /** Quota rows by id: their cells, whether the batch changed them, and their text as read. */
   quotas: Map<string, { cells: QuotaCell[]; changed: boolean; text: string }>;
   /**
+   * `quotaId \0 quotaOptionId` -> sessions in the client survey filling the cell (quota_cell_holds),
+   * for the quotas loaded (`quotas`; a cell without a row holds none).
+   */
+  cellHolds: Map<string, number>;
+  /**
    * What the decisions were made on, as read (the batch's own changes move the maps above, not
    * these): the remote write's guards check it still holds (writer/guards.ts).
    */
@@ -68,13 +77,21 @@ export type BatchState = {
     projects: Map<string, BaseCounts>;
     maps: Map<string, BaseCounts>;
     sessions: Map<string, { status: string; updatedAt: string }>;
+    /** Quota cells' sessions in the client survey as read (BatchState.cellHolds). */
+    cellHolds: Map<string, number>;
     /** `projectId \0 ip` -> arrivals as read (0 when none). */
     ips: Map<string, number>;
     /** Other projects' sessions the exclusion rules read, with their fingerprint. */
     prior: { other: string[]; sids: string[]; fingerprint: string } | null;
   };
 };
-export type BaseCounts = { clicked: number; complete: number; testClicked: number };
+export type BaseCounts = { clicked: number; complete: number; testClicked: number; held: number };
+const baseOf = (c: BaseCounts): BaseCounts => ({
+  clicked: c.clicked,
+  complete: c.complete,
+  testClicked: c.testClicked,
+  held: c.held,
+});
 
 export const list = (n: number) => Array(n).fill("?").join(",");
 
@@ -83,11 +100,30 @@ export async function run(trx: Db, text: string, params: unknown[] = []) {
   return r.rows as Record<string, unknown>[];
 }
 
+const noHolds = (): HoldCounts => ({ held: 0, sent: 0, pastLimit: 0 });
+const holdsOf = (r: Record<string, unknown>): HoldCounts => ({
+  held: Number(r.held),
+  sent: Number(r.sent),
+  pastLimit: Number(r.pastLimit),
+});
+
+/** The key of a quota cell in BatchState.cellHolds. */
+export const cellKey = (quotaId: string, quotaOptionId: string) => `${quotaId}\u0000${quotaOptionId}`;
+
 /** The counters of a project (zeros when it has no row). */
 export function projectCounts(state: BatchState, id: string): ProjectCounts {
   let s = state.projects.get(id);
   if (!s) {
-    s = { clicked: 0, complete: 0, testClicked: 0, sampleSize: 0, clickQuota: 0, testClickQuota: 0 };
+    s = {
+      clicked: 0,
+      complete: 0,
+      testClicked: 0,
+      sampleSize: 0,
+      clickQuota: 0,
+      testClickQuota: 0,
+      ir: 0,
+      ...noHolds(),
+    };
     state.projects.set(id, s);
   }
   return s;
@@ -97,7 +133,7 @@ export function projectCounts(state: BatchState, id: string): ProjectCounts {
 export function mapCounts(state: BatchState, id: string): MapCounts {
   let s = state.maps.get(id);
   if (!s) {
-    s = { clicked: 0, complete: 0, testClicked: 0, quota: 0, clickQuota: 0 };
+    s = { clicked: 0, complete: 0, testClicked: 0, quota: 0, clickQuota: 0, ...noHolds() };
     state.maps.set(id, s);
   }
   return s;
@@ -130,7 +166,15 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
     priorSessions: [],
     links: new Map(),
     quotas: new Map(),
-    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
+    cellHolds: new Map(),
+    base: {
+      projects: new Map(),
+      maps: new Map(),
+      sessions: new Map(),
+      cellHolds: new Map(),
+      ips: new Map(),
+      prior: null,
+    },
   };
   const round1: Load[] = [];
   sessionLoads(events, round1, state);
@@ -147,6 +191,7 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
   const quotaIds = new Set<string>();
   for (const e of events) if (e.kind === "prescreen") e.quotaCells.forEach((c) => quotaIds.add(c.quotaId));
   quotaLoads(quotaIds, round1, state);
+  cellHoldLoads(quotaIds, round1, state);
   await runLoads(read, round1);
 
   const round2: Load[] = [];
@@ -163,18 +208,20 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
       if (s) parseCells(s.quotaCells).forEach((c) => quotaIds.has(c.quotaId) || moreQuotas.add(c.quotaId));
     }
   }
+  cellHoldLoads(moreQuotas, round2, state);
   quotaLoads(moreQuotas, round2, state);
   await runLoads(read, round2);
   for (const [id, p] of state.projects) {
-    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+    state.base.projects.set(id, baseOf(p));
   }
   for (const [id, m] of state.maps) {
-    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+    state.base.maps.set(id, baseOf(m));
   }
   for (const [id, s] of state.sessions) {
     state.base.sessions.set(id, { status: s.status, updatedAt: s.updatedAt });
   }
   for (const [k, n] of state.ipCounts) state.base.ips.set(k, n);
+  for (const [k, n] of state.cellHolds) state.base.cellHolds.set(k, n);
   return state;
 }
 
@@ -200,7 +247,15 @@ export function stateWithoutRead(
     priorSessions: [],
     links: new Map(),
     quotas: new Map(),
-    base: { projects: new Map(), maps: new Map(), sessions: new Map(), ips: new Map(), prior: null },
+    cellHolds: new Map(),
+    base: {
+      projects: new Map(),
+      maps: new Map(),
+      sessions: new Map(),
+      cellHolds: new Map(),
+      ips: new Map(),
+      prior: null,
+    },
   };
   for (const e of events) {
     if (e.kind !== "entry") return null;
@@ -216,18 +271,19 @@ export function stateWithoutRead(
     const n = events.length;
     const near = (count: number, limit: number) => limit > 0 && count + n >= limit;
     const refusable = e.closed ? false : e.isTest ? near(pc.testClicked, pc.testClickQuota) : (
-      near(pc.clicked, pc.clickQuota) || near(pc.complete, pc.sampleSize) ||
-      near(mc.clicked, mc.clickQuota) || near(mc.complete, mc.quota)
+      // holds weigh each session in progress by p <= 1: completes + held bound what they count
+      near(pc.clicked, pc.clickQuota) || near(pc.complete + pc.held, pc.sampleSize) ||
+      near(mc.clicked, mc.clickQuota) || near(mc.complete + mc.held, mc.quota)
     );
     if (refusable) return null;
     state.projects.set(p.id, { ...pc });
     state.maps.set(e.map.id, { ...mc });
   }
   for (const [id, p] of state.projects) {
-    state.base.projects.set(id, { clicked: p.clicked, complete: p.complete, testClicked: p.testClicked });
+    state.base.projects.set(id, baseOf(p));
   }
   for (const [id, m] of state.maps) {
-    state.base.maps.set(id, { clicked: m.clicked, complete: m.complete, testClicked: m.testClicked });
+    state.base.maps.set(id, baseOf(m));
   }
   return state;
 }
@@ -278,8 +334,8 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
     out.push({
       statement: {
         sql:
-          `SELECT id, clicked, complete, testClicked, sampleSize, respondentClickQuota, respondentTestClickQuota
-       FROM projects WHERE id IN (${list(projectIds.size)})`,
+          `SELECT id, clicked, complete, testClicked, sampleSize, respondentClickQuota, respondentTestClickQuota,
+       ir, held, sent, pastLimit FROM projects WHERE id IN (${list(projectIds.size)})`,
         args: [...projectIds],
       },
       apply: (rows) => {
@@ -291,6 +347,8 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
             sampleSize: Number(r.sampleSize),
             clickQuota: Number(r.respondentClickQuota),
             testClickQuota: Number(r.respondentTestClickQuota),
+            ir: Number(r.ir) || 0,
+            ...holdsOf(r),
           });
         }
       },
@@ -299,7 +357,8 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
   if (mapIds.size) {
     out.push({
       statement: {
-        sql: `SELECT id, clicked, complete, testClicked, supplierQuota, supplierClickQuota
+        sql:
+          `SELECT id, clicked, complete, testClicked, supplierQuota, supplierClickQuota, held, sent, pastLimit
        FROM supplier_maps WHERE id IN (${list(mapIds.size)})`,
         args: [...mapIds],
       },
@@ -311,6 +370,7 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
             testClicked: Number(r.testClicked),
             quota: Number(r.supplierQuota),
             clickQuota: Number(r.supplierClickQuota),
+            ...holdsOf(r),
           });
         }
       },
@@ -416,6 +476,24 @@ function quotaLoads(quotaIds: Set<string>, out: Load[], state: BatchState) {
           if (Array.isArray(v)) cells = v;
         } catch { /* a broken quota row counts nothing */ }
         state.quotas.set(String(r.id), { cells, changed: false, text });
+      }
+    },
+  });
+}
+
+/** The sessions in the client survey per cell of the quotas named (the holds of the pre-screen's cells). */
+function cellHoldLoads(quotaIds: Set<string>, out: Load[], state: BatchState) {
+  if (!quotaIds.size) return;
+  out.push({
+    statement: {
+      sql: `SELECT quotaId, quotaOptionId, held FROM quota_cell_holds WHERE quotaId IN (${
+        list(quotaIds.size)
+      })`,
+      args: [...quotaIds],
+    },
+    apply: (rows) => {
+      for (const r of rows) {
+        state.cellHolds.set(cellKey(String(r.quotaId), String(r.quotaOptionId)), Number(r.held));
       }
     },
   });

@@ -124,6 +124,12 @@ export type WriterOptions = {
   prescreenTimeoutMinutes: number;
   /** Drop time-out of a project without an LOI (with one: twice the LOI). */
   dropWithoutLoiMinutes: number;
+  /**
+   * In-progress holds (holds.ts): limits count sessions in the client survey, and a complete past a
+   * limit stays a complete. Off (the default here): refused on completes alone, a complete past a
+   * limit turned over-quota at return. The router sets it from ROUTER_HOLDS.
+   */
+  holds?: boolean;
   /** Largest number of events in one transaction. */
   maxBatch: number;
   /** Batches in flight at once on a remote primary (default REMOTE_IN_FLIGHT); a file has one. */

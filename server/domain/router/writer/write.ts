@@ -10,7 +10,9 @@ import type { SessionStatus } from "../../../db/tables/router.ts";
 import type { RollupCounter, RoutedColumn } from "../../../db/tables/router.ts";
 import type { AnswerRow } from "../prescreen.ts";
 import { type CounterName, day, iso, REASON, SECURITY_COLUMN, STATUS_COUNTER } from "../outcomes.ts";
-import { type BatchState, mapCounts, projectCounts } from "./load.ts";
+import { type BatchState, cellKey, mapCounts, projectCounts } from "./load.ts";
+import type { HoldCounter } from "../../../db/tables/projects.ts";
+import type { QuotaCellRef } from "../prescreen.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
 import type { SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
@@ -79,6 +81,17 @@ type RollupRow = {
   cost: number;
 };
 
+/**
+ * What an admission under holds counted on (holds.ts), for the remote write's guards: the limit's
+ * completes plus p x (its sessions in the survey at write time + `over`, the batch's own change
+ * before the admission) still below the limit. On a project or a map the completes and the limit
+ * are the row's at write time; a quota cell's are as read (the quota row's own guard covers them).
+ */
+export type HoldNeed = HoldLimit & { p: number; over: number };
+export type HoldLimit =
+  | { kind: "counter"; table: "projects" | "supplier_maps"; id: string; limit: string }
+  | { kind: "cell"; quotaId: string; quotaOptionId: string; completes: number; size: number };
+
 /** An approved hook to queue: the complete's session, its supplier, the URL with placeholders filled. */
 export type HookRow = { sessionId: string; supplierId: string; url: string };
 
@@ -100,8 +113,10 @@ export class Changes {
   /** Member profile answers to keep (an entry link's, a pre-screen's), stamped with the event's time. */
   readonly profiles: (ProfileRow & { answeredAt: string })[] = [];
   /** A project's counter deltas, with the measured LOI's sums (projects only). */
-  readonly #pDelta = new Map<string, Partial<Record<CounterName | LoiColumn, number>>>();
-  readonly #mDelta = new Map<string, Partial<Record<CounterName, number>>>();
+  readonly #pDelta = new Map<string, Partial<Record<CounterName | HoldCounter | LoiColumn, number>>>();
+  readonly #mDelta = new Map<string, Partial<Record<CounterName | HoldCounter, number>>>();
+  /** `quotaId \0 quotaOptionId` -> change of the cell's sessions in the client survey. */
+  readonly #cellDelta = new Map<string, { quotaId: string; quotaOptionId: string; by: number }>();
   readonly #rollup = new Map<string, RollupRow>();
   readonly #ipAdded = new Map<string, { projectId: string; ip: string; n: number }>();
   /**
@@ -112,6 +127,8 @@ export class Changes {
     string,
     { table: string; id: string; counter: string; limit: string; over: number }
   >();
+  /** Admissions under holds, by limit (see needHold()). */
+  readonly holdNeeds = new Map<string, HoldNeed>();
   /** Respondents the batch let in for the first time (projectId, sid): none may exist at write time. */
   readonly newEntries: { projectId: string; sid: string }[] = [];
 
@@ -136,6 +153,24 @@ export class Changes {
     const key = `${table}\u0000${id}\u0000${counter}\u0000${limit}`;
     const had = this.needs.get(key);
     if (!had || had.over < over) this.needs.set(key, { table, id, counter, limit, over });
+  }
+
+  /**
+   * Records that a decision admitted under a hold, the limit's sessions in the survey being `held` as
+   * the batch sees them now: the remote write checks the room is still there (guards.ts).
+   */
+  needHold(n: HoldLimit & { p: number }, held: number) {
+    const key = n.kind === "cell"
+      ? `cell\u0000${n.quotaId}\u0000${n.quotaOptionId}`
+      : `${n.table}\u0000${n.id}\u0000${n.limit}`;
+    const base = n.kind === "cell"
+      ? this.state.base.cellHolds.get(cellKey(n.quotaId, n.quotaOptionId)) ?? 0
+      : (n.table === "projects" ? this.state.base.projects : this.state.base.maps).get(n.id)?.held ?? 0;
+    const need = { ...n, over: held - base } as HoldNeed;
+    const had = this.holdNeeds.get(key);
+    if (!had || had.over < need.over || (had.over === need.over && had.p < need.p)) {
+      this.holdNeeds.set(key, need);
+    }
   }
 
   /** Adds `by` to a counter of the session's project, supplier map and daily rollup row. */
@@ -190,6 +225,40 @@ export class Changes {
       if (routed) row.counts[routed] = (row.counts[routed] ?? 0) + by;
       if (routed === "routedComplete") {
         row.counts.routedRevenue = (row.counts.routedRevenue ?? 0) + (extra.revenue ?? 0);
+      }
+    }
+  }
+
+  /**
+   * Moves a hold counter of a live session's project and supplier map (no rollup: holds are state,
+   * not traffic). Test sessions hold nothing.
+   */
+  hold(s: SessionRow, counter: HoldCounter, by: number) {
+    if (s.isTest) return;
+    for (const [deltas, id] of [[this.#pDelta, s.projectId], [this.#mDelta, s.supplierMapId]] as const) {
+      const d = deltas.get(id) ?? {};
+      d[counter] = (d[counter] ?? 0) + by;
+      deltas.set(id, d);
+    }
+    projectCounts(this.state, s.projectId)[counter] += by;
+    mapCounts(this.state, s.supplierMapId)[counter] += by;
+  }
+
+  /**
+   * A live session goes into the client survey (`by` 1) or leaves it (-1): it holds a place on its
+   * project, its supplier map and each of its quota cells while it is there (holds.ts).
+   */
+  inSurvey(s: SessionRow, cells: QuotaCellRef[], by: 1 | -1) {
+    if (s.isTest) return;
+    this.hold(s, "held", by);
+    if (by === 1) this.hold(s, "sent", 1);
+    for (const ref of cells) {
+      const key = cellKey(ref.quotaId, ref.quotaOptionId);
+      const d = this.#cellDelta.get(key) ?? { quotaId: ref.quotaId, quotaOptionId: ref.quotaOptionId, by: 0 };
+      d.by += by;
+      this.#cellDelta.set(key, d);
+      if (this.state.quotas.has(ref.quotaId)) {
+        this.state.cellHolds.set(key, (this.state.cellHolds.get(key) ?? 0) + by);
       }
     }
   }
@@ -260,6 +329,7 @@ export class Changes {
       cost: r.cost,
     }))));
     this.#ipStatements(out);
+    this.#cellHoldStatements(out);
     for (const l of this.usedLinks) {
       out.push({
         sql: `UPDATE project_links SET usedBy = ? WHERE id = ? AND usedBy IS NULL`,
@@ -337,6 +407,20 @@ export class Changes {
         }
         out.push({ sql: `UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`, args: [...args, id] });
       }
+    }
+  }
+
+  #cellHoldStatements(out: Statement[]) {
+    const rows = [...this.#cellDelta.values()].filter((d) => d.by !== 0);
+    for (let i = 0; i < rows.length; i += 300) {
+      const chunk = rows.slice(i, i + 300);
+      out.push({
+        sql: `INSERT INTO quota_cell_holds (quotaId, quotaOptionId, held) VALUES ${
+          placeholders(chunk.length, 3)
+        }
+         ON CONFLICT(quotaId, quotaOptionId) DO UPDATE SET held = held + excluded.held`,
+        args: chunk.flatMap((r) => [r.quotaId, r.quotaOptionId, r.by]),
+      });
     }
   }
 

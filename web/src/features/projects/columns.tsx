@@ -22,6 +22,26 @@ export const completeColumn: GridColumn<ProjectRow> = {
           <span className="font-medium">{formatCount(p.complete)}</span>
           <span className="text-muted-foreground">&nbsp;/ {formatCount(p.sampleSize)}</span>
         </span>
+        {(p.held ?? 0) > 0 || (p.pastLimit ?? 0) > 0
+          ? (
+            <span className="text-xs tabular-nums text-muted-foreground">
+              {(p.held ?? 0) > 0 && (
+                <span title="Respondents in the client survey now, held against the limits">
+                  {formatCount(p.held)} in survey
+                </span>
+              )}
+              {(p.held ?? 0) > 0 && (p.pastLimit ?? 0) > 0 && " · "}
+              {(p.pastLimit ?? 0) > 0 && (
+                <span
+                  className="text-amber-600"
+                  title="Completes accepted past a limit (sample size, supplier quota or a quota cell) under a hold"
+                >
+                  {formatCount(p.pastLimit)} past limit
+                </span>
+              )}
+            </span>
+          )
+          : null}
         <span className="h-1 w-full overflow-hidden rounded-full bg-muted" aria-hidden="true">
           <span
             className={cn("block h-full rounded-full", share >= 1 ? "bg-amber-500" : "bg-primary")}

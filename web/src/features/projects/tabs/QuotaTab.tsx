@@ -240,7 +240,7 @@ function QuotaCard({
       width: "7rem",
       align: "right",
       className: "tabular-nums",
-      cell: (o) => formatCount(o.completes),
+      cell: (o) => <QuotaCompletes completes={o.completes} size={o.quotaSize} held={o.held ?? 0} />,
       footer: "",
     },
   ];
@@ -372,5 +372,25 @@ function QuotaCard({
           : null}
       </CardContent>
     </Card>
+  );
+}
+
+/** A cell's completes, with its respondents in the survey (held) and completes past its size. */
+function QuotaCompletes({ completes, size, held }: { completes: number; size: number; held: number }) {
+  const past = size > 0 ? Math.max(0, completes - size) : 0;
+  return (
+    <span className="flex flex-col items-end">
+      <span>{formatCount(completes)}</span>
+      {held > 0 && (
+        <span className="text-xs text-muted-foreground" title="Respondents in the client survey now, held">
+          {formatCount(held)} in survey
+        </span>
+      )}
+      {past > 0 && (
+        <span className="text-xs text-amber-600" title="Completes accepted past the size under a hold">
+          {formatCount(past)} past limit
+        </span>
+      )}
+    </span>
   );
 }
