@@ -27,6 +27,7 @@ import * as projectParts from "../shared/api/project-parts.ts";
 import * as supplierMaps from "../shared/api/supplier-maps.ts";
 import * as projectReports from "../shared/api/project-reports.ts";
 import * as dashboard from "../shared/api/dashboard.ts";
+import * as routing from "../shared/api/routing.ts";
 import * as support from "../shared/api/support.ts";
 import * as reconcile from "../shared/api/reconcile.ts";
 import * as accounts from "../shared/api/accounts.ts";
@@ -52,6 +53,7 @@ export const CONTRACT_AREAS: Record<string, Record<string, unknown>> = {
   "E-mail": email,
   "System log": systemLog,
   Dashboard: dashboard,
+  Routing: routing,
   Projects: projects,
   "Project tabs": projectParts,
   "Supplier maps": supplierMaps,

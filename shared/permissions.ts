@@ -170,6 +170,7 @@ export const API: Record<string, readonly Role[]> = {
   "GET /supplier/me": R.SUPPLIER,
   // dashboard
   "POST /admin/dashboard/box/data": R.ALL_STAFF,
+  "POST /admin/dashboard/routed/data": R.ALL_STAFF,
   "POST /admin/dashboard/pm/data": R.ALL_STAFF,
   "POST /admin/dashboard/project/list/data": R.ALL_STAFF,
   "POST /admin/dashboard/project/list/security/data": R.ALL_STAFF,

@@ -59,13 +59,22 @@ const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
   duplicate: "quality",
 };
 
-/** Where a routed respondent goes now: the survey, the pre-screen, or back to their supplier. */
-function respond(c: HttpCtx, { session, project, map }: Routed) {
-  if (session.status === "redirected") {
+/**
+ * Where a routed respondent goes now: the survey, the pre-screen, the next survey of a routing chain
+ * (routing.ts), or back to their supplier, once, by the redirect of the map they came in on.
+ */
+async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
+  if (routed.session.status === "redirected") {
     // no link yet: the client's API call did not finish (its write failed); the entry may be retried
-    return session.clientUrl ? go(c, session.clientUrl) : html(c, messagePage("busy"), 503);
+    return routed.session.clientUrl ? go(c, routed.session.clientUrl) : html(c, messagePage("busy"), 503);
   }
-  if (session.status === "prescreen") return go(c, `/survey/prescreen/${session.id}`);
+  if (routed.session.status === "prescreen") return go(c, `/survey/prescreen/${routed.session.id}`);
+  const routing = c.get("deps").services.router.routing;
+  if (routing.routable(routed)) {
+    const next = await nextHop(c, routed);
+    if (next) return await respond(c, next);
+  }
+  const { session, project, map } = await routing.home(routed);
   const target = map.redirects[redirectKind(session.status)];
   if (target) {
     return go(
@@ -76,7 +85,20 @@ function respond(c: HttpCtx, { session, project, map }: Routed) {
       ),
     );
   }
-  return html(c, messagePage(PAGE_OF[session.status] ?? "closed", project.languageId));
+  return html(c, messagePage(PAGE_OF[session.status] ?? "closed", routed.project.languageId));
+}
+
+/** The next survey of a routing chain; a failure to route sends the respondent home (logged), never strands them. */
+async function nextHop(c: HttpCtx, routed: Routed): Promise<Routed | null> {
+  try {
+    return await c.get("deps").services.router.routing.next(routed, { headers: c.req.raw.headers });
+  } catch (err) {
+    c.get("deps").log.warn("routing failed; the respondent goes home", {
+      uid: routed.session.id,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
 }
 
 /** A write that could not be committed: the respondent may try again; nothing was counted. */

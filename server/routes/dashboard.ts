@@ -2,6 +2,7 @@
 import { streamSSE } from "hono/streaming";
 import type { Api } from "../http/api.ts";
 import * as D from "../../shared/api/dashboard.ts";
+import { dashboardRoutedCall } from "../../shared/api/routing.ts";
 import { API } from "../../shared/permissions.ts";
 import {
   completedProjects,
@@ -11,6 +12,7 @@ import {
   managerTable,
   revenueExpenseSeries,
   revenueSeries,
+  routedFigures,
   securityProjects,
   securitySeries,
   statusSeries,
@@ -25,6 +27,7 @@ const HEARTBEAT_MS = 20_000;
 
 export function dashboardRoutes(api: Api) {
   api.handle(D.dashboardBoxCall, ({ db, deps }) => dashboardBox(db, deps.now()));
+  api.handle(dashboardRoutedCall, ({ db, deps }) => routedFigures(db, deps.now()));
   api.handle(D.dashboardManagersCall, ({ db }) => managerTable(db));
   api.handle(
     D.todayCompletedCall,

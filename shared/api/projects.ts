@@ -53,6 +53,8 @@ export type ProjectSecurityFlags = {
   isRDLow: boolean;
   isRDMedium: boolean;
   isRDHigh: boolean;
+  /** Routes its refused respondents to the next survey and takes routed ones. */
+  allowRouting: boolean;
   maxIPCount: number;
   speedTime: number;
 };

@@ -113,6 +113,10 @@ export type ReportRow = {
   revenue: number;
   /** Expected expense: completes x supplier CPI as booked (the dashboard's Monthly Expense). */
   expense: number;
+  /** Routed traffic (respondents a routing chain sent on from another survey), counted apart. */
+  routedEntries: number;
+  routedCompletes: number;
+  routedRevenue: number;
   /** Approved completes (reconciled; the project's or the supplier map's counter). */
   approved: number;
   /** Completes allocated: the supplier map's quota (Complete Allocated), the sample size otherwise. */
@@ -152,6 +156,9 @@ export const TOTALLED = [
   "totalDisqualified",
   "revenue",
   "expense",
+  "routedEntries",
+  "routedCompletes",
+  "routedRevenue",
   "approved",
   "allocated",
   "totalComplete",
@@ -204,6 +211,9 @@ const c = {
   revenue: { key: "revenue", header: "Revenue", value: (r) => money(r.revenue) },
   expense: { key: "expense", header: "Expense", value: (r) => money(r.expense) },
   approved: { key: "approved", header: "Approved", value: (r) => r.approved },
+  routedEntries: { key: "routedEntries", header: "Routed entries", value: (r) => r.routedEntries },
+  routedCompletes: { key: "routedCompletes", header: "Routed completes", value: (r) => r.routedCompletes },
+  routedRevenue: { key: "routedRevenue", header: "Routed revenue", value: (r) => money(r.routedRevenue) },
   allocated: { key: "allocated", header: "Allocated", value: (r) => r.allocated },
   totalComplete: { key: "totalComplete", header: "Total complete", value: (r) => r.totalComplete },
   remaining: { key: "remaining", header: "Remaining", value: (r) => r.remaining },
@@ -228,7 +238,16 @@ export const clientReportList = defineList<ReportRow>()({
   call: projectReportData,
   filters: PROJECT_FILTERS,
   sorts: SORTS,
-  columns: [c.clientName, c.projectCode, c.projectName, ...outcomes, c.revenue],
+  columns: [
+    c.clientName,
+    c.projectCode,
+    c.projectName,
+    ...outcomes,
+    c.revenue,
+    c.routedEntries,
+    c.routedCompletes,
+    c.routedRevenue,
+  ],
 });
 export const supplierReportList = defineList<ReportRow>()({
   id: "supplier-report",

@@ -39,6 +39,8 @@ export type SupplierListItem =
     netDays: number;
     isEmailNotification: boolean;
     isPreScreen: boolean;
+    /** Routes its refused respondents to the next survey (it opted in). */
+    allowRouting: boolean;
     isActive: boolean;
     createdAt: string;
   }

@@ -108,6 +108,8 @@ export const childProjectEntries = {
   endDate: isoDate(requiredMsg("End date")),
   projectStatus: v.optional(status, NEW_PROJECT_STATUS),
   poNumber: optionalText(MAX_LEN.code, "PO Number"),
+  /** Routes its refused respondents and takes routed ones: on for a new project. */
+  allowRouting: v.optional(v.boolean("allowRouting must be true or false"), true),
 };
 export const ChildProject = v.pipe(
   v.object(childProjectEntries),
@@ -147,6 +149,7 @@ export const projectSecurityEntries = {
   isRDLow: v.optional(v.boolean()),
   isRDMedium: v.optional(v.boolean()),
   isRDHigh: v.optional(v.boolean()),
+  allowRouting: v.optional(v.boolean()),
   maxIPCount: v.optional(digits("Max IP count must be a number")),
   speedTime: v.optional(digits("Speed time must be a number")),
 };
@@ -169,6 +172,7 @@ export const SECURITY_FLAGS = [
   "isRDLow",
   "isRDMedium",
   "isRDHigh",
+  "allowRouting",
 ] as const satisfies readonly (keyof typeof projectSecurityEntries)[];
 
 /** The Security tab's label of each on/off setting (the tab and the audit log both read these). */
@@ -188,6 +192,7 @@ export const SECURITY_LABELS: Readonly<Record<(typeof SECURITY_FLAGS)[number], s
   isRDLow: "RD low",
   isRDMedium: "RD medium",
   isRDHigh: "RD high",
+  allowRouting: "Routing",
 };
 
 /** A multi-link project's client URLs: each a URL of bounded length, at most 100,000 of them. */

@@ -108,6 +108,8 @@ export const SupplierForm = v.object({
   clientId: idList(MSG.clientNotFound, "Client"),
   isEmailNotification: boolDefault(true),
   isPreScreen: boolDefault(false),
+  /** The supplier opts in to routing its refused respondents to the next survey (off by default). */
+  allowRouting: boolDefault(false),
   supplierApprovedHook: optionalUrl(),
   ...CALLBACK_URL_FIELDS,
   isActive: boolDefault(true),

@@ -21,6 +21,7 @@ import {
   membersOf,
   runMarket,
 } from "../helpers/marketplace.ts";
+import { setMarketRouting } from "../helpers/routing.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { startServer } from "./_server.ts";
@@ -37,8 +38,9 @@ const OPTIONS: MarketOptions = {
 export type MarketMode = "off" | "on";
 
 /** Turns the router's routing and holds on or off for the market (what each run compares). */
-export async function applyMode(_t: Awaited<ReturnType<typeof testApp>>, _m: Market, _mode: MarketMode) {
-  // routing (allowRouting on projects and suppliers) and holds are set here once they exist
+export async function applyMode(t: Awaited<ReturnType<typeof testApp>>, m: Market, mode: MarketMode) {
+  // routing: allowRouting on the market's suppliers and surveys (holds: ROUTER_HOLDS, passed to the server)
+  await setMarketRouting(t, m, mode === "on");
 }
 
 async function runOnce(mode: MarketMode, dir: string) {

@@ -88,6 +88,8 @@ export interface SuppliersTable {
   callbackOverQuota: ColumnType<string, string | undefined, string>;
   callbackQualityTerm: ColumnType<string, string | undefined, string>;
   callbackReconcile: ColumnType<string, string | undefined, string>;
+  /** The supplier opts in to routing of its refused respondents (migration 0039). */
+  allowRouting: ColumnType<number, number | undefined, number>;
   isActive: number;
   isDeleted: number;
   createdAt: string;

@@ -89,6 +89,8 @@ export interface ProjectsTable extends Counters {
   isRDHigh: D<number>;
   maxIPCount: D<number>;
   speedTime: D<number>;
+  /** Routes its refused respondents and takes routed ones (migration 0039). */
+  allowRouting: D<number>;
   provider: D<string | null>;
   providerSurveyId: D<string | null>;
   isDeleted: D<number>;

@@ -51,6 +51,10 @@ export interface SessionsTable {
   endedAt: D<string | null>;
   dropAt: D<string | null>;
   seconds: D<number | null>;
+  /** A routed session: the uid of its chain's first session (the first itself: null). */
+  chainId: D<string | null>;
+  /** Its place in the chain: 1 for the session the supplier sent, 2 and 3 for routed hops. */
+  hop: D<number>;
 }
 
 /** Sessions in the client survey per quota cell (migration 0038), kept by the router's writer. */
@@ -103,6 +107,10 @@ export const ROLLUP_COUNTERS = [
 ] as const;
 export type RollupCounter = (typeof ROLLUP_COUNTERS)[number];
 
+/** Routed traffic kept apart (hops 2 and 3 of a chain, migration 0039): entries, completes, revenue. */
+export const ROUTED_COLUMNS = ["routedEntry", "routedComplete", "routedRevenue"] as const;
+export type RoutedColumn = (typeof ROUTED_COLUMNS)[number];
+
 export type RouterDailyTable =
   & {
     date: string;
@@ -114,12 +122,12 @@ export type RouterDailyTable =
     revenue: D<number>;
     cost: D<number>;
   }
-  & { [K in RollupCounter]: D<number> };
+  & { [K in RollupCounter | RoutedColumn]: D<number> };
 
 /** router_daily summed per day over every project and supplier, written with it (domain/router/rollup.ts). */
 export type RouterDailyTotalsTable =
   & { date: string; revenue: D<number>; cost: D<number> }
-  & { [K in RollupCounter]: D<number> };
+  & { [K in RollupCounter | RoutedColumn]: D<number> };
 
 export interface ProjectSecretsTable {
   projectId: string;

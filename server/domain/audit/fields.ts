@@ -168,6 +168,7 @@ export const SUPPLIER_FIELDS: FieldDecls = {
   callbackReconcile: text(CALLBACK_URL_LABELS.callbackReconcile),
   isEmailNotification: bool("E-mail notifications"),
   isPreScreen: bool("Pre-screen"),
+  allowRouting: bool("Routing"),
   apiClientId: text("API client id"),
   hashKey: secret("Hash key"),
   apiUrl: text("API URL"),

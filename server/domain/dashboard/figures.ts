@@ -19,7 +19,12 @@
  */
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { ROLLUP_COUNTERS, type RollupCounter } from "../../db/tables/router.ts";
+import {
+  ROLLUP_COUNTERS,
+  type RollupCounter,
+  ROUTED_COLUMNS,
+  type RoutedColumn,
+} from "../../db/tables/router.ts";
 import { FINISHED_PROJECT_STATUSES, PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import type {
   ChartPeriod,
@@ -38,6 +43,7 @@ import type {
 import { type Buckets, bucketsOf, sortDateFrom, todayAndMonth } from "./periods.ts";
 import { invoiceSeries, invoiceTotals } from "./invoices.ts";
 import { rollupRange } from "./ranges.ts";
+import type { RoutedFigures } from "../../../shared/api/routing.ts";
 import { mapAccepted, projectAccepted } from "../common/accepted.ts";
 
 /** Money to the cent. */
@@ -46,8 +52,8 @@ export const cents = (n: number) => Math.round((Number(n) || 0) * 100) / 100;
 export type ChartFilter = { clientId?: string | null; supplierId?: string | null };
 
 /** The rollup's sums over some days: every counter, revenue and cost. */
-export type RollupSums = Record<RollupCounter, number> & { revenue: number; cost: number };
-const SUMMED = [...ROLLUP_COUNTERS, "revenue", "cost"] as const;
+export type RollupSums = Record<RollupCounter | RoutedColumn, number> & { revenue: number; cost: number };
+const SUMMED = [...ROLLUP_COUNTERS, "revenue", "cost", ...ROUTED_COLUMNS] as const;
 export const ZERO_SUMS: Readonly<RollupSums> = Object.freeze(
   Object.fromEntries(SUMMED.map((c) => [c, 0])) as RollupSums,
 );
@@ -64,6 +70,12 @@ export const securityDrops = (s: RollupSums) => s.security;
 export const revenue = (s: RollupSums) => cents(s.revenue);
 /** Expected expense: completes x supplier CPI as booked (to the cent). */
 export const expense = (s: RollupSums) => cents(s.cost);
+/** Routed traffic (hops 2 and 3 of routing chains), counted apart: entries, completes, revenue. */
+export const routed = (s: RollupSums) => ({
+  entries: s.routedEntry,
+  completes: s.routedComplete,
+  revenue: cents(s.routedRevenue),
+});
 /** Arrivals screened out: terminated, over quota, quality terms, security refusals, pre-screen terminates. */
 export const disqualified = (s: RollupSums) =>
   s.terminate + s.overQuota + s.qualityTerm + s.security + s.preScreenTerminate;
@@ -181,6 +193,14 @@ export async function dashboardBox(db: Db, now: number): Promise<DashboardBox> {
     revenueClosedInvoice: closedValue,
     monthlyInvoiceCost: invoices.supplierAmount,
   };
+}
+
+/** Routed traffic of this month (the Routed figures), from the same rollup as the cards. */
+export async function routedFigures(db: Db, now: number): Promise<RoutedFigures> {
+  const { monthStart } = todayAndMonth(now);
+  const month = await rollupSums(db, { from: monthStart, keyLength: 7 });
+  const r = routed(month.get(monthStart.slice(0, 7)) ?? ZERO_SUMS);
+  return { monthRoutedEntries: r.entries, monthRoutedCompleted: r.completes, monthRoutedRevenue: r.revenue };
 }
 
 function sumAll(m: Map<string, RollupSums>): RollupSums {

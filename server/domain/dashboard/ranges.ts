@@ -6,7 +6,7 @@
  * dashboard's dialogs and charts and every report read the same figures (./figures.ts) from it.
  */
 import { type RawBuilder, sql } from "kysely";
-import { ROLLUP_COUNTERS } from "../../db/tables/router.ts";
+import { ROLLUP_COUNTERS, ROUTED_COLUMNS } from "../../db/tables/router.ts";
 
 /** Days (yyyy-MM-dd, UTC, both included); an open end reads everything on that side. */
 export type DayRange = { from?: string | null; to?: string | null };
@@ -19,8 +19,8 @@ export type RollupFilter = DayRange & {
   groupIds?: readonly string[];
 };
 
-/** Every summed column of the rollup: the counters, revenue and cost. */
-export const SUMMED = [...ROLLUP_COUNTERS, "revenue", "cost"] as const;
+/** Every summed column of the rollup: the counters, revenue and cost, and routed traffic apart. */
+export const SUMMED = [...ROLLUP_COUNTERS, "revenue", "cost", ...ROUTED_COLUMNS] as const;
 export type Summed = (typeof SUMMED)[number];
 /** Columns that say whose a rollup row is. */
 export const KEYS = ["projectId", "supplierId", "clientId", "parentProjectId"] as const;

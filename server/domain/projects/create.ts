@@ -144,6 +144,7 @@ export async function insertChildProject(
       startDate: input.startDate,
       endDate: input.endDate,
       isDynamicThanksUrl: parent.isDynamicThanksUrl,
+      allowRouting: input.allowRouting ? 1 : 0,
       createdBy: caller.userId,
       createdAt: stamp,
       updatedAt: stamp,

@@ -88,6 +88,7 @@ export const PROJECT_JSON_COLUMNS = [
   "isRDLow",
   "isRDMedium",
   "isRDHigh",
+  "allowRouting",
   "maxIPCount",
   "speedTime",
   "provider",

@@ -36,6 +36,7 @@ import {
   expense,
   revenue,
   type RollupSums,
+  routed,
   securityDrops,
   traffic,
 } from "../dashboard/figures.ts";
@@ -366,6 +367,9 @@ export function reportRow(raw: RawRow): ReportRow {
     totalDisqualified: disqualified(s),
     revenue: revenue(s),
     expense: expense(s),
+    routedEntries: routed(s).entries,
+    routedCompletes: routed(s).completes,
+    routedRevenue: routed(s).revenue,
     approved: Number(raw.approved ?? 0),
     allocated,
     totalComplete,

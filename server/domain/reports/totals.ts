@@ -21,5 +21,6 @@ export async function reportTotals(db: Db, kind: ReportKind, body: ListBody): Pr
   // money is summed from cents: no 0.30000000000000004 in a total
   totals.revenue = cents(totals.revenue);
   totals.expense = cents(totals.expense);
+  totals.routedRevenue = cents(totals.routedRevenue);
   return totals;
 }

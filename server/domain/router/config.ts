@@ -42,6 +42,8 @@ export type MapConfig = {
   approvedHook: string;
   /** The supplier's callback URL per other outcome (blank: none). */
   callbacks: { terminate: string; overquota: string; quality: string };
+  /** The supplier opted in to routing (routing.ts). */
+  supplierRouting: boolean;
 };
 
 export type PrescreenOption = {
@@ -136,6 +138,10 @@ export type ProjectConfig = {
   isRDHigh: boolean;
   maxIPCount: number;
   speedTime: number;
+  /** Routes its refused respondents and takes routed ones (routing.ts). */
+  allowRouting: boolean;
+  /** The client's measured incidence (%), the conversion's prior before there is data. */
+  ir: number;
   /** Key of the signed return links (HMAC-SHA256). */
   secret: string;
   questions: PrescreenQuestion[];
@@ -279,6 +285,7 @@ export class RouterConfig {
         "suppliers.callbackQualityTerm",
         "suppliers.isDeleted as supplierIsDeleted",
         "suppliers.isActive as supplierIsActive",
+        "suppliers.allowRouting as supplierRouting",
       ])
       .where("supplier_maps.id", "=", id).executeTakeFirst();
     if (!r) return null;
@@ -314,6 +321,7 @@ export class RouterConfig {
         overquota: (r.callbackOverQuota ?? "").trim(),
         quality: (r.callbackQualityTerm ?? "").trim(),
       },
+      supplierRouting: r.supplierRouting === 1,
     };
   }
 
@@ -373,6 +381,8 @@ export class RouterConfig {
       isRDHigh: p.isRDHigh === 1,
       maxIPCount: p.maxIPCount,
       speedTime: p.speedTime,
+      allowRouting: p.allowRouting === 1,
+      ir: Number(p.ir),
       secret,
       questions: questions.map((q) => ({
         id: q.id,

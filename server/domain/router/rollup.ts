@@ -13,10 +13,12 @@
  */
 import { CompiledQuery } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import { ROLLUP_COUNTERS } from "../../db/tables/router.ts";
+import { ROLLUP_COUNTERS, ROUTED_COLUMNS } from "../../db/tables/router.ts";
 
 /** The columns router_daily_totals and router_monthly hold: router_daily's counters and money. */
-export const ROLLED_COLUMNS = [...ROLLUP_COUNTERS, "revenue", "cost"] as const;
+export const ROLLED_COLUMNS = [...ROLLUP_COUNTERS, "revenue", "cost", ...ROUTED_COLUMNS] as const;
+/** The money columns (kept to the cent). */
+const MONEY: readonly DailyColumn[] = ["revenue", "cost", "routedRevenue"];
 /** Every additive column of router_daily (reconcile's counts are not rolled up further). */
 export const DAILY_COLUMNS = [...ROLLED_COLUMNS, "approved", "rejected"] as const;
 export type DailyColumn = (typeof DAILY_COLUMNS)[number];
@@ -62,10 +64,7 @@ export function routerDailyStatements(deltas: DailyDelta[]): Statement[] {
     if (!row) daily.set(k, row = { key: d, sums: zero() });
     addInto(row.sums, d);
   }
-  for (const r of daily.values()) {
-    r.sums.revenue = cents(r.sums.revenue);
-    r.sums.cost = cents(r.sums.cost);
-  }
+  for (const r of daily.values()) for (const c of MONEY) r.sums[c] = cents(r.sums[c]);
   const out: Statement[] = [];
   const rows = [...daily.values()].filter((r) => !isZero(r.sums, DAILY_COLUMNS));
   const keyCols = ["date", "projectId", "supplierId", "supplierMapId", "parentProjectId", "clientId"];

@@ -44,6 +44,7 @@ import {
 } from "./security.ts";
 export type { RouterOptions } from "./options.ts";
 import { type Outcome, RouterWriter, type SessionRow } from "./writer/writer.ts";
+import { Routing } from "./routing.ts";
 import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 
 export const UID_RE = /^[0-9a-f]{24}$/;
@@ -59,8 +60,10 @@ export type EntryRequest = {
   headers: Headers;
   /** Answers to library questions the entry link carried (profiles.ts linkAnswers). */
   answers?: Known;
-  /** A country already known (the demo seed's simulated respondents); HTTP entries never set it. */
+  /** A country already known (the demo seed's simulated respondents, a routed hop); HTTP entries never set it. */
   country?: string;
+  /** A routed hop (routing.ts): the chain's first session and this hop's number. */
+  chain?: { id: string; hop: number };
   now?: number;
 };
 
@@ -91,7 +94,9 @@ export type PrescreenResult =
 /** What a router is built from: the app's database, settings, log, clock, outbound client and notifier. */
 export type RouterDeps = {
   db: Db;
-  env: Pick<Env, "DENO_ENV" | "COUNTRY_HEADER" | "ROUTER_HOLDS"> & Partial<Pick<Env, "CLIENT_API_TIMEOUT_MS">>;
+  env:
+    & Pick<Env, "DENO_ENV" | "COUNTRY_HEADER" | "ROUTER_HOLDS">
+    & Partial<Pick<Env, "CLIENT_API_TIMEOUT_MS">>;
   log: Logger;
   now: () => number;
   outbound: Outbound;
@@ -117,6 +122,8 @@ export class Router {
   readonly risk: RiskChecker;
   readonly rd: RdThresholds;
   readonly countryHeaders: string[];
+  /** Routing of refused respondents to the next survey (routing.ts). */
+  readonly routing: Routing;
   /** The outbound client for API-integrated clients' calls (null: they are not called; options.ts). */
   readonly #clientApi: Outbound | null;
   #refs = new Map<string, Ref>();
@@ -125,12 +132,8 @@ export class Router {
     const db = deps.db;
     // under test every request reads fresh settings, so tests may edit tables directly
     const now = () => deps.now();
-    this.config = new RouterConfig(
-      db,
-      deps.changes,
-      opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000),
-      now,
-    );
+    const ttlMs = opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000);
+    this.config = new RouterConfig(db, deps.changes, ttlMs, now);
     this.writer = new RouterWriter(
       db,
       {
@@ -160,6 +163,13 @@ export class Router {
     this.rd = opts.rdThresholds ?? DEFAULT_RD_THRESHOLDS;
     this.countryHeaders = opts.countryHeaders ??
       (deps.env.COUNTRY_HEADER ? [deps.env.COUNTRY_HEADER] : []);
+    this.routing = new Routing({ db, config: this.config, changes: deps.changes, ttlMs, now, rd: this.rd }, {
+      closedReason: (p, m) => this.closedReason(p, m, false),
+      enter: async (hop) => {
+        const r = await this.enter({ ...hop, isTest: false });
+        return r.kind === "routed" ? r : null;
+      },
+    });
     this.writer.onCommit = (sessions, hooks) => {
       for (const s of sessions) this.#remember(s);
       if (hooks) this.hooks.kick();
@@ -256,6 +266,7 @@ export class Router {
       security,
       prescreen,
       profiles: link.length ? link : undefined,
+      chain: req.chain,
       clientApi: this.#apiLinks(project),
     });
     const routed: Routed = { session: out.session!, project, map };
@@ -482,5 +493,6 @@ export class Router {
     this.hooks.close();
     await this.hooks.idle();
     this.config.close();
+    this.routing.close();
   }
 }

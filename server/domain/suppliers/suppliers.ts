@@ -53,6 +53,7 @@ const LIST_COLUMNS = [
   "netDays",
   "isEmailNotification",
   "isPreScreen",
+  "allowRouting",
   "isActive",
   "createdAt",
 ] as const satisfies readonly (keyof SupplierRow)[];
@@ -155,7 +156,8 @@ async function assertShortCodeFree(trx: Db, code: string, exceptId?: string) {
 async function checkedColumns(trx: Db, input: SupplierForm) {
   requireCountry(input.countryId, MSG.supplierCountryRequired);
   const clientIds = await keepKnownClients(trx, input.clientId, "clientId");
-  const { clientId: _ids, isEmailNotification, isPreScreen, isActive, hashKey, ...plain } = input;
+  const { clientId: _ids, isEmailNotification, isPreScreen, allowRouting, isActive, hashKey, ...plain } =
+    input;
   return {
     ...plain,
     // callbacks are signed under it: a blank one (or a masked one, left out) keeps what is stored;
@@ -164,6 +166,7 @@ async function checkedColumns(trx: Db, input: SupplierForm) {
     clientIds: JSON.stringify(clientIds),
     isEmailNotification: isEmailNotification ? 1 : 0,
     isPreScreen: isPreScreen ? 1 : 0,
+    allowRouting: allowRouting ? 1 : 0,
     isActive: isActive ? 1 : 0,
   };
 }

@@ -7,6 +7,7 @@
 import type { SessionStatus } from "../../../db/tables/router.ts";
 import { newId } from "../../../db/ids.ts";
 import type { ProjectConfig } from "../config.ts";
+import { exclusionRefusal } from "../exclusions.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { fillPlaceholders, iso, REASON } from "../outcomes.ts";
 import type { MapConfig } from "../config.ts";
@@ -119,6 +120,8 @@ export class Decisions {
       endedAt: null,
       dropAt: null,
       seconds: null,
+      chainId: e.chain?.id ?? null,
+      hop: e.chain?.hop ?? 1,
     };
     const ps = projectCounts(this.state, p.id), ms = mapCounts(this.state, m.id);
     const set = (status: SessionStatus, reason = "", detail = "") => {
@@ -211,23 +214,10 @@ export class Decisions {
   #exclusion(e: EntryEvent): { reason: string; detail: string } | null {
     const p = e.project;
     if (!p.isExclude || !p.exclusions.length) return null;
-    const mine = this.state.priorSessions.filter((s) => s.sid === e.sid && s.supplierId === e.map.supplierId);
-    const matches = (rule: ProjectConfig["exclusions"][number]) =>
-      mine.some((s) =>
-        s.projectId === rule.excludedProjectId && (
-          (rule.complete && s.status === "complete") ||
-          (rule.terminate && (s.status === "terminate" || s.status === "preScreenTerminate")) ||
-          (rule.overQuota && s.status === "overQuota") ||
-          (rule.dropout && (s.status === "drop" || s.status === "preScreenDrop"))
-        )
-      );
-    const hit = p.exclusions.find((r) => r.isExcluded && matches(r));
-    if (hit) return { reason: REASON.excluded, detail: `took part in project ${hit.excludedProjectId}` };
-    const includes = p.exclusions.filter((r) => !r.isExcluded);
-    if (includes.length && !includes.some(matches)) {
-      return { reason: REASON.notIncluded, detail: "not among the included projects' respondents" };
-    }
-    return null;
+    return exclusionRefusal(
+      p,
+      this.state.priorSessions.filter((s) => s.sid === e.sid && s.supplierId === e.map.supplierId),
+    );
   }
 
   /** The client survey URL for a respondent, taking the next unused link on multi-link projects. */

@@ -36,6 +36,10 @@ export type SessionRow = {
   endedAt: string | null;
   dropAt: string | null;
   seconds: number | null;
+  /** A routed hop: its chain's first session's uid (the first itself: null). */
+  chainId: string | null;
+  /** Its place in the chain (1: the session the supplier sent). */
+  hop: number;
 };
 
 export type EntryEvent = {
@@ -61,6 +65,8 @@ export type EntryEvent = {
   clientApi?: boolean;
   /** Answers the entry link carried, kept in the member's profile (source "link"). */
   profiles?: ProfileRow[];
+  /** A routed hop (routing.ts): the chain's first session and this hop's number. */
+  chain?: { id: string; hop: number };
 };
 export type PrescreenEvent = {
   kind: "prescreen";

@@ -7,7 +7,7 @@
  */
 import type { Db } from "../../../db/connection.ts";
 import type { SessionStatus } from "../../../db/tables/router.ts";
-import type { RollupCounter } from "../../../db/tables/router.ts";
+import type { RollupCounter, RoutedColumn } from "../../../db/tables/router.ts";
 import type { AnswerRow } from "../prescreen.ts";
 import { type CounterName, day, iso, REASON, SECURITY_COLUMN, STATUS_COUNTER } from "../outcomes.ts";
 import { type BatchState, cellKey, mapCounts, projectCounts } from "./load.ts";
@@ -49,6 +49,8 @@ const SESSION_COLUMNS: (keyof SessionRow)[] = [
   "endedAt",
   "dropAt",
   "seconds",
+  "chainId",
+  "hop",
 ];
 /** What a later event may change on an existing session. */
 const SESSION_MUTABLE: (keyof SessionRow)[] = [
@@ -74,7 +76,7 @@ type RollupRow = {
   supplierMapId: string;
   parentProjectId: string | null;
   clientId: string;
-  counts: Partial<Record<RollupCounter, number>>;
+  counts: Partial<Record<RollupCounter | RoutedColumn, number>>;
   revenue: number;
   cost: number;
 };
@@ -227,6 +229,14 @@ export class Changes {
     if (extra.column) row.counts[extra.column] = (row.counts[extra.column] ?? 0) + by;
     row.revenue += extra.revenue ?? 0;
     row.cost += extra.cost ?? 0;
+    // a routed hop's traffic is also counted apart (hops 2 and 3 of a chain)
+    if (s.hop > 1) {
+      const routed = counter === "clicked" ? "routedEntry" : counter === "complete" ? "routedComplete" : null;
+      if (routed) row.counts[routed] = (row.counts[routed] ?? 0) + by;
+      if (routed === "routedComplete") {
+        row.counts.routedRevenue = (row.counts.routedRevenue ?? 0) + (extra.revenue ?? 0);
+      }
+    }
   }
 
   /**

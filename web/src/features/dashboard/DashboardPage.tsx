@@ -15,6 +15,7 @@ import {
   dashboardManagersCall,
   type LiveUpdate,
 } from "../../../../shared/api/dashboard.ts";
+import { dashboardRoutedCall, type RoutedFigures } from "../../../../shared/api/routing.ts";
 import { useAuth } from "../../lib/auth.ts";
 import { api, callKey } from "../../lib/api.ts";
 import { formatMoney, formatShort } from "../../lib/format.ts";
@@ -57,6 +58,40 @@ const CARDS: CardDef[] = [
   { key: "revenueClosedInvoice", label: "Monthly Projects Cost", money: true },
   { key: "monthlyInvoiceCost", label: "Monthly Invoice Cost", money: true },
 ];
+
+/** Routed traffic (routing chains' later hops), shown apart from the cards above. */
+const ROUTED_CARDS: { key: keyof RoutedFigures; label: string; money?: boolean }[] = [
+  { key: "monthRoutedEntries", label: "Monthly Routed Entries" },
+  { key: "monthRoutedCompleted", label: "Monthly Routed Completes" },
+  { key: "monthRoutedRevenue", label: "Monthly Routed Revenue", money: true },
+];
+
+function RoutedSection() {
+  const q = useQuery({
+    queryKey: callKey(dashboardRoutedCall),
+    queryFn: async ({ signal }) => (await api(dashboardRoutedCall, undefined, { signal })).result,
+  });
+  const r = q.data;
+  return (
+    <section aria-label="Routed traffic" className="grid gap-4 sm:grid-cols-3">
+      {q.isError && !r
+        ? (
+          <div role="alert" className="flex items-center gap-3 rounded-xl border p-4 text-sm sm:col-span-3">
+            The routed figures could not be loaded.
+            <Button variant="outline" size="sm" onClick={() => q.refetch()}>Try again</Button>
+          </div>
+        )
+        : ROUTED_CARDS.map((c) => (
+          <Figure
+            key={c.key}
+            testId={`card-${c.key}`}
+            label={c.label}
+            value={r ? (c.money ? formatMoney(r[c.key]) : formatShort(r[c.key])) : null}
+          />
+        ))}
+    </section>
+  );
+}
 
 function Figure({ label, value, testId }: { label: string; value: string | null; testId: string }) {
   return (
@@ -239,6 +274,7 @@ export default function DashboardPage() {
       <section aria-label="Figures" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {CARDS.map((c) => <Figure key={c.key} testId={`card-${c.key}`} label={c.label} value={show(c)} />)}
       </section>
+      <RoutedSection />
 
       <ManagerTable />
       <DashboardCharts live={live} />

@@ -93,6 +93,7 @@ const EMPTY = {
   clientId: [] as string[],
   isEmailNotification: true,
   isPreScreen: false,
+  allowRouting: false,
   supplierApprovedHook: "",
   callbackTerminate: "",
   callbackOverQuota: "",
@@ -300,6 +301,11 @@ function SupplierEditor({ supplier }: { supplier?: SupplierRecord }) {
           name="isPreScreen"
           label="Pre-screen"
           description="Respondents answer pre-screen questions."
+        />
+        <SwitchField
+          name="allowRouting"
+          label="Routing"
+          description="Refused respondents are offered the next survey they qualify for."
         />
       </FormSection>
 

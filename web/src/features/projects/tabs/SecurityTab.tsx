@@ -71,6 +71,11 @@ export function SecurityTab({ project }: { project: ProjectRecord }) {
           label={SECURITY_LABELS.isGeoLocation}
           description="Respondent's country must match."
         />
+        <SwitchField
+          name="allowRouting"
+          label={SECURITY_LABELS.allowRouting}
+          description="Refused respondents go on to the next survey; routed ones are taken."
+        />
       </FormSection>
 
       <FormSection title="Devices" description="Devices allowed into the survey.">

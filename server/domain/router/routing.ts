@@ -1,0 +1,240 @@
+/**
+ * Routing of the screened-out (issue 24 item 3). A respondent refused at entry (quota full, survey
+ * closed, pre-screen failed) or returning as a terminate or over quota is offered the next live
+ * survey their supplier may send to (a live, boarded map of that supplier with traffic on) and that
+ * takes routed respondents, instead of being sent home. Candidates are ranked by the supplier's
+ * expected earnings per click: its CPI on the survey times the survey's measured conversion
+ * (completes per click, with the survey's IR as the prior before there is data). A candidate is
+ * skipped when the respondent already entered it (a duplicate), its Exclude/Include rules keep
+ * them out, its request checks (device, country, RD score) refuse them, or a known answer fails its
+ * pre-screen; the questions still unanswered are asked on the next survey's pre-screen.
+ *
+ * Each hop is an entry of its own through the router (a session counted once in its project) that
+ * names the chain's first session (sessions.chainId) and its place (sessions.hop). A chain has at
+ * most MAX_HOPS sessions and lasts at most CHAIN_MINUTES; the respondent goes back to the supplier
+ * once, at the chain's end, by the supplier's redirect (of the first session's map) for the last
+ * hop's outcome. Only when the supplier opted in (suppliers.allowRouting) and both the survey that
+ * refused and the one offered allow routing (projects.allowRouting).
+ *
+ * The candidate list of a supplier is kept in memory (like the router's configuration) and dropped
+ * when a project, map or supplier changes, or after the configuration's time-to-live: no entry scans
+ * the projects.
+ */
+import { CompiledQuery, sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import type { ChangeNotifier } from "../common/changes.ts";
+import type { SessionStatus } from "../../db/tables/router.ts";
+import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
+import type { MapConfig, ProjectConfig, RouterConfig } from "./config.ts";
+import { exclusionRefusal } from "./exclusions.ts";
+import { type Known, knownFailure, readProfile, usesProfiles } from "./profiles.ts";
+import { type DeviceType, type RdThresholds, requestSecurity } from "./security.ts";
+import { priorQuery } from "./writer/load.ts";
+import type { SessionRow } from "./writer/types.ts";
+
+/** The most sessions in one chain (the supplier's entry and two routed hops). */
+export const MAX_HOPS = 3;
+/** The longest a chain lasts, from the supplier's entry: later refusals go home. */
+export const CHAIN_MINUTES = 30;
+/** The most candidates looked at for one hop (the best ranked first). */
+export const CANDIDATE_SCAN = 25;
+/** Clicks' worth of weight the survey's IR has before its own conversion is measured. */
+const PRIOR_CLICKS = 20;
+
+/** The outcomes that route a respondent on (when both sides allow it). */
+const ROUTABLE: ReadonlySet<SessionStatus> = new Set([
+  "closed",
+  "terminate",
+  "preScreenTerminate",
+  "overQuota",
+]);
+
+/** A session with its survey and the supplier's map on it (the router's Routed). */
+export type Hop = { session: SessionRow; project: ProjectConfig; map: MapConfig };
+
+/** A survey a supplier may route to, with its expected earnings per click. */
+export type Candidate = { mapId: string; projectId: string; epc: number };
+
+/** What a hop's entry is made from (handed to the router's own entry). */
+export type HopEntry = {
+  mapId: string;
+  sid: string;
+  ip: string;
+  userAgent: string;
+  headers: Headers;
+  country: string;
+  chain: { id: string; hop: number };
+  now: number;
+};
+
+export type RoutingDeps = {
+  db: Db;
+  config: RouterConfig;
+  changes: ChangeNotifier;
+  ttlMs: number;
+  now: () => number;
+  rd: RdThresholds;
+};
+
+/** What routing asks of the router it serves. */
+export type RouterPort = {
+  /** Why the router refuses arrivals on a map before anything is counted, or null. */
+  closedReason: (p: ProjectConfig, m: MapConfig) => unknown;
+  /** The router's entry: the hop's session, or null when the map is unknown. */
+  enter: (req: HopEntry) => Promise<Hop | null>;
+};
+
+/** The expected earnings per click of a survey for a supplier: its CPI x measured conversion. */
+export function expectedEarnings(
+  r: { supplierCPI: number; clicked: number; complete: number; ir: number },
+): number {
+  const prior = Math.min(100, Math.max(0, Number(r.ir) || 0)) / 100;
+  const conversion = (Number(r.complete) + prior * PRIOR_CLICKS) / (Number(r.clicked) + PRIOR_CLICKS);
+  return Number(r.supplierCPI) * conversion;
+}
+
+/** The live surveys a supplier may send to that take routed respondents, best earning first. */
+export async function loadCandidates(db: Db, supplierId: string): Promise<Candidate[]> {
+  const rows = await db.selectFrom("supplier_maps as m")
+    .innerJoin("projects as p", "p.id", "m.projectId")
+    .select(["m.id as mapId", "m.projectId", "m.supplierCPI", "p.clicked", "p.complete", "p.ir"])
+    .where("m.supplierId", "=", supplierId).where("m.isDeleted", "=", 0)
+    .where("m.allowTraffic", "=", 1).where("m.isBoarded", "=", 1)
+    .where("p.projectType", "=", PROJECT_TYPE.CHILD).where("p.projectStatus", "=", PROJECT_STATUS.LIVE)
+    .where("p.isDeleted", "=", 0).where("p.allowRouting", "=", 1)
+    // full surveys are left out (the writer still decides exactly at the hop's entry)
+    .where(sql<boolean>`(p.sampleSize = 0 OR p.complete < p.sampleSize)`)
+    .where(sql<boolean>`(m.supplierQuota = 0 OR m.complete < m.supplierQuota)`)
+    .execute();
+  return rows
+    .map((r) => ({ mapId: r.mapId, projectId: r.projectId, epc: expectedEarnings(r) }))
+    .sort((a, b) => b.epc - a.epc || a.projectId.localeCompare(b.projectId));
+}
+
+type Cached = { value: Candidate[] | Promise<Candidate[]>; at: number };
+
+export class Routing {
+  #bySupplier = new Map<string, Cached>();
+  #unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly deps: RoutingDeps, private readonly router: RouterPort) {
+    const clear = () => this.#bySupplier.clear();
+    for (const topic of ["project", "supplierMap", "supplier"] as const) {
+      this.#unsubscribe.push(deps.changes.on(topic, clear));
+    }
+  }
+
+  close() {
+    this.#unsubscribe.forEach((f) => f());
+  }
+
+  /** A supplier's candidates, from memory while fresh. */
+  candidates(supplierId: string): Candidate[] | Promise<Candidate[]> {
+    const now = this.deps.now();
+    const hit = this.#bySupplier.get(supplierId);
+    if (hit && now - hit.at < this.deps.ttlMs) return hit.value;
+    const value = loadCandidates(this.deps.db, supplierId);
+    this.#bySupplier.set(supplierId, { value, at: now });
+    value.then(
+      (list) =>
+        this.#bySupplier.get(supplierId)?.value === value &&
+        this.#bySupplier.set(supplierId, { value: list, at: now }),
+      () => this.#bySupplier.delete(supplierId),
+    );
+    return value;
+  }
+
+  /** Whether a session's outcome may send its respondent on (before any read). */
+  routable({ session, project, map }: Hop): boolean {
+    return !session.isTest && ROUTABLE.has(session.status) && session.hop < MAX_HOPS &&
+      project.allowRouting && map.supplierRouting && !map.supplierOff;
+  }
+
+  /** Every session of a chain (its first one's uid), first hop first. */
+  async #chain(chainId: string): Promise<SessionRow[]> {
+    const rows = await this.deps.db.selectFrom("sessions").selectAll()
+      .where((eb) => eb.or([eb("id", "=", chainId), eb("chainId", "=", chainId)]))
+      .orderBy("hop").execute();
+    return rows as SessionRow[];
+  }
+
+  async #hop(s: SessionRow): Promise<Hop | null> {
+    const project = await this.deps.config.project(s.projectId);
+    const map = await this.deps.config.map(s.supplierMapId);
+    return project && map ? { session: s, project, map } : null;
+  }
+
+  /**
+   * The next hop for a refused session: the chain's later hop when there already is one (a reloaded
+   * return link), else a new entry into the best candidate; null sends the respondent home.
+   */
+  async next(routed: Hop, req: { headers: Headers; now?: number }): Promise<Hop | null> {
+    if (!this.routable(routed)) return null;
+    const { session } = routed;
+    const now = req.now ?? this.deps.now();
+    const chainId = session.chainId ?? session.id;
+    const chain = await this.#chain(chainId);
+    const later = chain.filter((s) => s.hop > session.hop).at(-1);
+    if (later) return await this.#hop(later);
+    const first = chain[0] ?? session;
+    if (now - Date.parse(first.createdAt) > CHAIN_MINUTES * 60_000) return null;
+    const pick = await this.#pick(routed, new Set(chain.map((s) => s.projectId)), now);
+    if (!pick) return null;
+    return await this.router.enter({
+      mapId: pick.id,
+      sid: session.sid,
+      ip: session.ip,
+      userAgent: session.userAgent,
+      headers: req.headers,
+      country: session.country,
+      chain: { id: chainId, hop: session.hop + 1 },
+      now,
+    });
+  }
+
+  /** The best candidate the respondent may enter, or null. */
+  async #pick({ session, map }: Hop, inChain: Set<string>, now: number): Promise<MapConfig | null> {
+    const { config, db } = this.deps;
+    const list = (await this.candidates(map.supplierId)).filter((c) => !inChain.has(c.projectId))
+      .slice(0, CANDIDATE_SCAN);
+    const pool: { p: ProjectConfig; m: MapConfig }[] = [];
+    for (const c of list) {
+      const p = await config.project(c.projectId), m = await config.map(c.mapId);
+      if (p && m && p.allowRouting && !this.router.closedReason(p, m)) pool.push({ p, m });
+    }
+    if (!pool.length) return null;
+    // the respondent's sessions on the candidates (duplicates) and on what their rules name: one read
+    const ids = new Set(pool.flatMap(({ p }) => [p.id, ...p.exclusions.map((x) => x.excludedProjectId)]));
+    const q = priorQuery([...ids], [session.sid]);
+    const mine = (await db.executeQuery<{ projectId: string; supplierId: string; status: string }>(
+      CompiledQuery.raw(q.sql, q.args),
+    )).rows;
+    const entered = new Set(mine.map((s) => s.projectId));
+    const own = mine.filter((s) => s.supplierId === session.supplierId);
+    const known: Known = pool.some(({ p }) => usesProfiles(p.questions))
+      ? await readProfile(db, { supplierId: session.supplierId, memberId: session.sid }, now)
+      : new Map();
+    const risk = session.rdScore === null ? null : { proxy: false, rdScore: session.rdScore };
+    for (const { p, m } of pool) {
+      if (entered.has(p.id) || exclusionRefusal(p, own)) continue;
+      const who = { deviceType: session.deviceType as DeviceType, country: session.country, risk };
+      if (requestSecurity(p, who, this.deps.rd)) continue;
+      const screened = p.isPreScreen && m.isPreScreen;
+      if (screened && known.size && knownFailure(p.questions, m.supplierType, known, p.languageId)) continue;
+      return m;
+    }
+    return null;
+  }
+
+  /**
+   * Where the chain's respondent goes home from: the first session's survey and map (the supplier's
+   * own link and redirects), with the last hop's outcome. The session itself when it is not routed.
+   */
+  async home(routed: Hop): Promise<Hop> {
+    if (!routed.session.chainId) return routed;
+    const first = await this.deps.db.selectFrom("sessions").selectAll()
+      .where("id", "=", routed.session.chainId).executeTakeFirst();
+    const hop = first ? await this.#hop(first as SessionRow) : null;
+    return hop ? { ...hop, session: { ...hop.session, status: routed.session.status } } : routed;
+  }
+}
