@@ -12,6 +12,8 @@ import type { Db } from "../../db/connection.ts";
 import type { ChangeNotifier } from "../common/changes.ts";
 import { parseJsonList, randomKey } from "../common/values.ts";
 import { returnUrlOf } from "../../../shared/api/supplier-maps.ts";
+import { CLIENT_API_COLUMNS, type ClientApi } from "./client-api-fields.ts";
+export type { ClientApi };
 
 export type Redirects = {
   complete: string;
@@ -152,35 +154,6 @@ export type ProjectConfig = {
   /** The client's link is its own screener (isScreenUrlIntegration): Samplex's pre-screen is not shown. */
   clientScreens: boolean;
 };
-
-/** A client's API fields as the router reads them (ProjectConfig.clientApi; client-api.ts makes the call). */
-export type ClientApi = {
-  clientId: string;
-  apiUrl: string;
-  apiKey: string;
-  apiHeader: string;
-  apiFunctionHeader: string;
-  apiFunction: string;
-  apiParams: string;
-  apiBody: string;
-  apiResponseVar: string;
-  variableMapping: string;
-  identifierMapping: string;
-};
-
-/** The columns of the clients table ClientApi is read from. */
-export const CLIENT_API_COLUMNS = [
-  "apiUrl",
-  "apiKey",
-  "apiHeader",
-  "apiFunctionHeader",
-  "apiFunction",
-  "apiParams",
-  "apiBody",
-  "apiResponseVar",
-  "variableMapping",
-  "identifierMapping",
-] as const;
 
 type Entry<T> = { value: T; at: number };
 
