@@ -98,6 +98,10 @@ export const PROJECT_JSON_COLUMNS = [
   "createdAt",
   "updatedAt",
   "statusChangedAt",
+  // the supply API's measured LOI sums and change stamp (migration 0034)
+  "countersAt",
+  "loiSeconds",
+  "loiCompletes",
   ...COUNTER_NAMES,
 ] as const;
 
