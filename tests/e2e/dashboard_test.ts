@@ -182,6 +182,8 @@ Deno.test(
             "p.id",
             "m.projectId",
           )
+            // a client whose platform hands out the links (API integration) is no plain project
+            .innerJoin("clients as c", "c.id", "p.clientId").where("c.isApiIntegration", "=", 0)
             .select(["m.id as mapId", "p.id as projectId"])
             .where("p.projectStatus", "=", 1).where("p.isPreScreen", "=", 0).where("m.isPreScreen", "=", 0)
             .where("p.isDesktop", "=", 1).where("p.isMultiLinkUrl", "=", 0)

@@ -24,7 +24,7 @@ export const completeColumn: GridColumn<ProjectRow> = {
         </span>
         {(p.held ?? 0) > 0 || (p.pastLimit ?? 0) > 0
           ? (
-            <span className="text-xs tabular-nums text-muted-foreground">
+            <span className="text-xs tabular-nums">
               {(p.held ?? 0) > 0 && (
                 <span title="Respondents in the client survey now, held against the limits">
                   {formatCount(p.held)} in survey
@@ -33,7 +33,7 @@ export const completeColumn: GridColumn<ProjectRow> = {
               {(p.held ?? 0) > 0 && (p.pastLimit ?? 0) > 0 && " · "}
               {(p.pastLimit ?? 0) > 0 && (
                 <span
-                  className="text-amber-600"
+                  className="text-amber-800"
                   title="Completes accepted past a limit (sample size, supplier quota or a quota cell) under a hold"
                 >
                   {formatCount(p.pastLimit)} past limit

@@ -387,7 +387,7 @@ function QuotaCompletes({ completes, size, held }: { completes: number; size: nu
         </span>
       )}
       {past > 0 && (
-        <span className="text-xs text-amber-600" title="Completes accepted past the size under a hold">
+        <span className="text-xs text-amber-800" title="Completes accepted past the size under a hold">
           {formatCount(past)} past limit
         </span>
       )}
