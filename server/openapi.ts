@@ -77,19 +77,25 @@ function isContract(x: unknown): x is AnyContract {
 
 export type DeclaredCall = { area: string; name: string; contract: AnyContract };
 
-/** Every declared call, with its area and export name; one entry per call. */
-export function declaredCalls(): DeclaredCall[] {
+/** The contracts `areas`' modules export that `is` accepts, with area and export name; one per call. */
+export function declaredIn<C extends { key: string }>(
+  areas: Record<string, Record<string, unknown>>,
+  is: (x: unknown) => x is C,
+): { area: string; name: string; contract: C }[] {
   const seen = new Set<string>();
-  const out: DeclaredCall[] = [];
-  for (const [area, mod] of Object.entries(CONTRACT_AREAS)) {
+  const out: { area: string; name: string; contract: C }[] = [];
+  for (const [area, mod] of Object.entries(areas)) {
     for (const [name, value] of Object.entries(mod)) {
-      if (!isContract(value) || seen.has(value.key)) continue;
+      if (!is(value) || seen.has(value.key)) continue;
       seen.add(value.key);
       out.push({ area, name, contract: value });
     }
   }
   return out;
 }
+
+/** Every declared call, with its area and export name; one entry per call. */
+export const declaredCalls = (): DeclaredCall[] => declaredIn(CONTRACT_AREAS, isContract);
 
 /**
  * A valibot schema as JSON Schema (2020-12, the dialect of OpenAPI 3.1): what a caller sends. A

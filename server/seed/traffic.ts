@@ -5,6 +5,7 @@
  * the status it has today (statuses.ts) and the accounts tabs are filled (accounts.ts). Random
  * choices come from a seeded generator: the demo is the same on every machine.
  */
+import { seededRandom } from "../../shared/random.ts";
 import { seedAccounts } from "./accounts.ts";
 import type { Deps } from "../deps.ts";
 import { SYSTEM_ACTOR } from "../domain/audit/log.ts";
@@ -14,18 +15,6 @@ import { type DemoRefs, seedProjects } from "./projects.ts";
 import { sendTraffic, testerClicks } from "./respondents.ts";
 import { settleStatuses } from "./statuses.ts";
 
-/** mulberry32: small, fast, good enough for demo data. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function seedTraffic(
   deps: Deps,
   refs: DemoRefs & { now?: number },
@@ -34,7 +23,7 @@ export async function seedTraffic(
   // the domain's clock for what the seed makes: `now`, moving on as the seeding takes time
   const startedAt = deps.now();
   const clock = () => now + (deps.now() - startedAt);
-  const rand = prng(20261121);
+  const rand = seededRandom(20261121);
   const caller: Caller = { actor: SYSTEM_ACTOR, userId: refs.managerId, role: "SUPERADMIN" };
   // its own router, with settings cached for the run (changes made here invalidate them)
   const { outbound, changes, routerOptions } = deps.services;

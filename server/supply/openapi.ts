@@ -13,6 +13,7 @@ import * as books from "../../shared/api/supply-books.ts";
 import * as surveys from "../../shared/api/supply-surveys.ts";
 import { API_KEY_HEADER, SUPPLY_BASE, type SupplyContract } from "../../shared/api/supply.ts";
 import {
+  declaredIn,
   envelopeOf,
   ERROR_SCHEMA,
   errorAnswer,
@@ -45,18 +46,7 @@ function isSupplyContract(x: unknown): x is SupplyContract {
 }
 
 /** Every declared supply call, with its area and export name; one entry per call. */
-export function declaredSupplyCalls(): SupplyCall[] {
-  const seen = new Set<string>();
-  const out: SupplyCall[] = [];
-  for (const [area, mod] of Object.entries(SUPPLY_AREAS)) {
-    for (const [name, value] of Object.entries(mod)) {
-      if (!isSupplyContract(value) || seen.has(value.key)) continue;
-      seen.add(value.key);
-      out.push({ area, name, contract: value });
-    }
-  }
-  return out;
-}
+export const declaredSupplyCalls = (): SupplyCall[] => declaredIn(SUPPLY_AREAS, isSupplyContract);
 
 /** The placeholder a curl example names the server by (the portal shows the real origin). */
 export const SERVER_PLACEHOLDER = "$SAMPLEX";

@@ -21,17 +21,7 @@ import * as Parts from "../../shared/api/project-parts.ts";
 import { updateProjectCall } from "../../shared/api/projects.ts";
 import { saveSupplierMapCall } from "../../shared/api/supplier-maps.ts";
 
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as seeded } from "../../shared/random.ts";
 
 /** The profile dimensions and the population's distribution over their answers. */
 export const DIMENSIONS = {

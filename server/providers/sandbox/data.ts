@@ -3,6 +3,8 @@
  * realistic surveys (titles, countries, LOI, IR, CPI, end dates, devices), quotas on gender, age and
  * region, and qualifications, from a fixed seed so every run sees the same offers.
  */
+import { seededRandom } from "../../../shared/random.ts";
+
 export type SandboxQuestion = {
   id: string;
   name: string;
@@ -110,21 +112,9 @@ const TOPICS = [
 ];
 const COUNTRIES = ["US", "US", "US", "GB", "CA", "DE", "FR", "AU"];
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` offers for a provider (the seed keeps each provider's offers its own). */
 export function sandboxOffers(seed: number, count = 36, base = 70_000): SandboxOffer[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const out: SandboxOffer[] = [];
   // end dates from today on: offers on the market are open
