@@ -97,6 +97,13 @@ export type SupplyTransaction = {
   earned: number;
   /** A complete's reconciliation; null for every other outcome. */
   reconcile: ReconcileState | null;
+  /**
+   * The routing chain the session belongs to: the id of the chain's first session (the member's
+   * entry on your link), the session's own id when it was not routed. Each hop is a row of its own.
+   */
+  chainId: string;
+  /** The session's place in its chain: 1 for your entry, 2 and 3 for the surveys it was routed to. */
+  hop: number;
   /** When the member arrived (ISO 8601, UTC). */
   enteredAt: string;
   /** When the member was sent to the client's survey (null: never). */
@@ -117,6 +124,8 @@ export const TRANSACTION_FIELDS = [
   "cpi",
   "earned",
   "reconcile",
+  "chainId",
+  "hop",
   "enteredAt",
   "redirectedAt",
   "endedAt",

@@ -16,6 +16,8 @@ import * as Parts from "../../shared/api/project-parts.ts";
 import * as Sup from "../../shared/api/suppliers.ts";
 import * as D from "../../shared/api/routing.ts";
 import * as Rep from "../../shared/api/reports.ts";
+import * as K from "../../shared/api/supplier-api-keys.ts";
+import type { SupplyTransaction } from "../../shared/api/supply-books.ts";
 
 /** `n` live surveys of one opted-in supplier (a survey's client link names it: .../<name>?uid=). */
 async function market(
@@ -139,6 +141,19 @@ Deno.test("routing: a chain of three hops counts each session once in its projec
     ]);
     assertEquals([row(second).routedEntries, row(second).routedCompletes], [1, 0]);
     assertEquals(row(third).clicked, 1, "routed entries are part of the traffic, counted once");
+
+    // the supplier's transactions show each hop, linked to its chain
+    const key = await t.ok(K.createSupplierApiKeyCall, {
+      as: "ADMIN",
+      params: { id: s.A.supplierId },
+      body: { name: "books" },
+    });
+    const res = await t.app.request(`/supply/v1/transactions`, { headers: { "X-Api-Key": key.key } });
+    const txs: SupplyTransaction[] = (await res.json()).result.data;
+    assertEquals(
+      txs.filter((x) => x.memberId === "m-1").map((x) => [x.hop, x.chainId, x.outcome]),
+      [[1, firstUid, "terminate"], [2, firstUid, "overQuota"], [3, firstUid, "complete"]],
+    );
   } finally {
     await t.close();
   }

@@ -62,6 +62,8 @@ type Row = {
   endedAt: string | null;
   updatedAt: string;
   state: number | null;
+  chainId: string | null;
+  hop: number;
 };
 
 /** The position a walk from `since` starts after: before the first session that entered at or after it. */
@@ -85,7 +87,7 @@ async function readRows(
     walk.status ? sql`AND s.status IN (${sql.join(statusesOf(walk.status))})` : sql``,
   ];
   const { rows } = await sql<Row>`SELECT s.rowid AS pos, s.id, s.sid, s.projectId, s.supplierMapId, s.status,
-      s.reason, s.createdAt, s.redirectedAt, s.endedAt, s.updatedAt, r.state
+      s.reason, s.createdAt, s.redirectedAt, s.endedAt, s.updatedAt, r.state, s.chainId, s.hop
     FROM sessions s INDEXED BY sessions_supplier
     LEFT JOIN session_reconciles r ON r.sessionId = s.id
     WHERE s.supplierId = ${walk.supplierId} AND s.rowid > ${walk.after} AND s.isTest = 0 ${
@@ -120,6 +122,8 @@ async function readRows(
         cpi,
         earned: complete && reconcile !== "rejected" ? cpi : 0,
         reconcile,
+        chainId: r.chainId ?? r.id,
+        hop: Number(r.hop) || 1,
         enteredAt: r.createdAt,
         redirectedAt: r.redirectedAt,
         endedAt: r.endedAt,
