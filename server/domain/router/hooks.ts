@@ -84,9 +84,13 @@ function parseVars(vars: string | null): Record<string, string> {
  * The supplier fields a callback is built from. A supplier without a hash key (cleared by hand)
  * gets a new random one first: a callback is never sent unsigned.
  */
-async function callbackSupplier(db: Db, id: string): Promise<CallbackSupplier> {
+async function callbackSupplier(
+  db: Db,
+  id: string,
+): Promise<CallbackSupplier & { approvedHookRefusal: string }> {
   const read = () =>
-    db.selectFrom("suppliers").select(["hashKey", "apiHeader", "apiKey", "apiBody", "variableMapping"])
+    db.selectFrom("suppliers")
+      .select(["hashKey", "apiHeader", "apiKey", "apiBody", "variableMapping", "approvedHookRefusal"])
       .where("id", "=", id).executeTakeFirst();
   let s = await read();
   if (!s) throw new Error("the supplier is gone");
@@ -165,8 +169,25 @@ export class HookSender {
         .select(DUE_COLUMNS)
         .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
       if (!due.length) break;
-      const mine = (await Promise.all(due.map((h) => this.#claim(h)))).filter((h) => h !== null);
-      await Promise.all(mine.map((h) => this.#send(h)));
+      // a round's claims and its results are one commit each, not one per callback: the sender
+      // shares the database (and its one writer) with the router
+      const mine = await this.db.transaction().execute(async (trx) => {
+        const out: Claimed[] = [];
+        for (const h of due) {
+          const c = await this.#claim(trx, h);
+          if (c) out.push(c);
+        }
+        return out;
+      });
+      const suppliers = new Map<string, ReturnType<typeof callbackSupplier>>();
+      const supplierOf = (id: string) => {
+        if (!suppliers.has(id)) suppliers.set(id, callbackSupplier(this.db, id));
+        return suppliers.get(id)!;
+      };
+      const results = await Promise.all(mine.map((h) => this.#send(h, supplierOf)));
+      await this.db.transaction().execute(async (trx) => {
+        for (const r of results) await this.#settle(trx, r.h, r.set);
+      });
     }
     if (this.#closed) return;
     const next = await this.db.selectFrom("router_hooks").select("nextAt")
@@ -182,11 +203,11 @@ export class HookSender {
    * Takes the row for this sender, or null when another sender got it first. The claim (the lease
    * and the attempt) is committed before the request goes out.
    */
-  async #claim(h: Due): Promise<Claimed | null> {
+  async #claim(db: Db, h: Due): Promise<Claimed | null> {
     const now = this.#now();
     const lease = new Date(now + this.#leaseMs).toISOString();
     const attempts = h.attempts + 1;
-    const r = await this.db.updateTable("router_hooks").set({
+    const r = await db.updateTable("router_hooks").set({
       status: "sending",
       nextAt: lease,
       attempts,
@@ -205,12 +226,19 @@ export class HookSender {
     return { ...h, lease, attempts };
   }
 
-  async #send(h: Claimed) {
+  /** Sends one claimed callback; answers what its row is to be set to (the round settles them together). */
+  async #send(
+    h: Claimed,
+    supplierOf: (id: string) => ReturnType<typeof callbackSupplier>,
+  ): Promise<{ h: Claimed; set: Updateable<RouterHooksTable> }> {
     let answer = "";
     let error = "";
     let refused = "";
+    let known: string | null = null;
     try {
-      const req = await buildCallback(await callbackSupplier(this.db, h.supplierId), {
+      const supplier = await supplierOf(h.supplierId);
+      known = supplier.approvedHookRefusal;
+      const req = await buildCallback(supplier, {
         url: h.url,
         vars: parseVars(h.vars),
         event: h.event,
@@ -228,41 +256,51 @@ export class HookSender {
     const now = this.#now();
     // the supplier's record keeps the refusal of its complete (approved hook) URL; the other events'
     // refusals are on their rows (the delivery log), so two URLs never flip the one field in turn
-    if (h.event === "complete" || h.event === "approved") await this.#noteRefusal(h, refused, now);
+    // (written only when it changes: the supplier's row as this round read it says what it holds)
+    if ((h.event === "complete" || h.event === "approved") && known !== refused) {
+      await this.#noteRefusal(h, refused, now);
+    }
     if (refused) {
       // the policy will say the same on every retry: failed now, the reason on the supplier
       recordCallbackAttempt("refused");
-      await this.#settle(h, {
-        status: "failed",
-        attempts,
-        lastAnswer: answer,
-        lastError: error.slice(0, 500),
-        updatedAt: new Date(now).toISOString(),
-      });
-      return;
+      return {
+        h,
+        set: {
+          status: "failed",
+          attempts,
+          lastAnswer: answer,
+          lastError: error.slice(0, 500),
+          updatedAt: new Date(now).toISOString(),
+        },
+      };
     }
     if (!error) {
       recordCallbackAttempt("delivered");
-      await this.#settle(h, {
-        status: "sent",
-        attempts,
-        lastAnswer: answer,
-        lastError: "",
-        updatedAt: new Date(now).toISOString(),
-      });
-      return;
+      return {
+        h,
+        set: {
+          status: "sent",
+          attempts,
+          lastAnswer: answer,
+          lastError: "",
+          updatedAt: new Date(now).toISOString(),
+        },
+      };
     }
     const delay = this.opts.retryDelaysMs[attempts - 1];
     recordCallbackAttempt(delay === undefined ? "failed" : "retry");
     this.log.warn("supplier callback failed", { id: h.id, attempts, error });
-    await this.#settle(h, {
-      status: delay === undefined ? "failed" : "queued",
-      attempts,
-      lastAnswer: answer,
-      lastError: error.slice(0, 500),
-      nextAt: new Date(now + (delay ?? 0)).toISOString(),
-      updatedAt: new Date(now).toISOString(),
-    });
+    return {
+      h,
+      set: {
+        status: delay === undefined ? "failed" : "queued",
+        attempts,
+        lastAnswer: answer,
+        lastError: error.slice(0, 500),
+        nextAt: new Date(now + (delay ?? 0)).toISOString(),
+        updatedAt: new Date(now).toISOString(),
+      },
+    };
   }
 
   /**
@@ -284,8 +322,8 @@ export class HookSender {
   }
 
   /** Records the attempt while the claim is still ours (a send that outlived its lease was taken over). */
-  async #settle(h: { id: number; lease: string }, set: Updateable<RouterHooksTable>) {
-    const r = await this.db.updateTable("router_hooks").set(set).where("id", "=", h.id)
+  async #settle(db: Db, h: { id: number; lease: string }, set: Updateable<RouterHooksTable>) {
+    const r = await db.updateTable("router_hooks").set(set).where("id", "=", h.id)
       .where("status", "=", "sending").where("nextAt", "=", h.lease).executeTakeFirst();
     if (Number(r.numUpdatedRows ?? 0) !== 1) {
       this.log.warn("supplier callback outlived its lease; another sender has it", { id: h.id });
