@@ -4,8 +4,10 @@
  * server (`/cb` answers 200), which the app instance may call (OUTBOUND_ALLOW=127.0.0.1). Each
  * complete then queues a callback in the router's batch and the sender delivers it while the bench
  * runs: the pairs of this project against the pairs of a project without callbacks, in the same
- * rounds (target: 0.9 or more). ROUTER_BENCH_CALLBACKS=0 leaves it out.
+ * rounds (target: 0.9 or more), the time the sender takes to deliver what the phase queued counted in
+ * the phase. ROUTER_BENCH_CALLBACKS=0 leaves it out.
  */
+import { createClient } from "@libsql/client";
 import { testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { liveProject } from "../helpers/router.ts";
@@ -39,4 +41,20 @@ export async function setupCallbackProject(
   const secret = await projectSecret(t.deps.db, s.child._id);
   await t.close();
   return { mapId: s.mapId, childId: s.child._id, secret };
+}
+
+/** Waits (at most a minute) until the app instance on `dbPath` has no callback left to deliver. */
+export async function drainCallbacks(dbPath: string): Promise<void> {
+  const db = createClient({ url: `file:${dbPath}` });
+  try {
+    for (let i = 0; i < 1200; i++) {
+      const r = await db.execute(
+        "SELECT count(*) AS n FROM router_hooks WHERE status IN ('queued', 'sending')",
+      );
+      if (Number(r.rows[0].n) === 0) return;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  } finally {
+    db.close();
+  }
 }
