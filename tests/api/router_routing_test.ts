@@ -429,3 +429,32 @@ Deno.test("routing: a failure while routing sends the respondent home with their
     await t.close();
   }
 });
+
+Deno.test("routing with holds on: a survey whose places the respondents in it hold is not offered; one with room is", async () => {
+  const t = await testApp({ ROUTER_HOLDS: "on" });
+  try {
+    // B: one place and an IR of 100%: one respondent in its survey holds it
+    const { s } = await market(t, ["A", "B", "C"], { cpi: { A: 1, B: 5, C: 2 } });
+    await t.deps.db.updateTable("projects").set({ sampleSize: 1, ir: 100 }).where("id", "=", s.B.child._id)
+      .execute();
+    const inB = await enter(t, s.B.mapId, "holder");
+    assertEquals(surveyOf(inB.location), "B");
+    // B earns most per click, but its one place is held: a terminate from A goes on to C
+    const first = await enter(t, s.A.mapId, "h-1");
+    const next = await back(t, uidOf(first.location), "t");
+    assertEquals(surveyOf(next.location), "C", next.location);
+    assertEquals(
+      (await chainOf(t, "h-1")).map((c) => c.projectId),
+      [s.A.child._id, s.C.child._id],
+      "no hop spent on a refusal by B's holds",
+    );
+    // the holder terminates: B has room again and is offered first
+    await back(t, uidOf(inB.location), "t");
+    const second = await enter(t, s.A.mapId, "h-2");
+    const then = await back(t, uidOf(second.location), "t");
+    assertEquals(surveyOf(then.location), "B", then.location);
+    await consistent(t);
+  } finally {
+    await t.close();
+  }
+});

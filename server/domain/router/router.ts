@@ -163,7 +163,8 @@ export class Router {
     this.rd = opts.rdThresholds ?? DEFAULT_RD_THRESHOLDS;
     this.countryHeaders = opts.countryHeaders ??
       (deps.env.COUNTRY_HEADER ? [deps.env.COUNTRY_HEADER] : []);
-    this.routing = new Routing({ db, config: this.config, changes: deps.changes, ttlMs, now, rd: this.rd }, {
+    const routingDeps = { db, config: this.config, changes: deps.changes, ttlMs, now, rd: this.rd };
+    this.routing = new Routing({ ...routingDeps, holds: this.writer.opts.holds === true }, {
       closedReason: (p, m) => this.closedReason(p, m, false),
       enter: async (hop) => {
         const r = await this.enter({ ...hop, isTest: false });

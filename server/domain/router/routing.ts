@@ -20,6 +20,7 @@
  * when a project, map or supplier changes, or after the configuration's time-to-live: no entry scans
  * the projects.
  */
+import { conversion, heldConversion } from "./writer/holds.ts";
 import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { ChangeNotifier } from "../common/changes.ts";
@@ -74,6 +75,8 @@ export type RoutingDeps = {
   ttlMs: number;
   now: () => number;
   rd: RdThresholds;
+  /** The writer's holds are on: a candidate needs room under them too. */
+  holds?: boolean;
 };
 
 /** What routing asks of the router it serves. */
@@ -93,11 +96,34 @@ export function expectedEarnings(
   return Number(r.supplierCPI) * conversion;
 }
 
-/** The live surveys a supplier may send to that take routed respondents, best earning first. */
-export async function loadCandidates(db: Db, supplierId: string): Promise<Candidate[]> {
+/**
+ * Whether a limit has room for one more: completes under it, and with holds on, completes plus the
+ * held sessions at the holds' rate too (a survey the holds would refuse is no place to route to: the
+ * hop would be spent on a refusal).
+ */
+function roomFor(complete: number, held: number, limit: number, rate: number | null): boolean {
+  if (limit <= 0) return true;
+  return rate === null ? complete < limit : complete + heldConversion(rate, held) * held < limit;
+}
+
+/** The live surveys a supplier may send to that take routed respondents and have room, best earning first. */
+export async function loadCandidates(db: Db, supplierId: string, holds = false): Promise<Candidate[]> {
   const rows = await db.selectFrom("supplier_maps as m")
     .innerJoin("projects as p", "p.id", "m.projectId")
-    .select(["m.id as mapId", "m.projectId", "m.supplierCPI", "p.clicked", "p.complete", "p.ir"])
+    .select([
+      "m.id as mapId",
+      "m.projectId",
+      "m.supplierCPI",
+      "p.clicked",
+      "p.complete",
+      "p.ir",
+      "p.sampleSize",
+      "p.held",
+      "p.sent",
+      "m.supplierQuota",
+      "m.complete as mapComplete",
+      "m.held as mapHeld",
+    ])
     .where("m.supplierId", "=", supplierId).where("m.isDeleted", "=", 0)
     .where("m.allowTraffic", "=", 1).where("m.isBoarded", "=", 1)
     .where("p.projectType", "=", PROJECT_TYPE.CHILD).where("p.projectStatus", "=", PROJECT_STATUS.LIVE)
@@ -107,6 +133,18 @@ export async function loadCandidates(db: Db, supplierId: string): Promise<Candid
     .where(sql<boolean>`(m.supplierQuota = 0 OR m.complete < m.supplierQuota)`)
     .execute();
   return rows
+    .filter((r) => {
+      const rate = holds
+        ? conversion({
+          complete: Number(r.complete),
+          sent: Number(r.sent),
+          held: Number(r.held),
+          ir: Number(r.ir),
+        })
+        : null;
+      return roomFor(Number(r.complete), Number(r.held), Number(r.sampleSize), rate) &&
+        roomFor(Number(r.mapComplete), Number(r.mapHeld), Number(r.supplierQuota), rate);
+    })
     .map((r) => ({ mapId: r.mapId, projectId: r.projectId, epc: expectedEarnings(r) }))
     .sort((a, b) => b.epc - a.epc || a.projectId.localeCompare(b.projectId));
 }
@@ -133,7 +171,7 @@ export class Routing {
     const now = this.deps.now();
     const hit = this.#bySupplier.get(supplierId);
     if (hit && now - hit.at < this.deps.ttlMs) return hit.value;
-    const value = loadCandidates(this.deps.db, supplierId);
+    const value = loadCandidates(this.deps.db, supplierId, this.deps.holds === true);
     this.#bySupplier.set(supplierId, { value, at: now });
     value.then(
       (list) =>

@@ -70,7 +70,7 @@ export class RouterWriter {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: WriterOptions,
+    readonly opts: WriterOptions,
     log: Logger,
     /** The clock (deps.now): stamps what is not an event's own time, like queued hooks. */
     private readonly now: () => number = Date.now,
