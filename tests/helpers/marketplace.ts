@@ -57,6 +57,8 @@ export type MarketOptions = {
   perTick: number;
   /** Sessions resolved at once (the HTTP concurrency of one tick). */
   concurrency?: number;
+  /** The range of the surveys' sample sizes (default 10 to 40: a market short of places). */
+  sampleSizes?: [number, number];
 };
 
 export type Survey = {
@@ -111,7 +113,8 @@ export async function buildMarket(t: TestApp, o: MarketOptions): Promise<Market>
   const parent = await makeParent(t);
   const surveys: Survey[] = [];
   for (let index = 0; index < o.surveys; index++) {
-    const sampleSize = 10 + Math.floor(rand() * 30);
+    const sampleSize = (o.sampleSizes?.[0] ?? 10) +
+      Math.floor(rand() * ((o.sampleSizes?.[1] ?? 40) - (o.sampleSizes?.[0] ?? 10)));
     const incidence = 0.3 + rand() * 0.6;
     const loiTicks = 2 + Math.floor(rand() * 8);
     const child = await makeChild(t, parent, {
