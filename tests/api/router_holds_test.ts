@@ -5,6 +5,7 @@
  * The marketplace simulation here is the small, fast one: a quota cell of 10, 30 respondents, a
  * client survey completing 60% of them after a delay, run with holds off and on.
  */
+import { addQualification } from "../helpers/fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import {
@@ -55,29 +56,11 @@ async function holdsOf(t: TestApp, table: "projects" | "supplier_maps", id: stri
 async function cellProject(t: TestApp, size: number, child: Record<string, unknown> = {}) {
   const s = await liveProject(t, { child, project: { isPreScreen: true }, map: { isPreScreen: true } });
   const now = new Date().toISOString();
-  const qualId = newId(), female = newId(), male = newId();
-  await t.deps.db.insertInto("qualifications").values({
-    id: qualId,
-    qualificationName: "Gender",
-    qualificationKey: `gender-${qualId}`,
-    qualificationIcon: "users",
-    isActive: 1,
-    isDeleted: 0,
-    createdAt: now,
-    updatedAt: now,
-  }).execute();
-  await t.deps.db.insertInto("qualification_options").values([
-    {
-      id: female,
-      qualificationId: qualId,
-      text: "Female",
-      subText: "",
-      isActive: 1,
-      isDeleted: 0,
-      sortOrder: 1,
-    },
-    { id: male, qualificationId: qualId, text: "Male", subText: "", isActive: 1, isDeleted: 0, sortOrder: 2 },
-  ]).execute();
+  const { id: qualId, options: [female, male] } = await addQualification(t.deps.db, {
+    name: "Gender",
+    options: ["Female", "Male"],
+    at: now,
+  });
   const quotaId = newId();
   await t.deps.db.insertInto("project_quotas").values({
     id: quotaId,

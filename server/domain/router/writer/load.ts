@@ -149,15 +149,9 @@ export const readerOn = (trx: Db): Reader => async (statements) => {
   return out;
 };
 
-/**
- * Reads what a batch needs. Its statements go to `read` in at most two rounds: first everything
- * the events name (sessions by uid, due sessions, counters, respondents, IP counts, other projects'
- * sessions, free links, pre-screen quota cells); then, only when loaded sessions name more (the
- * sweep's projects, a complete's quota cells), those. On a remote primary each round is one batch
- * (one round trip).
- */
-export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<BatchState> {
-  const state: BatchState = {
+/** A batch's state before anything is read. */
+function emptyState(): BatchState {
+  return {
     sessions: new Map(),
     projects: new Map(),
     maps: new Map(),
@@ -176,6 +170,17 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
       prior: null,
     },
   };
+}
+
+/**
+ * Reads what a batch needs. Its statements go to `read` in at most two rounds: first everything
+ * the events name (sessions by uid, due sessions, counters, respondents, IP counts, other projects'
+ * sessions, free links, pre-screen quota cells); then, only when loaded sessions name more (the
+ * sweep's projects, a complete's quota cells), those. On a remote primary each round is one batch
+ * (one round trip).
+ */
+export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<BatchState> {
+  const state = emptyState();
   const round1: Load[] = [];
   sessionLoads(events, round1, state);
   const projectIds = new Set<string>(), mapIds = new Set<string>();
@@ -238,25 +243,7 @@ export function stateWithoutRead(
   events: RouterEvent[],
   known: { projects: Map<string, ProjectCounts>; maps: Map<string, MapCounts> },
 ): BatchState | null {
-  const state: BatchState = {
-    sessions: new Map(),
-    projects: new Map(),
-    maps: new Map(),
-    entered: new Map(),
-    ipCounts: new Map(),
-    priorSessions: [],
-    links: new Map(),
-    quotas: new Map(),
-    cellHolds: new Map(),
-    base: {
-      projects: new Map(),
-      maps: new Map(),
-      sessions: new Map(),
-      cellHolds: new Map(),
-      ips: new Map(),
-      prior: null,
-    },
-  };
+  const state = emptyState();
   for (const e of events) {
     if (e.kind !== "entry") return null;
     const p = e.project;
