@@ -1,4 +1,5 @@
 /** Serves web + API: env -> deps -> Deno.serve(createApp(deps).fetch), with graceful shutdown. */
+import "./node-env.ts"; // first: React's server build is chosen when it loads
 import { EnvError, loadEnv } from "./env.ts";
 import { buildDeps } from "./boot.ts";
 import { createApp } from "./app.ts";

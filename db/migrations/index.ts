@@ -33,6 +33,7 @@ import * as m0036 from "./0036_supplier_callbacks.ts";
 import * as m0037 from "./0037_client_api.ts";
 import * as m0038 from "./0038_router_holds.ts";
 import * as m0039 from "./0039_routing.ts";
+import * as m0040 from "./0040_held_time.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "0037_client_api": m0037,
   "0038_router_holds": m0038,
   "0039_routing": m0039,
+  "0040_held_time": m0040,
 };

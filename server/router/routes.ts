@@ -63,7 +63,7 @@ const PAGE_OF: Partial<Record<SessionStatus, MessageKind>> = {
  * Where a routed respondent goes now: the survey, the pre-screen, the next survey of a routing chain
  * (routing.ts), or back to their supplier, once, by the redirect of the map they came in on.
  */
-async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
+async function respond(c: HttpCtx, routed: Routed & { counted?: boolean }): Promise<Response> {
   if (routed.session.status === "redirected") {
     // no link yet: the client's API call did not finish (its write failed); the entry may be retried
     return routed.session.clientUrl ? go(c, routed.session.clientUrl) : html(c, messagePage("busy"), 503);
@@ -89,9 +89,12 @@ async function respond(c: HttpCtx, routed: Routed): Promise<Response> {
 }
 
 /** The next survey of a routing chain; a failure to route sends the respondent home (logged), never strands them. */
-async function nextHop(c: HttpCtx, routed: Routed): Promise<Routed | null> {
+async function nextHop(c: HttpCtx, routed: Routed & { counted?: boolean }): Promise<Routed | null> {
   try {
-    return await c.get("deps").services.router.routing.next(routed, { headers: c.req.raw.headers });
+    return await c.get("deps").services.router.routing.next(routed, {
+      headers: c.req.raw.headers,
+      fresh: routed.counted === true,
+    });
   } catch (err) {
     c.get("deps").log.warn("routing failed; the respondent goes home", {
       uid: routed.session.id,

@@ -5,6 +5,7 @@
  * embedded replica. Prints `listening <port>`; on SIGTERM it finishes the router's writes, prints
  * `stats <json>` and exits.
  */
+import "../../server/node-env.ts"; // first, as in server/main.ts: React's production server build
 import { Hono } from "hono";
 import { loadEnv } from "../../server/env.ts";
 import { buildDeps } from "../../server/boot.ts";

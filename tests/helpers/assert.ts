@@ -13,5 +13,10 @@ export function assertNotEquals(actual: unknown, expected: unknown, message?: st
 export function assertMatch(actual: string, re: RegExp, message?: string): void {
   assertNode.match(actual, re, message as string);
 }
+/** Numbers equal up to a relative difference of `epsilon` (computed floats in another order). */
+export function assertAlmostEquals(actual: number, expected: number, epsilon = 1e-9, message?: string): void {
+  const tolerance = epsilon * Math.max(1, Math.abs(expected));
+  assertNode.ok(Math.abs(actual - expected) <= tolerance, message ?? `${actual} is not about ${expected}`);
+}
 export const assertRejects = assertNode.rejects;
 export const assertThrows = assertNode.throws;

@@ -333,10 +333,17 @@ export async function runMarket(
   };
 
   const concurrency = o.concurrency ?? 16;
-  const inBatches = async <T>(items: T[], run: (x: T) => Promise<void>) => {
-    for (let i = 0; i < items.length; i += concurrency) {
-      await Promise.all(items.slice(i, i + concurrency).map(run));
-    }
+  /**
+   * Runs the items `concurrency` at a time, each worker taking the next item as soon as its last one
+   * is done (a pool, as a panel's traffic keeps arriving): in lock-step groups, every group would
+   * wait for its slowest member, and the figure would measure that wait, not the router.
+   */
+  const inPool = async <T>(items: T[], run: (x: T) => Promise<void>) => {
+    let i = 0;
+    const worker = async () => {
+      while (i < items.length) await run(items[i++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   };
 
   const safely = (run: (x: Pending | Member) => Promise<void>) => async (x: Pending | Member) => {
@@ -353,26 +360,22 @@ export async function runMarket(
     // returns due now
     const due = pending.filter((p) => p.due <= tick);
     for (const p of due) pending.splice(pending.indexOf(p), 1);
-    await inBatches(
-      due,
-      safely(async (x) => {
-        const p = x as Pending;
-        const r = await get(`/survey/end?status=${p.status}&uid=${p.uid}`);
-        if (p.status === "c") result.clientCompletes++;
-        await follow(p.member, r.location, tick);
-      }),
-    );
-    // arrivals
+    // then arrivals, in the same pool: the returns first
     const arriving = members.slice(next, next + o.perTick);
     next += arriving.length;
-    await inBatches(
-      arriving,
+    await inPool<Pending | Member>(
+      [...due, ...arriving],
       safely(async (x) => {
-        const m = x as Member;
+        if ("due" in x) {
+          const r = await get(`/survey/end?status=${x.status}&uid=${x.uid}`);
+          if (x.status === "c") result.clientCompletes++;
+          await follow(x.member, r.location, tick);
+          return;
+        }
         result.entries++;
         const survey = byIndex[Math.floor(rand() * byIndex.length)];
-        const r = await get(`/survey/start/${survey.mapIds[m.supplier]}?sid=${encodeURIComponent(m.sid)}`);
-        await follow(m, r.location, tick);
+        const r = await get(`/survey/start/${survey.mapIds[x.supplier]}?sid=${encodeURIComponent(x.sid)}`);
+        await follow(x, r.location, tick);
       }),
     );
   }

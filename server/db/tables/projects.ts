@@ -28,6 +28,13 @@ export type LiveCounter = (typeof LIVE_COUNTERS)[number];
  * The router's hold counters (migration 0038): `held` live sessions in the client survey now, `sent`
  * live sessions ever sent there, `pastLimit` completes accepted past a limit under a hold.
  */
+/**
+ * A project's time sums, kept by the router's writer: the seconds of its live completes whose length
+ * is known and how many (migration 0034, the measured LOI), and the same of the sessions back from
+ * the survey as any other outcome (0040, the holds' time weighting).
+ */
+export const TIME_SUMS = ["loiSeconds", "loiCompletes", "otherSeconds", "otherTimed"] as const;
+export type TimeSum = (typeof TIME_SUMS)[number];
 export const HOLD_COUNTERS = ["held", "sent", "pastLimit"] as const;
 export type HoldCounter = (typeof HOLD_COUNTERS)[number];
 
@@ -103,6 +110,9 @@ export interface ProjectsTable extends Counters {
   /** Seconds of the completes whose length is known, and how many they are: the measured LOI. */
   loiSeconds: D<number>;
   loiCompletes: D<number>;
+  /** Seconds in the client survey of the sessions back as anything but a complete, and how many (0040). */
+  otherSeconds: D<number>;
+  otherTimed: D<number>;
 }
 
 export interface ProjectLinksTable {

@@ -13,7 +13,7 @@ import {
   type ListSpec,
   listSpecOf,
 } from "../../db/list.ts";
-import { COUNTER_NAMES } from "../../db/tables/projects.ts";
+import { COUNTER_NAMES, TIME_SUMS } from "../../db/tables/projects.ts";
 import { projectRecord } from "./serialize.ts";
 import type { ProjectType } from "../../../shared/status.ts";
 import type { ProjectOptionsQuery } from "../../../shared/schemas/project.ts";
@@ -100,8 +100,8 @@ export const PROJECT_JSON_COLUMNS = [
   "statusChangedAt",
   // the supply API's measured LOI sums and change stamp (migration 0034)
   "countersAt",
-  "loiSeconds",
-  "loiCompletes",
+  // and the holds' time weighting (0040)
+  ...TIME_SUMS,
   ...COUNTER_NAMES,
 ] as const;
 

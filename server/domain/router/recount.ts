@@ -9,7 +9,7 @@ import type { Db } from "../../db/connection.ts";
 import { type CounterName, LIVE_COUNTERS, STATUS_COUNTER } from "./outcomes.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
-import { HOLD_COUNTERS, type HoldCounter } from "../../db/tables/projects.ts";
+import { HOLD_COUNTERS, type HoldCounter, TIME_SUMS, type TimeSum } from "../../db/tables/projects.ts";
 import { parseCells } from "./writer/types.ts";
 import { REASON } from "./outcomes.ts";
 
@@ -17,8 +17,9 @@ export type CounterSet = Record<CounterName | HoldCounter, number>;
 const COUNTED = [...LIVE_COUNTERS, ...HOLD_COUNTERS] as const;
 const zero = (): CounterSet => Object.fromEntries(COUNTED.map((k) => [k, 0])) as CounterSet;
 
-/** A project's measured LOI sums: the seconds of its live completes whose length is known, and how many. */
-export type LoiSums = { loiSeconds: number; loiCompletes: number };
+/** A project's time sums (TIME_SUMS): what its sessions' seconds add up to. */
+export type LoiSums = Record<TimeSum, number>;
+const noTime = (): LoiSums => ({ loiSeconds: 0, loiCompletes: 0, otherSeconds: 0, otherTimed: 0 });
 
 export async function recountFromSessions(db: Db, projectIds?: string[]) {
   let q = db.selectFrom("sessions")
@@ -40,10 +41,15 @@ export async function recountFromSessions(db: Db, projectIds?: string[]) {
   const loi = new Map<string, LoiSums>();
   for (const r of rows) {
     const n = Number(r.n);
-    if (r.status === "complete" && !r.isTest) {
-      const l = loi.get(r.projectId) ?? { loiSeconds: 0, loiCompletes: 0 };
-      l.loiSeconds += Number(r.seconds);
-      l.loiCompletes += Number(r.timed);
+    if (!r.isTest && STATUS_COUNTER[r.status as SessionStatus]) {
+      const l = loi.get(r.projectId) ?? noTime();
+      if (r.status === "complete") {
+        l.loiSeconds += Number(r.seconds);
+        l.loiCompletes += Number(r.timed);
+      } else {
+        l.otherSeconds += Number(r.seconds);
+        l.otherTimed += Number(r.timed);
+      }
       loi.set(r.projectId, l);
     }
     for (const [m, id] of [[projects, r.projectId], [maps, r.supplierMapId]] as const) {
@@ -70,7 +76,7 @@ export async function recountFromSessions(db: Db, projectIds?: string[]) {
 export async function counterMismatches(db: Db, projectIds?: string[]): Promise<string[]> {
   const { projects, maps, loi } = await recountFromSessions(db, projectIds);
   const out: string[] = [];
-  let pq = db.selectFrom("projects").select(["id", ...COUNTED, "loiSeconds", "loiCompletes"]).where(
+  let pq = db.selectFrom("projects").select(["id", ...COUNTED, ...TIME_SUMS]).where(
     "projectType",
     "=",
     PROJECT_TYPE.CHILD,
@@ -82,8 +88,8 @@ export async function counterMismatches(db: Db, projectIds?: string[]): Promise<
   }
   const [pRows, mRows] = await Promise.all([pq.execute(), mq.execute()]);
   for (const r of pRows) {
-    const want = loi.get(r.id) ?? { loiSeconds: 0, loiCompletes: 0 };
-    for (const k of ["loiSeconds", "loiCompletes"] as const) {
+    const want = loi.get(r.id) ?? noTime();
+    for (const k of TIME_SUMS) {
       if (r[k] !== want[k]) out.push(`project ${r.id} ${k}: stored ${r[k]}, sessions ${want[k]}`);
     }
   }
@@ -154,7 +160,7 @@ async function cellHoldMismatches(db: Db, projectIds?: string[]): Promise<string
 /** Sets project and map counters (not approved/rejected) and the LOI sums to the recount from sessions. */
 export async function repairCounters(db: Db): Promise<number> {
   const { projects, maps, loi } = await recountFromSessions(db);
-  const none: LoiSums = { loiSeconds: 0, loiCompletes: 0 };
+  const none = noTime();
   let changed = 0;
   await db.transaction().execute(async (trx) => {
     for (const [table, m] of [["projects", projects], ["supplier_maps", maps]] as const) {

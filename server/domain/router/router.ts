@@ -64,6 +64,7 @@ export type EntryRequest = {
   country?: string;
   /** A routed hop (routing.ts): the chain's first session and this hop's number. */
   chain?: { id: string; hop: number };
+  profile?: Known; // the member's known answers, already read by this request (a routed hop)
   now?: number;
 };
 
@@ -248,7 +249,7 @@ export class Router {
     const link = profiled && req.answers?.size
       ? linkRows(project.questions, map.supplierType, req.answers, who)
       : [];
-    const known = profiled ? await readProfile(this.deps.db, who, now) : null;
+    const known = profiled ? new Map(req.profile ?? await readProfile(this.deps.db, who, now)) : null;
     if (known && req.answers) { for (const [q, v] of req.answers) known.set(q, v); }
     const out = await this.writer.submit({
       kind: "entry",

@@ -66,6 +66,8 @@ export type HopEntry = {
   country: string;
   chain: { id: string; hop: number };
   now: number;
+  /** The member's known answers as routing read them to pick (absent: not read). */
+  profile?: Known;
 };
 
 export type RoutingDeps = {
@@ -120,6 +122,10 @@ export async function loadCandidates(db: Db, supplierId: string, holds = false):
       "p.sampleSize",
       "p.held",
       "p.sent",
+      "p.loiSeconds",
+      "p.loiCompletes",
+      "p.otherSeconds",
+      "p.otherTimed",
       "m.supplierQuota",
       "m.complete as mapComplete",
       "m.held as mapHeld",
@@ -134,14 +140,8 @@ export async function loadCandidates(db: Db, supplierId: string, holds = false):
     .execute();
   return rows
     .filter((r) => {
-      const rate = holds
-        ? conversion({
-          complete: Number(r.complete),
-          sent: Number(r.sent),
-          held: Number(r.held),
-          ir: Number(r.ir),
-        })
-        : null;
+      // the writer's rate (holds.ts), from the same counters
+      const rate = holds ? conversion(r) : null;
       return roomFor(Number(r.complete), Number(r.held), Number(r.sampleSize), rate) &&
         roomFor(Number(r.mapComplete), Number(r.mapHeld), Number(r.supplierQuota), rate);
     })
@@ -206,12 +206,14 @@ export class Routing {
    * The next hop for a refused session: the chain's later hop when there already is one (a reloaded
    * return link), else a new entry into the best candidate; null sends the respondent home.
    */
-  async next(routed: Hop, req: { headers: Headers; now?: number }): Promise<Hop | null> {
+  async next(routed: Hop, req: { headers: Headers; now?: number; fresh?: boolean }): Promise<Hop | null> {
     if (!this.routable(routed)) return null;
     const { session } = routed;
     const now = req.now ?? this.deps.now();
     const chainId = session.chainId ?? session.id;
-    const chain = await this.#chain(chainId);
+    // `fresh`: this request itself ended the session (its return or answer was the one counted), so
+    // no later hop can exist yet; a first hop is then the whole chain, and nothing need be read
+    const chain = req.fresh && !session.chainId ? [session] : await this.#chain(chainId);
     const later = chain.filter((s) => s.hop > session.hop).at(-1);
     if (later) return await this.#hop(later);
     const first = chain[0] ?? session;
@@ -219,7 +221,8 @@ export class Routing {
     const pick = await this.#pick(routed, new Set(chain.map((s) => s.projectId)), now);
     if (!pick) return null;
     return await this.router.enter({
-      mapId: pick.id,
+      mapId: pick.map.id,
+      profile: pick.profile,
       sid: session.sid,
       ip: session.ip,
       userAgent: session.userAgent,
@@ -231,7 +234,11 @@ export class Routing {
   }
 
   /** The best candidate the respondent may enter, or null. */
-  async #pick({ session, map }: Hop, inChain: Set<string>, now: number): Promise<MapConfig | null> {
+  async #pick(
+    { session, map }: Hop,
+    inChain: Set<string>,
+    now: number,
+  ): Promise<{ map: MapConfig; profile?: Known } | null> {
     const { config, db } = this.deps;
     const list = (await this.candidates(map.supplierId)).filter((c) => !inChain.has(c.projectId))
       .slice(0, CANDIDATE_SCAN);
@@ -249,9 +256,10 @@ export class Routing {
     )).rows;
     const entered = new Set(mine.map((s) => s.projectId));
     const own = mine.filter((s) => s.supplierId === session.supplierId);
-    const known: Known = pool.some(({ p }) => usesProfiles(p.questions))
+    const profile = pool.some(({ p }) => usesProfiles(p.questions))
       ? await readProfile(db, { supplierId: session.supplierId, memberId: session.sid }, now)
-      : new Map();
+      : undefined;
+    const known: Known = profile ?? new Map();
     const risk = session.rdScore === null ? null : { proxy: false, rdScore: session.rdScore };
     for (const { p, m } of pool) {
       if (entered.has(p.id) || exclusionRefusal(p, own)) continue;
@@ -259,7 +267,7 @@ export class Routing {
       if (requestSecurity(p, who, this.deps.rd)) continue;
       const screened = p.isPreScreen && m.isPreScreen;
       if (screened && known.size && knownFailure(p.questions, m.supplierType, known, p.languageId)) continue;
-      return m;
+      return { map: m, profile };
     }
     return null;
   }

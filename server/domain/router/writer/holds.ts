@@ -5,18 +5,21 @@
  *
  *   refused as over quota when  completes + p x held >= limit
  *
- * p is an upper bound of the conversion (conversion(): its Beta posterior's mean plus 3 sd), raised
- * for the chance in the held sessions' own outcome (heldConversion(): z = 2.33 above p x held); the
- * mean is (completes + W x prior) / (finished + W), finished = sessions sent to the client survey
- * that came back or timed out (counters `sent - held`), a prior worth W = 20 sessions whose mean is
- * the project's stated incidence (IR, percent); a project without one starts at 1 (every respondent
- * in progress counted as a complete until data says otherwise). As sessions come back p moves
- * to the measured rate; a drop or a terminate releases its hold, so the limit opens again. Under holds a complete past a limit stays a complete (the
- * client has the data), counted in `pastLimit`; with holds off (ROUTER_HOLDS=off) the router keeps
- * today's rule: refused on completes alone, a complete past a limit turned over-quota at return.
+ * p is the completes' share among the sessions in the survey now (conversion()): an upper bound of
+ * the conversion q (its Beta posterior's mean plus MARGIN_SD sd; the mean is (completes + W x prior) /
+ * (finished + W), finished = sessions sent to the client survey that came back or timed out,
+ * counters `sent - held`, a prior worth W = 20 sessions whose mean is the project's stated incidence
+ * (IR, percent), or 1 without one), weighted by time: terminates come back sooner than completes,
+ * so more of those still in the survey will complete than of those back (completes q r / (q r + 1 -
+ * q), r: how many times longer a complete stays, from the time sums the writer keeps, migration
+ * 0040). Then raised for the chance in the held sessions' own outcome (heldConversion(): z = 2.33
+ * above p x held). As sessions come back p moves to the measured rate; a drop or a terminate
+ * releases its hold, so the limit opens again. Under holds a complete past a limit stays a complete
+ * (the client has the data), counted in `pastLimit`; with holds off (ROUTER_HOLDS=off) the router
+ * keeps today's rule: refused on completes alone, a complete past a limit turned over-quota at return.
  */
 
-import { type BatchState, cellKey, type MapCounts, type ProjectCounts } from "./load.ts";
+import { type BatchState, cellKey, type MapCounts, type ProjectCounts, type SurveyTime } from "./load.ts";
 import { REASON } from "../outcomes.ts";
 import type { Changes } from "./write.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
@@ -24,15 +27,19 @@ import type { QuotaCellRef } from "../prescreen.ts";
 /** How many sessions the prior is worth. */
 export const PRIOR_SESSIONS = 20;
 /**
- * How many standard deviations of the conversion's posterior above its mean the holds count at.
- * Terminates come back sooner than completes, so the sessions still in the survey complete more
- * often than those already back: counted at the mean, holds let in too many (the marketplace test
- * showed 11% overshoot at the mean, 2% at 3 sd, for the same completes).
+ * How many standard deviations of the conversion's posterior above its mean the holds count at: the
+ * rate measured on few sessions is uncertain. With the time weighting, 2 kept the marketplace bench
+ * (10,000 members, 50 surveys) at 0.3% of completes past a limit for the same completes as 3.
  */
-export const MARGIN_SD = 3;
+export const MARGIN_SD = 2;
 
-/** What the measured conversion is computed from: a project's counters and stated incidence. */
-export type ConversionBase = { complete: number; sent: number; held: number; ir: number };
+/**
+ * What the measured conversion is computed from: a project's counters and stated incidence, and the
+ * time its sessions spent in the survey (absent: completes and the rest taken as equally long).
+ */
+export type ConversionBase =
+  & { complete: number; sent: number; held: number; ir: number }
+  & Partial<SurveyTime>;
 
 /**
  * The posterior of the project's conversion (completes per session back from the survey): a Beta
@@ -45,10 +52,32 @@ export function meanConversion(c: ConversionBase): { mean: number; n: number } {
   return { mean: Math.min(1, (Math.max(0, c.complete) + PRIOR_SESSIONS * prior) / n), n };
 }
 
-/** The conversion the holds count each session in the survey at: MARGIN_SD above the mean, at most 1. */
+/**
+ * How many times longer a complete stays in the survey than a session that comes back otherwise:
+ * the ratio of their mean times, each mean drawn toward the two's common mean as if PRIOR_SESSIONS
+ * sessions of that length were added; 1 before either is known.
+ */
+export function lengthRatio(c: Partial<SurveyTime>): number {
+  const cs = c.loiSeconds ?? 0, cn = c.loiCompletes ?? 0, os = c.otherSeconds ?? 0, on = c.otherTimed ?? 0;
+  if (cn + on === 0 || cs + os <= 0) return 1;
+  const pooled = (cs + os) / (cn + on);
+  const complete = (cs + PRIOR_SESSIONS * pooled) / (cn + PRIOR_SESSIONS);
+  const other = (os + PRIOR_SESSIONS * pooled) / (on + PRIOR_SESSIONS);
+  return other > 0 ? complete / other : 1;
+}
+
+/**
+ * The conversion the holds count each session in the survey at: q, MARGIN_SD above the posterior's
+ * mean, then weighted by time. A session still in the survey is one of those coming back: in a
+ * steady flow, completes are q of them and stay r = lengthRatio() times as long as the rest, so of
+ * those in the survey now q r / (q r + 1 - q) will complete (terminates, back sooner, are fewer
+ * among them than among the sessions already back). At most 1.
+ */
 export function conversion(c: ConversionBase): number {
   const { mean, n } = meanConversion(c);
-  return Math.min(1, mean + MARGIN_SD * Math.sqrt((mean * (1 - mean)) / (n + 1)));
+  const q = Math.min(1, mean + MARGIN_SD * Math.sqrt((mean * (1 - mean)) / (n + 1)));
+  const r = lengthRatio(c);
+  return q >= 1 ? 1 : (q * r) / (q * r + 1 - q);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Db } from "../../../db/connection.ts";
 import { iso } from "../outcomes.ts";
 import { type EntryEvent, parseCells, type RouterEvent, type SessionRow } from "./types.ts";
 import type { Statement } from "../rollup.ts";
+import { TIME_SUMS, type TimeSum } from "../../../db/tables/projects.ts";
 
 /** A project's counters and limits, as read and then as the batch changes them. */
 export type ProjectCounts = HoldCounts & {
@@ -21,7 +22,9 @@ export type ProjectCounts = HoldCounts & {
   testClickQuota: number;
   /** The stated incidence (percent): the prior of the measured conversion (holds.ts). */
   ir: number;
-};
+} & SurveyTime;
+/** Time in the client survey: of the completes, and of the sessions back otherwise (holds.ts). */
+export type SurveyTime = Record<TimeSum, number>;
 /** The hold counters of a project or map (migration 0038; holds.ts). */
 export type HoldCounts = { held: number; sent: number; pastLimit: number };
 /** A supplier map's counters and quotas. */
@@ -107,6 +110,9 @@ const holdsOf = (r: Record<string, unknown>): HoldCounts => ({
   pastLimit: Number(r.pastLimit),
 });
 
+const timeOf = (r: Record<string, unknown>) =>
+  Object.fromEntries(TIME_SUMS.map((k) => [k, Number(r[k] ?? 0)])) as SurveyTime;
+
 /** The key of a quota cell in BatchState.cellHolds. */
 export const cellKey = (quotaId: string, quotaOptionId: string) => `${quotaId}\u0000${quotaOptionId}`;
 
@@ -122,6 +128,7 @@ export function projectCounts(state: BatchState, id: string): ProjectCounts {
       clickQuota: 0,
       testClickQuota: 0,
       ir: 0,
+      ...timeOf({}),
       ...noHolds(),
     };
     state.projects.set(id, s);
@@ -322,7 +329,9 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
       statement: {
         sql:
           `SELECT id, clicked, complete, testClicked, sampleSize, respondentClickQuota, respondentTestClickQuota,
-       ir, held, sent, pastLimit FROM projects WHERE id IN (${list(projectIds.size)})`,
+       ir, held, sent, pastLimit, ${TIME_SUMS.join(", ")} FROM projects WHERE id IN (${
+            list(projectIds.size)
+          })`,
         args: [...projectIds],
       },
       apply: (rows) => {
@@ -335,6 +344,7 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
             clickQuota: Number(r.respondentClickQuota),
             testClickQuota: Number(r.respondentTestClickQuota),
             ir: Number(r.ir) || 0,
+            ...timeOf(r),
             ...holdsOf(r),
           });
         }

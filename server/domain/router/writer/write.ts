@@ -11,14 +11,11 @@ import type { RollupCounter, RoutedColumn } from "../../../db/tables/router.ts";
 import type { AnswerRow } from "../prescreen.ts";
 import { type CounterName, day, iso, REASON, SECURITY_COLUMN, STATUS_COUNTER } from "../outcomes.ts";
 import { type BatchState, cellKey, mapCounts, projectCounts } from "./load.ts";
-import type { HoldCounter } from "../../../db/tables/projects.ts";
+import type { HoldCounter, TimeSum } from "../../../db/tables/projects.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
 import type { SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
-
-/** The measured LOI's sums on a project (migration 0034). */
-type LoiColumn = "loiSeconds" | "loiCompletes";
 
 const SESSION_COLUMNS: (keyof SessionRow)[] = [
   "id",
@@ -123,7 +120,7 @@ export class Changes {
   /** Member profile answers to keep (an entry link's, a pre-screen's), stamped with the event's time. */
   readonly profiles: (ProfileRow & { answeredAt: string })[] = [];
   /** A project's counter deltas, with the measured LOI's sums (projects only). */
-  readonly #pDelta = new Map<string, Partial<Record<CounterName | HoldCounter | LoiColumn, number>>>();
+  readonly #pDelta = new Map<string, Partial<Record<CounterName | HoldCounter | TimeSum, number>>>();
   readonly #mDelta = new Map<string, Partial<Record<CounterName | HoldCounter, number>>>();
   /** `quotaId \0 quotaOptionId` -> change of the cell's sessions in the client survey. */
   readonly #cellDelta = new Map<string, { quotaId: string; quotaOptionId: string; by: number }>();
@@ -289,11 +286,17 @@ export class Changes {
       ? "speeder" as const
       : undefined;
     this.bump(s, counter, by, atMs, { column, ...money });
-    // the measured LOI: a live complete whose length is known adds its seconds to its project
-    if (status === "complete" && !s.isTest && s.seconds !== null) {
-      const pd = this.#pDelta.get(s.projectId)!;
-      pd.loiSeconds = (pd.loiSeconds ?? 0) + by * s.seconds;
-      pd.loiCompletes = (pd.loiCompletes ?? 0) + by;
+    // the measured LOI: a live complete whose length is known adds its seconds to its project; any
+    // other outcome back from the survey adds to the other sums (the holds' time weighting, holds.ts)
+    if (!s.isTest && s.seconds !== null) {
+      const pd = this.#pDelta.get(s.projectId)!, ps = projectCounts(this.state, s.projectId);
+      const [secs, n] = status === "complete"
+        ? ["loiSeconds", "loiCompletes"] as const
+        : ["otherSeconds", "otherTimed"] as const;
+      pd[secs] = (pd[secs] ?? 0) + by * s.seconds;
+      pd[n] = (pd[n] ?? 0) + by;
+      ps[secs] += by * s.seconds;
+      ps[n] += by;
     }
   }
 
