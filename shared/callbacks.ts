@@ -48,13 +48,27 @@ export async function bodyHash(body: string): Promise<string> {
   return hex(await crypto.subtle.digest("SHA-256", enc.encode(body)));
 }
 
+/**
+ * The string a callback's signature is the HMAC of, given the hex SHA-256 of its body (a signer with
+ * its own hash and HMAC, such as node:crypto's, builds the same string here).
+ */
+export function canonicalText(
+  x: { ts: number; method: string; url: string; key: string },
+  bodySha256: string,
+): string {
+  const u = new URL(x.url);
+  return `${x.ts}\n${x.method.toUpperCase()}\n${u.pathname}${u.search}\n${x.key}\n${bodySha256}`;
+}
+
 /** The string a callback's signature is the HMAC of. */
 export async function canonicalString(
   x: { ts: number; method: string; url: string; key: string; body: string },
 ): Promise<string> {
-  const u = new URL(x.url);
-  return `${x.ts}\n${x.method.toUpperCase()}\n${u.pathname}${u.search}\n${x.key}\n${await bodyHash(x.body)}`;
+  return canonicalText(x, await bodyHash(x.body));
 }
+
+/** The `X-Samplex-Signature` value of a timestamp and a hex HMAC. */
+export const signatureValue = (ts: number, hmacHex: string) => `t=${ts},v1=${hmacHex}`;
 
 async function hmacHex(secret: string, text: string): Promise<string> {
   const k = await crypto.subtle.importKey(
@@ -75,7 +89,7 @@ export async function signCallback(
   x: { ts: number; method: string; url: string; key: string; body: string },
 ): Promise<string> {
   if (!secret) throw new Error("a callback is never sent unsigned: the supplier has no hash key");
-  return `t=${x.ts},v1=${await hmacHex(secret, await canonicalString(x))}`;
+  return signatureValue(x.ts, await hmacHex(secret, await canonicalString(x)));
 }
 
 function sameText(a: string, b: string): boolean {

@@ -56,6 +56,8 @@ async function runOnce(mode: MarketMode, dir: string) {
   const env = { ROUTER_HOLDS: mode };
   let server = await startServer("app", dbPath, "", "", env);
   let killed = false;
+  /** The server processes' CPU time over the run (both lives, before the kill and after). */
+  let cpuMs = 0;
   let restarted: Promise<void> = Promise.resolve();
   /** Set from the kill until the server listens again. */
   let down: Promise<void> | null = null;
@@ -76,6 +78,7 @@ async function runOnce(mode: MarketMode, dir: string) {
         await new Promise((r) => setTimeout(r, 40));
         let up = () => {};
         down = new Promise((r) => (up = r));
+        cpuMs += server.cpuMs();
         await server.kill();
         server = await startServer("app", dbPath, "", "", env);
         down = null;
@@ -85,16 +88,27 @@ async function runOnce(mode: MarketMode, dir: string) {
     },
   );
   await restarted;
+  cpuMs += server.cpuMs();
   await server.stop();
 
   const after = await testApp({ DATABASE_URL: `file:${dbPath}` });
   try {
     const figures = await marketFigures(after.deps.db, market, run);
+    // every session the router decided (a routed hop is a session of its own), per second of the run
+    const made = await after.deps.db.selectFrom("sessions").select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("projectId", "in", market.projectIds).executeTakeFirstOrThrow();
+    const sessionsPerSecond = run.ms ? (1000 * Number(made.n)) / run.ms : 0;
     const mismatches = [
       ...await counterMismatches(after.deps.db, market.projectIds),
       ...await rollupMismatches(after.deps.db),
     ];
-    return { figures, mismatches, failed: run.failed };
+    return {
+      figures,
+      mismatches,
+      failed: run.failed,
+      sessionsPerSecond,
+      cpuPerAnswer: run.requests ? cpuMs / run.requests : 0,
+    };
   } finally {
     await after.close();
   }
@@ -138,6 +152,32 @@ export async function bench(): Promise<BenchRow[]> {
         "req/s",
         "marketplace router throughput",
       ),
+      {
+        measure: "sessions decided per second, routing and holds off",
+        value: off.sessionsPerSecond,
+        unit: "sessions/s",
+        note: "entries and routed hops (each hop a session of its own)",
+      },
+      {
+        measure: "sessions decided per second, routing and holds on",
+        value: on.sessionsPerSecond,
+        unit: "sessions/s",
+        ratio: off.sessionsPerSecond ? on.sessionsPerSecond / off.sessionsPerSecond : undefined,
+        note: "ratio: on / off in this run; a routed hop is an entry made inside the answer that routes it",
+      },
+      {
+        measure: "server CPU per router answer, routing and holds off",
+        value: off.cpuPerAnswer,
+        unit: "ms",
+        note: "the server process's CPU time (both lives) over its answers",
+      },
+      {
+        measure: "server CPU per router answer, routing and holds on",
+        value: on.cpuPerAnswer,
+        unit: "ms",
+        ratio: off.cpuPerAnswer ? on.cpuPerAnswer / off.cpuPerAnswer : undefined,
+        note: "ratio: on / off in this run (lower is cheaper); the load generator shares the cores",
+      },
       {
         measure: "members, surveys, suppliers",
         value: OPTIONS.members,

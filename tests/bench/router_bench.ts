@@ -103,7 +103,7 @@ function indexOfCrlf(b: Uint8Array) {
   return -1;
 }
 
-type Phase = { done: number; failed: number; latencies: number[]; seconds: number };
+type Phase = { done: number; failed: number; latencies: number[]; seconds: number; cpuMs?: number };
 
 /**
  * `CONCURRENCY` loops, each on its own connection, repeating `step` for `seconds`; with several
@@ -256,18 +256,23 @@ export async function bench(): Promise<BenchRow[]> {
     & Partial<Record<"baseEntry" | "basePairs" | "sqld" | "baseSqld" | "pairsCallbacks", Phase>>;
   const runs: Round[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const r: Round = {
-      bare: await phase(bare.port, SECONDS, bareStep),
-      entry: await phase(app.port, SECONDS, mine.entry),
-      pairs: await phase(app.port, SECONDS, mine.pair),
-    };
+    const bareRun = await phase(bare.port, SECONDS, bareStep);
+    const entry = await phase(app.port, SECONDS, mine.entry);
+    const cpu0 = app.cpuMs();
+    const pairs = await phase(app.port, SECONDS, mine.pair);
+    const r: Round = { bare: bareRun, entry, pairs: { ...pairs, cpuMs: app.cpuMs() - cpu0 } };
     if (withCallbacks) {
       // the callbacks queued in the phase are delivered after it too: their time counts in this phase
       // (and no later phase runs beside the backlog)
+      const cpu1 = app.cpuMs();
       const k = await phase(app.port, SECONDS, withCallbacks.pair);
       const drained = performance.now();
       await drainCallbacks(dbPath);
-      r.pairsCallbacks = { ...k, seconds: k.seconds + (performance.now() - drained) / 1000 };
+      r.pairsCallbacks = {
+        ...k,
+        seconds: k.seconds + (performance.now() - drained) / 1000,
+        cpuMs: app.cpuMs() - cpu1,
+      };
     }
     if (base && theirs) {
       r.baseEntry = await phase(base.port, SECONDS, theirs.entry);
@@ -348,6 +353,20 @@ export async function bench(): Promise<BenchRow[]> {
         })`,
     });
     failed += k.failed;
+    // the app process's own CPU per pair: the receiver and the load generator share the two cores
+    const cpuPerPair = (key: "pairs" | "pairsCallbacks") =>
+      median(runs.map((r) => r[key]!.cpuMs! / r[key]!.done));
+    const on = cpuPerPair("pairsCallbacks"), off = cpuPerPair("pairs");
+    rows.push({
+      measure: "app CPU per pair, callbacks on",
+      value: Math.round(on * 1000) / 1000,
+      unit: "ms",
+      ratio: on ? off / on : undefined,
+      summary: "router pairs per app CPU second, callbacks on (x off)",
+      note: `callbacks off: ${
+        (Math.round(off * 1000) / 1000).toFixed(3)
+      } ms; ratio: pairs per CPU second of the app process, on / off (the receiver's CPU left out)`,
+    });
   }
   if (baseSetup) {
     const be = pick("baseEntry"), bp = pick("basePairs");

@@ -4,8 +4,8 @@
  * template's escaping, and the headers a supplier may not replace.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { authHeaders, buildCallback } from "../../server/domain/router/callback-request.ts";
-import { verifyCallbackSignature } from "../../shared/callbacks.ts";
+import { authHeaders, buildCallback, signWithNode } from "../../server/domain/router/callback-request.ts";
+import { signCallback, verifyCallbackSignature } from "../../shared/callbacks.ts";
 
 Deno.test("callback variable mapping: name=[variable] per line (a client's convention), the supplier's names filled in the URL and body; a bad line is an error", async () => {
   const supplier = {
@@ -97,4 +97,22 @@ Deno.test("callback request: GET without a body template; POST with the template
     { now: 1_700_000_010_000 },
   );
   assertEquals(check, { ok: true, ts: 1_700_000_000, key: "u1-c" });
+});
+
+Deno.test("callback signature: the sender's node:crypto signer gives what the shared Web Crypto recipe gives, byte for byte", async () => {
+  for (
+    const x of [
+      { ts: 1_790_000_000, method: "GET", url: "https://p.example/cb?uid=u1&s=c", key: "u1-c", body: "" },
+      { ts: 1_790_000_123, method: "post", url: "https://p.example/a/b", key: "k-ü", body: `{"m":"é\\n1"}` },
+    ]
+  ) {
+    assertEquals(signWithNode("s3cret-ключ", x), await signCallback("s3cret-ключ", x));
+  }
+  let error = "";
+  try {
+    signWithNode("", { ts: 1, method: "GET", url: "https://p.example/", key: "k", body: "" });
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  assertEquals(error, "a callback is never sent unsigned: the supplier has no hash key");
 });

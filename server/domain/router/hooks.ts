@@ -118,6 +118,10 @@ export type HookOptions = {
 /** Written out, not bound: SQLite uses the partial index router_hooks_due only for this literal term. */
 const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 
+/** How many due callbacks a round takes, and how many of them are on their way at once. */
+const SEND_ROUND = 100;
+const SEND_PARALLEL = 20;
+
 export const DEFAULT_HOOK_RETRIES = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
 export class HookSender {
@@ -167,27 +171,26 @@ export class HookSender {
       // queued and due, or claimed by a sender whose lease ran out
       const due = await this.db.selectFrom("router_hooks")
         .select(DUE_COLUMNS)
-        .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(20).execute();
+        .where(DUE_STATES).where("nextAt", "<=", now).orderBy("nextAt").limit(SEND_ROUND).execute();
       if (!due.length) break;
-      // a round's claims and its results are one commit each, not one per callback: the sender
-      // shares the database (and its one writer) with the router
-      const mine = await this.db.transaction().execute(async (trx) => {
-        const out: Claimed[] = [];
-        for (const h of due) {
-          const c = await this.#claim(trx, h);
-          if (c) out.push(c);
-        }
-        return out;
-      });
+      // a round's claims are one statement and its results a few (one per kind of result), not one
+      // per callback: the sender shares the database (and its one writer) with the router
+      const mine = await this.#claim(due, now);
       const suppliers = new Map<string, ReturnType<typeof callbackSupplier>>();
       const supplierOf = (id: string) => {
         if (!suppliers.has(id)) suppliers.set(id, callbackSupplier(this.db, id));
         return suppliers.get(id)!;
       };
-      const results = await Promise.all(mine.map((h) => this.#send(h, supplierOf)));
-      await this.db.transaction().execute(async (trx) => {
-        for (const r of results) await this.#settle(trx, r.h, r.set);
-      });
+      const results: { h: Claimed; set: Updateable<RouterHooksTable> }[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < mine.length) {
+          const h = mine[next++];
+          results.push(await this.#send(h, supplierOf));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(SEND_PARALLEL, mine.length) }, worker));
+      await this.#settle(results);
     }
     if (this.#closed) return;
     const next = await this.db.selectFrom("router_hooks").select("nextAt")
@@ -200,30 +203,36 @@ export class HookSender {
   }
 
   /**
-   * Takes the row for this sender, or null when another sender got it first. The claim (the lease
-   * and the attempt) is committed before the request goes out.
+   * Takes the rows still due for this sender, in one statement (a row another sender claimed since
+   * they were read is no longer due: its lease is ahead); the claim (the lease and the attempt) is
+   * committed before any request goes out.
    */
-  async #claim(db: Db, h: Due): Promise<Claimed | null> {
-    const now = this.#now();
-    const lease = new Date(now + this.#leaseMs).toISOString();
-    const attempts = h.attempts + 1;
-    const r = await db.updateTable("router_hooks").set({
+  async #claim(due: Due[], now: string): Promise<Claimed[]> {
+    const at = this.#now();
+    const lease = new Date(at + this.#leaseMs).toISOString();
+    const taken = await this.db.updateTable("router_hooks").set({
       status: "sending",
       nextAt: lease,
-      attempts,
-      updatedAt: new Date(now).toISOString(),
-    }).where("id", "=", h.id).where("status", "in", ["queued", "sending"]).where("nextAt", "=", h.nextAt)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows ?? 0) !== 1) return null;
-    if (h.status === "sending") {
-      // its sender died mid-send: the supplier may have it already, and deduplicates on the key
-      this.log.warn("supplier callback sent again after its lease ran out", {
-        id: h.id,
-        key: keyOf(h),
-        attempts,
-      });
+      attempts: sql`attempts + 1`,
+      updatedAt: new Date(at).toISOString(),
+    }).where("id", "in", due.map((h) => h.id)).where(DUE_STATES).where("nextAt", "<=", now)
+      .returning(["id", "attempts"]).execute();
+    const attempts = new Map(taken.map((r) => [Number(r.id), Number(r.attempts)]));
+    const out: Claimed[] = [];
+    for (const h of due) {
+      const n = attempts.get(h.id);
+      if (n === undefined) continue;
+      if (h.status === "sending") {
+        // its sender died mid-send: the supplier may have it already, and deduplicates on the key
+        this.log.warn("supplier callback sent again after its lease ran out", {
+          id: h.id,
+          key: keyOf(h),
+          attempts: n,
+        });
+      }
+      out.push({ ...h, lease, attempts: n });
     }
-    return { ...h, lease, attempts };
+    return out;
   }
 
   /** Sends one claimed callback; answers what its row is to be set to (the round settles them together). */
@@ -238,7 +247,7 @@ export class HookSender {
     try {
       const supplier = await supplierOf(h.supplierId);
       known = supplier.approvedHookRefusal;
-      const req = await buildCallback(supplier, {
+      const req = buildCallback(supplier, {
         url: h.url,
         vars: parseVars(h.vars),
         event: h.event,
@@ -321,12 +330,31 @@ export class HookSender {
     }
   }
 
-  /** Records the attempt while the claim is still ours (a send that outlived its lease was taken over). */
-  async #settle(db: Db, h: { id: number; lease: string }, set: Updateable<RouterHooksTable>) {
-    const r = await db.updateTable("router_hooks").set(set).where("id", "=", h.id)
-      .where("status", "=", "sending").where("nextAt", "=", h.lease).executeTakeFirst();
-    if (Number(r.numUpdatedRows ?? 0) !== 1) {
-      this.log.warn("supplier callback outlived its lease; another sender has it", { id: h.id });
+  /**
+   * Records a round's attempts while the claims are still ours (a send that outlived its lease was
+   * taken over): one statement per kind of result, the delivered ones (most) together.
+   */
+  async #settle(results: { h: Claimed; set: Updateable<RouterHooksTable> }[]) {
+    const groups = new Map<string, { set: Updateable<RouterHooksTable>; lease: string; ids: number[] }>();
+    const at = new Date(this.#now()).toISOString();
+    for (const r of results) {
+      // the attempt was counted by the claim; the round's time stamps them all
+      const { h } = r, set = { ...r.set, updatedAt: at };
+      delete set.attempts;
+      const key = JSON.stringify([set, h.lease]);
+      const g = groups.get(key) ?? { set, lease: h.lease, ids: [] };
+      g.ids.push(h.id);
+      groups.set(key, g);
     }
+    await this.db.transaction().execute(async (trx) => {
+      for (const g of groups.values()) {
+        const done = await trx.updateTable("router_hooks").set(g.set).where("id", "in", g.ids)
+          .where("status", "=", "sending").where("nextAt", "=", g.lease).returning("id").execute();
+        const settled = new Set(done.map((r) => Number(r.id)));
+        for (const id of g.ids.filter((id) => !settled.has(id))) {
+          this.log.warn("supplier callback outlived its lease; another sender has it", { id });
+        }
+      }
+    });
   }
 }

@@ -19,17 +19,9 @@ import { CLIENT_API_MAX_BYTES, CLIENT_API_TIMEOUT_MS, requestClientLink } from "
 import { offeredRefs, sessionByClientRef } from "./client-refs.ts";
 import { verifyReturnSignature } from "./links.ts";
 import { type FinalStatus, parseReturnStatus, REASON } from "./outcomes.ts";
-import { askable, evaluate } from "./prescreen.ts";
-import {
-  answeredRows,
-  type Known,
-  knownFailure,
-  linkRows,
-  readProfile,
-  toAsk,
-  usesProfiles,
-  withKnown,
-} from "./profiles.ts";
+import { askable } from "./prescreen.ts";
+import { screening } from "./screening.ts";
+import { type Known, linkRows, readProfile, toAsk, usesProfiles } from "./profiles.ts";
 import type { PrescreenQuestion } from "./config.ts";
 import {
   countryOf,
@@ -251,6 +243,8 @@ export class Router {
       : [];
     const known = profiled ? new Map(req.profile ?? await readProfile(this.deps.db, who, now)) : null;
     if (known && req.answers) { for (const [q, v] of req.answers) known.set(q, v); }
+    // known answers that settle the pre-screen (all known, or one disqualifies) end it in the entry's write
+    const sc = known?.size ? screening(project, map, who, known, () => []) : null;
     const out = await this.writer.submit({
       kind: "entry",
       now,
@@ -270,14 +264,9 @@ export class Router {
       profiles: link.length ? link : undefined,
       chain: req.chain,
       clientApi: this.#apiLinks(project),
+      screen: sc?.kind === "settled" ? sc.screen : undefined,
     });
-    const routed: Routed = { session: out.session!, project, map };
-    // known answers: those that settle the pre-screen (all known, or one disqualifies) end it now
-    if (known?.size && routed.session.status === "prescreen" && !out.retried) {
-      const screened = await this.#screen(routed, () => [], known, now);
-      if (screened.kind === "done") return { kind: "routed", session: screened.session, project, map };
-    }
-    return { kind: "routed", ...await this.#linked(routed) };
+    return { kind: "routed", ...await this.#linked({ session: out.session!, project, map }) };
   }
 
   // ------------------------------------------------------------ sessions by uid
@@ -353,17 +342,14 @@ export class Router {
     now: number,
   ): Promise<PrescreenResult> {
     const { session, project, map } = routed;
-    const lang = project.languageId;
-    const failed = knownFailure(project.questions, map.supplierType, known, lang);
-    const ev = failed ? null : evaluate(
-      project.questions,
-      map.supplierType,
-      project.quotas,
-      withKnown(project.questions, map.supplierType, known, form),
-      lang,
+    const sc = screening(
+      project,
+      map,
+      { supplierId: session.supplierId, memberId: session.sid },
+      known,
+      form,
     );
-    if (ev && !ev.complete) return { kind: "ask", missing: ev.missing, ...routed };
-    const asked = new Set(toAsk(project.questions, map.supplierType, known).map((q) => q.id));
+    if (sc.kind === "ask") return { kind: "ask", missing: sc.missing, ...routed };
     const clientApi = this.#apiLinks(project);
     const out = await this.writer.submit({
       kind: "prescreen",
@@ -371,17 +357,7 @@ export class Router {
       uid: session.id,
       project,
       map,
-      passed: ev ? ev.passed : false,
-      detail: ev ? ev.detail : failed!.detail,
-      answers: ev ? ev.rows : failed!.rows,
-      quotaCells: ev ? ev.quotaCells : [],
-      profiles: ev
-        ? answeredRows(project.questions, ev.rows, {
-          supplierId: session.supplierId,
-          memberId: session.sid,
-          asked,
-        })
-        : undefined,
+      ...sc.screen,
       clientApi,
     });
     if (!out.session) return { kind: "unknown" };

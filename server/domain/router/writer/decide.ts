@@ -202,6 +202,17 @@ export class Decisions {
       this.changes.countStatus(s, s.status, 1, e.now);
     }
     this.changes.touch(s);
+    if (s.status === "prescreen" && e.screen) {
+      return this.#prescreen({
+        ...e.screen,
+        kind: "prescreen",
+        now: e.now,
+        uid,
+        project: p,
+        map: m,
+        clientApi: e.clientApi,
+      });
+    }
     return { session: s, counted: s.status !== "closed" };
   }
 

@@ -201,7 +201,10 @@ export async function loadBatch(read: Reader, events: RouterEvent[]): Promise<Ba
   respondentLoads(events, round1, state);
   linkLoads(events, round1, state);
   const quotaIds = new Set<string>();
-  for (const e of events) if (e.kind === "prescreen") e.quotaCells.forEach((c) => quotaIds.add(c.quotaId));
+  for (const e of events) {
+    const cells = e.kind === "prescreen" ? e.quotaCells : e.kind === "entry" ? e.screen?.quotaCells : null;
+    cells?.forEach((c) => quotaIds.add(c.quotaId));
+  }
   quotaLoads(quotaIds, round1, state);
   cellHoldLoads(quotaIds, round1, state);
   await runLoads(read, round1);
@@ -252,7 +255,7 @@ export function stateWithoutRead(
 ): BatchState | null {
   const state = emptyState();
   for (const e of events) {
-    if (e.kind !== "entry") return null;
+    if (e.kind !== "entry" || e.screen) return null; // a settled pre-screen reads its quota cells
     const p = e.project;
     if (
       !e.closed && !e.isTest && (p.isUniqueIp || (p.isExclude && p.exclusions.length) || p.isMultiLinkUrl)

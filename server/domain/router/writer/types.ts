@@ -67,7 +67,14 @@ export type EntryEvent = {
   profiles?: ProfileRow[];
   /** A routed hop (routing.ts): the chain's first session and this hop's number. */
   chain?: { id: string; hop: number };
+  /**
+   * The pre-screen as the member's known answers settle it (screening.ts): applied in the same
+   * decision when the entry is let in to its pre-screen, so it costs no write of its own.
+   */
+  screen?: Screen;
 };
+/** What settles a pre-screen: passed or not, the answers, the quota cells, the answers kept. */
+export type Screen = Pick<PrescreenEvent, "passed" | "detail" | "answers" | "quotaCells" | "profiles">;
 export type PrescreenEvent = {
   kind: "prescreen";
   now: number;
