@@ -22,12 +22,15 @@ type Got = CallbackParts & { headers: Headers };
 /** A panel's callback receiver on 127.0.0.1 (internal: reachable only through OUTBOUND_ALLOW). */
 function receiver(answer: (n: number) => number = () => 200) {
   const got: Got[] = [];
+  /** While set, a call waits for it before it is answered (its callback stays in flight). */
+  const held: { until: Promise<void> | null } = { until: null };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (held.until) await held.until;
     got.push({ method: req.method, url: req.url, headers: req.headers, body: await req.text() });
     return new Response("ok", { status: answer(got.length) });
   });
   const base = `http://127.0.0.1:${server.addr.port}`;
-  return { got, base, close: () => server.shutdown() };
+  return { got, base, held, close: () => server.shutdown() };
 }
 
 async function app(retries = [0]) {
@@ -287,6 +290,9 @@ Deno.test("callbacks: the delivery log per supplier, filters, redeliver on both 
     assertEquals(again.status, 200, again.text);
     assertEquals([again.json.result.state, again.json.result.redeliveries], ["queued", 1]);
     await settle(t, () => r.got.length >= 3);
+    // the next delivery waits at the receiver until the second request below has had its answer
+    let release = () => {};
+    r.held.until = new Promise<void>((res) => release = res);
     const staffAgain = await t.api(C.redeliverSupplierCallbackCall, {
       params: { id: b._id, callbackId: bRow._id },
       as: "ACCOUNTANT",
@@ -298,6 +304,8 @@ Deno.test("callbacks: the delivery log per supplier, filters, redeliver on both 
       as: "ACCOUNTANT",
     });
     assertEquals(twice.status, 409, twice.text);
+    r.held.until = null;
+    release();
     await settle(t, () => r.got.length >= 4);
     assertEquals(r.got.length, 4);
     assertEquals(r.got.filter((g) => g.headers.get("idempotency-key") === `${ua}-c`).length, 2);

@@ -244,7 +244,7 @@ export class Router {
     const known = profiled ? new Map(req.profile ?? await readProfile(this.deps.db, who, now)) : null;
     if (known && req.answers) { for (const [q, v] of req.answers) known.set(q, v); }
     // known answers that settle the pre-screen (all known, or one disqualifies) end it in the entry's write
-    const sc = known?.size ? screening(project, map, who, known, () => []) : null;
+    const sc = known?.size ? screening({ project, map, who, known, form: () => [] }) : null;
     const out = await this.writer.submit({
       kind: "entry",
       now,
@@ -342,13 +342,8 @@ export class Router {
     now: number,
   ): Promise<PrescreenResult> {
     const { session, project, map } = routed;
-    const sc = screening(
-      project,
-      map,
-      { supplierId: session.supplierId, memberId: session.sid },
-      known,
-      form,
-    );
+    const who = { supplierId: session.supplierId, memberId: session.sid };
+    const sc = screening({ project, map, who, known, form });
     if (sc.kind === "ask") return { kind: "ask", missing: sc.missing, ...routed };
     const clientApi = this.#apiLinks(project);
     const out = await this.writer.submit({

@@ -11,14 +11,16 @@ import type { Screen } from "./writer/types.ts";
 
 export type Screening = { kind: "ask"; missing: string[] } | { kind: "settled"; screen: Screen };
 
-export function screening(
-  project: ProjectConfig,
-  map: MapConfig,
+export function screening(x: {
+  project: ProjectConfig;
+  map: MapConfig;
   /** Whose pre-screen: the supplier and its member id (their answers are kept under them). */
-  who: { supplierId: string; memberId: string },
-  known: Known,
-  form: (name: string) => string[],
-): Screening {
+  who: { supplierId: string; memberId: string };
+  known: Known;
+  /** The page's answers (none at entry). */
+  form: (name: string) => string[];
+}): Screening {
+  const { project, map, who, known, form } = x;
   const lang = project.languageId, type = map.supplierType;
   const failed = knownFailure(project.questions, type, known, lang);
   if (failed) {

@@ -7,12 +7,9 @@
  * The network side is node:http / node:https with a `lookup` that answers the checked address (the
  * URL keeps the name, so the Host header, TLS SNI and the certificate check use the name). Deno's
  * fetch has no way to pin the address (Deno.createHttpClient takes no resolver), and it would pick
- * up HTTP(S)_PROXY from the environment; node:http reads no proxy variables and keeps no cookies, so
- * nothing ambient rides along. Connections are kept alive for a few seconds and reused only for the
- * same scheme, host and checked address (one pool per address, agentFor): a callback sender's
- * hundreds of calls to one supplier then cost a connection each no more (a new TCP connection per
- * call cost the app three times the CPU). Short connect and total time limits and a response size
- * cap bound what a slow or huge answer can cost.
+ * up HTTP(S)_PROXY from the environment; node:http reads no proxy variables, keeps no cookies and
+ * here pools no connections (agent: false), so nothing ambient rides along. Short connect and total
+ * time limits and a response size cap bound what a slow or huge answer can cost.
  */
 import http from "node:http";
 import https from "node:https";
@@ -172,33 +169,6 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal, why: () => string): Pr
 
 const tooLarge = (max: number) => new Error(`the answer is larger than ${max} bytes`);
 
-/** Pools kept: beyond this many addresses, the oldest pool is closed. */
-const MAX_POOLS = 64;
-/** An idle kept connection is closed after this long (servers commonly keep theirs 5 s or more). */
-const IDLE_MS = 2_000;
-const pools = new Map<string, http.Agent>();
-
-/**
- * The keep-alive pool of one scheme, host and checked address: a socket in it was opened to that
- * address, so reusing it is calling the address the policy passed. Custom CA certificates: no pool.
- */
-function agentFor(url: URL, address: string, caCerts: string[] | undefined): http.Agent | false {
-  if (caCerts) return false;
-  const key = `${url.protocol}//${url.host}@${address}`;
-  let agent = pools.get(key);
-  if (!agent) {
-    const opts = { keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: IDLE_MS };
-    agent = url.protocol === "https:" ? new https.Agent(opts) : new http.Agent(opts);
-    pools.set(key, agent);
-    if (pools.size > MAX_POOLS) {
-      const [oldest, old] = pools.entries().next().value!;
-      pools.delete(oldest);
-      old.destroy();
-    }
-  }
-  return agent;
-}
-
 /** node:http(s) to the checked address; the name stays in the URL for Host, SNI and the certificate. */
 export const nodeTransport: Transport = (x) =>
   new Promise((resolve, reject) => {
@@ -207,7 +177,7 @@ export const nodeTransport: Transport = (x) =>
     const req = (secure ? https : http).request(x.url, {
       method: x.method,
       headers: x.headers,
-      agent: agentFor(x.url, x.address, x.caCerts),
+      agent: false,
       ...(x.caCerts ? { ca: x.caCerts } : {}),
       // deno-lint-ignore no-explicit-any
       lookup: (_host: string, o: any, cb: any) =>
