@@ -28,6 +28,9 @@ export type LiveCounter = (typeof LIVE_COUNTERS)[number];
  * The router's hold counters (migration 0038): `held` live sessions in the client survey now, `sent`
  * live sessions ever sent there, `pastLimit` completes accepted past a limit under a hold.
  */
+export const HOLD_COUNTERS = ["held", "sent", "pastLimit"] as const;
+export type HoldCounter = (typeof HOLD_COUNTERS)[number];
+
 /**
  * A project's time sums, kept by the router's writer: the seconds of its live completes whose length
  * is known and how many (migration 0034, the measured LOI), and the same of the sessions back from
@@ -35,8 +38,6 @@ export type LiveCounter = (typeof LIVE_COUNTERS)[number];
  */
 export const TIME_SUMS = ["loiSeconds", "loiCompletes", "otherSeconds", "otherTimed"] as const;
 export type TimeSum = (typeof TIME_SUMS)[number];
-export const HOLD_COUNTERS = ["held", "sent", "pastLimit"] as const;
-export type HoldCounter = (typeof HOLD_COUNTERS)[number];
 
 /** Every counter column of projects and supplier maps: the router's, and reconciliation's. */
 export const COUNTER_NAMES = [...LIVE_COUNTERS, ...HOLD_COUNTERS, "approved", "rejected"] as const;

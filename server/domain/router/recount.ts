@@ -11,6 +11,7 @@ import type { SessionStatus } from "../../db/tables/router.ts";
 import { PROJECT_TYPE } from "../../../shared/status.ts";
 import { HOLD_COUNTERS, type HoldCounter, TIME_SUMS, type TimeSum } from "../../db/tables/projects.ts";
 import { parseCells } from "./writer/types.ts";
+import { timeOf } from "./writer/load.ts";
 import { REASON } from "./outcomes.ts";
 
 export type CounterSet = Record<CounterName | HoldCounter, number>;
@@ -19,7 +20,7 @@ const zero = (): CounterSet => Object.fromEntries(COUNTED.map((k) => [k, 0])) as
 
 /** A project's time sums (TIME_SUMS): what its sessions' seconds add up to. */
 export type LoiSums = Record<TimeSum, number>;
-const noTime = (): LoiSums => ({ loiSeconds: 0, loiCompletes: 0, otherSeconds: 0, otherTimed: 0 });
+const noTime = (): LoiSums => timeOf({});
 
 export async function recountFromSessions(db: Db, projectIds?: string[]) {
   let q = db.selectFrom("sessions")

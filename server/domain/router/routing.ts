@@ -25,6 +25,7 @@ import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { ChangeNotifier } from "../common/changes.ts";
 import type { SessionStatus } from "../../db/tables/router.ts";
+import { TIME_SUMS } from "../../db/tables/projects.ts";
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import type { MapConfig, ProjectConfig, RouterConfig } from "./config.ts";
 import { exclusionRefusal } from "./exclusions.ts";
@@ -122,10 +123,7 @@ export async function loadCandidates(db: Db, supplierId: string, holds = false):
       "p.sampleSize",
       "p.held",
       "p.sent",
-      "p.loiSeconds",
-      "p.loiCompletes",
-      "p.otherSeconds",
-      "p.otherTimed",
+      ...TIME_SUMS.map((k) => `p.${k}` as const),
       "m.supplierQuota",
       "m.complete as mapComplete",
       "m.held as mapHeld",

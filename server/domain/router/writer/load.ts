@@ -110,7 +110,8 @@ const holdsOf = (r: Record<string, unknown>): HoldCounts => ({
   pastLimit: Number(r.pastLimit),
 });
 
-const timeOf = (r: Record<string, unknown>) =>
+/** A row's time sums (absent ones 0; `timeOf({})`: none yet). */
+export const timeOf = (r: Record<string, unknown>) =>
   Object.fromEntries(TIME_SUMS.map((k) => [k, Number(r[k] ?? 0)])) as SurveyTime;
 
 /** The key of a quota cell in BatchState.cellHolds. */
