@@ -109,7 +109,6 @@ const holdsOf = (r: Record<string, unknown>): HoldCounts => ({
   sent: Number(r.sent),
   pastLimit: Number(r.pastLimit),
 });
-
 /** A row's time sums (absent ones 0; `timeOf({})`: none yet). */
 export const timeOf = (r: Record<string, unknown>) =>
   Object.fromEntries(TIME_SUMS.map((k) => [k, Number(r[k] ?? 0)])) as SurveyTime;
