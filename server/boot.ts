@@ -46,7 +46,8 @@ export function buildServices(app: Omit<Deps, "services">, opts: ServiceOptions 
   const now = () => app.now();
   const { db, env, log } = app;
   const changes = new ChangeNotifier();
-  const outbound = opts.outbound ?? outboundFor(env);
+  // the app's outbound calls keep their connections alive between calls; close() ends them
+  const outbound = (opts.outbound ?? outboundFor(env)).pooled();
   const routerOptions = opts.router ?? {};
   const router = new Router({ db, env, log, now, outbound, changes }, routerOptions);
   const live = new DashboardLive({ db, log, now, flushes: router.writer });
@@ -76,6 +77,7 @@ export function buildServices(app: Omit<Deps, "services">, opts: ServiceOptions 
       live.close();
       await router.close();
       mail.close();
+      outbound.close();
     },
   };
 }

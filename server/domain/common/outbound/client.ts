@@ -4,17 +4,15 @@
  * against the policy (policy.ts), its host resolved and each address checked, and the connection
  * made to the very address that was checked: no second look-up, so no DNS-rebinding window.
  *
- * The network side is node:http / node:https with a `lookup` that answers the checked address (the
- * URL keeps the name, so the Host header, TLS SNI and the certificate check use the name). Deno's
- * fetch has no way to pin the address (Deno.createHttpClient takes no resolver), and it would pick
- * up HTTP(S)_PROXY from the environment; node:http reads no proxy variables, keeps no cookies and
- * here pools no connections (agent: false), so nothing ambient rides along. Short connect and total
- * time limits and a response size cap bound what a slow or huge answer can cost.
+ * The network side is ./http1.ts: HTTP/1.1 over a socket to the checked address (the URL keeps the
+ * name, so the Host header, TLS SNI and the certificate check use the name), nothing ambient (no
+ * proxy variables, no cookies), connections kept alive only in the app's own pool (`pooled()`,
+ * closed by `close()`). Short connect and total time limits and a response size cap bound what a
+ * slow or huge answer can cost.
  */
-import http from "node:http";
-import https from "node:https";
 import { lookup } from "node:dns/promises";
 import { type AddressBytes, formatAddress, parseAddress } from "./address.ts";
+import { concat, ConnectionPool, http1Transport, tooLarge } from "./http1.ts";
 import { addressRefusal, type OutboundPolicy, urlRefusal } from "./policy.ts";
 
 /** A call the policy refuses: `reason` names the rule. Not worth retrying. */
@@ -57,12 +55,28 @@ export type OutboundOptions = {
   maxRedirects?: number;
   /** PEM certificates trusted besides the system's (a private CA; tests). */
   caCerts?: string[];
+  /** Keep-alive connections shared by this client and every `with()` of it (see pooled()). */
+  pool?: ConnectionPool;
 };
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 export class Outbound {
-  constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {}
+  readonly #transport: Transport;
+
+  constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {
+    this.#transport = opts.transport ?? http1Transport(opts.pool);
+  }
+
+  /** This client keeping its connections alive between calls (the app's: its close() ends them). */
+  pooled(): Outbound {
+    return this.opts.pool ? this : this.with({ pool: new ConnectionPool() });
+  }
+
+  /** Closes the pool's idle connections (a call after it opens its own and does not keep it). */
+  close() {
+    this.opts.pool?.close();
+  }
 
   /** The same policy with other options (a test's resolver or transport, a shorter time-out). */
   with(opts: OutboundOptions): Outbound {
@@ -106,10 +120,6 @@ export class Outbound {
         body = undefined;
       }
     }
-  }
-
-  get #transport(): Transport {
-    return this.opts.transport ?? nodeTransport;
   }
 
   /** The URL and the address to connect to, both checked; OutboundRefused if the policy says no. */
@@ -167,64 +177,6 @@ function abortable<T>(p: Promise<T>, signal: AbortSignal, why: () => string): Pr
   });
 }
 
-const tooLarge = (max: number) => new Error(`the answer is larger than ${max} bytes`);
-
-/** node:http(s) to the checked address; the name stays in the URL for Host, SNI and the certificate. */
-export const nodeTransport: Transport = (x) =>
-  new Promise((resolve, reject) => {
-    const family = x.address.includes(":") ? 6 : 4;
-    const secure = x.url.protocol === "https:";
-    const req = (secure ? https : http).request(x.url, {
-      method: x.method,
-      headers: x.headers,
-      agent: false,
-      ...(x.caCerts ? { ca: x.caCerts } : {}),
-      // deno-lint-ignore no-explicit-any
-      lookup: (_host: string, o: any, cb: any) =>
-        o?.all ? cb(null, [{ address: x.address, family }]) : cb(null, x.address, family),
-    }, (res) => {
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      res.on("data", (chunk: Uint8Array) => {
-        size += chunk.length;
-        if (size <= x.maxBytes) return void chunks.push(chunk);
-        fail(tooLarge(x.maxBytes));
-        req.destroy();
-      });
-      res.on("end", () => {
-        if (size > x.maxBytes) return;
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) {
-          for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) headers.append(k, String(one));
-        }
-        done();
-        resolve({ status: res.statusCode ?? 0, headers, body: concat(chunks, size) });
-      });
-      res.on("error", fail);
-    });
-    const fail = (e: Error) => {
-      done();
-      reject(e);
-    };
-    const onDeadline = () => req.destroy(new Error("no complete answer in time"));
-    x.deadline.addEventListener("abort", onDeadline, { once: true });
-    let connectTimer: ReturnType<typeof setTimeout> | undefined;
-    const done = () => {
-      clearTimeout(connectTimer);
-      x.deadline.removeEventListener("abort", onDeadline);
-    };
-    req.on("socket", (socket) => {
-      connectTimer = setTimeout(
-        () => req.destroy(new Error(`no connection within ${x.connectTimeoutMs} ms`)),
-        x.connectTimeoutMs,
-      );
-      socket.once(secure ? "secureConnect" : "connect", () => clearTimeout(connectTimer));
-    });
-    req.on("error", fail);
-    if (x.deadline.aborted) onDeadline();
-    req.end(x.body);
-  });
-
 /** A fetch as the transport (tests and fakes): the same checks ran before it, redirects come back. */
 export const fetchTransport = (f: typeof fetch): Transport => async (x) => {
   const res = await f(x.url.href, {
@@ -248,13 +200,3 @@ export const fetchTransport = (f: typeof fetch): Transport => async (x) => {
   }
   return { status: res.status, headers: res.headers, body: concat(chunks, size) };
 };
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
