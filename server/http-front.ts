@@ -201,7 +201,11 @@ export function serveGuarded(opts: FrontOptions, handler: FrontHandler): { finis
   });
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const ac = new AbortController();
-    res.once("close", () => ac.abort());
+    // the client went away before the answer was all written (a stream it no longer reads): tell the
+    // handler; after a whole answer nobody listens, and an abort costs a DOMException per request
+    res.once("close", () => {
+      if (!res.writableFinished) ac.abort();
+    });
     const remoteAddr: Deno.NetAddr = {
       transport: "tcp",
       hostname: plainAddress(req.socket.remoteAddress),

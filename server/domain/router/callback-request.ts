@@ -26,6 +26,9 @@ import {
   signatureValue,
 } from "../../../shared/callbacks.ts";
 import { createHash, createHmac } from "node:crypto";
+import { sql } from "kysely";
+import type { Db } from "../../db/connection.ts";
+import { randomKey } from "../common/values.ts";
 
 /**
  * The signature value (shared/callbacks.ts' recipe) with node:crypto: synchronous, where Web
@@ -142,4 +145,38 @@ export function buildCallback(
   };
   if (template) headers["Content-Type"] = "application/json";
   return template ? { url, method, headers, body } : { url, method, headers };
+}
+
+/** The values a queued callback's URL and body are filled with (its vars column). */
+export function parseVars(vars: string | null): Record<string, string> {
+  if (!vars) return {};
+  try {
+    const o = JSON.parse(vars);
+    return o && typeof o === "object" ? o : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The supplier fields a callback is built from. A supplier without a hash key (cleared by hand)
+ * gets a new random one first: a callback is never sent unsigned.
+ */
+export async function callbackSupplier(
+  db: Db,
+  id: string,
+): Promise<CallbackSupplier & { approvedHookRefusal: string }> {
+  const read = () =>
+    db.selectFrom("suppliers")
+      .select(["hashKey", "apiHeader", "apiKey", "apiBody", "variableMapping", "approvedHookRefusal"])
+      .where("id", "=", id).executeTakeFirst();
+  let s = await read();
+  if (!s) throw new Error("the supplier is gone");
+  if (!s.hashKey.trim()) {
+    await db.updateTable("suppliers").set({ hashKey: randomKey(32) }).where("id", "=", id)
+      .where(sql<boolean>`trim(hashKey) = ''`).execute();
+    s = await read();
+    if (!s) throw new Error("the supplier is gone");
+  }
+  return s;
 }

@@ -14,6 +14,14 @@
  * the row sends it. A sender that dies mid-send leaves a 'sending' row whose lease runs out; it is
  * due again then, so the hook is late but never lost.
  *
+ * An outcome's callback is claimed at birth: the router's writer inserts it as 'sending' under this
+ * instance's lease and hands it to `fresh()` at the commit, so the usual callback costs no read and
+ * no claim, only its request and a share of one settling UPDATE. Retries, reconcile callbacks,
+ * redeliveries and lapsed leases go through the scan (`kick()`: at the start, after a reconcile or a
+ * redeliver, when a retry is due, and every SCAN_EVERY_MS while callbacks are sent). A fresh callback
+ * not sent before its lease nears its end (a backlog), or left when the app closes, is released to
+ * the scan: never sent twice by this instance, never lost.
+ *
  * Delivery is at least once: a sender that died after its request went out but before it recorded
  * the answer cannot know whether the supplier got it, so the hook is sent again. Every send of a
  * hook carries the same idempotency key (the session's uid and the outcome, hookKey) in the
@@ -33,8 +41,8 @@ import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { hookKey } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
-import { buildCallback, type CallbackSupplier } from "./callback-request.ts";
-import { randomKey } from "../common/values.ts";
+import { buildCallback, callbackSupplier, parseVars } from "./callback-request.ts";
+import type { HookRow } from "./writer/write.ts";
 
 export { hookKey };
 
@@ -57,6 +65,10 @@ type Due = {
 /** The idempotency key a queued hook travels with. */
 const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.sessionId, "complete");
 type Claimed = Due & { lease: string; attempts: number };
+/** A claimed callback's row is found by its id, or (claimed at birth, id unknown) by its key. */
+type Fresh = Omit<Claimed, "id"> & { id: null; hookKey: string };
+type Sendable = Claimed | Fresh;
+type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
 const DUE_COLUMNS = [
   "id",
   "sessionId",
@@ -69,39 +81,6 @@ const DUE_COLUMNS = [
   "event",
   "vars",
 ] as const;
-
-function parseVars(vars: string | null): Record<string, string> {
-  if (!vars) return {};
-  try {
-    const o = JSON.parse(vars);
-    return o && typeof o === "object" ? o : {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * The supplier fields a callback is built from. A supplier without a hash key (cleared by hand)
- * gets a new random one first: a callback is never sent unsigned.
- */
-async function callbackSupplier(
-  db: Db,
-  id: string,
-): Promise<CallbackSupplier & { approvedHookRefusal: string }> {
-  const read = () =>
-    db.selectFrom("suppliers")
-      .select(["hashKey", "apiHeader", "apiKey", "apiBody", "variableMapping", "approvedHookRefusal"])
-      .where("id", "=", id).executeTakeFirst();
-  let s = await read();
-  if (!s) throw new Error("the supplier is gone");
-  if (!s.hashKey.trim()) {
-    await db.updateTable("suppliers").set({ hashKey: randomKey(32) }).where("id", "=", id)
-      .where(sql<boolean>`trim(hashKey) = ''`).execute();
-    s = await read();
-    if (!s) throw new Error("the supplier is gone");
-  }
-  return s;
-}
 
 export type HookOptions = {
   /** The outbound client the hooks go through (its timeouts and size cap apply; timeoutMs overrides its total). */
@@ -121,6 +100,12 @@ const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 /** How many due callbacks a round takes, and how many of them are on their way at once. */
 const SEND_ROUND = 100;
 const SEND_PARALLEL = 20;
+/** Fresh callbacks waiting in memory at most; more wait in the table for their lease to lapse. */
+const FRESH_MAX = 5_000;
+/** While fresh callbacks are sent, the table is scanned this often (lapsed leases, other instances'). */
+const SCAN_EVERY_MS = 10_000;
+/** A supplier's signing fields are read again after this long (fresh callbacks). */
+const SUPPLIER_TTL_MS = 1_000;
 
 export const DEFAULT_HOOK_RETRIES = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
@@ -128,9 +113,108 @@ export class HookSender {
   #running: Promise<void> | null = null;
   #again = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires (ms), or Infinity. */
+  #timerAt = Infinity;
   #closed = false;
+  readonly #outbound: Outbound;
+  /** Fresh callbacks not yet on their way (from #head), their sends in flight, their results. */
+  #fresh: Fresh[] = [];
+  #head = 0;
+  #inFlight = new Set<Promise<void>>();
+  #results: Result[] = [];
+  #settling: Promise<void> = Promise.resolve();
+  #scannedAt = -Infinity;
+  #suppliers = new Map<string, { at: number; s: ReturnType<typeof callbackSupplier> }>();
 
-  constructor(private readonly db: Db, private readonly opts: HookOptions, private readonly log: Logger) {}
+  constructor(private readonly db: Db, private readonly opts: HookOptions, private readonly log: Logger) {
+    this.#outbound = opts.outbound.with({ timeoutMs: opts.timeoutMs });
+  }
+
+  /**
+   * Callbacks the router's writer has just committed claimed for this sender (HookRow.lease): sent
+   * now, SEND_PARALLEL at a time, their results settled together.
+   */
+  fresh(rows: HookRow[]) {
+    const taken: Fresh[] = [];
+    for (const r of rows) {
+      if (!r.lease) continue;
+      // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
+      if (this.#fresh.length - this.#head + taken.length >= FRESH_MAX) break;
+      taken.push({
+        id: null,
+        sessionId: r.sessionId,
+        supplierId: r.supplierId,
+        url: r.url,
+        status: "sending",
+        attempts: 1,
+        nextAt: r.lease,
+        lease: r.lease,
+        hookKey: r.key,
+        event: r.event,
+        vars: r.vars,
+      });
+    }
+    if (this.#closed) return this.#releaseLater(taken);
+    this.#fresh.push(...taken);
+    this.#pump();
+  }
+
+  #pump() {
+    while (!this.#closed && this.#inFlight.size < SEND_PARALLEL && this.#head < this.#fresh.length) {
+      const h = this.#fresh[this.#head++];
+      // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
+      if (Date.parse(h.lease) - this.#now() < 2 * this.opts.timeoutMs) continue;
+      const p: Promise<void> = this.#send(h, (id) => this.#freshSupplier(id)).then(
+        (r) => void this.#results.push(r),
+      ).finally(() => {
+        this.#inFlight.delete(p);
+        this.#afterSend();
+      });
+      this.#inFlight.add(p);
+    }
+    if (this.#head === this.#fresh.length) {
+      this.#fresh = [];
+      this.#head = 0;
+    }
+  }
+
+  #afterSend() {
+    const drained = !this.#inFlight.size && this.#head >= this.#fresh.length;
+    if (this.#results.length >= SEND_ROUND || (drained && this.#results.length)) {
+      const batch = this.#results.splice(0);
+      this.#settling = this.#settling.then(() => this.#settle(batch)).then(() => {
+        const retry = Math.min(
+          ...batch.map((r) =>
+            r.set.status === "queued" && r.set.nextAt ? Date.parse(r.set.nextAt) : Infinity
+          ),
+        );
+        if (retry < Infinity) this.#wakeAt(retry);
+      }).catch((e) => this.log.error("supplier callbacks not settled", { error: String(e) }));
+      if (this.#now() - this.#scannedAt > SCAN_EVERY_MS) this.kick();
+    }
+    this.#pump();
+  }
+
+  #freshSupplier(id: string) {
+    const at = this.#now();
+    const known = this.#suppliers.get(id);
+    if (known && at - known.at < SUPPLIER_TTL_MS) return known.s;
+    const s = callbackSupplier(this.db, id);
+    s.catch(() => this.#suppliers.delete(id));
+    this.#suppliers.set(id, { at, s });
+    return s;
+  }
+
+  /** The scan runs at `at` (ms) unless the timer is set earlier already. */
+  #wakeAt(at: number) {
+    if (this.#closed || at >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timerAt = Infinity;
+      this.kick();
+    }, Math.min(Math.max(0, at - this.#now()), 2 ** 31 - 1));
+  }
 
   /** Sends what is due now (and schedules the next retry). */
   kick() {
@@ -148,24 +232,65 @@ export class HookSender {
     });
   }
 
+  /** Resolves when nothing is being sent or settled. */
   async idle() {
-    while (this.#running) await this.#running;
+    for (;;) {
+      const settling = this.#settling;
+      if (this.#running) await this.#running;
+      else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
+      else {
+        await settling;
+        if (settling === this.#settling && !this.#running && !this.#inFlight.size) return;
+      }
+    }
   }
 
+  /**
+   * Stops sending. Fresh callbacks not yet on their way are released to the table (queued, due now,
+   * their attempt not counted), so the next start sends them at once, not after their lease.
+   */
   close() {
     this.#closed = true;
     clearTimeout(this.#timer);
+    this.#timerAt = Infinity;
+    const left = this.#fresh.slice(this.#head);
+    this.#fresh = [];
+    this.#head = 0;
+    this.#releaseLater(left);
+  }
+
+  #releaseLater(left: Fresh[]) {
+    if (!left.length) return;
+    this.#settling = this.#settling.then(() => this.#release(left)).catch((e) =>
+      this.log.error("supplier callbacks not released", { error: String(e) })
+    );
+  }
+
+  async #release(left: Fresh[]) {
+    const at = new Date(this.#now()).toISOString();
+    const byLease = Map.groupBy(left, (h) => h.lease);
+    for (const [lease, hs] of byLease) {
+      await this.db.updateTable("router_hooks").set({
+        status: "queued",
+        attempts: sql`max(attempts - 1, 0)`,
+        nextAt: at,
+        updatedAt: at,
+      }).where("hookKey", "in", hs.map((h) => h.hookKey)).where("status", "=", "sending")
+        .where("nextAt", "=", lease).execute();
+    }
   }
 
   #now() {
     return (this.opts.now ?? wallClock)();
   }
 
-  get #leaseMs() {
+  /** How long a claim is this sender's (the writer writes outcome callbacks claimed for as long). */
+  get leaseMs() {
     return this.opts.leaseMs ?? Math.max(60_000, 3 * this.opts.timeoutMs);
   }
 
   async #run() {
+    this.#scannedAt = this.#now();
     for (let round = 0; round < 50 && !this.#closed; round++) {
       const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
@@ -181,7 +306,7 @@ export class HookSender {
         if (!suppliers.has(id)) suppliers.set(id, callbackSupplier(this.db, id));
         return suppliers.get(id)!;
       };
-      const results: { h: Claimed; set: Updateable<RouterHooksTable> }[] = [];
+      const results: Result[] = [];
       let next = 0;
       const worker = async () => {
         while (next < mine.length) {
@@ -196,10 +321,8 @@ export class HookSender {
     const next = await this.db.selectFrom("router_hooks").select("nextAt")
       .where(DUE_STATES).orderBy("nextAt").limit(1).executeTakeFirst();
     clearTimeout(this.#timer);
-    if (next) {
-      const wait = Math.max(0, Date.parse(next.nextAt) - this.#now());
-      this.#timer = setTimeout(() => this.kick(), Math.min(wait, 2 ** 31 - 1));
-    }
+    this.#timerAt = Infinity;
+    if (next) this.#wakeAt(Date.parse(next.nextAt));
   }
 
   /**
@@ -209,7 +332,7 @@ export class HookSender {
    */
   async #claim(due: Due[], now: string): Promise<Claimed[]> {
     const at = this.#now();
-    const lease = new Date(at + this.#leaseMs).toISOString();
+    const lease = new Date(at + this.leaseMs).toISOString();
     const taken = await this.db.updateTable("router_hooks").set({
       status: "sending",
       nextAt: lease,
@@ -237,9 +360,9 @@ export class HookSender {
 
   /** Sends one claimed callback; answers what its row is to be set to (the round settles them together). */
   async #send(
-    h: Claimed,
+    h: Sendable,
     supplierOf: (id: string) => ReturnType<typeof callbackSupplier>,
-  ): Promise<{ h: Claimed; set: Updateable<RouterHooksTable> }> {
+  ): Promise<Result> {
     let answer = "";
     let error = "";
     let refused = "";
@@ -253,7 +376,7 @@ export class HookSender {
         event: h.event,
         key: keyOf(h),
       }, this.#now());
-      const res = await this.opts.outbound.with({ timeoutMs: this.opts.timeoutMs }).request(req.url, req);
+      const res = await this.#outbound.request(req.url, req);
       answer = `HTTP ${res.status}`;
       if (res.status < 200 || res.status > 299) error = answer;
     } catch (e) {
@@ -316,7 +439,7 @@ export class HookSender {
    * Keeps the supplier's refusal reason ('' after a delivery): written, and logged, only when it
    * changes, so a refused hook is one log line however many completes queue it.
    */
-  async #noteRefusal(h: Due, reason: string, now: number) {
+  async #noteRefusal(h: Pick<Sendable, "id" | "supplierId">, reason: string, now: number) {
     const r = await this.db.updateTable("suppliers").set({
       approvedHookRefusal: reason,
       approvedHookRefusedAt: reason ? new Date(now).toISOString() : null,
@@ -334,25 +457,43 @@ export class HookSender {
    * Records a round's attempts while the claims are still ours (a send that outlived its lease was
    * taken over): one statement per kind of result, the delivered ones (most) together.
    */
-  async #settle(results: { h: Claimed; set: Updateable<RouterHooksTable> }[]) {
-    const groups = new Map<string, { set: Updateable<RouterHooksTable>; lease: string; ids: number[] }>();
+  async #settle(results: Result[]) {
+    type Group = { set: Updateable<RouterHooksTable>; lease: string; ids: number[]; keys: string[] };
+    const groups = new Map<string, Group>();
     const at = new Date(this.#now()).toISOString();
     for (const r of results) {
       // the attempt was counted by the claim; the round's time stamps them all
       const { h } = r, set = { ...r.set, updatedAt: at };
       delete set.attempts;
       const key = JSON.stringify([set, h.lease]);
-      const g = groups.get(key) ?? { set, lease: h.lease, ids: [] };
-      g.ids.push(h.id);
+      const g = groups.get(key) ?? { set, lease: h.lease, ids: [], keys: [] };
+      if (h.id === null) g.keys.push(h.hookKey);
+      else g.ids.push(h.id);
       groups.set(key, g);
     }
     await this.db.transaction().execute(async (trx) => {
       for (const g of groups.values()) {
-        const done = await trx.updateTable("router_hooks").set(g.set).where("id", "in", g.ids)
-          .where("status", "=", "sending").where("nextAt", "=", g.lease).returning("id").execute();
-        const settled = new Set(done.map((r) => Number(r.id)));
-        for (const id of g.ids.filter((id) => !settled.has(id))) {
-          this.log.warn("supplier callback outlived its lease; another sender has it", { id });
+        const mine = () =>
+          trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending").where(
+            "nextAt",
+            "=",
+            g.lease,
+          );
+        if (g.ids.length) {
+          const done = await mine().where("id", "in", g.ids).returning("id").execute();
+          const settled = new Set(done.map((r) => Number(r.id)));
+          for (const id of g.ids.filter((id) => !settled.has(id))) {
+            this.log.warn("supplier callback outlived its lease; another sender has it", { id });
+          }
+        }
+        if (g.keys.length) {
+          // claimed at birth: found by the idempotency key (one row per session and event)
+          const done = await mine().where("hookKey", "is not", null).where("hookKey", "in", g.keys)
+            .returning("hookKey").execute();
+          const settled = new Set(done.map((r) => r.hookKey));
+          for (const key of g.keys.filter((k) => !settled.has(k))) {
+            this.log.warn("supplier callback outlived its lease; another sender has it", { key });
+          }
         }
       }
     });

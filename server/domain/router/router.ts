@@ -127,6 +127,14 @@ export class Router {
     const now = () => deps.now();
     const ttlMs = opts.configTtlMs ?? (deps.env.DENO_ENV === "test" ? 0 : 5_000);
     this.config = new RouterConfig(db, deps.changes, ttlMs, now);
+    this.hooks = new HookSender(db, {
+      // a test's fetch replaces the network only: the outbound checks still run before it
+      outbound: opts.fetch ? deps.outbound.with({ transport: fetchTransport(opts.fetch) }) : deps.outbound,
+      retryDelaysMs: opts.hookRetryDelaysMs ?? DEFAULT_HOOK_RETRIES,
+      timeoutMs: 10_000,
+      leaseMs: opts.hookLeaseMs,
+      now,
+    }, deps.log);
     this.writer = new RouterWriter(
       db,
       {
@@ -136,18 +144,12 @@ export class Router {
         holds: opts.holds ?? deps.env.ROUTER_HOLDS !== "off",
         remoteInFlight: opts.remoteInFlight,
         remoteLingerMs: opts.remoteLingerMs,
+        // outcome callbacks are written claimed by this instance's sender, sent at the commit
+        hookLeaseMs: this.hooks.leaseMs,
       },
       deps.log,
       now,
     );
-    this.hooks = new HookSender(db, {
-      // a test's fetch replaces the network only: the outbound checks still run before it
-      outbound: opts.fetch ? deps.outbound.with({ transport: fetchTransport(opts.fetch) }) : deps.outbound,
-      retryDelaysMs: opts.hookRetryDelaysMs ?? DEFAULT_HOOK_RETRIES,
-      timeoutMs: 10_000,
-      leaseMs: opts.hookLeaseMs,
-      now,
-    }, deps.log);
     this.#clientApi = opts.clientApi === false ? null : deps.outbound.with({
       timeoutMs: deps.env.CLIENT_API_TIMEOUT_MS ?? CLIENT_API_TIMEOUT_MS,
       maxBytes: CLIENT_API_MAX_BYTES,
@@ -166,7 +168,7 @@ export class Router {
     });
     this.writer.onCommit = (sessions, hooks) => {
       for (const s of sessions) this.#remember(s);
-      if (hooks) this.hooks.kick();
+      if (hooks.length) this.hooks.fresh(hooks);
     };
   }
 

@@ -143,6 +143,11 @@ export type WriterOptions = {
   remoteInFlight?: number;
   /** Wait after a remote batch of several events before the next one (default REMOTE_LINGER_MS). */
   remoteLingerMs?: number;
+  /**
+   * Outcome callbacks are written claimed by this instance's sender for this long (its lease) and
+   * handed to it at the commit (onCommit); unset: written queued, for a sender's scan.
+   */
+  hookLeaseMs?: number;
 };
 
 /** The session's quota cells (JSON in sessions.quotaCells); a broken value names none. */

@@ -100,6 +100,11 @@ export type HookRow = {
   event: string;
   key: string;
   vars: string;
+  /**
+   * Set when written claimed (WriterOptions.hookLeaseMs): the lease it was written with, the end of
+   * the time this instance's sender has it (hooks.ts, HookSender.fresh).
+   */
+  lease?: string;
 };
 
 const placeholders = (n: number, width: number) =>
@@ -316,8 +321,8 @@ export class Changes {
   }
 
   /** Writes every change in the open transaction; `now` stamps the queued hooks. */
-  async write(trx: Db, now: number) {
-    await runStatements(trx, this.statements(now));
+  async write(trx: Db, now: number, hookLeaseMs?: number) {
+    await runStatements(trx, this.statements(now, { hookLeaseMs }));
   }
 
   /**
@@ -325,7 +330,7 @@ export class Changes {
    * its rollups (rollup.ts), IP counts, client links, quota cells, answers, hooks. The file path
    * runs them in its transaction; the remote path sends them as one batch after its guards.
    */
-  statements(now: number, opts: { json?: boolean } = {}): Statement[] {
+  statements(now: number, opts: { json?: boolean; hookLeaseMs?: number } = {}): Statement[] {
     const out: Statement[] = [];
     if (opts.json) this.#sessionJsonStatements(out);
     else this.#sessionStatements(out);
@@ -360,15 +365,29 @@ export class Changes {
     this.#answerStatements(out);
     this.#profileStatements(out);
     if (this.hooks.length) {
+      // claimed at birth (a lease): this instance sends them as soon as they are committed, with no
+      // read and no claim; without a lease they wait, queued, for a sender's scan
       const at = iso(now);
+      const lease = opts.hookLeaseMs ? iso(now + opts.hookLeaseMs) : null;
+      for (const h of this.hooks) h.lease = lease ?? undefined;
       out.push({
         sql:
-          `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, nextAt, createdAt, updatedAt) VALUES ${
-            placeholders(this.hooks.length, 9)
+          `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, status, attempts, nextAt, createdAt, updatedAt) VALUES ${
+            placeholders(this.hooks.length, 11)
           }`,
-        args: this.hooks.flatMap((
-          h,
-        ) => [h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars, at, at, at]),
+        args: this.hooks.flatMap((h) => [
+          h.sessionId,
+          h.supplierId,
+          h.url,
+          h.event,
+          h.key,
+          h.vars,
+          lease ? "sending" : "queued",
+          lease ? 1 : 0,
+          lease ?? at,
+          at,
+          at,
+        ]),
       });
     }
     return out;

@@ -35,7 +35,7 @@ import { type Remote, remoteOf } from "../../../db/connection.ts";
 import type { Statement } from "../rollup.ts";
 import type { InStatement } from "@libsql/client";
 import { Decisions } from "./decide.ts";
-import { Changes } from "./write.ts";
+import { Changes, type HookRow } from "./write.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./types.ts";
 import { recordRouterBatch } from "../../../lib/metrics.ts";
 
@@ -53,8 +53,8 @@ export type {
 
 export class RouterWriter {
   readonly #queue: BatchQueue<RouterEvent, Outcome>;
-  /** Called after each commit with the sessions it wrote (for the uid cache, hook delivery). */
-  onCommit: ((sessions: SessionRow[], hooks: number) => void) | null = null;
+  /** Called after each commit with the sessions and the callbacks it wrote (the uid cache, delivery). */
+  onCommit: ((sessions: SessionRow[], hooks: HookRow[]) => void) | null = null;
   /** Listeners told after each committed flush (the dashboard's live figures); see onFlushed. */
   readonly #flushed = new Set<() => void>();
   /** Transactions run so far (the bench reports events per flush). */
@@ -119,12 +119,12 @@ export class RouterWriter {
         const changes = new Changes(state);
         const decisions = new Decisions(state, changes, this.opts);
         const outcomes = events.map((e) => decisions.decide(e));
-        await changes.write(trx, this.now());
+        await changes.write(trx, this.now(), this.opts.hookLeaseMs);
         return { outcomes, changes };
       });
     // metrics: one call per committed batch (entries and outcomes, batch size, flush time)
     recordRouterBatch(events, outcomes, (performance.now() - started) / 1000);
-    this.onCommit?.([...changes.dirty.values()], changes.hooks.length);
+    this.onCommit?.([...changes.dirty.values()], changes.hooks);
     for (const listener of this.#flushed) {
       try {
         listener();
@@ -170,7 +170,7 @@ export class RouterWriter {
       const changes = new Changes(state);
       const decisions = new Decisions(state, changes, this.opts);
       const outcomes = events.map((e) => decisions.decide(e));
-      const writes = changes.statements(this.now(), { json: true });
+      const writes = changes.statements(this.now(), { json: true, hookLeaseMs: this.opts.hookLeaseMs });
       const guards = guardStatements(state, changes);
       try {
         await remote.primary.batch(

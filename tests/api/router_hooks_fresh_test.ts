@@ -1,0 +1,82 @@
+/**
+ * An outcome's callback is claimed at birth: the router's writer inserts it 'sending' under this
+ * instance's lease (one attempt counted) and the sender sends it at the commit, without a scan.
+ * What the sender has not put on its way when it closes is released to the queue (due now, the
+ * attempt not counted); one claimed too near the end of its lease is left to the scan, which sends
+ * it once the lease lapses.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { testApp } from "../helpers/app.ts";
+import { makeSupplier } from "../helpers/fixtures.ts";
+import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
+
+const HOOK = "https://panel.example/hook?uid=[uid]&key=[key]";
+
+async function states(t: Awaited<ReturnType<typeof testApp>>) {
+  const rows = await t.deps.db.selectFrom("router_hooks").select(["status", "attempts", "nextAt"]).execute();
+  const out: Record<string, number> = {};
+  for (const r of rows) out[`${r.status}:${r.attempts}`] = (out[`${r.status}:${r.attempts}`] ?? 0) + 1;
+  return { out, rows };
+}
+
+Deno.test("router hooks: outcome callbacks are written claimed and sent at their commit; those not yet on their way when the sender closes go back to the queue", async () => {
+  const calls: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  const held = (async (url: string) => {
+    calls.push(String(url));
+    await gate;
+    return new Response("ok");
+  }) as typeof fetch;
+  const t = await testApp({}, { router: { fetch: held } });
+  try {
+    const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    for (let i = 0; i < 25; i++) await back(t, uidOf((await enter(t, s.mapId, `f${i}`)).location), "c");
+    await router(t).writer.idle();
+    for (let i = 0; i < 100 && calls.length < 20; i++) await new Promise((r) => setTimeout(r, 10));
+    assertEquals(calls.length, 20, "20 on their way at once, none read back from the table first");
+    assertEquals((await states(t)).out, { "sending:1": 25 }, "claimed when written");
+
+    router(t).hooks.close();
+    release();
+    await router(t).hooks.idle();
+    const after = await states(t);
+    assertEquals(after.out, { "sent:1": 20, "queued:0": 5 });
+    assertEquals(calls.length, 20);
+    const now = new Date().toISOString();
+    assert(
+      after.rows.filter((r) => r.status === "queued").every((r) => r.nextAt <= now),
+      "the released ones are due at once",
+    );
+  } finally {
+    release();
+    await t.close();
+  }
+});
+
+Deno.test("router hooks: a callback claimed too near the end of its lease is left to the scan, which sends it when the lease lapses", async () => {
+  let offset = 0;
+  const now = () => Date.now() + offset;
+  const calls: string[] = [];
+  const record =
+    ((url: string) => (calls.push(String(url)), Promise.resolve(new Response("ok")))) as typeof fetch;
+  // a lease shorter than two time-outs of the request (10 s each): not sure to be settled in it
+  const t = await testApp({}, { now, router: { fetch: record, hookLeaseMs: 15_000 } });
+  try {
+    const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    const uid = uidOf((await enter(t, s.mapId, "near")).location);
+    await back(t, uid, "c");
+    await router(t).idle();
+    assertEquals(calls, []);
+    assertEquals((await states(t)).out, { "sending:1": 1 });
+    offset += 16_000;
+    router(t).hooks.kick();
+    await router(t).hooks.idle();
+    assertEquals(calls, [`https://panel.example/hook?uid=${uid}&key=${uid}-c`]);
+    assertEquals((await states(t)).out, { "sent:2": 1 });
+  } finally {
+    await t.close();
+  }
+});
