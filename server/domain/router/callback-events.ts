@@ -9,7 +9,25 @@ import type { MapConfig } from "./config.ts";
 import { type FinalStatus, redirectKind } from "./outcomes.ts";
 import { outcomeCallbackValues } from "./shortcodes.ts";
 import type { SessionRow } from "./writer/types.ts";
-import type { HookRow } from "./writer/write.ts";
+import type { Statement } from "./rollup.ts";
+
+/**
+ * A supplier callback to queue at a session's outcome: its session and supplier, the event's URL (its
+ * placeholders filled when sent), the event, the idempotency key and the values (JSON) it is filled with.
+ */
+export type HookRow = {
+  sessionId: string;
+  supplierId: string;
+  url: string;
+  event: string;
+  key: string;
+  vars: string;
+  /**
+   * Set when written claimed (WriterOptions.hookLeaseMs): the lease it was written with, the end of
+   * the time this instance's sender has it (hooks.ts, HookSender.fresh).
+   */
+  lease?: string;
+};
 
 const EVENT_OF: Partial<Record<ReturnType<typeof redirectKind>, [CallbackEvent, FinalStatus]>> = {
   complete: ["complete", "complete"],
@@ -39,4 +57,27 @@ export function outcomeCallback(
   if (!url) return null;
   const vars = outcomeCallbackValues({ sid: s.sid, uid: s.id, projectCode }, status);
   return { sessionId: s.id, supplierId: s.supplierId, url, event, key: vars.key, vars: JSON.stringify(vars) };
+}
+
+/**
+ * A batch's callbacks as one INSERT. With a lease they are written claimed for it, 'sending', one
+ * attempt counted: this instance sends them as soon as they are committed, with no read and no claim
+ * (hooks.ts, HookSender.fresh), and each is stamped with its lease. Without one they wait, queued,
+ * for a sender's scan.
+ */
+export function hookInsert(hooks: HookRow[], now: number, leaseMs?: number): Statement {
+  const at = new Date(now).toISOString();
+  const lease = leaseMs ? new Date(now + leaseMs).toISOString() : undefined;
+  for (const h of hooks) h.lease = lease;
+  return {
+    sql:
+      `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, status, attempts, nextAt,
+      createdAt, updatedAt) VALUES ${hooks.map(() => "(?,?,?,?,?,?,?,?,?,?,?)").join(",")}`,
+    args: hooks.flatMap((h) => [
+      ...[h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars],
+      ...(lease ? ["sending", 1, lease] : ["queued", 0, at]),
+      at,
+      at,
+    ]),
+  };
 }

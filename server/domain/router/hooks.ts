@@ -42,7 +42,7 @@ import { hookKey } from "./outcomes.ts";
 import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
 import { buildCallback, callbackSupplier, parseVars } from "./callback-request.ts";
-import type { HookRow } from "./writer/write.ts";
+import type { HookRow } from "./callback-events.ts";
 
 export { hookKey };
 
@@ -259,25 +259,21 @@ export class HookSender {
     this.#releaseLater(left);
   }
 
+  /** Back to the queue, due now, the attempt counted at birth taken back (after what is settling). */
   #releaseLater(left: Fresh[]) {
     if (!left.length) return;
-    this.#settling = this.#settling.then(() => this.#release(left)).catch((e) =>
+    const at = new Date(this.#now()).toISOString();
+    const release = async () => {
+      for (const [lease, hs] of Map.groupBy(left, (h) => h.lease)) {
+        await this.db.updateTable("router_hooks")
+          .set({ status: "queued", attempts: sql`max(attempts - 1, 0)`, nextAt: at, updatedAt: at })
+          .where("hookKey", "in", hs.map((h) => h.hookKey)).where("status", "=", "sending")
+          .where("nextAt", "=", lease).execute();
+      }
+    };
+    this.#settling = this.#settling.then(release).catch((e) =>
       this.log.error("supplier callbacks not released", { error: String(e) })
     );
-  }
-
-  async #release(left: Fresh[]) {
-    const at = new Date(this.#now()).toISOString();
-    const byLease = Map.groupBy(left, (h) => h.lease);
-    for (const [lease, hs] of byLease) {
-      await this.db.updateTable("router_hooks").set({
-        status: "queued",
-        attempts: sql`max(attempts - 1, 0)`,
-        nextAt: at,
-        updatedAt: at,
-      }).where("hookKey", "in", hs.map((h) => h.hookKey)).where("status", "=", "sending")
-        .where("nextAt", "=", lease).execute();
-    }
   }
 
   #now() {

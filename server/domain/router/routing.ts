@@ -149,8 +149,19 @@ export async function loadCandidates(db: Db, supplierId: string, holds = false):
 
 type Cached = { value: Candidate[] | Promise<Candidate[]>; at: number };
 
+/**
+ * What routing remembers of a chain it extended: its first session, its surveys, and its last hop
+ * when this instance made it. All of it is fixed once written (a hop's project, the first session's
+ * uid, sid and map), so it stands for the chain's read while the hop it names is the one that just
+ * ended (nothing can follow it yet); the supplier's way home reads the first session from it too.
+ */
+type ChainMemo = { first: SessionRow; projects: string[]; last: string };
+/** Chains remembered at most (the oldest forgotten first; a forgotten one is read). */
+const CHAIN_MEMO_MAX = 20_000;
+
 export class Routing {
   #bySupplier = new Map<string, Cached>();
+  #chains = new Map<string, ChainMemo>();
   #unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: RoutingDeps, private readonly router: RouterPort) {
@@ -210,15 +221,22 @@ export class Routing {
     const now = req.now ?? this.deps.now();
     const chainId = session.chainId ?? session.id;
     // `fresh`: this request itself ended the session (its return or answer was the one counted), so
-    // no later hop can exist yet; a first hop is then the whole chain, and nothing need be read
-    const chain = req.fresh && !session.chainId ? [session] : await this.#chain(chainId);
-    const later = chain.filter((s) => s.hop > session.hop).at(-1);
-    if (later) return await this.#hop(later);
-    const first = chain[0] ?? session;
+    // no later hop can exist yet: a first hop is then the whole chain, and a later one made here is
+    // remembered (ChainMemo); otherwise (a reloaded return link, a hop made elsewhere) it is read
+    const memo = this.#chains.get(chainId);
+    let first: SessionRow, projects: string[];
+    if (req.fresh && !session.chainId) [first, projects] = [session, [session.projectId]];
+    else if (req.fresh && memo?.last === session.id) [first, projects] = [memo.first, memo.projects];
+    else {
+      const chain = await this.#chain(chainId);
+      const later = chain.filter((s) => s.hop > session.hop).at(-1);
+      if (later) return await this.#hop(later);
+      [first, projects] = [chain[0] ?? session, chain.map((s) => s.projectId)];
+    }
     if (now - Date.parse(first.createdAt) > CHAIN_MINUTES * 60_000) return null;
-    const pick = await this.#pick(routed, new Set(chain.map((s) => s.projectId)), now);
+    const pick = await this.#pick(routed, new Set(projects), now);
     if (!pick) return null;
-    return await this.router.enter({
+    const hop = await this.router.enter({
       mapId: pick.map.id,
       profile: pick.profile,
       sid: session.sid,
@@ -229,6 +247,16 @@ export class Routing {
       chain: { id: chainId, hop: session.hop + 1 },
       now,
     });
+    if (hop) {
+      this.#chains.delete(chainId);
+      if (this.#chains.size >= CHAIN_MEMO_MAX) this.#chains.delete(this.#chains.keys().next().value!);
+      this.#chains.set(chainId, {
+        first,
+        projects: [...projects, hop.session.projectId],
+        last: hop.session.id,
+      });
+    }
+    return hop;
   }
 
   /** The best candidate the respondent may enter, or null. */
@@ -275,9 +303,13 @@ export class Routing {
    * own link and redirects), with the last hop's outcome. The session itself when it is not routed.
    */
   async home(routed: Hop): Promise<Hop> {
-    if (!routed.session.chainId) return routed;
-    const first = await this.deps.db.selectFrom("sessions").selectAll()
-      .where("id", "=", routed.session.chainId).executeTakeFirst();
+    const chainId = routed.session.chainId;
+    if (!chainId) return routed;
+    // the chain ends here: what routing remembered of it is read once more, then forgotten
+    const memo = this.#chains.get(chainId);
+    if (memo?.last === routed.session.id) this.#chains.delete(chainId);
+    const first = memo?.first ??
+      await this.deps.db.selectFrom("sessions").selectAll().where("id", "=", chainId).executeTakeFirst();
     const hop = first ? await this.#hop(first as SessionRow) : null;
     return hop ? { ...hop, session: { ...hop.session, status: routed.session.status } } : routed;
   }

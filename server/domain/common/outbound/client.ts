@@ -13,6 +13,7 @@
 import { lookup } from "node:dns/promises";
 import { type AddressBytes, formatAddress, parseAddress } from "./address.ts";
 import { concat, ConnectionPool, http1Transport, tooLarge } from "./http1.ts";
+import type { OutboundRequest, OutboundResponse, Transport } from "./transport.ts";
 import { addressRefusal, type OutboundPolicy, urlRefusal } from "./policy.ts";
 
 /** A call the policy refuses: `reason` names the rule. Not worth retrying. */
@@ -22,26 +23,7 @@ export class OutboundRefused extends Error {
   }
 }
 
-export type OutboundRequest = {
-  method?: "GET" | "POST" | "PUT";
-  headers?: Record<string, string>;
-  body?: string;
-};
-
-export type OutboundResponse = { status: number; headers: Headers; body: Uint8Array; url: string };
-
-/** One HTTP exchange with the checked address; no redirects followed. */
-export type Transport = (x: {
-  url: URL;
-  address: string;
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  connectTimeoutMs: number;
-  deadline: AbortSignal;
-  maxBytes: number;
-  caCerts?: string[];
-}) => Promise<Omit<OutboundResponse, "url">>;
+export type { OutboundRequest, OutboundResponse, Transport } from "./transport.ts";
 
 export type OutboundOptions = {
   /** A host name to its addresses (default: the system resolver, as getaddrinfo answers). */

@@ -19,17 +19,14 @@
  * until the connection closes). Headers a caller passes are checked (no CR, LF or NUL, names are
  * tokens) and the ones that frame the message are the transport's own: no request smuggling.
  */
-import type { Transport } from "./client.ts";
-
-const enc = new TextEncoder();
-const dec = new TextDecoder();
+import type { Transport } from "./transport.ts";
 
 /** The most an answer's status line and headers may take. */
 export const MAX_ANSWER_HEAD = 32 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNSAFE_VALUE = /[\r\n\0]/;
 /** Headers that frame the message: the transport writes them, a caller's are dropped. */
-const FRAMING = new Set([
+const FRAMING: ReadonlySet<string> = new Set([
   "host",
   "content-length",
   "transfer-encoding",
@@ -164,6 +161,7 @@ function requestBytes(x: Parameters<Transport>[0], close: boolean): Uint8Array {
     }
     if (!FRAMING.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
   }
+  const enc = new TextEncoder();
   const body = x.body === undefined ? null : enc.encode(x.body);
   if (body || x.method !== "GET") head += `Content-Length: ${body?.length ?? 0}\r\n`;
   if (close) head += "Connection: close\r\n";
@@ -256,6 +254,7 @@ class AnswerReader {
   #start = 0;
   #end = 0;
   #any = false;
+  readonly #text = new TextDecoder();
 
   constructor(private readonly conn: Deno.Conn) {}
 
@@ -297,7 +296,7 @@ class AnswerReader {
     for (let from = this.#start;;) {
       for (let i = from; i + 1 < this.#end; i++) {
         if (this.#buf[i] === 13 && this.#buf[i + 1] === 10) {
-          const line = dec.decode(this.#buf.subarray(this.#start, i));
+          const line = this.#text.decode(this.#buf.subarray(this.#start, i));
           this.#start = i + 2;
           return line;
         }

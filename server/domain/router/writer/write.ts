@@ -14,6 +14,7 @@ import { type BatchState, cellKey, mapCounts, projectCounts } from "./load.ts";
 import type { HoldCounter, TimeSum } from "../../../db/tables/projects.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
+import { hookInsert, type HookRow } from "../callback-events.ts";
 import type { SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
 
@@ -88,24 +89,6 @@ export type HoldNeed = HoldLimit & { p: number; over: number };
 export type HoldLimit =
   | { kind: "counter"; table: "projects" | "supplier_maps"; id: string; limit: string }
   | { kind: "cell"; quotaId: string; quotaOptionId: string; completes: number; size: number };
-
-/**
- * A supplier callback to queue at a session's outcome: its session and supplier, the event's URL (its
- * placeholders filled when sent), the event, the idempotency key and the values (JSON) it is filled with.
- */
-export type HookRow = {
-  sessionId: string;
-  supplierId: string;
-  url: string;
-  event: string;
-  key: string;
-  vars: string;
-  /**
-   * Set when written claimed (WriterOptions.hookLeaseMs): the lease it was written with, the end of
-   * the time this instance's sender has it (hooks.ts, HookSender.fresh).
-   */
-  lease?: string;
-};
 
 const placeholders = (n: number, width: number) =>
   Array.from({ length: n }, () => `(${Array(width).fill("?").join(",")})`).join(",");
@@ -364,32 +347,7 @@ export class Changes {
     }
     this.#answerStatements(out);
     this.#profileStatements(out);
-    if (this.hooks.length) {
-      // claimed at birth (a lease): this instance sends them as soon as they are committed, with no
-      // read and no claim; without a lease they wait, queued, for a sender's scan
-      const at = iso(now);
-      const lease = opts.hookLeaseMs ? iso(now + opts.hookLeaseMs) : null;
-      for (const h of this.hooks) h.lease = lease ?? undefined;
-      out.push({
-        sql:
-          `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, status, attempts, nextAt, createdAt, updatedAt) VALUES ${
-            placeholders(this.hooks.length, 11)
-          }`,
-        args: this.hooks.flatMap((h) => [
-          h.sessionId,
-          h.supplierId,
-          h.url,
-          h.event,
-          h.key,
-          h.vars,
-          lease ? "sending" : "queued",
-          lease ? 1 : 0,
-          lease ?? at,
-          at,
-          at,
-        ]),
-      });
-    }
+    if (this.hooks.length) out.push(hookInsert(this.hooks, now, opts.hookLeaseMs));
     return out;
   }
 

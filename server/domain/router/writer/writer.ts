@@ -35,7 +35,8 @@ import { type Remote, remoteOf } from "../../../db/connection.ts";
 import type { Statement } from "../rollup.ts";
 import type { InStatement } from "@libsql/client";
 import { Decisions } from "./decide.ts";
-import { Changes, type HookRow } from "./write.ts";
+import { Changes } from "./write.ts";
+import type { HookRow } from "../callback-events.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./types.ts";
 import { recordRouterBatch } from "../../../lib/metrics.ts";
 
