@@ -148,3 +148,38 @@ Deno.test("outbound http/1.1: a header value with a line break or a bad name is 
     await l.close();
   }
 });
+
+Deno.test("outbound http/1.1: a head or chunk line across the read buffer's end is read whole; a head over 32 KiB is refused", async () => {
+  // 400 chunks of 100 bytes: their size lines fall across the 16 KiB buffer's refills
+  const l = listener(() =>
+    new Response(
+      new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 400; i++) c.enqueue(enc.encode(String(i % 10).repeat(100)));
+          c.close();
+        },
+      }),
+    )
+  );
+  const filler = (n: number) =>
+    Array.from({ length: n }, (_, i) => `X-Fill-${i}: ${"v".repeat(90)}\r\n`).join("");
+  const wide = oneShot(`HTTP/1.1 200 OK\r\n${filler(200)}Content-Length: 2\r\n\r\nok`);
+  const huge = oneShot(`HTTP/1.1 200 OK\r\n${filler(400)}Content-Length: 2\r\n\r\nok`);
+  const o = client().pooled();
+  try {
+    const res = await o.request(`${l.url}/`);
+    assertEquals(res.body.length, 40_000);
+    assertEquals(text(res.body.slice(39_900)), "9".repeat(100));
+    const w = await o.request(`${wide.url}/`);
+    assertEquals([text(w.body), w.headers.get("x-fill-199")?.length], ["ok", 90]);
+    assertMatch(
+      String(await o.request(`${huge.url}/`).then(() => null, (e) => e)),
+      /longer than 32768 bytes/,
+    );
+  } finally {
+    o.close();
+    await l.close();
+    await wide.close();
+    await huge.close();
+  }
+});

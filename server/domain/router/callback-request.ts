@@ -30,6 +30,9 @@ import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { randomKey } from "../common/values.ts";
 
+/** SHA-256 of the empty body (a GET's), in hex. */
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
 /**
  * The signature value (shared/callbacks.ts' recipe) with node:crypto: synchronous, where Web
  * Crypto's three awaited calls per callback cost the sender about half of its CPU.
@@ -39,7 +42,7 @@ export function signWithNode(
   x: { ts: number; method: string; url: string; key: string; body: string },
 ): string {
   if (!secret) throw new Error("a callback is never sent unsigned: the supplier has no hash key");
-  const body = createHash("sha256").update(x.body).digest("hex");
+  const body = x.body ? createHash("sha256").update(x.body).digest("hex") : EMPTY_SHA256;
   return signatureValue(x.ts, createHmac("sha256", secret).update(canonicalText(x, body)).digest("hex"));
 }
 

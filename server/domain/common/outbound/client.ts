@@ -41,13 +41,23 @@ export type OutboundOptions = {
   pool?: ConnectionPool;
 };
 
+/** Origins with an address for a host whose verdict a client keeps. */
+const LITERALS_MAX = 256;
+
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 export class Outbound {
   readonly #transport: Transport;
+  /** Verdicts on origins whose host is an address (LITERALS_MAX at most): address, or why refused. */
+  readonly #literals = new Map<string, { address: string; refusal: string }>();
 
   constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {
     this.#transport = opts.transport ?? http1Transport(opts.pool);
+  }
+
+  #remember(origin: string, verdict: { address: string; refusal: string }) {
+    if (this.#literals.size >= LITERALS_MAX) this.#literals.clear();
+    this.#literals.set(origin, verdict);
   }
 
   /** This client keeping its connections alive between calls (the app's: its close() ends them). */
@@ -112,8 +122,20 @@ export class Outbound {
   ): Promise<{ url: URL; address: string }> {
     const url = URL.canParse(raw) ? new URL(raw) : null;
     if (!url) throw new OutboundRefused(`not a valid URL: ${raw.slice(0, 200)}`);
+    // an address in the URL is checked once per origin: nothing is looked up, the verdict cannot change
+    const origin = url.username || url.password ? "" : `${url.protocol}//${url.host}`;
+    const known = this.#literals.get(origin);
+    if (known) {
+      if (known.refusal) throw new OutboundRefused(known.refusal);
+      return { url, address: known.address };
+    }
     const early = urlRefusal(url, this.policy);
-    if (early) throw new OutboundRefused(early);
+    if (early) {
+      if (origin && parseAddress(url.hostname.replace(/^\[|\]$/g, ""))) {
+        this.#remember(origin, { address: "", refusal: early });
+      }
+      throw new OutboundRefused(early);
+    }
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const literal = parseAddress(host);
     const found: AddressBytes[] = literal ? [literal] : await this.#resolve(host, deadline, timeoutMs);
@@ -123,7 +145,9 @@ export class Outbound {
       const why = addressRefusal(url, a, this.policy);
       if (why) throw new OutboundRefused(why);
     }
-    return { url, address: formatAddress(found[0]) };
+    const address = formatAddress(found[0]);
+    if (literal && origin) this.#remember(origin, { address, refusal: "" });
+    return { url, address };
   }
 
   async #resolve(host: string, deadline: AbortSignal, timeoutMs: number): Promise<AddressBytes[]> {

@@ -293,33 +293,42 @@ class AnswerReader {
 
   /** The bytes up to the next CRLF (at most `max` of them), consumed with it. */
   async #line(max: number, what: string): Promise<string> {
-    for (let from = this.#start;;) {
-      for (let i = from; i + 1 < this.#end; i++) {
-        if (this.#buf[i] === 13 && this.#buf[i + 1] === 10) {
-          const line = this.#text.decode(this.#buf.subarray(this.#start, i));
-          this.#start = i + 2;
-          return line;
+    const i = await this.#find(false, max, what);
+    const line = this.#text.decode(this.#buf.subarray(this.#start, i));
+    this.#start = i + 2;
+    return line;
+  }
+
+  /**
+   * Where the next CRLF (or CRLF CRLF: `blank`) starts in the buffer, reading more as needed (at most
+   * `max` bytes before it). The scan goes on where it stopped, counted from the unread start, which
+   * #fill may move.
+   */
+  async #find(blank: boolean, max: number, what: string): Promise<number> {
+    const width = blank ? 4 : 2;
+    for (let scanned = 0;;) {
+      const buf = this.#buf, start = this.#start, end = this.#end;
+      for (let i = start + scanned; i + width <= end && i - start <= max; i++) {
+        if (buf[i] === 13 && buf[i + 1] === 10 && (!blank || (buf[i + 2] === 13 && buf[i + 3] === 10))) {
+          return i;
         }
       }
-      from = Math.max(this.#start, this.#end - 1);
-      if (this.#end - this.#start > max) throw new Error(`${what} is longer than ${max} bytes`);
+      scanned = Math.max(0, end - start - width + 1);
+      if (end - start > max) throw new Error(`${what} is longer than ${max} bytes`);
       if (!(await this.#fill())) throw new Error("the connection closed mid-answer");
     }
   }
 
+  /** The status line and headers: found whole, decoded once. */
   async head(): Promise<Head> {
-    const budget = { left: MAX_ANSWER_HEAD };
-    const statusLine = await this.#line(budget.left, "the answer's head");
-    budget.left -= statusLine.length;
-    const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(statusLine);
-    if (!m) throw new Error(`not an HTTP/1.x answer: ${JSON.stringify(statusLine.slice(0, 60))}`);
+    const end = await this.#find(true, MAX_ANSWER_HEAD, "the answer's head");
+    const lines = this.#text.decode(this.#buf.subarray(this.#start, end)).split("\r\n");
+    this.#start = end + 4;
+    const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
+    if (!m) throw new Error(`not an HTTP/1.x answer: ${JSON.stringify(lines[0].slice(0, 60))}`);
     const headers = new Headers();
-    for (;;) {
-      if (budget.left <= 0) throw new Error(`the answer's head is longer than ${MAX_ANSWER_HEAD} bytes`);
-      const line = await this.#line(budget.left, "the answer's head");
-      budget.left -= line.length + 2;
-      if (!line) break;
-      const colon = line.indexOf(":");
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i], colon = line.indexOf(":");
       if (colon <= 0) continue;
       try {
         headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
