@@ -39,13 +39,13 @@ import { sql, type Updateable } from "kysely";
 import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { hookKey } from "./outcomes.ts";
-import { type Outbound, OutboundRefused } from "../common/outbound/client.ts";
+import type { Outbound } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
-import { buildCallback, callbackSupplier, parseVars } from "./callback-request.ts";
+import { callbackSupplier } from "./callback-request.ts";
+import { CallbackThread, deliverCallback } from "./callback-thread.ts";
 import type { HookRow } from "./callback-events.ts";
 
 export { hookKey };
-
 export { IDEMPOTENCY_HEADER } from "../../../shared/callbacks.ts";
 
 type Due = {
@@ -69,18 +69,8 @@ type Claimed = Due & { lease: string; attempts: number };
 type Fresh = Omit<Claimed, "id"> & { id: null; hookKey: string };
 type Sendable = Claimed | Fresh;
 type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
-const DUE_COLUMNS = [
-  "id",
-  "sessionId",
-  "supplierId",
-  "url",
-  "status",
-  "attempts",
-  "nextAt",
-  "hookKey",
-  "event",
-  "vars",
-] as const;
+// deno-fmt-ignore
+const DUE_COLUMNS = ["id", "sessionId", "supplierId", "url", "status", "attempts", "nextAt", "hookKey", "event", "vars"] as const;
 
 export type HookOptions = {
   /** The outbound client the hooks go through (its timeouts and size cap apply; timeoutMs overrides its total). */
@@ -92,6 +82,11 @@ export type HookOptions = {
   leaseMs?: number;
   /** The clock (deps.now); default Date.now. */
   now?: () => number;
+  /**
+   * Send from a worker (./callback-thread.ts): default when the outbound client can be rebuilt there
+   * (no test resolver or transport); false keeps every send on this thread.
+   */
+  thread?: boolean;
 };
 
 /** Written out, not bound: SQLite uses the partial index router_hooks_due only for this literal term. */
@@ -117,6 +112,8 @@ export class HookSender {
   #timerAt = Infinity;
   #closed = false;
   readonly #outbound: Outbound;
+  /** The worker the callbacks are sent from, or null: sent on this thread. */
+  readonly #thread: CallbackThread | null;
   /** Fresh callbacks not yet on their way (from #head), their sends in flight, their results. */
   #fresh: Fresh[] = [];
   #head = 0;
@@ -128,6 +125,8 @@ export class HookSender {
 
   constructor(private readonly db: Db, private readonly opts: HookOptions, private readonly log: Logger) {
     this.#outbound = opts.outbound.with({ timeoutMs: opts.timeoutMs });
+    const portable = opts.thread === false ? null : this.#outbound.portable;
+    this.#thread = portable ? new CallbackThread(portable) : null;
   }
 
   /**
@@ -240,7 +239,10 @@ export class HookSender {
       else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
       else {
         await settling;
-        if (settling === this.#settling && !this.#running && !this.#inFlight.size) return;
+        if (settling !== this.#settling || this.#running || this.#inFlight.size) continue;
+        // closed and nothing left on its way: the worker ends
+        if (this.#closed) this.#thread?.close();
+        return;
       }
     }
   }
@@ -278,6 +280,11 @@ export class HookSender {
 
   #now() {
     return (this.opts.now ?? wallClock)();
+  }
+
+  /** Whether callbacks are sent from a worker (./callback-thread.ts). */
+  get threaded(): boolean {
+    return this.#thread !== null;
   }
 
   /** How long a claim is this sender's (the writer writes outcome callbacks claimed for as long). */
@@ -366,19 +373,15 @@ export class HookSender {
     try {
       const supplier = await supplierOf(h.supplierId);
       known = supplier.approvedHookRefusal;
-      const req = buildCallback(supplier, {
-        url: h.url,
-        vars: parseVars(h.vars),
-        event: h.event,
-        key: keyOf(h),
-      }, this.#now());
-      const res = await this.#outbound.request(req.url, req);
-      answer = `HTTP ${res.status}`;
-      if (res.status < 200 || res.status > 299) error = answer;
+      const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
+      // built, signed and sent on the worker when there is one
+      const a = await deliverCallback(this.#thread ?? this.#outbound, { supplier, hook, at: this.#now() });
+      [error, refused] = [a.error, a.refused];
+      answer = error ? error.slice(0, 500) : `HTTP ${a.status}`;
+      if (!error && (a.status < 200 || a.status > 299)) error = answer;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
       answer = error.slice(0, 500);
-      if (e instanceof OutboundRefused) refused = e.reason;
     }
     const attempts = h.attempts;
     const now = this.#now();

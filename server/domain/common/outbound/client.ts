@@ -41,6 +41,12 @@ export type OutboundOptions = {
   pool?: ConnectionPool;
 };
 
+/** An outbound client as it can be sent to a worker (structured clone: data only). */
+export type PortableOutbound = {
+  policy: OutboundPolicy;
+  opts: Omit<OutboundOptions, "transport" | "resolve" | "pool">;
+};
+
 /** Origins with an address for a host whose verdict a client keeps. */
 const LITERALS_MAX = 256;
 
@@ -58,6 +64,15 @@ export class Outbound {
   #remember(origin: string, verdict: { address: string; refusal: string }) {
     if (this.#literals.size >= LITERALS_MAX) this.#literals.clear();
     this.#literals.set(origin, verdict);
+  }
+
+  /**
+   * What another thread needs to make the same client (its policy and limits), or null when this one
+   * has a resolver or a transport of its own (a test's), which cannot go there.
+   */
+  get portable(): PortableOutbound | null {
+    const { transport, resolve, pool: _pool, ...limits } = this.opts;
+    return transport || resolve ? null : { policy: this.policy, opts: limits };
   }
 
   /** This client keeping its connections alive between calls (the app's: its close() ends them). */

@@ -1,0 +1,93 @@
+/**
+ * Supplier callbacks sent from a worker (./callback-worker.ts), off the thread that serves
+ * respondents: the request is built, signed and sent there, through an outbound client made from
+ * the app's (the same policy, limits and kept-alive connections), and only its answer comes back.
+ * The app's thread keeps what touches the database (the queue, the claims, the results: one
+ * connection, one writer). A router sending a callback per outcome spent most of a callback's cost
+ * on its own thread before (the request, the answer, the signature: issue 23, callbacks on must
+ * keep 0.9x of the router's throughput).
+ *
+ * Only a client the worker can rebuild goes there (Outbound.portable: no test resolver or fake
+ * transport); otherwise HookSender sends on its own thread, the same way.
+ */
+import { Outbound, OutboundRefused, type PortableOutbound } from "../common/outbound/client.ts";
+import { buildCallback, type CallbackSupplier, parseVars } from "./callback-request.ts";
+
+/** What the worker is told: its client first, then each callback to send. */
+export type ThreadMessage =
+  | ({ type: "init" } & PortableOutbound)
+  | {
+    type: "send";
+    id: number;
+    supplier: CallbackSupplier;
+    /** The queued row's URL, values (its vars column, JSON), event and idempotency key. */
+    hook: { url: string; vars: string | null; event: string; key: string };
+    /** The signature's time (ms). */
+    at: number;
+  };
+
+/** A send's result: the HTTP status (0: none), or the error and, when the policy refused, its rule. */
+export type ThreadAnswer = { id: number; status: number; error: string; refused: string };
+
+type Send = Omit<Extract<ThreadMessage, { type: "send" }>, "type" | "id">;
+
+/**
+ * Sends one callback: on the worker, or on this thread through `via` (the same steps the worker
+ * takes). Never throws: an error is in the answer.
+ */
+export async function deliverCallback(via: CallbackThread | Outbound, m: Send): Promise<ThreadAnswer> {
+  if (via instanceof CallbackThread) return await via.send(m);
+  const answer: ThreadAnswer = { id: 0, status: 0, error: "", refused: "" };
+  try {
+    const req = buildCallback(m.supplier, { ...m.hook, vars: parseVars(m.hook.vars) }, m.at);
+    answer.status = (await via.request(req.url, req)).status;
+  } catch (err) {
+    answer.error = err instanceof Error ? err.message : String(err);
+    if (err instanceof OutboundRefused) answer.refused = err.reason;
+  }
+  return answer;
+}
+
+export class CallbackThread {
+  #worker: Worker | null = null;
+  #next = 0;
+  readonly #pending = new Map<number, (a: ThreadAnswer) => void>();
+
+  constructor(private readonly client: PortableOutbound) {}
+
+  /** Sends one callback on the worker (started at the first). */
+  send(m: Send): Promise<ThreadAnswer> {
+    const worker = this.#worker ??= this.#start();
+    const id = ++this.#next;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      worker.postMessage({ type: "send", id, ...m } satisfies ThreadMessage);
+    });
+  }
+
+  /** Ends the worker; what it was still sending comes back as failed (retried from the queue). */
+  close() {
+    this.#fail("the app stopped before the callback's answer came");
+  }
+
+  #start(): Worker {
+    const worker = new Worker(new URL("./callback-worker.ts", import.meta.url).href, { type: "module" });
+    worker.onmessage = (e: MessageEvent<ThreadAnswer>) => {
+      this.#pending.get(e.data.id)?.(e.data);
+      this.#pending.delete(e.data.id);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.#fail(`the callback worker failed: ${e.message}`);
+    };
+    worker.postMessage({ type: "init", ...this.client } satisfies ThreadMessage);
+    return worker;
+  }
+
+  #fail(error: string) {
+    this.#worker?.terminate();
+    this.#worker = null;
+    for (const [id, resolve] of this.#pending) resolve({ id, status: 0, error, refused: "" });
+    this.#pending.clear();
+  }
+}
