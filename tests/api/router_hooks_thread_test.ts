@@ -11,6 +11,8 @@ import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { outboundFor } from "../../server/boot.ts";
 import { loadEnv } from "../../server/env.ts";
 import { verifyCallbackSignature } from "../../shared/callbacks.ts";
+import { HookSender } from "../../server/domain/router/hooks.ts";
+import { createLogger } from "../../server/logger.ts";
 
 const SECRET = "thread-test-secret";
 
@@ -64,6 +66,86 @@ Deno.test("router hooks: the app's own client sends callbacks from a worker; eac
       ].sort((a, b) => a.sessionId.localeCompare(b.sessionId)),
     );
   } finally {
+    await t.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("router hooks: on the worker a panel's server gets 20 at once; one that waited past its claim is not sent there but left to the scan", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  const got: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const uid = new URL(req.url).searchParams.get("uid") ?? "";
+    if (uid === "warm") return new Response("ok");
+    got.push(uid);
+    await gate;
+    return new Response("ok");
+  });
+  const env = { OUTBOUND_ALLOW: "127.0.0.1" };
+  const t = await testApp(env, { outbound: outboundFor(loadEnv(env)) });
+  const log = createLogger("silent");
+  // claims of 1.3 s, requests of at most 0.5 s: a callback may wait 0.8 s for its turn. The server
+  // holds every request: 20 go at once, time out at 0.5 s, 20 more go, and the last 5 would start
+  // at 1 s, too late to be settled within their claim
+  const sender = new HookSender(t.deps.db, {
+    outbound: t.deps.services.outbound,
+    retryDelaysMs: [60_000],
+    timeoutMs: 500,
+    leaseMs: 1_300,
+  }, log);
+  try {
+    assert(sender.threaded);
+    const supplier = await makeSupplier(t, {
+      hashKey: SECRET,
+      supplierApprovedHook: `http://127.0.0.1:${server.addr.port}/cb?uid=[uid]`,
+    });
+    // the worker is started (its modules loaded) by a first callback, answered at once
+    const row = (i: number | "warm", lease: string) => ({
+      sessionId: `u${String(i).padStart(23, "0")}`,
+      supplierId: supplier._id,
+      url: `http://127.0.0.1:${server.addr.port}/cb?uid=[uid]`,
+      event: "complete",
+      key: `k${i}`,
+      vars: JSON.stringify({ uid: i === "warm" ? i : `u${i}` }),
+      lease,
+    });
+    const insert = (rows: ReturnType<typeof row>[], at: string) =>
+      t.deps.db.insertInto("router_hooks").values(rows.map((r) => ({
+        sessionId: r.sessionId,
+        supplierId: r.supplierId,
+        url: r.url,
+        event: r.event,
+        hookKey: r.key,
+        vars: r.vars,
+        status: "sending" as const,
+        attempts: 1,
+        nextAt: r.lease,
+        createdAt: at,
+        updatedAt: at,
+      }))).execute();
+    const warm = [row("warm", new Date(Date.now() + 1_300).toISOString())];
+    await insert(warm, new Date().toISOString());
+    sender.fresh(warm);
+    await sender.idle();
+    const at = new Date().toISOString(), lease = new Date(Date.now() + 1_300).toISOString();
+    const rows = Array.from({ length: 45 }, (_, i) => row(i, lease));
+    await insert(rows, at);
+    sender.fresh(rows);
+    // (the worker starts at the first callback)
+    for (let i = 0; i < 300 && got.length < 20; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    assertEquals(got.length, 20, "20 at once to one server; the others wait");
+    await sender.idle();
+    release();
+    const states = await t.deps.db.selectFrom("router_hooks").select(["status"]).execute();
+    const count = (s: string) => states.filter((r) => r.status === s).length;
+    // 40 sent and timed out (queued for their retry); 5 never sent, still claimed until the lease lapses
+    assertEquals([got.length, count("queued"), count("sending")], [40, 40, 5]);
+  } finally {
+    release();
+    sender.close();
+    await sender.idle();
     await t.close();
     await server.shutdown();
   }

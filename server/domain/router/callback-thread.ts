@@ -13,23 +13,36 @@
 import { Outbound, OutboundRefused, type PortableOutbound } from "../common/outbound/client.ts";
 import { buildCallback, type CallbackSupplier, parseVars } from "./callback-request.ts";
 
-/** What the worker is told: its client first, then each callback to send. */
-export type ThreadMessage =
-  | ({ type: "init" } & PortableOutbound)
-  | {
-    type: "send";
-    id: number;
-    supplier: CallbackSupplier;
-    /** The queued row's URL, values (its vars column, JSON), event and idempotency key. */
-    hook: { url: string; vars: string | null; event: string; key: string };
-    /** The signature's time (ms). */
-    at: number;
-  };
+/** A callback to send, as the worker gets it. */
+export type ThreadSend = {
+  id: number;
+  supplier: CallbackSupplier;
+  /** The queued row's URL, values (its vars column, JSON), event and idempotency key. */
+  hook: { url: string; vars: string | null; event: string; key: string };
+  /** The signature's time (ms). */
+  at: number;
+  /**
+   * The latest it may start (wall clock, ms): later it is not sent (`skipped`) and its claim lapses
+   * for a scan to send it, so a send never outlives the claim it was made under.
+   */
+  until?: number;
+};
+
+/**
+ * What the worker is told: its client first, then the callbacks to send, several to a message (a
+ * message costs about as much as a callback's request: they go together within a turn of the loop).
+ */
+export type ThreadMessage = ({ type: "init" } & PortableOutbound) | { type: "send"; items: ThreadSend[] };
 
 /** A send's result: the HTTP status (0: none), or the error and, when the policy refused, its rule. */
-export type ThreadAnswer = { id: number; status: number; error: string; refused: string };
+export type ThreadAnswer = { id: number; status: number; error: string; refused: string; skipped?: boolean };
 
-type Send = Omit<Extract<ThreadMessage, { type: "send" }>, "type" | "id">;
+type Send = Omit<ThreadSend, "id">;
+
+/** How long a callback waits for others to go with it to the worker, and its answer back (ms). */
+export const BATCH_MS = 2;
+/** Callbacks on their way at once to one origin (the worker queues the rest). */
+export const PER_ORIGIN = 20;
 
 /**
  * Sends one callback: on the worker, or on this thread through `via` (the same steps the worker
@@ -52,6 +65,7 @@ export class CallbackThread {
   #worker: Worker | null = null;
   #next = 0;
   readonly #pending = new Map<number, (a: ThreadAnswer) => void>();
+  #outbox: ThreadSend[] = [];
 
   constructor(private readonly client: PortableOutbound) {}
 
@@ -59,10 +73,17 @@ export class CallbackThread {
   send(m: Send): Promise<ThreadAnswer> {
     const worker = this.#worker ??= this.#start();
     const id = ++this.#next;
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
-      worker.postMessage({ type: "send", id, ...m } satisfies ThreadMessage);
-    });
+    if (!this.#outbox.length) {
+      setTimeout(() => {
+        const items = this.#outbox;
+        this.#outbox = [];
+        if (items.length && this.#worker === worker) {
+          worker.postMessage({ type: "send", items } satisfies ThreadMessage);
+        }
+      }, BATCH_MS);
+    }
+    this.#outbox.push({ id, ...m });
+    return new Promise((resolve) => this.#pending.set(id, resolve));
   }
 
   /** Ends the worker; what it was still sending comes back as failed (retried from the queue). */
@@ -72,9 +93,11 @@ export class CallbackThread {
 
   #start(): Worker {
     const worker = new Worker(new URL("./callback-worker.ts", import.meta.url).href, { type: "module" });
-    worker.onmessage = (e: MessageEvent<ThreadAnswer>) => {
-      this.#pending.get(e.data.id)?.(e.data);
-      this.#pending.delete(e.data.id);
+    worker.onmessage = (e: MessageEvent<ThreadAnswer[]>) => {
+      for (const a of e.data) {
+        this.#pending.get(a.id)?.(a);
+        this.#pending.delete(a.id);
+      }
     };
     worker.onerror = (e) => {
       e.preventDefault();
@@ -87,6 +110,7 @@ export class CallbackThread {
   #fail(error: string) {
     this.#worker?.terminate();
     this.#worker = null;
+    this.#outbox = [];
     for (const [id, resolve] of this.#pending) resolve({ id, status: 0, error, refused: "" });
     this.#pending.clear();
   }

@@ -35,40 +35,27 @@
  */
 import { wallClock } from "../common/clock.ts";
 import type { Db } from "../../db/connection.ts";
-import { sql, type Updateable } from "kysely";
+import { sql } from "kysely";
 import type { Logger } from "../../logger.ts";
-import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { hookKey } from "./outcomes.ts";
 import type { Outbound } from "../common/outbound/client.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
 import { callbackSupplier } from "./callback-request.ts";
 import { CallbackThread, deliverCallback } from "./callback-thread.ts";
 import type { HookRow } from "./callback-events.ts";
+import {
+  type Claimed,
+  type Due,
+  type Fresh,
+  keyOf,
+  type Result,
+  type Sendable,
+  settleResults,
+} from "./hook-results.ts";
 
 export { hookKey };
 export { IDEMPOTENCY_HEADER } from "../../../shared/callbacks.ts";
 
-type Due = {
-  id: number;
-  sessionId: string;
-  supplierId: string;
-  url: string;
-  status: string;
-  attempts: number;
-  nextAt: string;
-  /** The idempotency key (null on a complete's queued before migration 0036: `<uid>-c`). */
-  hookKey: string | null;
-  event: string;
-  /** JSON of the values the URL and body are filled with; null: the URL was filled when queued. */
-  vars: string | null;
-};
-/** The idempotency key a queued hook travels with. */
-const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.sessionId, "complete");
-type Claimed = Due & { lease: string; attempts: number };
-/** A claimed callback's row is found by its id, or (claimed at birth, id unknown) by its key. */
-type Fresh = Omit<Claimed, "id"> & { id: null; hookKey: string };
-type Sendable = Claimed | Fresh;
-type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
 // deno-fmt-ignore
 const DUE_COLUMNS = ["id", "sessionId", "supplierId", "url", "status", "attempts", "nextAt", "hookKey", "event", "vars"] as const;
 
@@ -95,6 +82,7 @@ const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 /** How many due callbacks a round takes, and how many of them are on their way at once. */
 const SEND_ROUND = 100;
 const SEND_PARALLEL = 20;
+const THREAD_PARALLEL = 500;
 /** Fresh callbacks waiting in memory at most; more wait in the table for their lease to lapse. */
 const FRESH_MAX = 5_000;
 /** While fresh callbacks are sent, the table is scanned this often (lapsed leases, other instances'). */
@@ -159,12 +147,14 @@ export class HookSender {
   }
 
   #pump() {
-    while (!this.#closed && this.#inFlight.size < SEND_PARALLEL && this.#head < this.#fresh.length) {
+    // on the worker, many wait there at once (it keeps each panel's server to PER_ORIGIN at a time)
+    const parallel = this.#thread ? THREAD_PARALLEL : SEND_PARALLEL;
+    while (!this.#closed && this.#inFlight.size < parallel && this.#head < this.#fresh.length) {
       const h = this.#fresh[this.#head++];
       // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
       if (Date.parse(h.lease) - this.#now() < 2 * this.opts.timeoutMs) continue;
       const p: Promise<void> = this.#send(h, (id) => this.#freshSupplier(id)).then(
-        (r) => void this.#results.push(r),
+        (r) => void (r && this.#results.push(r)),
       ).finally(() => {
         this.#inFlight.delete(p);
         this.#afterSend();
@@ -181,14 +171,16 @@ export class HookSender {
     const drained = !this.#inFlight.size && this.#head >= this.#fresh.length;
     if (this.#results.length >= SEND_ROUND || (drained && this.#results.length)) {
       const batch = this.#results.splice(0);
-      this.#settling = this.#settling.then(() => this.#settle(batch)).then(() => {
-        const retry = Math.min(
-          ...batch.map((r) =>
-            r.set.status === "queued" && r.set.nextAt ? Date.parse(r.set.nextAt) : Infinity
-          ),
-        );
-        if (retry < Infinity) this.#wakeAt(retry);
-      }).catch((e) => this.log.error("supplier callbacks not settled", { error: String(e) }));
+      this.#settling = this.#settling.then(() => settleResults(this.db, this.log, batch, this.#now())).then(
+        () => {
+          const retry = Math.min(
+            ...batch.map((r) =>
+              r.set.status === "queued" && r.set.nextAt ? Date.parse(r.set.nextAt) : Infinity
+            ),
+          );
+          if (retry < Infinity) this.#wakeAt(retry);
+        },
+      ).catch((e) => this.log.error("supplier callbacks not settled", { error: String(e) }));
       if (this.#now() - this.#scannedAt > SCAN_EVERY_MS) this.kick();
     }
     this.#pump();
@@ -314,11 +306,12 @@ export class HookSender {
       const worker = async () => {
         while (next < mine.length) {
           const h = mine[next++];
-          results.push(await this.#send(h, supplierOf));
+          const r = await this.#send(h, supplierOf);
+          if (r) results.push(r);
         }
       };
       await Promise.all(Array.from({ length: Math.min(SEND_PARALLEL, mine.length) }, worker));
-      await this.#settle(results);
+      await settleResults(this.db, this.log, results, this.#now());
     }
     if (this.#closed) return;
     const next = await this.db.selectFrom("router_hooks").select("nextAt")
@@ -365,7 +358,7 @@ export class HookSender {
   async #send(
     h: Sendable,
     supplierOf: (id: string) => ReturnType<typeof callbackSupplier>,
-  ): Promise<Result> {
+  ): Promise<Result | null> {
     let answer = "";
     let error = "";
     let refused = "";
@@ -374,8 +367,11 @@ export class HookSender {
       const supplier = await supplierOf(h.supplierId);
       known = supplier.approvedHookRefusal;
       const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
-      // built, signed and sent on the worker when there is one
-      const a = await deliverCallback(this.#thread ?? this.#outbound, { supplier, hook, at: this.#now() });
+      // built, signed and sent on the worker when there is one; not sent there once too late to be
+      // settled within its claim (null: not settled, its claim lapses and a scan sends it)
+      const at = this.#now(), until = Date.now() + Date.parse(h.lease) - at - this.opts.timeoutMs;
+      const a = await deliverCallback(this.#thread ?? this.#outbound, { supplier, hook, at, until });
+      if (a.skipped) return null;
       [error, refused] = [a.error, a.refused];
       answer = error ? error.slice(0, 500) : `HTTP ${a.status}`;
       if (!error && (a.status < 200 || a.status > 299)) error = answer;
@@ -450,51 +446,5 @@ export class HookSender {
         reason,
       });
     }
-  }
-
-  /**
-   * Records a round's attempts while the claims are still ours (a send that outlived its lease was
-   * taken over): one statement per kind of result, the delivered ones (most) together.
-   */
-  async #settle(results: Result[]) {
-    type Group = { set: Updateable<RouterHooksTable>; lease: string; ids: number[]; keys: string[] };
-    const groups = new Map<string, Group>();
-    const at = new Date(this.#now()).toISOString();
-    for (const r of results) {
-      // the attempt was counted by the claim; the round's time stamps them all
-      const { h } = r, set = { ...r.set, updatedAt: at };
-      delete set.attempts;
-      const key = JSON.stringify([set, h.lease]);
-      const g = groups.get(key) ?? { set, lease: h.lease, ids: [], keys: [] };
-      if (h.id === null) g.keys.push(h.hookKey);
-      else g.ids.push(h.id);
-      groups.set(key, g);
-    }
-    await this.db.transaction().execute(async (trx) => {
-      for (const g of groups.values()) {
-        const mine = () =>
-          trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending").where(
-            "nextAt",
-            "=",
-            g.lease,
-          );
-        if (g.ids.length) {
-          const done = await mine().where("id", "in", g.ids).returning("id").execute();
-          const settled = new Set(done.map((r) => Number(r.id)));
-          for (const id of g.ids.filter((id) => !settled.has(id))) {
-            this.log.warn("supplier callback outlived its lease; another sender has it", { id });
-          }
-        }
-        if (g.keys.length) {
-          // claimed at birth: found by the idempotency key (one row per session and event)
-          const done = await mine().where("hookKey", "is not", null).where("hookKey", "in", g.keys)
-            .returning("hookKey").execute();
-          const settled = new Set(done.map((r) => r.hookKey));
-          for (const key of g.keys.filter((k) => !settled.has(k))) {
-            this.log.warn("supplier callback outlived its lease; another sender has it", { key });
-          }
-        }
-      }
-    });
   }
 }
