@@ -22,10 +22,12 @@ export type ThreadSend = {
   /** The signature's time (ms). */
   at: number;
   /**
-   * The latest it may start (wall clock, ms): later it is not sent (`skipped`) and its claim lapses
-   * for a scan to send it, so a send never outlives the claim it was made under.
+   * How long it may wait for its turn (ms, counted from when the worker gets it: the worker starts
+   * at the app's first callback, and a claim leaves at least a request's time-out to spare): later
+   * it is not sent (`skipped`) and its claim lapses for a scan to send it, so a send never outlives
+   * the claim it was made under.
    */
-  until?: number;
+  waitMs?: number;
 };
 
 /**

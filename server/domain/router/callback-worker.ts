@@ -32,13 +32,14 @@ function serve() {
     answers.push(a);
   };
   // at most PER_ORIGIN on their way to one panel's server; the others wait their turn here
-  const origins = new Map<string, { active: number; waiting: ThreadSend[] }>();
-  const start = (item: ThreadSend) => {
+  type Item = ThreadSend & { until: number };
+  const origins = new Map<string, { active: number; waiting: Item[] }>();
+  const start = (item: Item) => {
     const key = originOf(item.hook.url);
     const o = origins.get(key) ?? { active: 0, waiting: [] };
     origins.set(key, o);
     if (o.active >= PER_ORIGIN) return void o.waiting.push(item);
-    if (item.until !== undefined && Date.now() > item.until) {
+    if (performance.now() > item.until) {
       answer({ id: item.id, status: 0, error: "", refused: "", skipped: true });
       return void next(key, o);
     }
@@ -53,7 +54,7 @@ function serve() {
       next(key, o);
     });
   };
-  const next = (key: string, o: { active: number; waiting: ThreadSend[] }) => {
+  const next = (key: string, o: { active: number; waiting: Item[] }) => {
     const item = o.waiting.shift();
     if (item) start(item);
     else if (!o.active) origins.delete(key);
@@ -61,7 +62,10 @@ function serve() {
   self.onmessage = (e: MessageEvent<ThreadMessage>) => {
     const m = e.data;
     if (m.type === "init") outbound = new Outbound(m.policy, m.opts).pooled();
-    else m.items.forEach(start);
+    else {
+      const now = performance.now();
+      for (const item of m.items) start({ ...item, until: now + (item.waitMs ?? Infinity) });
+    }
   };
 }
 

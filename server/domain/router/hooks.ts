@@ -107,6 +107,7 @@ export class HookSender {
   #head = 0;
   #inFlight = new Set<Promise<void>>();
   #results: Result[] = [];
+  #resultsSince = 0;
   #settling: Promise<void> = Promise.resolve();
   #scannedAt = -Infinity;
   #suppliers = new Map<string, { at: number; s: ReturnType<typeof callbackSupplier> }>();
@@ -154,7 +155,11 @@ export class HookSender {
       // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
       if (Date.parse(h.lease) - this.#now() < 2 * this.opts.timeoutMs) continue;
       const p: Promise<void> = this.#send(h, (id) => this.#freshSupplier(id)).then(
-        (r) => void (r && this.#results.push(r)),
+        (r) => {
+          if (!r) return;
+          if (!this.#results.length) this.#resultsSince = this.#now();
+          this.#results.push(r);
+        },
       ).finally(() => {
         this.#inFlight.delete(p);
         this.#afterSend();
@@ -169,7 +174,9 @@ export class HookSender {
 
   #afterSend() {
     const drained = !this.#inFlight.size && this.#head >= this.#fresh.length;
-    if (this.#results.length >= SEND_ROUND || (drained && this.#results.length)) {
+    // settled a round at a time, when nothing else is on its way, or a second after the oldest
+    const late = this.#results.length && this.#now() - this.#resultsSince > 1_000;
+    if (this.#results.length >= SEND_ROUND || (drained && this.#results.length) || late) {
       const batch = this.#results.splice(0);
       this.#settling = this.#settling.then(() => settleResults(this.db, this.log, batch, this.#now())).then(
         () => {
@@ -369,8 +376,8 @@ export class HookSender {
       const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
       // built, signed and sent on the worker when there is one; not sent there once too late to be
       // settled within its claim (null: not settled, its claim lapses and a scan sends it)
-      const at = this.#now(), until = Date.now() + Date.parse(h.lease) - at - this.opts.timeoutMs;
-      const a = await deliverCallback(this.#thread ?? this.#outbound, { supplier, hook, at, until });
+      const at = this.#now(), waitMs = Date.parse(h.lease) - at - this.opts.timeoutMs;
+      const a = await deliverCallback(this.#thread ?? this.#outbound, { supplier, hook, at, waitMs });
       if (a.skipped) return null;
       [error, refused] = [a.error, a.refused];
       answer = error ? error.slice(0, 500) : `HTTP ${a.status}`;
