@@ -62,7 +62,8 @@ export type EntryRequest = {
 
 export type Routed = { session: SessionRow; project: ProjectConfig; map: MapConfig };
 
-export type EntryResult = { kind: "invalid" } | ({ kind: "routed" } & Routed);
+/** `counted`: this entry made its session (false: a retried entry, its first session again). */
+export type EntryResult = { kind: "invalid" } | ({ kind: "routed"; counted: boolean } & Routed);
 
 export type FinishRequest = {
   uid: string;
@@ -268,7 +269,11 @@ export class Router {
       clientApi: this.#apiLinks(project),
       screen: sc?.kind === "settled" ? sc.screen : undefined,
     });
-    return { kind: "routed", ...await this.#linked({ session: out.session!, project, map }) };
+    return {
+      kind: "routed",
+      counted: out.counted,
+      ...await this.#linked({ session: out.session!, project, map }),
+    };
   }
 
   // ------------------------------------------------------------ sessions by uid
