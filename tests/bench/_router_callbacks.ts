@@ -1,8 +1,9 @@
 /**
  * The "callbacks on" option of router_bench.ts (issue 23, item 3): a second Live project on the same
- * database whose supplier has a signed callback URL for every event, pointed at the bench's bare
- * server (`/cb` answers 200), which the app instance may call (OUTBOUND_ALLOW=127.0.0.1). Each
- * complete then queues a callback in the router's batch and the sender delivers it while the bench
+ * database whose supplier has a signed callback URL for every event, pointed at a receiver of its
+ * own (a bare server on Deno.serve, `/cb` answers 200: the panel's server, which in life runs on
+ * another machine), which the app instance may call (OUTBOUND_ALLOW=127.0.0.1). Each complete then
+ * queues a callback in the router's batch and the sender (its worker) delivers it while the bench
  * runs: the pairs of this project against the pairs of a project without callbacks, in the same
  * rounds (target: 0.9 or more), the time the sender takes to deliver what the phase queued counted in
  * the phase. ROUTER_BENCH_CALLBACKS=0 leaves it out.
