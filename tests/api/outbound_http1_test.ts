@@ -183,3 +183,22 @@ Deno.test("outbound http/1.1: a head or chunk line across the read buffer's end 
     await huge.close();
   }
 });
+
+Deno.test("outbound http/1.1: a server that takes the connection but never speaks TLS is cut at the connect limit", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })().catch(() => {});
+  try {
+    const o = client().with({ connectTimeoutMs: 200 });
+    const port = (listener.addr as Deno.NetAddr).port;
+    const e = await o.request(`https://127.0.0.1:${port}/`).then(() => null, (e) => e);
+    assertMatch(String(e), /no connection within 200 ms/);
+    assertEquals(held.length, 1, "one connection, closed by the client after the limit");
+  } finally {
+    listener.close();
+    held.forEach((c) => c.close());
+    await accepting;
+  }
+});

@@ -196,7 +196,9 @@ async function connect(x: Parameters<Transport>[0], port: number, secure: boolea
         ...(x.caCerts ? { caCerts: x.caCerts } : {}),
       });
       conn = tls;
-      await Promise.race([tls.handshake(), limit]);
+      const handshake = tls.handshake();
+      handshake.catch(() => {}); // when the limit wins, the close below fails it: nobody waits then
+      await Promise.race([handshake, limit]);
     }
     return conn;
   } catch (e) {
