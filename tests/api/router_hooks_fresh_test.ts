@@ -3,12 +3,15 @@
  * instance's lease (one attempt counted) and the sender sends it at the commit, without a scan.
  * What the sender has not put on its way when it closes is released to the queue (due now, the
  * attempt not counted); one claimed too near the end of its lease is left to the scan, which sends
- * it once the lease lapses.
+ * it once the lease lapses. The sender keeps a supplier's signing fields a moment, dropped when the
+ * supplier changes (a rotated key signs the next callback).
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
+import { type CallbackParts, verifyCallbackSignature } from "../../shared/callbacks.ts";
+import * as C from "../../shared/api/supplier-callbacks.ts";
 
 const HOOK = "https://panel.example/hook?uid=[uid]&key=[key]";
 
@@ -76,6 +79,37 @@ Deno.test("router hooks: a callback claimed too near the end of its lease is lef
     await router(t).hooks.idle();
     assertEquals(calls, [`https://panel.example/hook?uid=${uid}&key=${uid}-c`]);
     assertEquals((await states(t)).out, { "sent:2": 1 });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("router hooks: the sender keeps a supplier's signing key for a moment, but a rotation applies to the very next callback", async () => {
+  const seen: { uid: string; req: CallbackParts }[] = [];
+  const record = ((url: string, init?: RequestInit) => {
+    seen.push({
+      uid: new URL(String(url)).searchParams.get("uid") ?? "",
+      req: { method: init?.method ?? "GET", url: String(url), headers: new Headers(init?.headers), body: "" },
+    });
+    return Promise.resolve(new Response("ok"));
+  }) as typeof fetch;
+  const t = await testApp({}, { router: { fetch: record } });
+  try {
+    const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
+    const portal = await t.userWith("SUPPLIER", { email: "rot@panel.example", supplierId: supplier._id });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    const complete = async (sid: string) => {
+      const uid = uidOf((await enter(t, s.mapId, sid)).location);
+      await back(t, uid, "c");
+      await router(t).idle();
+      return seen.find((x) => x.uid === uid)!.req;
+    };
+    const first = (await t.ok(C.revealPortalCallbackSecretCall, { token: portal.token })).hashKey;
+    assert((await verifyCallbackSignature(first, await complete("rot-1"))).ok);
+    const rotated = (await t.ok(C.rotatePortalCallbackSecretCall, { token: portal.token })).hashKey;
+    const next = await complete("rot-2");
+    assert((await verifyCallbackSignature(rotated, next)).ok, "signed with the new key at once");
+    assert(!(await verifyCallbackSignature(first, next)).ok);
   } finally {
     await t.close();
   }

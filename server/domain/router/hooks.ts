@@ -34,6 +34,7 @@
  * supplier (shown on its form) and logged once, when it changes.
  */
 import { wallClock } from "../common/clock.ts";
+import type { ChangeNotifier } from "../common/changes.ts";
 import type { Db } from "../../db/connection.ts";
 import { sql } from "kysely";
 import type { Logger } from "../../logger.ts";
@@ -69,6 +70,8 @@ export type HookOptions = {
   leaseMs?: number;
   /** The clock (deps.now); default Date.now. */
   now?: () => number;
+  /** Where a supplier's change is told: its cached signing fields are dropped (a rotated key applies at once). */
+  changes?: ChangeNotifier;
   /**
    * Send from a worker (./callback-thread.ts): default when the outbound client can be rebuilt there
    * (no test resolver or transport); false keeps every send on this thread.
@@ -82,12 +85,13 @@ const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 /** How many due callbacks a round takes, and how many of them are on their way at once. */
 const SEND_ROUND = 100;
 const SEND_PARALLEL = 20;
+/** Fresh callbacks handed to the worker at once (it keeps each panel's server to PER_ORIGIN). */
 const THREAD_PARALLEL = 500;
 /** Fresh callbacks waiting in memory at most; more wait in the table for their lease to lapse. */
 const FRESH_MAX = 5_000;
 /** While fresh callbacks are sent, the table is scanned this often (lapsed leases, other instances'). */
 const SCAN_EVERY_MS = 10_000;
-/** A supplier's signing fields are read again after this long (fresh callbacks). */
+/** A supplier's signing fields are read again after this long (sooner when it changes). */
 const SUPPLIER_TTL_MS = 1_000;
 
 export const DEFAULT_HOOK_RETRIES = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
@@ -111,16 +115,19 @@ export class HookSender {
   #settling: Promise<void> = Promise.resolve();
   #scannedAt = -Infinity;
   #suppliers = new Map<string, { at: number; s: ReturnType<typeof callbackSupplier> }>();
+  readonly #unsubscribe: () => void;
 
   constructor(private readonly db: Db, private readonly opts: HookOptions, private readonly log: Logger) {
     this.#outbound = opts.outbound.with({ timeoutMs: opts.timeoutMs });
     const portable = opts.thread === false ? null : this.#outbound.portable;
     this.#thread = portable ? new CallbackThread(portable) : null;
+    this.#unsubscribe = opts.changes?.on("supplier", (id) => this.#suppliers.delete(id)) ?? (() => {});
   }
 
   /**
    * Callbacks the router's writer has just committed claimed for this sender (HookRow.lease): sent
-   * now, SEND_PARALLEL at a time, their results settled together.
+   * now (SEND_PARALLEL at a time, or THREAD_PARALLEL handed to the worker), their results settled
+   * together.
    */
   fresh(rows: HookRow[]) {
     const taken: Fresh[] = [];
@@ -154,7 +161,7 @@ export class HookSender {
       const h = this.#fresh[this.#head++];
       // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
       if (Date.parse(h.lease) - this.#now() < 2 * this.opts.timeoutMs) continue;
-      const p: Promise<void> = this.#send(h, (id) => this.#freshSupplier(id)).then(
+      const p: Promise<void> = this.#send(h).then(
         (r) => {
           if (!r) return;
           if (!this.#results.length) this.#resultsSince = this.#now();
@@ -193,7 +200,8 @@ export class HookSender {
     this.#pump();
   }
 
-  #freshSupplier(id: string) {
+  /** A supplier's signing fields, read at most once a SUPPLIER_TTL_MS while it does not change. */
+  #supplier(id: string) {
     const at = this.#now();
     const known = this.#suppliers.get(id);
     if (known && at - known.at < SUPPLIER_TTL_MS) return known.s;
@@ -252,6 +260,7 @@ export class HookSender {
    */
   close() {
     this.#closed = true;
+    this.#unsubscribe();
     clearTimeout(this.#timer);
     this.#timerAt = Infinity;
     const left = this.#fresh.slice(this.#head);
@@ -303,17 +312,12 @@ export class HookSender {
       // a round's claims are one statement and its results a few (one per kind of result), not one
       // per callback: the sender shares the database (and its one writer) with the router
       const mine = await this.#claim(due, now);
-      const suppliers = new Map<string, ReturnType<typeof callbackSupplier>>();
-      const supplierOf = (id: string) => {
-        if (!suppliers.has(id)) suppliers.set(id, callbackSupplier(this.db, id));
-        return suppliers.get(id)!;
-      };
       const results: Result[] = [];
       let next = 0;
       const worker = async () => {
         while (next < mine.length) {
           const h = mine[next++];
-          const r = await this.#send(h, supplierOf);
+          const r = await this.#send(h);
           if (r) results.push(r);
         }
       };
@@ -362,16 +366,13 @@ export class HookSender {
   }
 
   /** Sends one claimed callback; answers what its row is to be set to (the round settles them together). */
-  async #send(
-    h: Sendable,
-    supplierOf: (id: string) => ReturnType<typeof callbackSupplier>,
-  ): Promise<Result | null> {
+  async #send(h: Sendable): Promise<Result | null> {
     let answer = "";
     let error = "";
     let refused = "";
     let known: string | null = null;
     try {
-      const supplier = await supplierOf(h.supplierId);
+      const supplier = await this.#supplier(h.supplierId);
       known = supplier.approvedHookRefusal;
       const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
       // built, signed and sent on the worker when there is one; not sent there once too late to be

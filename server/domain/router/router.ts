@@ -135,6 +135,7 @@ export class Router {
       timeoutMs: 10_000,
       leaseMs: opts.hookLeaseMs,
       now,
+      changes: deps.changes,
     }, deps.log);
     this.writer = new RouterWriter(
       db,

@@ -166,12 +166,12 @@ export async function getCallbackUrls(db: Db, supplierId: string): Promise<Callb
  * random one first (callbacks sent from then on are signed with the new one). Both are logged.
  */
 export async function callbackSecret(
-  ctx: WriteCtx,
+  ctx: WriteCtx & Pick<Ctx, "services">,
   args: { supplierId: string; rotate: boolean },
 ): Promise<CallbackSecret> {
   const { db, actor } = ctx;
   const at = dateAt(ctx.now);
-  return await db.transaction().execute(async (trx) => {
+  const out = await db.transaction().execute(async (trx) => {
     const s = await supplierOf(trx, args.supplierId);
     if (args.rotate) {
       await trx.updateTable("suppliers").set({ hashKey: randomKey(32), updatedAt: at.toISOString() })
@@ -188,6 +188,9 @@ export async function callbackSecret(
     }, at);
     return { hashKey: row.hashKey };
   });
+  // the callback sender drops the supplier's cached signing fields: the next callback has the new key
+  if (args.rotate) ctx.services.changes.supplier(args.supplierId);
+  return out;
 }
 
 /**
