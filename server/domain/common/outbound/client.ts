@@ -47,23 +47,18 @@ export type PortableOutbound = {
   opts: Omit<OutboundOptions, "transport" | "resolve" | "pool">;
 };
 
-/** Origins with an address for a host whose verdict a client keeps. */
+/** Origins with an address for a host that a client keeps as passed. */
 const LITERALS_MAX = 256;
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 export class Outbound {
   readonly #transport: Transport;
-  /** Verdicts on origins whose host is an address (LITERALS_MAX at most): address, or why refused. */
-  readonly #literals = new Map<string, { address: string; refusal: string }>();
+  /** Origins whose host is an address and passed the policy (LITERALS_MAX at most): the address. */
+  readonly #literals = new Map<string, string>();
 
   constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {
     this.#transport = opts.transport ?? http1Transport(opts.pool);
-  }
-
-  #remember(origin: string, verdict: { address: string; refusal: string }) {
-    if (this.#literals.size >= LITERALS_MAX) this.#literals.clear();
-    this.#literals.set(origin, verdict);
   }
 
   /**
@@ -137,20 +132,12 @@ export class Outbound {
   ): Promise<{ url: URL; address: string }> {
     const url = URL.canParse(raw) ? new URL(raw) : null;
     if (!url) throw new OutboundRefused(`not a valid URL: ${raw.slice(0, 200)}`);
-    // an address in the URL is checked once per origin: nothing is looked up, the verdict cannot change
+    // an address in the URL that passed is not checked again: nothing is looked up, it cannot change
     const origin = url.username || url.password ? "" : `${url.protocol}//${url.host}`;
     const known = this.#literals.get(origin);
-    if (known) {
-      if (known.refusal) throw new OutboundRefused(known.refusal);
-      return { url, address: known.address };
-    }
+    if (known) return { url, address: known };
     const early = urlRefusal(url, this.policy);
-    if (early) {
-      if (origin && parseAddress(url.hostname.replace(/^\[|\]$/g, ""))) {
-        this.#remember(origin, { address: "", refusal: early });
-      }
-      throw new OutboundRefused(early);
-    }
+    if (early) throw new OutboundRefused(early);
     const host = url.hostname.replace(/^\[|\]$/g, "");
     const literal = parseAddress(host);
     const found: AddressBytes[] = literal ? [literal] : await this.#resolve(host, deadline, timeoutMs);
@@ -161,7 +148,10 @@ export class Outbound {
       if (why) throw new OutboundRefused(why);
     }
     const address = formatAddress(found[0]);
-    if (literal && origin) this.#remember(origin, { address, refusal: "" });
+    if (literal && origin) {
+      if (this.#literals.size >= LITERALS_MAX) this.#literals.clear();
+      this.#literals.set(origin, address);
+    }
     return { url, address };
   }
 
