@@ -93,6 +93,7 @@ export async function buildDeps(
     env.DATABASE_REPLICA_PATH
       ? { path: env.DATABASE_REPLICA_PATH, syncInterval: env.DATABASE_SYNC_INTERVAL }
       : undefined,
+    { checkpoint: env.DATABASE_CHECKPOINT },
   );
   // on the primary itself (an embedded replica only forwards writes), then into the replica
   await migrateToLatest(handle.primaryDb);

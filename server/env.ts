@@ -73,6 +73,14 @@ const EnvSchema = v.pipe(
         ),
       ),
     ),
+    /**
+     * Who checkpoints a database file's write-ahead log: a worker of its own (`background`, so the
+     * thread that answers requests never stalls on it) or SQLite in a commit (`inline`).
+     */
+    DATABASE_CHECKPOINT: v.optional(
+      v.picklist(["background", "inline"], "DATABASE_CHECKPOINT must be background or inline"),
+      "background",
+    ),
     /** Seconds between syncs of the replica from the primary (staff see other instances' changes that late). */
     DATABASE_SYNC_INTERVAL: v.pipe(
       v.optional(v.string(), "0.5"),

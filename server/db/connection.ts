@@ -1,5 +1,6 @@
 import { type Client, createClient } from "@libsql/client";
 import { Kysely } from "kysely";
+import { startCheckpointer } from "./checkpointer.ts";
 import { LibsqlDialect } from "./dialect.ts";
 import { LocalClient } from "./local-client.ts";
 import { guardRemoteClientLeaks } from "./remote-leaks.ts";
@@ -55,6 +56,15 @@ async function ensureDir(fileUrl: string) {
   if (dir) await Deno.mkdir(dir, { recursive: true });
 }
 
+export type OpenOptions = {
+  /**
+   * Who checkpoints a database file's write-ahead log: SQLite, in the commit that grows it past
+   * 1,000 pages (`inline`, the default), or a worker of its own (`background`, ./checkpointer.ts;
+   * SQLite's own, if the worker cannot start).
+   */
+  checkpoint?: "inline" | "background";
+};
+
 export type ReplicaOptions = {
   /** Local file of an embedded replica of the remote `url`: reads are served from it. */
   path: string;
@@ -72,6 +82,7 @@ export async function openDatabase(
   url: string,
   authToken?: string,
   replica?: ReplicaOptions,
+  opts: OpenOptions = {},
 ): Promise<DbHandle> {
   if (url.startsWith("file:")) await ensureDir(url);
   const local = isLocal(url);
@@ -109,6 +120,9 @@ export async function openDatabase(
     await client.execute("PRAGMA temp_store = MEMORY");
     await client.execute("PRAGMA foreign_keys = ON");
   }
+  const checkpointer = local && url !== ":memory:" && opts.checkpoint === "background"
+    ? await startCheckpointer(client, localPath(url))
+    : null;
   const db = new Kysely<Database>({ dialect: new LibsqlDialect(client) });
   const primaryDb = primary === client ? db : new Kysely<Database>({ dialect: new LibsqlDialect(primary) });
   if (!local) remotes.set(db, { primary, replica: replica ? client : null, primaryDb });
@@ -122,6 +136,7 @@ export async function openDatabase(
       if (replica) await client.sync();
     },
     async close() {
+      await checkpointer?.stop();
       await db.destroy();
       if (primaryDb !== db) await primaryDb.destroy();
     },

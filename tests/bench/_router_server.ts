@@ -33,6 +33,7 @@ if (mode === "bare") {
     DENO_ENV: "development",
     HTTP_GUARD: Deno.env.get("HTTP_GUARD"),
     ROUTER_HOLDS: Deno.env.get("ROUTER_HOLDS"),
+    DATABASE_CHECKPOINT: Deno.env.get("DATABASE_CHECKPOINT"),
     OUTBOUND_ALLOW: Deno.env.get("OUTBOUND_ALLOW"),
   });
   const { deps, handle } = await buildDeps(env);

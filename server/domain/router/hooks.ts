@@ -85,6 +85,9 @@ const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 /** How many due callbacks a round takes, and how many of them are on their way at once. */
 const SEND_ROUND = 100;
 const SEND_PARALLEL = 20;
+/** Fresh callbacks' results settled at once at most, and how long the first of them waits for others (ms). */
+const SETTLE_ROUND = 1_000;
+const SETTLE_MS = 250;
 /** Fresh callbacks handed to the worker at once (it keeps each panel's server to PER_ORIGIN). */
 const THREAD_PARALLEL = 500;
 /** Fresh callbacks waiting in memory at most; more wait in the table for their lease to lapse. */
@@ -111,7 +114,7 @@ export class HookSender {
   #head = 0;
   #inFlight = new Set<Promise<void>>();
   #results: Result[] = [];
-  #resultsSince = 0;
+  #settleTimer: ReturnType<typeof setTimeout> | undefined;
   #settling: Promise<void> = Promise.resolve();
   #scannedAt = -Infinity;
   #suppliers = new Map<string, { at: number; s: ReturnType<typeof callbackSupplier> }>();
@@ -163,9 +166,7 @@ export class HookSender {
       if (Date.parse(h.lease) - this.#now() < 2 * this.opts.timeoutMs) continue;
       const p: Promise<void> = this.#send(h).then(
         (r) => {
-          if (!r) return;
-          if (!this.#results.length) this.#resultsSince = this.#now();
-          this.#results.push(r);
+          if (r) this.#results.push(r);
         },
       ).finally(() => {
         this.#inFlight.delete(p);
@@ -180,24 +181,33 @@ export class HookSender {
   }
 
   #afterSend() {
-    const drained = !this.#inFlight.size && this.#head >= this.#fresh.length;
-    // settled a round at a time, when nothing else is on its way, or a second after the oldest
-    const late = this.#results.length && this.#now() - this.#resultsSince > 1_000;
-    if (this.#results.length >= SEND_ROUND || (drained && this.#results.length) || late) {
-      const batch = this.#results.splice(0);
-      this.#settling = this.#settling.then(() => settleResults(this.db, this.log, batch, this.#now())).then(
-        () => {
-          const retry = Math.min(
-            ...batch.map((r) =>
-              r.set.status === "queued" && r.set.nextAt ? Date.parse(r.set.nextAt) : Infinity
-            ),
-          );
-          if (retry < Infinity) this.#wakeAt(retry);
-        },
-      ).catch((e) => this.log.error("supplier callbacks not settled", { error: String(e) }));
-      if (this.#now() - this.#scannedAt > SCAN_EVERY_MS) this.kick();
+    // settled together: a full round at once, the others SETTLE_MS after the first of them (a
+    // settle is a transaction of its own: one per callback batch cost the router's thread more than
+    // the callbacks' rows did); idle() settles what is left at once
+    if (this.#results.length >= SETTLE_ROUND) this.#settleNow();
+    else if (this.#results.length && this.#settleTimer === undefined) {
+      this.#settleTimer = setTimeout(() => this.#settleNow(), SETTLE_MS);
     }
     this.#pump();
+  }
+
+  /** Settles the results so far (after what is settling). */
+  #settleNow() {
+    clearTimeout(this.#settleTimer);
+    this.#settleTimer = undefined;
+    if (!this.#results.length) return;
+    const batch = this.#results.splice(0);
+    this.#settling = this.#settling.then(() => settleResults(this.db, this.log, batch, this.#now())).then(
+      () => {
+        const retry = Math.min(
+          ...batch.map((r) =>
+            r.set.status === "queued" && r.set.nextAt ? Date.parse(r.set.nextAt) : Infinity
+          ),
+        );
+        if (retry < Infinity) this.#wakeAt(retry);
+      },
+    ).catch((e) => this.log.error("supplier callbacks not settled", { error: String(e) }));
+    if (this.#now() - this.#scannedAt > SCAN_EVERY_MS) this.kick();
   }
 
   /** A supplier's signing fields, read at most once a SUPPLIER_TTL_MS while it does not change. */
@@ -244,6 +254,7 @@ export class HookSender {
       const settling = this.#settling;
       if (this.#running) await this.#running;
       else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
+      else if (this.#results.length) this.#settleNow();
       else {
         await settling;
         if (settling !== this.#settling || this.#running || this.#inFlight.size) continue;
@@ -263,6 +274,7 @@ export class HookSender {
     this.#unsubscribe();
     clearTimeout(this.#timer);
     this.#timerAt = Infinity;
+    this.#settleNow();
     const left = this.#fresh.slice(this.#head);
     this.#fresh = [];
     this.#head = 0;

@@ -1,0 +1,105 @@
+/**
+ * server/domain/router/hook-results.ts: a round's results are settled one statement per kind of
+ * result, each row matched with its own claim's lease, by id (claimed by a scan) or by key (claimed
+ * at birth); a row whose lease is no longer the one the send was made under (another sender has
+ * it) is left as it is and the overrun is logged.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { testApp } from "../helpers/app.ts";
+import { createLogger } from "../../server/logger.ts";
+import { type Result, settleResults } from "../../server/domain/router/hook-results.ts";
+
+Deno.test("hook results: each row is settled under its own lease, by id or by key; a row another sender took is left and logged", async () => {
+  const t = await testApp();
+  const warnings: string[] = [];
+  const log = createLogger("warn", (line) => warnings.push(line));
+  try {
+    const at = "2026-11-26T10:00:00.000Z";
+    const leases = ["2026-11-26T10:01:00.000Z", "2026-11-26T10:01:00.500Z"];
+    // six claimed rows: a, b under the first lease, c, d under the second, e and f taken over since
+    const rows = ["a", "b", "c", "d", "e", "f"].map((k, i) => ({
+      sessionId: `s-${k}`,
+      supplierId: "sup",
+      url: "https://panel.example/hook",
+      status: "sending" as const,
+      attempts: 1,
+      nextAt: k === "e" || k === "f" ? "2026-11-26T10:05:00.000Z" : leases[i < 2 ? 0 : 1],
+      createdAt: at,
+      updatedAt: at,
+      event: "complete",
+      hookKey: `s-${k}-c`,
+    }));
+    const ids =
+      (await t.deps.db.insertInto("router_hooks").values(rows).returning(["id", "hookKey"]).execute())
+        .map((r) => Number(r.id));
+    const base = {
+      sessionId: "",
+      supplierId: "sup",
+      url: "",
+      status: "sending",
+      attempts: 1,
+      event: "complete",
+      vars: null,
+    };
+    const sent = { status: "sent" as const, attempts: 1, lastAnswer: "HTTP 200", lastError: "" };
+    const retry = {
+      status: "queued" as const,
+      attempts: 1,
+      lastAnswer: "HTTP 500",
+      lastError: "HTTP 500",
+      nextAt: "2026-11-26T10:02:00.000Z",
+    };
+    const byId = (i: number, lease: string, set: Result["set"]): Result => ({
+      h: { ...base, id: ids[i], hookKey: rows[i].hookKey, nextAt: lease, lease },
+      set,
+    });
+    const byKey = (i: number, lease: string, set: Result["set"]): Result => ({
+      h: { ...base, id: null, hookKey: rows[i].hookKey, nextAt: lease, lease },
+      set,
+    });
+    await settleResults(t.deps.db, log, [
+      byKey(0, leases[0], sent),
+      byKey(2, leases[1], sent),
+      byId(1, leases[0], retry),
+      byId(3, leases[1], sent),
+      // sent under a lease that is no longer the row's: one by key, one by id
+      byKey(4, leases[0], sent),
+      byId(5, leases[1], sent),
+    ], Date.parse("2026-11-26T10:00:30.000Z"));
+    const after = await t.deps.db.selectFrom("router_hooks")
+      .select(["hookKey", "status", "lastAnswer", "nextAt", "updatedAt"]).orderBy("id").execute();
+    const settledAt = "2026-11-26T10:00:30.000Z";
+    assertEquals(after, [
+      { hookKey: "s-a-c", status: "sent", lastAnswer: "HTTP 200", nextAt: leases[0], updatedAt: settledAt },
+      {
+        hookKey: "s-b-c",
+        status: "queued",
+        lastAnswer: "HTTP 500",
+        nextAt: retry.nextAt,
+        updatedAt: settledAt,
+      },
+      { hookKey: "s-c-c", status: "sent", lastAnswer: "HTTP 200", nextAt: leases[1], updatedAt: settledAt },
+      { hookKey: "s-d-c", status: "sent", lastAnswer: "HTTP 200", nextAt: leases[1], updatedAt: settledAt },
+      {
+        hookKey: "s-e-c",
+        status: "sending",
+        lastAnswer: "",
+        nextAt: "2026-11-26T10:05:00.000Z",
+        updatedAt: at,
+      },
+      {
+        hookKey: "s-f-c",
+        status: "sending",
+        lastAnswer: "",
+        nextAt: "2026-11-26T10:05:00.000Z",
+        updatedAt: at,
+      },
+    ]);
+    const overrun = warnings.filter((w) => w.includes("outlived its lease"));
+    assertEquals(overrun.length, 2, warnings.join("\n"));
+    assert(overrun.some((w) => w.includes("s-e-c")), "the one found by key is named by its key");
+    assert(overrun.some((w) => w.includes(String(ids[5]))), "the one found by id is named by its id");
+  } finally {
+    await t.close();
+  }
+});
