@@ -34,6 +34,7 @@ import * as m0037 from "./0037_client_api.ts";
 import * as m0038 from "./0038_router_holds.ts";
 import * as m0039 from "./0039_routing.ts";
 import * as m0040 from "./0040_held_time.ts";
+import * as m0041 from "./0041_live_sid_order.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   "0038_router_holds": m0038,
   "0039_routing": m0039,
   "0040_held_time": m0040,
+  "0041_live_sid_order": m0041,
 };

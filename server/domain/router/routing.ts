@@ -31,7 +31,6 @@ import type { MapConfig, ProjectConfig, RouterConfig } from "./config.ts";
 import { exclusionRefusal } from "./exclusions.ts";
 import { type Known, knownFailure, readProfile, usesProfiles } from "./profiles.ts";
 import { type DeviceType, type RdThresholds, requestSecurity } from "./security.ts";
-import { priorQuery } from "./writer/load.ts";
 import type { SessionRow } from "./writer/types.ts";
 
 /** The most sessions in one chain (the supplier's entry and two routed hops). */
@@ -40,6 +39,14 @@ export const MAX_HOPS = 3;
 export const CHAIN_MINUTES = 30;
 /** The most candidates looked at for one hop (the best ranked first). */
 export const CANDIDATE_SCAN = 25;
+/**
+ * A respondent's live sessions (duplicates and exclusions of the surveys routing might offer): one
+ * range of the live arrivals' index, sid first (migration 0041), at most one row per project, and
+ * one short statement whatever the number of candidates (their 50 ids bound to a statement cost
+ * more than the read).
+ */
+export const LIVE_OF_SID = `SELECT projectId, supplierId, status FROM sessions INDEXED BY sessions_live_sid
+  WHERE sid = ? AND isTest = 0 AND status NOT IN ('closed', 'duplicate')`;
 /** Clicks' worth of weight the survey's IR has before its own conversion is measured. */
 const PRIOR_CLICKS = 20;
 
@@ -276,10 +283,9 @@ export class Routing {
     if (!pool.length) return null;
     // the respondent's sessions on the candidates (duplicates) and on what their rules name: one read
     const ids = new Set(pool.flatMap(({ p }) => [p.id, ...p.exclusions.map((x) => x.excludedProjectId)]));
-    const q = priorQuery([...ids], [session.sid]);
     const mine = (await db.executeQuery<{ projectId: string; supplierId: string; status: string }>(
-      CompiledQuery.raw(q.sql, q.args),
-    )).rows;
+      CompiledQuery.raw(LIVE_OF_SID, [session.sid]),
+    )).rows.filter((s) => ids.has(s.projectId));
     const entered = new Set(mine.map((s) => s.projectId));
     const own = mine.filter((s) => s.supplierId === session.supplierId);
     const profile = pool.some(({ p }) => usesProfiles(p.questions))
