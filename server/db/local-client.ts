@@ -7,8 +7,9 @@
  * the router's hot path that was a quarter of the server's time (a CPU profile of the router
  * bench: `prepare` 25% of the busy time). Here a statement that returns no rows (the writes) is
  * prepared once per distinct SQL text (at most CACHE_SIZE kept, least recently used dropped); one
- * that returns rows is prepared at each call, as before (see #prepare), and its rows are plain
- * objects of named columns (no access by position, which nothing here uses). Values, integers as
+ * that returns rows is prepared at each call, as before (see #prepare), but its column names are
+ * kept per SQL text (#shapes: the driver built five strings per column at every read), and its rows
+ * are plain objects of named columns (no access by position, which nothing here uses). Values, integers as
  * numbers (beyond 2^53: an error, as the client's `intMode: "number"`), BLOBs as ArrayBuffers and
  * errors (LibsqlError with the SQLite code) are as the client gives them.
  */
@@ -32,6 +33,12 @@ const CACHE_SIZE = 500;
 type Db = InstanceType<typeof Database>;
 type Stmt = ReturnType<Db["prepare"]>;
 type Prepared = { stmt: Stmt; reader: boolean; columns: string[]; types: string[] };
+type Shape = { columns: string[]; types: string[] };
+
+/** Readers' column lists kept (by SQL text; the least recently added dropped). */
+const SHAPES_SIZE = 2_000;
+/** A statement that may change the schema (the kept column lists are then dropped). */
+const DDL = /^\s*(create|alter|drop)\b/i;
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER), MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -129,6 +136,13 @@ const BEGIN: Record<TransactionMode, string> = {
 class Connection {
   readonly db: Db;
   readonly #cache = new Map<string, Prepared>();
+  /**
+   * Readers' columns by SQL text. Asking the driver for them built an object of five strings per
+   * column at every read (a third of a read's cost on \`SELECT *\` of a wide table); they change only
+   * with the schema: dropped at a statement that may change it, and asked again when a row's width
+   * says they did (another process's migration).
+   */
+  readonly #shapes = new Map<string, Shape>();
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -144,22 +158,35 @@ class Connection {
     }
     const stmt = this.db.prepare(sql);
     stmt.safeIntegers(true);
-    const reader = stmt.reader;
+    const shape = this.#shapes.get(sql);
+    const reader = shape ? true : stmt.reader;
     let columns: string[] = [], types: string[] = [];
     if (reader) {
       stmt.raw(true);
-      const cols = stmt.columns() as { name: string; type?: string | null }[];
-      columns = cols.map((c) => c.name);
-      types = cols.map((c) => c.type ?? "");
+      ({ columns, types } = shape ?? this.#shape(sql, stmt));
     }
     const p = { stmt, reader, columns, types };
     // a statement that returns rows is not kept: the driver's cursor over its rows lives until the
     // GC, and one dropped while the statement runs again crashed the process (tests/cli/backup_test.ts,
-    // about 1 run in 3 when readers were kept)
+    // about 1 run in 3 when readers were kept); its columns are (see #shapes)
     if (reader) return p;
     this.#cache.set(sql, p);
     if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
     return p;
+  }
+
+  /** A reader's columns, asked of the driver and kept for its SQL text. */
+  #shape(sql: string, stmt: Stmt): Shape {
+    const cols = stmt.columns() as { name: string; type?: string | null }[];
+    const shape = { columns: cols.map((c) => c.name), types: cols.map((c) => c.type ?? "") };
+    this.#shapes.set(sql, shape);
+    if (this.#shapes.size > SHAPES_SIZE) this.#shapes.delete(this.#shapes.keys().next().value!);
+    return shape;
+  }
+
+  /** After a statement that may change the schema, every kept shape is asked again. */
+  #schemaMayChange(sql: string) {
+    if (DDL.test(sql)) this.#shapes.clear();
   }
 
   execute(stmt: InStatement | string, args?: InArgs): ResultSet {
@@ -179,7 +206,9 @@ class Connection {
       const p = this.#prepare(sql);
       if (p.reader) {
         const raw = p.stmt.all(bound) as unknown[][];
-        const cols = p.columns, n = cols.length;
+        // rows wider or narrower than the kept columns: the schema changed under them (asked again)
+        const shape = raw.length && raw[0].length !== p.columns.length ? this.#shape(sql, p.stmt) : p;
+        const cols = shape.columns, n = cols.length;
         const rows = new Array(raw.length);
         for (let i = 0; i < raw.length; i++) {
           const values = raw[i];
@@ -188,17 +217,28 @@ class Connection {
           for (let j = n - 1; j >= 0; j--) row[cols[j]] = fromSql(values[j]);
           rows[i] = row;
         }
-        return new Result(cols, p.types, rows, 0, undefined);
+        return new Result(cols, shape.types, rows, 0, undefined);
       }
       const info = p.stmt.run(bound) as { changes: number; lastInsertRowid: number | bigint };
+      this.#schemaMayChange(sql);
       return new Result([], [], [], Number(info.changes), BigInt(info.lastInsertRowid));
     } catch (e) {
       throw mapError(e);
     }
   }
 
+  /** Runs a script of statements (the schema's, in migrations and tests). */
+  exec(sql: string) {
+    try {
+      this.db.exec(sql);
+    } finally {
+      this.#shapes.clear();
+    }
+  }
+
   close() {
     this.#cache.clear();
+    this.#shapes.clear();
     if (this.db.open) this.db.close();
   }
 }
@@ -229,7 +269,7 @@ class LocalTransaction implements Transaction {
   executeMultiple(sql: string): Promise<void> {
     try {
       this.#check();
-      this.conn.db.exec(sql);
+      this.conn.exec(sql);
       return Promise.resolve();
     } catch (e) {
       return Promise.reject(mapError(e));
@@ -334,7 +374,7 @@ export class LocalClient implements Client {
   executeMultiple(sql: string): Promise<void> {
     try {
       this.#usable();
-      this.#conn.db.exec(sql);
+      this.#conn.exec(sql);
       return Promise.resolve();
     } catch (e) {
       return Promise.reject(mapError(e));

@@ -78,3 +78,31 @@ Deno.test("local client: a kept statement runs again after the schema changes; t
     c.close();
   }
 });
+
+Deno.test("local client: a read's kept columns follow the schema: its own change drops them, another connection's is seen by the rows' width", async () => {
+  const dir = await Deno.makeTempDir();
+  const c = new LocalClient(`${dir}/shape.db`);
+  const other = new LocalClient(`${dir}/shape.db`);
+  try {
+    await c.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)");
+    await c.execute("INSERT INTO t (k, v) VALUES ('a', 1)");
+    const all = async (client: LocalClient) => {
+      const r = await client.execute("SELECT * FROM t ORDER BY k");
+      return { columns: r.columns, rows: r.rows.map((x) => ({ ...x })) };
+    };
+    assertEquals(await all(c), { columns: ["k", "v"], rows: [{ k: "a", v: 1 }] });
+    // this connection's own change: the same SQL text answers the new columns
+    await c.execute("ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
+    assertEquals(await all(c), { columns: ["k", "v", "w"], rows: [{ k: "a", v: 1, w: "x" }] });
+    // a script of statements counts as a change too
+    await c.executeMultiple("ALTER TABLE t ADD COLUMN y INTEGER NOT NULL DEFAULT 7; SELECT 1;");
+    assertEquals((await all(c)).columns, ["k", "v", "w", "y"]);
+    // another connection's (another process's migration): the rows' width tells
+    await other.execute("ALTER TABLE t DROP COLUMN w");
+    assertEquals(await all(c), { columns: ["k", "v", "y"], rows: [{ k: "a", v: 1, y: 7 }] });
+  } finally {
+    c.close();
+    other.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
