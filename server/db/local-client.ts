@@ -39,6 +39,9 @@ type Shape = { columns: string[]; types: string[] };
 const SHAPES_SIZE = 2_000;
 /** A statement that may change the schema (the kept column lists are then dropped). */
 const DDL = /^\s*(create|alter|drop)\b/i;
+/** The end of a read that returns a row at most (Connection.#single). */
+const LIMIT_ONE = /\blimit\s+1\s*$/i;
+const LIMIT_PARAM = /\blimit\s+\?\s*$/i;
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER), MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -148,12 +151,13 @@ class Connection {
     this.db = new Database(path);
   }
 
-  #prepare(sql: string): Prepared {
-    const hit = this.#cache.get(sql);
+  #prepare(sql: string, single: boolean): Prepared {
+    const key = single ? `\u0001${sql}` : sql;
+    const hit = this.#cache.get(key);
     if (hit) {
       // most recently used last: the first key is the one to drop
-      this.#cache.delete(sql);
-      this.#cache.set(sql, hit);
+      this.#cache.delete(key);
+      this.#cache.set(key, hit);
       return hit;
     }
     const stmt = this.db.prepare(sql);
@@ -168,9 +172,10 @@ class Connection {
     const p = { stmt, reader, columns, types };
     // a statement that returns rows is not kept: the driver's cursor over its rows lives until the
     // GC, and one dropped while the statement runs again crashed the process (tests/cli/backup_test.ts,
-    // about 1 run in 3 when readers were kept); its columns are (see #shapes)
-    if (reader) return p;
-    this.#cache.set(sql, p);
+    // about 1 run in 3 when readers were kept); its columns are (see #shapes). One that returns at
+    // most a row is, as it is only ever read with get(), which makes no cursor (see #single)
+    if (reader && !single) return p;
+    this.#cache.set(key, p);
     if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
     return p;
   }
@@ -186,7 +191,19 @@ class Connection {
 
   /** After a statement that may change the schema, every kept shape is asked again. */
   #schemaMayChange(sql: string) {
-    if (DDL.test(sql)) this.#shapes.clear();
+    if (!DDL.test(sql)) return;
+    this.#shapes.clear();
+    this.#cache.clear();
+  }
+
+  /**
+   * Whether a read returns one row at most: its SQL ends in `LIMIT ?` bound to 1 (Kysely's
+   * `.limit(1)`) or `LIMIT 1`. Such a read is kept prepared and read with the driver's get(): one
+   * step, no cursor left to the GC, no statement prepared per call.
+   */
+  #single(sql: string, bound: unknown[] | Record<string, unknown>): boolean {
+    if (LIMIT_ONE.test(sql)) return true;
+    return Array.isArray(bound) && bound[bound.length - 1] === 1 && LIMIT_PARAM.test(sql);
   }
 
   execute(stmt: InStatement | string, args?: InArgs): ResultSet {
@@ -203,9 +220,14 @@ class Connection {
       bound = named;
     }
     try {
-      const p = this.#prepare(sql);
+      const single = this.#single(sql, bound);
+      const p = this.#prepare(sql, single);
       if (p.reader) {
-        const raw = p.stmt.all(bound) as unknown[][];
+        let raw: unknown[][];
+        if (single) {
+          const row = p.stmt.get(bound) as unknown[] | undefined;
+          raw = row ? [row] : [];
+        } else raw = p.stmt.all(bound) as unknown[][];
         // rows wider or narrower than the kept columns: the schema changed under them (asked again)
         const shape = raw.length && raw[0].length !== p.columns.length ? this.#shape(sql, p.stmt) : p;
         const cols = shape.columns, n = cols.length;

@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { sql } from "kysely";
 import { migratingDb } from "../helpers/migrations.ts";
-import { LIVE_OF_SID } from "../../server/domain/router/routing.ts";
+import { LIVE_OF_SID, liveOfSid } from "../../server/domain/router/routing.ts";
 
 Deno.test("migration 0041: live arrivals are indexed sid first, unique as before; routing reads a respondent's by that range", async () => {
   const { handle, to } = await migratingDb();
@@ -44,7 +44,7 @@ Deno.test("migration 0041: live arrivals are indexed sid first, unique as before
     const plan = await handle.client.execute({ sql: `EXPLAIN QUERY PLAN ${LIVE_OF_SID}`, args: ["m1"] });
     assertEquals(plan.rows.map((r) => r.detail), ["SEARCH sessions USING INDEX sessions_live_sid (sid=?)"]);
     const live = await handle.client.execute({ sql: LIVE_OF_SID, args: ["m1"] });
-    assertEquals(live.rows.map((r) => [r.projectId, r.status]).sort(), [
+    assertEquals(liveOfSid(live.rows).map((r) => [r.projectId, r.status]).sort(), [
       ["p1", "complete"],
       ["p2", "redirected"],
       ["p3", "terminate"],

@@ -106,3 +106,29 @@ Deno.test("local client: a read's kept columns follow the schema: its own change
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("local client: a read of a row at most (LIMIT 1, or LIMIT ? bound to 1) answers as any read, kept prepared", async () => {
+  const c = new LocalClient(":memory:");
+  try {
+    await c.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)");
+    await c.execute("INSERT INTO t (k, v) VALUES ('a', 1), ('b', 2), ('c', 3)");
+    const q = (sql: string, args: (string | number)[]) =>
+      c.execute({ sql, args }).then((r) => r.rows.map((x) => ({ ...x })));
+    for (let i = 0; i < 3; i++) {
+      assertEquals(await q("SELECT k, v FROM t WHERE k = ? LIMIT ?", ["b", 1]), [{ k: "b", v: 2 + 10 * i }]);
+      assertEquals(await q("SELECT k, v FROM t WHERE k = ? LIMIT ?", ["z", 1]), []);
+      // the same text with another limit is an ordinary read
+      assertEquals(await q("SELECT k, v FROM t WHERE k = ? LIMIT ?", ["b", 5]), [{ k: "b", v: 2 + 10 * i }]);
+      assertEquals((await q("SELECT k FROM t WHERE k >= ? ORDER BY k LIMIT ?", ["a", 2])).length, 2);
+      assertEquals(await q("SELECT count(*) AS n FROM t WHERE v > ? LIMIT 1", [1]), [{ n: 2 }]);
+      await c.execute({ sql: "UPDATE t SET v = v + 10 WHERE k = ?", args: ["b"] });
+      // a kept one sees every write
+      assertEquals(await q("SELECT v FROM t WHERE k = ? LIMIT ?", ["b", 1]), [{ v: 12 + 10 * i }]);
+    }
+    // its columns follow a change of the schema
+    await c.execute("ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
+    assertEquals(await q("SELECT * FROM t WHERE k = ? LIMIT ?", ["a", 1]), [{ k: "a", v: 1, w: "x" }]);
+  } finally {
+    c.close();
+  }
+});

@@ -9,6 +9,7 @@
  * Answers are the library's answer (option) ids, or the text of a TEXT question: never names,
  * e-mails or anything else about the person.
  */
+import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { PrescreenQuestion } from "./config.ts";
 import { type AnswerRow, askable, titleIn, visibleOptions } from "./prescreen.ts";
@@ -69,27 +70,27 @@ export function expiryDays(value: string | null | undefined): number {
 
 /**
  * A member's unexpired answers: ONE indexed read (the primary key's prefix), the expiry setting
- * read in the same statement.
+ * read in the same statement, answered as one row (a JSON list of [questionId, answer, answeredAt]):
+ * a read of a row at most is kept prepared (db/local-client.ts).
  */
 export async function readProfile(
   db: Db,
   who: { supplierId: string; memberId: string },
   now: number,
 ): Promise<Known> {
-  const rows = await db.selectFrom("member_profiles")
-    .select((eb) => [
-      "questionId",
-      "answer",
-      "answeredAt",
-      eb.selectFrom("settings").select("value").where("key", "=", PROFILE_EXPIRY_KEY).as("days"),
-    ])
-    .where("supplierId", "=", who.supplierId).where("memberId", "=", who.memberId).execute();
+  const r = await sql<{ answers: string; days: string | null }>`
+    SELECT json_group_array(json_array(questionId, answer, answeredAt)) AS answers,
+      (SELECT value FROM settings WHERE key = ${PROFILE_EXPIRY_KEY}) AS days
+    FROM member_profiles WHERE supplierId = ${who.supplierId} AND memberId = ${who.memberId} LIMIT 1`
+    .execute(db);
+  const row = r.rows[0];
   const out: Known = new Map();
-  for (const r of rows) {
-    const cutoff = new Date(now - expiryDays(r.days) * 86_400_000).toISOString();
-    if (r.answeredAt < cutoff) continue;
-    const values = storedValues(r.answer);
-    if (values.length) out.set(r.questionId, values);
+  if (!row) return out;
+  const cutoff = new Date(now - expiryDays(row.days) * 86_400_000).toISOString();
+  for (const [questionId, answer, answeredAt] of JSON.parse(row.answers) as [string, string, string][]) {
+    if (answeredAt < cutoff) continue;
+    const values = storedValues(answer);
+    if (values.length) out.set(questionId, values);
   }
   return out;
 }

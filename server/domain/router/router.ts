@@ -305,7 +305,8 @@ export class Router {
     if (!UID_RE.test(uid)) return null;
     let s = null;
     for (const db of this.#sessionSources()) {
-      s ??= await db.selectFrom("sessions").selectAll().where("id", "=", uid).executeTakeFirst();
+      // limit(1): a read of a row at most is kept prepared (db/local-client.ts)
+      s ??= await db.selectFrom("sessions").selectAll().where("id", "=", uid).limit(1).executeTakeFirst();
     }
     if (!s) return null;
     const project = await this.config.project(s.projectId);

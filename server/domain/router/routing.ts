@@ -43,10 +43,20 @@ export const CANDIDATE_SCAN = 25;
  * A respondent's live sessions (duplicates and exclusions of the surveys routing might offer): one
  * range of the live arrivals' index, sid first (migration 0041), at most one row per project, and
  * one short statement whatever the number of candidates (their 50 ids bound to a statement cost
- * more than the read).
+ * more than the read). Answered as ONE row, a JSON list of [projectId, supplierId, status]: a read
+ * of a row at most is kept prepared (db/local-client.ts).
  */
-export const LIVE_OF_SID = `SELECT projectId, supplierId, status FROM sessions INDEXED BY sessions_live_sid
-  WHERE sid = ? AND isTest = 0 AND status NOT IN ('closed', 'duplicate')`;
+export const LIVE_OF_SID = `SELECT json_group_array(json_array(projectId, supplierId, status)) AS live
+  FROM sessions INDEXED BY sessions_live_sid
+  WHERE sid = ? AND isTest = 0 AND status NOT IN ('closed', 'duplicate') LIMIT 1`;
+/** The rows of LIVE_OF_SID's answer. */
+export function liveOfSid(
+  rows: readonly object[],
+): { projectId: string; supplierId: string; status: string }[] {
+  const first = rows[0] as { live?: unknown } | undefined;
+  const list = JSON.parse(String(first?.live ?? "[]")) as [string, string, string][];
+  return list.map(([projectId, supplierId, status]) => ({ projectId, supplierId, status }));
+}
 /** Clicks' worth of weight the survey's IR has before its own conversion is measured. */
 const PRIOR_CLICKS = 20;
 
@@ -283,9 +293,9 @@ export class Routing {
     if (!pool.length) return null;
     // the respondent's sessions on the candidates (duplicates) and on what their rules name: one read
     const ids = new Set(pool.flatMap(({ p }) => [p.id, ...p.exclusions.map((x) => x.excludedProjectId)]));
-    const mine = (await db.executeQuery<{ projectId: string; supplierId: string; status: string }>(
-      CompiledQuery.raw(LIVE_OF_SID, [session.sid]),
-    )).rows.filter((s) => ids.has(s.projectId));
+    const mine = liveOfSid(
+      (await db.executeQuery<{ live: string }>(CompiledQuery.raw(LIVE_OF_SID, [session.sid]))).rows,
+    ).filter((s) => ids.has(s.projectId));
     const entered = new Set(mine.map((s) => s.projectId));
     const own = mine.filter((s) => s.supplierId === session.supplierId);
     const profile = pool.some(({ p }) => usesProfiles(p.questions))
@@ -315,7 +325,8 @@ export class Routing {
     const memo = this.#chains.get(chainId);
     if (memo?.last === routed.session.id) this.#chains.delete(chainId);
     const first = memo?.first ??
-      await this.deps.db.selectFrom("sessions").selectAll().where("id", "=", chainId).executeTakeFirst();
+      await this.deps.db.selectFrom("sessions").selectAll().where("id", "=", chainId).limit(1)
+        .executeTakeFirst();
     const hop = first ? await this.#hop(first as SessionRow) : null;
     return hop ? { ...hop, session: { ...hop.session, status: routed.session.status } } : routed;
   }
