@@ -23,17 +23,12 @@ export const CHECKPOINT_EVERY_MS = 50;
 export const SAFETY_NET_PAGES = 10_000;
 
 export type CheckpointMessage = { type: "start"; path: string; everyMs: number } | { type: "stop" };
-/** What the worker did: checkpoints run, frames copied by the last, failures, time spent (ms). */
-export type CheckpointStats = { runs: number; frames: number; failed: number; ms: number };
-/** The worker's answers: its connection is open (or could not be), then its figures when stopped. */
-export type CheckpointReply =
-  | { type: "ready" }
-  | { type: "failed"; error: string }
-  | ({ type: "stopped" } & CheckpointStats);
+/** The worker's answers: its connection is open (or could not be), then it has closed it. */
+export type CheckpointReply = { type: "ready" } | { type: "failed"; error: string } | { type: "stopped" };
 
 export type Checkpointer = {
-  /** Ends the worker (its connection closed) and answers its figures. */
-  stop(): Promise<CheckpointStats>;
+  /** Ends the worker, its connection closed first. */
+  stop(): Promise<void>;
 };
 
 /** How long the worker may take to open its connection; later, checkpoints stay SQLite's (ms). */
@@ -50,7 +45,6 @@ export async function startCheckpointer(
   everyMs = CHECKPOINT_EVERY_MS,
 ): Promise<Checkpointer | null> {
   const worker = new Worker(new URL("./checkpoint-worker.ts", import.meta.url).href, { type: "module" });
-  const none: CheckpointStats = { runs: 0, frames: 0, failed: 1, ms: 0 };
   let answer: (r: CheckpointReply) => void = () => {};
   const next = () => new Promise<CheckpointReply>((resolve) => (answer = resolve));
   worker.onmessage = (e: MessageEvent<CheckpointReply>) => answer(e.data);
@@ -74,15 +68,15 @@ export async function startCheckpointer(
     return null;
   }
   await client.execute(`PRAGMA wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-  let stopped: Promise<CheckpointStats> | null = null;
+  let stopped: Promise<void> | null = null;
   return {
     stop() {
       stopped ??= (async () => {
         const reply = next();
         worker.postMessage({ type: "stop" } satisfies CheckpointMessage);
-        const r = await reply;
+        // answered "stopped", or "failed" by a worker that died: either way it ends here
+        await reply;
         worker.terminate();
-        return r.type === "stopped" ? { runs: r.runs, frames: r.frames, failed: r.failed, ms: r.ms } : none;
       })();
       return stopped;
     },

@@ -228,9 +228,12 @@ class Connection {
           const row = p.stmt.get(bound) as unknown[] | undefined;
           raw = row ? [row] : [];
         } else raw = p.stmt.all(bound) as unknown[][];
-        // rows wider or narrower than the kept columns: the schema changed under them (asked again)
-        const shape = raw.length && raw[0].length !== p.columns.length ? this.#shape(sql, p.stmt) : p;
-        const cols = shape.columns, n = cols.length;
+        // rows wider or narrower than the kept columns: the schema changed under them (asked again,
+        // and kept by a statement that is itself kept)
+        if (raw.length && raw[0].length !== p.columns.length) {
+          ({ columns: p.columns, types: p.types } = this.#shape(sql, p.stmt));
+        }
+        const cols = p.columns, n = cols.length;
         const rows = new Array(raw.length);
         for (let i = 0; i < raw.length; i++) {
           const values = raw[i];
@@ -239,7 +242,7 @@ class Connection {
           for (let j = n - 1; j >= 0; j--) row[cols[j]] = fromSql(values[j]);
           rows[i] = row;
         }
-        return new Result(cols, shape.types, rows, 0, undefined);
+        return new Result(cols, p.types, rows, 0, undefined);
       }
       const info = p.stmt.run(bound) as { changes: number; lastInsertRowid: number | bigint };
       this.#schemaMayChange(sql);
