@@ -4,9 +4,8 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { expectCallGuarded, type TestApp, testApp } from "../helpers/app.ts";
-import { makeParent, makeSupplier } from "../helpers/fixtures.ts";
-import { back, counts, enter, liveProject, PANEL, router, type Setup, uidOf } from "../helpers/router.ts";
-import { addLibraryQuestion } from "../helpers/routing.ts";
+import { back, counts, enter, PANEL, router, uidOf } from "../helpers/router.ts";
+import { addLibraryQuestion, chainOf, market, surveyOf } from "../helpers/routing.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { newId } from "../../server/db/ids.ts";
@@ -18,35 +17,6 @@ import * as D from "../../shared/api/routing.ts";
 import * as Rep from "../../shared/api/reports.ts";
 import * as K from "../../shared/api/supplier-api-keys.ts";
 import type { SupplyTransaction } from "../../shared/api/supply-books.ts";
-
-/** `n` live surveys of one opted-in supplier (a survey's client link names it: .../<name>?uid=). */
-async function market(
-  t: TestApp,
-  names: string[],
-  opts: { supplier?: Record<string, unknown>; cpi?: Record<string, number> } = {},
-) {
-  const supplierId = (await makeSupplier(t, { allowRouting: true, ...opts.supplier }))._id;
-  const parent = await makeParent(t);
-  const out: Record<string, Setup> = {};
-  for (const name of names) {
-    out[name] = await liveProject(t, {
-      parent,
-      supplierId,
-      project: { singleLinkUrl: `https://client.example/${name}?uid=[uid]` },
-      map: { supplierCPI: opts.cpi?.[name] ?? 1.25 },
-    });
-  }
-  return { supplierId, s: out };
-}
-
-/** Which survey a client link belongs to (its path), or "" for any other place. */
-const surveyOf = (location: string) =>
-  location.startsWith("https://client.example/") ? new URL(location).pathname.slice(1) : "";
-
-async function chainOf(t: TestApp, sid: string) {
-  return await t.deps.db.selectFrom("sessions").select(["id", "projectId", "status", "chainId", "hop"])
-    .where("sid", "=", sid).orderBy("hop").execute();
-}
 
 async function routedTotals(t: TestApp) {
   const r = await t.deps.db.selectFrom("router_daily")

@@ -1,6 +1,8 @@
-/** Routing tests' fixtures: library pre-screen questions on a project (issue 24 items 1 and 3). */
+/** Routing tests' fixtures: a market of live surveys, chains, library pre-screen questions (issue 24). */
 import type { TestApp } from "./app.ts";
 import { newId } from "../../server/db/ids.ts";
+import { makeParent, makeSupplier } from "./fixtures.ts";
+import { liveProject, type Setup } from "./router.ts";
 
 /**
  * A pre-screen question copied from the library (`libraryId`): its options' ids are the library's
@@ -43,4 +45,33 @@ export async function setMarketRouting(
   await t.deps.db.updateTable("projects").set({ allowRouting: flag }).where("id", "in", market.projectIds)
     .execute();
   t.deps.services.router.config.clear();
+}
+
+/** `n` live surveys of one opted-in supplier (a survey's client link names it: .../<name>?uid=). */
+export async function market(
+  t: TestApp,
+  names: string[],
+  opts: { supplier?: Record<string, unknown>; cpi?: Record<string, number> } = {},
+) {
+  const supplierId = (await makeSupplier(t, { allowRouting: true, ...opts.supplier }))._id;
+  const parent = await makeParent(t);
+  const out: Record<string, Setup> = {};
+  for (const name of names) {
+    out[name] = await liveProject(t, {
+      parent,
+      supplierId,
+      project: { singleLinkUrl: `https://client.example/${name}?uid=[uid]` },
+      map: { supplierCPI: opts.cpi?.[name] ?? 1.25 },
+    });
+  }
+  return { supplierId, s: out };
+}
+
+/** Which survey a client link belongs to (its path), or "" for any other place. */
+export const surveyOf = (location: string) =>
+  location.startsWith("https://client.example/") ? new URL(location).pathname.slice(1) : "";
+
+export async function chainOf(t: TestApp, sid: string) {
+  return await t.deps.db.selectFrom("sessions").select(["id", "projectId", "status", "chainId", "hop"])
+    .where("sid", "=", sid).orderBy("hop").execute();
 }

@@ -168,8 +168,9 @@ export class Router {
         return r.kind === "routed" ? r : null;
       },
     });
-    this.writer.onCommit = (sessions, hooks) => {
+    this.writer.onCommit = (sessions, hooks, filled) => {
       for (const s of sessions) this.#remember(s);
+      this.routing.noRoom(sessions, filled);
       if (hooks.length) this.hooks.fresh(hooks);
     };
   }

@@ -29,6 +29,7 @@ import { TIME_SUMS } from "../../db/tables/projects.ts";
 import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import type { MapConfig, ProjectConfig, RouterConfig } from "./config.ts";
 import { exclusionRefusal } from "./exclusions.ts";
+import { REASON } from "./outcomes.ts";
 import { type Known, knownFailure, readProfile, usesProfiles } from "./profiles.ts";
 import { type DeviceType, type RdThresholds, requestSecurity } from "./security.ts";
 import type { SessionRow } from "./writer/types.ts";
@@ -67,6 +68,15 @@ const ROUTABLE: ReadonlySet<SessionStatus> = new Set([
   "preScreenTerminate",
   "overQuota",
 ]);
+
+/** Refusals that say a survey takes no one now, whoever comes (for every supplier). */
+const FULL_PROJECT: ReadonlySet<string> = new Set([
+  REASON.sampleFull,
+  REASON.projectClickQuota,
+  REASON.noClientLink,
+]);
+/** Refusals that say one supplier's map on a survey takes no one now. */
+const FULL_MAP: ReadonlySet<string> = new Set([REASON.supplierQuotaFull, REASON.supplierClickQuota]);
 
 /** A session with its survey and the supplier's map on it (the router's Routed). */
 export type Hop = { session: SessionRow; project: ProjectConfig; map: MapConfig };
@@ -197,15 +207,44 @@ export class Routing {
     const now = this.deps.now();
     const hit = this.#bySupplier.get(supplierId);
     if (hit && now - hit.at < this.deps.ttlMs) return hit.value;
-    const value = loadCandidates(this.deps.db, supplierId, this.deps.holds === true);
-    this.#bySupplier.set(supplierId, { value, at: now });
+    return this.#keep(supplierId, loadCandidates(this.deps.db, supplierId, this.deps.holds === true), now);
+  }
+
+  /** Keeps a supplier's list (a read in flight is replaced by its answer once it comes). */
+  #keep(supplierId: string, value: Promise<Candidate[]>, at: number): Promise<Candidate[]> {
+    this.#bySupplier.set(supplierId, { value, at });
     value.then(
       (list) =>
         this.#bySupplier.get(supplierId)?.value === value &&
-        this.#bySupplier.set(supplierId, { value: list, at: now }),
-      () => this.#bySupplier.delete(supplierId),
+        this.#bySupplier.set(supplierId, { value: list, at }),
+      () => this.#bySupplier.get(supplierId)?.value === value && this.#bySupplier.delete(supplierId),
     );
     return value;
+  }
+
+  /**
+   * Told of each committed write batch (the router's writer): the surveys and maps its completes
+   * filled, and its entries refused because their survey is full or out of clicks or links (also
+   * what the holds keep) or their map is at its quota or clicks. Those surveys leave every list
+   * already read, and those maps their supplier's, until the lists are read again (the
+   * configuration's time-to-live). Without it, a survey that filled stayed a candidate for up to
+   * that long, and the respondents routed to it were refused there: in the marketplace bench, 4
+   * routed hops in 10 spent one of the chain's places on a full survey.
+   */
+  noRoom(sessions: Iterable<SessionRow>, filled: { projects: string[]; maps: string[] }) {
+    const projects = new Set(filled.projects), maps = new Set(filled.maps);
+    for (const s of sessions) {
+      if (s.isTest) continue;
+      if (FULL_PROJECT.has(s.reason)) projects.add(s.projectId);
+      else if (FULL_MAP.has(s.reason)) maps.add(s.supplierMapId);
+    }
+    if (!projects.size && !maps.size) return;
+    const keep = (c: Candidate) => !projects.has(c.projectId) && !maps.has(c.mapId);
+    for (const [supplierId, { value, at }] of this.#bySupplier) {
+      if (Array.isArray(value)) {
+        if (!value.every(keep)) this.#bySupplier.set(supplierId, { value: value.filter(keep), at });
+      } else this.#keep(supplierId, value.then((list) => list.filter(keep)), at);
+    }
   }
 
   /** Whether a session's outcome may send its respondent on (before any read). */

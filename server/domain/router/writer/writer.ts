@@ -54,8 +54,11 @@ export type {
 
 export class RouterWriter {
   readonly #queue: BatchQueue<RouterEvent, Outcome>;
-  /** Called after each commit with the sessions and the callbacks it wrote (the uid cache, delivery). */
-  onCommit: ((sessions: SessionRow[], hooks: HookRow[]) => void) | null = null;
+  /**
+   * Called after each commit with the sessions and the callbacks it wrote (the uid cache, delivery)
+   * and the surveys and maps whose completes it brought to their limit (routing stops offering them).
+   */
+  onCommit: ((sessions: SessionRow[], hooks: HookRow[], filled: Filled) => void) | null = null;
   /** Listeners told after each committed flush (the dashboard's live figures); see onFlushed. */
   readonly #flushed = new Set<() => void>();
   /** Transactions run so far (the bench reports events per flush). */
@@ -113,7 +116,7 @@ export class RouterWriter {
     this.flushes++;
     const started = performance.now();
     const remote = remoteOf(this.db);
-    const { outcomes, changes } = remote
+    const { outcomes, changes, state } = remote
       ? await this.#flushRemote(events, remote)
       : await this.db.transaction().execute(async (trx) => {
         const state = await loadBatch(readerOn(trx), events);
@@ -121,11 +124,11 @@ export class RouterWriter {
         const decisions = new Decisions(state, changes, this.opts);
         const outcomes = events.map((e) => decisions.decide(e));
         await changes.write(trx, this.now(), this.opts.hookLeaseMs);
-        return { outcomes, changes };
+        return { outcomes, changes, state };
       });
     // metrics: one call per committed batch (entries and outcomes, batch size, flush time)
     recordRouterBatch(events, outcomes, (performance.now() - started) / 1000);
-    this.onCommit?.([...changes.dirty.values()], changes.hooks);
+    this.onCommit?.([...changes.dirty.values()], changes.hooks, filledIn(state));
     for (const listener of this.#flushed) {
       try {
         listener();
@@ -185,13 +188,26 @@ export class RouterWriter {
         this.writeBatches++;
         this.#remember(state);
         this.writeMs += performance.now() - t1;
-        return { outcomes, changes };
+        return { outcomes, changes, state };
       } catch (err) {
         if (!STALE.test(String((err as Error)?.message ?? err)) || attempt >= MAX_STALE) throw err;
         this.staleBatches++;
       }
     }
   }
+}
+
+/** Surveys and supplier maps a batch left with no room for another complete. */
+export type Filled = { projects: string[]; maps: string[] };
+
+/** What a batch's state (its counters after its own decisions) says is at its limit. */
+function filledIn(state: BatchState): Filled {
+  const out: Filled = { projects: [], maps: [] };
+  for (const [id, c] of state.projects) {
+    if (c.sampleSize > 0 && c.complete >= c.sampleSize) out.projects.push(id);
+  }
+  for (const [id, c] of state.maps) if (c.quota > 0 && c.complete >= c.quota) out.maps.push(id);
+  return out;
 }
 
 /**

@@ -1,0 +1,64 @@
+/**
+ * Routing offers only surveys with room (issue 24 item 3), between two reads of a supplier's
+ * candidates: a survey its completes filled, or one whose refusal says it is full (another instance
+ * filled it), is not offered again, so no routed respondent spends a place of their chain on it.
+ */
+import { assertEquals } from "../helpers/assert.ts";
+import { testApp } from "../helpers/app.ts";
+import { back, enter, router, uidOf } from "../helpers/router.ts";
+import { chainOf, market, surveyOf } from "../helpers/routing.ts";
+import { counterMismatches } from "../../server/domain/router/recount.ts";
+
+// candidates kept for ten minutes: only what the writer tells routing can drop a survey meanwhile
+const kept = { router: { configTtlMs: 10 * 60_000 } };
+
+Deno.test("routing: a survey the last complete filled is not offered again while the candidates are kept", async () => {
+  const t = await testApp({}, kept);
+  try {
+    // B earns most per click and has one place; C has room
+    const { s } = await market(t, ["A", "B", "C"], { cpi: { A: 1, B: 5, C: 2 } });
+    await t.deps.db.updateTable("projects").set({ sampleSize: 1 }).where("id", "=", s.B.child._id).execute();
+    const first = await enter(t, s.A.mapId, "r-0");
+    const inB = await back(t, uidOf(first.location), "t");
+    assertEquals(surveyOf(inB.location), "B", "the candidates are read: B has room");
+    // the complete fills B: the next terminate from A goes to C, no hop spent on B's refusal
+    await back(t, uidOf(inB.location), "c");
+    const second = await enter(t, s.A.mapId, "r-1");
+    const next = await back(t, uidOf(second.location), "t");
+    assertEquals(surveyOf(next.location), "C", next.location);
+    assertEquals((await chainOf(t, "r-1")).map((c) => c.projectId), [s.A.child._id, s.C.child._id]);
+    await router(t).idle();
+    assertEquals(await counterMismatches(t.deps.db), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("routing: a survey that refused a respondent as full (filled elsewhere) is not offered to the next", async () => {
+  const t = await testApp({}, kept);
+  try {
+    const { s } = await market(t, ["A", "B", "C"], { cpi: { A: 1, B: 5, C: 2 } });
+    const first = await enter(t, s.A.mapId, "f-0");
+    assertEquals(surveyOf((await back(t, uidOf(first.location), "t")).location), "B");
+    // another instance's complete fills B (this one only sees it at B's next entry)
+    await t.deps.db.updateTable("projects").set({ sampleSize: 1, complete: 1 }).where(
+      "id",
+      "=",
+      s.B.child._id,
+    )
+      .execute();
+    const second = await enter(t, s.A.mapId, "f-1");
+    assertEquals(surveyOf((await back(t, uidOf(second.location), "t")).location), "C");
+    assertEquals(
+      (await chainOf(t, "f-1")).map((c) => [c.projectId, c.status]),
+      [[s.A.child._id, "terminate"], [s.B.child._id, "overQuota"], [s.C.child._id, "redirected"]],
+      "the list was read before B filled: one refusal by B",
+    );
+    // that refusal took B out of the kept list: the next respondent goes straight to C
+    const third = await enter(t, s.A.mapId, "f-2");
+    assertEquals(surveyOf((await back(t, uidOf(third.location), "t")).location), "C");
+    assertEquals((await chainOf(t, "f-2")).map((c) => c.projectId), [s.A.child._id, s.C.child._id]);
+  } finally {
+    await t.close();
+  }
+});
