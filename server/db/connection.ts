@@ -1,9 +1,10 @@
-import { type Client, createClient } from "@libsql/client";
+import { type Client, createClient, type InStatement } from "@libsql/client";
 import { Kysely } from "kysely";
 import { startCheckpointer } from "./checkpointer.ts";
 import { LibsqlDialect } from "./dialect.ts";
 import { LocalClient } from "./local-client.ts";
 import { guardRemoteClientLeaks } from "./remote-leaks.ts";
+import { KeptStreams, keptStreamUrl, type Rows } from "./kept-stream.ts";
 import type { Database } from "./types.ts";
 
 export type Db = Kysely<Database>;
@@ -27,6 +28,11 @@ export type DbHandle = {
 export type Remote = {
   /** The primary itself over HTTP/WebSocket: one request per batch. */
   primary: Client;
+  /**
+   * One transaction on the primary in one request, each statement's rows: the router's read and
+   * write batches, over kept streams when the primary speaks HTTP (./kept-stream.ts).
+   */
+  batch(statements: InStatement[], mode: "read" | "write"): Promise<Rows[]>;
   /** The embedded replica the app's other reads use, if any (synced after the router writes). */
   replica: Client | null;
   /** Kysely straight on the primary (reads that must not lag, like a session another instance made). */
@@ -125,7 +131,19 @@ export async function openDatabase(
     : null;
   const db = new Kysely<Database>({ dialect: new LibsqlDialect(client) });
   const primaryDb = primary === client ? db : new Kysely<Database>({ dialect: new LibsqlDialect(primary) });
-  if (!local) remotes.set(db, { primary, replica: replica ? client : null, primaryDb });
+  const streamUrl = local ? null : keptStreamUrl(url);
+  const kept = streamUrl ? new KeptStreams(streamUrl, authToken) : null;
+  if (!local) {
+    remotes.set(db, {
+      primary,
+      batch: kept
+        ? (statements, mode) => kept.batch(statements, mode)
+        : async (statements, mode) =>
+          (await primary.batch(statements, mode)).map((rs) => rs.rows as unknown as Rows),
+      replica: replica ? client : null,
+      primaryDb,
+    });
+  }
   return {
     db,
     client,
@@ -136,6 +154,7 @@ export async function openDatabase(
       if (replica) await client.sync();
     },
     async close() {
+      kept?.close();
       await checkpointer?.stop();
       await db.destroy();
       if (primaryDb !== db) await primaryDb.destroy();

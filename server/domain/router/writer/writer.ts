@@ -159,10 +159,7 @@ export class RouterWriter {
    * more, ./queue.ts holds an event that depends on a batch in flight until it is done.
    */
   async #flushRemote(events: RouterEvent[], remote: Remote) {
-    const read = async (statements: Statement[]) =>
-      (await remote.primary.batch(statements as InStatement[], "read")).map((rs) =>
-        rs.rows as unknown as Record<string, unknown>[]
-      );
+    const read = (statements: Statement[]) => remote.batch(statements as InStatement[], "read");
     for (let attempt = 1;; attempt++) {
       const t0 = performance.now();
       // plain entries go without a read (one round trip in all); a refused batch reads
@@ -177,7 +174,7 @@ export class RouterWriter {
       const writes = changes.statements(this.now(), { json: true, hookLeaseMs: this.opts.hookLeaseMs });
       const guards = guardStatements(state, changes);
       try {
-        await remote.primary.batch(
+        await remote.batch(
           [
             ...guards,
             ...writes,
