@@ -11,8 +11,9 @@
  * sqld expires a stream idle for 10 s: one idle longer than IDLE_MS is closed rather than reused,
  * and a reused stream whose request sqld refuses as a whole (STREAM_EXPIRED, or an HTTP error
  * status: nothing of it ran) is replaced and the batch sent once more on a new one. Any other
- * failure (a statement's, the network's) is the caller's, as with the client. Only http(s):// and libsql:// primaries have kept streams
- * (`keptStreamUrl`); a WebSocket primary's batches go through the client.
+ * failure (a statement's, the network's) is the caller's, as with the client. Only http(s):// and
+ * libsql:// primaries have kept streams (`keptStreamUrl`); a WebSocket primary's batches go
+ * through the client.
  */
 import * as hrana from "@libsql/hrana-client";
 import type { InStatement, TransactionMode } from "@libsql/client";
@@ -116,11 +117,9 @@ export class KeptStreams {
 
   async #run(stream: hrana.HttpStream, statements: InStatement[], mode: TransactionMode): Promise<Rows[]> {
     const batch = stream.batch(false);
-    const settled: Promise<unknown>[] = [];
     // every step's promise is handled: a step after a failing one rejects too, and nobody else awaits it
     const track = <T>(p: Promise<T>) => {
       p.catch(() => {});
-      settled.push(p);
       return p;
     };
     const begin = batch.step();

@@ -75,7 +75,7 @@ export class RouterWriter {
   constructor(
     private readonly db: Db,
     readonly opts: WriterOptions,
-    log: Logger,
+    private readonly log: Logger,
     /** The clock (deps.now): stamps what is not an event's own time, like queued hooks. */
     private readonly now: () => number = Date.now,
   ) {
@@ -128,7 +128,12 @@ export class RouterWriter {
       });
     // metrics: one call per committed batch (entries and outcomes, batch size, flush time)
     recordRouterBatch(events, outcomes, (performance.now() - started) / 1000);
-    this.onCommit?.([...changes.dirty.values()], changes.hooks, filledIn(state));
+    try {
+      this.onCommit?.([...changes.dirty.values()], changes.hooks, filledIn(state));
+    } catch (err) {
+      // written is written: a failure here must not send the batch's events round again
+      this.log.error("router commit listener failed", { error: String(err) });
+    }
     for (const listener of this.#flushed) {
       try {
         listener();
