@@ -62,3 +62,21 @@ Deno.test("routing: a survey that refused a respondent as full (filled elsewhere
     await t.close();
   }
 });
+
+Deno.test("router: a commit listener that fails is logged; the batch stays written once and answered", async () => {
+  const t = await testApp();
+  try {
+    const { s } = await market(t, ["A"]);
+    // what routing and the callbacks hear after each commit: down
+    router(t).writer.onCommit = () => {
+      throw new Error("listener down");
+    };
+    const r = await enter(t, s.A.mapId, "cl-1");
+    assertEquals(surveyOf(r.location), "A", `answered as written: ${r.status} ${r.location}`);
+    assertEquals((await chainOf(t, "cl-1")).map((c) => c.status), ["redirected"], "one session, no retry");
+    await router(t).idle();
+    assertEquals(await counterMismatches(t.deps.db), []);
+  } finally {
+    await t.close();
+  }
+});
