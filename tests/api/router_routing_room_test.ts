@@ -6,8 +6,11 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { back, enter, router, uidOf } from "../helpers/router.ts";
-import { chainOf, market, surveyOf } from "../helpers/routing.ts";
+import { addLibraryQuestion, chainOf, market, surveyOf } from "../helpers/routing.ts";
+import { addQualification } from "../helpers/fixtures.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
+import { newId } from "../../server/db/ids.ts";
+import * as P from "../../shared/api/projects.ts";
 
 // candidates kept for ten minutes: only what the writer tells routing can drop a survey meanwhile
 const kept = { router: { configTtlMs: 10 * 60_000 } };
@@ -58,6 +61,75 @@ Deno.test("routing: a survey that refused a respondent as full (filled elsewhere
     const third = await enter(t, s.A.mapId, "f-2");
     assertEquals(surveyOf((await back(t, uidOf(third.location), "t")).location), "C");
     assertEquals((await chainOf(t, "f-2")).map((c) => c.projectId), [s.A.child._id, s.C.child._id]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("routing: a survey whose quota cell a member's known answer puts them in is full is skipped; others still go", async () => {
+  const t = await testApp({}, kept);
+  try {
+    const { supplierId, s } = await market(t, ["A", "B", "C"], { cpi: { A: 1, B: 5, C: 2 } });
+    const now = new Date().toISOString();
+    // B is pre-screened on gender (a library question) and its quota takes one woman and five men
+    const lib = newId(), female = newId(), male = newId();
+    await addLibraryQuestion(t, s.B.child._id, {
+      libraryId: lib,
+      title: "Gender",
+      options: [{ _id: female, title: "Female", formvalidate: true }, {
+        _id: male,
+        title: "Male",
+        formvalidate: true,
+      }],
+    });
+    await t.ok(P.updateProjectCall, {
+      as: "SUPERADMIN",
+      params: { id: s.B.child._id },
+      body: { isPreScreen: true },
+    });
+    await t.deps.db.updateTable("supplier_maps").set({ isPreScreen: 1 }).where("id", "=", s.B.mapId)
+      .execute();
+    const { id: qualificationId, options: [qf, qm] } = await addQualification(t.deps.db, {
+      name: "Gender",
+      options: ["Female", "Male"],
+      at: now,
+    });
+    await t.deps.db.insertInto("project_quotas").values({
+      id: newId(),
+      projectId: s.B.child._id,
+      qualificationId,
+      quotaValue: JSON.stringify([
+        { quotaOptionId: qf, quotaSize: 1, completes: 0 },
+        { quotaOptionId: qm, quotaSize: 5, completes: 0 },
+      ]),
+      createdAt: now,
+      updatedAt: now,
+    }).execute();
+    for (const [sid, answer] of [["w-0", female], ["w-1", female], ["m-1", male]]) {
+      await t.deps.db.insertInto("member_profiles").values({
+        supplierId,
+        memberId: sid,
+        questionId: lib,
+        answer: JSON.stringify([answer]),
+        answeredAt: now,
+        source: "prescreen",
+      }).execute();
+    }
+    // a woman terminates on A, goes to B (her known answer is all it asks) and completes: the
+    // Female cell is full
+    const first = await enter(t, s.A.mapId, "w-0");
+    const inB = await back(t, uidOf(first.location), "t");
+    assertEquals(surveyOf(inB.location), "B", inB.location);
+    await back(t, uidOf(inB.location), "c");
+    // the next woman goes to C: no hop spent on B's refusal
+    const second = await enter(t, s.A.mapId, "w-1");
+    assertEquals(surveyOf((await back(t, uidOf(second.location), "t")).location), "C");
+    assertEquals((await chainOf(t, "w-1")).map((c) => c.projectId), [s.A.child._id, s.C.child._id]);
+    // a man still goes to B: his cell has room
+    const third = await enter(t, s.A.mapId, "m-1");
+    assertEquals(surveyOf((await back(t, uidOf(third.location), "t")).location), "B");
+    await router(t).idle();
+    assertEquals(await counterMismatches(t.deps.db), []);
   } finally {
     await t.close();
   }

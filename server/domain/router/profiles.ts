@@ -11,8 +11,15 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
-import type { PrescreenQuestion } from "./config.ts";
-import { type AnswerRow, askable, titleIn, visibleOptions } from "./prescreen.ts";
+import type { PrescreenQuestion, QuotaDef } from "./config.ts";
+import {
+  type AnswerRow,
+  askable,
+  type QuotaCellRef,
+  quotaCellsFor,
+  titleIn,
+  visibleOptions,
+} from "./prescreen.ts";
 
 /** What the entry link may carry: `q_<library question id>=<answer id>[,<answer id>...]`. */
 export const LINK_PARAM = /^q_([0-9a-f]{24})$/;
@@ -154,6 +161,27 @@ export function knownFailure(
     });
   }
   return detail ? { detail, rows } : null;
+}
+
+/**
+ * The quota cells the known answers alone put the member in (a cell all of whose options they
+ * answer): the pre-screen takes known answers as given, so these are cells of theirs whatever they
+ * answer to the rest.
+ */
+export function knownCells(
+  questions: PrescreenQuestion[],
+  supplierType: number,
+  quotas: QuotaDef[],
+  known: Known,
+): QuotaCellRef[] {
+  if (!quotas.length || !known.size) return [];
+  const titles: string[] = [];
+  for (const q of askable(questions, supplierType)) {
+    const values = knownAnswer(q, supplierType, known);
+    if (!values || q.type === "TEXT") continue;
+    for (const o of visibleOptions(q, supplierType)) if (values.includes(o._id)) titles.push(o.title);
+  }
+  return titles.length ? quotaCellsFor(quotas, titles) : [];
 }
 
 /** The form the pre-screen reads: a known answer stands for its question, else what was sent. */

@@ -30,7 +30,8 @@ import { PROJECT_STATUS, PROJECT_TYPE } from "../../../shared/status.ts";
 import type { MapConfig, ProjectConfig, RouterConfig } from "./config.ts";
 import { exclusionRefusal } from "./exclusions.ts";
 import { REASON } from "./outcomes.ts";
-import { type Known, knownFailure, readProfile, usesProfiles } from "./profiles.ts";
+import type { QuotaCellRef } from "./prescreen.ts";
+import { type Known, knownCells, knownFailure, readProfile, usesProfiles } from "./profiles.ts";
 import { type DeviceType, type RdThresholds, requestSecurity } from "./security.ts";
 import type { SessionRow } from "./writer/types.ts";
 
@@ -186,13 +187,23 @@ type ChainMemo = { first: SessionRow; projects: string[]; last: string };
 /** Chains remembered at most (the oldest forgotten first; a forgotten one is read). */
 const CHAIN_MEMO_MAX = 20_000;
 
+/** A quota cell's key: its quota (a project's) and option (a qualification's, shared by projects). */
+const cellKey = (c: QuotaCellRef) => `${c.quotaId}\u0000${c.quotaOptionId}`;
+/** Full quota cells remembered at most (the oldest forgotten first). */
+const FULL_CELLS_MAX = 20_000;
+
 export class Routing {
   #bySupplier = new Map<string, Cached>();
+  /** Quota cells (`quotaId \0 quotaOptionId`) a write filled, and when: for the configuration's time-to-live. */
+  #fullCells = new Map<string, number>();
   #chains = new Map<string, ChainMemo>();
   #unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: RoutingDeps, private readonly router: RouterPort) {
-    const clear = () => this.#bySupplier.clear();
+    const clear = () => {
+      this.#bySupplier.clear();
+      this.#fullCells.clear();
+    };
     for (const topic of ["project", "supplierMap", "supplier"] as const) {
       this.#unsubscribe.push(deps.changes.on(topic, clear));
     }
@@ -223,15 +234,28 @@ export class Routing {
   }
 
   /**
-   * Told of each committed write batch (the router's writer): the surveys and maps its completes
-   * filled, and its entries refused because their survey is full or out of clicks or links (also
-   * what the holds keep) or their map is at its quota or clicks. Those surveys leave every list
-   * already read, and those maps their supplier's, until the lists are read again (the
+   * Told of each committed write batch (the router's writer): the surveys, maps and quota cells its
+   * completes filled, and its entries refused because their survey is full or out of clicks or
+   * links (also what the holds keep) or their map is at its quota or clicks. Those surveys leave
+   * every list already read, and those maps their supplier's, until the lists are read again (the
    * configuration's time-to-live). Without it, a survey that filled stayed a candidate for up to
    * that long, and the respondents routed to it were refused there: in the marketplace bench, 4
-   * routed hops in 10 spent one of the chain's places on a full survey.
+   * routed hops in 10 spent one of the chain's places on a full survey. A filled quota cell is
+   * remembered as long (a candidate whose cell the member's known answers put them in is skipped).
    */
-  noRoom(sessions: Iterable<SessionRow>, filled: { projects: string[]; maps: string[] }) {
+  noRoom(
+    sessions: Iterable<SessionRow>,
+    filled: { projects: string[]; maps: string[]; cells: QuotaCellRef[] },
+  ) {
+    const now = this.deps.now();
+    for (const cell of filled.cells) {
+      const key = cellKey(cell);
+      this.#fullCells.delete(key);
+      if (this.#fullCells.size >= FULL_CELLS_MAX) {
+        this.#fullCells.delete(this.#fullCells.keys().next().value!);
+      }
+      this.#fullCells.set(key, now);
+    }
     const projects = new Set(filled.projects), maps = new Set(filled.maps);
     for (const s of sessions) {
       if (s.isTest) continue;
@@ -245,6 +269,12 @@ export class Routing {
         if (!value.every(keep)) this.#bySupplier.set(supplierId, { value: value.filter(keep), at });
       } else this.#keep(supplierId, value.then((list) => list.filter(keep)), at);
     }
+  }
+
+  /** Whether a write filled the quota cell within the configuration's time-to-live. */
+  #full(cell: QuotaCellRef, now: number): boolean {
+    const at = this.#fullCells.get(cellKey(cell));
+    return at !== undefined && now - at < this.deps.ttlMs;
   }
 
   /** Whether a session's outcome may send its respondent on (before any read). */
@@ -348,6 +378,12 @@ export class Routing {
       if (requestSecurity(p, who, this.deps.rd)) continue;
       const screened = p.isPreScreen && m.isPreScreen;
       if (screened && known.size && knownFailure(p.questions, m.supplierType, known, p.languageId)) continue;
+      // a quota cell the known answers put them in is full: the pre-screen would refuse them
+      if (
+        screened && knownCells(p.questions, m.supplierType, p.quotas, known).some((c) => this.#full(c, now))
+      ) {
+        continue;
+      }
       return { map: m, profile };
     }
     return null;

@@ -38,6 +38,7 @@ import { Decisions } from "./decide.ts";
 import { Changes } from "./write.ts";
 import type { HookRow } from "../callback-events.ts";
 import type { Outcome, RouterEvent, SessionRow, WriterOptions } from "./types.ts";
+import type { QuotaCellRef } from "../prescreen.ts";
 import { recordRouterBatch } from "../../../lib/metrics.ts";
 
 export type {
@@ -199,16 +200,24 @@ export class RouterWriter {
   }
 }
 
-/** Surveys and supplier maps a batch left with no room for another complete. */
-export type Filled = { projects: string[]; maps: string[] };
+/** Surveys, supplier maps and quota cells a batch left with no room for another complete. */
+export type Filled = { projects: string[]; maps: string[]; cells: QuotaCellRef[] };
 
 /** What a batch's state (its counters after its own decisions) says is at its limit. */
 function filledIn(state: BatchState): Filled {
-  const out: Filled = { projects: [], maps: [] };
+  const out: Filled = { projects: [], maps: [], cells: [] };
   for (const [id, c] of state.projects) {
     if (c.sampleSize > 0 && c.complete >= c.sampleSize) out.projects.push(id);
   }
   for (const [id, c] of state.maps) if (c.quota > 0 && c.complete >= c.quota) out.maps.push(id);
+  // as the decisions read a cell (decide.ts): a size of 0 is no limit, unless the cell is strict
+  for (const [quotaId, q] of state.quotas) {
+    for (const c of q.cells) {
+      if ((c.quotaSize > 0 || c.strict === true) && (Number(c.completes) || 0) >= c.quotaSize) {
+        out.cells.push({ quotaId, quotaOptionId: c.quotaOptionId });
+      }
+    }
+  }
   return out;
 }
 
