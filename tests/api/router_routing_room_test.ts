@@ -11,6 +11,7 @@ import { addQualification } from "../helpers/fixtures.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { newId } from "../../server/db/ids.ts";
 import * as P from "../../shared/api/projects.ts";
+import * as Parts from "../../shared/api/project-parts.ts";
 
 // candidates kept for ten minutes: only what the writer tells routing can drop a survey meanwhile
 const kept = { router: { configTtlMs: 10 * 60_000 } };
@@ -94,8 +95,9 @@ Deno.test("routing: a survey whose quota cell a member's known answer puts them 
       options: ["Female", "Male"],
       at: now,
     });
+    const quotaId = newId();
     await t.deps.db.insertInto("project_quotas").values({
-      id: newId(),
+      id: quotaId,
       projectId: s.B.child._id,
       qualificationId,
       quotaValue: JSON.stringify([
@@ -105,7 +107,7 @@ Deno.test("routing: a survey whose quota cell a member's known answer puts them 
       createdAt: now,
       updatedAt: now,
     }).execute();
-    for (const [sid, answer] of [["w-0", female], ["w-1", female], ["m-1", male]]) {
+    for (const [sid, answer] of [["w-0", female], ["w-1", female], ["m-1", male], ["w-2", female]]) {
       await t.deps.db.insertInto("member_profiles").values({
         supplierId,
         memberId: sid,
@@ -128,6 +130,14 @@ Deno.test("routing: a survey whose quota cell a member's known answer puts them 
     // a man still goes to B: his cell has room
     const third = await enter(t, s.A.mapId, "m-1");
     assertEquals(surveyOf((await back(t, uidOf(third.location), "t")).location), "B");
+    // staff give the Female cell two more places: women go to B again
+    await t.ok(Parts.updateQuotaSizesCall, {
+      as: "SUPERADMIN",
+      params: { quotaId, projectId: s.B.child._id },
+      body: { quotaValue: [{ quotaOptionId: qf, quotaSize: 3 }, { quotaOptionId: qm, quotaSize: 5 }] },
+    });
+    const fourth = await enter(t, s.A.mapId, "w-2");
+    assertEquals(surveyOf((await back(t, uidOf(fourth.location), "t")).location), "B");
     await router(t).idle();
     assertEquals(await counterMismatches(t.deps.db), []);
   } finally {

@@ -142,7 +142,7 @@ Deno.test("router pre-screen: visible options per supplier type; missing, failin
   const quotas: QuotaDef[] = [{
     id: "Q",
     qualificationId: "G",
-    cells: [{ id: "F1", groups: [new Set(["female"])] }],
+    cells: [{ id: "F1", groups: [new Set(["female"])], size: 0 }],
   }];
   const form = (values: Record<string, string[]>) => (name: string) => values[name] ?? [];
   const text = q({ id: "q2", type: "TEXT", options: [] });
@@ -167,11 +167,15 @@ Deno.test("router pre-screen: visible options per supplier type; missing, failin
   assertEquals(quotaCellsFor(quotas, ["  FEMALE "]), [{ quotaId: "Q", quotaOptionId: "F1" }]);
   // a cell over a set of answers of one question takes any of them; an interlocked one needs each group
   const sets: QuotaDef[] = [
-    { id: "A", qualificationId: "AGE", cells: [{ id: "a|b", groups: [new Set(["18-24", "25-34"])] }] },
+    {
+      id: "A",
+      qualificationId: "AGE",
+      cells: [{ id: "a|b", groups: [new Set(["18-24", "25-34"])], size: 0 }],
+    },
     {
       id: "GA",
       qualificationId: "G",
-      cells: [{ id: "f+a|b", groups: [new Set(["female"]), new Set(["18-24", "25-34"])] }],
+      cells: [{ id: "f+a|b", groups: [new Set(["female"]), new Set(["18-24", "25-34"])], size: 0 }],
     },
   ];
   assertEquals(quotaCellsFor(sets, ["25-34"]), [{ quotaId: "A", quotaOptionId: "a|b" }]);

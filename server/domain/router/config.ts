@@ -89,7 +89,8 @@ export type ExclusionRule = {
 export type QuotaDef = {
   id: string;
   qualificationId: string;
-  cells: { id: string; groups: Set<string>[] }[];
+  /** Each cell's option groups (texts answers match) and its size as configured (0: none set). */
+  cells: { id: string; groups: Set<string>[]; size: number }[];
 };
 
 /**
@@ -97,7 +98,7 @@ export type QuotaDef = {
  * per qualification of the quota (a grouped or interlocked cell); absent, the cell is the one option
  * its quotaOptionId names (the Quota tab's cells).
  */
-export type StoredCell = { quotaOptionId: string; options?: unknown };
+export type StoredCell = { quotaOptionId: string; options?: unknown; quotaSize?: unknown };
 
 /** The option-id groups of a cell that names them (a broken value: none, so the cell matches nobody). */
 export function cellGroups(cell: StoredCell): string[][] {
@@ -417,6 +418,7 @@ export class RouterConfig {
         groups: isGroupedCell(c)
           ? cellGroups(c).map((g, i) => texts(g, own[i]))
           : [texts([String(c.quotaOptionId)], r.qualificationId)],
+        size: Number(c.quotaSize) || 0,
       })).filter((c) => c.groups.length === own.length && c.groups.every((g) => g.size > 0));
       return { id: r.id, qualificationId: r.qualificationId, cells };
     });

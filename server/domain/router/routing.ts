@@ -194,7 +194,10 @@ const FULL_CELLS_MAX = 20_000;
 
 export class Routing {
   #bySupplier = new Map<string, Cached>();
-  /** Quota cells (`quotaId \0 quotaOptionId`) a write filled, and when: for the configuration's time-to-live. */
+  /**
+   * Quota cells (`quotaId \0 quotaOptionId`) a write filled, with the completes they held then: full
+   * while their configured size is not above that (a size raised since gives them room again).
+   */
   #fullCells = new Map<string, number>();
   #chains = new Map<string, ChainMemo>();
   #unsubscribe: (() => void)[] = [];
@@ -241,20 +244,20 @@ export class Routing {
    * configuration's time-to-live). Without it, a survey that filled stayed a candidate for up to
    * that long, and the respondents routed to it were refused there: in the marketplace bench, 4
    * routed hops in 10 spent one of the chain's places on a full survey. A filled quota cell is
-   * remembered as long (a candidate whose cell the member's known answers put them in is skipped).
+   * remembered until its survey changes (a candidate whose full cell the member's known answers put
+   * them in is skipped).
    */
   noRoom(
     sessions: Iterable<SessionRow>,
-    filled: { projects: string[]; maps: string[]; cells: QuotaCellRef[] },
+    filled: { projects: string[]; maps: string[]; cells: (QuotaCellRef & { completes: number })[] },
   ) {
-    const now = this.deps.now();
     for (const cell of filled.cells) {
       const key = cellKey(cell);
       this.#fullCells.delete(key);
       if (this.#fullCells.size >= FULL_CELLS_MAX) {
         this.#fullCells.delete(this.#fullCells.keys().next().value!);
       }
-      this.#fullCells.set(key, now);
+      this.#fullCells.set(key, cell.completes);
     }
     const projects = new Set(filled.projects), maps = new Set(filled.maps);
     for (const s of sessions) {
@@ -271,10 +274,13 @@ export class Routing {
     }
   }
 
-  /** Whether a write filled the quota cell within the configuration's time-to-live. */
-  #full(cell: QuotaCellRef, now: number): boolean {
-    const at = this.#fullCells.get(cellKey(cell));
-    return at !== undefined && now - at < this.deps.ttlMs;
+  /** Whether a write filled the survey's quota cell and its configured size has not grown since. */
+  #full(p: ProjectConfig, cell: QuotaCellRef): boolean {
+    const completes = this.#fullCells.get(cellKey(cell));
+    if (completes === undefined) return false;
+    const size = p.quotas.find((q) => q.id === cell.quotaId)?.cells.find((c) => c.id === cell.quotaOptionId)
+      ?.size;
+    return size !== undefined && size <= completes;
   }
 
   /** Whether a session's outcome may send its respondent on (before any read). */
@@ -380,7 +386,7 @@ export class Routing {
       if (screened && known.size && knownFailure(p.questions, m.supplierType, known, p.languageId)) continue;
       // a quota cell the known answers put them in is full: the pre-screen would refuse them
       if (
-        screened && knownCells(p.questions, m.supplierType, p.quotas, known).some((c) => this.#full(c, now))
+        screened && knownCells(p.questions, m.supplierType, p.quotas, known).some((c) => this.#full(p, c))
       ) {
         continue;
       }

@@ -200,8 +200,11 @@ export class RouterWriter {
   }
 }
 
-/** Surveys, supplier maps and quota cells a batch left with no room for another complete. */
-export type Filled = { projects: string[]; maps: string[]; cells: QuotaCellRef[] };
+/**
+ * Surveys, supplier maps and quota cells a batch left with no room for another complete (a cell
+ * with the completes it holds).
+ */
+export type Filled = { projects: string[]; maps: string[]; cells: (QuotaCellRef & { completes: number })[] };
 
 /** What a batch's state (its counters after its own decisions) says is at its limit. */
 function filledIn(state: BatchState): Filled {
@@ -213,8 +216,9 @@ function filledIn(state: BatchState): Filled {
   // as the decisions read a cell (decide.ts): a size of 0 is no limit, unless the cell is strict
   for (const [quotaId, q] of state.quotas) {
     for (const c of q.cells) {
-      if ((c.quotaSize > 0 || c.strict === true) && (Number(c.completes) || 0) >= c.quotaSize) {
-        out.cells.push({ quotaId, quotaOptionId: c.quotaOptionId });
+      const completes = Number(c.completes) || 0;
+      if ((c.quotaSize > 0 || c.strict === true) && completes >= c.quotaSize) {
+        out.cells.push({ quotaId, quotaOptionId: c.quotaOptionId, completes });
       }
     }
   }
