@@ -9,6 +9,10 @@
  * vs off at least 1.5x), overshoot (completes turned over quota or counted past a limit, target at
  * most 1% of completes), pre-screen questions asked per entry, router answers per second (target on
  * vs off at least 0.8x). MARKET_MEMBERS and MARKET_SURVEYS scale it down for a quick look.
+ *
+ * The two modes run in turn, MARKET_ROUNDS times (2 by default: off, on, off, on), and each figure
+ * is their mean: on a shared machine one pair of runs drifted enough to move the answers/s ratio by a
+ * tenth either way (0.72x to 0.86x for the same code).
  */
 import type { BenchRow } from "./_kit.ts";
 import { testApp } from "../helpers/app.ts";
@@ -25,6 +29,8 @@ import { setMarketRouting } from "../helpers/routing.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { startServer } from "./_server.ts";
+
+const ROUNDS = Math.max(1, Number(Deno.env.get("MARKET_ROUNDS") ?? 2));
 
 const OPTIONS: MarketOptions = {
   seed: 2026,
@@ -46,8 +52,8 @@ export async function applyMode(t: Awaited<ReturnType<typeof testApp>>, m: Marke
   await setMarketRouting(t, m, mode === "on");
 }
 
-async function runOnce(mode: MarketMode, dir: string) {
-  const dbPath = `${dir}/market-${mode}.db`;
+async function runOnce(mode: MarketMode, dir: string, round: number) {
+  const dbPath = `${dir}/market-${mode}-${round}.db`;
   const t = await testApp({ DATABASE_URL: `file:${dbPath}`, ROUTER_HOLDS: mode });
   const market = await buildMarket(t, OPTIONS);
   await applyMode(t, market, mode);
@@ -117,10 +123,17 @@ async function runOnce(mode: MarketMode, dir: string) {
 export async function bench(): Promise<BenchRow[]> {
   const dir = await Deno.makeTempDir({ prefix: "market-bench" });
   try {
-    const off = await runOnce("off", dir);
-    const on = await runOnce("on", dir);
+    const runs: Record<MarketMode, Run[]> = { off: [], on: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.off.push(await runOnce("off", dir, round));
+      runs.on.push(await runOnce("on", dir, round));
+    }
+    const off = meanOf(runs.off), on = meanOf(runs.on);
+    const perRound = runs.on.map((r, i) =>
+      `${(r.figures.requestsPerSecond / (runs.off[i].figures.requestsPerSecond || 1)).toFixed(2)}x`
+    ).join(", ");
     const note = (r: { mismatches: string[]; failed: number }) =>
-      `${r.mismatches.length} counter mismatches after a kill -9, ${r.failed} members lost to it`;
+      `${r.mismatches.length} counter mismatches after a kill -9, ${r.failed} members lost to it (${ROUNDS} runs)`;
     const row = (
       measure: string,
       pick: (f: MarketFigures) => number,
@@ -151,7 +164,7 @@ export async function bench(): Promise<BenchRow[]> {
         (f) => f.requestsPerSecond,
         "req/s",
         "marketplace router throughput",
-      ),
+      ).map((r, i) => i ? { ...r, note: `${r.note}; each round's ratio: ${perRound}` } : r),
       {
         measure: "sessions decided per second, routing and holds off",
         value: off.sessionsPerSecond,
@@ -183,10 +196,27 @@ export async function bench(): Promise<BenchRow[]> {
         value: OPTIONS.members,
         unit: "members",
         note:
-          `${OPTIONS.surveys} surveys, ${OPTIONS.suppliers} suppliers, ${off.figures.entries} + ${on.figures.entries} entries`,
+          `${OPTIONS.surveys} surveys, ${OPTIONS.suppliers} suppliers, ${off.figures.entries} + ${on.figures.entries} entries a run; figures are the means of ${ROUNDS} runs of each mode, in turn`,
       },
     ];
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+type Run = Awaited<ReturnType<typeof runOnce>>;
+
+/** The mean of a mode's runs: every figure averaged, the mismatches and lost members of all of them. */
+function meanOf(runs: Run[]): Run {
+  const mean = (pick: (r: Run) => number) => runs.reduce((n, r) => n + pick(r), 0) / runs.length;
+  const figures = Object.fromEntries(
+    Object.keys(runs[0].figures).map((k) => [k, mean((r) => r.figures[k as keyof MarketFigures])]),
+  ) as MarketFigures;
+  return {
+    figures,
+    mismatches: runs.flatMap((r) => r.mismatches),
+    failed: runs.reduce((n, r) => n + r.failed, 0),
+    sessionsPerSecond: mean((r) => r.sessionsPerSecond),
+    cpuPerAnswer: mean((r) => r.cpuPerAnswer),
+  };
 }
