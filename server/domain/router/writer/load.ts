@@ -11,6 +11,7 @@ import { iso } from "../outcomes.ts";
 import { type EntryEvent, parseCells, type RouterEvent, type SessionRow } from "./types.ts";
 import type { Statement } from "../rollup.ts";
 import { TIME_SUMS, type TimeSum } from "../../../db/tables/projects.ts";
+import { byIdsAsOneRow, rowsOfOneRow } from "../../../db/one-row.ts";
 
 /** A project's counters and limits, as read and then as the batch changes them. */
 export type ProjectCounts = HoldCounts & {
@@ -325,20 +326,19 @@ function sessionLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   }
 }
 
-/** The counters and limits of the projects and supplier maps named. */
+/** The columns counterLoads reads of projects and supplier maps. */
+const COUNTERS = ["id", "clicked", "complete", "testClicked", "held", "sent", "pastLimit"];
+const LIMITS = ["sampleSize", "respondentClickQuota", "respondentTestClickQuota", "ir"];
+const PROJECT_COLUMNS = [...COUNTERS, ...LIMITS, ...TIME_SUMS];
+const MAP_COLUMNS = [...COUNTERS, "supplierQuota", "supplierClickQuota"];
+
+/** The counters and limits of the projects and supplier maps named (each ONE row: db/one-row.ts). */
 function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[], state: BatchState) {
   if (projectIds.size) {
     out.push({
-      statement: {
-        sql:
-          `SELECT id, clicked, complete, testClicked, sampleSize, respondentClickQuota, respondentTestClickQuota,
-       ir, held, sent, pastLimit, ${TIME_SUMS.join(", ")} FROM projects WHERE id IN (${
-            list(projectIds.size)
-          })`,
-        args: [...projectIds],
-      },
+      statement: byIdsAsOneRow("projects", PROJECT_COLUMNS, projectIds),
       apply: (rows) => {
-        for (const r of rows) {
+        for (const r of rowsOfOneRow(rows, PROJECT_COLUMNS)) {
           state.projects.set(r.id as string, {
             clicked: Number(r.clicked),
             complete: Number(r.complete),
@@ -356,14 +356,9 @@ function counterLoads(projectIds: Set<string>, mapIds: Set<string>, out: Load[],
   }
   if (mapIds.size) {
     out.push({
-      statement: {
-        sql:
-          `SELECT id, clicked, complete, testClicked, supplierQuota, supplierClickQuota, held, sent, pastLimit
-       FROM supplier_maps WHERE id IN (${list(mapIds.size)})`,
-        args: [...mapIds],
-      },
+      statement: byIdsAsOneRow("supplier_maps", MAP_COLUMNS, mapIds),
       apply: (rows) => {
-        for (const r of rows) {
+        for (const r of rowsOfOneRow(rows, MAP_COLUMNS)) {
           state.maps.set(r.id as string, {
             clicked: Number(r.clicked),
             complete: Number(r.complete),
