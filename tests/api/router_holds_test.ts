@@ -5,7 +5,7 @@
  * The marketplace simulation here is the small, fast one: a quota cell of 10, 30 respondents, a
  * client survey completing 60% of them after a delay, run with holds off and on.
  */
-import { addQualification } from "../helpers/fixtures.ts";
+import { addGenderQuota } from "../helpers/fixtures.ts";
 import { assert, assertAlmostEquals, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
 import {
@@ -19,7 +19,6 @@ import {
   uidOf,
 } from "../helpers/router.ts";
 import { counterMismatches, repairCounters } from "../../server/domain/router/recount.ts";
-import { newId } from "../../server/db/ids.ts";
 import {
   conversion,
   heldConversion,
@@ -57,24 +56,7 @@ async function holdsOf(t: TestApp, table: "projects" | "supplier_maps", id: stri
 /** A pre-screened project with one quota (Gender) whose Female cell holds `size` completes. */
 async function cellProject(t: TestApp, size: number, child: Record<string, unknown> = {}) {
   const s = await liveProject(t, { child, project: { isPreScreen: true }, map: { isPreScreen: true } });
-  const now = new Date().toISOString();
-  const { id: qualId, options: [female, male] } = await addQualification(t.deps.db, {
-    name: "Gender",
-    options: ["Female", "Male"],
-    at: now,
-  });
-  const quotaId = newId();
-  await t.deps.db.insertInto("project_quotas").values({
-    id: quotaId,
-    projectId: s.child._id,
-    qualificationId: qualId,
-    quotaValue: JSON.stringify([
-      { quotaOptionId: female, quotaSize: size, completes: 0 },
-      { quotaOptionId: male, quotaSize: 0, completes: 0 },
-    ]),
-    createdAt: now,
-    updatedAt: now,
-  }).execute();
+  const { quotaId, female } = await addGenderQuota(t.deps.db, s.child._id, { female: size, male: 0 });
   const q = await addQuestion(t, s.child._id, {
     type: "RADIO",
     title: { en: "Gender" },

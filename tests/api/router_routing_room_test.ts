@@ -7,7 +7,7 @@ import { assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { back, enter, router, uidOf } from "../helpers/router.ts";
 import { addLibraryQuestion, chainOf, market, surveyOf } from "../helpers/routing.ts";
-import { addQualification } from "../helpers/fixtures.ts";
+import { addGenderQuota } from "../helpers/fixtures.ts";
 import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { newId } from "../../server/db/ids.ts";
 import * as P from "../../shared/api/projects.ts";
@@ -90,23 +90,10 @@ Deno.test("routing: a survey whose quota cell a member's known answer puts them 
     });
     await t.deps.db.updateTable("supplier_maps").set({ isPreScreen: 1 }).where("id", "=", s.B.mapId)
       .execute();
-    const { id: qualificationId, options: [qf, qm] } = await addQualification(t.deps.db, {
-      name: "Gender",
-      options: ["Female", "Male"],
-      at: now,
+    const { quotaId, female: qf, male: qm } = await addGenderQuota(t.deps.db, s.B.child._id, {
+      female: 1,
+      male: 5,
     });
-    const quotaId = newId();
-    await t.deps.db.insertInto("project_quotas").values({
-      id: quotaId,
-      projectId: s.B.child._id,
-      qualificationId,
-      quotaValue: JSON.stringify([
-        { quotaOptionId: qf, quotaSize: 1, completes: 0 },
-        { quotaOptionId: qm, quotaSize: 5, completes: 0 },
-      ]),
-      createdAt: now,
-      updatedAt: now,
-    }).execute();
     for (const [sid, answer] of [["w-0", female], ["w-1", female], ["m-1", male], ["w-2", female]]) {
       await t.deps.db.insertInto("member_profiles").values({
         supplierId,

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type TestApp, testApp } from "../helpers/app.ts";
-import { makeSupplier } from "../helpers/fixtures.ts";
+import { addGenderQuota, makeSupplier } from "../helpers/fixtures.ts";
 import {
   addQuestion,
   back,
@@ -737,50 +737,7 @@ Deno.test("router: project quota options: answers that map to a full option are 
   const t = await testApp();
   try {
     const s = await liveProject(t, { project: { isPreScreen: true }, map: { isPreScreen: true } });
-    const now = new Date().toISOString();
-    const qualId = newId(), female = newId(), male = newId();
-    await t.deps.db.insertInto("qualifications").values({
-      id: qualId,
-      qualificationName: "Gender",
-      qualificationKey: "gender",
-      qualificationIcon: "users",
-      isActive: 1,
-      isDeleted: 0,
-      createdAt: now,
-      updatedAt: now,
-    }).execute();
-    await t.deps.db.insertInto("qualification_options").values([
-      {
-        id: female,
-        qualificationId: qualId,
-        text: "Female",
-        subText: "",
-        isActive: 1,
-        isDeleted: 0,
-        sortOrder: 1,
-      },
-      {
-        id: male,
-        qualificationId: qualId,
-        text: "Male",
-        subText: "",
-        isActive: 1,
-        isDeleted: 0,
-        sortOrder: 2,
-      },
-    ]).execute();
-    const quotaId = newId();
-    await t.deps.db.insertInto("project_quotas").values({
-      id: quotaId,
-      projectId: s.child._id,
-      qualificationId: qualId,
-      quotaValue: JSON.stringify([
-        { quotaOptionId: female, quotaSize: 1, completes: 0 },
-        { quotaOptionId: male, quotaSize: 5, completes: 0 },
-      ]),
-      createdAt: now,
-      updatedAt: now,
-    }).execute();
+    const { quotaId } = await addGenderQuota(t.deps.db, s.child._id, { female: 1, male: 5 });
     const q = await addQuestion(t, s.child._id, {
       type: "RADIO",
       title: { en: "Gender" },

@@ -116,3 +116,33 @@ export async function addQualification(
   await db.insertInto("qualification_options").values(options).execute();
   return { id, options: options.map((o) => o.id) };
 }
+
+/**
+ * A Gender quota on a project (its qualification made by addQualification): the Female and Male
+ * cells of the sizes given. Answers whose text is "Female" or "Male" fall in them.
+ */
+export async function addGenderQuota(
+  db: TestApp["deps"]["db"],
+  projectId: string,
+  sizes: { female: number; male: number },
+): Promise<{ quotaId: string; female: string; male: string }> {
+  const at = new Date().toISOString();
+  const { id: qualificationId, options: [female, male] } = await addQualification(db, {
+    name: "Gender",
+    options: ["Female", "Male"],
+    at,
+  });
+  const quotaId = newId();
+  await db.insertInto("project_quotas").values({
+    id: quotaId,
+    projectId,
+    qualificationId,
+    quotaValue: JSON.stringify([
+      { quotaOptionId: female, quotaSize: sizes.female, completes: 0 },
+      { quotaOptionId: male, quotaSize: sizes.male, completes: 0 },
+    ]),
+    createdAt: at,
+    updatedAt: at,
+  }).execute();
+  return { quotaId, female, male };
+}
