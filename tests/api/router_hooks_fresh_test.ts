@@ -114,3 +114,45 @@ Deno.test("router hooks: the sender keeps a supplier's signing key for a moment,
     await t.close();
   }
 });
+
+Deno.test("router hooks: results wait for others while callbacks are on their way, and are recorded at once when none is left", async () => {
+  const calls: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  // the first is answered once the second is on its way too; the second's answer is held
+  let bothIn!: () => void;
+  const both = new Promise<void>((r) => bothIn = r);
+  const fetch = (async (url: string) => {
+    calls.push(String(url));
+    if (calls.length === 1) await both;
+    else {
+      bothIn();
+      await gate;
+    }
+    return new Response("ok");
+  }) as typeof globalThis.fetch;
+  const t = await testApp({}, { router: { fetch } });
+  const sent = async () =>
+    (await t.deps.db.selectFrom("router_hooks").select("id").where("status", "=", "sent").execute()).length;
+  try {
+    const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    for (const sid of ["i1", "i2"]) await back(t, uidOf((await enter(t, s.mapId, sid)).location), "c");
+    await router(t).writer.idle();
+    for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    assertEquals(calls.length, 2);
+    await new Promise((r) => setTimeout(r, 100));
+    assertEquals(await sent(), 0, "the first answer waits for the one still on its way");
+    release();
+    // nothing left on its way: recorded within SETTLE_IDLE_MS, not the 250 ms a busy sender waits
+    let n = 0;
+    for (let i = 0; i < 16 && n < 2; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      n = await sent();
+    }
+    assertEquals(n, 2, "both recorded as soon as the sender has nothing on its way");
+  } finally {
+    release();
+    await t.close();
+  }
+});

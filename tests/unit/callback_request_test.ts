@@ -107,6 +107,10 @@ Deno.test("callback signature: the sender's node:crypto signer gives what the sh
     ]
   ) {
     assertEquals(signWithNode("s3cret-ключ", x), await signCallback("s3cret-ключ", x));
+    // keys of a block (64 bytes) and longer ones (hashed first), and the same key again (its pads kept)
+    for (const key of ["k".repeat(63), "k".repeat(64), "k".repeat(65), "é".repeat(40), "s3cret-ключ"]) {
+      assertEquals(signWithNode(key, x), await signCallback(key, x), `a key of ${key.length} characters`);
+    }
   }
   let error = "";
   try {

@@ -25,13 +25,44 @@ import {
   SIGNATURE_HEADER,
   signatureValue,
 } from "../../../shared/callbacks.ts";
-import { createHash, createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { randomKey } from "../common/values.ts";
+import { boundedCache } from "../../lib/memo.ts";
 
 /** SHA-256 of the empty body (a GET's), in hex. */
 const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/**
+ * A key's HMAC-SHA256 (RFC 2104) with its two padded blocks hashed once: each signature copies
+ * those states instead of hashing the key's pads again (half the cost of a fresh createHmac).
+ */
+type Keyed = { inner: ReturnType<typeof createHash>; outer: ReturnType<typeof createHash> };
+const KEYED = boundedCache<string, Keyed>(1_000);
+const BLOCK = 64;
+
+function keyed(secret: string): Keyed {
+  const known = KEYED.get(secret);
+  if (known) return known;
+  let key = new TextEncoder().encode(secret);
+  if (key.length > BLOCK) key = new Uint8Array(createHash("sha256").update(key).digest());
+  const pad = (x: number) => {
+    const out = new Uint8Array(BLOCK).fill(x);
+    key.forEach((b, i) => out[i] = b ^ x);
+    return out;
+  };
+  return KEYED.set(secret, {
+    inner: createHash("sha256").update(pad(0x36)),
+    outer: createHash("sha256").update(pad(0x5c)),
+  });
+}
+
+/** The hex HMAC-SHA256 of a text under a secret (the same as node:crypto's createHmac). */
+export function hmacSha256Hex(secret: string, text: string): string {
+  const k = keyed(secret);
+  return k.outer.copy().update(k.inner.copy().update(text).digest()).digest("hex");
+}
 
 /**
  * The signature value (shared/callbacks.ts' recipe) with node:crypto: synchronous, where Web
@@ -43,7 +74,7 @@ export function signWithNode(
 ): string {
   if (!secret) throw new Error("a callback is never sent unsigned: the supplier has no hash key");
   const body = x.body ? createHash("sha256").update(x.body).digest("hex") : EMPTY_SHA256;
-  return signatureValue(x.ts, createHmac("sha256", secret).update(canonicalText(x, body)).digest("hex"));
+  return signatureValue(x.ts, hmacSha256Hex(secret, canonicalText(x, body)));
 }
 
 /** The supplier fields a callback is built from. */

@@ -85,9 +85,14 @@ const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 /** How many due callbacks a round takes, and how many of them are on their way at once. */
 const SEND_ROUND = 100;
 const SEND_PARALLEL = 20;
-/** Fresh callbacks' results settled at once at most, and how long the first of them waits for others (ms). */
+/**
+ * Fresh callbacks' results settled at once at most, and how long the first of them waits for others
+ * (ms): SETTLE_MS while more are on their way, SETTLE_IDLE_MS once none is (the end of a burst is
+ * recorded at once, yet a trickle of callbacks settles at most one transaction per SETTLE_IDLE_MS).
+ */
 const SETTLE_ROUND = 1_000;
 const SETTLE_MS = 250;
+const SETTLE_IDLE_MS = 20;
 /** Fresh callbacks handed to the worker at once (it keeps each panel's server to PER_ORIGIN). */
 const THREAD_PARALLEL = 500;
 /** Fresh callbacks waiting in memory at most; more wait in the table for their lease to lapse. */
@@ -115,6 +120,9 @@ export class HookSender {
   #inFlight = new Set<Promise<void>>();
   #results: Result[] = [];
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the first result not yet settled came, and when the settle timer fires (performance.now()). */
+  #resultsSince = 0;
+  #settleAt = Infinity;
   #settling: Promise<void> = Promise.resolve();
   #scannedAt = -Infinity;
   #suppliers = new Map<string, { at: number; s: ReturnType<typeof callbackSupplier> }>();
@@ -181,20 +189,28 @@ export class HookSender {
   }
 
   #afterSend() {
-    // settled together: a full round at once, the others SETTLE_MS after the first of them (a
-    // settle is a transaction of its own: one per callback batch cost the router's thread more than
-    // the callbacks' rows did); idle() settles what is left at once
-    if (this.#results.length >= SETTLE_ROUND) this.#settleNow();
-    else if (this.#results.length && this.#settleTimer === undefined) {
-      this.#settleTimer = setTimeout(() => this.#settleNow(), SETTLE_MS);
-    }
+    // settled together: a full round at once, the others SETTLE_MS after the first of them, or
+    // SETTLE_IDLE_MS when nothing else is on its way (a settle is a transaction of its own: one per
+    // callback batch cost the router's thread more than the callbacks' rows did); idle() settles
+    // what is left at once
     this.#pump();
+    if (this.#results.length >= SETTLE_ROUND) return this.#settleNow();
+    if (!this.#results.length) return;
+    const now = performance.now();
+    if (this.#settleTimer === undefined) this.#resultsSince = now;
+    const idle = this.#inFlight.size === 0 && this.#head >= this.#fresh.length;
+    const at = this.#resultsSince + (idle ? SETTLE_IDLE_MS : SETTLE_MS);
+    if (at >= this.#settleAt) return;
+    clearTimeout(this.#settleTimer);
+    this.#settleAt = at;
+    this.#settleTimer = setTimeout(() => this.#settleNow(), Math.max(0, at - now));
   }
 
   /** Settles the results so far (after what is settling). */
   #settleNow() {
     clearTimeout(this.#settleTimer);
     this.#settleTimer = undefined;
+    this.#settleAt = Infinity;
     if (!this.#results.length) return;
     const batch = this.#results.splice(0);
     this.#settling = this.#settling.then(() => settleResults(this.db, this.log, batch, this.#now())).then(

@@ -130,7 +130,7 @@ export class Outbound {
     deadline: AbortSignal,
     timeoutMs: number,
   ): Promise<{ url: URL; address: string }> {
-    const url = URL.canParse(raw) ? new URL(raw) : null;
+    const url = URL.parse(raw);
     if (!url) throw new OutboundRefused(`not a valid URL: ${raw.slice(0, 200)}`);
     // an address in the URL that passed is not checked again: nothing is looked up, it cannot change
     const origin = url.username || url.password ? "" : `${url.protocol}//${url.host}`;

@@ -38,6 +38,9 @@ const FRAMING: ReadonlySet<string> = new Set([
   "proxy-connection",
 ]);
 
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
 export const tooLarge = (max: number) => new Error(`the answer is larger than ${max} bytes`);
 const TOO_LATE = "no complete answer in time";
 
@@ -161,7 +164,6 @@ function requestBytes(x: Parameters<Transport>[0], close: boolean): Uint8Array {
     }
     if (!FRAMING.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
   }
-  const enc = new TextEncoder();
   const body = x.body === undefined ? null : enc.encode(x.body);
   if (body || x.method !== "GET") head += `Content-Length: ${body?.length ?? 0}\r\n`;
   if (close) head += "Connection: close\r\n";
@@ -252,11 +254,11 @@ type Head = { status: number; headers: Headers; keepAlive: boolean; length: numb
 
 /** Reads an answer off a connection: a buffer that grows as bytes come. */
 class AnswerReader {
-  #buf = new Uint8Array(16 * 1024);
+  // most answers (a callback's, an API's link) fit; a longer one doubles it as it comes
+  #buf = new Uint8Array(2 * 1024);
   #start = 0;
   #end = 0;
   #any = false;
-  readonly #text = new TextDecoder();
 
   constructor(private readonly conn: Deno.Conn) {}
 
@@ -296,7 +298,7 @@ class AnswerReader {
   /** The bytes up to the next CRLF (at most `max` of them), consumed with it. */
   async #line(max: number, what: string): Promise<string> {
     const i = await this.#find(false, max, what);
-    const line = this.#text.decode(this.#buf.subarray(this.#start, i));
+    const line = dec.decode(this.#buf.subarray(this.#start, i));
     this.#start = i + 2;
     return line;
   }
@@ -324,7 +326,7 @@ class AnswerReader {
   /** The status line and headers: found whole, decoded once. */
   async head(): Promise<Head> {
     const end = await this.#find(true, MAX_ANSWER_HEAD, "the answer's head");
-    const lines = this.#text.decode(this.#buf.subarray(this.#start, end)).split("\r\n");
+    const lines = dec.decode(this.#buf.subarray(this.#start, end)).split("\r\n");
     this.#start = end + 4;
     const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
     if (!m) throw new Error(`not an HTTP/1.x answer: ${JSON.stringify(lines[0].slice(0, 60))}`);
