@@ -10,7 +10,12 @@
  * Only a client the worker can rebuild goes there (Outbound.portable: no test resolver or fake
  * transport); otherwise HookSender sends on its own thread, the same way.
  */
-import { Outbound, OutboundRefused, type PortableOutbound } from "../common/outbound/client.ts";
+import {
+  Outbound,
+  type OutboundCall,
+  OutboundRefused,
+  type PortableOutbound,
+} from "../common/outbound/client.ts";
 import { buildCallback, type CallbackSupplier, parseVars } from "./callback-request.ts";
 
 /** A callback to send, as the worker gets it. */
@@ -43,8 +48,17 @@ type Send = Omit<ThreadSend, "id">;
 
 /** How long a callback waits for others to go with it to the worker, and its answer back (ms). */
 export const BATCH_MS = 2;
-/** Callbacks on their way at once to one origin (the worker queues the rest). */
+/** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
+/** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */
+export const PIPELINE_DEPTH = 16;
+
+/** The answer's error (and the policy's rule when it refused). */
+function failed(answer: ThreadAnswer, err: unknown): ThreadAnswer {
+  answer.error = err instanceof Error ? err.message : String(err);
+  if (err instanceof OutboundRefused) answer.refused = err.reason;
+  return answer;
+}
 
 /**
  * Sends one callback: on the worker, or on this thread through `via` (the same steps the worker
@@ -52,15 +66,33 @@ export const PER_ORIGIN = 20;
  */
 export async function deliverCallback(via: CallbackThread | Outbound, m: Send): Promise<ThreadAnswer> {
   if (via instanceof CallbackThread) return await via.send(m);
-  const answer: ThreadAnswer = { id: 0, status: 0, error: "", refused: "" };
-  try {
-    const req = buildCallback(m.supplier, { ...m.hook, vars: parseVars(m.hook.vars) }, m.at);
-    answer.status = (await via.request(req.url, req)).status;
-  } catch (err) {
-    answer.error = err instanceof Error ? err.message : String(err);
-    if (err instanceof OutboundRefused) answer.refused = err.reason;
-  }
+  const [answer] = await deliverCallbacks(via, [{ id: 0, ...m }]);
   return answer;
+}
+
+/**
+ * Sends callbacks together (Outbound.requestMany: those to one panel's server pipelined on one
+ * connection), each built and signed first. Never throws: each answer has its status or its error.
+ */
+export async function deliverCallbacks(via: Outbound, ms: ThreadSend[]): Promise<ThreadAnswer[]> {
+  const out = ms.map((m): ThreadAnswer => ({ id: m.id, status: 0, error: "", refused: "" }));
+  const calls: OutboundCall[] = [];
+  const of: number[] = [];
+  ms.forEach((m, i) => {
+    try {
+      const req = buildCallback(m.supplier, { ...m.hook, vars: parseVars(m.hook.vars) }, m.at);
+      calls.push({ url: req.url, req });
+      of.push(i);
+    } catch (err) {
+      failed(out[i], err);
+    }
+  });
+  const answers = await via.requestMany(calls);
+  answers.forEach((a, j) => {
+    if (a instanceof Error) failed(out[of[j]], a);
+    else out[of[j]].status = a.status;
+  });
+  return out;
 }
 
 export class CallbackThread {

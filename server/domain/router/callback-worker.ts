@@ -8,8 +8,9 @@
 import { Outbound } from "../common/outbound/client.ts";
 import {
   BATCH_MS,
-  deliverCallback,
+  deliverCallbacks,
   PER_ORIGIN,
+  PIPELINE_DEPTH,
   type ThreadAnswer,
   type ThreadMessage,
   type ThreadSend,
@@ -31,40 +32,51 @@ function serve() {
     }
     answers.push(a);
   };
-  // at most PER_ORIGIN on their way to one panel's server; the others wait their turn here
+  // at most PER_ORIGIN connections on their way to one panel's server, each with up to
+  // PIPELINE_DEPTH callbacks written together; the others wait their turn here
   type Item = ThreadSend & { until: number };
-  const origins = new Map<string, { active: number; waiting: Item[] }>();
-  const start = (item: Item) => {
-    const key = originOf(item.hook.url);
-    const o = origins.get(key) ?? { active: 0, waiting: [] };
-    origins.set(key, o);
-    if (o.active >= PER_ORIGIN) return void o.waiting.push(item);
-    if (performance.now() > item.until) {
-      answer({ id: item.id, status: 0, error: "", refused: "", skipped: true });
-      return void next(key, o);
+  type Origin = { active: number; waiting: Item[] };
+  const origins = new Map<string, Origin>();
+  const pump = (key: string, o: Origin) => {
+    while (o.active < PER_ORIGIN && o.waiting.length) {
+      const now = performance.now();
+      const batch: Item[] = [];
+      while (batch.length < PIPELINE_DEPTH && o.waiting.length) {
+        const item = o.waiting.shift()!;
+        if (now > item.until) answer({ id: item.id, status: 0, error: "", refused: "", skipped: true });
+        else batch.push(item);
+      }
+      if (!batch.length) continue;
+      o.active++;
+      const client = outbound;
+      const sent = client ? deliverCallbacks(client, batch) : Promise.resolve(batch.map((item) => ({
+        id: item.id,
+        status: 0,
+        error: "the callback worker has no client",
+        refused: "",
+      })));
+      sent.then((as) => {
+        as.forEach(answer);
+        o.active--;
+        pump(key, o);
+      });
     }
-    o.active++;
-    const client = outbound;
-    const sent = client
-      ? deliverCallback(client, item)
-      : Promise.resolve({ id: 0, status: 0, error: "the callback worker has no client", refused: "" });
-    sent.then((a) => {
-      answer({ ...a, id: item.id });
-      o.active--;
-      next(key, o);
-    });
-  };
-  const next = (key: string, o: { active: number; waiting: Item[] }) => {
-    const item = o.waiting.shift();
-    if (item) start(item);
-    else if (!o.active) origins.delete(key);
+    if (!o.active && !o.waiting.length) origins.delete(key);
   };
   self.onmessage = (e: MessageEvent<ThreadMessage>) => {
     const m = e.data;
     if (m.type === "init") outbound = new Outbound(m.policy, m.opts).pooled();
     else {
       const now = performance.now();
-      for (const item of m.items) start({ ...item, until: now + (item.waitMs ?? Infinity) });
+      const touched = new Set<string>();
+      for (const item of m.items) {
+        const key = originOf(item.hook.url);
+        const o = origins.get(key) ?? { active: 0, waiting: [] };
+        origins.set(key, o);
+        o.waiting.push({ ...item, until: now + (item.waitMs ?? Infinity) });
+        touched.add(key);
+      }
+      for (const key of touched) pump(key, origins.get(key)!);
     }
   };
 }

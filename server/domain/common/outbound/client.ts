@@ -52,13 +52,22 @@ const LITERALS_MAX = 256;
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
+/** One call of `requestMany`. */
+export type OutboundCall = { url: string; req?: OutboundRequest };
+
 export class Outbound {
   readonly #transport: Transport;
+  /** The transport's calls sent together (http1's pipelining), or null: each call on its own. */
+  readonly #many:
+    | ((xs: Parameters<Transport>[0][]) => Promise<(Awaited<ReturnType<Transport>> | Error)[]>)
+    | null;
   /** Origins whose host is an address and passed the policy (LITERALS_MAX at most): the address. */
   readonly #literals = new Map<string, string>();
 
   constructor(readonly policy: OutboundPolicy, private readonly opts: OutboundOptions = {}) {
-    this.#transport = opts.transport ?? http1Transport(opts.pool);
+    const http1 = opts.transport ? null : http1Transport(opts.pool);
+    this.#transport = opts.transport ?? http1!;
+    this.#many = http1?.many ?? null;
   }
 
   /**
@@ -96,23 +105,74 @@ export class Outbound {
   /** Calls a URL, following up to maxRedirects redirects, each hop checked like the first. */
   async request(url: string, req: OutboundRequest = {}): Promise<OutboundResponse> {
     const timeoutMs = this.opts.timeoutMs ?? 10_000;
+    return await this.#hops(url, req, AbortSignal.timeout(timeoutMs), null);
+  }
+
+  /**
+   * Several calls at once, each as `request` makes it (checked, redirects followed, the same time
+   * limit), those to one server sent together when the transport can (http1: pipelined on one
+   * connection); each answer, or the error of its call, in the calls' order.
+   */
+  async requestMany(calls: OutboundCall[]): Promise<(OutboundResponse | Error)[]> {
+    const timeoutMs = this.opts.timeoutMs ?? 10_000;
     const deadline = AbortSignal.timeout(timeoutMs);
+    const fail = (e: unknown) => e instanceof Error ? e : new Error(String(e));
+    if (!this.#many || calls.length < 2) {
+      return await Promise.all(calls.map((c) => this.#hops(c.url, c.req ?? {}, deadline, null).catch(fail)));
+    }
+    const out: (OutboundResponse | Error)[] = new Array(calls.length);
+    const sent: { i: number; target: { url: URL; address: string } }[] = [];
+    await Promise.all(calls.map(async (c, i) => {
+      try {
+        sent.push({ i, target: await this.#check(c.url, deadline, timeoutMs) });
+      } catch (e) {
+        out[i] = fail(e);
+      }
+    }));
+    const answers = await this.#many(
+      sent.map(({ i, target }) => this.#call(target, calls[i].req ?? {}, deadline)),
+    );
+    await Promise.all(sent.map(async ({ i, target }, j) => {
+      const a = answers[j];
+      // a redirect is followed on its own, from the next hop
+      out[i] = a instanceof Error
+        ? a
+        : await this.#hops(target.url.href, calls[i].req ?? {}, deadline, { target, res: a })
+          .catch(fail);
+    }));
+    return out;
+  }
+
+  /** The transport's call to a checked target. */
+  #call(target: { url: URL; address: string }, req: OutboundRequest, deadline: AbortSignal) {
+    return {
+      url: target.url,
+      address: target.address,
+      method: req.method ?? "GET",
+      headers: { ...req.headers },
+      body: req.body,
+      connectTimeoutMs: this.opts.connectTimeoutMs ?? 3_000,
+      deadline,
+      maxBytes: this.opts.maxBytes ?? 64 * 1024,
+      caCerts: this.opts.caCerts,
+    };
+  }
+
+  /** The hops of a call, from its first (`first`: its answer came already), redirects checked alike. */
+  async #hops(
+    url: string,
+    req: OutboundRequest,
+    deadline: AbortSignal,
+    first: { target: { url: URL; address: string }; res: Awaited<ReturnType<Transport>> } | null,
+  ): Promise<OutboundResponse> {
+    const timeoutMs = this.opts.timeoutMs ?? 10_000;
     let method = req.method ?? "GET";
     let body = req.body;
     let current = url;
     for (let hop = 0;; hop++) {
-      const target = await this.#check(current, deadline, timeoutMs);
-      const res = await this.#transport({
-        url: target.url,
-        address: target.address,
-        method,
-        headers: { ...req.headers },
-        body,
-        connectTimeoutMs: this.opts.connectTimeoutMs ?? 3_000,
-        deadline,
-        maxBytes: this.opts.maxBytes ?? 64 * 1024,
-        caCerts: this.opts.caCerts,
-      });
+      const target = first?.target ?? await this.#check(current, deadline, timeoutMs);
+      const res = first?.res ?? await this.#transport(this.#call(target, { ...req, method, body }, deadline));
+      first = null;
       const location = res.headers.get("location");
       if (!REDIRECTS.has(res.status) || !location) return { ...res, url: target.url.href };
       if (hop >= (this.opts.maxRedirects ?? 3)) throw new Error(`more than ${hop} redirects`);

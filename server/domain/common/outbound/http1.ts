@@ -12,7 +12,9 @@
  * servers' 5 s and more) is closed, not used. A server may still close one just as it is taken: a
  * call on a reused connection that gets no byte of answer is sent once more on a new connection
  * when that is safe (GET, PUT, or a call with an Idempotency-Key: supplier callbacks carry one).
- * Without a pool every call has its own connection and says `Connection: close`.
+ * Without a pool every call has its own connection and says `Connection: close`. Calls sent together
+ * (`many`, Outbound.requestMany) that are safe to repeat are pipelined: written in one go on one
+ * connection per origin and address, answered in order (see http1Transport).
  *
  * Bounds: the connection within `connectTimeoutMs`, the whole call within the deadline, the
  * answer's head within 32 KiB, its body within `maxBytes` (whatever its framing: length, chunked or
@@ -20,6 +22,9 @@
  * tokens) and the ones that frame the message are the transport's own: no request smuggling.
  */
 import type { Transport } from "./transport.ts";
+import { type ConnectionPool, quietClose } from "./pool.ts";
+
+export { ConnectionPool } from "./pool.ts";
 
 /** The most an answer's status line and headers may take. */
 export const MAX_ANSWER_HEAD = 32 * 1024;
@@ -47,112 +52,125 @@ const TOO_LATE = "no complete answer in time";
 /** No byte of an answer came before the connection failed: a reused one may have been closed. */
 class NothingBack extends Error {}
 
-type Idle = { conn: Deno.Conn; since: number };
+type Call = Parameters<Transport>[0];
+/** A call's answer, or why it has none. */
+export type Answered = Awaited<ReturnType<Transport>> | Error;
 
-export type PoolOptions = {
-  /** A pooled connection idle longer than this is closed instead of used (default 2 s). */
-  idleMs?: number;
-  /** Idle connections kept per origin and address (default 32); more are closed. */
-  perOrigin?: number;
-};
+/** Whether a call may be sent again when a connection fails before its answer (RFC 9110 9.2.2). */
+const retryable = (x: Call) =>
+  x.method === "GET" || x.method === "PUT" ||
+  Object.keys(x.headers).some((k) => k.toLowerCase() === "idempotency-key");
 
-/** Keep-alive connections of one outbound client; `close()` ends them (the app's close does). */
-export class ConnectionPool {
-  readonly #idle = new Map<string, Idle[]>();
-  #sweptAt = 0;
-  #closed = false;
-
-  constructor(private readonly opts: PoolOptions = {}) {}
-
-  get #idleMs() {
-    return this.opts.idleMs ?? 2_000;
-  }
-
-  /** A live idle connection to `key`, the most recently used, or null. */
-  take(key: string): Deno.Conn | null {
-    const now = performance.now();
-    if (now - this.#sweptAt > this.#idleMs) this.#sweep(now);
-    const list = this.#idle.get(key);
-    while (list?.length) {
-      const one = list.pop()!;
-      if (now - one.since <= this.#idleMs) return one.conn;
-      quietClose(one.conn);
-    }
-    return null;
-  }
-
-  give(key: string, conn: Deno.Conn) {
-    const list = this.#idle.get(key) ?? [];
-    if (this.#closed || list.length >= (this.opts.perOrigin ?? 32)) return quietClose(conn);
-    list.push({ conn, since: performance.now() });
-    this.#idle.set(key, list);
-  }
-
-  /** Idle connections now (tests). */
-  get idle(): number {
-    let n = 0;
-    for (const list of this.#idle.values()) n += list.length;
-    return n;
-  }
-
-  close() {
-    this.#closed = true;
-    for (const list of this.#idle.values()) list.forEach((one) => quietClose(one.conn));
-    this.#idle.clear();
-  }
-
-  /** Closes what has been idle too long, everywhere (a name called once does not keep its socket). */
-  #sweep(now: number) {
-    this.#sweptAt = now;
-    for (const [key, list] of this.#idle) {
-      const live = list.filter((one) => now - one.since <= this.#idleMs || void quietClose(one.conn));
-      if (live.length) this.#idle.set(key, live);
-      else this.#idle.delete(key);
-    }
-  }
-}
-
-function quietClose(conn: Deno.Conn) {
-  try {
-    conn.close();
-  } catch { /* closed already */ }
-}
-
-/** The transport over a pool (keep-alive) or without one (a connection per call). */
-export function http1Transport(pool?: ConnectionPool): Transport {
+/**
+ * The transport over a pool (keep-alive) or without one (a connection per call), and `many`: calls
+ * sent together, those to one origin and address that may be sent again (retryable) written in one
+ * go on one kept-alive connection and answered in order (HTTP/1.1 pipelining, RFC 9112 9.3.2): a
+ * batch of supplier callbacks costs one write and a few reads instead of a round trip each. An
+ * answer that ends the connection (Connection: close) leaves the calls behind it to a new
+ * connection, and the origin is sent one call at a time from then on (the pool remembers it).
+ */
+export function http1Transport(
+  pool?: ConnectionPool,
+): Transport & { many: (xs: Call[]) => Promise<Answered[]> } {
   const cas = new WeakMap<string[], number>();
-  return async (x) => {
-    if (x.deadline.aborted) throw new Error(TOO_LATE);
+  const keyOf = (x: Call) => {
     const secure = x.url.protocol === "https:";
     const port = Number(x.url.port || (secure ? 443 : 80));
     // a private CA set is its own pool (tests): a connection verified under one is not another's
     const ca = x.caCerts ? cas.get(x.caCerts) ?? cas.set(x.caCerts, Math.random()).get(x.caCerts) : 0;
-    const key = `${x.url.protocol}//${x.url.hostname}:${port}@${x.address}#${ca}`;
-    const request = requestBytes(x, !pool);
-    const retryable = x.method === "GET" || x.method === "PUT" ||
-      Object.keys(x.headers).some((k) => k.toLowerCase() === "idempotency-key");
-    let reused = pool?.take(key) ?? null;
-    for (;;) {
-      const conn = reused ?? await connect(x, port, secure);
-      let answer;
-      try {
-        answer = await exchange(conn, request, x);
-      } catch (e) {
-        quietClose(conn);
-        if (e instanceof NothingBack) {
-          if (reused && retryable && !x.deadline.aborted) {
-            reused = null;
-            continue;
-          }
-          throw x.deadline.aborted ? new Error(TOO_LATE) : e.cause ?? e;
-        }
-        throw e;
-      }
-      if (answer.reusable && pool) pool.give(key, conn);
-      else quietClose(conn);
-      return { status: answer.status, headers: answer.headers, body: answer.body };
-    }
+    return { key: `${x.url.protocol}//${x.url.hostname}:${port}@${x.address}#${ca}`, port, secure };
   };
+  const one = async (x: Call) => {
+    const { key, port, secure } = keyOf(x);
+    const [a] = await send(pool, { key, port, secure }, [x]);
+    if (a instanceof Error) throw a;
+    return a;
+  };
+  const many = async (xs: Call[]): Promise<Answered[]> => {
+    const out: Answered[] = new Array(xs.length);
+    const alone: number[] = [];
+    const groups = new Map<string, { at: ReturnType<typeof keyOf>; idx: number[] }>();
+    xs.forEach((x, i) => {
+      const at = keyOf(x);
+      if (!pool || !retryable(x) || pool.serial(at.key)) return void alone.push(i);
+      const g = groups.get(at.key) ?? { at, idx: [] };
+      g.idx.push(i);
+      groups.set(at.key, g);
+    });
+    await Promise.all([
+      ...alone.map(async (i) => out[i] = await one(xs[i]).catch(asError)),
+      ...[...groups.values()].map(async ({ at, idx }) => {
+        const answers = await send(pool, at, idx.map((i) => xs[i]));
+        idx.forEach((i, j) => out[i] = answers[j]);
+      }),
+    ]);
+    return out;
+  };
+  return Object.assign(one, { many });
+}
+
+const asError = (e: unknown) => e instanceof Error ? e : new Error(String(e));
+
+/**
+ * Sends calls to one origin and address, in order, on one connection at a time: a pooled one or a
+ * new one (all written at once, their answers read in turn). A connection that fails before a
+ * call's answer began is replaced when that is safe: the call was retryable and the connection was
+ * a reused one, or answered calls before it (a server closing after so many). A call whose answer
+ * failed otherwise gets its error; the calls after it go on a new connection.
+ */
+async function send(
+  pool: ConnectionPool | undefined,
+  at: { key: string; port: number; secure: boolean },
+  xs: Call[],
+): Promise<Answered[]> {
+  const out: Answered[] = new Array(xs.length);
+  const requests: Uint8Array[] = new Array(xs.length);
+  let todo: number[] = [];
+  xs.forEach((x, i) => {
+    try {
+      if (x.deadline.aborted) throw new Error(TOO_LATE);
+      requests[i] = requestBytes(x, !pool);
+      todo.push(i);
+    } catch (e) {
+      out[i] = asError(e);
+    }
+  });
+  let reused = pool?.take(at.key) ?? null;
+  while (todo.length) {
+    const calls = todo.map((i) => xs[i]);
+    let conn: Deno.Conn;
+    try {
+      conn = reused ?? await connect(calls[0], at.port, at.secure);
+    } catch (e) {
+      for (const i of todo) out[i] = asError(e);
+      break;
+    }
+    const wasReused = reused !== null;
+    reused = null;
+    const { answers, failure } = await exchange(conn, todo.map((i) => requests[i]), calls);
+    answers.forEach((a, j) => out[todo[j]] = { status: a.status, headers: a.headers, body: a.body });
+    const last = answers.at(-1);
+    if (!failure && answers.length === todo.length && last?.reusable && pool) pool.give(at.key, conn);
+    else quietClose(conn);
+    const rest = todo.slice(answers.length);
+    todo = rest;
+    if (!rest.length) break;
+    // the server ended the connection after answering some: the rest on a new one, one at a time later
+    if (!failure) {
+      pool?.markSerial(at.key);
+      continue;
+    }
+    if (xs[rest[0]].deadline.aborted) {
+      for (const i of rest) out[i] = new Error(TOO_LATE);
+      break;
+    }
+    if (failure.nothing && (wasReused || answers.length > 0) && retryable(xs[rest[0]])) continue;
+    out[rest[0]] = asError(
+      failure.nothing ? (failure.error as NothingBack).cause ?? failure.error : failure.error,
+    );
+    todo = rest.slice(1);
+  }
+  return out;
 }
 
 /** The request line, headers and body, as bytes: the caller's headers checked, framing our own. */
@@ -215,38 +233,53 @@ async function connect(x: Parameters<Transport>[0], port: number, secure: boolea
 
 type Answer = { status: number; headers: Headers; body: Uint8Array; reusable: boolean };
 
-/** Writes the request and reads one answer (skipping 1xx); NothingBack if no byte came. */
-async function exchange(conn: Deno.Conn, request: Uint8Array, x: Parameters<Transport>[0]): Promise<Answer> {
+/**
+ * Writes the requests (in one go) and reads their answers in order (skipping 1xx), until one ends
+ * the connection. `failure`: the answer after the last one failed; `nothing`: no byte of it came.
+ */
+async function exchange(
+  conn: Deno.Conn,
+  requests: Uint8Array[],
+  xs: Call[],
+): Promise<{ answers: Answer[]; failure?: { error: unknown; nothing: boolean } }> {
+  // the first deadline to pass ends the connection, and every call still on it
+  const deadline = xs.length === 1 ? xs[0].deadline : AbortSignal.any(xs.map((x) => x.deadline));
   const onAbort = () => quietClose(conn);
-  x.deadline.addEventListener("abort", onAbort, { once: true });
+  deadline.addEventListener("abort", onAbort, { once: true });
   const r = new AnswerReader(conn);
+  const answers: Answer[] = [];
   try {
+    const request = requests.length === 1
+      ? requests[0]
+      : concat(requests, requests.reduce((n, b) => n + b.length, 0));
     try {
       for (let at = 0; at < request.length;) at += await conn.write(request.subarray(at));
     } catch (e) {
-      throw new NothingBack("the connection failed", { cause: e });
+      return {
+        answers,
+        failure: { error: new NothingBack("the connection failed", { cause: e }), nothing: true },
+      };
     }
-    for (;;) {
-      const head = await r.head();
-      if (head.status >= 100 && head.status < 200) {
+    for (const x of xs) {
+      r.next();
+      let head = await r.head();
+      while (head.status >= 100 && head.status < 200) {
         if (head.status === 101) throw new Error("the server switched protocols");
-        continue;
+        head = await r.head();
       }
       const body = head.status === 204 || head.status === 304
         ? { bytes: new Uint8Array(0), framed: true }
         : await r.body(head, x.maxBytes);
-      return {
-        status: head.status,
-        headers: head.headers,
-        body: body.bytes,
-        reusable: head.keepAlive && body.framed,
-      };
+      const reusable = head.keepAlive && body.framed;
+      answers.push({ status: head.status, headers: head.headers, body: body.bytes, reusable });
+      if (!reusable) break;
     }
+    return { answers };
   } catch (e) {
-    if (x.deadline.aborted) throw e instanceof NothingBack ? e : new Error(TOO_LATE);
-    throw e;
+    const nothing = e instanceof NothingBack;
+    return { answers, failure: { error: deadline.aborted && !nothing ? new Error(TOO_LATE) : e, nothing } };
   } finally {
-    x.deadline.removeEventListener("abort", onAbort);
+    deadline.removeEventListener("abort", onAbort);
   }
 }
 
@@ -261,6 +294,11 @@ class AnswerReader {
   #any = false;
 
   constructor(private readonly conn: Deno.Conn) {}
+
+  /** The next answer begins: whether any byte of it came is counted from here. */
+  next() {
+    this.#any = this.#end > this.#start;
+  }
 
   /** More bytes into the buffer; false at the end of the stream. */
   async #fill(): Promise<boolean> {
