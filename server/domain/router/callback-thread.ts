@@ -46,8 +46,11 @@ export type ThreadAnswer = { id: number; status: number; error: string; refused:
 
 type Send = Omit<ThreadSend, "id">;
 
-/** How long a callback waits for others to go with it to the worker, and its answer back (ms). */
-export const BATCH_MS = 2;
+/**
+ * How long a callback waits for others to go with it to the worker, and its answer back (ms): each
+ * message wakes the other thread, and the callbacks of one message go out pipelined together.
+ */
+export const BATCH_MS = 5;
 /** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
 /** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */
