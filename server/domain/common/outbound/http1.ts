@@ -23,6 +23,7 @@
  */
 import type { Transport } from "./transport.ts";
 import { type ConnectionPool, quietClose } from "./pool.ts";
+import { once } from "../../../lib/memo.ts";
 
 export { ConnectionPool } from "./pool.ts";
 
@@ -43,8 +44,8 @@ const FRAMING: ReadonlySet<string> = new Set([
   "proxy-connection",
 ]);
 
-const enc = new TextEncoder();
-const dec = new TextDecoder();
+/** One encoder and one decoder for every call (they keep no state between uses). */
+const codec = once(() => ({ enc: new TextEncoder(), dec: new TextDecoder() }));
 
 export const tooLarge = (max: number) => new Error(`the answer is larger than ${max} bytes`);
 const TOO_LATE = "no complete answer in time";
@@ -182,10 +183,10 @@ function requestBytes(x: Parameters<Transport>[0], close: boolean): Uint8Array {
     }
     if (!FRAMING.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
   }
-  const body = x.body === undefined ? null : enc.encode(x.body);
+  const body = x.body === undefined ? null : codec().enc.encode(x.body);
   if (body || x.method !== "GET") head += `Content-Length: ${body?.length ?? 0}\r\n`;
   if (close) head += "Connection: close\r\n";
-  const bytes = enc.encode(head + "\r\n");
+  const bytes = codec().enc.encode(head + "\r\n");
   if (!body?.length) return bytes;
   const out = new Uint8Array(bytes.length + body.length);
   out.set(bytes);
@@ -243,7 +244,8 @@ async function exchange(
   xs: Call[],
 ): Promise<{ answers: Answer[]; failure?: { error: unknown; nothing: boolean } }> {
   // the first deadline to pass ends the connection, and every call still on it
-  const deadline = xs.length === 1 ? xs[0].deadline : AbortSignal.any(xs.map((x) => x.deadline));
+  const signals = [...new Set(xs.map((x) => x.deadline))];
+  const deadline = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
   const onAbort = () => quietClose(conn);
   deadline.addEventListener("abort", onAbort, { once: true });
   const r = new AnswerReader(conn);
@@ -336,7 +338,7 @@ class AnswerReader {
   /** The bytes up to the next CRLF (at most `max` of them), consumed with it. */
   async #line(max: number, what: string): Promise<string> {
     const i = await this.#find(false, max, what);
-    const line = dec.decode(this.#buf.subarray(this.#start, i));
+    const line = codec().dec.decode(this.#buf.subarray(this.#start, i));
     this.#start = i + 2;
     return line;
   }
@@ -364,7 +366,7 @@ class AnswerReader {
   /** The status line and headers: found whole, decoded once. */
   async head(): Promise<Head> {
     const end = await this.#find(true, MAX_ANSWER_HEAD, "the answer's head");
-    const lines = dec.decode(this.#buf.subarray(this.#start, end)).split("\r\n");
+    const lines = codec().dec.decode(this.#buf.subarray(this.#start, end)).split("\r\n");
     this.#start = end + 4;
     const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
     if (!m) throw new Error(`not an HTTP/1.x answer: ${JSON.stringify(lines[0].slice(0, 60))}`);
