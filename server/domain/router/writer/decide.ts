@@ -31,7 +31,7 @@ import {
 } from "./types.ts";
 
 export class Decisions {
-  /** Uids handed out in this batch (newId may repeat within one millisecond). */
+  /** Uids handed out in this batch (newId repeats only past 65,536 in a second, and then hardly ever). */
   #newIds = new Set<string>();
   /** The limits' holds (holds.ts); none when holds are off. */
   readonly #holds: HoldChecks;
