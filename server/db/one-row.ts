@@ -8,10 +8,20 @@
 
 /** The statement: `columns` of `table` for each of `ids` (any order; an unknown id has no row). */
 export function byIdsAsOneRow(table: string, columns: readonly string[], ids: Iterable<string>) {
+  return asOneRow(columns, `${table} WHERE id IN ${IN_JSON}`, [JSON.stringify([...ids])]);
+}
+
+/** `x IN` a list given as one JSON argument (`[...values]`). */
+export const IN_JSON = "(SELECT value FROM json_each(?))";
+
+/**
+ * The statement: `columns` of the rows of `from` (a table and its WHERE, with IN_JSON for lists, its
+ * text the same whatever the number of values), as one row.
+ */
+export function asOneRow(columns: readonly string[], from: string, args: string[]) {
   return {
-    sql: `SELECT json_group_array(json_array(${columns.join(", ")})) AS rows FROM ${table}
-      WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1`,
-    args: [JSON.stringify([...ids])],
+    sql: `SELECT json_group_array(json_array(${columns.join(", ")})) AS rows FROM ${from} LIMIT 1`,
+    args,
   };
 }
 

@@ -8,88 +8,36 @@
 import { CompiledQuery } from "kysely";
 import type { Db } from "../../../db/connection.ts";
 import { iso } from "../outcomes.ts";
-import { type EntryEvent, parseCells, type RouterEvent, type SessionRow } from "./types.ts";
+import {
+  type BaseCounts,
+  type BatchState,
+  type EntryEvent,
+  type HoldCounts,
+  type MapCounts,
+  parseCells,
+  type PriorSession,
+  type ProjectCounts,
+  type QuotaCell,
+  type RouterEvent,
+  SESSION_COLUMNS,
+  type SessionRow,
+  type SurveyTime,
+} from "./types.ts";
+
+export type {
+  BaseCounts,
+  BatchState,
+  HoldCounts,
+  MapCounts,
+  PriorSession,
+  ProjectCounts,
+  QuotaCell,
+  SurveyTime,
+} from "./types.ts";
 import type { Statement } from "../rollup.ts";
-import { TIME_SUMS, type TimeSum } from "../../../db/tables/projects.ts";
-import { byIdsAsOneRow, rowsOfOneRow } from "../../../db/one-row.ts";
+import { TIME_SUMS } from "../../../db/tables/projects.ts";
+import { asOneRow, byIdsAsOneRow, IN_JSON, rowsOfOneRow } from "../../../db/one-row.ts";
 
-/** A project's counters and limits, as read and then as the batch changes them. */
-export type ProjectCounts = HoldCounts & {
-  clicked: number;
-  complete: number;
-  testClicked: number;
-  sampleSize: number;
-  clickQuota: number;
-  testClickQuota: number;
-  /** The stated incidence (percent): the prior of the measured conversion (holds.ts). */
-  ir: number;
-} & SurveyTime;
-/** Time in the client survey: of the completes, and of the sessions back otherwise (holds.ts). */
-export type SurveyTime = Record<TimeSum, number>;
-/** The hold counters of a project or map (migration 0038; holds.ts). */
-export type HoldCounts = { held: number; sent: number; pastLimit: number };
-/** A supplier map's counters and quotas. */
-export type MapCounts = HoldCounts & {
-  clicked: number;
-  complete: number;
-  testClicked: number;
-  quota: number;
-  clickQuota: number;
-};
-/**
- * A quota cell as stored. A size of 0 means "no limit set" (a Quota tab cell before its size is
- * typed), unless the cell is `strict`: a provider's quota, where 0 left means closed.
- */
-export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number; strict?: boolean };
-/** A respondent's session on another project (for the exclusion rules). */
-export type PriorSession = {
-  id?: string;
-  projectId: string;
-  sid: string;
-  supplierId: string;
-  status: string;
-};
-
-/** What a batch knows of the database: read once by loadBatch, then updated by the batch's decisions. */
-export type BatchState = {
-  /** Sessions by uid: those the batch's answers and returns name, and those due for the sweep. */
-  sessions: Map<string, SessionRow>;
-  projects: Map<string, ProjectCounts>;
-  maps: Map<string, MapCounts>;
-  /**
-   * `projectId \0 sid` -> the session of a respondent already entered on the project (live, neither
-   * refused nor a duplicate), as read or as entered earlier in the batch.
-   */
-  entered: Map<string, SessionRow>;
-  /** `projectId \0 ip` -> arrivals so far, on projects with unique IP. */
-  ipCounts: Map<string, number>;
-  priorSessions: PriorSession[];
-  /** Free client links of multi-link projects, by project id, in the order they are handed out. */
-  links: Map<string, { id: number; url: string }[]>;
-  /** Quota rows by id: their cells, whether the batch changed them, and their text as read. */
-  quotas: Map<string, { cells: QuotaCell[]; changed: boolean; text: string }>;
-  /**
-   * `quotaId \0 quotaOptionId` -> sessions in the client survey filling the cell (quota_cell_holds),
-   * for the quotas loaded (`quotas`; a cell without a row holds none).
-   */
-  cellHolds: Map<string, number>;
-  /**
-   * What the decisions were made on, as read (the batch's own changes move the maps above, not
-   * these): the remote write's guards check it still holds (writer/guards.ts).
-   */
-  base: {
-    projects: Map<string, BaseCounts>;
-    maps: Map<string, BaseCounts>;
-    sessions: Map<string, { status: string; updatedAt: string }>;
-    /** Quota cells' sessions in the client survey as read (BatchState.cellHolds). */
-    cellHolds: Map<string, number>;
-    /** `projectId \0 ip` -> arrivals as read (0 when none). */
-    ips: Map<string, number>;
-    /** Other projects' sessions the exclusion rules read, with their fingerprint. */
-    prior: { other: string[]; sids: string[]; fingerprint: string } | null;
-  };
-};
-export type BaseCounts = { clicked: number; complete: number; testClicked: number; held: number };
 const baseOf = (c: BaseCounts): BaseCounts => ({
   clicked: c.clicked,
   complete: c.complete,
@@ -303,9 +251,11 @@ function sessionLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   }
   if (uids.size) {
     out.push({
-      statement: { sql: `SELECT * FROM sessions WHERE id IN (${list(uids.size)})`, args: [...uids] },
+      statement: byIdsAsOneRow("sessions", SESSION_COLUMNS, uids),
       apply: (rows) => {
-        for (const r of rows) state.sessions.set(r.id as string, r as SessionRow);
+        for (const r of rowsOfOneRow(rows, SESSION_COLUMNS)) {
+          state.sessions.set(r.id as string, r as SessionRow);
+        }
       },
     });
   }
@@ -326,6 +276,10 @@ function sessionLoads(events: RouterEvent[], out: Load[], state: BatchState) {
   }
 }
 
+/** The columns read of IP counts, quotas and cell holds (each read ONE row: db/one-row.ts). */
+const IP_COLUMNS = ["projectId", "ip", "n"];
+const QUOTA_COLUMNS = ["id", "quotaValue"];
+const HOLD_COLUMNS = ["quotaId", "quotaOptionId", "held"];
 /** The columns counterLoads reads of projects and supplier maps. */
 const COUNTERS = ["id", "clicked", "complete", "testClicked", "held", "sent", "pastLimit"];
 const LIMITS = ["sampleSize", "respondentClickQuota", "respondentTestClickQuota", "ir"];
@@ -392,13 +346,16 @@ function respondentLoads(events: RouterEvent[], out: Load[], state: BatchState) 
   const pids = [...new Set(live.map((e) => e.project.id))];
   const sids = [...new Set(live.map((e) => e.sid))];
   out.push({
-    statement: {
-      sql: `SELECT * FROM sessions WHERE isTest = 0 AND status NOT IN ('closed', 'duplicate')
-     AND projectId IN (${list(pids.length)}) AND sid IN (${list(sids.length)})`,
-      args: [...pids, ...sids],
-    },
+    statement: asOneRow(
+      SESSION_COLUMNS,
+      `sessions WHERE isTest = 0 AND status NOT IN ('closed', 'duplicate') AND projectId IN ${IN_JSON}
+     AND sid IN ${IN_JSON}`,
+      [JSON.stringify(pids), JSON.stringify(sids)],
+    ),
     apply: (rows) => {
-      for (const r of rows) state.entered.set(`${r.projectId}\u0000${r.sid}`, r as SessionRow);
+      for (const r of rowsOfOneRow(rows, SESSION_COLUMNS)) {
+        state.entered.set(`${r.projectId}\u0000${r.sid}`, r as SessionRow);
+      }
     },
   });
 
@@ -409,13 +366,15 @@ function respondentLoads(events: RouterEvent[], out: Load[], state: BatchState) 
     // every pair asked about counts, found or not (0): the remote write guards them all
     for (const e of ipEntries) state.ipCounts.set(`${e.project.id}\u0000${e.ip}`, 0);
     out.push({
-      statement: {
-        sql: `SELECT projectId, ip, n FROM project_ip_counts WHERE projectId IN (${list(ipPids.length)})
-       AND ip IN (${list(ips.length)})`,
-        args: [...ipPids, ...ips],
-      },
+      statement: asOneRow(
+        IP_COLUMNS,
+        `project_ip_counts WHERE projectId IN ${IN_JSON} AND ip IN ${IN_JSON}`,
+        [JSON.stringify(ipPids), JSON.stringify(ips)],
+      ),
       apply: (rows) => {
-        for (const r of rows) state.ipCounts.set(`${r.projectId}\u0000${r.ip}`, Number(r.n));
+        for (const r of rowsOfOneRow(rows, IP_COLUMNS)) {
+          state.ipCounts.set(`${r.projectId}\u0000${r.ip}`, Number(r.n));
+        }
       },
     });
   }
@@ -458,12 +417,11 @@ function linkLoads(events: RouterEvent[], out: Load[], state: BatchState) {
 function quotaLoads(quotaIds: Set<string>, out: Load[], state: BatchState) {
   if (!quotaIds.size) return;
   out.push({
-    statement: {
-      sql: `SELECT id, quotaValue FROM project_quotas WHERE isDeleted = 0 AND id IN (${list(quotaIds.size)})`,
-      args: [...quotaIds],
-    },
+    statement: asOneRow(QUOTA_COLUMNS, `project_quotas WHERE isDeleted = 0 AND id IN ${IN_JSON}`, [
+      JSON.stringify([...quotaIds]),
+    ]),
     apply: (rows) => {
-      for (const r of rows) {
+      for (const r of rowsOfOneRow(rows, QUOTA_COLUMNS)) {
         let cells: QuotaCell[] = [];
         const text = String(r.quotaValue);
         try {
@@ -480,14 +438,11 @@ function quotaLoads(quotaIds: Set<string>, out: Load[], state: BatchState) {
 function cellHoldLoads(quotaIds: Set<string>, out: Load[], state: BatchState) {
   if (!quotaIds.size) return;
   out.push({
-    statement: {
-      sql: `SELECT quotaId, quotaOptionId, held FROM quota_cell_holds WHERE quotaId IN (${
-        list(quotaIds.size)
-      })`,
-      args: [...quotaIds],
-    },
+    statement: asOneRow(HOLD_COLUMNS, `quota_cell_holds WHERE quotaId IN ${IN_JSON}`, [
+      JSON.stringify([...quotaIds]),
+    ]),
     apply: (rows) => {
-      for (const r of rows) {
+      for (const r of rowsOfOneRow(rows, HOLD_COLUMNS)) {
         state.cellHolds.set(cellKey(String(r.quotaId), String(r.quotaOptionId)), Number(r.held));
       }
     },

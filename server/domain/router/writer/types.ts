@@ -1,5 +1,6 @@
 /** What the router's writer is handed (events), what it answers (outcomes), and the session row. */
 import type { SessionStatus } from "../../../db/tables/router.ts";
+import type { TimeSum } from "../../../db/tables/projects.ts";
 import type { MapConfig, ProjectConfig } from "../config.ts";
 import type { AnswerRow, QuotaCellRef } from "../prescreen.ts";
 import type { SecurityRefusal } from "../security.ts";
@@ -159,3 +160,117 @@ export function parseCells(text: string): QuotaCellRef[] {
     return [];
   }
 }
+
+/** Every column of sessions, in the table's order of the writer's statements (its upsert and reads). */
+export const SESSION_COLUMNS: readonly (keyof SessionRow)[] = [
+  "id",
+  "projectId",
+  "parentProjectId",
+  "clientId",
+  "supplierMapId",
+  "supplierId",
+  "sid",
+  "status",
+  "reason",
+  "detail",
+  "isTest",
+  "ip",
+  "country",
+  "deviceType",
+  "browser",
+  "userAgent",
+  "rdScore",
+  "clientUrl",
+  "clientRef",
+  "quotaCells",
+  "rawStatus",
+  "returnedBy",
+  "createdAt",
+  "updatedAt",
+  "redirectedAt",
+  "endedAt",
+  "dropAt",
+  "seconds",
+  "chainId",
+  "hop",
+];
+
+// ---- what a batch knows of the database (./load.ts reads it, the decisions update it)
+
+/** A project's counters and limits, as read and then as the batch changes them. */
+export type ProjectCounts = HoldCounts & {
+  clicked: number;
+  complete: number;
+  testClicked: number;
+  sampleSize: number;
+  clickQuota: number;
+  testClickQuota: number;
+  /** The stated incidence (percent): the prior of the measured conversion (holds.ts). */
+  ir: number;
+} & SurveyTime;
+/** Time in the client survey: of the completes, and of the sessions back otherwise (holds.ts). */
+export type SurveyTime = Record<TimeSum, number>;
+/** The hold counters of a project or map (migration 0038; holds.ts). */
+export type HoldCounts = { held: number; sent: number; pastLimit: number };
+/** A supplier map's counters and quotas. */
+export type MapCounts = HoldCounts & {
+  clicked: number;
+  complete: number;
+  testClicked: number;
+  quota: number;
+  clickQuota: number;
+};
+/**
+ * A quota cell as stored. A size of 0 means "no limit set" (a Quota tab cell before its size is
+ * typed), unless the cell is `strict`: a provider's quota, where 0 left means closed.
+ */
+export type QuotaCell = { quotaOptionId: string; quotaSize: number; completes: number; strict?: boolean };
+/** A respondent's session on another project (for the exclusion rules). */
+export type PriorSession = {
+  id?: string;
+  projectId: string;
+  sid: string;
+  supplierId: string;
+  status: string;
+};
+
+/** What a batch knows of the database: read once by loadBatch, then updated by the batch's decisions. */
+export type BatchState = {
+  /** Sessions by uid: those the batch's answers and returns name, and those due for the sweep. */
+  sessions: Map<string, SessionRow>;
+  projects: Map<string, ProjectCounts>;
+  maps: Map<string, MapCounts>;
+  /**
+   * `projectId \0 sid` -> the session of a respondent already entered on the project (live, neither
+   * refused nor a duplicate), as read or as entered earlier in the batch.
+   */
+  entered: Map<string, SessionRow>;
+  /** `projectId \0 ip` -> arrivals so far, on projects with unique IP. */
+  ipCounts: Map<string, number>;
+  priorSessions: PriorSession[];
+  /** Free client links of multi-link projects, by project id, in the order they are handed out. */
+  links: Map<string, { id: number; url: string }[]>;
+  /** Quota rows by id: their cells, whether the batch changed them, and their text as read. */
+  quotas: Map<string, { cells: QuotaCell[]; changed: boolean; text: string }>;
+  /**
+   * `quotaId \0 quotaOptionId` -> sessions in the client survey filling the cell (quota_cell_holds),
+   * for the quotas loaded (`quotas`; a cell without a row holds none).
+   */
+  cellHolds: Map<string, number>;
+  /**
+   * What the decisions were made on, as read (the batch's own changes move the maps above, not
+   * these): the remote write's guards check it still holds (writer/guards.ts).
+   */
+  base: {
+    projects: Map<string, BaseCounts>;
+    maps: Map<string, BaseCounts>;
+    sessions: Map<string, { status: string; updatedAt: string }>;
+    /** Quota cells' sessions in the client survey as read (BatchState.cellHolds). */
+    cellHolds: Map<string, number>;
+    /** `projectId \0 ip` -> arrivals as read (0 when none). */
+    ips: Map<string, number>;
+    /** Other projects' sessions the exclusion rules read, with their fingerprint. */
+    prior: { other: string[]; sids: string[]; fingerprint: string } | null;
+  };
+};
+export type BaseCounts = { clicked: number; complete: number; testClicked: number; held: number };

@@ -15,41 +15,9 @@ import type { HoldCounter, TimeSum } from "../../../db/tables/projects.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
 import { hookInsert, type HookRow } from "../callback-events.ts";
-import type { SessionRow } from "./types.ts";
+import { SESSION_COLUMNS, type SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
 
-const SESSION_COLUMNS: (keyof SessionRow)[] = [
-  "id",
-  "projectId",
-  "parentProjectId",
-  "clientId",
-  "supplierMapId",
-  "supplierId",
-  "sid",
-  "status",
-  "reason",
-  "detail",
-  "isTest",
-  "ip",
-  "country",
-  "deviceType",
-  "browser",
-  "userAgent",
-  "rdScore",
-  "clientUrl",
-  "clientRef",
-  "quotaCells",
-  "rawStatus",
-  "returnedBy",
-  "createdAt",
-  "updatedAt",
-  "redirectedAt",
-  "endedAt",
-  "dropAt",
-  "seconds",
-  "chainId",
-  "hop",
-];
 /** What a later event may change on an existing session. */
 const SESSION_MUTABLE: (keyof SessionRow)[] = [
   "status",
