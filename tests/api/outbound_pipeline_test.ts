@@ -116,3 +116,43 @@ Deno.test("outbound pipelining: a server that never answers fails every call of 
     await done;
   }
 });
+
+Deno.test("outbound pipelining: a server that answers the first of a batch and ignores the rest is sent one call per connection from then on", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const seen: string[][] = [];
+  const open: Deno.Conn[] = [];
+  const done = (async () => {
+    for await (const conn of listener) {
+      open.push(conn);
+      (async () => {
+        const buf = new Uint8Array(16 * 1024);
+        // every read: the first request it holds is answered, the others dropped (the connection stays)
+        for (;;) {
+          const n = await conn.read(buf).catch(() => null);
+          if (!n) break;
+          const got = text(buf.subarray(0, n)).split("\r\n\r\n").filter(Boolean).map((r) => r.split(" ")[1]);
+          seen.push(got);
+          const body = got[0] ?? "";
+          await conn.write(enc.encode(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`))
+            .catch(() => {});
+        }
+      })();
+    }
+  })().catch(() => {});
+  const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  const pooled = client().pooled().with({ timeoutMs: 300 });
+  try {
+    const first = await pooled.requestMany(["/z1", "/z2"].map((p) => ({ url: url + p })));
+    assertEquals(first[0] instanceof Error ? first[0].message : text(first[0].body), "/z1");
+    assertMatch(first[1] instanceof Error ? first[1].message : "answered", /no complete answer in time/);
+    const before = seen.length;
+    const later = await pooled.requestMany(["/w1", "/w2"].map((p) => ({ url: url + p })));
+    assertEquals(later.map((a) => a instanceof Error ? a.message : text(a.body)), ["/w1", "/w2"]);
+    assert(seen.slice(before).every((s) => s.length === 1), "one call per write from then on");
+  } finally {
+    pooled.close();
+    listener.close();
+    open.forEach((c) => c.close());
+    await done;
+  }
+});

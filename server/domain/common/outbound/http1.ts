@@ -68,7 +68,8 @@ const retryable = (x: Call) =>
  * go on one kept-alive connection and answered in order (HTTP/1.1 pipelining, RFC 9112 9.3.2): a
  * batch of supplier callbacks costs one write and a few reads instead of a round trip each. An
  * answer that ends the connection (Connection: close) leaves the calls behind it to a new
- * connection, and the origin is sent one call at a time from then on (the pool remembers it).
+ * connection; an origin that did not answer every call of a batch is sent one call at a time from
+ * then on (the pool remembers it).
  */
 export function http1Transport(
   pool?: ConnectionPool,
@@ -154,13 +155,14 @@ async function send(
     if (!failure && answers.length === todo.length && last?.reusable && pool) pool.give(at.key, conn);
     else quietClose(conn);
     const rest = todo.slice(answers.length);
+    // a server that answered some of the calls written together but not all (it closed the
+    // connection, or went silent: some servers and proxies drop pipelined requests) gets one call per
+    // connection from then on
+    if (rest.length && answers.length && todo.length > 1) pool?.markSerial(at.key);
     todo = rest;
     if (!rest.length) break;
-    // the server ended the connection after answering some: the rest on a new one, one at a time later
-    if (!failure) {
-      pool?.markSerial(at.key);
-      continue;
-    }
+    // the server ended the connection after answering some: the rest on a new one
+    if (!failure) continue;
     if (xs[rest[0]].deadline.aborted) {
       for (const i of rest) out[i] = new Error(TOO_LATE);
       break;
