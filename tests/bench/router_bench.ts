@@ -25,7 +25,9 @@ import { CALLBACK_ENV, CALLBACKS_ON, drainCallbacks, setupCallbackProject } from
 
 const CONCURRENCY = 64;
 const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
-const ROUNDS = Number(Deno.env.get("ROUTER_BENCH_ROUNDS") ?? 3);
+const ROUNDS = Number(Deno.env.get("ROUTER_BENCH_ROUNDS") ?? 4);
+/** The pause before each phase (ms). */
+const PAUSE_MS = Number(Deno.env.get("ROUTER_BENCH_PAUSE_MS") ?? 1_000);
 const UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
@@ -114,6 +116,9 @@ async function phase(
   seconds: number,
   step: (c: Conn, n: number) => Promise<boolean>,
 ): Promise<Phase> {
+  // what the previous phase left running (a replica's sync, sqld's and the checkpoint's catching up)
+  // settles first: it would weigh on this phase, not on its own
+  await new Promise((r) => setTimeout(r, PAUSE_MS));
   const ports = Array.isArray(port) ? port : [port];
   const conns = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, i) => Conn.open(ports[i % ports.length])),
@@ -258,31 +263,57 @@ export async function bench(): Promise<BenchRow[]> {
     & Record<"bare" | "entry" | "pairs", Phase>
     & Partial<Record<"baseEntry" | "basePairs" | "sqld" | "baseSqld" | "pairsCallbacks", Phase>>;
   const runs: Round[] = [];
+  // the phases compared with each other (callbacks on and off, this checkout and the baseline, sqld
+  // and the baseline's sqld) run in one order in even rounds and the other in odd ones: an A/A run
+  // (the same code both sides) found the one measured first 8-17% ahead
+  const inTurn = async (round: number, a: (() => Promise<void>) | null, b: (() => Promise<void>) | null) => {
+    for (const f of round % 2 ? [b, a] : [a, b]) await f?.();
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    const bareRun = await phase(bare.port, SECONDS, bareStep);
-    const entry = await phase(app.port, SECONDS, mine.entry);
-    const cpu0 = app.cpuMs();
-    const pairs = await phase(app.port, SECONDS, mine.pair);
-    const r: Round = { bare: bareRun, entry, pairs: { ...pairs, cpuMs: app.cpuMs() - cpu0 } };
-    if (withCallbacks) {
-      // the callbacks queued in the phase are delivered after it too: their time counts in this phase
-      // (and no later phase runs beside the backlog)
-      const cpu1 = app.cpuMs();
-      const k = await phase(app.port, SECONDS, withCallbacks.pair);
-      const drained = performance.now();
-      await drainCallbacks(dbPath);
-      r.pairsCallbacks = {
-        ...k,
-        seconds: k.seconds + (performance.now() - drained) / 1000,
-        cpuMs: app.cpuMs() - cpu1,
-      };
-    }
-    if (base && theirs) {
-      r.baseEntry = await phase(base.port, SECONDS, theirs.entry);
-      r.basePairs = await phase(base.port, SECONDS, theirs.pair);
-    }
-    if (onSqld) r.sqld = await phase(edges.map((e) => e.port), SECONDS, onSqld.entry);
-    if (theirsOnSqld) r.baseSqld = await phase(baseEdges.map((e) => e.port), SECONDS, theirsOnSqld.entry);
+    const r = { bare: await phase(bare.port, SECONDS, bareStep) } as Round;
+    const myPairs = async () => {
+      const cpu0 = app.cpuMs();
+      const pairs = await phase(app.port, SECONDS, mine.pair);
+      r.pairs = { ...pairs, cpuMs: app.cpuMs() - cpu0 };
+    };
+    // the callbacks queued in the phase are delivered after it too: their time counts in this phase
+    // (and no later phase runs beside the backlog)
+    const callbackPairs = withCallbacks
+      ? async () => {
+        const cpu1 = app.cpuMs();
+        const k = await phase(app.port, SECONDS, withCallbacks.pair);
+        const drained = performance.now();
+        await drainCallbacks(dbPath);
+        r.pairsCallbacks = {
+          ...k,
+          seconds: k.seconds + (performance.now() - drained) / 1000,
+          cpuMs: app.cpuMs() - cpu1,
+        };
+      }
+      : null;
+    const mineAll = async () => {
+      r.entry = await phase(app.port, SECONDS, mine.entry);
+      await inTurn(round, myPairs, callbackPairs);
+    };
+    const baseAll = base && theirs
+      ? async () => {
+        r.baseEntry = await phase(base.port, SECONDS, theirs.entry);
+        r.basePairs = await phase(base.port, SECONDS, theirs.pair);
+      }
+      : null;
+    const sqldAll = () =>
+      inTurn(
+        round,
+        onSqld
+          ? async () => void (r.sqld = await phase(edges.map((e) => e.port), SECONDS, onSqld.entry))
+          : null,
+        theirsOnSqld
+          ? async () =>
+            void (r.baseSqld = await phase(baseEdges.map((e) => e.port), SECONDS, theirsOnSqld.entry))
+          : null,
+      );
+    // the file phases and the sqld phases in turn too (the sqld ratio is of this checkout's file entries)
+    await inTurn(round, () => inTurn(round, mineAll, baseAll), sqldAll);
     runs.push(r);
   }
   await bare.stop();
