@@ -8,6 +8,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { outboundFor } from "../../server/boot.ts";
 import { loadEnv } from "../../server/env.ts";
+import { silentServer } from "../helpers/net.ts";
 
 const client = () => outboundFor(loadEnv({ OUTBOUND_ALLOW: "127.0.0.1" }));
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -185,20 +186,13 @@ Deno.test("outbound http/1.1: a head or chunk line across the read buffer's end 
 });
 
 Deno.test("outbound http/1.1: a server that takes the connection but never speaks TLS is cut at the connect limit", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const held: Deno.Conn[] = [];
-  const accepting = (async () => {
-    for await (const conn of listener) held.push(conn);
-  })().catch(() => {});
+  const silent = silentServer();
   try {
     const o = client().with({ connectTimeoutMs: 200 });
-    const port = (listener.addr as Deno.NetAddr).port;
-    const e = await o.request(`https://127.0.0.1:${port}/`).then(() => null, (e) => e);
+    const e = await o.request(`https://127.0.0.1:${silent.port}/`).then(() => null, (e) => e);
     assertMatch(String(e), /no connection within 200 ms/);
-    assertEquals(held.length, 1, "one connection, closed by the client after the limit");
+    assertEquals(silent.held.length, 1, "one connection, closed by the client after the limit");
   } finally {
-    listener.close();
-    held.forEach((c) => c.close());
-    await accepting;
+    await silent.close();
   }
 });

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { outboundFor } from "../../server/boot.ts";
 import { loadEnv } from "../../server/env.ts";
 import { OutboundRefused } from "../../server/domain/common/outbound/client.ts";
+import { silentServer } from "../helpers/net.ts";
 
 const client = () => outboundFor(loadEnv({ OUTBOUND_ALLOW: "127.0.0.1" }));
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -96,24 +97,17 @@ Deno.test("outbound pipelining: a server that closes after one answer still answ
 });
 
 Deno.test("outbound pipelining: a server that never answers fails every call of the batch at the time limit", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const held: Deno.Conn[] = [];
-  const done = (async () => {
-    for await (const conn of listener) held.push(conn);
-  })().catch(() => {});
-  const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  const silent = silentServer();
   const pooled = client().pooled().with({ timeoutMs: 300 });
   try {
-    const answers = await pooled.requestMany([1, 2, 3].map((i) => ({ url: `${url}/h${i}` })));
+    const answers = await pooled.requestMany([1, 2, 3].map((i) => ({ url: `${silent.url}/h${i}` })));
     assertEquals(answers.length, 3);
     for (const a of answers) {
       assertMatch(a instanceof Error ? a.message : "answered", /no complete answer in time/);
     }
   } finally {
     pooled.close();
-    listener.close();
-    held.forEach((c) => c.close());
-    await done;
+    await silent.close();
   }
 });
 

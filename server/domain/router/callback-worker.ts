@@ -41,8 +41,7 @@ function serve() {
     while (o.active < PER_ORIGIN && o.waiting.length) {
       const now = performance.now();
       const batch: Item[] = [];
-      while (batch.length < PIPELINE_DEPTH && o.waiting.length) {
-        const item = o.waiting.shift()!;
+      for (const item of o.waiting.splice(0, PIPELINE_DEPTH)) {
         if (now > item.until) answer({ id: item.id, status: 0, error: "", refused: "", skipped: true });
         else batch.push(item);
       }

@@ -93,7 +93,10 @@ const SEND_PARALLEL = 20;
 const SETTLE_ROUND = 1_000;
 const SETTLE_MS = 250;
 const SETTLE_IDLE_MS = 20;
-/** Fresh callbacks handed to the worker at once (it keeps each panel's server to PER_ORIGIN connections of PIPELINE_DEPTH). */
+/**
+ * Fresh callbacks handed to the worker at once (it keeps each panel's server to PER_ORIGIN connections
+ * of PIPELINE_DEPTH callbacks).
+ */
 const THREAD_PARALLEL = 1_000;
 /** Fresh callbacks waiting in memory at most; more wait in the table for their lease to lapse. */
 const FRESH_MAX = 5_000;

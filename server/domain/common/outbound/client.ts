@@ -12,7 +12,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { type AddressBytes, formatAddress, parseAddress } from "./address.ts";
-import { concat, ConnectionPool, http1Transport, tooLarge } from "./http1.ts";
+import { asError, concat, ConnectionPool, http1Transport, tooLarge } from "./http1.ts";
 import type { OutboundRequest, OutboundResponse, Transport } from "./transport.ts";
 import { addressRefusal, type OutboundPolicy, urlRefusal } from "./policy.ts";
 
@@ -58,9 +58,7 @@ export type OutboundCall = { url: string; req?: OutboundRequest };
 export class Outbound {
   readonly #transport: Transport;
   /** The transport's calls sent together (http1's pipelining), or null: each call on its own. */
-  readonly #many:
-    | ((xs: Parameters<Transport>[0][]) => Promise<(Awaited<ReturnType<Transport>> | Error)[]>)
-    | null;
+  readonly #many: ReturnType<typeof http1Transport>["many"] | null;
   /** Origins whose host is an address and passed the policy (LITERALS_MAX at most): the address. */
   readonly #literals = new Map<string, string>();
 
@@ -116,9 +114,10 @@ export class Outbound {
   async requestMany(calls: OutboundCall[]): Promise<(OutboundResponse | Error)[]> {
     const timeoutMs = this.opts.timeoutMs ?? 10_000;
     const deadline = AbortSignal.timeout(timeoutMs);
-    const fail = (e: unknown) => e instanceof Error ? e : new Error(String(e));
     if (!this.#many || calls.length < 2) {
-      return await Promise.all(calls.map((c) => this.#hops(c.url, c.req ?? {}, deadline, null).catch(fail)));
+      return await Promise.all(
+        calls.map((c) => this.#hops(c.url, c.req ?? {}, deadline, null).catch(asError)),
+      );
     }
     const out: (OutboundResponse | Error)[] = new Array(calls.length);
     const sent: { i: number; target: { url: URL; address: string } }[] = [];
@@ -126,7 +125,7 @@ export class Outbound {
       try {
         sent.push({ i, target: await this.#check(c.url, deadline, timeoutMs) });
       } catch (e) {
-        out[i] = fail(e);
+        out[i] = asError(e);
       }
     }));
     const answers = await this.#many(
@@ -138,7 +137,7 @@ export class Outbound {
       out[i] = a instanceof Error
         ? a
         : await this.#hops(target.url.href, calls[i].req ?? {}, deadline, { target, res: a })
-          .catch(fail);
+          .catch(asError);
     }));
     return out;
   }

@@ -111,7 +111,8 @@ export function http1Transport(
   return Object.assign(one, { many });
 }
 
-const asError = (e: unknown) => e instanceof Error ? e : new Error(String(e));
+/** What was thrown, as an Error (an answer's place holds one or the other). */
+export const asError = (e: unknown) => e instanceof Error ? e : new Error(String(e));
 
 /**
  * Sends calls to one origin and address, in order, on one connection at a time: a pooled one or a
