@@ -37,20 +37,78 @@ export type ThreadSend = {
 
 /**
  * What the worker is told: its client first, then the callbacks to send, several to a message (a
- * message costs about as much as a callback's request: they go together within a turn of the loop).
+ * message costs about as much as a callback's request: they go together within a turn of the loop),
+ * packed into one string (packSends).
  */
-export type ThreadMessage = ({ type: "init" } & PortableOutbound) | { type: "send"; items: ThreadSend[] };
+export type ThreadMessage = ({ type: "init" } & PortableOutbound) | { type: "send"; packed: string };
 
 /** A send's result: the HTTP status (0: none), or the error and, when the policy refused, its rule. */
 export type ThreadAnswer = { id: number; status: number; error: string; refused: string; skipped?: boolean };
 
-type Send = Omit<ThreadSend, "id">;
+/** A callback as packed: id, its supplier's place in the message's list, url, vars, event, key, at, waitMs. */
+type PackedSend = [number, number, string, string | null, string, string, number, number | null];
+/** An answer as packed: id, status, error, refused, skipped (1). */
+type PackedAnswer = [number, number, string, string, 0 | 1];
+
+/**
+ * Callbacks as one string for the worker: each supplier's fields once, however many of its
+ * callbacks go (a structured clone of the objects cost the app's thread more than the rest of the
+ * hand-over: a string is copied as it is).
+ */
+export function packSends(items: ThreadSend[]): string {
+  const suppliers: CallbackSupplier[] = [];
+  const at = new Map<CallbackSupplier, number>();
+  const rows = items.map((m): PackedSend => {
+    let i = at.get(m.supplier);
+    if (i === undefined) {
+      const { hashKey, apiHeader, apiKey, apiBody, variableMapping } = m.supplier;
+      at.set(m.supplier, i = suppliers.length);
+      suppliers.push({ hashKey, apiHeader, apiKey, apiBody, variableMapping });
+    }
+    const { url, vars, event, key } = m.hook;
+    return [m.id, i, url, vars, event, key, m.at, m.waitMs ?? null];
+  });
+  return JSON.stringify([suppliers, rows]);
+}
+
+/** The callbacks packSends packed (the callbacks of one supplier share its object). */
+export function unpackSends(packed: string): ThreadSend[] {
+  const [suppliers, rows] = JSON.parse(packed) as [CallbackSupplier[], PackedSend[]];
+  return rows.map(([id, i, url, vars, event, key, at, waitMs]) => ({
+    id,
+    supplier: suppliers[i],
+    hook: { url, vars, event, key },
+    at,
+    ...(waitMs === null ? {} : { waitMs }),
+  }));
+}
+
+/** Answers as one string for the app's thread. */
+export const packAnswers = (as: ThreadAnswer[]): string =>
+  JSON.stringify(as.map((a): PackedAnswer => [a.id, a.status, a.error, a.refused, a.skipped ? 1 : 0]));
+
+/** The answers packAnswers packed. */
+export function unpackAnswers(packed: string): ThreadAnswer[] {
+  return (JSON.parse(packed) as PackedAnswer[]).map(([id, status, error, refused, skipped]) => ({
+    id,
+    status,
+    error,
+    refused,
+    ...(skipped ? { skipped: true } : {}),
+  }));
+}
 
 /**
  * How long a callback waits for others to go with it to the worker, and its answer back (ms): each
  * message wakes the other thread, and the callbacks of one message go out pipelined together.
  */
 export const BATCH_MS = 5;
+/**
+ * How long callbacks gather before they are handed to the worker (ms): waking a waiting thread
+ * costs the app's thread about as much as building a callback does (40 µs here), so they go a few
+ * times a second under load, not once a callback.
+ */
+export const HANDOVER_MS = 20;
 /** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
 /** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */
@@ -63,14 +121,29 @@ function failed(answer: ThreadAnswer, err: unknown): ThreadAnswer {
   return answer;
 }
 
+/** Callbacks on their way at once when sent from the app's own thread (no worker). */
+export const ON_THREAD_PARALLEL = 20;
+
 /**
- * Sends one callback: on the worker, or on this thread through `via` (the same steps the worker
- * takes). Never throws: an error is in the answer.
+ * Sends callbacks on the worker, or on this thread through `via` (the same steps the worker takes,
+ * ON_THREAD_PARALLEL at a time), and tells each answer as it comes (`i`: its place in `items`; the
+ * items' ids are set here). Never throws: an error is in the answer.
  */
-export async function deliverCallback(via: CallbackThread | Outbound, m: Send): Promise<ThreadAnswer> {
-  if (via instanceof CallbackThread) return await via.send(m);
-  const [answer] = await deliverCallbacks(via, [{ id: 0, ...m }]);
-  return answer;
+export async function deliverAll(
+  via: CallbackThread | Outbound,
+  items: ThreadSend[],
+  onAnswer: (i: number, a: ThreadAnswer) => void,
+): Promise<void> {
+  if (via instanceof CallbackThread) return await via.sendMany(items, onAnswer);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const [a] = await deliverCallbacks(via, [items[i]]);
+      onAnswer(i, a);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ON_THREAD_PARALLEL, items.length) }, lane));
 }
 
 /**
@@ -106,21 +179,36 @@ export class CallbackThread {
 
   constructor(private readonly client: PortableOutbound) {}
 
-  /** Sends one callback on the worker (started at the first). */
-  send(m: Send): Promise<ThreadAnswer> {
+  /**
+   * Sends callbacks on the worker (started at the first), handed over with the others of the next
+   * HANDOVER_MS; resolves once each has answered (`i`: its place in `items`).
+   */
+  sendMany(items: ThreadSend[], onAnswer: (i: number, a: ThreadAnswer) => void): Promise<void> {
+    if (!items.length) return Promise.resolve();
     const worker = this.#worker ??= this.#start();
-    const id = ++this.#next;
     if (!this.#outbox.length) {
       setTimeout(() => {
         const items = this.#outbox;
         this.#outbox = [];
         if (items.length && this.#worker === worker) {
-          worker.postMessage({ type: "send", items } satisfies ThreadMessage);
+          worker.postMessage({ type: "send", packed: packSends(items) } satisfies ThreadMessage);
         }
-      }, BATCH_MS);
+      }, HANDOVER_MS);
     }
-    this.#outbox.push({ id, ...m });
-    return new Promise((resolve) => this.#pending.set(id, resolve));
+    return new Promise((done) => {
+      let left = items.length;
+      const first = this.#next + 1;
+      // one handler for the call's callbacks (their ids follow each other), not one per callback
+      const answered = (a: ThreadAnswer) => {
+        onAnswer(a.id - first, a);
+        if (--left === 0) done();
+      };
+      for (const m of items) {
+        m.id = ++this.#next;
+        this.#outbox.push(m);
+        this.#pending.set(m.id, answered);
+      }
+    });
   }
 
   /** Ends the worker; what it was still sending comes back as failed (retried from the queue). */
@@ -130,8 +218,8 @@ export class CallbackThread {
 
   #start(): Worker {
     const worker = new Worker(new URL("./callback-worker.ts", import.meta.url).href, { type: "module" });
-    worker.onmessage = (e: MessageEvent<ThreadAnswer[]>) => {
-      for (const a of e.data) {
+    worker.onmessage = (e: MessageEvent<string>) => {
+      for (const a of unpackAnswers(e.data)) {
         this.#pending.get(a.id)?.(a);
         this.#pending.delete(a.id);
       }

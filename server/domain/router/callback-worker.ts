@@ -9,11 +9,13 @@ import { Outbound } from "../common/outbound/client.ts";
 import {
   BATCH_MS,
   deliverCallbacks,
+  packAnswers,
   PER_ORIGIN,
   PIPELINE_DEPTH,
   type ThreadAnswer,
   type ThreadMessage,
   type ThreadSend,
+  unpackSends,
 } from "./callback-thread.ts";
 
 /** The scheme and host of a callback URL (its placeholders are in the path and query, if anywhere). */
@@ -26,7 +28,7 @@ function serve() {
   const answer = (a: ThreadAnswer) => {
     if (!answers.length) {
       setTimeout(() => {
-        self.postMessage(answers);
+        self.postMessage(packAnswers(answers));
         answers = [];
       }, BATCH_MS);
     }
@@ -68,7 +70,7 @@ function serve() {
     else {
       const now = performance.now();
       const touched = new Set<string>();
-      for (const item of m.items) {
+      for (const item of unpackSends(m.packed)) {
         const key = originOf(item.hook.url);
         const o = origins.get(key) ?? { active: 0, waiting: [] };
         origins.set(key, o);

@@ -2,11 +2,13 @@
  * The rows of supplier callbacks (router_hooks) as the sender (./hooks.ts) handles them, and the
  * recording of its results: one statement per kind of result, while the claims are still its own.
  */
-import { type Expression, sql, type Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import type { Logger } from "../../logger.ts";
 import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { hookKey } from "./outcomes.ts";
+import { recordCallbackAttempt } from "../../lib/metrics.ts";
+import type { ThreadAnswer } from "./callback-thread.ts";
 
 export type Due = {
   id: number;
@@ -31,6 +33,48 @@ export type Sendable = Claimed | Fresh;
 export type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
 
 /**
+ * What a sent callback's row is set to by its answer (null: skipped, not sent: its claim lapses for
+ * a scan): sent on a 2xx; failed at once when the outbound policy refused its URL (every retry would
+ * be refused the same); else queued for its next attempt after its delay, failed after the last.
+ */
+export function resultOf(
+  h: Sendable,
+  a: ThreadAnswer,
+  o: { retryDelaysMs: number[]; now: number; log: Logger },
+): Result | null {
+  if (a.skipped) return null;
+  const answer = a.error ? a.error.slice(0, 500) : `HTTP ${a.status}`;
+  const error = a.error || (a.status < 200 || a.status > 299 ? answer : "");
+  const { attempts } = h;
+  const updatedAt = new Date(o.now).toISOString();
+  if (a.refused) {
+    recordCallbackAttempt("refused");
+    return {
+      h,
+      set: { status: "failed", attempts, lastAnswer: answer, lastError: error.slice(0, 500), updatedAt },
+    };
+  }
+  if (!error) {
+    recordCallbackAttempt("delivered");
+    return { h, set: { status: "sent", attempts, lastAnswer: answer, lastError: "", updatedAt } };
+  }
+  const delay = o.retryDelaysMs[attempts - 1];
+  recordCallbackAttempt(delay === undefined ? "failed" : "retry");
+  o.log.warn("supplier callback failed", { id: h.id, attempts, error });
+  return {
+    h,
+    set: {
+      status: delay === undefined ? "failed" : "queued",
+      attempts,
+      lastAnswer: answer,
+      lastError: error.slice(0, 500),
+      nextAt: new Date(o.now + (delay ?? 0)).toISOString(),
+      updatedAt,
+    },
+  };
+}
+
+/**
  * Records a round's attempts while the claims are still ours (a send that outlived its lease was
  * taken over): one UPDATE per kind of result (the delivered ones, most, together), each row matched
  * with its own claim's lease (the rows travel as one JSON argument: a settle is one statement
@@ -40,40 +84,37 @@ export async function settleResults(db: Db, log: Logger, results: Result[], now:
   type Group = { set: Updateable<RouterHooksTable>; byId: [number, string][]; byKey: [string, string][] };
   const groups = new Map<string, Group>();
   const at = new Date(now).toISOString();
-  for (const r of results) {
-    // the attempt was counted by the claim; the round's time stamps them all
-    const { h } = r, set = { ...r.set, updatedAt: at };
-    delete set.attempts;
+  for (const { h, set } of results) {
     const key = `${set.status}\0${set.lastAnswer}\0${set.lastError}\0${set.nextAt ?? ""}`;
-    const g = groups.get(key) ?? { set, byId: [], byKey: [] };
+    let g = groups.get(key);
+    if (!g) {
+      // the attempt was counted by the claim; the round's time stamps them all
+      const { attempts: _, ...rest } = set;
+      groups.set(key, g = { set: { ...rest, updatedAt: at }, byId: [], byKey: [] });
+    }
     if (h.id === null) g.byKey.push([h.hookKey, h.lease]);
     else g.byId.push([h.id, h.lease]);
-    groups.set(key, g);
   }
   await db.transaction().execute(async (trx) => {
     for (const g of groups.values()) {
-      const update = (rows: Expression<number>) =>
-        trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending").where("id", "in", rows)
-          .returning(["id", "hookKey"]).execute();
-      if (g.byId.length) {
-        const done = await update(
-          sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(g.byId)}) j JOIN router_hooks h
-            ON h.id = j.value ->> 0 AND h.nextAt = j.value ->> 1)`,
-        );
-        const settled = new Set(done.map((r) => Number(r.id)));
-        for (const [id] of g.byId.filter(([id]) => !settled.has(id))) {
-          log.warn("supplier callback outlived its lease; another sender has it", { id });
-        }
-      }
-      if (g.byKey.length) {
-        // claimed at birth: found by the idempotency key (one row per session and event)
-        const done = await update(
-          sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(g.byKey)}) j JOIN router_hooks h
-            ON h.hookKey = j.value ->> 0 AND h.nextAt = j.value ->> 1)`,
-        );
-        const settled = new Set(done.map((r) => r.hookKey));
-        for (const [key] of g.byKey.filter(([key]) => !settled.has(key))) {
-          log.warn("supplier callback outlived its lease; another sender has it", { key });
+      for (const [rows, by] of [[g.byId, "id"], [g.byKey, "hookKey"]] as const) {
+        if (!rows.length) continue;
+        // claimed at birth, a callback is found by its idempotency key (one row per session and event)
+        const mine = sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(rows)}) j JOIN router_hooks h
+          ON h.${sql.ref(by)} = j.value ->> 0 AND h.nextAt = j.value ->> 1)`;
+        const r = await trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending")
+          .where("id", "in", mine).executeTakeFirst();
+        // the usual case: every claim was still ours (no rows read back to say so)
+        if (Number(r.numUpdatedRows ?? 0) === rows.length) continue;
+        // some were taken over (their lease ran out): which, for the log
+        const { rows: left } = await sql<{ ref: string }>`SELECT j.value ->> 0 AS ref
+          FROM json_each(${JSON.stringify(rows)}) j WHERE NOT EXISTS (SELECT 1 FROM router_hooks h
+          WHERE h.${sql.ref(by)} = j.value ->> 0 AND h.status = ${g.set.status} AND h.updatedAt = ${at})`
+          .execute(trx);
+        for (const { ref } of left) {
+          log.warn("supplier callback outlived its lease; another sender has it", {
+            [by === "id" ? "id" : "key"]: by === "id" ? Number(ref) : ref,
+          });
         }
       }
     }

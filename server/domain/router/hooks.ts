@@ -40,9 +40,14 @@ import { sql } from "kysely";
 import type { Logger } from "../../logger.ts";
 import { hookKey } from "./outcomes.ts";
 import type { Outbound } from "../common/outbound/client.ts";
-import { recordCallbackAttempt } from "../../lib/metrics.ts";
 import { callbackSupplier } from "./callback-request.ts";
-import { CallbackThread, deliverCallback } from "./callback-thread.ts";
+import {
+  CallbackThread,
+  deliverAll,
+  ON_THREAD_PARALLEL,
+  type ThreadAnswer,
+  type ThreadSend,
+} from "./callback-thread.ts";
 import type { HookRow } from "./callback-events.ts";
 import {
   type Claimed,
@@ -50,6 +55,7 @@ import {
   type Fresh,
   keyOf,
   type Result,
+  resultOf,
   type Sendable,
   settleResults,
 } from "./hook-results.ts";
@@ -82,9 +88,8 @@ export type HookOptions = {
 /** Written out, not bound: SQLite uses the partial index router_hooks_due only for this literal term. */
 const DUE_STATES = sql<boolean>`status IN ('queued', 'sending')`;
 
-/** How many due callbacks a round takes, and how many of them are on their way at once. */
+/** How many due callbacks a round takes (ON_THREAD_PARALLEL of them on their way at once without the worker). */
 const SEND_ROUND = 100;
-const SEND_PARALLEL = 20;
 /**
  * Fresh callbacks' results settled at once at most, and how long the first of them waits for others
  * (ms): SETTLE_MS while more are on their way, SETTLE_IDLE_MS once none is (the end of a burst is
@@ -105,6 +110,8 @@ const SCAN_EVERY_MS = 10_000;
 /** A supplier's signing fields are read again after this long (sooner when it changes). */
 const SUPPLIER_TTL_MS = 1_000;
 
+type Supplier = Awaited<ReturnType<typeof callbackSupplier>>;
+
 export const DEFAULT_HOOK_RETRIES = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
 export class HookSender {
@@ -121,6 +128,8 @@ export class HookSender {
   #fresh: Fresh[] = [];
   #head = 0;
   #inFlight = new Set<Promise<void>>();
+  /** Fresh callbacks on their way (not yet answered). */
+  #sending = 0;
   #results: Result[] = [];
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the first result not yet settled came, and when the settle timer fires (performance.now()). */
@@ -170,16 +179,23 @@ export class HookSender {
 
   #pump() {
     // on the worker, many wait there at once (it keeps each panel's server to PER_ORIGIN at a time)
-    const parallel = this.#thread ? THREAD_PARALLEL : SEND_PARALLEL;
-    while (!this.#closed && this.#inFlight.size < parallel && this.#head < this.#fresh.length) {
-      const h = this.#fresh[this.#head++];
-      // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
-      if (Date.parse(h.lease) - this.#now() < 2 * this.opts.timeoutMs) continue;
-      const p: Promise<void> = this.#send(h).then(
-        (r) => {
-          if (r) this.#results.push(r);
-        },
-      ).finally(() => {
+    const parallel = this.#thread ? THREAD_PARALLEL : ON_THREAD_PARALLEL;
+    while (!this.#closed && this.#sending < parallel && this.#head < this.#fresh.length) {
+      const end = Math.min(this.#fresh.length, this.#head + parallel - this.#sending);
+      const now = this.#now();
+      const batch: Fresh[] = [];
+      for (; this.#head < end; this.#head++) {
+        const h = this.#fresh[this.#head];
+        // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
+        if (Date.parse(h.lease) - now >= 2 * this.opts.timeoutMs) batch.push(h);
+      }
+      if (!batch.length) continue;
+      this.#sending += batch.length;
+      const p: Promise<void> = this.#sendAll(batch, (r) => {
+        this.#sending--;
+        if (r) this.#results.push(r);
+        this.#afterSend();
+      }).finally(() => {
         this.#inFlight.delete(p);
         this.#afterSend();
       });
@@ -201,7 +217,7 @@ export class HookSender {
     if (!this.#results.length) return;
     const now = performance.now();
     if (this.#settleTimer === undefined) this.#resultsSince = now;
-    const idle = this.#inFlight.size === 0 && this.#head >= this.#fresh.length;
+    const idle = this.#sending === 0 && this.#head >= this.#fresh.length;
     const at = this.#resultsSince + (idle ? SETTLE_IDLE_MS : SETTLE_MS);
     if (at >= this.#settleAt) return;
     clearTimeout(this.#settleTimer);
@@ -344,15 +360,7 @@ export class HookSender {
       // per callback: the sender shares the database (and its one writer) with the router
       const mine = await this.#claim(due, now);
       const results: Result[] = [];
-      let next = 0;
-      const worker = async () => {
-        while (next < mine.length) {
-          const h = mine[next++];
-          const r = await this.#send(h);
-          if (r) results.push(r);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(SEND_PARALLEL, mine.length) }, worker));
+      await this.#sendAll(mine, (r) => r && results.push(r));
       await settleResults(this.db, this.log, results, this.#now());
     }
     if (this.#closed) return;
@@ -396,77 +404,50 @@ export class HookSender {
     return out;
   }
 
-  /** Sends one claimed callback; answers what its row is to be set to (the round settles them together). */
-  async #send(h: Sendable): Promise<Result | null> {
-    let answer = "";
-    let error = "";
-    let refused = "";
-    let known: string | null = null;
-    try {
-      const supplier = await this.#supplier(h.supplierId);
-      known = supplier.approvedHookRefusal;
+  /**
+   * Sends claimed callbacks (each supplier's fields read once), and tells each one's result, what its
+   * row is to be set to (null: not sent, too late for its claim), as its answer comes; resolves when
+   * all have answered.
+   */
+  async #sendAll(hs: Sendable[], onResult: (r: Result | null) => void) {
+    const suppliers = new Map<string, Supplier | Error>();
+    await Promise.all([...new Set(hs.map((h) => h.supplierId))].map(async (id) => {
+      suppliers.set(id, await this.#supplier(id).catch((e) => e instanceof Error ? e : new Error(String(e))));
+    }));
+    const at = this.#now();
+    const items: ThreadSend[] = [];
+    const of: Sendable[] = [];
+    const noted: Promise<void>[] = [];
+    const record = (h: Sendable, known: string | null, a: ThreadAnswer) => {
+      const now = this.#now();
+      // the supplier's record keeps the refusal of its complete (approved hook) URL; the other events'
+      // refusals are on their rows (the delivery log), so two URLs never flip the one field in turn
+      // (written only when it changes: the supplier's row as this round read it says what it holds)
+      if (!a.skipped && (h.event === "complete" || h.event === "approved") && known !== a.refused) {
+        noted.push(
+          this.#noteRefusal(h, a.refused, now).catch((e) =>
+            this.log.error("supplier callback refusal not noted", { error: String(e) })
+          ),
+        );
+      }
+      onResult(resultOf(h, a, { retryDelaysMs: this.opts.retryDelaysMs, now, log: this.log }));
+    };
+    for (const h of hs) {
+      const supplier = suppliers.get(h.supplierId)!;
+      if (supplier instanceof Error) {
+        record(h, null, { id: 0, status: 0, error: supplier.message, refused: "" });
+        continue;
+      }
       const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
       // built, signed and sent on the worker when there is one; not sent there once too late to be
-      // settled within its claim (null: not settled, its claim lapses and a scan sends it)
-      const at = this.#now(), waitMs = Date.parse(h.lease) - at - this.opts.timeoutMs;
-      const a = await deliverCallback(this.#thread ?? this.#outbound, { supplier, hook, at, waitMs });
-      if (a.skipped) return null;
-      [error, refused] = [a.error, a.refused];
-      answer = error ? error.slice(0, 500) : `HTTP ${a.status}`;
-      if (!error && (a.status < 200 || a.status > 299)) error = answer;
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-      answer = error.slice(0, 500);
+      // settled within its claim (skipped: not settled, its claim lapses and a scan sends it)
+      items.push({ id: 0, supplier, hook, at, waitMs: Date.parse(h.lease) - at - this.opts.timeoutMs });
+      of.push(h);
     }
-    const attempts = h.attempts;
-    const now = this.#now();
-    // the supplier's record keeps the refusal of its complete (approved hook) URL; the other events'
-    // refusals are on their rows (the delivery log), so two URLs never flip the one field in turn
-    // (written only when it changes: the supplier's row as this round read it says what it holds)
-    if ((h.event === "complete" || h.event === "approved") && known !== refused) {
-      await this.#noteRefusal(h, refused, now);
-    }
-    if (refused) {
-      // the policy will say the same on every retry: failed now, the reason on the supplier
-      recordCallbackAttempt("refused");
-      return {
-        h,
-        set: {
-          status: "failed",
-          attempts,
-          lastAnswer: answer,
-          lastError: error.slice(0, 500),
-          updatedAt: new Date(now).toISOString(),
-        },
-      };
-    }
-    if (!error) {
-      recordCallbackAttempt("delivered");
-      return {
-        h,
-        set: {
-          status: "sent",
-          attempts,
-          lastAnswer: answer,
-          lastError: "",
-          updatedAt: new Date(now).toISOString(),
-        },
-      };
-    }
-    const delay = this.opts.retryDelaysMs[attempts - 1];
-    recordCallbackAttempt(delay === undefined ? "failed" : "retry");
-    this.log.warn("supplier callback failed", { id: h.id, attempts, error });
-    return {
-      h,
-      set: {
-        status: delay === undefined ? "failed" : "queued",
-        attempts,
-        lastAnswer: answer,
-        lastError: error.slice(0, 500),
-        nextAt: new Date(now + (delay ?? 0)).toISOString(),
-        updatedAt: new Date(now).toISOString(),
-      },
-    };
+    await deliverAll(this.#thread ?? this.#outbound, items, (i, a) => {
+      record(of[i], (items[i].supplier as Supplier).approvedHookRefusal, a);
+    });
+    await Promise.all(noted);
   }
 
   /**
