@@ -34,6 +34,7 @@ if (mode === "bare") {
     HTTP_GUARD: Deno.env.get("HTTP_GUARD"),
     ROUTER_HOLDS: Deno.env.get("ROUTER_HOLDS"),
     DATABASE_CHECKPOINT: Deno.env.get("DATABASE_CHECKPOINT"),
+    DATABASE_SYNC_INTERVAL: Deno.env.get("DATABASE_SYNC_INTERVAL"),
     OUTBOUND_ALLOW: Deno.env.get("OUTBOUND_ALLOW"),
   });
   const { deps, handle } = await buildDeps(env);

@@ -3,6 +3,8 @@
  * whole app over the database given), so the load generator does not share its core. `stop()` ends
  * it gracefully and answers its writer's stats; `kill()` is a kill -9.
  */
+import { processCpuMs } from "../helpers/child.ts";
+
 export async function startServer(
   mode: "bare" | "app",
   dbPath = "",
@@ -37,15 +39,7 @@ export async function startServer(
      * The CPU time the server process has used so far, ms (Linux /proc; 0 elsewhere): what an answer
      * costs the server itself, apart from the load generator sharing its cores.
      */
-    cpuMs(): number {
-      try {
-        const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s
-      } catch {
-        return 0;
-      }
-    },
+    cpuMs: () => processCpuMs(child.pid),
     /** kill -9: the server dies mid-write, as in a crash. */
     async kill(): Promise<void> {
       child.kill("SIGKILL");

