@@ -63,7 +63,8 @@ export function outcomeCallback(
  * A batch's callbacks as one INSERT. With a lease they are written claimed for it, 'sending', one
  * attempt counted: this instance sends them as soon as they are committed, with no read and no claim
  * (hooks.ts, HookSender.fresh), and each is stamped with its lease. Without one they wait, queued,
- * for a sender's scan.
+ * for a sender's scan. The rows go as one JSON argument: one SQL text whatever their number, kept
+ * prepared.
  */
 export function hookInsert(hooks: HookRow[], now: number, leaseMs?: number): Statement {
   const at = new Date(now).toISOString();
@@ -72,12 +73,14 @@ export function hookInsert(hooks: HookRow[], now: number, leaseMs?: number): Sta
   return {
     sql:
       `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, status, attempts, nextAt,
-      createdAt, updatedAt) VALUES ${hooks.map(() => "(?,?,?,?,?,?,?,?,?,?,?)").join(",")}`,
-    args: hooks.flatMap((h) => [
-      ...[h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars],
+      createdAt, updatedAt)
+      SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, ?, ?, ?, ?, ?
+      FROM json_each(?) j`,
+    args: [
       ...(lease ? ["sending", 1, lease] : ["queued", 0, at]),
       at,
       at,
-    ]),
+      JSON.stringify(hooks.map((h) => [h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars])),
+    ],
   };
 }

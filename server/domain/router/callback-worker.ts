@@ -7,8 +7,8 @@
 /// <reference lib="deno.worker" />
 import { Outbound } from "../common/outbound/client.ts";
 import {
-  BATCH_MS,
   deliverCallbacks,
+  HANDOVER_MS,
   packAnswers,
   PER_ORIGIN,
   PIPELINE_DEPTH,
@@ -23,14 +23,14 @@ const originOf = (url: string) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[
 
 function serve() {
   let outbound: Outbound | null = null;
-  // answers go back several to a message, those that came within BATCH_MS
+  // answers go back several to a message, those that came within HANDOVER_MS
   let answers: ThreadAnswer[] = [];
   const answer = (a: ThreadAnswer) => {
     if (!answers.length) {
       setTimeout(() => {
         self.postMessage(packAnswers(answers));
         answers = [];
-      }, BATCH_MS);
+      }, HANDOVER_MS);
     }
     answers.push(a);
   };
