@@ -156,3 +156,27 @@ Deno.test("router hooks: results wait for others while callbacks are on their wa
     await t.close();
   }
 });
+
+Deno.test("router hooks: a hand-over that throws fails each callback's attempt, retried from the queue, and leaves none counted as on its way", async () => {
+  const { Outbound } = await import("../../server/domain/common/outbound/client.ts");
+  const requestMany = Outbound.prototype.requestMany;
+  const t = await testApp({}, { router: { fetch: () => Promise.resolve(new Response("ok")) } });
+  try {
+    const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    Outbound.prototype.requestMany = () => {
+      throw new Error("the hand-over broke");
+    };
+    for (let i = 0; i < 3; i++) await back(t, uidOf((await enter(t, s.mapId, `x${i}`)).location), "c");
+    await router(t).idle();
+    const rows = await t.deps.db.selectFrom("router_hooks").select(["status", "attempts", "lastError"])
+      .execute();
+    assertEquals(
+      rows,
+      [0, 1, 2].map(() => ({ status: "queued", attempts: 1, lastError: "the hand-over broke" })),
+    );
+  } finally {
+    Outbound.prototype.requestMany = requestMany;
+    await t.close();
+  }
+});

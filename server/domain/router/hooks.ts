@@ -444,9 +444,20 @@ export class HookSender {
       items.push({ id: 0, supplier, hook, at, waitMs: Date.parse(h.lease) - at - this.opts.timeoutMs });
       of.push(h);
     }
-    await deliverAll(this.#thread ?? this.#outbound, items, (i, a) => {
+    const answered = new Array<boolean>(items.length).fill(false);
+    const answer = (i: number, a: ThreadAnswer) => {
+      if (answered[i]) return;
+      answered[i] = true;
       record(of[i], (items[i].supplier as Supplier).approvedHookRefusal, a);
-    });
+    };
+    try {
+      await deliverAll(this.#thread ?? this.#outbound, items, answer);
+    } catch (e) {
+      // it does not throw by design (a worker that cannot start would): each callback not answered
+      // fails its attempt (retried from the queue), so none is left counted as on its way
+      const error = e instanceof Error ? e.message : String(e);
+      items.forEach((_, i) => answer(i, { id: 0, status: 0, error, refused: "" }));
+    }
     await Promise.all(noted);
   }
 
