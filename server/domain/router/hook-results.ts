@@ -34,7 +34,7 @@ export type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
 
 /**
  * What a sent callback's row is set to by its answer (null: skipped, not sent: its claim lapses for
- * a scan): sent on a 2xx; failed at once when the outbound policy refused its URL (every retry would
+ * a scan; its time stamp is the settle's): sent on a 2xx; failed at once when the outbound policy refused its URL (every retry would
  * be refused the same); else queued for its next attempt after its delay, failed after the last.
  */
 export function resultOf(
@@ -46,17 +46,16 @@ export function resultOf(
   const answer = a.error ? a.error.slice(0, 500) : `HTTP ${a.status}`;
   const error = a.error || (a.status < 200 || a.status > 299 ? answer : "");
   const { attempts } = h;
-  const updatedAt = new Date(o.now).toISOString();
   if (a.refused) {
     recordCallbackAttempt("refused");
     return {
       h,
-      set: { status: "failed", attempts, lastAnswer: answer, lastError: error.slice(0, 500), updatedAt },
+      set: { status: "failed", attempts, lastAnswer: answer, lastError: error.slice(0, 500) },
     };
   }
   if (!error) {
     recordCallbackAttempt("delivered");
-    return { h, set: { status: "sent", attempts, lastAnswer: answer, lastError: "", updatedAt } };
+    return { h, set: { status: "sent", attempts, lastAnswer: answer, lastError: "" } };
   }
   const delay = o.retryDelaysMs[attempts - 1];
   recordCallbackAttempt(delay === undefined ? "failed" : "retry");
@@ -69,7 +68,6 @@ export function resultOf(
       lastAnswer: answer,
       lastError: error.slice(0, 500),
       nextAt: new Date(o.now + (delay ?? 0)).toISOString(),
-      updatedAt,
     },
   };
 }
@@ -99,7 +97,8 @@ export async function settleResults(db: Db, log: Logger, results: Result[], now:
     for (const g of groups.values()) {
       for (const [rows, by] of [[g.byId, "id"], [g.byKey, "hookKey"]] as const) {
         if (!rows.length) continue;
-        // claimed at birth, a callback is found by its idempotency key (one row per session and event)
+        // found by its id, or (claimed at birth, its id unknown) by its idempotency key (one row per
+        // session and event)
         const mine = sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(rows)}) j JOIN router_hooks h
           ON h.${sql.ref(by)} = j.value ->> 0 AND h.nextAt = j.value ->> 1)`;
         const r = await trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending")
