@@ -1,13 +1,14 @@
 /**
  * server/domain/router/hook-results.ts: a round's results are settled one statement per kind of
- * result, each row matched with its own claim's lease, by id (claimed by a scan) or by key (claimed
- * at birth); a row whose lease is no longer the one the send was made under (another sender has
+ * result, each row matched with its own claim's lease, by id (in runs of consecutive ids) or by key
+ * (claimed at birth on a remote primary, whose batch does not tell the ids); a row whose lease is no longer the one the send was made under (another sender has
  * it) is left as it is and the overrun is logged.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { createLogger } from "../../server/logger.ts";
-import { type Result, settleResults } from "../../server/domain/router/hook-results.ts";
+import { idRuns, type Result, settleResults } from "../../server/domain/router/hook-results.ts";
+import { hookIds, type HookRow } from "../../server/domain/router/callback-events.ts";
 
 Deno.test("hook results: each row is settled under its own lease, by id or by key; a row another sender took is left and logged", async () => {
   const t = await testApp();
@@ -101,5 +102,83 @@ Deno.test("hook results: each row is settled under its own lease, by id or by ke
     assert(overrun.some((w) => w.includes(String(ids[5]))), "the one found by id is named by its id");
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("hook results: rows found by id are settled in runs of consecutive ids, and an id between two of them that is not in the round is left as it is", async () => {
+  const t = await testApp();
+  const log = createLogger("warn", () => {});
+  try {
+    const at = "2026-11-26T10:00:00.000Z", lease = "2026-11-26T10:01:00.000Z";
+    const rows = Array.from({ length: 7 }, (_, i) => ({
+      sessionId: `s-${i}`,
+      supplierId: "sup",
+      url: "https://panel.example/hook",
+      status: "sending" as const,
+      attempts: 1,
+      nextAt: lease,
+      createdAt: at,
+      updatedAt: at,
+      event: "complete",
+      hookKey: `s-${i}-c`,
+    }));
+    const ids = (await t.deps.db.insertInto("router_hooks").values(rows).returning("id").execute())
+      .map((r) => Number(r.id));
+    const h = (i: number) => ({
+      id: ids[i],
+      hookKey: rows[i].hookKey,
+      sessionId: rows[i].sessionId,
+      supplierId: "sup",
+      url: "",
+      status: "sending",
+      attempts: 1,
+      event: "complete",
+      vars: null,
+      nextAt: lease,
+      lease,
+    });
+    const sent = { status: "sent" as const, attempts: 1, lastAnswer: "HTTP 200", lastError: "" };
+    // 0, 1, 2 and 4, 5 delivered (two runs, given out of order); 3 still on its way; 6 not in the round
+    await settleResults(
+      t.deps.db,
+      log,
+      [5, 0, 2, 1, 4].map((i) => ({ h: h(i), set: sent })),
+      Date.parse("2026-11-26T10:00:30.000Z"),
+    );
+    const after = await t.deps.db.selectFrom("router_hooks").select(["hookKey", "status"]).orderBy("id")
+      .execute();
+    assertEquals(after.map((r) => r.status), ["sent", "sent", "sent", "sending", "sent", "sent", "sending"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("hook results: idRuns groups consecutive ids under one lease; hookIds gives a batch its ids only when the INSERT wrote them all", () => {
+  assertEquals(idRuns([[7, "L1"], [5, "L1"], [6, "L1"], [9, "L1"], [10, "L2"], [11, "L2"]]), [
+    [5, 7, "L1"],
+    [9, 9, "L1"],
+    [10, 11, "L2"],
+  ]);
+  assertEquals(idRuns([]), []);
+  const batch = () =>
+    ["a", "b", "c"].map((k): HookRow => ({
+      sessionId: k,
+      supplierId: "s",
+      url: "",
+      event: "complete",
+      key: k,
+      vars: "{}",
+    }));
+  const given = batch();
+  hookIds(given, { lastId: 42n, count: 3n });
+  assertEquals(given.map((h) => h.id), [40, 41, 42]);
+  for (const r of [{ lastId: 42, count: 2 }, { lastId: undefined, count: 3 }, { lastId: "x", count: 3 }]) {
+    const none = batch();
+    hookIds(none, r);
+    assertEquals(
+      none.map((h) => h.id),
+      [undefined, undefined, undefined],
+      JSON.stringify(r, (_, v) => v ?? null),
+    );
   }
 });

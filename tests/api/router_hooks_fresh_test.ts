@@ -180,3 +180,33 @@ Deno.test("router hooks: a hand-over that throws fails each callback's attempt, 
     await t.close();
   }
 });
+
+Deno.test("router hooks: the writer tells the sender each fresh callback's row id (its settle finds the rows by id)", async () => {
+  const record = (() => Promise.resolve(new Response("ok"))) as typeof fetch;
+  const t = await testApp({}, { router: { fetch: record } });
+  try {
+    const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
+    const s = await liveProject(t, { supplierId: supplier._id });
+    const given: { key: string; id?: number }[] = [];
+    const hooks = router(t).hooks;
+    const fresh = hooks.fresh.bind(hooks);
+    hooks.fresh = (rows) => {
+      given.push(...rows.map((r) => ({ key: r.key, id: r.id })));
+      fresh(rows);
+    };
+    const uids: string[] = [];
+    for (let i = 0; i < 12; i++) uids.push(uidOf((await enter(t, s.mapId, `id${i}`)).location));
+    await Promise.all(uids.map((uid) => back(t, uid, "c")));
+    await router(t).idle();
+    const rows = await t.deps.db.selectFrom("router_hooks").select(["id", "hookKey", "status"]).orderBy("id")
+      .execute();
+    assertEquals(rows.length, 12);
+    assertEquals(
+      given.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
+      rows.map((r) => ({ key: r.hookKey!, id: Number(r.id) })),
+    );
+    assert(rows.every((r) => r.status === "sent"), JSON.stringify(rows));
+  } finally {
+    await t.close();
+  }
+});

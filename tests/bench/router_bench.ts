@@ -247,7 +247,7 @@ export async function bench(): Promise<BenchRow[]> {
   // embedded replica each on another sqld (unless ROUTER_BENCH_REPLICAS=0)
   const replicasMode = Deno.env.get("ROUTER_BENCH_REPLICAS") ?? "both";
   const replicas = replicasMode === "1";
-  const sqldOk = sqldSupported;
+  const sqldOk = sqldSupported && Deno.env.get("ROUTER_BENCH_SQLD") !== "0";
   const sqld = sqldOk ? await startSqld() : null;
   const sqldSetup = sqld ? await setupProject(sqld.url) : null;
   const sqldR = sqldOk && replicasMode === "both" ? await startSqld() : null;

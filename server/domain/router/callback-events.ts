@@ -27,6 +27,11 @@ export type HookRow = {
    * the time this instance's sender has it (hooks.ts, HookSender.fresh).
    */
   lease?: string;
+  /**
+   * Its row's id, once written (hookIds: the INSERT's last rowid); unset when not known, and its row
+   * is then found by its key.
+   */
+  id?: number;
 };
 
 const EVENT_OF: Partial<Record<ReturnType<typeof redirectKind>, [CallbackEvent, FinalStatus]>> = {
@@ -83,4 +88,16 @@ export function hookInsert(hooks: HookRow[], now: number, leaseMs?: number): Sta
       JSON.stringify(hooks.map((h) => [h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars])),
     ],
   };
+}
+
+/**
+ * Gives a batch's callbacks their rows' ids from the INSERT's result (hookInsert): one statement
+ * under one writer, so its rows took the ids up to the last one in turn (router_hooks' id is
+ * AUTOINCREMENT). Without the last id, or with another number of rows than written, none is given
+ * (each is then found by its key).
+ */
+export function hookIds(hooks: HookRow[], r: { lastId?: unknown; count?: unknown }) {
+  const last = Number(r.lastId ?? NaN), n = Number(r.count ?? NaN);
+  if (!Number.isSafeInteger(last) || n !== hooks.length) return;
+  hooks.forEach((h, i) => h.id = last - n + 1 + i);
 }

@@ -104,7 +104,7 @@ export function unpackAnswers(packed: string): ThreadAnswer[] {
  * (40 µs here, 230 µs under load), so messages go a few times a second under load, not once a
  * callback; the callbacks of one message go out pipelined together.
  */
-export const HANDOVER_MS = 20;
+export const HANDOVER_MS = 50;
 /** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
 /** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */

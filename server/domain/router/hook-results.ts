@@ -27,8 +27,11 @@ export type Due = {
 /** The idempotency key a queued hook travels with. */
 export const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hookKey(h.sessionId, "complete");
 export type Claimed = Due & { lease: string; attempts: number };
-/** A claimed callback's row is found by its id, or (claimed at birth, id unknown) by its key. */
-export type Fresh = Omit<Claimed, "id"> & { id: null; hookKey: string };
+/**
+ * A callback claimed at birth: its row's id as the writer's INSERT gave it, or null (not known) and
+ * its row is found by its key.
+ */
+export type Fresh = Omit<Claimed, "id"> & { id: number | null; hookKey: string };
 export type Sendable = Claimed | Fresh;
 export type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
 
@@ -72,11 +75,24 @@ export function resultOf(
   };
 }
 
+/** Ids in runs of consecutive ones under one lease: `[first, last, lease]` (sorted by id). */
+export function idRuns(rows: [number, string][]): [number, number, string][] {
+  const runs: [number, number, string][] = [];
+  for (const [id, lease] of [...rows].sort((a, b) => a[0] - b[0])) {
+    const run = runs.at(-1);
+    if (run && run[1] === id - 1 && run[2] === lease) run[1] = id;
+    else runs.push([id, id, lease]);
+  }
+  return runs;
+}
+
 /**
  * Records a round's attempts while the claims are still ours (a send that outlived its lease was
  * taken over): one UPDATE per kind of result (the delivered ones, most, together), each row matched
- * with its own claim's lease (the rows travel as one JSON argument: a settle is one statement
- * whatever the number of callbacks and leases in it).
+ * with its own claim's lease. Rows are found by id, in runs of consecutive ids (a writer's batch of
+ * callbacks has ids in turn: a run is one range of the table, where a list would be a look-up per
+ * row), or by idempotency key when their id is not known; they travel as one JSON argument, so a
+ * settle is one statement whatever the number of callbacks and leases in it.
  */
 export async function settleResults(db: Db, log: Logger, results: Result[], now: number) {
   type Group = { set: Updateable<RouterHooksTable>; byId: [number, string][]; byKey: [string, string][] };
@@ -90,17 +106,18 @@ export async function settleResults(db: Db, log: Logger, results: Result[], now:
       const { attempts: _, ...rest } = set;
       groups.set(key, g = { set: { ...rest, updatedAt: at }, byId: [], byKey: [] });
     }
-    if (h.id === null) g.byKey.push([h.hookKey, h.lease]);
+    if (h.id === null) g.byKey.push([keyOf(h), h.lease]);
     else g.byId.push([h.id, h.lease]);
   }
   await db.transaction().execute(async (trx) => {
     for (const g of groups.values()) {
       for (const [rows, by] of [[g.byId, "id"], [g.byKey, "hookKey"]] as const) {
         if (!rows.length) continue;
-        // found by its id, or (claimed at birth, its id unknown) by its idempotency key (one row per
-        // session and event)
-        const mine = sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(rows)}) j JOIN router_hooks h
-          ON h.${sql.ref(by)} = j.value ->> 0 AND h.nextAt = j.value ->> 1)`;
+        const mine = by === "id"
+          ? sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(idRuns(g.byId))}) j JOIN router_hooks h
+            ON h.id BETWEEN j.value ->> 0 AND j.value ->> 1 AND h.nextAt = j.value ->> 2)`
+          : sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(rows)}) j JOIN router_hooks h
+            ON h.hookKey = j.value ->> 0 AND h.nextAt = j.value ->> 1)`;
         const r = await trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending")
           .where("id", "in", mine).executeTakeFirst();
         // the usual case: every claim was still ours (no rows read back to say so)

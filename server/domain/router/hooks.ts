@@ -159,7 +159,7 @@ export class HookSender {
       // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
       if (this.#fresh.length - this.#head + taken.length >= FRESH_MAX) break;
       taken.push({
-        id: null,
+        id: r.id ?? null,
         sessionId: r.sessionId,
         supplierId: r.supplierId,
         url: r.url,

@@ -11,7 +11,7 @@
  * seeds and benchmarks that lay down rollup rows. Reconcile adds only `approved`/`rejected`, which
  * the day totals and the monthly rollup do not hold; it may still use `addToRouterDaily`.
  */
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, type QueryResult } from "kysely";
 import type { Db } from "../../db/connection.ts";
 import { ROLLUP_COUNTERS, ROUTED_COLUMNS } from "../../db/tables/router.ts";
 
@@ -135,9 +135,11 @@ export function routerDailyStatements(deltas: DailyDelta[]): Statement[] {
   return out;
 }
 
-/** Runs statements on a Kysely handle (a transaction's, to keep them atomic). */
-export async function runStatements(db: Db, statements: Statement[]): Promise<void> {
-  for (const s of statements) await db.executeQuery(CompiledQuery.raw(s.sql, s.args));
+/** Runs statements on a Kysely handle (a transaction's, to keep them atomic); their results in turn. */
+export async function runStatements(db: Db, statements: Statement[]): Promise<QueryResult<unknown>[]> {
+  const out: QueryResult<unknown>[] = [];
+  for (const s of statements) out.push(await db.executeQuery(CompiledQuery.raw(s.sql, s.args)));
+  return out;
 }
 
 /**
@@ -147,7 +149,7 @@ export async function runStatements(db: Db, statements: Statement[]): Promise<vo
 export async function addToRouterDaily(db: Db, deltas: DailyDelta[]): Promise<void> {
   const statements = routerDailyStatements(deltas);
   if (!statements.length) return;
-  if (db.isTransaction) return await runStatements(db, statements);
+  if (db.isTransaction) return void await runStatements(db, statements);
   await db.transaction().execute((trx) => runStatements(trx, statements));
 }
 

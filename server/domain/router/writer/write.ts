@@ -14,7 +14,7 @@ import { type BatchState, cellKey, mapCounts, projectCounts } from "./load.ts";
 import type { HoldCounter, TimeSum } from "../../../db/tables/projects.ts";
 import type { QuotaCellRef } from "../prescreen.ts";
 import { routerDailyStatements, runStatements, type Statement } from "../rollup.ts";
-import { hookInsert, type HookRow } from "../callback-events.ts";
+import { hookIds, hookInsert, type HookRow } from "../callback-events.ts";
 import { SESSION_COLUMNS, type SessionRow } from "./types.ts";
 import type { ProfileRow } from "../profiles.ts";
 
@@ -273,7 +273,12 @@ export class Changes {
 
   /** Writes every change in the open transaction; `now` stamps the queued hooks. */
   async write(trx: Db, now: number, hookLeaseMs?: number) {
-    await runStatements(trx, this.statements(now, { hookLeaseMs }));
+    const results = await runStatements(trx, this.statements(now, { hookLeaseMs }));
+    // the callbacks' INSERT is the last statement: their ids (the sender settles them by id)
+    const last = results.at(-1);
+    if (this.hooks.length && last) {
+      hookIds(this.hooks, { lastId: last.insertId, count: last.numAffectedRows });
+    }
   }
 
   /**

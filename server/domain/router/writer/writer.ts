@@ -180,6 +180,7 @@ export class RouterWriter {
       const writes = changes.statements(this.now(), { json: true, hookLeaseMs: this.opts.hookLeaseMs });
       const guards = guardStatements(state, changes);
       try {
+        // (the batch's rows only, not its last ids: its callbacks are settled by key)
         await remote.batch(
           [
             ...guards,
