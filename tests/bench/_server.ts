@@ -6,7 +6,7 @@
 import { processCpuMs } from "../helpers/child.ts";
 
 export async function startServer(
-  mode: "bare" | "app",
+  mode: "bare" | "app" | "panel",
   dbPath = "",
   replicaPath = "",
   root = "",
