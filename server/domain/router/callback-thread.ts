@@ -17,6 +17,7 @@ import {
   type PortableOutbound,
 } from "../common/outbound/client.ts";
 import { buildCallback, type CallbackSupplier, parseVars } from "./callback-request.ts";
+import { CallbackRing } from "./callback-ring.ts";
 
 /** A callback to send, as the worker gets it. */
 export type ThreadSend = {
@@ -40,7 +41,9 @@ export type ThreadSend = {
  * message costs about as much as a callback's request: they go together within a turn of the loop),
  * packed into one string (packSends).
  */
-export type ThreadMessage = ({ type: "init" } & PortableOutbound) | { type: "send"; packed: string };
+export type ThreadMessage =
+  | ({ type: "init"; ring: SharedArrayBuffer } & PortableOutbound)
+  | { type: "send"; packed: string };
 
 /** A send's result: the HTTP status (0: none), or the error and, when the policy refused, its rule. */
 export type ThreadAnswer = { id: number; status: number; error: string; refused: string; skipped?: boolean };
@@ -99,12 +102,14 @@ export function unpackAnswers(packed: string): ThreadAnswer[] {
 }
 
 /**
- * How long callbacks gather before they are handed to the worker, and answers before they come back
- * (ms): waking a waiting thread costs the app's thread about as much as building a callback does
- * (40 µs here, 230 µs under load), so messages go a few times a second under load, not once a
- * callback; the callbacks of one message go out pipelined together.
+ * How long callbacks gather before they are handed to the worker (written to its ring:
+ * ./callback-ring.ts), and answers before they come back (ms); the callbacks of one message go out
+ * pipelined together. The worker looks at its ring every POLL_MS: a postMessage would wake it, which
+ * cost the app's thread 40 µs idle and 230-530 µs under load (profiled), more than the 50-200
+ * callbacks it carried cost to pack.
  */
-export const HANDOVER_MS = 50;
+export const HANDOVER_MS = 20;
+export const POLL_MS = 10;
 /** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
 /** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */
@@ -172,6 +177,7 @@ export class CallbackThread {
   #next = 0;
   readonly #pending = new Map<number, (a: ThreadAnswer) => void>();
   #outbox: ThreadSend[] = [];
+  #ring: CallbackRing | null = null;
 
   constructor(private readonly client: PortableOutbound) {}
 
@@ -186,9 +192,10 @@ export class CallbackThread {
       setTimeout(() => {
         const items = this.#outbox;
         this.#outbox = [];
-        if (items.length && this.#worker === worker) {
-          worker.postMessage({ type: "send", packed: packSends(items) } satisfies ThreadMessage);
-        }
+        if (!items.length || this.#worker !== worker) return;
+        const packed = packSends(items);
+        // a ring with no room (a worker that stopped reading) takes nothing: it goes as a message
+        if (!this.#ring?.write(packed)) worker.postMessage({ type: "send", packed } satisfies ThreadMessage);
       }, HANDOVER_MS);
     }
     return new Promise((done) => {
@@ -224,13 +231,15 @@ export class CallbackThread {
       e.preventDefault();
       this.#fail(`the callback worker failed: ${e.message}`);
     };
-    worker.postMessage({ type: "init", ...this.client } satisfies ThreadMessage);
+    this.#ring = new CallbackRing();
+    worker.postMessage({ type: "init", ring: this.#ring.shared, ...this.client } satisfies ThreadMessage);
     return worker;
   }
 
   #fail(error: string) {
     this.#worker?.terminate();
     this.#worker = null;
+    this.#ring = null;
     this.#outbox = [];
     for (const [id, resolve] of this.#pending) resolve({ id, status: 0, error, refused: "" });
     this.#pending.clear();

@@ -6,12 +6,14 @@
  */
 /// <reference lib="deno.worker" />
 import { Outbound } from "../common/outbound/client.ts";
+import { CallbackRing } from "./callback-ring.ts";
 import {
   deliverCallbacks,
   HANDOVER_MS,
   packAnswers,
   PER_ORIGIN,
   PIPELINE_DEPTH,
+  POLL_MS,
   type ThreadAnswer,
   type ThreadMessage,
   type ThreadSend,
@@ -64,21 +66,25 @@ function serve() {
     }
     if (!o.active && !o.waiting.length) origins.delete(key);
   };
+  const take = (packed: string) => {
+    const now = performance.now();
+    const touched = new Set<string>();
+    for (const item of unpackSends(packed)) {
+      const key = originOf(item.hook.url);
+      const o = origins.get(key) ?? { active: 0, waiting: [] };
+      origins.set(key, o);
+      o.waiting.push({ ...item, until: now + (item.waitMs ?? Infinity) });
+      touched.add(key);
+    }
+    for (const key of touched) pump(key, origins.get(key)!);
+  };
   self.onmessage = (e: MessageEvent<ThreadMessage>) => {
     const m = e.data;
-    if (m.type === "init") outbound = new Outbound(m.policy, m.opts).pooled();
-    else {
-      const now = performance.now();
-      const touched = new Set<string>();
-      for (const item of unpackSends(m.packed)) {
-        const key = originOf(item.hook.url);
-        const o = origins.get(key) ?? { active: 0, waiting: [] };
-        origins.set(key, o);
-        o.waiting.push({ ...item, until: now + (item.waitMs ?? Infinity) });
-        touched.add(key);
-      }
-      for (const key of touched) pump(key, origins.get(key)!);
-    }
+    if (m.type === "send") return take(m.packed);
+    outbound = new Outbound(m.policy, m.opts).pooled();
+    // the app's thread writes callbacks to the ring without waking this one: it looks every POLL_MS
+    const ring = new CallbackRing(m.ring);
+    setInterval(() => ring.readAll().forEach(take), POLL_MS);
   };
 }
 

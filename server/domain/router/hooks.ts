@@ -131,6 +131,8 @@ export class HookSender {
   /** Fresh callbacks on their way (not yet answered). */
   #sending = 0;
   #results: Result[] = [];
+  #afterQueued = false;
+  #lease: [string, number] = ["", NaN];
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the first result not yet settled came, and when the settle timer fires (performance.now()). */
   #resultsSince = 0;
@@ -187,14 +189,20 @@ export class HookSender {
       for (; this.#head < end; this.#head++) {
         const h = this.#fresh[this.#head];
         // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
-        if (Date.parse(h.lease) - now >= 2 * this.opts.timeoutMs) batch.push(h);
+        if (this.#leaseEnd(h.lease) - now >= 2 * this.opts.timeoutMs) batch.push(h);
       }
       if (!batch.length) continue;
       this.#sending += batch.length;
       const p: Promise<void> = this.#sendAll(batch, (r) => {
         this.#sending--;
         if (r) this.#results.push(r);
-        this.#afterSend();
+        // once for the answers that came together (one message from the worker), not once each
+        if (this.#afterQueued) return;
+        this.#afterQueued = true;
+        queueMicrotask(() => {
+          this.#afterQueued = false;
+          this.#afterSend();
+        });
       }).finally(() => {
         this.#inFlight.delete(p);
         this.#afterSend();
@@ -205,6 +213,12 @@ export class HookSender {
       this.#fresh = [];
       this.#head = 0;
     }
+  }
+
+  /** A lease's end (ms): the callbacks of one write batch share their lease, parsed once. */
+  #leaseEnd(lease: string): number {
+    if (lease !== this.#lease[0]) this.#lease = [lease, Date.parse(lease)];
+    return this.#lease[1];
   }
 
   #afterSend() {
@@ -441,7 +455,7 @@ export class HookSender {
       const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
       // built, signed and sent on the worker when there is one; not sent there once too late to be
       // settled within its claim (skipped: not settled, its claim lapses and a scan sends it)
-      items.push({ id: 0, supplier, hook, at, waitMs: Date.parse(h.lease) - at - this.opts.timeoutMs });
+      items.push({ id: 0, supplier, hook, at, waitMs: this.#leaseEnd(h.lease) - at - this.opts.timeoutMs });
       of.push(h);
     }
     const answered = new Array<boolean>(items.length).fill(false);
