@@ -1,8 +1,9 @@
 /**
  * server/domain/router/hook-results.ts: a round's results are settled one statement per kind of
  * result, each row matched with its own claim's lease, by id (in runs of consecutive ids) or by key
- * (claimed at birth on a remote primary, whose batch does not tell the ids); a row whose lease is no longer the one the send was made under (another sender has
- * it) is left as it is and the overrun is logged.
+ * (claimed at birth on a remote primary, whose batch does not tell the ids); a row whose lease is no
+ * longer the one the send was made under (another sender has it) is left as it is and the overrun
+ * is logged.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
@@ -10,39 +11,56 @@ import { createLogger } from "../../server/logger.ts";
 import { idRuns, type Result, settleResults } from "../../server/domain/router/hook-results.ts";
 import { hookIds, type HookRow } from "../../server/domain/router/callback-events.ts";
 
+const AT = "2026-11-26T10:00:00.000Z";
+
+/** Claimed ('sending') complete callbacks, one per key, each under the lease `nextAt` gives it; their ids. */
+async function claimed(
+  t: Awaited<ReturnType<typeof testApp>>,
+  keys: string[],
+  nextAt: (i: number) => string,
+) {
+  const rows = keys.map((k, i) => ({
+    sessionId: `s-${k}`,
+    supplierId: "sup",
+    url: "https://panel.example/hook",
+    status: "sending" as const,
+    attempts: 1,
+    nextAt: nextAt(i),
+    createdAt: AT,
+    updatedAt: AT,
+    event: "complete",
+    hookKey: `s-${k}-c`,
+  }));
+  const ids = (await t.deps.db.insertInto("router_hooks").values(rows).returning("id").execute())
+    .map((r) => Number(r.id));
+  return { rows, ids };
+}
+
+/** What a sent callback carries besides its id, key and lease (settleResults reads those). */
+const base = {
+  sessionId: "",
+  supplierId: "sup",
+  url: "",
+  status: "sending",
+  attempts: 1,
+  event: "complete",
+  vars: null,
+};
+const sent = { status: "sent" as const, attempts: 1, lastAnswer: "HTTP 200", lastError: "" };
+
 Deno.test("hook results: each row is settled under its own lease, by id or by key; a row another sender took is left and logged", async () => {
   const t = await testApp();
   const warnings: string[] = [];
   const log = createLogger("warn", (line) => warnings.push(line));
   try {
-    const at = "2026-11-26T10:00:00.000Z";
+    const at = AT;
     const leases = ["2026-11-26T10:01:00.000Z", "2026-11-26T10:01:00.500Z"];
     // six claimed rows: a, b under the first lease, c, d under the second, e and f taken over since
-    const rows = ["a", "b", "c", "d", "e", "f"].map((k, i) => ({
-      sessionId: `s-${k}`,
-      supplierId: "sup",
-      url: "https://panel.example/hook",
-      status: "sending" as const,
-      attempts: 1,
-      nextAt: k === "e" || k === "f" ? "2026-11-26T10:05:00.000Z" : leases[i < 2 ? 0 : 1],
-      createdAt: at,
-      updatedAt: at,
-      event: "complete",
-      hookKey: `s-${k}-c`,
-    }));
-    const ids =
-      (await t.deps.db.insertInto("router_hooks").values(rows).returning(["id", "hookKey"]).execute())
-        .map((r) => Number(r.id));
-    const base = {
-      sessionId: "",
-      supplierId: "sup",
-      url: "",
-      status: "sending",
-      attempts: 1,
-      event: "complete",
-      vars: null,
-    };
-    const sent = { status: "sent" as const, attempts: 1, lastAnswer: "HTTP 200", lastError: "" };
+    const { rows, ids } = await claimed(
+      t,
+      ["a", "b", "c", "d", "e", "f"],
+      (i) => i >= 4 ? "2026-11-26T10:05:00.000Z" : leases[i < 2 ? 0 : 1],
+    );
     const retry = {
       status: "queued" as const,
       attempts: 1,
@@ -109,35 +127,9 @@ Deno.test("hook results: rows found by id are settled in runs of consecutive ids
   const t = await testApp();
   const log = createLogger("warn", () => {});
   try {
-    const at = "2026-11-26T10:00:00.000Z", lease = "2026-11-26T10:01:00.000Z";
-    const rows = Array.from({ length: 7 }, (_, i) => ({
-      sessionId: `s-${i}`,
-      supplierId: "sup",
-      url: "https://panel.example/hook",
-      status: "sending" as const,
-      attempts: 1,
-      nextAt: lease,
-      createdAt: at,
-      updatedAt: at,
-      event: "complete",
-      hookKey: `s-${i}-c`,
-    }));
-    const ids = (await t.deps.db.insertInto("router_hooks").values(rows).returning("id").execute())
-      .map((r) => Number(r.id));
-    const h = (i: number) => ({
-      id: ids[i],
-      hookKey: rows[i].hookKey,
-      sessionId: rows[i].sessionId,
-      supplierId: "sup",
-      url: "",
-      status: "sending",
-      attempts: 1,
-      event: "complete",
-      vars: null,
-      nextAt: lease,
-      lease,
-    });
-    const sent = { status: "sent" as const, attempts: 1, lastAnswer: "HTTP 200", lastError: "" };
+    const lease = "2026-11-26T10:01:00.000Z";
+    const { rows, ids } = await claimed(t, ["0", "1", "2", "3", "4", "5", "6"], () => lease);
+    const h = (i: number) => ({ ...base, id: ids[i], hookKey: rows[i].hookKey, nextAt: lease, lease });
     // 0, 1, 2 and 4, 5 delivered (two runs, given out of order); 3 still on its way; 6 not in the round
     await settleResults(
       t.deps.db,

@@ -37,8 +37,8 @@ export type ThreadSend = {
 };
 
 /**
- * What the worker is told: its client first, then the callbacks to send, several to a message (a
- * message costs about as much as a callback's request: they go together within a turn of the loop),
+ * What the worker is told: its client and the ring it reads callbacks from (./callback-ring.ts)
+ * first; callbacks come as messages only when the ring has no room. Either way several go together,
  * packed into one string (packSends).
  */
 export type ThreadMessage =
