@@ -164,8 +164,8 @@ const CALLBACK_SERIES = Object.fromEntries(
     metrics.callbackAttempts.child({ result }),
   ]),
 ) as Record<CallbackResult, { inc(by?: number): void }>;
-export function recordCallbackAttempt(result: CallbackResult) {
-  CALLBACK_SERIES[result].inc();
+export function recordCallbackAttempt(result: CallbackResult, n = 1) {
+  CALLBACK_SERIES[result].inc(n);
 }
 
 /** Statement kinds of the database timing: a small fixed set, never the SQL itself. */

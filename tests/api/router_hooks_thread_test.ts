@@ -13,6 +13,7 @@ import { loadEnv } from "../../server/env.ts";
 import { verifyCallbackSignature } from "../../shared/callbacks.ts";
 import { HookSender } from "../../server/domain/router/hooks.ts";
 import { createLogger } from "../../server/logger.ts";
+import { metrics } from "../../server/lib/metrics.ts";
 
 const SECRET = "thread-test-secret";
 
@@ -145,6 +146,82 @@ Deno.test("router hooks: on the worker a panel's server gets 20 connections at o
     assertEquals([got.length, count("queued"), count("sending")], [40, 640, 5]);
   } finally {
     release();
+    sender.close();
+    await sender.idle();
+    await t.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("router hooks: a write batch goes to the worker whole; its 2xx answers settle as runs of ids, a 500 is retried, a refusal kept on the supplier is cleared, each counted once", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const n = new URL(req.url).searchParams.get("n") ?? "";
+    return new Response(n === "5" ? null : "x", { status: n === "3" ? 500 : n === "5" ? 204 : 200 });
+  });
+  const env = { OUTBOUND_ALLOW: "127.0.0.1" };
+  const t = await testApp(env, { outbound: outboundFor(loadEnv(env)) });
+  const sender = new HookSender(t.deps.db, {
+    outbound: t.deps.services.outbound,
+    retryDelaysMs: [60_000],
+    timeoutMs: 2_000,
+  }, createLogger("silent"));
+  const delivered = () => metrics.callbackAttempts.get({ result: "delivered" });
+  const before = delivered();
+  try {
+    assert(sender.threaded);
+    const url = `http://127.0.0.1:${server.addr.port}/cb?n=[n]`;
+    const a = await makeSupplier(t, { hashKey: SECRET, supplierApprovedHook: url });
+    // b's complete URL was refused before: its record is cleared by a delivery
+    const b = await makeSupplier(t, { hashKey: SECRET, supplierApprovedHook: url });
+    await t.deps.db.updateTable("suppliers").set({ approvedHookRefusal: "private address" })
+      .where("id", "=", b._id).execute();
+    const at = new Date().toISOString(), lease = new Date(Date.now() + 60_000).toISOString();
+    // ids 1-7, written as the router's writer writes a batch (one INSERT: ids in turn)
+    const rows = Array.from({ length: 7 }, (_, i) => ({
+      sessionId: `s${i + 1}`,
+      supplierId: i === 5 ? b._id : a._id,
+      url,
+      event: i === 6 ? "terminate" : "complete",
+      key: `k${i + 1}`,
+      vars: JSON.stringify({ n: String(i + 1) }),
+      lease,
+    }));
+    const r = await t.deps.db.insertInto("router_hooks").values(rows.map((h) => ({
+      sessionId: h.sessionId,
+      supplierId: h.supplierId,
+      url: h.url,
+      event: h.event,
+      hookKey: h.key,
+      vars: h.vars,
+      status: "sending" as const,
+      attempts: 1,
+      nextAt: lease,
+      createdAt: at,
+      updatedAt: at,
+    }))).returning("id").execute();
+    const fresh = rows.map((h, i) => ({ ...h, id: Number(r[i].id) }));
+    sender.fresh(fresh);
+    await sender.idle();
+    const got = await t.deps.db.selectFrom("router_hooks").select(["id", "status", "attempts", "lastAnswer"])
+      .orderBy("id").execute();
+    assertEquals(got.map((h) => [h.status, h.attempts, h.lastAnswer]), [
+      ["sent", 1, "HTTP 200"],
+      ["sent", 1, "HTTP 200"],
+      ["queued", 1, "HTTP 500"],
+      ["sent", 1, "HTTP 200"],
+      ["sent", 1, "HTTP 204"],
+      ["sent", 1, "HTTP 200"],
+      ["sent", 1, "HTTP 200"],
+    ]);
+    assertEquals(delivered() - before, 6, "each delivery counted once, those of a run together");
+    const refusal = await t.deps.db.selectFrom("suppliers").select("approvedHookRefusal").where(
+      "id",
+      "=",
+      b._id,
+    )
+      .executeTakeFirstOrThrow();
+    assertEquals(refusal.approvedHookRefusal, "", "a delivery clears the refusal kept on the supplier");
+  } finally {
     sender.close();
     await sender.idle();
     await t.close();

@@ -1,13 +1,14 @@
 /**
- * The hand-over to the callback worker (server/domain/router/callback-thread.ts): callbacks go as one
- * string with each supplier's fields once, answers come back as one string.
+ * The hand-over to the callback worker (server/domain/router/callback-thread.ts): batches of
+ * callbacks go as one string with each supplier's fields and each URL once, their ids following the
+ * batch's first; answers come back as one string, the 2xx ones as runs of ids.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import {
   packAnswers,
   packSends,
+  type SendBatch,
   type ThreadAnswer,
-  type ThreadSend,
   unpackAnswers,
   unpackSends,
 } from "../../server/domain/router/callback-thread.ts";
@@ -20,33 +21,75 @@ const supplier = (hashKey: string) => ({
   variableMapping: "uid=rid",
 });
 
-Deno.test("callback thread: callbacks go to the worker as one string, each supplier's fields once, and come back the same", () => {
+Deno.test("callback thread: batches go to the worker as one string, each supplier's fields and URL once, and come back as callbacks with their ids", () => {
   const a = { ...supplier("secret-a"), approvedHookRefusal: "" }, b = supplier("secret-b");
-  const items: ThreadSend[] = [1, 2, 3].map((n) => ({
-    id: n,
-    supplier: n === 2 ? b : a,
-    hook: {
-      url: `https://panel.example/cb?n=${n}`,
-      vars: n === 3 ? null : `{"sid":"m${n}"}`,
-      event: "complete",
-      key: `u${n}-c`,
-    },
-    at: 1_790_000_000_000 + n,
-    ...(n === 1 ? {} : { waitMs: 1000 * n }),
-  }));
-  const packed = packSends(items);
-  assertEquals(packed.split("secret-a").length - 1, 1, "a supplier's fields are packed once");
+  const url = "https://panel.example/cb?uid=[uid]";
+  const first: SendBatch = {
+    suppliers: [a, b],
+    hooks: [
+      { s: 0, url, vars: '{"sid":"m1"}', event: "complete", key: "u1-c" },
+      { s: 1, url: `${url}&b=1`, vars: null, event: "terminate", key: "u2-t" },
+    ],
+    at: 1_790_000_000_000,
+    waitMs: 5_000,
+  };
+  const second: SendBatch = {
+    suppliers: [a],
+    hooks: [{ s: 0, url, vars: '{"sid":"m3"}', event: "complete", key: "u3-c" }],
+    at: 1_790_000_000_001,
+  };
+  const packed = packSends([{ first: 7, batch: first }, { first: 20, batch: second }]);
+  assertEquals(packed.split("secret-a").length - 1, 1, "a supplier's fields are packed once across batches");
+  assertEquals(packed.split('panel.example/cb?uid=[uid]"').length - 1, 1, "a URL is packed once");
   assert(!packed.includes("approvedHookRefusal"), "only the fields a callback is built from go");
   const back = unpackSends(packed);
-  assertEquals(back, items.map((m) => ({ ...m, supplier: m.supplier === a ? supplier("secret-a") : b })));
+  const plainA = supplier("secret-a");
+  assertEquals(back, [
+    {
+      id: 7,
+      supplier: plainA,
+      hook: { url, vars: '{"sid":"m1"}', event: "complete", key: "u1-c" },
+      at: first.at,
+      waitMs: 5_000,
+    },
+    {
+      id: 8,
+      supplier: b,
+      hook: { url: `${url}&b=1`, vars: null, event: "terminate", key: "u2-t" },
+      at: first.at,
+      waitMs: 5_000,
+    },
+    {
+      id: 20,
+      supplier: plainA,
+      hook: { url, vars: '{"sid":"m3"}', event: "complete", key: "u3-c" },
+      at: second.at,
+    },
+  ]);
   assert(back[0].supplier === back[2].supplier, "the callbacks of one supplier share its fields");
 });
 
-Deno.test("callback thread: answers come back with their status, error, refusal and skip", () => {
-  const answers: ThreadAnswer[] = [
-    { id: 1, status: 200, error: "", refused: "" },
-    { id: 2, status: 0, error: "refused: private address", refused: "private" },
-    { id: 3, status: 0, error: "", refused: "", skipped: true },
+Deno.test("callback thread: 2xx answers come back as runs of consecutive ids with one status; any other whole, with its error, refusal and skip", () => {
+  const ok = (id: number, status = 200): ThreadAnswer => ({ id, status, error: "", refused: "" });
+  const others: ThreadAnswer[] = [
+    { id: 4, status: 0, error: "refused: private address", refused: "private" },
+    { id: 9, status: 0, error: "", refused: "", skipped: true },
+    { id: 10, status: 500, error: "", refused: "" },
   ];
-  assertEquals(unpackAnswers(packAnswers(answers)), answers);
+  // answered out of order, as connections finish
+  const answers = [
+    ok(3),
+    ok(2),
+    others[0],
+    ok(5),
+    ok(6, 204),
+    ok(7, 204),
+    ok(8),
+    others[1],
+    others[2],
+    ok(1),
+  ];
+  const { runs, others: back } = unpackAnswers(packAnswers(answers));
+  assertEquals(runs, [[1, 3, 200], [5, 5, 200], [6, 7, 204], [8, 8, 200]]);
+  assertEquals(back, others);
 });

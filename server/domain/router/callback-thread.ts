@@ -37,6 +37,26 @@ export type ThreadSend = {
 };
 
 /**
+ * Callbacks handed to the worker together (CallbackThread.sendBatch): their suppliers' fields once,
+ * each callback's supplier by its place in them, one signing time and one wait (they share a claim).
+ */
+export type SendBatch = {
+  suppliers: CallbackSupplier[];
+  hooks: { s: number; url: string; vars: string | null; event: string; key: string }[];
+  at: number;
+  waitMs?: number;
+};
+
+/**
+ * How a batch's answers are told (`i`, `j`: places in its hooks): `run` for callbacks i..j answered
+ * with the same 2xx status (most: told together, with no object per callback), `one` for any other.
+ */
+export type BatchAnswers = {
+  run(i: number, j: number, status: number): void;
+  one(i: number, a: ThreadAnswer): void;
+};
+
+/**
  * What the worker is told: its client and the ring it reads callbacks from (./callback-ring.ts)
  * first; callbacks come as messages only when the ring has no room. Either way several go together,
  * packed into one string (packSends).
@@ -48,57 +68,91 @@ export type ThreadMessage =
 /** A send's result: the HTTP status (0: none), or the error and, when the policy refused, its rule. */
 export type ThreadAnswer = { id: number; status: number; error: string; refused: string; skipped?: boolean };
 
-/** A callback as packed: id, its supplier's place in the message's list, url, vars, event, key, at, waitMs. */
-type PackedSend = [number, number, string, string | null, string, string, number, number | null];
+/** A batch as packed: its first callback's id (the others' follow), at, waitMs, its callbacks. */
+type PackedBatch = [number, number, number | null, PackedHook[]];
+/** A callback as packed: its supplier's and its URL's places in the message's lists, vars, event, key. */
+type PackedHook = [number, number, string | null, string, string];
 /** An answer as packed: id, status, error, refused, skipped (1). */
 type PackedAnswer = [number, number, string, string, 0 | 1];
+/** 2xx answers as packed: the first and last ids of a run of them with one status, and the status. */
+type PackedRun = [number, number, number];
 
 /**
- * Callbacks as one string for the worker: each supplier's fields once, however many of its
- * callbacks go (a structured clone of the objects cost the app's thread more than the rest of the
- * hand-over: a string is copied as it is).
+ * Batches of callbacks (their first ids given) as one string for the worker: each supplier's fields
+ * and each URL once, however many of its callbacks go (a structured clone of objects cost the app's
+ * thread more than the rest of the hand-over: a string is copied as it is).
  */
-export function packSends(items: ThreadSend[]): string {
-  const suppliers: CallbackSupplier[] = [];
-  const at = new Map<CallbackSupplier, number>();
-  const rows = items.map((m): PackedSend => {
-    let i = at.get(m.supplier);
-    if (i === undefined) {
-      const { hashKey, apiHeader, apiKey, apiBody, variableMapping } = m.supplier;
-      at.set(m.supplier, i = suppliers.length);
-      suppliers.push({ hashKey, apiHeader, apiKey, apiBody, variableMapping });
-    }
-    const { url, vars, event, key } = m.hook;
-    return [m.id, i, url, vars, event, key, m.at, m.waitMs ?? null];
+export function packSends(batches: { first: number; batch: SendBatch }[]): string {
+  const suppliers: CallbackSupplier[] = [], urls: string[] = [];
+  const supplierAt = new Map<CallbackSupplier, number>(), urlAt = new Map<string, number>();
+  const packed = batches.map(({ first, batch }): PackedBatch => {
+    const places = batch.suppliers.map((s) => {
+      let i = supplierAt.get(s);
+      if (i === undefined) {
+        const { hashKey, apiHeader, apiKey, apiBody, variableMapping } = s;
+        supplierAt.set(s, i = suppliers.length);
+        suppliers.push({ hashKey, apiHeader, apiKey, apiBody, variableMapping });
+      }
+      return i;
+    });
+    const hooks = batch.hooks.map((h): PackedHook => {
+      let u = urlAt.get(h.url);
+      if (u === undefined) urlAt.set(h.url, u = urls.push(h.url) - 1);
+      return [places[h.s], u, h.vars, h.event, h.key];
+    });
+    return [first, batch.at, batch.waitMs ?? null, hooks];
   });
-  return JSON.stringify([suppliers, rows]);
+  return JSON.stringify([suppliers, urls, packed]);
 }
 
-/** The callbacks packSends packed (the callbacks of one supplier share its object). */
+/** The callbacks packSends packed, each with its id (the callbacks of one supplier share its object). */
 export function unpackSends(packed: string): ThreadSend[] {
-  const [suppliers, rows] = JSON.parse(packed) as [CallbackSupplier[], PackedSend[]];
-  return rows.map(([id, i, url, vars, event, key, at, waitMs]) => ({
-    id,
-    supplier: suppliers[i],
-    hook: { url, vars, event, key },
-    at,
-    ...(waitMs === null ? {} : { waitMs }),
-  }));
+  const [suppliers, urls, batches] = JSON.parse(packed) as [CallbackSupplier[], string[], PackedBatch[]];
+  return batches.flatMap(([first, at, waitMs, hooks]) =>
+    hooks.map(([s, u, vars, event, key], i) => ({
+      id: first + i,
+      supplier: suppliers[s],
+      hook: { url: urls[u], vars, event, key },
+      at,
+      ...(waitMs === null ? {} : { waitMs }),
+    }))
+  );
 }
 
-/** Answers as one string for the app's thread. */
-export const packAnswers = (as: ThreadAnswer[]): string =>
-  JSON.stringify(as.map((a): PackedAnswer => [a.id, a.status, a.error, a.refused, a.skipped ? 1 : 0]));
+const isOk = (a: ThreadAnswer) => !a.error && !a.skipped && !a.refused && a.status >= 200 && a.status <= 299;
 
-/** The answers packAnswers packed. */
-export function unpackAnswers(packed: string): ThreadAnswer[] {
-  return (JSON.parse(packed) as PackedAnswer[]).map(([id, status, error, refused, skipped]) => ({
-    id,
-    status,
-    error,
-    refused,
-    ...(skipped ? { skipped: true } : {}),
-  }));
+/**
+ * Answers as one string for the app's thread: the 2xx ones as runs of consecutive ids with one
+ * status (a batch's callbacks have ids in turn and are mostly answered alike: the app's thread
+ * settles a run without an object per callback), the others each whole.
+ */
+export function packAnswers(as: ThreadAnswer[]): string {
+  const runs: PackedRun[] = [], others: PackedAnswer[] = [];
+  for (const a of [...as].sort((x, y) => x.id - y.id)) {
+    if (!isOk(a)) {
+      others.push([a.id, a.status, a.error, a.refused, a.skipped ? 1 : 0]);
+      continue;
+    }
+    const run = runs.at(-1);
+    if (run && run[1] === a.id - 1 && run[2] === a.status) run[1] = a.id;
+    else runs.push([a.id, a.id, a.status]);
+  }
+  return JSON.stringify([runs, others]);
+}
+
+/** The answers packAnswers packed: the runs of 2xx ones, and the others. */
+export function unpackAnswers(packed: string): { runs: PackedRun[]; others: ThreadAnswer[] } {
+  const [runs, others] = JSON.parse(packed) as [PackedRun[], PackedAnswer[]];
+  return {
+    runs,
+    others: others.map(([id, status, error, refused, skipped]) => ({
+      id,
+      status,
+      error,
+      refused,
+      ...(skipped ? { skipped: true } : {}),
+    })),
+  };
 }
 
 /**
@@ -135,7 +189,28 @@ export async function deliverAll(
   items: ThreadSend[],
   onAnswer: (i: number, a: ThreadAnswer) => void,
 ): Promise<void> {
-  if (via instanceof CallbackThread) return await via.sendMany(items, onAnswer);
+  if (via instanceof CallbackThread) {
+    // one batch per signing time and wait (a round's callbacks share both)
+    const groups = Map.groupBy(items.keys(), (i) => `${items[i].at} ${items[i].waitMs ?? ""}`);
+    await Promise.all([...groups.values()].map((places) => {
+      const suppliers: CallbackSupplier[] = [];
+      const supplierAt = new Map<CallbackSupplier, number>();
+      const hooks = places.map((i) => {
+        const m = items[i];
+        let s = supplierAt.get(m.supplier);
+        if (s === undefined) supplierAt.set(m.supplier, s = suppliers.push(m.supplier) - 1);
+        return { s, ...m.hook };
+      });
+      const { at, waitMs } = items[places[0]];
+      return via.sendBatch({ suppliers, hooks, at, waitMs }, {
+        run: (i, j, status) => {
+          for (let k = i; k <= j; k++) onAnswer(places[k], { id: 0, status, error: "", refused: "" });
+        },
+        one: (i, a) => onAnswer(places[i], a),
+      });
+    }));
+    return;
+  }
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
@@ -172,45 +247,49 @@ export async function deliverCallbacks(via: Outbound, ms: ThreadSend[]): Promise
   return out;
 }
 
+/** A batch on its way: its ids (first..first+n-1), which have answered, where its answers go. */
+type Pending = {
+  first: number;
+  n: number;
+  left: number;
+  answered: Uint8Array;
+  on: BatchAnswers;
+  done: () => void;
+};
+
 export class CallbackThread {
   #worker: Worker | null = null;
   #next = 0;
-  readonly #pending = new Map<number, (a: ThreadAnswer) => void>();
-  #outbox: ThreadSend[] = [];
+  /** Batches on their way, by their first id (ids only grow: pushed in order). */
+  #pending: Pending[] = [];
+  #outbox: { first: number; batch: SendBatch }[] = [];
   #ring: CallbackRing | null = null;
 
   constructor(private readonly client: PortableOutbound) {}
 
   /**
-   * Sends callbacks on the worker (started at the first), handed over with the others of the next
-   * HANDOVER_MS; resolves once each has answered (`i`: its place in `items`).
+   * Sends a batch of callbacks on the worker (started at the first), handed over with the others of
+   * the next HANDOVER_MS; resolves once each has answered.
    */
-  sendMany(items: ThreadSend[], onAnswer: (i: number, a: ThreadAnswer) => void): Promise<void> {
-    if (!items.length) return Promise.resolve();
+  sendBatch(batch: SendBatch, on: BatchAnswers): Promise<void> {
+    const n = batch.hooks.length;
+    if (!n) return Promise.resolve();
     const worker = this.#worker ??= this.#start();
     if (!this.#outbox.length) {
       setTimeout(() => {
-        const items = this.#outbox;
+        const batches = this.#outbox;
         this.#outbox = [];
-        if (!items.length || this.#worker !== worker) return;
-        const packed = packSends(items);
+        if (!batches.length || this.#worker !== worker) return;
+        const packed = packSends(batches);
         // a ring with no room (a worker that stopped reading) takes nothing: it goes as a message
         if (!this.#ring?.write(packed)) worker.postMessage({ type: "send", packed } satisfies ThreadMessage);
       }, HANDOVER_MS);
     }
+    const first = this.#next + 1;
+    this.#next += n;
+    this.#outbox.push({ first, batch });
     return new Promise((done) => {
-      let left = items.length;
-      const first = this.#next + 1;
-      // one handler for the call's callbacks (their ids follow each other), not one per callback
-      const answered = (a: ThreadAnswer) => {
-        onAnswer(a.id - first, a);
-        if (--left === 0) done();
-      };
-      for (const m of items) {
-        m.id = ++this.#next;
-        this.#outbox.push(m);
-        this.#pending.set(m.id, answered);
-      }
+      this.#pending.push({ first, n, left: n, answered: new Uint8Array(n), on, done });
     });
   }
 
@@ -219,13 +298,69 @@ export class CallbackThread {
     this.#fail("the app stopped before the callback's answer came");
   }
 
+  /** The place in #pending of the batch holding id, or -1. */
+  #find(id: number): number {
+    let lo = 0, hi = this.#pending.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1, p = this.#pending[mid];
+      if (id < p.first) hi = mid - 1;
+      else if (id >= p.first + p.n) lo = mid + 1;
+      else return mid;
+    }
+    return -1;
+  }
+
+  /** Tells ids a..b's run of answers (status) to their batches, each id once. */
+  #run(a: number, b: number, status: number) {
+    for (let id = a; id <= b;) {
+      const at = this.#find(id);
+      if (at < 0) {
+        id++;
+        continue;
+      }
+      const p = this.#pending[at], end = Math.min(b, p.first + p.n - 1);
+      // as sub-runs of those not answered yet (each is answered once)
+      let from = -1;
+      for (let k = id - p.first; k <= end - p.first + 1; k++) {
+        if (k <= end - p.first && !p.answered[k]) {
+          p.answered[k] = 1;
+          p.left--;
+          if (from < 0) from = k;
+        } else if (from >= 0) {
+          p.on.run(from, k - 1, status);
+          from = -1;
+        }
+      }
+      this.#settled(at);
+      id = end + 1;
+    }
+  }
+
+  #one(a: ThreadAnswer) {
+    const at = this.#find(a.id);
+    if (at < 0) return;
+    const p = this.#pending[at], k = a.id - p.first;
+    if (p.answered[k]) return;
+    p.answered[k] = 1;
+    p.left--;
+    p.on.one(k, a);
+    this.#settled(at);
+  }
+
+  /** A batch every callback of which has answered is done. */
+  #settled(at: number) {
+    const p = this.#pending[at];
+    if (p.left) return;
+    this.#pending.splice(at, 1);
+    p.done();
+  }
+
   #start(): Worker {
     const worker = new Worker(new URL("./callback-worker.ts", import.meta.url).href, { type: "module" });
     worker.onmessage = (e: MessageEvent<string>) => {
-      for (const a of unpackAnswers(e.data)) {
-        this.#pending.get(a.id)?.(a);
-        this.#pending.delete(a.id);
-      }
+      const { runs, others } = unpackAnswers(e.data);
+      for (const [a, b, status] of runs) this.#run(a, b, status);
+      for (const a of others) this.#one(a);
     };
     worker.onerror = (e) => {
       e.preventDefault();
@@ -241,7 +376,13 @@ export class CallbackThread {
     this.#worker = null;
     this.#ring = null;
     this.#outbox = [];
-    for (const [id, resolve] of this.#pending) resolve({ id, status: 0, error, refused: "" });
-    this.#pending.clear();
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const p of pending) {
+      p.answered.forEach((done, k) =>
+        done || p.on.one(k, { id: p.first + k, status: 0, error, refused: "" })
+      );
+      p.done();
+    }
   }
 }

@@ -86,43 +86,74 @@ export function idRuns(rows: [number, string][]): [number, number, string][] {
   return runs;
 }
 
+/** Delivered callbacks told as runs of row ids (`[first, last, lease]`), by their answer (`HTTP 200`). */
+export type DeliveredRuns = Map<string, [number, number, string][]>;
+
+/** The ids of runs, each with its lease. */
+const expand = (runs: [number, number, string][]) =>
+  runs.flatMap(([a, b, lease]) =>
+    Array.from({ length: b - a + 1 }, (_, k): [number, string] => [a + k, lease])
+  );
+
 /**
  * Records a round's attempts while the claims are still ours (a send that outlived its lease was
  * taken over): one UPDATE per kind of result (the delivered ones, most, together), each row matched
  * with its own claim's lease. Rows are found by id, in runs of consecutive ids (a writer's batch of
  * callbacks has ids in turn: a run is one range of the table, where a list would be a look-up per
  * row), or by idempotency key when their id is not known; they travel as one JSON argument, so a
- * settle is one statement whatever the number of callbacks and leases in it.
+ * settle is one statement whatever the number of callbacks and leases in it. `delivered` adds
+ * callbacks already told as runs (the worker's 2xx answers: no object per callback).
  */
-export async function settleResults(db: Db, log: Logger, results: Result[], now: number) {
-  type Group = { set: Updateable<RouterHooksTable>; byId: [number, string][]; byKey: [string, string][] };
+export async function settleResults(
+  db: Db,
+  log: Logger,
+  results: Result[],
+  now: number,
+  delivered: DeliveredRuns = new Map(),
+) {
+  type Group = {
+    set: Updateable<RouterHooksTable>;
+    byId: [number, string][];
+    runs: [number, number, string][];
+    byKey: [string, string][];
+  };
   const groups = new Map<string, Group>();
   const at = new Date(now).toISOString();
-  for (const { h, set } of results) {
+  const groupOf = (set: Updateable<RouterHooksTable>) => {
     const key = `${set.status}\0${set.lastAnswer}\0${set.lastError}\0${set.nextAt ?? ""}`;
     let g = groups.get(key);
     if (!g) {
       // the attempt was counted by the claim; the round's time stamps them all
       const { attempts: _, ...rest } = set;
-      groups.set(key, g = { set: { ...rest, updatedAt: at }, byId: [], byKey: [] });
+      groups.set(key, g = { set: { ...rest, updatedAt: at }, byId: [], runs: [], byKey: [] });
     }
+    return g;
+  };
+  for (const { h, set } of results) {
+    const g = groupOf(set);
     if (h.id === null) g.byKey.push([keyOf(h), h.lease]);
     else g.byId.push([h.id, h.lease]);
   }
+  for (const [lastAnswer, runs] of delivered) {
+    groupOf({ status: "sent", lastAnswer, lastError: "" }).runs.push(...runs);
+  }
   await db.transaction().execute(async (trx) => {
     for (const g of groups.values()) {
-      for (const [rows, by] of [[g.byId, "id"], [g.byKey, "hookKey"]] as const) {
-        if (!rows.length) continue;
+      const runs = [...idRuns(g.byId), ...g.runs];
+      const count = runs.reduce((n, [a, b]) => n + b - a + 1, 0);
+      for (const [n, by] of [[count, "id"], [g.byKey.length, "hookKey"]] as const) {
+        if (!n) continue;
         const mine = by === "id"
-          ? sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(idRuns(g.byId))}) j JOIN router_hooks h
+          ? sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(runs)}) j JOIN router_hooks h
             ON h.id BETWEEN j.value ->> 0 AND j.value ->> 1 AND h.nextAt = j.value ->> 2)`
-          : sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(rows)}) j JOIN router_hooks h
+          : sql<number>`(SELECT h.id FROM json_each(${JSON.stringify(g.byKey)}) j JOIN router_hooks h
             ON h.hookKey = j.value ->> 0 AND h.nextAt = j.value ->> 1)`;
         const r = await trx.updateTable("router_hooks").set(g.set).where("status", "=", "sending")
           .where("id", "in", mine).executeTakeFirst();
         // the usual case: every claim was still ours (no rows read back to say so)
-        if (Number(r.numUpdatedRows ?? 0) === rows.length) continue;
+        if (Number(r.numUpdatedRows ?? 0) === n) continue;
         // some were taken over (their lease ran out): which, for the log
+        const rows = by === "id" ? expand(runs) : g.byKey;
         const { rows: left } = await sql<{ ref: string }>`SELECT j.value ->> 0 AS ref
           FROM json_each(${JSON.stringify(rows)}) j WHERE NOT EXISTS (SELECT 1 FROM router_hooks h
           WHERE h.${sql.ref(by)} = j.value ->> 0 AND h.status = ${g.set.status} AND h.updatedAt = ${at})`

@@ -40,23 +40,15 @@ import { sql } from "kysely";
 import type { Logger } from "../../logger.ts";
 import { hookKey } from "./outcomes.ts";
 import type { Outbound } from "../common/outbound/client.ts";
-import { callbackSupplier } from "./callback-request.ts";
-import {
-  CallbackThread,
-  deliverAll,
-  ON_THREAD_PARALLEL,
-  type ThreadAnswer,
-  type ThreadSend,
-} from "./callback-thread.ts";
+import { CallbackThread, ON_THREAD_PARALLEL } from "./callback-thread.ts";
 import type { HookRow } from "./callback-events.ts";
+import { CallbackSends, type FreshAnswers, freshOf } from "./callback-sends.ts";
 import {
   type Claimed,
+  type DeliveredRuns,
   type Due,
-  type Fresh,
   keyOf,
   type Result,
-  resultOf,
-  type Sendable,
   settleResults,
 } from "./hook-results.ts";
 
@@ -107,10 +99,6 @@ const THREAD_PARALLEL = 1_000;
 const FRESH_MAX = 5_000;
 /** While fresh callbacks are sent, the table is scanned this often (lapsed leases, other instances'). */
 const SCAN_EVERY_MS = 10_000;
-/** A supplier's signing fields are read again after this long (sooner when it changes). */
-const SUPPLIER_TTL_MS = 1_000;
-
-type Supplier = Awaited<ReturnType<typeof callbackSupplier>>;
 
 export const DEFAULT_HOOK_RETRIES = [10_000, 60_000, 5 * 60_000, 30 * 60_000];
 
@@ -124,13 +112,20 @@ export class HookSender {
   readonly #outbound: Outbound;
   /** The worker the callbacks are sent from, or null: sent on this thread. */
   readonly #thread: CallbackThread | null;
-  /** Fresh callbacks not yet on their way (from #head), their sends in flight, their results. */
-  #fresh: Fresh[] = [];
-  #head = 0;
+  readonly #sends: CallbackSends;
+  /**
+   * Fresh callbacks not yet on their way (a write batch's together: one lease), how many, their sends
+   * in flight, their results (delivered ones as runs of ids, with no object per callback).
+   */
+  #fresh: { rows: HookRow[]; lease: string }[] = [];
+  #freshCount = 0;
   #inFlight = new Set<Promise<void>>();
   /** Fresh callbacks on their way (not yet answered). */
   #sending = 0;
   #results: Result[] = [];
+  #delivered: DeliveredRuns = new Map();
+  #deliveredCount = 0;
+  readonly #answers: FreshAnswers;
   #afterQueued = false;
   #lease: [string, number] = ["", NaN];
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -139,79 +134,91 @@ export class HookSender {
   #settleAt = Infinity;
   #settling: Promise<void> = Promise.resolve();
   #scannedAt = -Infinity;
-  #suppliers = new Map<string, { at: number; s: ReturnType<typeof callbackSupplier> }>();
   readonly #unsubscribe: () => void;
 
   constructor(private readonly db: Db, private readonly opts: HookOptions, private readonly log: Logger) {
     this.#outbound = opts.outbound.with({ timeoutMs: opts.timeoutMs });
     const portable = opts.thread === false ? null : this.#outbound.portable;
     this.#thread = portable ? new CallbackThread(portable) : null;
-    this.#unsubscribe = opts.changes?.on("supplier", (id) => this.#suppliers.delete(id)) ?? (() => {});
+    const { retryDelaysMs, timeoutMs } = opts;
+    this.#sends = new CallbackSends(db, this.#thread ?? this.#outbound, {
+      retryDelaysMs,
+      timeoutMs,
+      now: () => this.#now(),
+    }, log);
+    this.#unsubscribe = opts.changes?.on("supplier", (id) => this.#sends.drop(id)) ?? (() => {});
+    this.#answers = {
+      result: (r) => {
+        this.#sending--;
+        if (r) this.#results.push(r);
+        this.#answered();
+      },
+      delivered: (answer, first, last, lease) => {
+        const n = last - first + 1;
+        this.#sending -= n;
+        this.#deliveredCount += n;
+        const runs = this.#delivered.get(answer);
+        if (runs) runs.push([first, last, lease]);
+        else this.#delivered.set(answer, [[first, last, lease]]);
+        this.#answered();
+      },
+    };
+  }
+
+  /** Once for the answers that came together (one message from the worker), not once each. */
+  #answered() {
+    if (this.#afterQueued) return;
+    this.#afterQueued = true;
+    queueMicrotask(() => {
+      this.#afterQueued = false;
+      this.#afterSend();
+    });
   }
 
   /**
    * Callbacks the router's writer has just committed claimed for this sender (HookRow.lease): sent
-   * now (SEND_PARALLEL at a time, or THREAD_PARALLEL handed to the worker), their results settled
-   * together.
+   * now (a write batch's as one batch to the worker, THREAD_PARALLEL on their way at most, or
+   * ON_THREAD_PARALLEL at a time on this thread), their results settled together.
    */
   fresh(rows: HookRow[]) {
-    const taken: Fresh[] = [];
-    for (const r of rows) {
-      if (!r.lease) continue;
-      // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
-      if (this.#fresh.length - this.#head + taken.length >= FRESH_MAX) break;
-      taken.push({
-        id: r.id ?? null,
-        sessionId: r.sessionId,
-        supplierId: r.supplierId,
-        url: r.url,
-        status: "sending",
-        attempts: 1,
-        nextAt: r.lease,
-        lease: r.lease,
-        hookKey: r.key,
-        event: r.event,
-        vars: r.vars,
-      });
-    }
+    // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
+    const taken = rows.filter((r) => r.lease).slice(0, Math.max(0, FRESH_MAX - this.#freshCount));
+    if (!taken.length) return;
     if (this.#closed) return this.#releaseLater(taken);
-    this.#fresh.push(...taken);
+    for (const [lease, batch] of Map.groupBy(taken, (r) => r.lease!)) {
+      this.#fresh.push({ rows: batch, lease });
+    }
+    this.#freshCount += taken.length;
     this.#pump();
   }
 
   #pump() {
     // on the worker, many wait there at once (it keeps each panel's server to PER_ORIGIN at a time)
     const parallel = this.#thread ? THREAD_PARALLEL : ON_THREAD_PARALLEL;
-    while (!this.#closed && this.#sending < parallel && this.#head < this.#fresh.length) {
-      const end = Math.min(this.#fresh.length, this.#head + parallel - this.#sending);
-      const now = this.#now();
-      const batch: Fresh[] = [];
-      for (; this.#head < end; this.#head++) {
-        const h = this.#fresh[this.#head];
-        // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
-        if (this.#leaseEnd(h.lease) - now >= 2 * this.opts.timeoutMs) batch.push(h);
-      }
-      if (!batch.length) continue;
-      this.#sending += batch.length;
-      const p: Promise<void> = this.#sendAll(batch, (r) => {
-        this.#sending--;
-        if (r) this.#results.push(r);
-        // once for the answers that came together (one message from the worker), not once each
-        if (this.#afterQueued) return;
-        this.#afterQueued = true;
-        queueMicrotask(() => {
-          this.#afterQueued = false;
+    while (!this.#closed && this.#sending < parallel && this.#fresh.length) {
+      const head = this.#fresh[0], room = parallel - this.#sending;
+      // a write batch goes to the worker whole; on this thread as many as there is room for
+      const rows = this.#thread || head.rows.length <= room ? head.rows : head.rows.splice(0, room);
+      if (rows === head.rows) this.#fresh.shift();
+      this.#freshCount -= rows.length;
+      const end = this.#leaseEnd(head.lease);
+      // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
+      if (end - this.#now() < 2 * this.opts.timeoutMs) continue;
+      this.#sending += rows.length;
+      const p: Promise<void> = (this.#thread
+        ? this.#sends.sendFresh(rows, { lease: head.lease, end }, this.#answers)
+        : this.#sends.sendAll(
+          rows.map((r) =>
+            freshOf(r, head.lease)
+          ),
+          (l) => this.#leaseEnd(l),
+          this.#answers.result,
+        ))
+        .finally(() => {
+          this.#inFlight.delete(p);
           this.#afterSend();
         });
-      }).finally(() => {
-        this.#inFlight.delete(p);
-        this.#afterSend();
-      });
       this.#inFlight.add(p);
-    }
-    if (this.#head === this.#fresh.length) {
-      this.#fresh = [];
-      this.#head = 0;
     }
   }
 
@@ -227,11 +234,12 @@ export class HookSender {
     // callback batch cost the router's thread more than the callbacks' rows did); idle() settles
     // what is left at once
     this.#pump();
-    if (this.#results.length >= SETTLE_ROUND) return this.#settleNow();
-    if (!this.#results.length) return;
+    const unsettled = this.#results.length + this.#deliveredCount;
+    if (unsettled >= SETTLE_ROUND) return this.#settleNow();
+    if (!unsettled) return;
     const now = performance.now();
     if (this.#settleTimer === undefined) this.#resultsSince = now;
-    const idle = this.#sending === 0 && this.#head >= this.#fresh.length;
+    const idle = this.#sending === 0 && !this.#fresh.length;
     const at = this.#resultsSince + (idle ? SETTLE_IDLE_MS : SETTLE_MS);
     if (at >= this.#settleAt) return;
     clearTimeout(this.#settleTimer);
@@ -244,9 +252,13 @@ export class HookSender {
     clearTimeout(this.#settleTimer);
     this.#settleTimer = undefined;
     this.#settleAt = Infinity;
-    if (!this.#results.length) return;
-    const batch = this.#results.splice(0);
-    this.#settling = this.#settling.then(() => settleResults(this.db, this.log, batch, this.#now())).then(
+    if (!this.#results.length && !this.#deliveredCount) return;
+    const batch = this.#results.splice(0), delivered = this.#delivered;
+    this.#delivered = new Map();
+    this.#deliveredCount = 0;
+    this.#settling = this.#settling.then(() =>
+      settleResults(this.db, this.log, batch, this.#now(), delivered)
+    ).then(
       () => {
         const retry = Math.min(
           ...batch.map((r) =>
@@ -257,17 +269,6 @@ export class HookSender {
       },
     ).catch((e) => this.log.error("supplier callbacks not settled", { error: String(e) }));
     if (this.#now() - this.#scannedAt > SCAN_EVERY_MS) this.kick();
-  }
-
-  /** A supplier's signing fields, read at most once a SUPPLIER_TTL_MS while it does not change. */
-  #supplier(id: string) {
-    const at = this.#now();
-    const known = this.#suppliers.get(id);
-    if (known && at - known.at < SUPPLIER_TTL_MS) return known.s;
-    const s = callbackSupplier(this.db, id);
-    s.catch(() => this.#suppliers.delete(id));
-    this.#suppliers.set(id, { at, s });
-    return s;
   }
 
   /** The scan runs at `at` (ms) unless the timer is set earlier already. */
@@ -303,7 +304,7 @@ export class HookSender {
       const settling = this.#settling;
       if (this.#running) await this.#running;
       else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
-      else if (this.#results.length) this.#settleNow();
+      else if (this.#results.length || this.#deliveredCount) this.#settleNow();
       else {
         await settling;
         if (settling !== this.#settling || this.#running || this.#inFlight.size) continue;
@@ -324,21 +325,21 @@ export class HookSender {
     clearTimeout(this.#timer);
     this.#timerAt = Infinity;
     this.#settleNow();
-    const left = this.#fresh.slice(this.#head);
+    const left = this.#fresh.flatMap((b) => b.rows);
     this.#fresh = [];
-    this.#head = 0;
+    this.#freshCount = 0;
     this.#releaseLater(left);
   }
 
   /** Back to the queue, due now, the attempt counted at birth taken back (after what is settling). */
-  #releaseLater(left: Fresh[]) {
+  #releaseLater(left: HookRow[]) {
     if (!left.length) return;
     const at = new Date(this.#now()).toISOString();
     const release = async () => {
-      for (const [lease, hs] of Map.groupBy(left, (h) => h.lease)) {
+      for (const [lease, hs] of Map.groupBy(left, (h) => h.lease!)) {
         await this.db.updateTable("router_hooks")
           .set({ status: "queued", attempts: sql`max(attempts - 1, 0)`, nextAt: at, updatedAt: at })
-          .where("hookKey", "in", hs.map((h) => h.hookKey)).where("status", "=", "sending")
+          .where("hookKey", "in", hs.map((h) => h.key)).where("status", "=", "sending")
           .where("nextAt", "=", lease).execute();
       }
     };
@@ -374,7 +375,7 @@ export class HookSender {
       // per callback: the sender shares the database (and its one writer) with the router
       const mine = await this.#claim(due, now);
       const results: Result[] = [];
-      await this.#sendAll(mine, (r) => r && results.push(r));
+      await this.#sends.sendAll(mine, (l) => this.#leaseEnd(l), (r) => r && results.push(r));
       await settleResults(this.db, this.log, results, this.#now());
     }
     if (this.#closed) return;
@@ -416,80 +417,5 @@ export class HookSender {
       out.push({ ...h, lease, attempts: n });
     }
     return out;
-  }
-
-  /**
-   * Sends claimed callbacks (each supplier's fields read once), and tells each one's result, what its
-   * row is to be set to (null: not sent, too late for its claim), as its answer comes; resolves when
-   * all have answered.
-   */
-  async #sendAll(hs: Sendable[], onResult: (r: Result | null) => void) {
-    const suppliers = new Map<string, Supplier | Error>();
-    await Promise.all([...new Set(hs.map((h) => h.supplierId))].map(async (id) => {
-      suppliers.set(id, await this.#supplier(id).catch((e) => e instanceof Error ? e : new Error(String(e))));
-    }));
-    const at = this.#now();
-    const items: ThreadSend[] = [];
-    const of: Sendable[] = [];
-    const noted: Promise<void>[] = [];
-    const record = (h: Sendable, known: string | null, a: ThreadAnswer) => {
-      const now = this.#now();
-      // the supplier's record keeps the refusal of its complete (approved hook) URL; the other events'
-      // refusals are on their rows (the delivery log), so two URLs never flip the one field in turn
-      // (written only when it changes: the supplier's row as this round read it says what it holds)
-      if (!a.skipped && (h.event === "complete" || h.event === "approved") && known !== a.refused) {
-        noted.push(
-          this.#noteRefusal(h, a.refused, now).catch((e) =>
-            this.log.error("supplier callback refusal not noted", { error: String(e) })
-          ),
-        );
-      }
-      onResult(resultOf(h, a, { retryDelaysMs: this.opts.retryDelaysMs, now, log: this.log }));
-    };
-    for (const h of hs) {
-      const supplier = suppliers.get(h.supplierId)!;
-      if (supplier instanceof Error) {
-        record(h, null, { id: 0, status: 0, error: supplier.message, refused: "" });
-        continue;
-      }
-      const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
-      // built, signed and sent on the worker when there is one; not sent there once too late to be
-      // settled within its claim (skipped: not settled, its claim lapses and a scan sends it)
-      items.push({ id: 0, supplier, hook, at, waitMs: this.#leaseEnd(h.lease) - at - this.opts.timeoutMs });
-      of.push(h);
-    }
-    const answered = new Array<boolean>(items.length).fill(false);
-    const answer = (i: number, a: ThreadAnswer) => {
-      if (answered[i]) return;
-      answered[i] = true;
-      record(of[i], (items[i].supplier as Supplier).approvedHookRefusal, a);
-    };
-    try {
-      await deliverAll(this.#thread ?? this.#outbound, items, answer);
-    } catch (e) {
-      // it does not throw by design (a worker that cannot start would): each callback not answered
-      // fails its attempt (retried from the queue), so none is left counted as on its way
-      const error = e instanceof Error ? e.message : String(e);
-      items.forEach((_, i) => answer(i, { id: 0, status: 0, error, refused: "" }));
-    }
-    await Promise.all(noted);
-  }
-
-  /**
-   * Keeps the supplier's refusal reason ('' after a delivery): written, and logged, only when it
-   * changes, so a refused hook is one log line however many completes queue it.
-   */
-  async #noteRefusal(h: Pick<Sendable, "id" | "supplierId">, reason: string, now: number) {
-    const r = await this.db.updateTable("suppliers").set({
-      approvedHookRefusal: reason,
-      approvedHookRefusedAt: reason ? new Date(now).toISOString() : null,
-    }).where("id", "=", h.supplierId).where("approvedHookRefusal", "!=", reason).executeTakeFirst();
-    if (reason && Number(r.numUpdatedRows ?? 0) === 1) {
-      this.log.warn("supplier callback refused by the outbound policy", {
-        id: h.id,
-        supplierId: h.supplierId,
-        reason,
-      });
-    }
   }
 }
