@@ -76,15 +76,18 @@ Deno.test("hook results: each row is settled under its own lease, by id or by ke
       h: { ...base, id: null, hookKey: rows[i].hookKey, nextAt: lease, lease },
       set,
     });
-    await settleResults(t.deps.db, log, [
-      byKey(0, leases[0], sent),
-      byKey(2, leases[1], sent),
-      byId(1, leases[0], retry),
-      byId(3, leases[1], sent),
-      // sent under a lease that is no longer the row's: one by key, one by id
-      byKey(4, leases[0], sent),
-      byId(5, leases[1], sent),
-    ], Date.parse("2026-11-26T10:00:30.000Z"));
+    await settleResults(t.deps.db, log, {
+      results: [
+        byKey(0, leases[0], sent),
+        byKey(2, leases[1], sent),
+        byId(1, leases[0], retry),
+        byId(3, leases[1], sent),
+        // sent under a lease that is no longer the row's: one by key, one by id
+        byKey(4, leases[0], sent),
+        byId(5, leases[1], sent),
+      ],
+      now: Date.parse("2026-11-26T10:00:30.000Z"),
+    });
     const after = await t.deps.db.selectFrom("router_hooks")
       .select(["hookKey", "status", "lastAnswer", "nextAt", "updatedAt"]).orderBy("id").execute();
     const settledAt = "2026-11-26T10:00:30.000Z";
@@ -131,12 +134,10 @@ Deno.test("hook results: rows found by id are settled in runs of consecutive ids
     const { rows, ids } = await claimed(t, ["0", "1", "2", "3", "4", "5", "6"], () => lease);
     const h = (i: number) => ({ ...base, id: ids[i], hookKey: rows[i].hookKey, nextAt: lease, lease });
     // 0, 1, 2 and 4, 5 delivered (two runs, given out of order); 3 still on its way; 6 not in the round
-    await settleResults(
-      t.deps.db,
-      log,
-      [5, 0, 2, 1, 4].map((i) => ({ h: h(i), set: sent })),
-      Date.parse("2026-11-26T10:00:30.000Z"),
-    );
+    await settleResults(t.deps.db, log, {
+      results: [5, 0, 2, 1, 4].map((i) => ({ h: h(i), set: sent })),
+      now: Date.parse("2026-11-26T10:00:30.000Z"),
+    });
     const after = await t.deps.db.selectFrom("router_hooks").select(["hookKey", "status"]).orderBy("id")
       .execute();
     assertEquals(after.map((r) => r.status), ["sent", "sent", "sent", "sending", "sent", "sent", "sending"]);
@@ -172,5 +173,46 @@ Deno.test("hook results: idRuns groups consecutive ids under one lease; hookIds 
       [undefined, undefined, undefined],
       JSON.stringify(r, (_, v) => v ?? null),
     );
+  }
+});
+
+Deno.test("hook results: delivered runs told by the worker settle with the round's results of the same answer, each under its lease; a run's row another sender took is left and logged by id", async () => {
+  const t = await testApp();
+  const warnings: string[] = [];
+  const log = createLogger("warn", (line) => warnings.push(line));
+  try {
+    const lease = "2026-11-26T10:01:00.000Z", other = "2026-11-26T10:05:00.000Z";
+    // 0-6 claimed under the lease but 5, taken over since (another lease)
+    const { rows, ids } = await claimed(
+      t,
+      ["0", "1", "2", "3", "4", "5", "6"],
+      (i) => i === 5 ? other : lease,
+    );
+    const h = (i: number) => ({ ...base, id: ids[i], hookKey: rows[i].hookKey, nextAt: lease, lease });
+    await settleResults(t.deps.db, log, {
+      // 3 delivered as a result of its own (its supplier's refusal was cleared), the others as runs
+      results: [{ h: h(3), set: sent }],
+      now: Date.parse("2026-11-26T10:00:30.000Z"),
+      delivered: new Map([
+        ["HTTP 200", [[ids[0], ids[2], lease], [ids[4], ids[5], lease]]],
+        ["HTTP 204", [[ids[6], ids[6], lease]]],
+      ]),
+    });
+    const after = await t.deps.db.selectFrom("router_hooks").select(["status", "lastAnswer"]).orderBy("id")
+      .execute();
+    assertEquals(after.map((r) => `${r.status} ${r.lastAnswer}`), [
+      "sent HTTP 200",
+      "sent HTTP 200",
+      "sent HTTP 200",
+      "sent HTTP 200",
+      "sent HTTP 200",
+      "sending ",
+      "sent HTTP 204",
+    ]);
+    const overrun = warnings.filter((w) => w.includes("outlived its lease"));
+    assertEquals(overrun.length, 1, warnings.join("\n"));
+    assert(overrun[0].includes(String(ids[5])), overrun[0]);
+  } finally {
+    await t.close();
   }
 });

@@ -54,6 +54,9 @@ export type FreshAnswers = {
   result(r: Result | null): void;
 };
 
+/** Where a callback's result goes, and the supplier refusals being noted meanwhile (awaited at the end). */
+type Told = { result: (r: Result | null) => void; noted: Promise<void>[] };
+
 export class CallbackSends {
   #suppliers = new Map<string, { at: number; s: Promise<Supplier> }>();
 
@@ -95,22 +98,16 @@ export class CallbackSends {
    * the delivery log, so two URLs never flip the one field in turn), written only when it changes
    * (`known`: what the supplier's row held when read).
    */
-  #record(
-    h: Sendable,
-    known: string | null,
-    a: ThreadAnswer,
-    onResult: (r: Result | null) => void,
-    noted: Promise<void>[],
-  ) {
+  #record(h: Sendable, known: string | null, a: ThreadAnswer, to: Told) {
     const now = this.opts.now();
     if (!a.skipped && KEEPS_REFUSAL(h.event) && known !== a.refused) {
-      noted.push(
+      to.noted.push(
         this.#noteRefusal(h, a.refused, now).catch((e) =>
           this.log.error("supplier callback refusal not noted", { error: String(e) })
         ),
       );
     }
-    onResult(resultOf(h, a, { retryDelaysMs: this.opts.retryDelaysMs, now, log: this.log }));
+    to.result(resultOf(h, a, { retryDelaysMs: this.opts.retryDelaysMs, now, log: this.log }));
   }
 
   /**
@@ -124,11 +121,11 @@ export class CallbackSends {
     const at = this.opts.now();
     const items: ThreadSend[] = [];
     const of: Sendable[] = [];
-    const noted: Promise<void>[] = [];
+    const to: Told = { result: onResult, noted: [] };
     for (const h of hs) {
       const supplier = suppliers.get(h.supplierId)!;
       if (supplier instanceof Error) {
-        this.#record(h, null, { id: 0, status: 0, error: supplier.message, refused: "" }, onResult, noted);
+        this.#record(h, null, { id: 0, status: 0, error: supplier.message, refused: "" }, to);
         continue;
       }
       const hook = { url: h.url, vars: h.vars, event: h.event, key: keyOf(h) };
@@ -141,7 +138,7 @@ export class CallbackSends {
     const answer = (i: number, a: ThreadAnswer) => {
       if (answered[i]) return;
       answered[i] = true;
-      this.#record(of[i], (items[i].supplier as Supplier).approvedHookRefusal, a, onResult, noted);
+      this.#record(of[i], (items[i].supplier as Supplier).approvedHookRefusal, a, to);
     };
     try {
       await deliverAll(this.via, items, answer);
@@ -151,7 +148,7 @@ export class CallbackSends {
       const error = e instanceof Error ? e.message : String(e);
       items.forEach((_, i) => answer(i, { id: 0, status: 0, error, refused: "" }));
     }
-    await Promise.all(noted);
+    await Promise.all(to.noted);
   }
 
   /**
@@ -167,7 +164,7 @@ export class CallbackSends {
     const at = this.opts.now();
     const batch: SendBatch = { suppliers: [], hooks: [], at, waitMs: claim.end - at - this.opts.timeoutMs };
     const of: HookRow[] = [];
-    const noted: Promise<void>[] = [];
+    const to: Told = { result: on.result, noted: [] };
     const place = new Map<string, number>();
     for (const r of rows) {
       const s = suppliers.get(r.supplierId)!;
@@ -176,8 +173,7 @@ export class CallbackSends {
           freshOf(r, lease),
           null,
           { id: 0, status: 0, error: s.message, refused: "" },
-          on.result,
-          noted,
+          to,
         );
         continue;
       }
@@ -196,7 +192,7 @@ export class CallbackSends {
             const r = of[k];
             if (r.id === undefined || (KEEPS_REFUSAL(r.event) && knownOf(r) !== "")) {
               const a = { id: 0, status, error: "", refused: "" };
-              this.#record(freshOf(r, lease), knownOf(r), a, on.result, noted);
+              this.#record(freshOf(r, lease), knownOf(r), a, to);
               continue;
             }
             n++;
@@ -209,7 +205,7 @@ export class CallbackSends {
           if (first >= 0) on.delivered(answer, first, last, lease);
           recordCallbackAttempt("delivered", n);
         },
-        one: (i, a) => this.#record(freshOf(of[i], lease), knownOf(of[i]), a, on.result, noted),
+        one: (i, a) => this.#record(freshOf(of[i], lease), knownOf(of[i]), a, to),
       });
     } catch (e) {
       // as sendAll: a worker that cannot start fails the attempt of each callback
@@ -219,12 +215,11 @@ export class CallbackSends {
           freshOf(r, lease),
           knownOf(r),
           { id: 0, status: 0, error, refused: "" },
-          on.result,
-          noted,
+          to,
         );
       }
     }
-    await Promise.all(noted);
+    await Promise.all(to.noted);
   }
 
   /**

@@ -107,10 +107,9 @@ const expand = (runs: [number, number, string][]) =>
 export async function settleResults(
   db: Db,
   log: Logger,
-  results: Result[],
-  now: number,
-  delivered: DeliveredRuns = new Map(),
+  round: { results: Result[]; now: number; delivered?: DeliveredRuns },
 ) {
+  const { results, now, delivered = new Map() } = round;
   type Group = {
     set: Updateable<RouterHooksTable>;
     byId: [number, string][];

@@ -257,7 +257,7 @@ export class HookSender {
     this.#delivered = new Map();
     this.#deliveredCount = 0;
     this.#settling = this.#settling.then(() =>
-      settleResults(this.db, this.log, batch, this.#now(), delivered)
+      settleResults(this.db, this.log, { results: batch, now: this.#now(), delivered })
     ).then(
       () => {
         const retry = Math.min(
@@ -376,7 +376,7 @@ export class HookSender {
       const mine = await this.#claim(due, now);
       const results: Result[] = [];
       await this.#sends.sendAll(mine, (l) => this.#leaseEnd(l), (r) => r && results.push(r));
-      await settleResults(this.db, this.log, results, this.#now());
+      await settleResults(this.db, this.log, { results, now: this.#now() });
     }
     if (this.#closed) return;
     const next = await this.db.selectFrom("router_hooks").select("nextAt")
