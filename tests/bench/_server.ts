@@ -3,7 +3,9 @@
  * whole app over the database given), so the load generator does not share its core. `stop()` ends
  * it gracefully and answers its writer's stats; `kill()` is a kill -9.
  */
-import { processCpuMs } from "../helpers/child.ts";
+import { processCpuMs, threadCpuMs } from "../helpers/child.ts";
+
+const PROFILE = Deno.env.get("ROUTER_BENCH_PROFILE") ?? "";
 
 export async function startServer(
   mode: "bare" | "app" | "panel",
@@ -17,7 +19,16 @@ export async function startServer(
     ? `${root}/tests/bench/_router_server.ts`
     : new URL("./_router_server.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, mode, dbPath, ...(replicaPath ? [replicaPath] : [])],
+    // ROUTER_BENCH_PROFILE=<dir>: the app writes a CPU profile per thread there when it stops
+    args: [
+      "run",
+      "-A",
+      ...(PROFILE && mode === "app" ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`] : []),
+      script,
+      mode,
+      dbPath,
+      ...(replicaPath ? [replicaPath] : []),
+    ],
     cwd: root || undefined,
     env,
     stdout: "piped",
@@ -40,6 +51,8 @@ export async function startServer(
      * costs the server itself, apart from the load generator sharing its cores.
      */
     cpuMs: () => processCpuMs(child.pid),
+    /** The same by kind of thread (tests/helpers/child.ts, threadCpuMs). */
+    threadsMs: () => threadCpuMs(child.pid),
     /** kill -9: the server dies mid-write, as in a crash. */
     async kill(): Promise<void> {
       child.kill("SIGKILL");

@@ -32,6 +32,31 @@ const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
 const ROUNDS = Number(Deno.env.get("ROUTER_BENCH_ROUNDS") ?? 4);
 /** The pause before each phase (ms). */
 const PAUSE_MS = Number(Deno.env.get("ROUTER_BENCH_PAUSE_MS") ?? 1_000);
+/** With a CPU profile of the app (./_server.ts), where the pairs phases' windows are written. */
+const PROFILE = Deno.env.get("ROUTER_BENCH_PROFILE") ?? "";
+
+/** Seconds since boot (the clock of the profiles' time stamps, to 10 ms). */
+const uptime = () => Number(Deno.readTextFileSync("/proc/uptime").split(" ")[0]);
+
+/**
+ * Measures a pairs phase's CPU by kind of thread, and with ROUTER_BENCH_PROFILE notes its window
+ * (after the phase's pause: the load's own seconds) for tests/bench/profile_phases.ts.
+ */
+async function measured(
+  kind: "off" | "on",
+  app: { threadsMs(): Record<string, number> },
+  run: () => Promise<Phase>,
+): Promise<Phase> {
+  const t0 = app.threadsMs(), from = PROFILE ? uptime() + PAUSE_MS / 1000 : 0;
+  const p = await run();
+  if (PROFILE) {
+    await Deno.writeTextFile(`${PROFILE}/phases.txt`, `${kind} ${from} ${from + p.seconds} ${p.done}\n`, {
+      append: true,
+    });
+  }
+  const t1 = app.threadsMs();
+  return { ...p, threadsMs: Object.fromEntries(Object.entries(t1).map(([k, v]) => [k, v - (t0[k] ?? 0)])) };
+}
 const UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
@@ -115,6 +140,8 @@ type Phase = {
   latencies: number[];
   seconds: number;
   cpuMs?: number;
+  /** The app's CPU ms in the phase by kind of thread (tests/helpers/child.ts, threadCpuMs). */
+  threadsMs?: Record<string, number>;
   /** CPU ms of the callbacks' receiver (the panel's stand-in) in the phase. */
   receiverCpuMs?: number;
   /** Seconds the instances kept working after the phase (replicas catching up), counted in `seconds`. */
@@ -321,7 +348,7 @@ export async function bench(): Promise<BenchRow[]> {
     const r = { bare: await phase(bare.port, SECONDS, bareStep) } as Round;
     const myPairs = async () => {
       const cpu0 = app.cpuMs();
-      const pairs = await phase(app.port, SECONDS, mine.pair);
+      const pairs = await measured("off", app, () => phase(app.port, SECONDS, mine.pair));
       r.pairs = { ...pairs, cpuMs: app.cpuMs() - cpu0 };
     };
     // the callbacks queued in the phase are delivered after it too: their time counts in this phase
@@ -329,12 +356,14 @@ export async function bench(): Promise<BenchRow[]> {
     const callbackPairs = withCallbacks
       ? async () => {
         const cpu1 = app.cpuMs(), panelCpu = receiver!.cpuMs();
-        const k = await phase(app.port, SECONDS, withCallbacks.pair);
-        const drained = performance.now();
-        await drainCallbacks(dbPath);
+        const k = await measured("on", app, async () => {
+          const k = await phase(app.port, SECONDS, withCallbacks.pair);
+          const drained = performance.now();
+          await drainCallbacks(dbPath);
+          return { ...k, seconds: k.seconds + (performance.now() - drained) / 1000 };
+        });
         r.pairsCallbacks = {
           ...k,
-          seconds: k.seconds + (performance.now() - drained) / 1000,
           cpuMs: app.cpuMs() - cpu1,
           receiverCpuMs: receiver!.cpuMs() - panelCpu,
         };
@@ -475,7 +504,15 @@ export async function bench(): Promise<BenchRow[]> {
         (Math.round(off * 1000) / 1000).toFixed(3)
       } ms; ratio: pairs per CPU second of the app process, on / off (the receiver's CPU left out: ${
         (median(runs.map((r) => r.pairsCallbacks!.receiverCpuMs! / r.pairsCallbacks!.done)) * 1000).toFixed(1)
-      } µs per callback)`,
+      } µs per callback); µs a pair, on / off, by thread: ${
+        (["main", "workers", "v8", "other"] as const).map((t) => {
+          const us = (key: "pairs" | "pairsCallbacks") =>
+            Math.round(median(runs.map((r) => (r[key]!.threadsMs?.[t] ?? 0) / r[key]!.done)) * 1000);
+          return `${t === "main" ? "router's thread" : t === "v8" ? "V8 helpers" : t} ${
+            us("pairsCallbacks")
+          } / ${us("pairs")}`;
+        }).join(", ")
+      }`,
     });
     // every callback written was delivered, once (the receiver counts them by idempotency key)
     const db = createClient({ url: `file:${dbPath}` });

@@ -27,6 +27,33 @@ export function processCpuMs(pid: number): number {
   }
 }
 
+/**
+ * The CPU time each kind of thread of process `pid` has used so far, ms (Linux /proc; {} elsewhere):
+ * `main` (the JS thread that serves requests), `workers` (its Web Workers), `v8` (V8's helpers: the
+ * garbage collector's and compiler's), `other` (the runtime's I/O threads and the rest).
+ */
+export function threadCpuMs(pid: number): Record<"main" | "workers" | "v8" | "other", number> {
+  const out = { main: 0, workers: 0, v8: 0, other: 0 };
+  try {
+    for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${pid}/task/${e.name}/stat`);
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const kind = e.name === String(pid)
+          ? "main"
+          : /^worker-\d/.test(comm)
+          ? "workers"
+          : /^V8 /.test(comm)
+          ? "v8"
+          : "other";
+        out[kind] += ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* not Linux, or gone */ }
+  return out;
+}
+
 export type Supervised = {
   /** Whether the health URL answered before the child exited or the time ran out. */
   ready: boolean;
