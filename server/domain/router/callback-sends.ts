@@ -15,9 +15,9 @@ import type { Outbound } from "../common/outbound/client.ts";
 import { callbackSupplier } from "./callback-request.ts";
 import type { HookRow } from "./callback-events.ts";
 import {
+  batchOf,
   CallbackThread,
   deliverAll,
-  type SendBatch,
   type ThreadAnswer,
   type ThreadSend,
 } from "./callback-thread.ts";
@@ -162,10 +162,9 @@ export class CallbackSends {
     if (!(this.via instanceof CallbackThread)) throw new Error("fresh batches go to the worker");
     const suppliers = await this.#suppliersOf(rows.map((r) => r.supplierId));
     const at = this.opts.now();
-    const batch: SendBatch = { suppliers: [], hooks: [], at, waitMs: claim.end - at - this.opts.timeoutMs };
+    const { batch, add } = batchOf(at, claim.end - at - this.opts.timeoutMs);
     const of: HookRow[] = [];
     const to: Told = { result: on.result, noted: [] };
-    const place = new Map<string, number>();
     for (const r of rows) {
       const s = suppliers.get(r.supplierId)!;
       if (s instanceof Error) {
@@ -177,9 +176,7 @@ export class CallbackSends {
         );
         continue;
       }
-      let i = place.get(r.supplierId);
-      if (i === undefined) place.set(r.supplierId, i = batch.suppliers.push(s) - 1);
-      batch.hooks.push({ s: i, url: r.url, vars: r.vars, event: r.event, key: r.key });
+      add(s, { url: r.url, vars: r.vars, event: r.event, key: r.key });
       of.push(r);
     }
     const knownOf = (r: HookRow) => (suppliers.get(r.supplierId) as Supplier).approvedHookRefusal;

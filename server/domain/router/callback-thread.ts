@@ -48,6 +48,21 @@ export type SendBatch = {
 };
 
 /**
+ * A batch being made: `add` puts a callback in it, its supplier's fields once (the suppliers are
+ * told apart by object: one object per supplier read).
+ */
+export function batchOf(at: number, waitMs?: number) {
+  const batch: SendBatch = { suppliers: [], hooks: [], at, waitMs };
+  const place = new Map<CallbackSupplier, number>();
+  const add = (supplier: CallbackSupplier, hook: Omit<SendBatch["hooks"][number], "s">) => {
+    let s = place.get(supplier);
+    if (s === undefined) place.set(supplier, s = batch.suppliers.push(supplier) - 1);
+    batch.hooks.push({ s, ...hook });
+  };
+  return { batch, add };
+}
+
+/**
  * How a batch's answers are told (`i`, `j`: places in its hooks): `run` for callbacks i..j answered
  * with the same 2xx status (most: told together, with no object per callback), `one` for any other.
  */
@@ -181,8 +196,9 @@ export const ON_THREAD_PARALLEL = 20;
 
 /**
  * Sends callbacks on the worker, or on this thread through `via` (the same steps the worker takes,
- * ON_THREAD_PARALLEL at a time), and tells each answer as it comes (`i`: its place in `items`; the
- * items' ids are set here). Never throws: an error is in the answer.
+ * ON_THREAD_PARALLEL at a time), and tells each answer as it comes (`i`: its place in `items`; on
+ * the worker, items with the same signing time and wait go as one batch). Never throws: an error is
+ * in the answer.
  */
 export async function deliverAll(
   via: CallbackThread | Outbound,
@@ -193,16 +209,9 @@ export async function deliverAll(
     // one batch per signing time and wait (a round's callbacks share both)
     const groups = Map.groupBy(items.keys(), (i) => `${items[i].at} ${items[i].waitMs ?? ""}`);
     await Promise.all([...groups.values()].map((places) => {
-      const suppliers: CallbackSupplier[] = [];
-      const supplierAt = new Map<CallbackSupplier, number>();
-      const hooks = places.map((i) => {
-        const m = items[i];
-        let s = supplierAt.get(m.supplier);
-        if (s === undefined) supplierAt.set(m.supplier, s = suppliers.push(m.supplier) - 1);
-        return { s, ...m.hook };
-      });
-      const { at, waitMs } = items[places[0]];
-      return via.sendBatch({ suppliers, hooks, at, waitMs }, {
+      const { batch, add } = batchOf(items[places[0]].at, items[places[0]].waitMs);
+      for (const i of places) add(items[i].supplier, items[i].hook);
+      return via.sendBatch(batch, {
         run: (i, j, status) => {
           for (let k = i; k <= j; k++) onAnswer(places[k], { id: 0, status, error: "", refused: "" });
         },
