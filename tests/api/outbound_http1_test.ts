@@ -101,6 +101,28 @@ Deno.test("outbound http/1.1: a pooled connection the server closed is replaced 
   }
 });
 
+Deno.test("outbound http/1.1: an answer's head is read by its framing headers in any case, repeated headers joined; two lengths are refused", async () => {
+  const shouting = oneShot(
+    "HTTP/1.1 200 OK\r\nCONTENT-LENGTH: 2\r\nX-A: 1\r\nx-a: 2\r\nConnection: close\r\n\r\nokEXTRA",
+  );
+  const twoLengths = oneShot("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok!");
+  const c = client();
+  try {
+    const a = await c.request(`${shouting.url}/`);
+    assertEquals([a.status, text(a.body), a.headers.get("x-a"), a.headers.get("connection")], [
+      200,
+      "ok",
+      "1, 2",
+      "close",
+    ]);
+    const b = await c.request(`${twoLengths.url}/`).then(() => null, (e) => e);
+    assertMatch(String(b), /Content-Length is not a number/);
+  } finally {
+    await shouting.close();
+    await twoLengths.close();
+  }
+});
+
 Deno.test("outbound http/1.1: chunked and unframed answers are read whole, and cut at the size cap", async () => {
   const big = "y".repeat(5000);
   const l = listener((req) => {

@@ -21,7 +21,9 @@ Deno.test("outbound pipelining: calls to one server go on one connection, answer
     ports.push(info.remoteAddr.port);
     const path = new URL(req.url).pathname;
     if (path === "/moved") return new Response(null, { status: 302, headers: { location: "/there" } });
-    return new Response(`${path} ${req.headers.get("idempotency-key") ?? ""}`);
+    return new Response(`${path} ${req.headers.get("idempotency-key") ?? ""}`, {
+      headers: { "x-path": path },
+    });
   });
   const url = `http://127.0.0.1:${server.addr.port}`;
   const pooled = client().pooled();
@@ -39,6 +41,14 @@ Deno.test("outbound pipelining: calls to one server go on one connection, answer
       "/c4 k4",
     ]);
     assertEquals(new Set(ports).size, 1, "five calls, one connection");
+    // each answer's own headers (made when first read)
+    assertEquals(answers.map((a) => a instanceof Error ? "" : a.headers.get("x-path")), [
+      "/c0",
+      "/c1",
+      "/c2",
+      "/c3",
+      "/c4",
+    ]);
 
     const mixed = await pooled.requestMany([
       { url: `${url}/a` },
@@ -50,6 +60,7 @@ Deno.test("outbound pipelining: calls to one server go on one connection, answer
     assert(mixed[1] instanceof OutboundRefused, "the policy's refusal, in its place");
     assert(!(mixed[2] instanceof Error));
     assertEquals([mixed[2].status, mixed[2].url, text(mixed[2].body)], [200, `${url}/there`, "/there "]);
+    assertEquals(mixed[2].headers.get("x-path"), "/there", "the last hop's headers");
     assertEquals(mixed[3] instanceof Error ? "" : text(mixed[3].body), "/b ");
   } finally {
     pooled.close();

@@ -12,6 +12,7 @@ import { outboundFor } from "../../server/boot.ts";
 import { loadEnv } from "../../server/env.ts";
 import { verifyCallbackSignature } from "../../shared/callbacks.ts";
 import { HookSender } from "../../server/domain/router/hooks.ts";
+import { PER_ORIGIN, PIPELINE_DEPTH } from "../../server/domain/router/callback-thread.ts";
 import { createLogger } from "../../server/logger.ts";
 import { metrics } from "../../server/lib/metrics.ts";
 
@@ -72,7 +73,7 @@ Deno.test("router hooks: the app's own client sends callbacks from a worker; eac
   }
 });
 
-Deno.test("router hooks: on the worker a panel's server gets 20 connections at once, 16 callbacks written on each; one that waited past its claim is not sent there but left to the scan", async () => {
+Deno.test(`router hooks: on the worker a panel's server gets ${PER_ORIGIN} connections at once, ${PIPELINE_DEPTH} callbacks written on each; one that waited past its claim is not sent there but left to the scan`, async () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => release = r);
   const got: string[] = [];
@@ -87,9 +88,9 @@ Deno.test("router hooks: on the worker a panel's server gets 20 connections at o
   const t = await testApp(env, { outbound: outboundFor(loadEnv(env)) });
   const log = createLogger("silent");
   // claims of 1.3 s, requests of at most 0.5 s: a callback may wait 0.8 s for its turn. The server
-  // holds every request: 20 connections of 16 callbacks go at once (it sees the first of each: the
-  // others wait behind it), time out at 0.5 s, 20 more go, and the last 5 would start at 1 s, too
-  // late to be settled within their claim
+  // holds every request: PER_ORIGIN connections of PIPELINE_DEPTH callbacks go at once (it sees the
+  // first of each: the others wait behind it), time out at 0.5 s, as many more go, and the last 5
+  // would start at 1 s, too late to be settled within their claim
   const sender = new HookSender(t.deps.db, {
     outbound: t.deps.services.outbound,
     retryDelaysMs: [60_000],
@@ -131,19 +132,24 @@ Deno.test("router hooks: on the worker a panel's server gets 20 connections at o
     sender.fresh(warm);
     await sender.idle();
     const at = new Date().toISOString(), lease = new Date(Date.now() + 1_300).toISOString();
-    const rows = Array.from({ length: 2 * 20 * 16 + 5 }, (_, i) => row(i, lease));
+    const rows = Array.from({ length: 2 * PER_ORIGIN * PIPELINE_DEPTH + 5 }, (_, i) => row(i, lease));
     await insert(rows, at);
     sender.fresh(rows);
     // (the worker starts at the first callback)
-    for (let i = 0; i < 300 && got.length < 20; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && got.length < PER_ORIGIN; i++) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 100));
-    assertEquals(got.length, 20, "20 connections at once to one server; the others wait");
+    assertEquals(got.length, PER_ORIGIN, `${PER_ORIGIN} connections at once to one server; the others wait`);
     await sender.idle();
     release();
     const states = await t.deps.db.selectFrom("router_hooks").select(["status"]).execute();
     const count = (s: string) => states.filter((r) => r.status === s).length;
-    // 640 sent and timed out (queued for their retry); 5 never sent, still claimed until the lease lapses
-    assertEquals([got.length, count("queued"), count("sending")], [40, 640, 5]);
+    // 2 x PER_ORIGIN x PIPELINE_DEPTH sent and timed out (queued for their retry); 5 never sent, still
+    // claimed until the lease lapses
+    assertEquals([got.length, count("queued"), count("sending")], [
+      2 * PER_ORIGIN,
+      2 * PER_ORIGIN * PIPELINE_DEPTH,
+      5,
+    ]);
   } finally {
     release();
     sender.close();

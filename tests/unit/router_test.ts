@@ -25,6 +25,28 @@ Deno.test("router placeholders: [x], {x}, encoded and ## forms, any case, values
   assertEquals(fillPlaceholders("https://p.example/none", { sid: "x" }), "https://p.example/none");
 });
 
+Deno.test("router placeholders: a template is cut once and filled alike each time, whatever the values, their order and the encoding", () => {
+  const t = "https://p.example/c?s=[sid]&u={uid}&x=[other]&s2=%5BSID%5D";
+  const fills = ["a", "b&c", "[uid]", ""].map((sid) => fillPlaceholders(t, { sid, uid: "U1" }));
+  assertEquals(fills, [
+    "https://p.example/c?s=a&u=U1&x=[other]&s2=a",
+    "https://p.example/c?s=b%26c&u=U1&x=[other]&s2=b%26c",
+    "https://p.example/c?s=%5Buid%5D&u=U1&x=[other]&s2=%5Buid%5D",
+    "https://p.example/c?s=&u=U1&x=[other]&s2=",
+  ]);
+  // the same template with the names in another order, another set of names, raw values
+  assertEquals(fillPlaceholders(t, { uid: "U2", sid: "s" }), "https://p.example/c?s=s&u=U2&x=[other]&s2=s");
+  assertEquals(fillPlaceholders(t, { sid: "s" }), "https://p.example/c?s=s&u={uid}&x=[other]&s2=s");
+  assertEquals(
+    fillPlaceholders(t, { sid: "a b", uid: "{sid}" }, String),
+    "https://p.example/c?s=a b&u={sid}&x=[other]&s2=a b",
+  );
+  // a long template (not kept) is filled the same way
+  const long = `https://p.example/${"x".repeat(3_000)}?s=[sid]&t=[sid]`;
+  assertEquals(fillPlaceholders(long, { sid: "1" }), `https://p.example/${"x".repeat(3_000)}?s=1&t=1`);
+  assertEquals(fillPlaceholders(long, { sid: "2" }), `https://p.example/${"x".repeat(3_000)}?s=2&t=2`);
+});
+
 Deno.test("router statuses: c t q qf f, and which supplier redirect each outcome uses", () => {
   assertEquals(["c", "t", "q", "qf", "F", "x", ""].map(parseReturnStatus), [
     "complete",

@@ -158,6 +158,13 @@ export function authHeaders(s: Pick<CallbackSupplier, "apiHeader" | "apiKey">): 
   return out;
 }
 
+/** Auth headers by the fields they are made of (a supplier's are the same for each of its callbacks). */
+const AUTH = boundedCache<string, Readonly<Record<string, string>>>(1_000);
+const authOf = (s: Pick<CallbackSupplier, "apiHeader" | "apiKey">) => {
+  const key = `${s.apiHeader}\u0000${s.apiKey}`;
+  return AUTH.get(key) ?? AUTH.set(key, Object.freeze(authHeaders(s)));
+};
+
 /** The request of one callback, signed at `nowMs`. */
 export function buildCallback(
   s: CallbackSupplier,
@@ -172,7 +179,7 @@ export function buildCallback(
   const body = template ? fillJson(template, values) : "";
   const ts = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
-    ...authHeaders(s),
+    ...authOf(s),
     [IDEMPOTENCY_HEADER]: h.key,
     [EVENT_HEADER]: h.event,
     [SIGNATURE_HEADER]: signWithNode(s.hashKey, { ts, method, url, key: h.key, body }),

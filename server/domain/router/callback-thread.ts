@@ -175,14 +175,16 @@ export function unpackAnswers(packed: string): { runs: PackedRun[]; others: Thre
  * ./callback-ring.ts), and answers before they come back (ms); the callbacks of one message go out
  * pipelined together. The worker looks at its ring every POLL_MS: a postMessage would wake it, which
  * cost the app's thread 40 µs idle and 230-530 µs under load (profiled), more than the 50-200
- * callbacks it carried cost to pack.
+ * callbacks it carried cost to pack. A panel gets its callback 0.1-0.2 s after the outcome: fewer,
+ * fuller writes cost the machine less per callback (at 20 ms and 16 a write, the worker's time on a
+ * busy 2-core host slowed the router's own thread by about as much again).
  */
-export const HANDOVER_MS = 20;
-export const POLL_MS = 10;
+export const HANDOVER_MS = 100;
+export const POLL_MS = 50;
 /** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
 /** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */
-export const PIPELINE_DEPTH = 16;
+export const PIPELINE_DEPTH = 64;
 
 /** The answer's error (and the policy's rule when it refused). */
 function failed(answer: ThreadAnswer, err: unknown): ThreadAnswer {

@@ -73,7 +73,9 @@ function serve() {
       const key = originOf(item.hook.url);
       const o = origins.get(key) ?? { active: 0, waiting: [] };
       origins.set(key, o);
-      o.waiting.push({ ...item, until: now + (item.waitMs ?? Infinity) });
+      const waiting = item as Item;
+      waiting.until = now + (item.waitMs ?? Infinity);
+      o.waiting.push(waiting);
       touched.add(key);
     }
     for (const key of touched) pump(key, origins.get(key)!);

@@ -33,6 +33,7 @@ import type { Outbound } from "../common/outbound/client.ts";
 import type { ClientApi } from "./config.ts";
 import { fillPlaceholders } from "./outcomes.ts";
 import { clientApiCallValues } from "./shortcodes.ts";
+import { boundedCache } from "../../lib/memo.ts";
 
 /** What a request to the client's platform looks like. */
 export type ClientApiRequest = {
@@ -76,6 +77,17 @@ function pairs(text: string, what: string): [string, string][] {
   });
 }
 
+/** Mappings parsed (their pairs, or the error that names their bad line), by their text. */
+const MAPPINGS = boundedCache<string, [string, string][] | ClientApiError>(200);
+const parsedPairs = (text: string, what: string) => {
+  try {
+    return pairs(text, what);
+  } catch (e) {
+    if (e instanceof ClientApiError) return e;
+    throw e;
+  }
+};
+
 /** Header lines (`Name: value`) or a JSON object of headers. */
 function headerBlock(text: string, what: string): [string, string][] {
   const t = text.trim();
@@ -118,7 +130,11 @@ const headerName = (text: string) => {
  */
 export function mappedVariables(mapping: string, samplex: Record<string, string>): Record<string, string> {
   const mapped: Record<string, string> = {};
-  for (const [name, template] of pairs(mapping, "Variable mapping")) {
+  if (!mapping.trim()) return mapped;
+  // a record's mapping is read for each of its respondents and callbacks: parsed once
+  const parsed = MAPPINGS.get(mapping) ?? MAPPINGS.set(mapping, parsedPairs(mapping, "Variable mapping"));
+  if (parsed instanceof Error) throw parsed;
+  for (const [name, template] of parsed) {
     mapped[name] = fillPlaceholders(template, samplex, String);
   }
   return mapped;

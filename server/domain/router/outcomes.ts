@@ -169,6 +169,37 @@ function placeholderRe(names: string[]) {
 }
 /** The compiled pattern of each set of names (a few per deployment: the links' placeholders). */
 const RE_CACHE = boundedCache<string, { re: RegExp; lower: string[] }>(100);
+/**
+ * A template cut at its placeholders, for one set of names: the text between them and, for each
+ * placeholder, the place of its name (the templates of links and callbacks are few and used for
+ * every respondent, so each is scanned once).
+ */
+type Cut = { texts: string[]; names: number[] };
+const CUTS = boundedCache<string, Cut>(1_000);
+/** Longer templates are scanned each time rather than kept. */
+const CUT_MAX = 2_048;
+
+function cut(url: string, names: string[], key: string): Cut {
+  const { re, lower } = RE_CACHE.get(key) ??
+    RE_CACHE.set(key, { re: placeholderRe(names), lower: names.map((n) => n.toLowerCase()) });
+  const texts: string[] = [], at: number[] = [];
+  let from = 0, text = "";
+  for (const m of url.matchAll(re)) {
+    const found = m.slice(1, 7).find((g) => g !== undefined)?.toLowerCase();
+    const i = found === undefined ? -1 : lower.indexOf(found);
+    text += url.slice(from, m.index);
+    from = m.index + m[0].length;
+    if (i < 0) {
+      text += m[0];
+      continue;
+    }
+    texts.push(text);
+    at.push(i);
+    text = "";
+  }
+  texts.push(text + url.slice(from));
+  return { texts, names: at };
+}
 
 /**
  * Replaces the named placeholders with their URL-encoded values in ONE pass over the URL: a value
@@ -183,13 +214,12 @@ export function fillPlaceholders(
   const names = Object.keys(values);
   if (!names.length) return url;
   const key = names.join("\u0000");
-  const { re, lower } = RE_CACHE.get(key) ??
-    RE_CACHE.set(key, { re: placeholderRe(names), lower: names.map((n) => n.toLowerCase()) });
-  return url.replace(re, (match, ...groups) => {
-    const found = (groups.slice(0, 6).find((g) => g !== undefined) as string | undefined)?.toLowerCase();
-    const i = found === undefined ? -1 : lower.indexOf(found);
-    return i < 0 ? match : encode(values[names[i]]);
-  });
+  const cutKey = `${key}\u0001${url}`;
+  const c = CUTS.get(cutKey) ??
+    (url.length > CUT_MAX ? cut(url, names, key) : CUTS.set(cutKey, cut(url, names, key)));
+  let out = c.texts[0];
+  for (let i = 0; i < c.names.length; i++) out += encode(values[names[c.names[i]]]) + c.texts[i + 1];
+  return out;
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString();

@@ -121,24 +121,38 @@ export class Outbound {
     }
     const out: (OutboundResponse | Error)[] = new Array(calls.length);
     const sent: { i: number; target: { url: URL; address: string } }[] = [];
-    await Promise.all(calls.map(async (c, i) => {
-      try {
-        sent.push({ i, target: await this.#check(c.url, deadline, timeoutMs) });
-      } catch (e) {
-        out[i] = asError(e);
-      }
-    }));
+    // a URL whose address passed before is checked at once (no look-up); the others in turn
+    const looked: Promise<void>[] = [];
+    calls.forEach((c, i) => {
+      const known = this.#known(URL.parse(c.url));
+      if (known) return void sent.push({ i, target: known });
+      looked.push(
+        this.#check(c.url, deadline, timeoutMs).then((target) => void sent.push({ i, target }), (e) => {
+          out[i] = asError(e);
+        }),
+      );
+    });
+    if (looked.length) {
+      await Promise.all(looked);
+      sent.sort((a, b) => a.i - b.i); // written in the calls' order
+    }
     const answers = await this.#many(
       sent.map(({ i, target }) => this.#call(target, calls[i].req ?? {}, deadline)),
     );
-    await Promise.all(sent.map(async ({ i, target }, j) => {
+    // a redirect is followed on its own, from the next hop
+    const hops: Promise<void>[] = [];
+    sent.forEach(({ i, target }, j) => {
       const a = answers[j];
-      // a redirect is followed on its own, from the next hop
-      out[i] = a instanceof Error
-        ? a
-        : await this.#hops(target.url.href, calls[i].req ?? {}, deadline, { target, res: a })
-          .catch(asError);
-    }));
+      if (a instanceof Error) out[i] = a;
+      else if (!REDIRECTS.has(a.status)) out[i] = Object.assign(a, { url: target.url.href });
+      else {
+        hops.push(
+          this.#hops(target.url.href, calls[i].req ?? {}, deadline, { target, res: a })
+            .then((r) => void (out[i] = r), (e) => void (out[i] = asError(e))),
+        );
+      }
+    });
+    if (hops.length) await Promise.all(hops);
     return out;
   }
 
@@ -172,8 +186,9 @@ export class Outbound {
       const target = first?.target ?? await this.#check(current, deadline, timeoutMs);
       const res = first?.res ?? await this.#transport(this.#call(target, { ...req, method, body }, deadline));
       first = null;
-      const location = res.headers.get("location");
-      if (!REDIRECTS.has(res.status) || !location) return { ...res, url: target.url.href };
+      // the headers are read only for a redirect (the transport may make them when asked: http1's do)
+      const location = REDIRECTS.has(res.status) ? res.headers.get("location") : null;
+      if (!location) return Object.assign(res, { url: target.url.href });
       if (hop >= (this.opts.maxRedirects ?? 3)) throw new Error(`more than ${hop} redirects`);
       current = new URL(location, target.url).href;
       if (res.status === 303 || (method === "POST" && res.status !== 307 && res.status !== 308)) {
@@ -183,6 +198,16 @@ export class Outbound {
     }
   }
 
+  /**
+   * The URL and its address when the address is in the URL and passed before (it is not checked
+   * again: nothing is looked up, it cannot change), else null.
+   */
+  #known(url: URL | null): { url: URL; address: string } | null {
+    if (!url || url.username || url.password) return null;
+    const address = this.#literals.get(`${url.protocol}//${url.host}`);
+    return address ? { url, address } : null;
+  }
+
   /** The URL and the address to connect to, both checked; OutboundRefused if the policy says no. */
   async #check(
     raw: string,
@@ -190,11 +215,10 @@ export class Outbound {
     timeoutMs: number,
   ): Promise<{ url: URL; address: string }> {
     const url = URL.parse(raw);
+    const known = this.#known(url);
+    if (known) return known;
     if (!url) throw new OutboundRefused(`not a valid URL: ${raw.slice(0, 200)}`);
-    // an address in the URL that passed is not checked again: nothing is looked up, it cannot change
     const origin = url.username || url.password ? "" : `${url.protocol}//${url.host}`;
-    const known = this.#literals.get(origin);
-    if (known) return { url, address: known };
     const early = urlRefusal(url, this.policy);
     if (early) throw new OutboundRefused(early);
     const host = url.hostname.replace(/^\[|\]$/g, "");

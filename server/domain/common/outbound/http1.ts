@@ -151,7 +151,7 @@ async function send(
     const wasReused = reused !== null;
     reused = null;
     const { answers, failure } = await exchange(conn, todo.map((i) => requests[i]), calls);
-    answers.forEach((a, j) => out[todo[j]] = { status: a.status, headers: a.headers, body: a.body });
+    answers.forEach((a, j) => out[todo[j]] = a);
     const last = answers.at(-1);
     if (!failure && answers.length === todo.length && last?.reusable && pool) pool.give(at.key, conn);
     else quietClose(conn);
@@ -276,7 +276,17 @@ async function exchange(
         ? { bytes: new Uint8Array(0), framed: true }
         : await r.body(head, x.maxBytes);
       const reusable = head.keepAlive && body.framed;
-      answers.push({ status: head.status, headers: head.headers, body: body.bytes, reusable });
+      const lines = head.lines;
+      let headers: Headers | null = null;
+      answers.push({
+        status: head.status,
+        // made when asked for: a callback's sender reads only the status
+        get headers() {
+          return headers ??= headersOf(lines);
+        },
+        body: body.bytes,
+        reusable,
+      });
       if (!reusable) break;
     }
     return { answers };
@@ -288,7 +298,43 @@ async function exchange(
   }
 }
 
-type Head = { status: number; headers: Headers; keepAlive: boolean; length: number | null; chunked: boolean };
+type Head = { status: number; lines: string[]; keepAlive: boolean; length: number | null; chunked: boolean };
+
+/** An answer's header lines (after its status line) as Headers; a line Headers cannot hold is left out. */
+function headersOf(lines: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i], colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    try {
+      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    } catch { /* a header Headers cannot hold is left out */ }
+  }
+  return headers;
+}
+
+/**
+ * The values of the framing headers a head is read by (names in lower case), each name's values
+ * joined as Headers joins them.
+ */
+function framing(
+  lines: string[],
+): Record<"connection" | "transfer-encoding" | "content-length", string | null> {
+  const out: Record<string, string | null> = {
+    connection: null,
+    "transfer-encoding": null,
+    "content-length": null,
+  };
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i], colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    if (!Object.hasOwn(out, name)) continue;
+    const value = line.slice(colon + 1).trim();
+    out[name] = out[name] === null ? value : `${out[name]}, ${value}`;
+  }
+  return out as ReturnType<typeof framing>;
+}
 
 /** Reads an answer off a connection: a buffer that grows as bytes come. */
 class AnswerReader {
@@ -373,21 +419,14 @@ class AnswerReader {
     this.#start = end + 4;
     const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
     if (!m) throw new Error(`not an HTTP/1.x answer: ${JSON.stringify(lines[0].slice(0, 60))}`);
-    const headers = new Headers();
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i], colon = line.indexOf(":");
-      if (colon <= 0) continue;
-      try {
-        headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-      } catch { /* a header Headers cannot hold is left out */ }
-    }
-    const connection = (headers.get("connection") ?? "").toLowerCase();
+    const f = framing(lines);
+    const connection = (f.connection ?? "").toLowerCase();
     const keepAlive = m[1] === "1" ? !connection.includes("close") : connection.includes("keep-alive");
-    const te = (headers.get("transfer-encoding") ?? "").toLowerCase();
-    const cl = headers.get("content-length");
+    const te = (f["transfer-encoding"] ?? "").toLowerCase();
+    const cl = f["content-length"];
     const length = cl !== null && /^\d+$/.test(cl.trim()) ? Number(cl.trim()) : null;
     if (cl !== null && length === null) throw new Error("the answer's Content-Length is not a number");
-    return { status: Number(m[2]), headers, keepAlive, length, chunked: te.endsWith("chunked") };
+    return { status: Number(m[2]), lines, keepAlive, length, chunked: te.endsWith("chunked") };
   }
 
   /** The body as its framing says; `framed`: its end was known (the connection can carry another). */
