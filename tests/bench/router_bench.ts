@@ -144,6 +144,8 @@ type Phase = {
   threadsMs?: Record<string, number>;
   /** CPU ms of the callbacks' receiver (the panel's stand-in) in the phase. */
   receiverCpuMs?: number;
+  /** Seconds after the load until the callbacks it queued were all delivered, counted in `seconds`. */
+  drain?: number;
   /** Seconds the instances kept working after the phase (replicas catching up), counted in `seconds`. */
   catchUp?: number;
 };
@@ -360,7 +362,8 @@ export async function bench(): Promise<BenchRow[]> {
           const k = await phase(app.port, SECONDS, withCallbacks.pair);
           const drained = performance.now();
           await drainCallbacks(dbPath);
-          return { ...k, seconds: k.seconds + (performance.now() - drained) / 1000 };
+          const drain = (performance.now() - drained) / 1000;
+          return { ...k, seconds: k.seconds + drain, drain };
         });
         r.pairsCallbacks = {
           ...k,
@@ -487,7 +490,9 @@ export async function bench(): Promise<BenchRow[]> {
       note:
         `each complete queues a signed callback, delivered to a local receiver meanwhile; ratio vs the pairs without callbacks in the same rounds; target >= 0.9 (${
           k.ratio >= 0.9 ? "met" : "NOT met"
-        }); each round's: ${roundsOf("pairsCallbacks", "pairs")}`,
+        }); each round's: ${roundsOf("pairsCallbacks", "pairs")}; delivering what a phase queued took ${
+          Math.round(median(runs.map((r) => r.pairsCallbacks!.drain!)) * 1000)
+        } ms after it (median, counted in its time)`,
     });
     failed += k.failed;
     // the app process's own CPU per pair: the receiver and the load generator share the two cores

@@ -1,12 +1,16 @@
 /**
  * The hand-over to the callback worker (server/domain/router/callback-thread.ts): batches of
  * callbacks go as one string with each supplier's fields and each URL once, their ids following the
- * batch's first; answers come back as one string, the 2xx ones as runs of ids.
+ * batch's first; answers come back as one string, the 2xx ones as runs of ids; both are gathered
+ * until a burst ends or a steady flow has gathered HANDOVER_MS.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import {
+  Gather,
+  HANDOVER_MS,
   packAnswers,
   packSends,
+  QUIET_MS,
   type SendBatch,
   type ThreadAnswer,
   unpackAnswers,
@@ -92,4 +96,34 @@ Deno.test("callback thread: 2xx answers come back as runs of consecutive ids wit
   const { runs, others: back } = unpackAnswers(packAnswers(answers));
   assertEquals(runs, [[1, 3, 200], [5, 5, 200], [6, 7, 204], [8, 8, 200]]);
   assertEquals(back, others);
+});
+
+Deno.test("callback hand-over: a lone add goes QUIET_MS later as the end of a burst; a steady flow goes once, HANDOVER_MS after its first", async () => {
+  const flushes: { quiet: boolean; after: number }[] = [];
+  let since = 0;
+  const gather = new Gather((quiet) => flushes.push({ quiet, after: performance.now() - since }));
+  const flushed = async (n: number) => {
+    for (let i = 0; i < 500 && flushes.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  since = performance.now();
+  gather.add();
+  await flushed(1);
+  assertEquals(flushes.map((f) => f.quiet), [true]);
+  assert(flushes[0].after >= QUIET_MS - 0.5, `flushed after ${flushes[0].after} ms`);
+
+  // adds without a pause for longer than HANDOVER_MS (no timer runs meanwhile): flushed once, for
+  // the whole of them, not once per QUIET_MS
+  since = performance.now();
+  while (performance.now() - since < HANDOVER_MS + 10) gather.add();
+  await flushed(2);
+  await new Promise((r) => setTimeout(r, QUIET_MS * 3));
+  assertEquals(flushes.length, 2);
+  assert(flushes[1].after >= HANDOVER_MS, `flushed after ${flushes[1].after} ms`);
+
+  // cancelled: nothing is flushed
+  gather.add();
+  gather.cancel();
+  await new Promise((r) => setTimeout(r, QUIET_MS * 3));
+  assertEquals(flushes.length, 2);
 });

@@ -78,7 +78,8 @@ export type BatchAnswers = {
  */
 export type ThreadMessage =
   | ({ type: "init"; ring: SharedArrayBuffer } & PortableOutbound)
-  | { type: "send"; packed: string };
+  | { type: "send"; packed: string }
+  | { type: "wake" };
 
 /** A send's result: the HTTP status (0: none), or the error and, when the policy refused, its rule. */
 export type ThreadAnswer = { id: number; status: number; error: string; refused: string; skipped?: boolean };
@@ -171,16 +172,56 @@ export function unpackAnswers(packed: string): { runs: PackedRun[]; others: Thre
 }
 
 /**
- * How long callbacks gather before they are handed to the worker (written to its ring:
- * ./callback-ring.ts), and answers before they come back (ms); the callbacks of one message go out
- * pipelined together. The worker looks at its ring every POLL_MS: a postMessage would wake it, which
- * cost the app's thread 40 µs idle and 230-530 µs under load (profiled), more than the 50-200
- * callbacks it carried cost to pack. A panel gets its callback 0.1-0.2 s after the outcome: fewer,
- * fuller writes cost the machine less per callback (at 20 ms and 16 a write, the worker's time on a
- * busy 2-core host slowed the router's own thread by about as much again).
+ * How callbacks gather before they are handed to the worker (written to its ring:
+ * ./callback-ring.ts), and answers before they come back: until QUIET_MS pass without another (a
+ * burst has ended: handed over at once) or HANDOVER_MS after the first (a steady flow goes in full
+ * messages, whose callbacks go out pipelined together: at 20 ms a message, the worker's time a
+ * callback on a busy 2-core host slowed the router's own thread by about as much again). Under a
+ * steady flow the worker looks at its ring every POLL_MS and is never woken: a postMessage would
+ * wake it, which cost the app's thread 40 µs idle and 230-530 µs under load (profiled); a hand-over
+ * that ends a burst wakes it, once.
  */
 export const HANDOVER_MS = 100;
+export const QUIET_MS = 15;
 export const POLL_MS = 50;
+
+/**
+ * Gathers for a hand-over (see HANDOVER_MS): `add` counts one more; `flush(quiet)` is called
+ * QUIET_MS after the last add (quiet: a burst ended) or HANDOVER_MS after the first, whichever
+ * comes first. One timer at a time, re-armed at most once per QUIET_MS.
+ */
+export class Gather {
+  #first = 0;
+  #last = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly flush: (quiet: boolean) => void) {}
+
+  add() {
+    this.#last = performance.now();
+    if (this.#timer !== undefined) return;
+    this.#first = this.#last;
+    this.#timer = setTimeout(() => this.#check(), QUIET_MS);
+  }
+
+  /** Drops what was gathered (the caller cleared its items). */
+  cancel() {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #check() {
+    const now = performance.now(), still = now - this.#last, age = now - this.#first;
+    // a timer may fire a little early: half a millisecond counts as on time
+    if (still >= QUIET_MS - 0.5 || age >= HANDOVER_MS - 0.5) {
+      this.#timer = undefined;
+      this.flush(still >= QUIET_MS - 0.5);
+      return;
+    }
+    this.#timer = setTimeout(() => this.#check(), Math.min(QUIET_MS - still, HANDOVER_MS - age));
+  }
+}
+
 /** Connections on their way at once to one origin (the worker queues the rest). */
 export const PER_ORIGIN = 20;
 /** Callbacks written together on one connection at most (pipelined: ../common/outbound/http1.ts). */
@@ -275,6 +316,7 @@ export class CallbackThread {
   #pending: Pending[] = [];
   #outbox: { first: number; batch: SendBatch }[] = [];
   #ring: CallbackRing | null = null;
+  readonly #gather = new Gather((quiet) => this.#handOver(quiet));
 
   constructor(private readonly client: PortableOutbound) {}
 
@@ -285,23 +327,25 @@ export class CallbackThread {
   sendBatch(batch: SendBatch, on: BatchAnswers): Promise<void> {
     const n = batch.hooks.length;
     if (!n) return Promise.resolve();
-    const worker = this.#worker ??= this.#start();
-    if (!this.#outbox.length) {
-      setTimeout(() => {
-        const batches = this.#outbox;
-        this.#outbox = [];
-        if (!batches.length || this.#worker !== worker) return;
-        const packed = packSends(batches);
-        // a ring with no room (a worker that stopped reading) takes nothing: it goes as a message
-        if (!this.#ring?.write(packed)) worker.postMessage({ type: "send", packed } satisfies ThreadMessage);
-      }, HANDOVER_MS);
-    }
+    this.#worker ??= this.#start();
     const first = this.#next + 1;
     this.#next += n;
     this.#outbox.push({ first, batch });
+    this.#gather.add();
     return new Promise((done) => {
       this.#pending.push({ first, n, left: n, answered: new Uint8Array(n), on, done });
     });
+  }
+
+  /** The gathered batches to the worker (woken when they end a burst). */
+  #handOver(quiet: boolean) {
+    const batches = this.#outbox, worker = this.#worker;
+    this.#outbox = [];
+    if (!batches.length || !worker) return;
+    const packed = packSends(batches);
+    // a ring with no room (a worker that stopped reading) takes nothing: it goes as a message
+    if (!this.#ring?.write(packed)) worker.postMessage({ type: "send", packed } satisfies ThreadMessage);
+    else if (quiet) worker.postMessage({ type: "wake" } satisfies ThreadMessage);
   }
 
   /** Ends the worker; what it was still sending comes back as failed (retried from the queue). */
@@ -387,6 +431,7 @@ export class CallbackThread {
     this.#worker = null;
     this.#ring = null;
     this.#outbox = [];
+    this.#gather.cancel();
     const pending = this.#pending;
     this.#pending = [];
     for (const p of pending) {

@@ -9,7 +9,7 @@ import { Outbound } from "../common/outbound/client.ts";
 import { CallbackRing } from "./callback-ring.ts";
 import {
   deliverCallbacks,
-  HANDOVER_MS,
+  Gather,
   packAnswers,
   PER_ORIGIN,
   PIPELINE_DEPTH,
@@ -25,16 +25,16 @@ const originOf = (url: string) => /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[
 
 function serve() {
   let outbound: Outbound | null = null;
-  // answers go back several to a message, those that came within HANDOVER_MS
+  let ring: CallbackRing | null = null;
+  // answers go back several to a message, gathered as the callbacks came (Gather)
   let answers: ThreadAnswer[] = [];
+  const gather = new Gather(() => {
+    self.postMessage(packAnswers(answers));
+    answers = [];
+  });
   const answer = (a: ThreadAnswer) => {
-    if (!answers.length) {
-      setTimeout(() => {
-        self.postMessage(packAnswers(answers));
-        answers = [];
-      }, HANDOVER_MS);
-    }
     answers.push(a);
+    gather.add();
   };
   // at most PER_ORIGIN connections on their way to one panel's server, each with up to
   // PIPELINE_DEPTH callbacks written together; the others wait their turn here
@@ -83,10 +83,12 @@ function serve() {
   self.onmessage = (e: MessageEvent<ThreadMessage>) => {
     const m = e.data;
     if (m.type === "send") return take(m.packed);
+    if (m.type === "wake") return ring?.readAll().forEach(take);
     outbound = new Outbound(m.policy, m.opts).pooled();
-    // the app's thread writes callbacks to the ring without waking this one: it looks every POLL_MS
-    const ring = new CallbackRing(m.ring);
-    setInterval(() => ring.readAll().forEach(take), POLL_MS);
+    // under a steady flow the app's thread writes callbacks to the ring without waking this one: it
+    // looks every POLL_MS (a hand-over that ends a burst wakes it)
+    const r = ring = new CallbackRing(m.ring);
+    setInterval(() => r.readAll().forEach(take), POLL_MS);
   };
 }
 
