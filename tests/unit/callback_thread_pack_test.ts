@@ -126,4 +126,15 @@ Deno.test("callback hand-over: a lone add goes QUIET_MS later as the end of a bu
   gather.cancel();
   await new Promise((r) => setTimeout(r, QUIET_MS * 3));
   assertEquals(flushes.length, 2);
+
+  // now(): what was added goes at once (the worker with nothing left on its way), once; with nothing
+  // added, nothing goes
+  gather.now();
+  assertEquals(flushes.length, 2);
+  gather.add();
+  gather.now();
+  assertEquals(flushes.length, 3, "flushed before now() returned");
+  assertEquals(flushes[2].quiet, true);
+  await new Promise((r) => setTimeout(r, QUIET_MS * 3));
+  assertEquals(flushes.length, 3);
 });

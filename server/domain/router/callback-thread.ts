@@ -204,6 +204,13 @@ export class Gather {
     this.#timer = setTimeout(() => this.#check(), QUIET_MS);
   }
 
+  /** Flushes now, as the end of a burst, if anything was added since the last flush. */
+  now() {
+    if (this.#timer === undefined) return;
+    this.cancel();
+    this.flush(true);
+  }
+
   /** Drops what was gathered (the caller cleared its items). */
   cancel() {
     clearTimeout(this.#timer);

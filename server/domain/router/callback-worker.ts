@@ -62,6 +62,8 @@ function serve() {
         as.forEach(answer);
         o.active--;
         pump(key, o);
+        // nothing left on its way or waiting: the answers go back at once
+        if (!origins.size) gather.now();
       });
     }
     if (!o.active && !o.waiting.length) origins.delete(key);
