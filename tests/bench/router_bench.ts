@@ -30,6 +30,11 @@ import { CALLBACK_ENV, CALLBACKS_ON, drainCallbacks, setupCallbackProject } from
 const CONCURRENCY = 64;
 const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
 const ROUNDS = Number(Deno.env.get("ROUTER_BENCH_ROUNDS") ?? 4);
+/**
+ * Seconds each kind of phase runs before the rounds: its code optimized, its tables and heaps grown
+ * (at 1 s, the first round's callbacks-on phase came out 10-20% below the others, run after run).
+ */
+const WARM_SECONDS = 3;
 /** The pause before each phase (ms). */
 const PAUSE_MS = Number(Deno.env.get("ROUTER_BENCH_PAUSE_MS") ?? 1_000);
 /** With a CPU profile of the app (./_server.ts), where the pairs phases' windows are written. */
@@ -327,13 +332,17 @@ export async function bench(): Promise<BenchRow[]> {
   const theirsOnSqld = baseSqldSetup ? steps(baseSqldSetup, "t") : null;
   const withReplicas = sqldRSetup ? steps(sqldRSetup, "r") : null;
   // warm every server, then alternate the phases so a busy machine weighs on each alike
-  await phase(bare.port, 1, bareStep);
-  await phase(app.port, 1, mine.entry);
-  if (withCallbacks) await phase(app.port, 1, withCallbacks.pair);
-  if (base && theirs) await phase(base.port, 1, theirs.entry);
-  if (onSqld) await phase(edges.map((e) => e.port), 1, onSqld.entry);
-  if (theirsOnSqld) await phase(baseEdges.map((e) => e.port), 1, theirsOnSqld.entry);
-  if (withReplicas) await phase(replicaEdges.map((e) => e.port), 1, withReplicas.entry);
+  await phase(bare.port, WARM_SECONDS, bareStep);
+  await phase(app.port, WARM_SECONDS, mine.entry);
+  await phase(app.port, WARM_SECONDS, mine.pair);
+  if (withCallbacks) {
+    await phase(app.port, WARM_SECONDS, withCallbacks.pair);
+    await drainCallbacks(dbPath);
+  }
+  if (base && theirs) await phase(base.port, WARM_SECONDS, theirs.entry);
+  if (onSqld) await phase(edges.map((e) => e.port), WARM_SECONDS, onSqld.entry);
+  if (theirsOnSqld) await phase(baseEdges.map((e) => e.port), WARM_SECONDS, theirsOnSqld.entry);
+  if (withReplicas) await phase(replicaEdges.map((e) => e.port), WARM_SECONDS, withReplicas.entry);
   type Round =
     & Record<"bare" | "entry" | "pairs", Phase>
     & Partial<
