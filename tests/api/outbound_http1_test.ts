@@ -123,6 +123,43 @@ Deno.test("outbound http/1.1: an answer's head is read by its framing headers in
   }
 });
 
+Deno.test("outbound http/1.1: answers that come in pieces (a head cut mid-line, a body cut in two) are read whole, pipelined ones too", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const pieces = [
+    "HTTP/1.1 200 OK\r\nContent-Le",
+    "ngth: 5\r\nX-N: 1\r\n\r\nfir",
+    "stHTTP/1.1 201 Created\r\nContent-Length: 6\r\n\r\nsecond",
+  ];
+  const served = (async () => {
+    for await (const conn of listener) {
+      await conn.read(new Uint8Array(8192));
+      for (const p of pieces) {
+        await conn.write(enc.encode(p));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      conn.close();
+    }
+  })().catch(() => {});
+  const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  const pooled = client().pooled();
+  try {
+    const answers = await pooled.requestMany([
+      { url: `${url}/a`, req: { headers: { "Idempotency-Key": "a" } } },
+      { url: `${url}/b`, req: { headers: { "Idempotency-Key": "b" } } },
+    ]);
+    assertEquals(
+      answers.map((a) =>
+        a instanceof Error ? a.message : `${a.status} ${text(a.body)} ${a.headers.get("x-n")}`
+      ),
+      ["200 first 1", "201 second null"],
+    );
+  } finally {
+    pooled.close();
+    listener.close();
+    await served;
+  }
+});
+
 Deno.test("outbound http/1.1: chunked and unframed answers are read whole, and cut at the size cap", async () => {
   const big = "y".repeat(5000);
   const l = listener((req) => {

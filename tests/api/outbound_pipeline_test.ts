@@ -41,7 +41,9 @@ Deno.test("outbound pipelining: calls to one server go on one connection, answer
       "/c4 k4",
     ]);
     assertEquals(new Set(ports).size, 1, "five calls, one connection");
-    // each answer's own headers (made when first read)
+    // each answer's own headers (made when first read), in a copy of an answer too
+    const copy = { ...answers[4] } as { headers?: Headers };
+    assertEquals(copy.headers?.get("x-path"), "/c4");
     assertEquals(answers.map((a) => a instanceof Error ? "" : a.headers.get("x-path")), [
       "/c0",
       "/c1",

@@ -58,9 +58,11 @@ type Call = Parameters<Transport>[0];
 export type Answered = Awaited<ReturnType<Transport>> | Error;
 
 /** Whether a call may be sent again when a connection fails before its answer (RFC 9110 9.2.2). */
-const retryable = (x: Call) =>
-  x.method === "GET" || x.method === "PUT" ||
-  Object.keys(x.headers).some((k) => k.toLowerCase() === "idempotency-key");
+const retryable = (x: Call) => {
+  if (x.method === "GET" || x.method === "PUT") return true;
+  for (const k in x.headers) if (k.length === 15 && k.toLowerCase() === "idempotency-key") return true;
+  return false;
+};
 
 /**
  * The transport over a pool (keep-alive) or without one (a connection per call), and `many`: calls
@@ -267,20 +269,25 @@ async function exchange(
     }
     for (const x of xs) {
       r.next();
-      let head = await r.head();
+      // awaited only when the answer is not all here yet
+      let h = r.head();
+      let head = h instanceof Promise ? await h : h;
       while (head.status >= 100 && head.status < 200) {
         if (head.status === 101) throw new Error("the server switched protocols");
-        head = await r.head();
+        h = r.head();
+        head = h instanceof Promise ? await h : h;
       }
-      const body = head.status === 204 || head.status === 304
+      const b = head.status === 204 || head.status === 304
         ? { bytes: new Uint8Array(0), framed: true }
-        : await r.body(head, x.maxBytes);
+        : r.body(head, x.maxBytes);
+      const body = b instanceof Promise ? await b : b;
       const reusable = head.keepAlive && body.framed;
       const lines = head.lines;
       let headers: Headers | null = null;
       answers.push({
         status: head.status,
-        // made when asked for: a callback's sender reads only the status
+        // made when asked for (a callback's sender reads only the status); an own getter, so a copy
+        // of the answer ({ ...answer }) still has them
         get headers() {
           return headers ??= headersOf(lines);
         },
@@ -298,6 +305,7 @@ async function exchange(
   }
 }
 
+type Body = { bytes: Uint8Array; framed: boolean };
 type Head = { status: number; lines: string[]; keepAlive: boolean; length: number | null; chunked: boolean };
 
 /** An answer's header lines (after its status line) as Headers; a line Headers cannot hold is left out. */
@@ -400,21 +408,40 @@ class AnswerReader {
   async #find(blank: boolean, max: number, what: string): Promise<number> {
     const width = blank ? 4 : 2;
     for (let scanned = 0;;) {
-      const buf = this.#buf, start = this.#start, end = this.#end;
-      for (let i = start + scanned; i + width <= end && i - start <= max; i++) {
-        if (buf[i] === 13 && buf[i + 1] === 10 && (!blank || (buf[i + 2] === 13 && buf[i + 3] === 10))) {
-          return i;
-        }
-      }
-      scanned = Math.max(0, end - start - width + 1);
-      if (end - start > max) throw new Error(`${what} is longer than ${max} bytes`);
+      const at = this.#seek(blank, max, what, scanned);
+      if (at >= 0) return at;
+      scanned = Math.max(0, this.#end - this.#start - width + 1);
       if (!(await this.#fill())) throw new Error("the connection closed mid-answer");
     }
   }
 
-  /** The status line and headers: found whole, decoded once. */
-  async head(): Promise<Head> {
-    const end = await this.#find(true, MAX_ANSWER_HEAD, "the answer's head");
+  /**
+   * #find among the bytes read so far (the first `scanned` of them looked at already): where the
+   * CRLF starts, or -1.
+   */
+  #seek(blank: boolean, max: number, what: string, scanned: number): number {
+    const width = blank ? 4 : 2;
+    const buf = this.#buf, start = this.#start, end = this.#end;
+    for (let i = start + scanned; i + width <= end && i - start <= max; i++) {
+      if (buf[i] === 13 && buf[i + 1] === 10 && (!blank || (buf[i + 2] === 13 && buf[i + 3] === 10))) {
+        return i;
+      }
+    }
+    if (end - start > max) throw new Error(`${what} is longer than ${max} bytes`);
+    return -1;
+  }
+
+  /**
+   * The status line and headers: found whole, decoded once. At once when they were read already
+   * (pipelined answers mostly come together): no promise per answer.
+   */
+  head(): Head | Promise<Head> {
+    const at = this.#seek(true, MAX_ANSWER_HEAD, "the answer's head", 0);
+    if (at >= 0) return this.#headAt(at);
+    return this.#find(true, MAX_ANSWER_HEAD, "the answer's head").then((end) => this.#headAt(end));
+  }
+
+  #headAt(end: number): Head {
     const lines = codec().dec.decode(this.#buf.subarray(this.#start, end)).split("\r\n");
     this.#start = end + 4;
     const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]);
@@ -429,8 +456,17 @@ class AnswerReader {
     return { status: Number(m[2]), lines, keepAlive, length, chunked: te.endsWith("chunked") };
   }
 
+  /** The body: at once when its length is known and its bytes were read already, else as it comes. */
+  body(head: Head, max: number): Body | Promise<Body> {
+    if (!head.chunked && head.length !== null) {
+      if (head.length > max) throw tooLarge(max);
+      if (this.#end - this.#start >= head.length) return { bytes: this.#takeNow(head.length), framed: true };
+    }
+    return this.#body(head, max);
+  }
+
   /** The body as its framing says; `framed`: its end was known (the connection can carry another). */
-  async body(head: Head, max: number): Promise<{ bytes: Uint8Array; framed: boolean }> {
+  async #body(head: Head, max: number): Promise<Body> {
     if (head.chunked) {
       const parts: Uint8Array[] = [];
       let size = 0;
@@ -465,6 +501,11 @@ class AnswerReader {
     while (this.#end - this.#start < n) {
       if (!(await this.#fill())) throw new Error("the connection closed mid-answer");
     }
+    return this.#takeNow(n);
+  }
+
+  /** The next n bytes, read already. */
+  #takeNow(n: number): Uint8Array {
     const out = this.#buf.slice(this.#start, this.#start + n);
     this.#start += n;
     return out;
