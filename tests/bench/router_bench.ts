@@ -31,8 +31,9 @@ const CONCURRENCY = 64;
 const SECONDS = Number(Deno.env.get("ROUTER_BENCH_SECONDS") ?? 3);
 const ROUNDS = Number(Deno.env.get("ROUTER_BENCH_ROUNDS") ?? 4);
 /**
- * Seconds each kind of phase runs before the rounds: its code optimized, its tables and heaps grown
- * (at 1 s, the first round's callbacks-on phase came out 10-20% below the others, run after run).
+ * Seconds each kind of phase runs before the rounds, the pairs without callbacks included: its code
+ * optimized, its tables and heaps grown (at 1 s the first round's callbacks-on phase was often the
+ * lowest; it still is at times: the rounds list every round's ratio).
  */
 const WARM_SECONDS = 3;
 /** The pause before each phase (ms). */

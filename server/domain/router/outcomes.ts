@@ -214,9 +214,12 @@ export function fillPlaceholders(
   const names = Object.keys(values);
   if (!names.length) return url;
   const key = names.join("\u0000");
-  const cutKey = `${key}\u0001${url}`;
-  const c = CUTS.get(cutKey) ??
-    (url.length > CUT_MAX ? cut(url, names, key) : CUTS.set(cutKey, cut(url, names, key)));
+  let c: Cut;
+  if (url.length > CUT_MAX) c = cut(url, names, key);
+  else {
+    const cutKey = `${key}\u0001${url}`;
+    c = CUTS.get(cutKey) ?? CUTS.set(cutKey, cut(url, names, key));
+  }
   let out = c.texts[0];
   for (let i = 0; i < c.names.length; i++) out += encode(values[names[c.names[i]]]) + c.texts[i + 1];
   return out;

@@ -124,10 +124,10 @@ export class Outbound {
     // a URL whose address passed before is checked at once (no look-up); the others in turn
     const looked: Promise<void>[] = [];
     calls.forEach((c, i) => {
-      const known = this.#known(URL.parse(c.url));
+      const url = URL.parse(c.url), known = this.#known(url);
       if (known) return void sent.push({ i, target: known });
       looked.push(
-        this.#check(c.url, deadline, timeoutMs).then((target) => void sent.push({ i, target }), (e) => {
+        this.#check(c.url, deadline, timeoutMs, url).then((target) => void sent.push({ i, target }), (e) => {
           out[i] = asError(e);
         }),
       );
@@ -213,8 +213,9 @@ export class Outbound {
     raw: string,
     deadline: AbortSignal,
     timeoutMs: number,
+    /** The URL parsed already (requestMany), or parsed here. */
+    url = URL.parse(raw),
   ): Promise<{ url: URL; address: string }> {
-    const url = URL.parse(raw);
     const known = this.#known(url);
     if (known) return known;
     if (!url) throw new OutboundRefused(`not a valid URL: ${raw.slice(0, 200)}`);

@@ -45,7 +45,7 @@ const FRAMING: ReadonlySet<string> = new Set([
 ]);
 
 /** One encoder for every call (it keeps no state between uses). */
-const codec = once(() => ({ enc: new TextEncoder() }));
+const encoder = once(() => new TextEncoder());
 
 const TOO_LATE = "no complete answer in time";
 
@@ -184,10 +184,10 @@ function requestBytes(x: Parameters<Transport>[0], close: boolean): Uint8Array {
     }
     if (!FRAMING.has(name.toLowerCase())) head += `${name}: ${value}\r\n`;
   }
-  const body = x.body === undefined ? null : codec().enc.encode(x.body);
+  const body = x.body === undefined ? null : encoder().encode(x.body);
   if (body || x.method !== "GET") head += `Content-Length: ${body?.length ?? 0}\r\n`;
   if (close) head += "Connection: close\r\n";
-  const bytes = codec().enc.encode(head + "\r\n");
+  const bytes = encoder().encode(head + "\r\n");
   if (!body?.length) return bytes;
   const out = new Uint8Array(bytes.length + body.length);
   out.set(bytes);
