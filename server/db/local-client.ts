@@ -15,6 +15,7 @@
  */
 import Database from "libsql";
 import { Buffer } from "node:buffer";
+import { BoundedMap } from "../lib/memo.ts";
 import {
   type Client,
   type InArgs,
@@ -138,14 +139,14 @@ const BEGIN: Record<TransactionMode, string> = {
 /** One connection and its statements. */
 class Connection {
   readonly db: Db;
-  readonly #cache = new Map<string, Prepared>();
+  readonly #cache = new BoundedMap<string, Prepared>(CACHE_SIZE);
   /**
    * Readers' columns by SQL text. Asking the driver for them built an object of five strings per
    * column at every read (a third of a read's cost on \`SELECT *\` of a wide table); they change only
    * with the schema: dropped at a statement that may change it, and asked again when a row's width
    * says they did (another process's migration).
    */
-  readonly #shapes = new Map<string, Shape>();
+  readonly #shapes = new BoundedMap<string, Shape>(SHAPES_SIZE);
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -155,9 +156,7 @@ class Connection {
     const key = single ? `\u0001${sql}` : sql;
     const hit = this.#cache.get(key);
     if (hit) {
-      // most recently used last: the first key is the one to drop
-      this.#cache.delete(key);
-      this.#cache.set(key, hit);
+      this.#cache.touch(key); // most recently used: the last to go
       return hit;
     }
     const stmt = this.db.prepare(sql);
@@ -176,7 +175,6 @@ class Connection {
     // most a row is, as it is only ever read with get(), which makes no cursor (see #single)
     if (reader && !single) return p;
     this.#cache.set(key, p);
-    if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
     return p;
   }
 
@@ -185,7 +183,6 @@ class Connection {
     const cols = stmt.columns() as { name: string; type?: string | null }[];
     const shape = { columns: cols.map((c) => c.name), types: cols.map((c) => c.type ?? "") };
     this.#shapes.set(sql, shape);
-    if (this.#shapes.size > SHAPES_SIZE) this.#shapes.delete(this.#shapes.keys().next().value!);
     return shape;
   }
 

@@ -37,6 +37,7 @@ import {
 export type { RouterOptions } from "./options.ts";
 import { type Outcome, RouterWriter, type SessionRow } from "./writer/writer.ts";
 import { Routing } from "./routing.ts";
+import { BoundedMap } from "../../lib/memo.ts";
 import { PROJECT_STATUS, PROJECT_TYPE, projectStatusLabel } from "../../../shared/status.ts";
 
 export const UID_RE = /^[0-9a-f]{24}$/;
@@ -120,7 +121,8 @@ export class Router {
   readonly routing: Routing;
   /** The outbound client for API-integrated clients' calls (null: they are not called; options.ts). */
   readonly #clientApi: Outbound | null;
-  #refs = new Map<string, Ref>();
+  /** Sessions' project and map by uid, for their returns (the newest REF_CACHE_MAX written here). */
+  readonly #refs = new BoundedMap<string, Ref>(REF_CACHE_MAX);
 
   constructor(private readonly deps: RouterDeps, opts: RouterOptions = {}) {
     const db = deps.db;
@@ -176,9 +178,9 @@ export class Router {
   }
 
   #remember(s: SessionRow) {
-    if (this.#refs.has(s.id)) return;
-    if (this.#refs.size >= REF_CACHE_MAX) this.#refs.delete(this.#refs.keys().next().value!);
-    this.#refs.set(s.id, { projectId: s.projectId, supplierMapId: s.supplierMapId });
+    if (!this.#refs.has(s.id)) {
+      this.#refs.set(s.id, { projectId: s.projectId, supplierMapId: s.supplierMapId });
+    }
   }
 
   #now(now?: number) {

@@ -34,6 +34,7 @@ import type { QuotaCellRef } from "./prescreen.ts";
 import { type Known, knownCells, knownFailure, readProfile, usesProfiles } from "./profiles.ts";
 import { type DeviceType, type RdThresholds, requestSecurity } from "./security.ts";
 import type { SessionRow } from "./writer/types.ts";
+import { BoundedMap } from "../../lib/memo.ts";
 
 /** The most sessions in one chain (the supplier's entry and two routed hops). */
 export const MAX_HOPS = 3;
@@ -198,8 +199,8 @@ export class Routing {
    * Quota cells (`quotaId \0 quotaOptionId`) a write filled, with the completes they held then: full
    * while their configured size is not above that (a size raised since gives them room again).
    */
-  #fullCells = new Map<string, number>();
-  #chains = new Map<string, ChainMemo>();
+  readonly #fullCells = new BoundedMap<string, number>(FULL_CELLS_MAX);
+  readonly #chains = new BoundedMap<string, ChainMemo>(CHAIN_MEMO_MAX);
   #unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: RoutingDeps, private readonly router: RouterPort) {
@@ -253,11 +254,7 @@ export class Routing {
   ) {
     for (const cell of filled.cells) {
       const key = cellKey(cell);
-      this.#fullCells.delete(key);
-      if (this.#fullCells.size >= FULL_CELLS_MAX) {
-        this.#fullCells.delete(this.#fullCells.keys().next().value!);
-      }
-      this.#fullCells.set(key, cell.completes);
+      this.#fullCells.set(key, cell.completes, true);
     }
     const projects = new Set(filled.projects), maps = new Set(filled.maps);
     for (const s of sessions) {
@@ -340,13 +337,11 @@ export class Routing {
       now,
     });
     if (hop) {
-      this.#chains.delete(chainId);
-      if (this.#chains.size >= CHAIN_MEMO_MAX) this.#chains.delete(this.#chains.keys().next().value!);
       this.#chains.set(chainId, {
         first,
         projects: [...projects, hop.session.projectId],
         last: hop.session.id,
-      });
+      }, true);
     }
     return hop;
   }
