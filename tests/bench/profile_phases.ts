@@ -43,14 +43,18 @@ function selfTimes(p: Profile): Map<string, Map<string, number>> {
   return out;
 }
 
-// the app instance whose phases were measured: the profile with the most time in the windows
+// the app instance whose phases were measured (with `worker`, the callback worker, not libSQL's):
+// the profile busiest in the windows
 const files = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) =>
   n.endsWith(".cpuprofile") && (thread === "worker") === n.includes(".worker-")
 );
 let best: Map<string, Map<string, number>> | null = null, bestTotal = 0;
 for (const f of files) {
   const times = selfTimes(JSON.parse(Deno.readTextFileSync(`${dir}/${f}`)));
-  const total = [...times.values()].reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
+  const total = [...times.values()].reduce(
+    (n, m) => n + [...m].reduce((a, [k, t]) => a + (k.startsWith("(idle)") ? 0 : t), 0),
+    0,
+  );
   if (total > bestTotal) [best, bestTotal] = [times, total];
 }
 if (!best) {
