@@ -115,6 +115,65 @@ Deno.test("outbound: a redirect from an allowed host to a refused one is refused
   }
 });
 
+Deno.test("outbound: a redirect to another origin carries none of the caller's keys; one on the same origin keeps them", async () => {
+  const headersSeen: Record<string, string | null>[] = [];
+  const keys = ["authorization", "x-api-key", "cookie", "idempotency-key", "content-type"];
+  const target = listener((req) => {
+    headersSeen.push(Object.fromEntries(keys.map((k) => [k, req.headers.get(k)])));
+    return new Response("ok");
+  });
+  const hops = listener((req) => {
+    const u = new URL(req.url);
+    if (u.pathname === "/same") {
+      headersSeen.push(Object.fromEntries(keys.map((k) => [k, req.headers.get(k)])));
+      return new Response("same");
+    }
+    return new Response(null, { status: 307, headers: { location: u.searchParams.get("to")! } });
+  });
+  try {
+    const o = clientWith({ OUTBOUND_ALLOW: "127.0.0.1" });
+    const headers = {
+      Authorization: "Bearer secret-1",
+      "X-Api-Key": "secret-2",
+      Cookie: "s=secret-3",
+      "Idempotency-Key": "k-1",
+      "Content-Type": "application/json",
+    };
+    const via = (to: string) => `http://127.0.0.1:${hops.port}/r?to=${encodeURIComponent(to)}`;
+    // another port is another origin: only the headers that carry no key go on
+    const other = await o.request(via(`http://127.0.0.1:${target.port}/hook`), {
+      method: "POST",
+      headers,
+      body: "{}",
+    });
+    assertEquals(other.status, 200);
+    assertEquals(headersSeen.pop(), {
+      authorization: null,
+      "x-api-key": null,
+      cookie: null,
+      "idempotency-key": "k-1",
+      "content-type": "application/json",
+    });
+    // the same origin: all of them
+    const same = await o.request(via(`http://127.0.0.1:${hops.port}/same`), {
+      method: "POST",
+      headers,
+      body: "{}",
+    });
+    assertEquals(new TextDecoder().decode(same.body), "same");
+    assertEquals(headersSeen.pop(), {
+      authorization: "Bearer secret-1",
+      "x-api-key": "secret-2",
+      cookie: "s=secret-3",
+      "idempotency-key": "k-1",
+      "content-type": "application/json",
+    });
+  } finally {
+    await target.close();
+    await hops.close();
+  }
+});
+
 Deno.test("outbound: a slow answer is cut at the time limit and a large one at the size cap", async () => {
   let release!: () => void;
   const held = new Promise<void>((r) => release = r);

@@ -51,6 +51,24 @@ export type PortableOutbound = {
 const LITERALS_MAX = 256;
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/**
+ * The caller's headers that go on to a redirect's other origin: none that may carry a key. The Fetch
+ * standard drops Authorization there; a supplier's or a client's key goes under a name of their own
+ * (X-Api-Key, a header set on the record), so only these go.
+ */
+const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set([
+  "accept",
+  "accept-language",
+  "content-language",
+  "content-type",
+  "idempotency-key",
+  "user-agent",
+]);
+
+/** The headers of a hop to another origin than the call's (CROSS_ORIGIN_HEADERS). */
+const crossOrigin = (headers: Record<string, string> = {}) =>
+  Object.fromEntries(Object.entries(headers).filter(([k]) => CROSS_ORIGIN_HEADERS.has(k.toLowerCase())));
+const originOf = (u: URL) => `${u.protocol}//${u.host}`;
 
 /** One call of `requestMany`. */
 export type OutboundCall = { url: string; req?: OutboundRequest };
@@ -162,7 +180,7 @@ export class Outbound {
       url: target.url,
       address: target.address,
       method: req.method ?? "GET",
-      headers: { ...req.headers },
+      headers: req.headers ?? {},
       body: req.body,
       connectTimeoutMs: this.opts.connectTimeoutMs ?? 3_000,
       deadline,
@@ -182,9 +200,14 @@ export class Outbound {
     let method = req.method ?? "GET";
     let body = req.body;
     let current = url;
+    let origin = "", headers = req.headers;
     for (let hop = 0;; hop++) {
       const target = first?.target ?? await this.#check(current, deadline, timeoutMs);
-      const res = first?.res ?? await this.#transport(this.#call(target, { ...req, method, body }, deadline));
+      // a hop to another origin than the call's carries none of its keys
+      origin ||= originOf(target.url);
+      if (hop) headers = originOf(target.url) === origin ? req.headers : crossOrigin(req.headers);
+      const res = first?.res ??
+        await this.#transport(this.#call(target, { ...req, method, body, headers }, deadline));
       first = null;
       // the headers are read only for a redirect (the transport may make them when asked: http1's do)
       const location = REDIRECTS.has(res.status) ? res.headers.get("location") : null;
