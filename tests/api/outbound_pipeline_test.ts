@@ -163,3 +163,26 @@ Deno.test("outbound pipelining: a server that answers the first of a batch and i
     await done;
   }
 });
+
+Deno.test("outbound pipelining: each answer's body stays its own when many answers fill the reader's buffer again and again", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const n = new URL(req.url).pathname.slice(1);
+    return new Response(`${n}:`.padEnd(60 + (Number(n) % 7), String.fromCharCode(97 + (Number(n) % 26))));
+  });
+  const pooled = client().pooled();
+  try {
+    const calls = Array.from({ length: 150 }, (_, i) => ({
+      url: `http://127.0.0.1:${server.addr.port}/${i}`,
+      req: { headers: { "Idempotency-Key": `b${i}` } },
+    }));
+    // ~24 KB of answers through a 2 KB buffer: the bodies handed out early are read after the last
+    const answers = await pooled.requestMany(calls);
+    assertEquals(
+      answers.map((a) => a instanceof Error ? a.message : text(a.body)),
+      calls.map((_, i) => `${i}:`.padEnd(60 + (i % 7), String.fromCharCode(97 + (i % 26)))),
+    );
+  } finally {
+    pooled.close();
+    await server.shutdown();
+  }
+});

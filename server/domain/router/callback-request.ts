@@ -171,8 +171,9 @@ export function buildCallback(
   h: { url: string; vars: Record<string, string>; event: string; key: string },
   nowMs: number,
 ): CallbackRequest {
-  const samplex = { ...h.vars, event: h.event, key: h.key };
-  const values = { ...samplex, ...mappedVariables(s.variableMapping, samplex) };
+  // Samplex's names, then the supplier's own for them (mapped from Samplex's values)
+  const values: Record<string, string> = { ...h.vars, event: h.event, key: h.key };
+  if (s.variableMapping.trim()) Object.assign(values, mappedVariables(s.variableMapping, values));
   const url = fillPlaceholders(h.url, values);
   const template = s.apiBody.trim();
   const method = template ? "POST" : "GET";

@@ -61,7 +61,11 @@ function framing(
   return out as ReturnType<typeof framing>;
 }
 
-/** Reads an answer off a connection: a buffer that grows as bytes come. */
+/**
+ * Reads an answer off a connection, into a buffer that is never written over: a full one is followed
+ * by a new one (twice the size when what is unread fills half of it), so a body is a view of the bytes
+ * read, not a copy (pipelined callbacks' answers: no buffer of their own each).
+ */
 export class AnswerReader {
   // most answers (a callback's, an API's link) fit; a longer one doubles it as it comes
   #buf = new Uint8Array(2 * 1024);
@@ -79,13 +83,11 @@ export class AnswerReader {
   /** More bytes into the buffer; false at the end of the stream. */
   async #fill(): Promise<boolean> {
     if (this.#end === this.#buf.length) {
-      // full: move what is unread to the front, or into a buffer twice the size
+      // full: what is unread goes to a new buffer (bodies handed out still see the old one's bytes)
       const live = this.#end - this.#start;
-      if (live * 2 > this.#buf.length) {
-        const next = new Uint8Array(this.#buf.length * 2);
-        next.set(this.#buf.subarray(this.#start, this.#end));
-        this.#buf = next;
-      } else this.#buf.copyWithin(0, this.#start, this.#end);
+      const next = new Uint8Array(live * 2 > this.#buf.length ? this.#buf.length * 2 : this.#buf.length);
+      next.set(this.#buf.subarray(this.#start, this.#end));
+      this.#buf = next;
       this.#start = 0;
       this.#end = live;
     }
@@ -221,9 +223,9 @@ export class AnswerReader {
     return this.#takeNow(n);
   }
 
-  /** The next n bytes, read already. */
+  /** The next n bytes, read already: a view (the buffer is not written over). */
   #takeNow(n: number): Uint8Array {
-    const out = this.#buf.slice(this.#start, this.#start + n);
+    const out = this.#buf.subarray(this.#start, this.#start + n);
     this.#start += n;
     return out;
   }

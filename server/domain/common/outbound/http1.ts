@@ -125,12 +125,12 @@ async function send(
   xs: Call[],
 ): Promise<Answered[]> {
   const out: Answered[] = new Array(xs.length);
-  const requests: Uint8Array[] = new Array(xs.length);
+  const requests: Wire[] = new Array(xs.length);
   let todo: number[] = [];
   xs.forEach((x, i) => {
     try {
       if (x.deadline.aborted) throw new Error(TOO_LATE);
-      requests[i] = requestBytes(x, !pool);
+      requests[i] = requestWire(x, !pool);
       todo.push(i);
     } catch (e) {
       out[i] = asError(e);
@@ -175,10 +175,14 @@ async function send(
   return out;
 }
 
-/** The request line, headers and body, as bytes: the caller's headers checked, framing our own. */
-function requestBytes(x: Parameters<Transport>[0], close: boolean): Uint8Array {
+/** A request as written: its head (request line and headers, ASCII) and its body's bytes. */
+type Wire = { head: string; body: Uint8Array | null };
+
+/** The request line, headers and body: the caller's headers checked, framing our own. */
+function requestWire(x: Parameters<Transport>[0], close: boolean): Wire {
   let head = `${x.method} ${x.url.pathname || "/"}${x.url.search} HTTP/1.1\r\nHost: ${x.url.host}\r\n`;
-  for (const [name, value] of Object.entries(x.headers)) {
+  for (const name in x.headers) {
+    const value = x.headers[name];
     if (!TOKEN.test(name) || UNSAFE_VALUE.test(value)) {
       throw new Error(`the header ${JSON.stringify(name.slice(0, 100))} cannot be sent as given`);
     }
@@ -187,12 +191,25 @@ function requestBytes(x: Parameters<Transport>[0], close: boolean): Uint8Array {
   const body = x.body === undefined ? null : encoder().encode(x.body);
   if (body || x.method !== "GET") head += `Content-Length: ${body?.length ?? 0}\r\n`;
   if (close) head += "Connection: close\r\n";
-  const bytes = encoder().encode(head + "\r\n");
-  if (!body?.length) return bytes;
-  const out = new Uint8Array(bytes.length + body.length);
-  out.set(bytes);
-  out.set(body, bytes.length);
-  return out;
+  return { head: head + "\r\n", body: body?.length ? body : null };
+}
+
+/**
+ * Requests as the bytes written in one go: the heads between bodies encoded together (pipelined GETs:
+ * one encoding, one buffer, whatever their number).
+ */
+function wireBytes(requests: Wire[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let heads = "";
+  for (const r of requests) {
+    heads += r.head;
+    if (!r.body) continue;
+    parts.push(encoder().encode(heads), r.body);
+    heads = "";
+  }
+  if (!parts.length) return encoder().encode(heads);
+  if (heads) parts.push(encoder().encode(heads));
+  return concat(parts, parts.reduce((n, b) => n + b.length, 0));
 }
 
 /** A connection to the checked address within the connect time limit (and the call's deadline). */
@@ -241,7 +258,7 @@ type Answer = { status: number; headers: Headers; body: Uint8Array; reusable: bo
  */
 async function exchange(
   conn: Deno.Conn,
-  requests: Uint8Array[],
+  requests: Wire[],
   xs: Call[],
 ): Promise<{ answers: Answer[]; failure?: { error: unknown; nothing: boolean } }> {
   // the first deadline to pass ends the connection, and every call still on it
@@ -252,9 +269,7 @@ async function exchange(
   const r = new AnswerReader(conn);
   const answers: Answer[] = [];
   try {
-    const request = requests.length === 1
-      ? requests[0]
-      : concat(requests, requests.reduce((n, b) => n + b.length, 0));
+    const request = wireBytes(requests);
     try {
       for (let at = 0; at < request.length;) at += await conn.write(request.subarray(at));
     } catch (e) {
