@@ -25,6 +25,7 @@ import { counterMismatches } from "../../server/domain/router/recount.ts";
 import { rollupMismatches } from "../../server/domain/router/rollup.ts";
 import { sqldSupported, startSqld } from "../helpers/sqld.ts";
 import { startServer } from "./_server.ts";
+import { processCpuMs } from "../helpers/child.ts";
 import { CALLBACK_ENV, CALLBACKS_ON, drainCallbacks, setupCallbackProject } from "./_router_callbacks.ts";
 
 const CONCURRENCY = 64;
@@ -53,15 +54,20 @@ async function measured(
   app: { threadsMs(): Record<string, number> },
   run: () => Promise<Phase>,
 ): Promise<Phase> {
-  const t0 = app.threadsMs(), from = PROFILE ? uptime() + PAUSE_MS / 1000 : 0;
+  const t0 = app.threadsMs(), from = PROFILE ? uptime() + PAUSE_MS / 1000 : 0, load0 = processCpuMs(Deno.pid);
   const p = await run();
+  const loadCpuMs = processCpuMs(Deno.pid) - load0;
   if (PROFILE) {
     await Deno.writeTextFile(`${PROFILE}/phases.txt`, `${kind} ${from} ${from + p.seconds} ${p.done}\n`, {
       append: true,
     });
   }
   const t1 = app.threadsMs();
-  return { ...p, threadsMs: Object.fromEntries(Object.entries(t1).map(([k, v]) => [k, v - (t0[k] ?? 0)])) };
+  return {
+    ...p,
+    loadCpuMs,
+    threadsMs: Object.fromEntries(Object.entries(t1).map(([k, v]) => [k, v - (t0[k] ?? 0)])),
+  };
 }
 const UA =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
@@ -150,6 +156,8 @@ type Phase = {
   threadsMs?: Record<string, number>;
   /** CPU ms of the callbacks' receiver (the panel's stand-in) in the phase. */
   receiverCpuMs?: number;
+  /** CPU ms of this process (the load generator, and the wait for the callbacks' delivery) in the phase. */
+  loadCpuMs?: number;
   /** Seconds after the load until the callbacks it queued were all delivered, counted in `seconds`. */
   drain?: number;
   /** Seconds the instances kept working after the phase (replicas catching up), counted in `seconds`. */
@@ -372,6 +380,7 @@ export async function bench(): Promise<BenchRow[]> {
           Object.entries(p.threadsMs ?? {}).map(([k, v]) => [k, v + (was.threadsMs?.[k] ?? 0)]),
         ),
         receiverCpuMs: (was.receiverCpuMs ?? 0) + (p.receiverCpuMs ?? 0),
+        loadCpuMs: (was.loadCpuMs ?? 0) + (p.loadCpuMs ?? 0),
         drain: (was.drain ?? 0) + (p.drain ?? 0),
       };
     };
@@ -555,7 +564,11 @@ export async function bench(): Promise<BenchRow[]> {
             us("pairsCallbacks")
           } / ${us("pairs")}`;
         }).join(", ")
-      }`,
+      }; the load generator (this process) ${
+        (["pairsCallbacks", "pairs"] as const).map((key) =>
+          Math.round(median(runs.map((r) => (r[key]!.loadCpuMs ?? 0) / r[key]!.done)) * 1000)
+        ).join(" / ")
+      } µs a pair`,
     });
     // every callback written was delivered, once (the receiver counts them by idempotency key)
     const db = createClient({ url: `file:${dbPath}` });
