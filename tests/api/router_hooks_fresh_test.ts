@@ -144,7 +144,7 @@ Deno.test("router hooks: results wait for others while callbacks are on their wa
     await new Promise((r) => setTimeout(r, 100));
     assertEquals(await sent(), 0, "the first answer waits for the one still on its way");
     release();
-    // nothing left on its way: recorded within SETTLE_IDLE_MS, not the 250 ms a busy sender waits
+    // nothing left on its way: recorded within SETTLE_IDLE_MS, not the second a busy sender waits
     let n = 0;
     for (let i = 0; i < 16 && n < 2; i++) {
       await new Promise((r) => setTimeout(r, 5));
