@@ -110,6 +110,8 @@ export class BoundedMap<K, V> {
   }
 
   #queue(key: K, slot: { stamp: number }) {
+    // the newest already (a statement run again and again): nothing to queue
+    if (slot.stamp && slot.stamp === this.#stamps[this.#stamps.length - 1]) return;
     slot.stamp = ++this.#stamp;
     this.#keys.push(key);
     this.#stamps.push(slot.stamp);

@@ -204,7 +204,6 @@ export class Outbound {
     for (let hop = 0;; hop++) {
       const target = first?.target ?? await this.#check(current, deadline, timeoutMs);
       // a hop to another origin than the call's carries none of its keys
-      origin ||= originOf(target.url);
       if (hop) headers = originOf(target.url) === origin ? req.headers : crossOrigin(req.headers);
       const res = first?.res ??
         await this.#transport(this.#call(target, { ...req, method, body, headers }, deadline));
@@ -213,6 +212,7 @@ export class Outbound {
       const location = REDIRECTS.has(res.status) ? res.headers.get("location") : null;
       if (!location) return Object.assign(res, { url: target.url.href });
       if (hop >= (this.opts.maxRedirects ?? 3)) throw new Error(`more than ${hop} redirects`);
+      origin ||= originOf(target.url); // the call's own, made only when a redirect is followed
       current = new URL(location, target.url).href;
       if (res.status === 303 || (method === "POST" && res.status !== 307 && res.status !== 308)) {
         method = "GET";
