@@ -234,3 +234,77 @@ Deno.test("router hooks: a write batch goes to the worker whole; its 2xx answers
     await server.shutdown();
   }
 });
+
+Deno.test("router hooks: write batches that come together go to the worker as one batch; a run of delivered ids is settled under each row's own lease", async () => {
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push(new URL(req.url).searchParams.get("n") ?? "");
+    return new Response("ok");
+  });
+  const env = { OUTBOUND_ALLOW: "127.0.0.1" };
+  const t = await testApp(env, { outbound: outboundFor(loadEnv(env)) });
+  const warnings: string[] = [];
+  const sender = new HookSender(t.deps.db, {
+    outbound: t.deps.services.outbound,
+    retryDelaysMs: [60_000],
+    timeoutMs: 2_000,
+  }, createLogger("warn", (line) => warnings.push(line)));
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/cb?n=[n]`;
+    const supplier = await makeSupplier(t, { hashKey: SECRET, supplierApprovedHook: url });
+    // three write batches, as the router's writer commits them one after another: ids in turn across
+    // them, each batch under its own lease
+    const batches: {
+      id: number;
+      sessionId: string;
+      supplierId: string;
+      url: string;
+      event: string;
+      key: string;
+      vars: string;
+      lease: string;
+    }[][] = [];
+    for (let b = 0; b < 3; b++) {
+      const at = new Date().toISOString(), lease = new Date(Date.now() + 60_000 + b).toISOString();
+      const rows = Array.from({ length: 3 }, (_, i) => {
+        const n = String(3 * b + i + 1);
+        return {
+          sessionId: `s${n}`,
+          supplierId: supplier._id,
+          url,
+          event: "complete",
+          key: `k${n}`,
+          vars: JSON.stringify({ n }),
+          lease,
+        };
+      });
+      const r = await t.deps.db.insertInto("router_hooks").values(rows.map((h) => ({
+        sessionId: h.sessionId,
+        supplierId: h.supplierId,
+        url: h.url,
+        event: h.event,
+        hookKey: h.key,
+        vars: h.vars,
+        status: "sending" as const,
+        attempts: 1,
+        nextAt: lease,
+        createdAt: at,
+        updatedAt: at,
+      }))).returning("id").execute();
+      batches.push(rows.map((h, i) => ({ ...h, id: Number(r[i].id) })));
+    }
+    assertEquals(new Set(batches.map((b) => b[0].lease)).size, 3, "three leases");
+    for (const b of batches) sender.fresh(b);
+    await sender.idle();
+    assertEquals(seen.sort((a, b) => Number(a) - Number(b)), ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    const rows = await t.deps.db.selectFrom("router_hooks").select(["status", "attempts", "lastAnswer"])
+      .orderBy("id").execute();
+    assertEquals(rows, Array(9).fill({ status: "sent", attempts: 1, lastAnswer: "HTTP 200" }));
+    assertEquals(warnings, [], "every row's claim matched: none taken for another sender's");
+  } finally {
+    sender.close();
+    await sender.idle();
+    await t.close();
+    await server.shutdown();
+  }
+});

@@ -152,13 +152,13 @@ export class CallbackSends {
   }
 
   /**
-   * Sends a write batch's fresh callbacks (claimed under one lease) on the worker as one batch.
-   * Delivered ones whose ids follow each other are told as a range; a row without an id (written
-   * through a remote primary), or whose supplier's complete URL was refused before (its record is
-   * to be cleared), and every other answer, as a result of its own.
+   * Sends fresh callbacks (each claimed under its write batch's lease, HookRow.lease) on the worker
+   * as one batch, sent at the latest a request's time-out before the first of their leases ends
+   * (`end`, ms), handed over at once with `handOver` (else with the next ones: Gather). Delivered ones whose ids follow each other under one lease are told as a
+   * range; a row without an id (written through a remote primary), or whose supplier's complete URL
+   * was refused before (its record is to be cleared), and every other answer, as a result of its own.
    */
-  async sendFresh(rows: HookRow[], claim: { lease: string; end: number }, on: FreshAnswers) {
-    const { lease } = claim;
+  async sendFresh(rows: HookRow[], claim: { end: number; handOver?: { quiet: boolean } }, on: FreshAnswers) {
     if (!(this.via instanceof CallbackThread)) throw new Error("fresh batches go to the worker");
     const suppliers = await this.#suppliersOf(rows.map((r) => r.supplierId));
     const at = this.opts.now();
@@ -168,15 +168,11 @@ export class CallbackSends {
     for (const r of rows) {
       const s = suppliers.get(r.supplierId)!;
       if (s instanceof Error) {
-        this.#record(
-          freshOf(r, lease),
-          null,
-          { id: 0, status: 0, error: s.message, refused: "" },
-          to,
-        );
+        this.#record(freshOf(r, r.lease!), null, { id: 0, status: 0, error: s.message, refused: "" }, to);
         continue;
       }
-      add(s, { url: r.url, vars: r.vars, event: r.event, key: r.key });
+      // vars: outcomeCallback's JSON.stringify of the values
+      add(s, { url: r.url, vars: r.vars, event: r.event, key: r.key, varsJson: true });
       of.push(r);
     }
     const knownOf = (r: HookRow) => (suppliers.get(r.supplierId) as Supplier).approvedHookRefusal;
@@ -184,36 +180,32 @@ export class CallbackSends {
       await this.via.sendBatch(batch, {
         run: (i, j, status) => {
           const answer = `HTTP ${status}`;
-          let first = -1, last = -1, n = 0;
+          let first = -1, last = -1, n = 0, lease = "";
           for (let k = i; k <= j; k++) {
             const r = of[k];
             if (r.id === undefined || (KEEPS_REFUSAL(r.event) && knownOf(r) !== "")) {
               const a = { id: 0, status, error: "", refused: "" };
-              this.#record(freshOf(r, lease), knownOf(r), a, to);
+              this.#record(freshOf(r, r.lease!), knownOf(r), a, to);
               continue;
             }
             n++;
-            if (first >= 0 && r.id === last + 1) last = r.id;
+            if (first >= 0 && r.id === last + 1 && r.lease === lease) last = r.id;
             else {
               if (first >= 0) on.delivered(answer, first, last, lease);
               first = last = r.id;
+              lease = r.lease!;
             }
           }
           if (first >= 0) on.delivered(answer, first, last, lease);
           recordCallbackAttempt("delivered", n);
         },
-        one: (i, a) => this.#record(freshOf(of[i], lease), knownOf(of[i]), a, to),
-      });
+        one: (i, a) => this.#record(freshOf(of[i], of[i].lease!), knownOf(of[i]), a, to),
+      }, claim.handOver);
     } catch (e) {
       // as sendAll: a worker that cannot start fails the attempt of each callback
       const error = e instanceof Error ? e.message : String(e);
       for (const r of of) {
-        this.#record(
-          freshOf(r, lease),
-          knownOf(r),
-          { id: 0, status: 0, error, refused: "" },
-          to,
-        );
+        this.#record(freshOf(r, r.lease!), knownOf(r), { id: 0, status: 0, error, refused: "" }, to);
       }
     }
     await Promise.all(to.noted);

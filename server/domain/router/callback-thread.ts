@@ -23,8 +23,11 @@ import { CallbackRing } from "./callback-ring.ts";
 export type ThreadSend = {
   id: number;
   supplier: CallbackSupplier;
-  /** The queued row's URL, values (its vars column, JSON), event and idempotency key. */
-  hook: { url: string; vars: string | null; event: string; key: string };
+  /**
+   * The queued row's URL, values (its vars column, JSON; or the values themselves when they came
+   * as JSON written by this process: SendBatch's varsJson), event and idempotency key.
+   */
+  hook: { url: string; vars: string | null | Record<string, string>; event: string; key: string };
   /** The signature's time (ms). */
   at: number;
   /**
@@ -42,7 +45,11 @@ export type ThreadSend = {
  */
 export type SendBatch = {
   suppliers: CallbackSupplier[];
-  hooks: { s: number; url: string; vars: string | null; event: string; key: string }[];
+  /**
+   * `varsJson`: vars is JSON.stringify's text of the values (HookRow.vars, written by this process):
+   * it goes into the packed message as it is, and the worker gets the values parsed with the rest.
+   */
+  hooks: { s: number; url: string; vars: string | null; event: string; key: string; varsJson?: boolean }[];
   at: number;
   waitMs?: number;
 };
@@ -86,8 +93,11 @@ export type ThreadAnswer = { id: number; status: number; error: string; refused:
 
 /** A batch as packed: its first callback's id (the others' follow), at, waitMs, its callbacks. */
 type PackedBatch = [number, number, number | null, PackedHook[]];
-/** A callback as packed: its supplier's and its URL's places in the message's lists, vars, event, key. */
-type PackedHook = [number, number, string | null, string, string];
+/**
+ * A callback as packed: its supplier's and its URL's places in the message's lists, vars (their text,
+ * or the values), event, key.
+ */
+type PackedHook = [number, number, string | null | Record<string, string>, string, string];
 /** An answer as packed: id, status, error, refused, skipped (1). */
 type PackedAnswer = [number, number, string, string, 0 | 1];
 /** 2xx answers as packed: the first and last ids of a run of them with one status, and the status. */
@@ -101,7 +111,9 @@ type PackedRun = [number, number, number];
 export function packSends(batches: { first: number; batch: SendBatch }[]): string {
   const suppliers: CallbackSupplier[] = [], urls: string[] = [];
   const supplierAt = new Map<CallbackSupplier, number>(), urlAt = new Map<string, number>();
-  const packed = batches.map(({ first, batch }): PackedBatch => {
+  // written out (PackedBatch[]), so that JSON vars go in as they are, not quoted as a string
+  let packed = "";
+  for (const { first, batch } of batches) {
     const places = batch.suppliers.map((s) => {
       let i = supplierAt.get(s);
       if (i === undefined) {
@@ -111,28 +123,37 @@ export function packSends(batches: { first: number; batch: SendBatch }[]): strin
       }
       return i;
     });
-    const hooks = batch.hooks.map((h): PackedHook => {
+    packed += `${packed ? "," : ""}[${first},${batch.at},${batch.waitMs ?? null},[`;
+    batch.hooks.forEach((h, k) => {
       let u = urlAt.get(h.url);
       if (u === undefined) urlAt.set(h.url, u = urls.push(h.url) - 1);
-      return [places[h.s], u, h.vars, h.event, h.key];
+      const vars = h.varsJson && h.vars ? h.vars : JSON.stringify(h.vars);
+      packed += `${k ? "," : ""}[${places[h.s]},${u},${vars},${JSON.stringify(h.event)},${
+        JSON.stringify(h.key)
+      }]`;
     });
-    return [first, batch.at, batch.waitMs ?? null, hooks];
-  });
-  return JSON.stringify([suppliers, urls, packed]);
+    packed += "]]";
+  }
+  return `[${JSON.stringify(suppliers)},${JSON.stringify(urls)},[${packed}]]`;
 }
 
 /** The callbacks packSends packed, each with its id (the callbacks of one supplier share its object). */
 export function unpackSends(packed: string): ThreadSend[] {
   const [suppliers, urls, batches] = JSON.parse(packed) as [CallbackSupplier[], string[], PackedBatch[]];
-  return batches.flatMap(([first, at, waitMs, hooks]) =>
-    hooks.map(([s, u, vars, event, key], i) => ({
-      id: first + i,
-      supplier: suppliers[s],
-      hook: { url: urls[u], vars, event, key },
-      at,
-      ...(waitMs === null ? {} : { waitMs }),
-    }))
-  );
+  const out: ThreadSend[] = [];
+  for (const [first, at, waitMs, hooks] of batches) {
+    hooks.forEach(([s, u, vars, event, key], i) => {
+      const send: ThreadSend = {
+        id: first + i,
+        supplier: suppliers[s],
+        hook: { url: urls[u], vars, event, key },
+        at,
+      };
+      if (waitMs !== null) send.waitMs = waitMs;
+      out.push(send);
+    });
+  }
+  return out;
 }
 
 const isOk = (a: ThreadAnswer) => !a.error && !a.skipped && !a.refused && a.status >= 200 && a.status <= 299;
@@ -204,6 +225,11 @@ export class Gather {
     this.#timer = setTimeout(() => this.#check(), QUIET_MS);
   }
 
+  /** Whether something was added since the last flush (its flush is to come). */
+  get pending(): boolean {
+    return this.#timer !== undefined;
+  }
+
   /** Flushes now, as the end of a burst, if anything was added since the last flush. */
   now() {
     if (this.#timer === undefined) return;
@@ -260,7 +286,13 @@ export async function deliverAll(
     const groups = Map.groupBy(items.keys(), (i) => `${items[i].at} ${items[i].waitMs ?? ""}`);
     await Promise.all([...groups.values()].map((places) => {
       const { batch, add } = batchOf(items[places[0]].at, items[places[0]].waitMs);
-      for (const i of places) add(items[i].supplier, items[i].hook);
+      for (const i of places) {
+        const { vars, ...hook } = items[i].hook;
+        add(items[i].supplier, {
+          ...hook,
+          vars: vars && typeof vars === "object" ? JSON.stringify(vars) : vars,
+        });
+      }
       return via.sendBatch(batch, {
         run: (i, j, status) => {
           for (let k = i; k <= j; k++) onAnswer(places[k], { id: 0, status, error: "", refused: "" });
@@ -291,7 +323,9 @@ export async function deliverCallbacks(via: Outbound, ms: ThreadSend[]): Promise
   const of: number[] = [];
   ms.forEach((m, i) => {
     try {
-      const req = buildCallback(m.supplier, { ...m.hook, vars: parseVars(m.hook.vars) }, m.at);
+      const { url, vars, event, key } = m.hook;
+      const values = typeof vars === "string" || vars === null ? parseVars(vars) : vars;
+      const req = buildCallback(m.supplier, { url, vars: values, event, key }, m.at);
       calls.push({ url: req.url, req });
       of.push(i);
     } catch (err) {
@@ -329,19 +363,25 @@ export class CallbackThread {
 
   /**
    * Sends a batch of callbacks on the worker (started at the first), handed over with the others of
-   * the next HANDOVER_MS; resolves once each has answered.
+   * the next HANDOVER_MS, or at once with those waiting (`handOver`: the caller gathered them,
+   * HookSender's fresh callbacks; `quiet`: they end a burst, the worker is woken); resolves once each
+   * has answered.
    */
-  sendBatch(batch: SendBatch, on: BatchAnswers): Promise<void> {
+  sendBatch(batch: SendBatch, on: BatchAnswers, handOver?: { quiet: boolean }): Promise<void> {
     const n = batch.hooks.length;
     if (!n) return Promise.resolve();
     this.#worker ??= this.#start();
     const first = this.#next + 1;
     this.#next += n;
     this.#outbox.push({ first, batch });
-    this.#gather.add();
-    return new Promise((done) => {
+    const done = new Promise<void>((done) => {
       this.#pending.push({ first, n, left: n, answered: new Uint8Array(n), on, done });
     });
+    if (handOver) {
+      this.#gather.cancel();
+      this.#handOver(handOver.quiet);
+    } else this.#gather.add();
+    return done;
   }
 
   /** The gathered batches to the worker (woken when they end a burst). */

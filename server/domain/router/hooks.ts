@@ -40,7 +40,7 @@ import { sql } from "kysely";
 import type { Logger } from "../../logger.ts";
 import { hookKey } from "./outcomes.ts";
 import type { Outbound } from "../common/outbound/client.ts";
-import { CallbackThread, ON_THREAD_PARALLEL } from "./callback-thread.ts";
+import { CallbackThread, Gather, ON_THREAD_PARALLEL } from "./callback-thread.ts";
 import type { HookRow } from "./callback-events.ts";
 import { CallbackSends, type FreshAnswers, freshOf } from "./callback-sends.ts";
 import {
@@ -130,6 +130,12 @@ export class HookSender {
   #deliveredCount = 0;
   readonly #answers: FreshAnswers;
   #afterQueued = false;
+  /**
+   * Fresh callbacks for the worker gather here as they do there (Gather: QUIET_MS, HANDOVER_MS), and
+   * go as one batch, handed over at once: a write batch holds a callback or two, and each batch sent
+   * on its own cost the router's thread more than its callbacks did (its promise, its suppliers' look-up).
+   */
+  readonly #freshGather: Gather;
   #lease: [string, number] = ["", NaN];
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the first result not yet settled came, and when the settle timer fires (performance.now()). */
@@ -150,6 +156,7 @@ export class HookSender {
       now: () => this.#now(),
     }, log);
     this.#unsubscribe = opts.changes?.on("supplier", (id) => this.#sends.drop(id)) ?? (() => {});
+    this.#freshGather = new Gather((quiet) => this.#pump({ quiet }));
     this.#answers = {
       result: (r) => {
         this.#sending--;
@@ -180,49 +187,77 @@ export class HookSender {
 
   /**
    * Callbacks the router's writer has just committed claimed for this sender (HookRow.lease): sent
-   * now (a write batch's as one batch to the worker, THREAD_PARALLEL on their way at most, or
-   * ON_THREAD_PARALLEL at a time on this thread), their results settled together.
+   * soon (those of the next QUIET_MS to HANDOVER_MS as one batch to the worker, THREAD_PARALLEL on
+   * their way at most; or at once, ON_THREAD_PARALLEL at a time, on this thread), their results
+   * settled together.
    */
   fresh(rows: HookRow[]) {
     // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
     const taken = rows.filter((r) => r.lease).slice(0, Math.max(0, FRESH_MAX - this.#freshCount));
     if (!taken.length) return;
     if (this.#closed) return this.#releaseLater(taken);
-    for (const [lease, batch] of Map.groupBy(taken, (r) => r.lease!)) {
-      this.#fresh.push({ rows: batch, lease });
-    }
+    // a write batch's share one lease (hookInsert)
+    const lease = taken[0].lease!;
+    if (taken.every((r) => r.lease === lease)) this.#fresh.push({ rows: taken, lease });
+    else {for (const [l, batch] of Map.groupBy(taken, (r) => r.lease!)) {
+        this.#fresh.push({ rows: batch, lease: l });
+      }}
     this.#freshCount += taken.length;
-    this.#pump();
+    if (this.#thread) this.#freshGather.add();
+    else this.#pump();
   }
 
-  #pump() {
-    // on the worker, many wait there at once (it keeps each panel's server to PER_ORIGIN at a time)
-    const parallel = this.#thread ? THREAD_PARALLEL : ON_THREAD_PARALLEL;
-    while (!this.#closed && this.#sending < parallel && this.#fresh.length) {
-      const head = this.#fresh[0], room = parallel - this.#sending;
-      // a write batch goes to the worker whole; on this thread as many as there is room for
-      const rows = this.#thread || head.rows.length <= room ? head.rows : head.rows.splice(0, room);
+  /** `handOver`: the worker gets them at once (a gathering ended; `quiet`: it ended a burst). */
+  #pump(handOver?: { quiet: boolean }) {
+    if (this.#thread) return this.#pumpToWorker(handOver);
+    while (!this.#closed && this.#sending < ON_THREAD_PARALLEL && this.#fresh.length) {
+      const head = this.#fresh[0], room = ON_THREAD_PARALLEL - this.#sending;
+      const rows = head.rows.length <= room ? head.rows : head.rows.splice(0, room);
       if (rows === head.rows) this.#fresh.shift();
       this.#freshCount -= rows.length;
       const end = this.#leaseEnd(head.lease);
       // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
       if (end - this.#now() < 2 * this.opts.timeoutMs) continue;
       this.#sending += rows.length;
-      const p: Promise<void> = (this.#thread
-        ? this.#sends.sendFresh(rows, { lease: head.lease, end }, this.#answers)
-        : this.#sends.sendAll(
-          rows.map((r) =>
-            freshOf(r, head.lease)
-          ),
+      this.#track(
+        this.#sends.sendAll(
+          rows.map((r) => freshOf(r, head.lease)),
           (l) => this.#leaseEnd(l),
           this.#answers.result,
-        ))
-        .finally(() => {
-          this.#inFlight.delete(p);
-          this.#afterSend();
-        });
-      this.#inFlight.add(p);
+        ),
+      );
     }
+  }
+
+  /**
+   * The fresh callbacks gathered, as one batch to the worker (many wait there at once: it keeps each
+   * panel's server to PER_ORIGIN at a time), write batches whole, THREAD_PARALLEL on their way at most.
+   */
+  #pumpToWorker(handOver?: { quiet: boolean }) {
+    const rows: HookRow[] = [];
+    let end = Infinity;
+    const now = this.#now();
+    while (!this.#closed && this.#sending + rows.length < THREAD_PARALLEL && this.#fresh.length) {
+      const head = this.#fresh.shift()!;
+      this.#freshCount -= head.rows.length;
+      const leaseEnd = this.#leaseEnd(head.lease);
+      // too near the end of its lease to be sure of settling it: the scan takes it when it lapses
+      if (leaseEnd - now < 2 * this.opts.timeoutMs) continue;
+      for (const r of head.rows) rows.push(r);
+      end = Math.min(end, leaseEnd);
+    }
+    if (!rows.length) return;
+    this.#sending += rows.length;
+    this.#track(this.#sends.sendFresh(rows, { end, handOver }, this.#answers));
+  }
+
+  /** A send on its way (idle() waits for it); its end settles what it answered. */
+  #track(send: Promise<void>) {
+    const p: Promise<void> = send.finally(() => {
+      this.#inFlight.delete(p);
+      this.#afterSend();
+    });
+    this.#inFlight.add(p);
   }
 
   /** A lease's end (ms): the callbacks of one write batch share their lease, parsed once. */
@@ -235,8 +270,8 @@ export class HookSender {
     // settled together: a full round at once, the others SETTLE_MS after the first of them, or
     // SETTLE_IDLE_MS when nothing else is on its way (a settle is a transaction of its own: one per
     // callback batch cost the router's thread more than the callbacks' rows did); idle() settles
-    // what is left at once
-    this.#pump();
+    // what is left at once; fresh callbacks gathering for the worker go when the gathering ends
+    if (!this.#freshGather.pending) this.#pump();
     const unsettled = this.#results.length + this.#deliveredCount;
     if (unsettled >= SETTLE_ROUND) return this.#settleNow();
     if (!unsettled) return;
@@ -306,7 +341,11 @@ export class HookSender {
     for (;;) {
       const settling = this.#settling;
       if (this.#running) await this.#running;
-      else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
+      else if (this.#fresh.length && !this.#closed && !this.#inFlight.size) {
+        // gathered for the worker: sent now
+        this.#freshGather.now();
+        this.#pump();
+      } else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
       else if (this.#results.length || this.#deliveredCount) this.#settleNow();
       else {
         await settling;
@@ -325,6 +364,7 @@ export class HookSender {
   close() {
     this.#closed = true;
     this.#unsubscribe();
+    this.#freshGather.cancel();
     clearTimeout(this.#timer);
     this.#timerAt = Infinity;
     this.#settleNow();
