@@ -31,7 +31,8 @@ Deno.test("callback thread: batches go to the worker as one string, each supplie
   const first: SendBatch = {
     suppliers: [a, b],
     hooks: [
-      { s: 0, url, vars: '{"sid":"m1"}', event: "complete", key: "u1-c" },
+      // the writer's JSON (HookRow.vars) goes in as it is, and comes back as the values
+      { s: 0, url, vars: '{"sid":"m1","quote":"a\\"b"}', event: "complete", key: "u1-c", varsJson: true },
       { s: 1, url: `${url}&b=1`, vars: null, event: "terminate", key: "u2-t" },
     ],
     at: 1_790_000_000_000,
@@ -46,13 +47,15 @@ Deno.test("callback thread: batches go to the worker as one string, each supplie
   assertEquals(packed.split("secret-a").length - 1, 1, "a supplier's fields are packed once across batches");
   assertEquals(packed.split('panel.example/cb?uid=[uid]"').length - 1, 1, "a URL is packed once");
   assert(!packed.includes("approvedHookRefusal"), "only the fields a callback is built from go");
+  assert(packed.includes(',{"sid":"m1","quote":"a\\"b"},'), "JSON vars are not quoted again");
+  assert(packed.includes(',"{\\"sid\\":\\"m3\\"}",'), "other vars go as their text");
   const back = unpackSends(packed);
   const plainA = supplier("secret-a");
   assertEquals(back, [
     {
       id: 7,
       supplier: plainA,
-      hook: { url, vars: '{"sid":"m1"}', event: "complete", key: "u1-c" },
+      hook: { url, vars: { sid: "m1", quote: 'a"b' }, event: "complete", key: "u1-c" },
       at: first.at,
       waitMs: 5_000,
     },

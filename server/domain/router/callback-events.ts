@@ -21,6 +21,7 @@ export type HookRow = {
   url: string;
   event: string;
   key: string;
+  /** JSON.stringify's text of the values (the worker's hand-over takes it as it is: SendBatch). */
   vars: string;
   /**
    * Set when written claimed (WriterOptions.hookLeaseMs): the lease it was written with, the end of
