@@ -47,6 +47,17 @@ Deno.test("router hooks: the app's own client sends callbacks from a worker; eac
       await new Promise((r) => setTimeout(r, 10));
     }
     await router(t).hooks.idle();
+    if (Deno.build.os === "linux") {
+      // the worker's thread gives way to the router's (nice 10); the app's main thread keeps its own
+      const threads = [...Deno.readDirSync("/proc/self/task")].map(({ name }) => ({
+        name: Deno.readTextFileSync(`/proc/self/task/${name}/comm`).trim(),
+        // the 19th field of stat, the 17th after the command's closing parenthesis
+        nice: Number(Deno.readTextFileSync(`/proc/self/task/${name}/stat`).split(") ")[1].split(" ")[16]),
+        main: name === String(Deno.pid),
+      }));
+      assert(threads.some((x) => x.name.startsWith("worker-") && x.nice === 10), JSON.stringify(threads));
+      assertEquals(threads.find((x) => x.main)?.nice, 0);
+    }
     assertEquals(
       seen.sort((a, b) => a.uid.localeCompare(b.uid)),
       [{ uid: ok, verified: true }, { uid: failUid, verified: true }].sort((a, b) =>
