@@ -154,9 +154,10 @@ export class CallbackSends {
   /**
    * Sends fresh callbacks (each claimed under its write batch's lease, HookRow.lease) on the worker
    * as one batch, sent at the latest a request's time-out before the first of their leases ends
-   * (`end`, ms), handed over at once with `handOver` (else with the next ones: Gather). Delivered ones whose ids follow each other under one lease are told as a
-   * range; a row without an id (written through a remote primary), or whose supplier's complete URL
-   * was refused before (its record is to be cleared), and every other answer, as a result of its own.
+   * (`end`, ms), handed over at once with `handOver` (else with the next ones: Gather). Delivered
+   * ones whose ids follow each other under one lease are told as a range; a row without an id
+   * (written through a remote primary), or whose supplier's complete URL was refused before (its
+   * record is to be cleared), and every other answer, as a result of its own.
    */
   async sendFresh(rows: HookRow[], claim: { end: number; handOver?: { quiet: boolean } }, on: FreshAnswers) {
     if (!(this.via instanceof CallbackThread)) throw new Error("fresh batches go to the worker");

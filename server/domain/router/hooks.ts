@@ -198,10 +198,10 @@ export class HookSender {
     if (this.#closed) return this.#releaseLater(taken);
     // a write batch's share one lease (hookInsert)
     const lease = taken[0].lease!;
-    if (taken.every((r) => r.lease === lease)) this.#fresh.push({ rows: taken, lease });
-    else {for (const [l, batch] of Map.groupBy(taken, (r) => r.lease!)) {
-        this.#fresh.push({ rows: batch, lease: l });
-      }}
+    const batches = taken.every((r) => r.lease === lease)
+      ? [[lease, taken] as const]
+      : Map.groupBy(taken, (r) => r.lease!);
+    for (const [l, batch] of batches) this.#fresh.push({ rows: batch, lease: l });
     this.#freshCount += taken.length;
     if (this.#thread) this.#freshGather.add();
     else this.#pump();
@@ -341,11 +341,9 @@ export class HookSender {
     for (;;) {
       const settling = this.#settling;
       if (this.#running) await this.#running;
-      else if (this.#fresh.length && !this.#closed && !this.#inFlight.size) {
-        // gathered for the worker: sent now
-        this.#freshGather.now();
-        this.#pump();
-      } else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
+      // gathering for the worker: sent now
+      else if (this.#freshGather.pending && !this.#inFlight.size) this.#freshGather.now();
+      else if (this.#inFlight.size) await Promise.all([...this.#inFlight]);
       else if (this.#results.length || this.#deliveredCount) this.#settleNow();
       else {
         await settling;
