@@ -5,18 +5,41 @@
  * a failed attempt left to the queue's retry, and the app's close ends the worker.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { testApp } from "../helpers/app.ts";
+import { type TestApp, testApp } from "../helpers/app.ts";
 import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { outboundFor } from "../../server/boot.ts";
 import { loadEnv } from "../../server/env.ts";
 import { verifyCallbackSignature } from "../../shared/callbacks.ts";
 import { HookSender } from "../../server/domain/router/hooks.ts";
+import type { HookRow } from "../../server/domain/router/callback-events.ts";
 import { PER_ORIGIN, PIPELINE_DEPTH } from "../../server/domain/router/callback-thread.ts";
 import { createLogger } from "../../server/logger.ts";
 import { metrics } from "../../server/lib/metrics.ts";
 
 const SECRET = "thread-test-secret";
+
+/**
+ * Callbacks written claimed, as the router's writer writes a batch ('sending' under each one's lease,
+ * one attempt counted, one INSERT: ids in turn), with their rows' ids.
+ */
+async function writeClaimed(t: TestApp, rows: (HookRow & { lease: string })[]): Promise<HookRow[]> {
+  const at = new Date().toISOString();
+  const r = await t.deps.db.insertInto("router_hooks").values(rows.map((h) => ({
+    sessionId: h.sessionId,
+    supplierId: h.supplierId,
+    url: h.url,
+    event: h.event,
+    hookKey: h.key,
+    vars: h.vars,
+    status: "sending" as const,
+    attempts: 1,
+    nextAt: h.lease,
+    createdAt: at,
+    updatedAt: at,
+  }))).returning("id").execute();
+  return rows.map((h, i) => ({ ...h, id: Number(r[i].id) }));
+}
 
 Deno.test("router hooks: the app's own client sends callbacks from a worker; each verifies at the panel, a 500 is retried from the queue", async () => {
   const seen: { uid: string; verified: boolean }[] = [];
@@ -124,28 +147,12 @@ Deno.test(`router hooks: on the worker a panel's server gets ${PER_ORIGIN} conne
       vars: JSON.stringify({ uid: i === "warm" ? i : `u${i}` }),
       lease,
     });
-    const insert = (rows: ReturnType<typeof row>[], at: string) =>
-      t.deps.db.insertInto("router_hooks").values(rows.map((r) => ({
-        sessionId: r.sessionId,
-        supplierId: r.supplierId,
-        url: r.url,
-        event: r.event,
-        hookKey: r.key,
-        vars: r.vars,
-        status: "sending" as const,
-        attempts: 1,
-        nextAt: r.lease,
-        createdAt: at,
-        updatedAt: at,
-      }))).execute();
-    const warm = [row("warm", new Date(Date.now() + 1_300).toISOString())];
-    await insert(warm, new Date().toISOString());
-    sender.fresh(warm);
+    sender.fresh(await writeClaimed(t, [row("warm", new Date(Date.now() + 1_300).toISOString())]));
     await sender.idle();
-    const at = new Date().toISOString(), lease = new Date(Date.now() + 1_300).toISOString();
+    const lease = new Date(Date.now() + 1_300).toISOString();
     const rows = Array.from({ length: 2 * PER_ORIGIN * PIPELINE_DEPTH + 5 }, (_, i) => row(i, lease));
-    await insert(rows, at);
-    sender.fresh(rows);
+    // without their ids, as through a remote primary: their results are found by key
+    sender.fresh((await writeClaimed(t, rows)).map(({ id: _, ...r }) => r));
     // (the worker starts at the first callback)
     for (let i = 0; i < 300 && got.length < PER_ORIGIN; i++) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 100));
@@ -192,7 +199,7 @@ Deno.test("router hooks: a write batch goes to the worker whole; its 2xx answers
     const b = await makeSupplier(t, { hashKey: SECRET, supplierApprovedHook: url });
     await t.deps.db.updateTable("suppliers").set({ approvedHookRefusal: "private address" })
       .where("id", "=", b._id).execute();
-    const at = new Date().toISOString(), lease = new Date(Date.now() + 60_000).toISOString();
+    const lease = new Date(Date.now() + 60_000).toISOString();
     // ids 1-7, written as the router's writer writes a batch (one INSERT: ids in turn)
     const rows = Array.from({ length: 7 }, (_, i) => ({
       sessionId: `s${i + 1}`,
@@ -203,20 +210,7 @@ Deno.test("router hooks: a write batch goes to the worker whole; its 2xx answers
       vars: JSON.stringify({ n: String(i + 1) }),
       lease,
     }));
-    const r = await t.deps.db.insertInto("router_hooks").values(rows.map((h) => ({
-      sessionId: h.sessionId,
-      supplierId: h.supplierId,
-      url: h.url,
-      event: h.event,
-      hookKey: h.key,
-      vars: h.vars,
-      status: "sending" as const,
-      attempts: 1,
-      nextAt: lease,
-      createdAt: at,
-      updatedAt: at,
-    }))).returning("id").execute();
-    const fresh = rows.map((h, i) => ({ ...h, id: Number(r[i].id) }));
+    const fresh = await writeClaimed(t, rows);
     sender.fresh(fresh);
     await sender.idle();
     const got = await t.deps.db.selectFrom("router_hooks").select(["id", "status", "attempts", "lastAnswer"])
@@ -265,44 +259,15 @@ Deno.test("router hooks: write batches that come together go to the worker as on
     const supplier = await makeSupplier(t, { hashKey: SECRET, supplierApprovedHook: url });
     // three write batches, as the router's writer commits them one after another: ids in turn across
     // them, each batch under its own lease
-    const batches: {
-      id: number;
-      sessionId: string;
-      supplierId: string;
-      url: string;
-      event: string;
-      key: string;
-      vars: string;
-      lease: string;
-    }[][] = [];
+    const batches: HookRow[][] = [];
     for (let b = 0; b < 3; b++) {
-      const at = new Date().toISOString(), lease = new Date(Date.now() + 60_000 + b).toISOString();
+      const lease = new Date(Date.now() + 60_000 + b).toISOString();
       const rows = Array.from({ length: 3 }, (_, i) => {
         const n = String(3 * b + i + 1);
-        return {
-          sessionId: `s${n}`,
-          supplierId: supplier._id,
-          url,
-          event: "complete",
-          key: `k${n}`,
-          vars: JSON.stringify({ n }),
-          lease,
-        };
+        const key = `k${n}`, vars = JSON.stringify({ n });
+        return { sessionId: `s${n}`, supplierId: supplier._id, url, event: "complete", key, vars, lease };
       });
-      const r = await t.deps.db.insertInto("router_hooks").values(rows.map((h) => ({
-        sessionId: h.sessionId,
-        supplierId: h.supplierId,
-        url: h.url,
-        event: h.event,
-        hookKey: h.key,
-        vars: h.vars,
-        status: "sending" as const,
-        attempts: 1,
-        nextAt: lease,
-        createdAt: at,
-        updatedAt: at,
-      }))).returning("id").execute();
-      batches.push(rows.map((h, i) => ({ ...h, id: Number(r[i].id) })));
+      batches.push(await writeClaimed(t, rows));
     }
     assertEquals(new Set(batches.map((b) => b[0].lease)).size, 3, "three leases");
     for (const b of batches) sender.fresh(b);
