@@ -35,6 +35,7 @@ import * as m0038 from "./0038_router_holds.ts";
 import * as m0039 from "./0039_routing.ts";
 import * as m0040 from "./0040_held_time.ts";
 import * as m0041 from "./0041_live_sid_order.ts";
+import * as m0042 from "./0042_callback_claims.ts";
 
 export const migrations: Record<string, Migration> = {
   "0001_foundation": m0001,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "0039_routing": m0039,
   "0040_held_time": m0040,
   "0041_live_sid_order": m0041,
+  "0042_callback_claims": m0042,
 };

@@ -9,7 +9,8 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { testApp } from "../helpers/app.ts";
 import { createLogger } from "../../server/logger.ts";
 import { idRuns, type Result, settleResults } from "../../server/domain/router/hook-results.ts";
-import { hookIds, type HookRow } from "../../server/domain/router/callback-events.ts";
+import { CLAIM_SLOTS, hookIds, type HookRow } from "../../server/domain/router/callback-events.ts";
+import { ClaimTally, firstClaimEnd, recoverClaims } from "../../server/domain/router/hook-claims.ts";
 
 const AT = "2026-11-26T10:00:00.000Z";
 
@@ -165,6 +166,13 @@ Deno.test("hook results: idRuns groups consecutive ids under one lease; hookIds 
   const given = batch();
   hookIds(given, { lastId: 42n, count: 3n });
   assertEquals(given.map((h) => h.id), [40, 41, 42]);
+  // written in a claim (one row: its id): the claim, and each callback's slot in it
+  const inClaim = batch();
+  hookIds(inClaim, { lastId: 7n, count: 1n }, true);
+  assertEquals(inClaim.map((h) => [h.claim, h.id]), [[7, 7 * CLAIM_SLOTS], [7, 7 * CLAIM_SLOTS + 1], [
+    7,
+    7 * CLAIM_SLOTS + 2,
+  ]]);
   for (const r of [{ lastId: 42, count: 2 }, { lastId: undefined, count: 3 }, { lastId: "x", count: 3 }]) {
     const none = batch();
     hookIds(none, r);
@@ -176,42 +184,148 @@ Deno.test("hook results: idRuns groups consecutive ids under one lease; hookIds 
   }
 });
 
-Deno.test("hook results: delivered runs told by the worker settle with the round's results of the same answer, each under its lease; a run's row another sender took is left and logged by id", async () => {
+/** A claim (router_hook_claims) of complete callbacks, one per key, under `lease`; its id. */
+async function claim(t: Awaited<ReturnType<typeof testApp>>, keys: string[], lease: string) {
+  const rows = keys.map((
+    k,
+  ) => [`s-${k}`, "sup", "https://panel.example/hook", "complete", `s-${k}-c`, `{"k":"${k}"}`]);
+  const r = await t.deps.db.insertInto("router_hook_claims")
+    .values({ lease, rows: JSON.stringify(rows), createdAt: AT }).returning("id").executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+Deno.test("hook results: delivered runs of claims and results of their own move the claimed callbacks into router_hooks in slot order; a claim is deleted once all of it is moved; a claim another sender took is left and logged", async () => {
   const t = await testApp();
   const warnings: string[] = [];
   const log = createLogger("warn", (line) => warnings.push(line));
   try {
-    const lease = "2026-11-26T10:01:00.000Z", other = "2026-11-26T10:05:00.000Z";
-    // 0-6 claimed under the lease but 5, taken over since (another lease)
-    const { rows, ids } = await claimed(
-      t,
-      ["0", "1", "2", "3", "4", "5", "6"],
-      (i) => i === 5 ? other : lease,
-    );
-    const h = (i: number) => ({ ...base, id: ids[i], hookKey: rows[i].hookKey, nextAt: lease, lease });
+    const lease = "2026-11-26T10:01:00.000Z";
+    const one = await claim(t, ["0", "1", "2", "3", "4"], lease);
+    const two = await claim(t, ["5", "6", "7"], lease);
+    // a claim whose lease passed, taken over by another sender's scan (its row is gone)
+    const gone = await claim(t, ["8"], lease);
+    await t.deps.db.deleteFrom("router_hook_claims").where("id", "=", gone).execute();
+    const id = (c: number, slot: number) => c * CLAIM_SLOTS + slot;
+    const tally = new ClaimTally();
+    tally.open(one, lease, 5, Date.parse(lease));
+    tally.open(two, lease, 3, Date.parse(lease));
+    const failed = {
+      status: "queued" as const,
+      attempts: 1,
+      lastAnswer: "HTTP 503",
+      lastError: "HTTP 503",
+      nextAt: AT,
+    };
+    const fresh = (c: number, slot: number) => ({
+      ...base,
+      id: id(c, slot),
+      claim: c,
+      hookKey: "",
+      nextAt: lease,
+      lease,
+    });
     await settleResults(t.deps.db, log, {
-      // 3 delivered as a result of its own (its supplier's refusal was cleared), the others as runs
-      results: [{ h: h(3), set: sent }],
+      // 3 answered 503 (a result of its own), the others delivered as runs
+      results: [{ h: fresh(one, 3), set: failed }],
       now: Date.parse("2026-11-26T10:00:30.000Z"),
       delivered: new Map([
-        ["HTTP 200", [[ids[0], ids[2], lease], [ids[4], ids[5], lease]]],
-        ["HTTP 204", [[ids[6], ids[6], lease]]],
+        ["HTTP 200", [[id(one, 0), id(one, 2), lease], [id(one, 4), id(one, 4), lease], [
+          id(gone, 0),
+          id(gone, 0),
+          lease,
+        ]]],
+        ["HTTP 204", [[id(two, 0), id(two, 1), lease]]],
       ]),
+      tally,
     });
-    const after = await t.deps.db.selectFrom("router_hooks").select(["status", "lastAnswer"]).orderBy("id")
-      .execute();
-    assertEquals(after.map((r) => `${r.status} ${r.lastAnswer}`), [
-      "sent HTTP 200",
-      "sent HTTP 200",
-      "sent HTTP 200",
-      "sent HTTP 200",
-      "sent HTTP 200",
-      "sending ",
-      "sent HTTP 204",
-    ]);
-    const overrun = warnings.filter((w) => w.includes("outlived its lease"));
+    const rows = () =>
+      t.deps.db.selectFrom("router_hooks").select([
+        "hookKey",
+        "status",
+        "attempts",
+        "lastAnswer",
+        "nextAt",
+        "vars",
+      ])
+        .orderBy("id").execute();
+    assertEquals(
+      (await rows()).map((r) => `${r.hookKey} ${r.status} ${r.attempts} ${r.lastAnswer} ${r.nextAt}`),
+      [
+        `s-0-c sent 1 HTTP 200 ${lease}`,
+        `s-1-c sent 1 HTTP 200 ${lease}`,
+        `s-2-c sent 1 HTTP 200 ${lease}`,
+        `s-3-c queued 1 HTTP 503 ${AT}`,
+        `s-4-c sent 1 HTTP 200 ${lease}`,
+        `s-5-c sent 1 HTTP 204 ${lease}`,
+        `s-6-c sent 1 HTTP 204 ${lease}`,
+      ],
+    );
+    assertEquals((await rows())[0].vars, `{"k":"0"}`, "the values as they were written");
+    const left = () => t.deps.db.selectFrom("router_hook_claims").select("id").execute();
+    assertEquals((await left()).map((c) => Number(c.id)), [two], "the first claim is all moved: deleted");
+    const overrun = warnings.filter((w) => w.includes("outlived their claim's lease"));
     assertEquals(overrun.length, 1, warnings.join("\n"));
-    assert(overrun[0].includes(String(ids[5])), overrun[0]);
+    assert(overrun[0].includes(String(gone)), overrun[0]);
+
+    // the last of the second claim: moved, and the claim deleted; under another lease nothing moves
+    await settleResults(t.deps.db, log, {
+      results: [],
+      now: Date.parse("2026-11-26T10:00:31.000Z"),
+      delivered: new Map([["HTTP 200", [[id(two, 2), id(two, 2), "2026-11-26T10:09:00.000Z"]]]]),
+    });
+    assertEquals((await rows()).length, 7, "a run under another lease than its claim's moves nothing");
+    await settleResults(t.deps.db, log, {
+      results: [],
+      now: Date.parse("2026-11-26T10:00:31.000Z"),
+      delivered: new Map([["HTTP 200", [[id(two, 2), id(two, 2), lease]]]]),
+      tally,
+    });
+    assertEquals((await rows()).map((r) => r.hookKey).at(-1), "s-7-c");
+    assertEquals(await left(), []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("hook results: a claim whose lease passed is moved into router_hooks queued, those of it not there already, and deleted; one still held is left", async () => {
+  const t = await testApp();
+  const warnings: string[] = [];
+  const log = createLogger("warn", (line) => warnings.push(line));
+  try {
+    const lapsed = await claim(t, ["a", "b", "c"], "2026-11-26T10:00:00.000Z");
+    const held = await claim(t, ["d"], "2026-11-26T10:10:00.000Z");
+    // b was answered and moved before its sender died
+    await settleResults(t.deps.db, log, {
+      results: [],
+      now: Date.parse("2026-11-26T09:59:00.000Z"),
+      delivered: new Map([["HTTP 200", [[
+        lapsed * CLAIM_SLOTS + 1,
+        lapsed * CLAIM_SLOTS + 1,
+        "2026-11-26T10:00:00.000Z",
+      ]]]]),
+    });
+    assertEquals(await firstClaimEnd(t.deps.db), Date.parse("2026-11-26T10:00:00.000Z"));
+    const now = Date.parse("2026-11-26T10:00:00.001Z");
+    assertEquals(await recoverClaims(t.deps.db, log, now), 2);
+    const rows = await t.deps.db.selectFrom("router_hooks").select([
+      "hookKey",
+      "status",
+      "attempts",
+      "nextAt",
+    ])
+      .orderBy("id").execute();
+    assertEquals(rows.map((r) => `${r.hookKey} ${r.status} ${r.attempts} ${r.nextAt}`), [
+      "s-b-c sent 1 2026-11-26T10:00:00.000Z",
+      `s-a-c queued 1 ${new Date(now).toISOString()}`,
+      `s-c-c queued 1 ${new Date(now).toISOString()}`,
+    ]);
+    assertEquals(
+      (await t.deps.db.selectFrom("router_hook_claims").select("id").execute()).map((c) => Number(c.id)),
+      [held],
+    );
+    assert(warnings.some((w) => w.includes("s-a-c") && w.includes("s-c-c")), warnings.join("\n"));
+    assertEquals(await recoverClaims(t.deps.db, log, now), 0, "nothing twice");
+    assertEquals(await firstClaimEnd(t.deps.db), Date.parse("2026-11-26T10:10:00.000Z"));
   } finally {
     await t.close();
   }

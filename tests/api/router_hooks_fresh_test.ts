@@ -1,6 +1,7 @@
 /**
- * An outcome's callback is claimed at birth: the router's writer inserts it 'sending' under this
- * instance's lease (one attempt counted) and the sender sends it at the commit, without a scan.
+ * An outcome's callback is claimed at birth: the router's writer writes its batch's callbacks as one
+ * claim under this instance's lease (one attempt counted) and the sender sends them at the commit,
+ * without a scan, then moves them into router_hooks by their answers.
  * What the sender has not put on its way when it closes is released to the queue (due now, the
  * attempt not counted); one claimed too near the end of its lease is left to the scan, which sends
  * it once the lease lapses. The sender keeps a supplier's signing fields a moment, dropped when the
@@ -12,13 +13,18 @@ import { makeSupplier } from "../helpers/fixtures.ts";
 import { back, enter, liveProject, router, uidOf } from "../helpers/router.ts";
 import { type CallbackParts, verifyCallbackSignature } from "../../shared/callbacks.ts";
 import * as C from "../../shared/api/supplier-callbacks.ts";
+import { CLAIM_SLOTS } from "../../server/domain/router/callback-events.ts";
 
 const HOOK = "https://panel.example/hook?uid=[uid]&key=[key]";
 
+/** The callbacks by state and attempts, and those still in claims (`claimed`: callbacks, not claims). */
 async function states(t: Awaited<ReturnType<typeof testApp>>) {
   const rows = await t.deps.db.selectFrom("router_hooks").select(["status", "attempts", "nextAt"]).execute();
   const out: Record<string, number> = {};
   for (const r of rows) out[`${r.status}:${r.attempts}`] = (out[`${r.status}:${r.attempts}`] ?? 0) + 1;
+  const claims = await t.deps.db.selectFrom("router_hook_claims").select("rows").execute();
+  const claimed = claims.reduce((n, c) => n + JSON.parse(c.rows).length, 0);
+  if (claimed) out.claimed = claimed;
   return { out, rows };
 }
 
@@ -39,13 +45,13 @@ Deno.test("router hooks: outcome callbacks are written claimed and sent at their
     await router(t).writer.idle();
     for (let i = 0; i < 100 && calls.length < 20; i++) await new Promise((r) => setTimeout(r, 10));
     assertEquals(calls.length, 20, "20 on their way at once, none read back from the table first");
-    assertEquals((await states(t)).out, { "sending:1": 25 }, "claimed when written");
+    assertEquals((await states(t)).out, { claimed: 25 }, "claimed when written");
 
     router(t).hooks.close();
     release();
     await router(t).hooks.idle();
     const after = await states(t);
-    assertEquals(after.out, { "sent:1": 20, "queued:0": 5 });
+    assertEquals(after.out, { "sent:1": 20, "queued:0": 5 }, "moved out of their claims, which are gone");
     assertEquals(calls.length, 20);
     const now = new Date().toISOString();
     assert(
@@ -73,7 +79,7 @@ Deno.test("router hooks: a callback claimed too near the end of its lease is lef
     await back(t, uid, "c");
     await router(t).idle();
     assertEquals(calls, []);
-    assertEquals((await states(t)).out, { "sending:1": 1 });
+    assertEquals((await states(t)).out, { claimed: 1 });
     offset += 16_000;
     router(t).hooks.kick();
     await router(t).hooks.idle();
@@ -181,31 +187,52 @@ Deno.test("router hooks: a hand-over that throws fails each callback's attempt, 
   }
 });
 
-Deno.test("router hooks: the writer tells the sender each fresh callback's row id (its settle finds the rows by id)", async () => {
+Deno.test("router hooks: the writer tells the sender each fresh callback's claim and slot (its settle moves them by slot)", async () => {
   const record = (() => Promise.resolve(new Response("ok"))) as typeof fetch;
   const t = await testApp({}, { router: { fetch: record } });
   try {
     const supplier = await makeSupplier(t, { supplierApprovedHook: HOOK });
     const s = await liveProject(t, { supplierId: supplier._id });
-    const given: { key: string; id?: number }[] = [];
+    const given: { key: string; id?: number; claim?: number }[] = [];
+    const claims = new Map<number, string[]>();
     const hooks = router(t).hooks;
     const fresh = hooks.fresh.bind(hooks);
     hooks.fresh = (rows) => {
-      given.push(...rows.map((r) => ({ key: r.key, id: r.id })));
+      given.push(...rows.map((r) => ({ key: r.key, id: r.id, claim: r.claim })));
       fresh(rows);
     };
+    // each claim's keys as written, read at each commit (before its callbacks are moved out of it)
+    router(t).writer.onFlushed(() => {
+      const read = t.deps.db.selectFrom("router_hook_claims").select(["id", "rows"]).execute();
+      settled.push(read.then((cs) => {
+        for (const c of cs) claims.set(Number(c.id), JSON.parse(c.rows).map((r: string[]) => r[4]));
+      }));
+    });
+    const settled: Promise<void>[] = [];
     const uids: string[] = [];
     for (let i = 0; i < 12; i++) uids.push(uidOf((await enter(t, s.mapId, `id${i}`)).location));
     await Promise.all(uids.map((uid) => back(t, uid, "c")));
     await router(t).idle();
-    const rows = await t.deps.db.selectFrom("router_hooks").select(["id", "hookKey", "status"]).orderBy("id")
+    await Promise.all(settled);
+    assertEquals(given.length, 12);
+    for (const g of given) {
+      assert(g.claim !== undefined && g.id !== undefined, JSON.stringify(g));
+      const slot = g.id - g.claim * CLAIM_SLOTS;
+      assertEquals(claims.get(g.claim)?.[slot], g.key, "its slot in its claim");
+    }
+    const rows = await t.deps.db.selectFrom("router_hooks").select(["hookKey", "status"]).orderBy("id")
       .execute();
-    assertEquals(rows.length, 12);
     assertEquals(
-      given.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)),
-      rows.map((r) => ({ key: r.hookKey!, id: Number(r.id) })),
+      rows.map((r) => r.hookKey),
+      given.sort((a, b) => a.id! - b.id!).map((g) => g.key),
+      "moved in the order of their claims and slots",
     );
     assert(rows.every((r) => r.status === "sent"), JSON.stringify(rows));
+    assertEquals(
+      await t.deps.db.selectFrom("router_hook_claims").selectAll().execute(),
+      [],
+      "claims deleted",
+    );
   } finally {
     await t.close();
   }

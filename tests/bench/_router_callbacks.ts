@@ -52,7 +52,8 @@ export async function drainCallbacks(dbPath: string): Promise<void> {
     // 2% to a 3 s phase)
     for (let i = 0; i < 12_000; i++) {
       const r = await db.execute(
-        "SELECT count(*) AS n FROM router_hooks WHERE status IN ('queued', 'sending')",
+        `SELECT (SELECT count(*) FROM router_hooks WHERE status IN ('queued', 'sending'))
+          + (SELECT count(*) FROM router_hook_claims) AS n`,
       );
       if (Number(r.rows[0].n) === 0) return;
       await new Promise((res) => setTimeout(res, 5));

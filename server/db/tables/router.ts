@@ -157,6 +157,18 @@ export interface RouterHooksTable {
   lastAnswer: D<string>;
 }
 
+/**
+ * A write batch's outcome callbacks, claimed at birth for its sender (migration 0042): moved into
+ * router_hooks when answered, or by a scan once `lease` has passed.
+ */
+export interface RouterHookClaimsTable {
+  id: ColumnType<number, number | undefined, number>;
+  lease: string;
+  /** JSON: [[sessionId, supplierId, url, event, hookKey, vars], ...] (vars: JSON text). */
+  rows: string;
+  createdAt: string;
+}
+
 export interface RouterTables {
   sessions: SessionsTable;
   quota_cell_holds: QuotaCellHoldsTable;
@@ -167,4 +179,5 @@ export interface RouterTables {
   router_daily_totals: RouterDailyTotalsTable;
   project_secrets: ProjectSecretsTable;
   router_hooks: RouterHooksTable;
+  router_hook_claims: RouterHookClaimsTable;
 }

@@ -51,6 +51,10 @@ async function databaseGauges(db: Db, now: number): Promise<string[]> {
   const hooks = await db.selectFrom("router_hooks").select(["status", sql<number>`count(*)`.as("n")])
     .where("status", "in", ["queued", "sending", "failed"]).groupBy("status").execute();
   const h = new Map(hooks.map((r) => [r.status, Number(r.n)]));
+  // outcome callbacks claimed at birth are on their way from their write batch's claim (migration 0042)
+  const claimed = await db.selectFrom("router_hook_claims")
+    .select(sql<number>`coalesce(sum(json_array_length(rows)), 0)`.as("n")).executeTakeFirst();
+  h.set("sending", (h.get("sending") ?? 0) + Number(claimed?.n ?? 0));
   out.push(gauge(
     "samplex_callback_deliveries",
     "Supplier callbacks (approved hooks) by delivery state: queued (due or waiting to retry), sending (claimed by a sender), failed (given up or refused). Delivered ones are counted by samplex_callback_attempts_total.",

@@ -29,11 +29,17 @@ export type HookRow = {
    */
   lease?: string;
   /**
-   * Its row's id, once written (hookIds: the INSERT's last rowid); unset when not known, and its row
-   * is then found by its key.
+   * Its row's id, once written (hookIds: the INSERT's last rowid); for a callback written in a claim
+   * (`claim`), its place there: claim × CLAIM_SLOTS + slot (hook-claims.ts). Unset when not known,
+   * and its row is then found by its key.
    */
   id?: number;
+  /** The id of the claim it was written in (router_hook_claims), when it was. */
+  claim?: number;
 };
+
+/** Callbacks a claim holds fewer than (a write batch with more writes them as rows, each claimed). */
+export const CLAIM_SLOTS = 1 << 16;
 
 const EVENT_OF: Partial<Record<ReturnType<typeof redirectKind>, [CallbackEvent, FinalStatus]>> = {
   complete: ["complete", "complete"],
@@ -66,39 +72,54 @@ export function outcomeCallback(
 }
 
 /**
- * A batch's callbacks as one INSERT. With a lease they are written claimed for it, 'sending', one
- * attempt counted: this instance sends them as soon as they are committed, with no read and no claim
- * (hooks.ts, HookSender.fresh), and each is stamped with its lease. Without one they wait, queued,
- * for a sender's scan. The rows go as one JSON argument: one SQL text whatever their number, kept
- * prepared.
+ * A batch's callbacks as one INSERT. With a lease they are written claimed for it, one attempt
+ * counted: this instance sends them as soon as they are committed, with no read and no claim
+ * (hooks.ts, HookSender.fresh), and each is stamped with its lease. With `claim` (the writer learns
+ * the INSERT's id: a local database) they are one row of router_hook_claims, their JSON as it is
+ * (a row and three index entries each cost the router's transaction more than the rest of a
+ * callback did), moved into router_hooks when answered (hook-claims.ts); else each is a row of
+ * router_hooks, 'sending'. Without a lease they wait, queued, for a sender's scan. The rows go as
+ * one JSON argument: one SQL text whatever their number, kept prepared.
  */
-export function hookInsert(hooks: HookRow[], now: number, leaseMs?: number): Statement {
+export function hookInsert(
+  hooks: HookRow[],
+  now: number,
+  o: { leaseMs?: number; claim?: boolean } = {},
+): Statement {
   const at = new Date(now).toISOString();
-  const lease = leaseMs ? new Date(now + leaseMs).toISOString() : undefined;
+  const lease = o.leaseMs ? new Date(now + o.leaseMs).toISOString() : undefined;
   for (const h of hooks) h.lease = lease;
+  const rows = JSON.stringify(hooks.map((h) => [h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars]));
+  if (lease && o.claim && hooks.length < CLAIM_SLOTS) {
+    return {
+      sql: `INSERT INTO router_hook_claims (lease, rows, createdAt) VALUES (?, ?, ?)`,
+      args: [lease, rows, at],
+    };
+  }
   return {
     sql:
       `INSERT INTO router_hooks (sessionId, supplierId, url, event, hookKey, vars, status, attempts, nextAt,
       createdAt, updatedAt)
       SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, ?, ?, ?, ?, ?
       FROM json_each(?) j`,
-    args: [
-      ...(lease ? ["sending", 1, lease] : ["queued", 0, at]),
-      at,
-      at,
-      JSON.stringify(hooks.map((h) => [h.sessionId, h.supplierId, h.url, h.event, h.key, h.vars])),
-    ],
+    args: [...(lease ? ["sending", 1, lease] : ["queued", 0, at]), at, at, rows],
   };
 }
 
 /**
  * Gives a batch's callbacks their rows' ids from the INSERT's result (hookInsert): one statement
  * under one writer, so its rows took the ids up to the last one in turn (router_hooks' id is
- * AUTOINCREMENT). Without the last id, or with another number of rows than written, none is given
- * (each is then found by its key).
+ * AUTOINCREMENT); written in a claim (one row: `claimed`), its id and their places in it. Without
+ * the last id, or with another number of rows than written, none is given (each is then found by
+ * its key).
  */
-export function hookIds(hooks: HookRow[], r: { lastId?: unknown; count?: unknown }) {
+export function hookIds(hooks: HookRow[], r: { lastId?: unknown; count?: unknown }, claimed = false) {
   const last = Number(r.lastId ?? NaN), n = Number(r.count ?? NaN);
-  if (!Number.isSafeInteger(last) || n !== hooks.length) return;
-  hooks.forEach((h, i) => h.id = last - n + 1 + i);
+  if (!Number.isSafeInteger(last)) return;
+  if (claimed && n === 1 && hooks.length < CLAIM_SLOTS) {
+    hooks.forEach((h, i) => {
+      h.claim = last;
+      h.id = last * CLAIM_SLOTS + i;
+    });
+  } else if (n === hooks.length) hooks.forEach((h, i) => h.id = last - n + 1 + i);
 }

@@ -5,8 +5,9 @@
  * with the supplier's refusal reason kept when its complete URL is refused.
  *
  * A write batch's fresh callbacks go to the worker as one batch (sendFresh): its 2xx answers come
- * back as runs, and a run of rows whose ids follow each other is told as one range (settled as one),
- * with no object per callback on the router's thread; any other answer is a result of its own.
+ * back as runs, and a run of a claim's callbacks (./hook-claims.ts) whose slots follow each other is
+ * told as one range (moved into router_hooks as one), with no object per callback on the router's
+ * thread; any other answer is a result of its own.
  */
 import type { Db } from "../../db/connection.ts";
 import type { Logger } from "../../logger.ts";
@@ -35,6 +36,7 @@ const KEEPS_REFUSAL = (event: string) => event === "complete" || event === "appr
 export function freshOf(r: HookRow, lease: string): Fresh {
   return {
     id: r.id ?? null,
+    claim: r.claim,
     sessionId: r.sessionId,
     supplierId: r.supplierId,
     url: r.url,
@@ -155,9 +157,9 @@ export class CallbackSends {
    * Sends fresh callbacks (each claimed under its write batch's lease, HookRow.lease) on the worker
    * as one batch, sent at the latest a request's time-out before the first of their leases ends
    * (`end`, ms), handed over at once with `handOver` (else with the next ones: Gather). Delivered
-   * ones whose ids follow each other under one lease are told as a range; a row without an id
-   * (written through a remote primary), or whose supplier's complete URL was refused before (its
-   * record is to be cleared), and every other answer, as a result of its own.
+   * ones of a claim whose slots follow each other are told as a range; one not in a claim (written
+   * through a remote primary), or whose supplier's complete URL was refused before (its record is to
+   * be cleared), and every other answer, as a result of its own.
    */
   async sendFresh(rows: HookRow[], claim: { end: number; handOver?: { quiet: boolean } }, on: FreshAnswers) {
     if (!(this.via instanceof CallbackThread)) throw new Error("fresh batches go to the worker");
@@ -184,7 +186,7 @@ export class CallbackSends {
           let first = -1, last = -1, n = 0, lease = "";
           for (let k = i; k <= j; k++) {
             const r = of[k];
-            if (r.id === undefined || (KEEPS_REFUSAL(r.event) && knownOf(r) !== "")) {
+            if (r.claim === undefined || (KEEPS_REFUSAL(r.event) && knownOf(r) !== "")) {
               const a = { id: 0, status, error: "", refused: "" };
               this.#record(freshOf(r, r.lease!), knownOf(r), a, to);
               continue;
@@ -193,7 +195,7 @@ export class CallbackSends {
             if (first >= 0 && r.id === last + 1 && r.lease === lease) last = r.id;
             else {
               if (first >= 0) on.delivered(answer, first, last, lease);
-              first = last = r.id;
+              first = last = r.id!;
               lease = r.lease!;
             }
           }

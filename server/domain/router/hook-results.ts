@@ -9,6 +9,7 @@ import type { RouterHooksTable } from "../../db/tables/router.ts";
 import { hookKey } from "./outcomes.ts";
 import { recordCallbackAttempt } from "../../lib/metrics.ts";
 import type { ThreadAnswer } from "./callback-thread.ts";
+import { type ClaimRun, type ClaimTally, settleClaims } from "./hook-claims.ts";
 
 export type Due = {
   id: number;
@@ -29,9 +30,9 @@ export const keyOf = (h: Pick<Due, "sessionId" | "hookKey">) => h.hookKey ?? hoo
 export type Claimed = Due & { lease: string; attempts: number };
 /**
  * A callback claimed at birth: its row's id as the writer's INSERT gave it, or null (not known) and
- * its row is found by its key.
+ * its row is found by its key; written in a claim (`claim`, hook-claims.ts), its place there.
  */
-export type Fresh = Omit<Claimed, "id"> & { id: number | null; hookKey: string };
+export type Fresh = Omit<Claimed, "id"> & { id: number | null; hookKey: string; claim?: number };
 export type Sendable = Claimed | Fresh;
 export type Result = { h: Sendable; set: Updateable<RouterHooksTable> };
 
@@ -86,7 +87,10 @@ export function idRuns(rows: [number, string][]): [number, number, string][] {
   return runs;
 }
 
-/** Delivered callbacks told as runs of row ids (`[first, last, lease]`), by their answer (`HTTP 200`). */
+/**
+ * Delivered callbacks of claims told as runs of their ids (`[first, last, lease]`: slots of one
+ * claim, hook-claims.ts), by their answer (`HTTP 200`).
+ */
 export type DeliveredRuns = Map<string, [number, number, string][]>;
 
 /** The ids of runs, each with its lease. */
@@ -97,25 +101,21 @@ const expand = (runs: [number, number, string][]) =>
 
 /**
  * Records a round's attempts while the claims are still ours (a send that outlived its lease was
- * taken over): one UPDATE per kind of result (the delivered ones, most, together), each row matched
- * with its own claim's lease. Rows are found by id, in runs of consecutive ids (a writer's batch of
- * callbacks has ids in turn: a run is one range of the table, where a list would be a look-up per
- * row), or by idempotency key when their id is not known; they travel as one JSON argument, so a
- * settle is one statement whatever the number of callbacks and leases in it. `delivered` adds
- * callbacks already told as runs (the worker's 2xx answers: no object per callback).
+ * taken over): one UPDATE per kind of result, each row matched with its own claim's lease. Rows are
+ * found by id, in runs of consecutive ids (a run is one range of the table, where a list would be a
+ * look-up per row), or by idempotency key when their id is not known; they travel as one JSON
+ * argument, so a settle is one statement whatever the number of callbacks and leases in it.
+ * Callbacks written in a claim are moved from it into router_hooks (settleClaims, one INSERT), and
+ * `delivered` adds such callbacks already told as runs (the worker's 2xx answers: no object per
+ * callback); `tally` says which claims are then done.
  */
 export async function settleResults(
   db: Db,
   log: Logger,
-  round: { results: Result[]; now: number; delivered?: DeliveredRuns },
+  round: { results: Result[]; now: number; delivered?: DeliveredRuns; tally?: ClaimTally },
 ) {
-  const { results, now, delivered = new Map() } = round;
-  type Group = {
-    set: Updateable<RouterHooksTable>;
-    byId: [number, string][];
-    runs: [number, number, string][];
-    byKey: [string, string][];
-  };
+  const { results, now, delivered = new Map(), tally } = round;
+  type Group = { set: Updateable<RouterHooksTable>; byId: [number, string][]; byKey: [string, string][] };
   const groups = new Map<string, Group>();
   const at = new Date(now).toISOString();
   const groupOf = (set: Updateable<RouterHooksTable>) => {
@@ -124,21 +124,28 @@ export async function settleResults(
     if (!g) {
       // the attempt was counted by the claim; the round's time stamps them all
       const { attempts: _, ...rest } = set;
-      groups.set(key, g = { set: { ...rest, updatedAt: at }, byId: [], runs: [], byKey: [] });
+      groups.set(key, g = { set: { ...rest, updatedAt: at }, byId: [], byKey: [] });
     }
     return g;
   };
+  const claimed: ClaimRun[] = [];
   for (const { h, set } of results) {
+    if ("claim" in h && h.claim !== undefined && h.id !== null) {
+      claimed.push({ first: h.id, last: h.id, lease: h.lease, set });
+      continue;
+    }
     const g = groupOf(set);
     if (h.id === null) g.byKey.push([keyOf(h), h.lease]);
     else g.byId.push([h.id, h.lease]);
   }
   for (const [lastAnswer, runs] of delivered) {
-    groupOf({ status: "sent", lastAnswer, lastError: "" }).runs.push(...runs);
+    const set = { status: "sent" as const, attempts: 1, lastAnswer, lastError: "" };
+    for (const [first, last, lease] of runs) claimed.push({ first, last, lease, set });
   }
   await db.transaction().execute(async (trx) => {
+    await settleClaims(trx, log, { runs: claimed, at, tally });
     for (const g of groups.values()) {
-      const runs = [...idRuns(g.byId), ...g.runs];
+      const runs = idRuns(g.byId);
       const count = runs.reduce((n, [a, b]) => n + b - a + 1, 0);
       for (const [n, by] of [[count, "id"], [g.byKey.length, "hookKey"]] as const) {
         if (!n) continue;

@@ -14,13 +14,15 @@
  * the row sends it. A sender that dies mid-send leaves a 'sending' row whose lease runs out; it is
  * due again then, so the hook is late but never lost.
  *
- * An outcome's callback is claimed at birth: the router's writer inserts it as 'sending' under this
- * instance's lease and hands it to `fresh()` at the commit, so the usual callback costs no read and
- * no claim, only its request and a share of one settling UPDATE. Retries, reconcile callbacks,
- * redeliveries and lapsed leases go through the scan (`kick()`: at the start, after a reconcile or a
- * redeliver, when a retry is due, and every SCAN_EVERY_MS while callbacks are sent). A fresh callback
- * not sent before its lease nears its end (a backlog), or left when the app closes, is released to
- * the scan: never sent twice by this instance, never lost.
+ * An outcome's callback is claimed at birth: the router's writer writes a batch's callbacks as one
+ * claim under this instance's lease (./hook-claims.ts; on a remote primary, each as a 'sending' row)
+ * and hands them to `fresh()` at the commit, so the usual callback costs no read and no claim, only
+ * its request and a share of the INSERT that moves its claim's callbacks into router_hooks when
+ * answered. Retries, reconcile callbacks, redeliveries and lapsed leases and claims go through the
+ * scan (`kick()`: at the start, after a reconcile or a redeliver, when a retry or a claim's lease is
+ * due, and every SCAN_EVERY_MS while callbacks are sent). A fresh callback not sent before its lease
+ * nears its end (a backlog), or left when the app closes, is released to the scan: never sent twice by
+ * this instance, never lost.
  *
  * Delivery is at least once: a sender that died after its request went out but before it recorded
  * the answer cannot know whether the supplier got it, so the hook is sent again. Every send of a
@@ -43,6 +45,7 @@ import type { Outbound } from "../common/outbound/client.ts";
 import { CallbackThread, Gather, ON_THREAD_PARALLEL } from "./callback-thread.ts";
 import type { HookRow } from "./callback-events.ts";
 import { CallbackSends, type FreshAnswers, freshOf } from "./callback-sends.ts";
+import { type ClaimRun, ClaimTally, firstClaimEnd, recoverClaims, settleClaims } from "./hook-claims.ts";
 import {
   type Claimed,
   type DeliveredRuns,
@@ -137,6 +140,8 @@ export class HookSender {
    */
   readonly #freshGather: Gather;
   #lease: [string, number] = ["", NaN];
+  /** The claims this sender wrote (hook-claims.ts) and how many of their callbacks are still in them. */
+  readonly #tally = new ClaimTally();
   #settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the first result not yet settled came, and when the settle timer fires (performance.now()). */
   #resultsSince = 0;
@@ -192,6 +197,15 @@ export class HookSender {
    * settled together.
    */
   fresh(rows: HookRow[]) {
+    // a claim's callbacks all count, those left to the scan too (it is deleted once all are moved)
+    const claims = new Map<number, [string, number]>();
+    for (const r of rows) {
+      if (r.claim === undefined || !r.lease) continue;
+      const c = claims.get(r.claim);
+      if (c) c[1]++;
+      else claims.set(r.claim, [r.lease, 1]);
+    }
+    for (const [claim, [lease, n]] of claims) this.#tally.open(claim, lease, n, this.#leaseEnd(lease));
     // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
     const taken = rows.filter((r) => r.lease).slice(0, Math.max(0, FRESH_MAX - this.#freshCount));
     if (!taken.length) return;
@@ -295,7 +309,7 @@ export class HookSender {
     this.#delivered = new Map();
     this.#deliveredCount = 0;
     this.#settling = this.#settling.then(() =>
-      settleResults(this.db, this.log, { results: batch, now: this.#now(), delivered })
+      settleResults(this.db, this.log, { results: batch, now: this.#now(), delivered, tally: this.#tally })
     ).then(
       () => {
         const retry = Math.min(
@@ -376,8 +390,17 @@ export class HookSender {
   #releaseLater(left: HookRow[]) {
     if (!left.length) return;
     const at = new Date(this.#now()).toISOString();
+    const claimed = left.filter((h) => h.claim !== undefined && h.id !== undefined);
+    const rest = left.filter((h) => h.claim === undefined || h.id === undefined);
     const release = async () => {
-      for (const [lease, hs] of Map.groupBy(left, (h) => h.lease!)) {
+      if (claimed.length) {
+        const set = { status: "queued" as const, attempts: 0, lastAnswer: "", lastError: "", nextAt: at };
+        const runs: ClaimRun[] = claimed.map((h) => ({ first: h.id!, last: h.id!, lease: h.lease!, set }));
+        await this.db.transaction().execute((trx) =>
+          settleClaims(trx, this.log, { runs, at, tally: this.#tally })
+        );
+      }
+      for (const [lease, hs] of Map.groupBy(rest, (h) => h.lease!)) {
         await this.db.updateTable("router_hooks")
           .set({ status: "queued", attempts: sql`max(attempts - 1, 0)`, nextAt: at, updatedAt: at })
           .where("hookKey", "in", hs.map((h) => h.key)).where("status", "=", "sending")
@@ -405,6 +428,9 @@ export class HookSender {
 
   async #run() {
     this.#scannedAt = this.#now();
+    // claims whose sender died (or never got to some of their callbacks): queued, due now
+    await recoverClaims(this.db, this.log, this.#scannedAt);
+    this.#tally.forget(this.#scannedAt);
     for (let round = 0; round < 50 && !this.#closed; round++) {
       const now = new Date(this.#now()).toISOString();
       // queued and due, or claimed by a sender whose lease ran out
@@ -422,9 +448,11 @@ export class HookSender {
     if (this.#closed) return;
     const next = await this.db.selectFrom("router_hooks").select("nextAt")
       .where(DUE_STATES).orderBy("nextAt").limit(1).executeTakeFirst();
+    const claimEnd = await firstClaimEnd(this.db);
     clearTimeout(this.#timer);
     this.#timerAt = Infinity;
-    if (next) this.#wakeAt(Date.parse(next.nextAt));
+    const at = Math.min(next ? Date.parse(next.nextAt) : Infinity, claimEnd);
+    if (at < Infinity) this.#wakeAt(at);
   }
 
   /**

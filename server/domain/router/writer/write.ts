@@ -273,11 +273,12 @@ export class Changes {
 
   /** Writes every change in the open transaction; `now` stamps the queued hooks. */
   async write(trx: Db, now: number, hookLeaseMs?: number) {
-    const results = await runStatements(trx, this.statements(now, { hookLeaseMs }));
-    // the callbacks' INSERT is the last statement: their ids (the sender settles them by id)
+    const results = await runStatements(trx, this.statements(now, { hookLeaseMs, claim: true }));
+    // the callbacks' INSERT is the last statement: their ids, or their claim's (the sender settles
+    // them by id)
     const last = results.at(-1);
     if (this.hooks.length && last) {
-      hookIds(this.hooks, { lastId: last.insertId, count: last.numAffectedRows });
+      hookIds(this.hooks, { lastId: last.insertId, count: last.numAffectedRows }, !!hookLeaseMs);
     }
   }
 
@@ -286,7 +287,7 @@ export class Changes {
    * its rollups (rollup.ts), IP counts, client links, quota cells, answers, hooks. The file path
    * runs them in its transaction; the remote path sends them as one batch after its guards.
    */
-  statements(now: number, opts: { json?: boolean; hookLeaseMs?: number } = {}): Statement[] {
+  statements(now: number, opts: { json?: boolean; hookLeaseMs?: number; claim?: boolean } = {}): Statement[] {
     const out: Statement[] = [];
     if (opts.json) this.#sessionJsonStatements(out);
     else this.#sessionStatements(out);
@@ -320,7 +321,10 @@ export class Changes {
     }
     this.#answerStatements(out);
     this.#profileStatements(out);
-    if (this.hooks.length) out.push(hookInsert(this.hooks, now, opts.hookLeaseMs));
+    // in a claim only where the INSERT's id comes back (not in the remote path's batch)
+    if (this.hooks.length) {
+      out.push(hookInsert(this.hooks, now, { leaseMs: opts.hookLeaseMs, claim: opts.claim }));
+    }
     return out;
   }
 
