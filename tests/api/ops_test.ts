@@ -160,11 +160,18 @@ Deno.test("/metrics: the outbox depth and hooks pending are read from the databa
       createdAt: now,
       updatedAt: now,
     }).execute();
+    // a write batch's two outcome callbacks, claimed at birth and on their way (router_hook_claims)
+    await t.deps.db.insertInto("router_hook_claims").values({
+      lease: now,
+      rows: JSON.stringify([["s2", "x", "u", "complete", "s2-c", "{}"], ["s3", "x", "u", "complete", "s3-c", "{}"]]),
+      createdAt: now,
+    }).execute();
     const text = (await scrape(t)).text;
     // the failed one will be tried again (no permanent refusal, queued just now): still to be sent
     assertEquals(series(text, "samplex_email_outbox_depth"), 3);
     assertEquals(series(text, "samplex_email_outbox_failed"), 0);
-    assertEquals(series(text, "samplex_hook_deliveries_pending"), 1);
+    assertEquals(series(text, "samplex_hook_deliveries_pending"), 3, "the queued one and the two claimed");
+    assert(/samplex_callback_deliveries\{state="sending"\} 2\b/.test(text), text);
   } finally {
     await t.close();
   }
