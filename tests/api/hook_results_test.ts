@@ -207,8 +207,8 @@ Deno.test("hook results: delivered runs of claims and results of their own move 
     await t.deps.db.deleteFrom("router_hook_claims").where("id", "=", gone).execute();
     const id = (c: number, slot: number) => c * CLAIM_SLOTS + slot;
     const tally = new ClaimTally();
-    tally.open(one, lease, 5, Date.parse(lease));
-    tally.open(two, lease, 3, Date.parse(lease));
+    tally.open(one, 5, Date.parse(lease));
+    tally.open(two, 3, Date.parse(lease));
     const failed = {
       status: "queued" as const,
       attempts: 1,
@@ -282,6 +282,10 @@ Deno.test("hook results: delivered runs of claims and results of their own move 
     });
     assertEquals((await rows()).map((r) => r.hookKey).at(-1), "s-7-c");
     assertEquals(await left(), []);
+    // a claim whose lease ended is forgotten: moving the rest of it never deletes it (a scan does)
+    tally.open(99, 2, Date.parse(lease));
+    tally.forget(Date.parse(lease) + 1);
+    assertEquals(tally.moved(99, 2), false);
   } finally {
     await t.close();
   }

@@ -32,11 +32,11 @@ export const slotOf = (id: number): [number, number] => [Math.floor(id / CLAIM_S
  * it still holds).
  */
 export class ClaimTally {
-  readonly #left = new Map<number, { lease: string; left: number; end: number }>();
+  readonly #left = new Map<number, { left: number; end: number }>();
 
-  /** A claim of `n` callbacks, under `lease` (ending at `end`, ms). */
-  open(claim: number, lease: string, n: number, end: number) {
-    if (!this.#left.has(claim)) this.#left.set(claim, { lease, left: n, end });
+  /** A claim of `n` callbacks, whose lease ends at `end` (ms). */
+  open(claim: number, n: number, end: number) {
+    if (!this.#left.has(claim)) this.#left.set(claim, { left: n, end });
   }
 
   /** `n` of its callbacks moved: whether that was its last (the claim is then forgotten). */
@@ -52,10 +52,6 @@ export class ClaimTally {
   /** Forgets the claims whose lease ended before `now` (ms). */
   forget(now: number) {
     for (const [id, c] of this.#left) if (c.end < now) this.#left.delete(id);
-  }
-
-  get size() {
-    return this.#left.size;
   }
 }
 

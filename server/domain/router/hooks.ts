@@ -205,7 +205,7 @@ export class HookSender {
       if (c) c[1]++;
       else claims.set(r.claim, [r.lease, 1]);
     }
-    for (const [claim, [lease, n]] of claims) this.#tally.open(claim, lease, n, this.#leaseEnd(lease));
+    for (const [claim, [lease, n]] of claims) this.#tally.open(claim, n, this.#leaseEnd(lease));
     // a backlog past FRESH_MAX waits in the table: its lease lapses and a scan sends it
     const taken = rows.filter((r) => r.lease).slice(0, Math.max(0, FRESH_MAX - this.#freshCount));
     if (!taken.length) return;
