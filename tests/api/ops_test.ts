@@ -163,7 +163,7 @@ Deno.test("/metrics: the outbox depth and hooks pending are read from the databa
     // a write batch's two outcome callbacks, claimed at birth and on their way (router_hook_claims)
     await t.deps.db.insertInto("router_hook_claims").values({
       lease: now,
-      rows: JSON.stringify([["s2", "x", "u", "complete", "s2-c", "{}"], ["s3", "x", "u", "complete", "s3-c", "{}"]]),
+      rows: JSON.stringify(["s2", "s3"].map((s) => [s, "x", "u", "complete", `${s}-c`, "{}"])),
       createdAt: now,
     }).execute();
     const text = (await scrape(t)).text;
